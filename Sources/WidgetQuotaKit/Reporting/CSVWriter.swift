@@ -1,0 +1,40 @@
+import Foundation
+
+/// Writes RFC 4180 CSV: CRLF line ends, fields with commas, quotes or line breaks quoted, quotes doubled.
+/// Text cells a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR) get a leading `'`.
+public struct CSVWriter: Sendable {
+    public enum Cell: Sendable, Equatable {
+        case text(String)
+        case number(Double)
+        case integer(Int)
+        case empty
+    }
+
+    private(set) public var output = ""
+
+    public init(header: [String]) {
+        appendRow(header.map(Cell.text))
+    }
+
+    /// Appends one row.
+    public mutating func appendRow(_ cells: [Cell]) {
+        output += cells.map(CSVWriter.encode).joined(separator: ",") + "\r\n"
+    }
+
+    /// The text of one cell.
+    public static func encode(_ cell: Cell) -> String {
+        switch cell {
+        case .empty: return ""
+        case .integer(let v): return String(v)
+        case .number(let v): return v.isFinite ? NumberText.plain(v, maxFractionDigits: 6) : ""
+        case .text(var s):
+            if let first = s.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) {
+                s = "'" + s
+            }
+            if s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
+                return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            }
+            return s
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+
+/// The built-in designs, each traced to the article it comes from.
+public enum DesignPresets {
+    /// Every preset, in the order reports list them.
+    public static let all: [Design] = [direct, directPoll15m, cacheOnOpen, cacheBGTask, prebuiltTimeline, pollAligned, pollJittered]
+
+    /// The preset called `name`, if any.
+    public static func named(_ name: String) -> Design? {
+        all.first { $0.name == name }
+    }
+
+    /// The widget calls the API inside getTimeline (seed 000, before): ≈30 requests a day.
+    public static var direct: Design {
+        var d = Design(name: "direct")
+        d.summary = "The widget calls the API inside getTimeline; WidgetKit decides how often (≈30/day)."
+        d.source = "seed 000 (before)"
+        d.fetchTriggers = [.getTimeline]
+        d.reloadPolicy = .never
+        return d
+    }
+
+    /// Seed 002's widget: `.after(15 min)`, JSON then an image per refresh, capped by the budget.
+    public static var directPoll15m: Design {
+        var d = Design(name: "direct-poll-15m")
+        d.summary = "The widget polls every 15 min with .after(15 min), JSON + image per refresh; the budget caps it."
+        d.source = "seed 002"
+        d.fetchTriggers = [.getTimeline]
+        d.reloadPolicy = .after(minutes: 15)
+        d.entrySpacingMinutes = 15
+        d.requestsPerFetch = 2
+        return d
+    }
+
+    /// App Group cache refreshed when the app becomes active and the cache is older than 1 h.
+    public static var cacheOnOpen: Design {
+        var d = Design(name: "cache-on-open")
+        d.summary = "The app refreshes an App Group cache on open when older than 1 h; the widget only reads."
+        d.source = "seed 000 (first version)"
+        d.fetchTriggers = [.appForeground]
+        d.cacheTTLMinutes = 60
+        d.reloadPolicy = .after(minutes: 60)
+        d.reloadCalls = .onceOnSuccess
+        return d
+    }
+
+    /// The same plus BGAppRefreshTask every ≥4 h (seed 000, final): ≈3 requests a day.
+    public static var cacheBGTask: Design {
+        var d = cacheOnOpen
+        d.name = "cache-bgtask"
+        d.summary = "App Group cache refreshed on open and by BGAppRefreshTask every ≥4 h; the widget only reads (≈3/day)."
+        d.source = "seed 000 (final)"
+        d.fetchTriggers = [.appForeground, .backgroundTask]
+        return d
+    }
+
+    /// One fetch builds a timeline of entries; reload at its end or when the data changes.
+    public static var prebuiltTimeline: Design {
+        var d = Design(name: "prebuilt-timeline")
+        d.summary = "One fetch builds 12 entries 30 min apart (.atEnd); a push reloads only when the data changes."
+        d.source = "seeds 001, 004"
+        d.fetchTriggers = [.getTimeline, .push]
+        d.timelineEntries = 12
+        d.entrySpacingMinutes = 30
+        d.cacheTTLMinutes = 360
+        d.reloadPolicy = .atEnd
+        d.reloadCalls = .onceOnSuccess
+        return d
+    }
+
+    /// A 30-minute poll aligned to the wall clock: every device asks at :00 and :30.
+    public static var pollAligned: Design {
+        var d = Design(name: "poll-30m-aligned")
+        d.summary = "The widget polls at :00 and :30 on every device at once (seed 002 warns against this)."
+        d.source = "seed 002 (Be Cautious)"
+        d.fetchTriggers = [.getTimeline]
+        // Slightly under the period so every policy reload finds the content due.
+        d.cacheTTLMinutes = 25
+        d.reloadPolicy = .after(minutes: 30)
+        d.alignToWallClockMinutes = 30
+        d.jitterSeconds = 0
+        return d
+    }
+
+    /// The same poll, spread with up to 30 minutes of random jitter per device.
+    public static var pollJittered: Design {
+        var d = pollAligned
+        d.name = "poll-30m-jittered"
+        d.summary = "The same 30-min poll, each refresh delayed by a random 0–30 min: same total, no stampede."
+        d.source = "seed 002 (Be Cautious)"
+        d.jitterSeconds = 1800
+        return d
+    }
+}

@@ -1,0 +1,291 @@
+import Foundation
+
+/// Everything a projection assumes: horizon, population, platform, API and the designs compared.
+///
+/// Every field is optional in JSON; missing fields take the defaults documented in README,
+/// each traced to the article it comes from.
+public struct Scenario: Codable, Sendable, Equatable {
+    /// The version of the scenario file format.
+    public var schemaVersion: Int = 1
+    public var horizon = Horizon()
+    public var population = Population()
+    public var platform = Platform()
+    public var api = APIModel()
+    /// Quota tiers and how their days are counted.
+    public var quotas = QuotaSettings()
+    /// Designs defined by this scenario in addition to (or replacing) the built-in presets.
+    public var designs: [Design] = []
+    /// The design every other design is compared against.
+    public var baseline: String = "cache-bgtask"
+    /// Where values came from when a scenario was calibrated from logs (`analyze --emit-scenario`).
+    public var calibration: Calibration?
+
+    public init() {}
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case schemaVersion, horizon, population, platform, api, quotas, designs, baseline, calibration
+    }
+
+    public init(from decoder: Decoder) throws {
+        let d = Scenario()
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        schemaVersion = try c.value(.schemaVersion, or: d.schemaVersion)
+        horizon = try c.value(.horizon, or: d.horizon)
+        population = try c.value(.population, or: d.population)
+        platform = try c.value(.platform, or: d.platform)
+        api = try c.value(.api, or: d.api)
+        quotas = try c.value(.quotas, or: d.quotas)
+        designs = try c.value(.designs, or: d.designs)
+        baseline = try c.value(.baseline, or: d.baseline)
+        calibration = try c.decodeIfPresent(Calibration.self, forKey: .calibration)
+    }
+
+    /// The designs available to this scenario: built-in presets, overridden or extended by the file's own.
+    public var availableDesigns: [Design] {
+        var all = DesignPresets.all
+        for custom in designs {
+            if let index = all.firstIndex(where: { $0.name == custom.name }) {
+                all[index] = custom
+            } else {
+                all.append(custom)
+            }
+        }
+        return all
+    }
+}
+
+/// How long, how many users, how many Monte-Carlo runs.
+public struct Horizon: Codable, Sendable, Equatable {
+    /// Days simulated and reported (a month).
+    public var days: Int = 30
+    /// Days simulated before counting starts, so caches and schedules reach their steady state.
+    public var warmupDays: Int = 1
+    /// Population sizes to project.
+    public var users: [Int] = [1, 100, 1_000, 10_000, 100_000, 1_000_000]
+    /// Monte-Carlo runs: each draws the uncertain assumptions afresh.
+    public var runs: Int = 40
+    /// The seed every random stream derives from.
+    public var seed: UInt64 = 2026
+    /// Users simulated event by event per run; larger populations are projected from this sample.
+    public var sampleUsers: Int = 2_000
+
+    public init() {}
+
+    public init(from decoder: Decoder) throws {
+        let d = Horizon()
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        days = try c.value(.days, or: d.days)
+        warmupDays = try c.value(.warmupDays, or: d.warmupDays)
+        users = try c.value(.users, or: d.users)
+        runs = try c.value(.runs, or: d.runs)
+        seed = try c.value(.seed, or: d.seed)
+        sampleUsers = try c.value(.sampleUsers, or: d.sampleUsers)
+    }
+}
+
+/// A share of users living at a UTC offset.
+public struct TimeZoneShare: Codable, Sendable, Equatable {
+    public var utcOffsetHours: Double
+    public var share: Double
+    public init(utcOffsetHours: Double, share: Double) {
+        self.utcOffsetHours = utcOffsetHours
+        self.share = share
+    }
+}
+
+/// When in the user's local day things happen: 24 relative weights, one per hour.
+public struct ActivityProfile: Codable, Sendable, Equatable {
+    /// App opens: waking hours, peaks at commute, lunch and evening.
+    public var app: [Double] = [0.2, 0.1, 0.05, 0.05, 0.05, 0.2, 0.6, 1.4, 1.8, 1.3, 1.1, 1.2,
+                                1.6, 1.3, 1.1, 1.1, 1.2, 1.5, 1.7, 1.8, 1.7, 1.4, 0.9, 0.5]
+    /// getTimeline and glances: through the waking day, some at night.
+    public var widget: [Double] = [0.4, 0.3, 0.25, 0.25, 0.3, 0.5, 0.9, 1.3, 1.4, 1.3, 1.2, 1.2,
+                                   1.3, 1.2, 1.2, 1.2, 1.3, 1.4, 1.4, 1.4, 1.3, 1.1, 0.8, 0.6]
+    /// BGAppRefreshTask launches: mostly at night, on the charger.
+    public var background: [Double] = [1.8, 2.2, 2.4, 2.4, 2.2, 1.6, 0.8, 0.5, 0.4, 0.4, 0.4, 0.4,
+                                       0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.6, 0.7, 0.9, 1.2, 1.5]
+    public init() {}
+
+    public init(from decoder: Decoder) throws {
+        let d = ActivityProfile()
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        app = try c.value(.app, or: d.app)
+        widget = try c.value(.widget, or: d.widget)
+        background = try c.value(.background, or: d.background)
+    }
+}
+
+/// How users differ from each other.
+public struct Population: Codable, Sendable, Equatable {
+    /// Share of users with the widget in a Smart Stack (seed 000: rotation triggers reloads).
+    public var smartStackShare: Distribution = .uniform(min: 0.2, max: 0.4)
+    /// getTimeline multiplier for Smart Stack users.
+    public var smartStackUplift: Distribution = 1.5
+    /// Share of device-days spent in Low Power Mode.
+    public var lowPowerDayShare: Distribution = .uniform(min: 0.05, max: 0.15)
+    /// App opens per day among users who open the app at all.
+    public var appOpensPerDay: Distribution = .triangular(min: 1, mode: 2, max: 4)
+    /// Spread of app opens between users (lognormal coefficient of variation).
+    public var appOpensUserSpread: Double = 0.8
+    /// Users who keep the widget but never open the app (seed 000: "the day nobody opens your app").
+    public var neverOpenShare: Distribution = .uniform(min: 0.1, max: 0.2)
+    /// Minutes the app stays in the foreground per open.
+    public var foregroundMinutes: Double = 3
+    /// Share of users with more than one instance of the widget (each has its own budget).
+    public var multiWidgetShare: Double = 0.1
+    /// Widget instances for those users.
+    public var instancesWhenMulti: Int = 2
+    /// Share of users whose widget is rarely viewed: smaller budget, fewer reloads and glances.
+    public var rarelyViewedShare: Double = 0.2
+    /// Glances at the widget per day (a frequently viewed widget).
+    public var glancesPerDay: Distribution = 12
+    /// Content older than this (and than the cache TTL) counts as stale at a glance.
+    public var freshnessTargetMinutes: Double = 120
+    /// Where users live.
+    public var timeZones: [TimeZoneShare] = [
+        .init(utcOffsetHours: -8, share: 0.25), .init(utcOffsetHours: -5, share: 0.3),
+        .init(utcOffsetHours: 0, share: 0.15), .init(utcOffsetHours: 1, share: 0.15),
+        .init(utcOffsetHours: 9, share: 0.15),
+    ]
+    /// When things happen in the local day.
+    public var activity = ActivityProfile()
+
+    public init() {}
+
+    public init(from decoder: Decoder) throws {
+        let d = Population()
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        smartStackShare = try c.value(.smartStackShare, or: d.smartStackShare)
+        smartStackUplift = try c.value(.smartStackUplift, or: d.smartStackUplift)
+        lowPowerDayShare = try c.value(.lowPowerDayShare, or: d.lowPowerDayShare)
+        appOpensPerDay = try c.value(.appOpensPerDay, or: d.appOpensPerDay)
+        appOpensUserSpread = try c.value(.appOpensUserSpread, or: d.appOpensUserSpread)
+        neverOpenShare = try c.value(.neverOpenShare, or: d.neverOpenShare)
+        foregroundMinutes = try c.value(.foregroundMinutes, or: d.foregroundMinutes)
+        multiWidgetShare = try c.value(.multiWidgetShare, or: d.multiWidgetShare)
+        instancesWhenMulti = try c.value(.instancesWhenMulti, or: d.instancesWhenMulti)
+        rarelyViewedShare = try c.value(.rarelyViewedShare, or: d.rarelyViewedShare)
+        glancesPerDay = try c.value(.glancesPerDay, or: d.glancesPerDay)
+        freshnessTargetMinutes = try c.value(.freshnessTargetMinutes, or: d.freshnessTargetMinutes)
+        timeZones = try c.value(.timeZones, or: d.timeZones)
+        activity = try c.value(.activity, or: d.activity)
+    }
+}
+
+/// What WidgetKit and BackgroundTasks do, as measured and documented.
+public struct Platform: Codable, Sendable, Equatable {
+    /// System-initiated getTimeline calls per widget instance per day, without Smart Stack
+    /// (seed 000: about 30 a day on average across users, 15 on some days and 40+ on others).
+    public var getTimelinePerDay: Distribution = .normal(mean: 28, sd: 1.5, min: 1, max: nil)
+    /// Day-to-day variation of getTimeline calls (lognormal coefficient of variation).
+    public var getTimelineDaySpread: Double = 0.35
+    /// User-to-user variation of getTimeline calls (lognormal coefficient of variation).
+    public var getTimelineUserSpread: Double = 0.2
+    /// getTimeline multiplier for a rarely viewed widget.
+    public var rarelyViewedReloadFactor: Double = 0.5
+    /// Reload budget per instance per 24 h for a frequently viewed widget (seeds 001, 004: 40–70).
+    public var reloadBudgetMin: Int = 40
+    public var reloadBudgetMax: Int = 70
+    /// Reload budget per instance per 24 h for a rarely viewed widget (seed 001: "far fewer").
+    public var rarelyViewedBudget: Int = 15
+    /// Reloads while the app is in the foreground do not count against the budget.
+    public var foregroundReloadsExempt: Bool = true
+    /// Minimum spacing between timeline entries and policy reloads (seed 001: about five minutes).
+    public var minEntrySpacingMinutes: Double = 5
+    /// BGAppRefreshTask earliestBeginDate (seed 000: no earlier than 4 hours).
+    public var backgroundEarliestBeginHours: Double = 4
+    /// Real BGAppRefreshTask launches per day (seed 000: about 1–3).
+    public var backgroundRunsPerDay: Distribution = .triangular(min: 1, mode: 2, max: 3)
+    /// Launch-rate multiplier on Low Power Mode days (seed 000: almost never).
+    public var backgroundLowPowerFactor: Double = 0.05
+    /// Time a background launch may run before it expires (seed 000: just under 30 s).
+    public var taskSliceSeconds: Double = 29
+
+    public init() {}
+
+    public init(from decoder: Decoder) throws {
+        let d = Platform()
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        getTimelinePerDay = try c.value(.getTimelinePerDay, or: d.getTimelinePerDay)
+        getTimelineDaySpread = try c.value(.getTimelineDaySpread, or: d.getTimelineDaySpread)
+        getTimelineUserSpread = try c.value(.getTimelineUserSpread, or: d.getTimelineUserSpread)
+        rarelyViewedReloadFactor = try c.value(.rarelyViewedReloadFactor, or: d.rarelyViewedReloadFactor)
+        reloadBudgetMin = try c.value(.reloadBudgetMin, or: d.reloadBudgetMin)
+        reloadBudgetMax = try c.value(.reloadBudgetMax, or: d.reloadBudgetMax)
+        rarelyViewedBudget = try c.value(.rarelyViewedBudget, or: d.rarelyViewedBudget)
+        foregroundReloadsExempt = try c.value(.foregroundReloadsExempt, or: d.foregroundReloadsExempt)
+        minEntrySpacingMinutes = try c.value(.minEntrySpacingMinutes, or: d.minEntrySpacingMinutes)
+        backgroundEarliestBeginHours = try c.value(.backgroundEarliestBeginHours, or: d.backgroundEarliestBeginHours)
+        backgroundRunsPerDay = try c.value(.backgroundRunsPerDay, or: d.backgroundRunsPerDay)
+        backgroundLowPowerFactor = try c.value(.backgroundLowPowerFactor, or: d.backgroundLowPowerFactor)
+        taskSliceSeconds = try c.value(.taskSliceSeconds, or: d.taskSliceSeconds)
+    }
+}
+
+/// A window in which the API fails (seed 000's outage).
+public struct Outage: Codable, Sendable, Equatable {
+    /// Day of the reported month on which the outage starts (1-based).
+    public var day: Int
+    /// Hour of that day (UTC) at which it starts.
+    public var startHourUTC: Double
+    public var durationHours: Double
+    /// Share of requests that fail during the outage.
+    public var errorRate: Double
+
+    public init(day: Int, startHourUTC: Double, durationHours: Double, errorRate: Double) {
+        self.day = day
+        self.startHourUTC = startHourUTC
+        self.durationHours = durationHours
+        self.errorRate = errorRate
+    }
+}
+
+/// The paid API the widget's data comes from.
+public struct APIModel: Codable, Sendable, Equatable {
+    /// Seconds a successful request takes.
+    public var latencySeconds: Double = 1.5
+    /// URLRequest.timeoutInterval (seed 000: 10 s instead of the 60 s default).
+    public var timeoutSeconds: Double = 10
+    /// Probability that a request fails outside outages.
+    public var failureProbability: Distribution = .uniform(min: 0.005, max: 0.02)
+    /// Share of failures that hang until the timeout instead of failing fast.
+    public var hangShareOfFailures: Double = 0.3
+    /// Outage windows.
+    public var outages: [Outage] = [Outage(day: 12, startHourUTC: 15, durationHours: 3, errorRate: 0.95)]
+    /// Prompt tokens per request (a short fixed prompt).
+    public var inputTokensPerRequest: Distribution = 25
+    /// Output tokens per request (seed 000: maxOutputTokens 80).
+    public var outputTokensPerRequest: Distribution = .triangular(min: 20, mode: 40, max: 80)
+    /// How often the underlying data changes per day (drives push-triggered designs).
+    public var dataChangesPerDay: Distribution = 1
+    /// The model whose price is used.
+    public var model: String = "gemini-2.5-flash"
+
+    public init() {}
+
+    public init(from decoder: Decoder) throws {
+        let d = APIModel()
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        latencySeconds = try c.value(.latencySeconds, or: d.latencySeconds)
+        timeoutSeconds = try c.value(.timeoutSeconds, or: d.timeoutSeconds)
+        failureProbability = try c.value(.failureProbability, or: d.failureProbability)
+        hangShareOfFailures = try c.value(.hangShareOfFailures, or: d.hangShareOfFailures)
+        outages = try c.value(.outages, or: d.outages)
+        inputTokensPerRequest = try c.value(.inputTokensPerRequest, or: d.inputTokensPerRequest)
+        outputTokensPerRequest = try c.value(.outputTokensPerRequest, or: d.outputTokensPerRequest)
+        dataChangesPerDay = try c.value(.dataChangesPerDay, or: d.dataChangesPerDay)
+        model = try c.value(.model, or: d.model)
+    }
+}
+
+/// Provenance of values measured by `analyze` and written with `--emit-scenario`.
+public struct Calibration: Codable, Sendable, Equatable {
+    /// Scenario fields (dotted paths) whose values were measured.
+    public var fields: [String]
+    /// What was analysed: devices, device-days, files.
+    public var source: String
+    public init(fields: [String], source: String) {
+        self.fields = fields
+        self.source = source
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+
+/// Reads scenario files: decodes, rejects unknown keys (suggesting the nearest valid one) and validates.
+public enum ScenarioLoader {
+    /// Loads and validates the scenario at `path`.
+    public static func load(path: String) throws -> Scenario {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let exists = FileManager.default.fileExists(atPath: path)
+            throw WidgetQuotaError.unreadable(file: path, problem: exists ? "permission denied or not a file" : "no such file")
+        }
+        return try decode(data, file: path)
+    }
+
+    /// Decodes and validates scenario JSON; `file` names the source in messages.
+    public static func decode(_ data: Data, file: String = "scenario") throws -> Scenario {
+        if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            throw WidgetQuotaError.emptyInput(file: file)
+        }
+        let tree: Any
+        do {
+            tree = try JSONSerialization.jsonObject(with: data, options: [])
+        } catch {
+            throw WidgetQuotaError.malformedScenario(file: file, problem: "not valid JSON (\(JSONProblem.describe(error)))")
+        }
+        guard tree is [String: Any] else {
+            throw WidgetQuotaError.malformedScenario(file: file, problem: "expected a JSON object at the top level")
+        }
+        try checkKeys(tree, against: referenceTree(), path: "")
+        let scenario: Scenario
+        do {
+            scenario = try JSONDecoder().decode(Scenario.self, from: data)
+        } catch let error as DecodingError {
+            throw WidgetQuotaError.malformedScenario(file: file, problem: JSONProblem.describe(error))
+        }
+        try ScenarioValidator.validate(scenario)
+        return scenario
+    }
+
+    /// Pretty, key-sorted JSON for a scenario (what `widget-quota scenario` prints).
+    public static func encode(_ scenario: Scenario) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(scenario)) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    // MARK: Unknown keys
+
+    /// A scenario with every optional part present, so its JSON names every valid key.
+    private static func referenceTree() -> Any {
+        var s = Scenario()
+        s.designs = [DesignPresets.direct]
+        s.calibration = Calibration(fields: [], source: "")
+        let data = (try? JSONEncoder().encode(s)) ?? Data("{}".utf8)
+        return (try? JSONSerialization.jsonObject(with: data)) ?? [String: Any]()
+    }
+
+    /// Keys of the object forms a scalar-valued field may take (distributions, policies, retries).
+    private static let objectFormKeys: Set<String> = [
+        "distribution", "value", "min", "max", "mode", "mean", "sd", "alpha", "beta",
+        "kind", "minutes", "maxRetries", "baseSeconds", "jitter",
+    ]
+
+    private static func checkKeys(_ value: Any, against reference: Any, path: String) throws {
+        if let object = value as? [String: Any] {
+            let allowed: Set<String>
+            if let refObject = reference as? [String: Any] {
+                allowed = Set(refObject.keys)
+            } else {
+                allowed = objectFormKeys
+            }
+            for key in object.keys.sorted() {
+                let childPath = path.isEmpty ? key : "\(path).\(key)"
+                guard allowed.contains(key) else {
+                    var problem = "unknown key \"\(key)\""
+                    if let suggestion = Levenshtein.nearest(to: key, in: allowed) {
+                        problem += "; did you mean \"\(suggestion)\"?"
+                    }
+                    throw WidgetQuotaError.invalidScenario(field: childPath, problem: problem)
+                }
+                if let refObject = reference as? [String: Any], let child = refObject[key] {
+                    try checkKeys(object[key]!, against: child, path: childPath)
+                }
+            }
+        } else if let array = value as? [Any], let refArray = reference as? [Any], let first = refArray.first {
+            for (index, item) in array.enumerated() {
+                try checkKeys(item, against: first, path: "\(path)[\(index)]")
+            }
+        }
+    }
+}
+
+/// Turns decoding errors into one readable sentence naming the field.
+enum JSONProblem {
+    static func describe(_ error: Error) -> String {
+        guard let error = error as? DecodingError else {
+            let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+            return text ?? "\(error)"
+        }
+        func path(_ context: DecodingError.Context) -> String {
+            let text = context.codingPath.map { key -> String in
+                if let index = key.intValue { return "[\(index)]" }
+                return "." + key.stringValue
+            }.joined()
+            return text.hasPrefix(".") ? String(text.dropFirst()) : text
+        }
+        switch error {
+        case .typeMismatch(let type, let context):
+            return "\(path(context)): expected \(typeName(type))"
+        case .valueNotFound(let type, let context):
+            return "\(path(context)): expected \(typeName(type)), found null"
+        case .keyNotFound(let key, let context):
+            let at = path(context)
+            return "\(at.isEmpty ? "" : at + ": ")missing \"\(key.stringValue)\"" +
+                (context.debugDescription.hasPrefix("a ") ? " (\(context.debugDescription))" : "")
+        case .dataCorrupted(let context):
+            let at = path(context)
+            return (at.isEmpty ? "" : at + ": ") + context.debugDescription
+        @unknown default:
+            return "\(error)"
+        }
+    }
+
+    private static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is Double.Type, is Int.Type, is UInt64.Type: return "a number"
+        case is String.Type: return "a string"
+        case is Bool.Type: return "true or false"
+        case is Distribution.Type: return "a number or a distribution object"
+        default:
+            let name = "\(type)"
+            if name.hasPrefix("Array") { return "an array" }
+            if name.hasPrefix("Dictionary") { return "an object" }
+            return "a value of type \(name)"
+        }
+    }
+}
+
+/// Edit distance, for "did you mean" suggestions.
+public enum Levenshtein {
+    /// The edit distance between two strings.
+    public static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.lowercased()), b = Array(b.lowercased())
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = previous
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+
+    /// The closest candidate within a third of the word's length (at least 2 edits), if any.
+    public static func nearest(to word: String, in candidates: some Sequence<String>) -> String? {
+        let limit = max(2, word.count / 3)
+        return candidates
+            .map { ($0, distance(word, $0)) }
+            .filter { $0.1 <= limit }
+            .sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }
+            .first?.0
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+
+/// Checks a decoded scenario for values that cannot be simulated, naming the field at fault.
+public enum ScenarioValidator {
+    /// Largest population a projection accepts (a billion devices is already beyond iOS).
+    public static let maxUsers = 1_000_000_000
+    /// Longest horizon, in days.
+    public static let maxDays = 366
+
+    /// Throws `WidgetQuotaError.invalidScenario` for the first invalid value.
+    public static func validate(_ s: Scenario) throws {
+        var v = Checker()
+        let h = s.horizon
+        v.check(h.days >= 1 && h.days <= maxDays, "horizon.days", "must be between 1 and \(maxDays), got \(h.days)")
+        v.check(h.warmupDays >= 0 && h.warmupDays <= 30, "horizon.warmupDays", "must be between 0 and 30, got \(h.warmupDays)")
+        v.check(!h.users.isEmpty, "horizon.users", "must list at least one population size")
+        for (i, n) in h.users.enumerated() {
+            v.check(n >= 1 && n <= maxUsers, "horizon.users[\(i)]", "must be between 1 and \(maxUsers), got \(n)")
+        }
+        v.check(h.runs >= 1 && h.runs <= 100_000, "horizon.runs", "must be between 1 and 100000, got \(h.runs)")
+        v.check(h.sampleUsers >= 1 && h.sampleUsers <= 10_000_000, "horizon.sampleUsers",
+                "must be between 1 and 10000000, got \(h.sampleUsers)")
+
+        let p = s.population
+        v.share(p.smartStackShare, "population.smartStackShare")
+        v.positive(p.smartStackUplift, "population.smartStackUplift")
+        v.share(p.lowPowerDayShare, "population.lowPowerDayShare")
+        v.nonNegative(p.appOpensPerDay, "population.appOpensPerDay", max: 500)
+        v.number(p.appOpensUserSpread, "population.appOpensUserSpread", 0...10)
+        v.share(p.neverOpenShare, "population.neverOpenShare")
+        v.number(p.foregroundMinutes, "population.foregroundMinutes", 0...1440)
+        v.number(p.multiWidgetShare, "population.multiWidgetShare", 0...1)
+        v.check(p.instancesWhenMulti >= 1 && p.instancesWhenMulti <= 16, "population.instancesWhenMulti",
+                "must be between 1 and 16, got \(p.instancesWhenMulti)")
+        v.number(p.rarelyViewedShare, "population.rarelyViewedShare", 0...1)
+        v.nonNegative(p.glancesPerDay, "population.glancesPerDay", max: 1000)
+        v.number(p.freshnessTargetMinutes, "population.freshnessTargetMinutes", 0...(1440 * 30))
+        v.check(!p.timeZones.isEmpty, "population.timeZones", "must list at least one time zone")
+        for (i, zone) in p.timeZones.enumerated() {
+            v.number(zone.utcOffsetHours, "population.timeZones[\(i)].utcOffsetHours", -12...14)
+            v.number(zone.share, "population.timeZones[\(i)].share", 0...1)
+        }
+        let zoneTotal = p.timeZones.reduce(0) { $0 + $1.share }
+        v.check(zoneTotal > 0, "population.timeZones", "shares must not all be zero")
+        for (name, weights) in [("app", p.activity.app), ("widget", p.activity.widget), ("background", p.activity.background)] {
+            let field = "population.activity.\(name)"
+            v.check(weights.count == 24, field, "must have 24 hourly weights, got \(weights.count)")
+            v.check(weights.allSatisfy { $0.isFinite && $0 >= 0 }, field, "weights must be finite and not negative")
+            v.check(weights.contains { $0 > 0 }, field, "at least one hour must have a positive weight")
+        }
+
+        let f = s.platform
+        v.nonNegative(f.getTimelinePerDay, "platform.getTimelinePerDay", max: 10_000)
+        v.number(f.getTimelineDaySpread, "platform.getTimelineDaySpread", 0...10)
+        v.number(f.getTimelineUserSpread, "platform.getTimelineUserSpread", 0...10)
+        v.number(f.rarelyViewedReloadFactor, "platform.rarelyViewedReloadFactor", 0...10)
+        v.check(f.reloadBudgetMin >= 0, "platform.reloadBudgetMin", "must not be negative, got \(f.reloadBudgetMin)")
+        v.check(f.reloadBudgetMax >= f.reloadBudgetMin, "platform.reloadBudgetMax",
+                "must be at least reloadBudgetMin (\(f.reloadBudgetMin)), got \(f.reloadBudgetMax)")
+        v.check(f.rarelyViewedBudget >= 0, "platform.rarelyViewedBudget", "must not be negative")
+        v.number(f.minEntrySpacingMinutes, "platform.minEntrySpacingMinutes", 0...1440)
+        v.number(f.backgroundEarliestBeginHours, "platform.backgroundEarliestBeginHours", 0...168)
+        v.nonNegative(f.backgroundRunsPerDay, "platform.backgroundRunsPerDay", max: 96)
+        v.number(f.backgroundLowPowerFactor, "platform.backgroundLowPowerFactor", 0...1)
+        v.number(f.taskSliceSeconds, "platform.taskSliceSeconds", 0.001...3600)
+
+        let a = s.api
+        v.number(a.latencySeconds, "api.latencySeconds", 0...600)
+        v.number(a.timeoutSeconds, "api.timeoutSeconds", 0.001...3600)
+        v.share(a.failureProbability, "api.failureProbability")
+        v.number(a.hangShareOfFailures, "api.hangShareOfFailures", 0...1)
+        v.nonNegative(a.inputTokensPerRequest, "api.inputTokensPerRequest", max: 10_000_000)
+        v.nonNegative(a.outputTokensPerRequest, "api.outputTokensPerRequest", max: 10_000_000)
+        v.nonNegative(a.dataChangesPerDay, "api.dataChangesPerDay", max: 1440)
+        for (i, o) in a.outages.enumerated() {
+            let field = "api.outages[\(i)]"
+            v.check(o.day >= 1 && o.day <= h.days, field + ".day", "must be between 1 and horizon.days (\(h.days)), got \(o.day)")
+            v.number(o.startHourUTC, field + ".startHourUTC", 0...24)
+            v.number(o.durationHours, field + ".durationHours", 0...(24 * Double(maxDays)))
+            v.number(o.errorRate, field + ".errorRate", 0...1)
+        }
+
+        let q = s.quotas
+        v.number(q.resetUTCOffsetHours, "quotas.resetUTCOffsetHours", -12...14)
+        v.number(q.acceptableRisk, "quotas.acceptableRisk", 0...1)
+        v.check(!q.tiers.isEmpty, "quotas.tiers", "must list at least one tier")
+        for (i, tier) in q.tiers.enumerated() {
+            let field = "quotas.tiers[\(i)]"
+            v.check(!tier.name.isEmpty, field + ".name", "must not be empty")
+            for (key, value) in [("rpm", tier.rpm), ("tpm", tier.tpm), ("rpd", tier.rpd)] {
+                if let value { v.number(value, field + "." + key, 0...1e15) }
+            }
+        }
+
+        var names = Set<String>()
+        for (i, d) in s.designs.enumerated() {
+            let field = "designs[\(i)]"
+            v.check(!d.name.isEmpty, field + ".name", "must not be empty")
+            v.check(names.insert(d.name).inserted, field + ".name", "\"\(d.name)\" is defined twice")
+            validate(design: d, field: field, platform: f, into: &v)
+        }
+        let known = s.availableDesigns.map(\.name)
+        v.check(known.contains(s.baseline), "baseline",
+                "unknown design \"\(s.baseline)\"" + suggestion(s.baseline, known))
+        if let error = v.first { throw error }
+    }
+
+    /// Checks that every name is a known design, suggesting the nearest one.
+    public static func checkDesignNames(_ names: [String], in scenario: Scenario, field: String = "--designs") throws {
+        let known = scenario.availableDesigns.map(\.name)
+        for name in names where !known.contains(name) {
+            throw WidgetQuotaError.invalidScenario(field: field, problem:
+                "unknown design \"\(name)\"" + suggestion(name, known) + "; known designs: " + known.joined(separator: ", "))
+        }
+    }
+
+    static func validate(design d: Design, field: String, platform: Platform, into v: inout Checker) {
+        v.check(!d.fetchTriggers.isEmpty, field + ".fetchTriggers", "must name at least one trigger")
+        if let ttl = d.cacheTTLMinutes {
+            v.number(ttl, field + ".cacheTTLMinutes", 0...(1440 * 30))
+        }
+        if case .after(let minutes) = d.reloadPolicy {
+            v.number(minutes, field + ".reloadPolicy", platform.minEntrySpacingMinutes...(1440 * 30))
+        }
+        v.check(d.timelineEntries >= 1 && d.timelineEntries <= 1000, field + ".timelineEntries",
+                "must be between 1 and 1000, got \(d.timelineEntries)")
+        v.number(d.entrySpacingMinutes, field + ".entrySpacingMinutes", platform.minEntrySpacingMinutes...1440,
+                 note: "timeline entries must be at least \(NumberText.plain(platform.minEntrySpacingMinutes)) minutes apart")
+        v.check(d.requestsPerFetch >= 1 && d.requestsPerFetch <= 100, field + ".requestsPerFetch",
+                "must be between 1 and 100, got \(d.requestsPerFetch)")
+        if let hours = d.backgroundIntervalHours {
+            v.number(hours, field + ".backgroundIntervalHours", 0...168)
+        }
+        if case .backoff(let n, let base, _) = d.retry {
+            v.check(n >= 0 && n <= 20, field + ".retry.maxRetries", "must be between 0 and 20, got \(n)")
+            v.number(base, field + ".retry.baseSeconds", 0.001...86400)
+        }
+        if let align = d.alignToWallClockMinutes {
+            v.number(align, field + ".alignToWallClockMinutes", 1...1440)
+        }
+        v.number(d.jitterSeconds, field + ".jitterSeconds", 0...86400)
+    }
+
+    static func suggestion(_ name: String, _ known: [String]) -> String {
+        Levenshtein.nearest(to: name, in: known).map { "; did you mean \"\($0)\"?" } ?? ""
+    }
+
+    /// Collects the first failure.
+    struct Checker {
+        var first: WidgetQuotaError?
+
+        mutating func check(_ condition: Bool, _ field: String, _ problem: @autoclosure () -> String) {
+            if !condition && first == nil { first = .invalidScenario(field: field, problem: problem()) }
+        }
+
+        mutating func number(_ value: Double, _ field: String, _ range: ClosedRange<Double>, note: String? = nil) {
+            guard value.isFinite else { return check(false, field, "must be a finite number, got \(value)") }
+            check(range.contains(value), field, note.map { "\($0), got \(NumberText.plain(value))" } ??
+                  "must be between \(NumberText.plain(range.lowerBound)) and \(NumberText.plain(range.upperBound)), got \(NumberText.plain(value))")
+        }
+
+        mutating func distribution(_ d: Distribution, _ field: String, _ range: ClosedRange<Double>) {
+            switch d {
+            case .fixed(let x): number(x, field, range)
+            case .uniform(let a, let b):
+                number(a, field + ".min", range); number(b, field + ".max", range)
+                check(a <= b, field, "uniform min (\(NumberText.plain(a))) must not exceed max (\(NumberText.plain(b)))")
+            case .triangular(let a, let m, let b):
+                number(a, field + ".min", range); number(m, field + ".mode", range); number(b, field + ".max", range)
+                check(a <= m && m <= b, field, "triangular needs min ≤ mode ≤ max")
+            case .normal(let m, let s, let lo, let hi):
+                number(m, field + ".mean", range)
+                check(s.isFinite && s >= 0, field + ".sd", "must be a finite number ≥ 0")
+                // Unclamped tails are fine when they practically never leave the valid range (6 sd).
+                if (lo ?? -.infinity) < range.lowerBound && m - 6 * s < range.lowerBound {
+                    check(false, field + ".min", "a normal distribution here needs \"min\" of at least \(NumberText.plain(range.lowerBound)) so draws stay valid")
+                }
+                if (hi ?? .infinity) > range.upperBound && m + 6 * s > range.upperBound {
+                    check(false, field + ".max", "a normal distribution here needs \"max\" of at most \(NumberText.plain(range.upperBound)) so draws stay valid")
+                }
+                if let lo, let hi { check(lo <= hi, field, "min must not exceed max") }
+            case .lognormal(let m, let s):
+                check(m.isFinite && m > 0, field + ".mean", "a lognormal mean must be a finite number > 0")
+                check(s.isFinite && s >= 0, field + ".sd", "must be a finite number ≥ 0")
+                check(range.upperBound == .infinity || range.upperBound >= 1_000, field,
+                      "a lognormal is unbounded; use beta, uniform or triangular for a value limited to \(NumberText.plain(range.lowerBound))...\(NumberText.plain(range.upperBound))")
+            case .beta(let a, let b):
+                check(a.isFinite && a > 0 && b.isFinite && b > 0, field, "beta needs alpha > 0 and beta > 0")
+                check(range.lowerBound <= 0 && range.upperBound >= 1, field, "beta draws lie in 0...1, outside the valid range")
+            }
+        }
+
+        mutating func share(_ d: Distribution, _ field: String) { distribution(d, field, 0...1) }
+        mutating func positive(_ d: Distribution, _ field: String) { distribution(d, field, 0.000_001...1_000) }
+        mutating func nonNegative(_ d: Distribution, _ field: String, max: Double) { distribution(d, field, 0...max) }
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+
+/// Folds the per-(run, design) outputs into one result per design × user count.
+struct ResultAggregator {
+    let scenario: Scenario
+    let designs: [Design]
+    let parameters: [RunParameters]
+    let userCounts: [Int]
+    let sampleUsers: Int
+    let outputs: [MonteCarloEngine.TaskOutput]
+
+    var runs: Int { parameters.count }
+
+    func output(run: Int, design: Int) -> MonteCarloEngine.TaskOutput {
+        outputs[run * designs.count + design]
+    }
+
+    func aggregate() -> SimulationResult {
+        var results = [DesignResult]()
+        var meanTotals = [String: [Int: Double]]()
+        for (d, design) in designs.enumerated() {
+            for (k, n) in userCounts.enumerated() {
+                let r = result(design: d, userIndex: k, users: n)
+                meanTotals[design.name, default: [:]][n] = r.totalRequestsPerMonth.mean
+                results.append(r)
+            }
+        }
+        for i in results.indices {
+            if let base = meanTotals[scenario.baseline]?[results[i].users], base > 0 {
+                results[i].ratioToBaseline = results[i].totalRequestsPerMonth.mean / base
+            }
+        }
+        let typical = designs.enumerated().map { d, design -> SimulationResult.TypicalDay in
+            var minutes = [Double](repeating: 0, count: 1_440)
+            for run in 0..<runs {
+                let o = output(run: run, design: d)
+                for i in 0..<1_440 { minutes[i] += o.minuteOfDayPerUser[i] / Double(runs) }
+            }
+            let hours = (0..<24).map { h in minutes[(h * 60)..<(h * 60 + 60)].reduce(0, +) / 60 }
+            return .init(design: design.name, requestsPerUserPerMinuteByHour: hours, requestsPerUserByMinute: minutes)
+        }
+        let method = SimulationResult.Method(
+            runs: runs, seed: scenario.horizon.seed, sampleUsers: sampleUsers,
+            designs: designs.map(\.name), baseline: scenario.baseline,
+            description: "Monte-Carlo: \(runs) runs; each run draws the uncertain assumptions once, then simulates "
+                + "\(sampleUsers) users event by event over \(scenario.horizon.days) days after a \(scenario.horizon.warmupDays)-day warm-up. "
+                + "Populations up to \(sampleUsers) users are exact (the first N simulated users); larger ones are projected "
+                + "from the sample: totals scale the sample mean, per-minute load uses a normal approximation around the "
+                + "sample's per-minute mean pooled over ordinary days.")
+        return SimulationResult(scenario: scenario, method: method, results: results, typicalDay: typical)
+    }
+
+    func result(design d: Int, userIndex k: Int, users n: Int) -> DesignResult {
+        let exact = n <= sampleUsers
+        var totals = [Double]()
+        var perUser = [Double]()
+        var tally = UserTally()
+        var ages = AgeHistogram()
+        var peaks = [Double](), means = [Double](), ratios = [Double](), tokenPeaks = [Double](), dayPeaks = [Double]()
+        var busiestDays = [Int: Int]()
+        var tierHits = [[(Bool, Bool, Bool)]](repeating: [], count: scenario.quotas.tiers.count)
+        var tierUtil = [[(Double?, Double?, Double?)]](repeating: [], count: scenario.quotas.tiers.count)
+        for run in 0..<runs {
+            let o = output(run: run, design: d)
+            let counts = o.perUserRequests
+            let used = min(n, counts.count)
+            var sum = 0.0
+            for i in 0..<used {
+                sum += Double(counts[i])
+                perUser.append(Double(counts[i]))
+            }
+            totals.append(exact ? sum : sum / Double(used) * Double(n))
+            tally.add(o.tally)
+            ages.add(o.ages)
+            let load = o.loads[k]
+            let tokens = parameters[run].tokensPerRequest
+            peaks.append(load.peakPerMinute)
+            means.append(load.meanPerMinute)
+            ratios.append(load.meanPerMinute > 0 ? load.peakPerMinute / load.meanPerMinute : 0)
+            tokenPeaks.append(load.peakPerMinute * tokens)
+            dayPeaks.append(load.peakQuotaDay)
+            busiestDays[load.busiestQuotaDay, default: 0] += 1
+            for (t, tier) in scenario.quotas.tiers.enumerated() {
+                let rpm = tier.rpm.map { load.peakPerMinute > $0 } ?? false
+                let tpm = tier.tpm.map { load.peakPerMinute * tokens > $0 } ?? false
+                let rpd = tier.rpd.map { load.peakQuotaDay > $0 } ?? false
+                tierHits[t].append((rpm, tpm, rpd))
+                tierUtil[t].append((tier.rpm.map { load.peakPerMinute / $0 },
+                                    tier.tpm.map { load.peakPerMinute * tokens / $0 },
+                                    tier.rpd.map { load.peakQuotaDay / $0 }))
+            }
+        }
+        func per(_ value: Int64, _ over: Int64) -> Double { over > 0 ? Double(value) / Double(over) : 0 }
+        let userDays = tally.userDays
+        let successfulFetches = tally.fetches - tally.failedFetches
+        let quota = scenario.quotas.tiers.enumerated().map { t, tier -> DesignResult.TierOutcome in
+            let hits = tierHits[t]
+            func share(_ f: ((Bool, Bool, Bool)) -> Bool) -> Double { Double(hits.filter(f).count) / Double(max(hits.count, 1)) }
+            func p95(_ values: [Double?]) -> Double? {
+                let present = values.compactMap { $0 }
+                return present.isEmpty ? nil : RunSpread(present).p95
+            }
+            return .init(tier: tier.name,
+                         exceedProbability: share { $0.0 || $0.1 || $0.2 },
+                         rpmExceedProbability: share { $0.0 },
+                         tpmExceedProbability: share { $0.1 },
+                         rpdExceedProbability: share { $0.2 },
+                         rpmUtilizationP95: p95(tierUtil[t].map(\.0)),
+                         tpmUtilizationP95: p95(tierUtil[t].map(\.1)),
+                         rpdUtilizationP95: p95(tierUtil[t].map(\.2)))
+        }
+        let busiest = busiestDays.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key ?? 0
+        let totalSpread = RunSpread(totals)
+        let requestShares = DesignResult.RequestShares(
+            widgetExtension: per(tally.extensionRequests, tally.requests),
+            app: per(tally.appRequests, tally.requests),
+            background: per(tally.backgroundRequests, tally.requests))
+        var perUserQuantiles = Quantiles(perUser)
+        perUserQuantiles.mean = totalSpread.mean / Double(n)
+        return DesignResult(
+            design: designs[d].name, users: n, method: exact ? "exact" : "projected",
+            requestsPerUserMonth: perUserQuantiles,
+            totalRequestsPerMonth: totalSpread,
+            requestsPerUserDay: perUserQuantiles.mean / Double(scenario.horizon.days),
+            ratioToBaseline: nil,
+            getTimelinePerUserDay: per(tally.getTimelines, userDays),
+            budgetExhaustedDayShare: per(tally.exhaustedInstanceDays, tally.instanceDays),
+            backgroundRunsPerUserDay: per(tally.bgLaunches, userDays),
+            backgroundExpirationsPerUserDay: per(tally.bgExpirations, userDays),
+            appOpensPerUserDay: per(tally.appOpens, userDays),
+            reloadCallsPerUserDay: per(tally.reloadCalls, userDays),
+            reloadCallsPerSuccessfulFetch: successfulFetches > 0 ? per(tally.reloadCalls, successfulFetches) : nil,
+            fetchesPerUserDay: per(tally.fetches, userDays),
+            fetchFailureRate: per(tally.failedFetches, tally.fetches),
+            retriesPerUserDay: per(tally.retries, userDays),
+            requestShares: requestShares,
+            load: .init(peakRequestsPerMinute: RunSpread(peaks), meanRequestsPerMinute: Statistics.mean(means),
+                        peakToMeanRatio: Statistics.mean(ratios), peakTokensPerMinute: RunSpread(tokenPeaks),
+                        peakRequestsPerQuotaDay: RunSpread(dayPeaks), busiestQuotaDay: busiest + 1),
+            freshness: .init(glancesPerUserDay: per(tally.glances, userDays),
+                             staleShare: per(tally.staleGlances, tally.glances),
+                             errorShare: per(tally.errorGlances, tally.glances),
+                             medianAgeMinutes: ages.quantileMinutes(0.5),
+                             p95AgeMinutes: ages.quantileMinutes(0.95),
+                             outageErrorShare: tally.outageGlances > 0 ? per(tally.outageErrorGlances, tally.outageGlances) : nil,
+                             outageStaleShare: tally.outageGlances > 0 ? per(tally.outageStaleGlances, tally.outageGlances) : nil),
+            quota: quota)
+    }
+}

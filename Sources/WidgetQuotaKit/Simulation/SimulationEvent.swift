@@ -1,0 +1,51 @@
+/// Who sent an API request.
+public enum RequestActor: String, Sendable, Codable {
+    /// The widget extension, inside getTimeline.
+    case widgetExtension = "extension"
+    /// The app, in the foreground or woken by a push.
+    case app
+    /// The app, inside a BGAppRefreshTask.
+    case background
+}
+
+/// Why WidgetKit called getTimeline.
+public enum TimelineOrigin: String, Sendable {
+    /// The system decided (visibility, Smart Stack rotation, housekeeping).
+    case system
+    /// The timeline's reload policy came due.
+    case policy
+    /// The app called reloadTimelines / reloadAllTimelines.
+    case reloadCall
+    /// A reload queued while the budget was spent, run when it reset.
+    case queued
+}
+
+/// Something a simulated device did; `trace` writes these as logs.
+public enum SimulationEvent: Sendable {
+    case getTimeline(instance: Int, origin: TimelineOrigin, budgetExempt: Bool)
+    case budgetExhausted(instance: Int)
+    case reloadCall
+    case appForeground
+    case appBackground
+    case bgTaskSubmit(accepted: Bool)
+    case bgTaskLaunch
+    case bgTaskExpire
+    case bgTaskComplete(success: Bool)
+    case apiRequest(actor: RequestActor, success: Bool, durationSeconds: Double)
+    case cacheHit
+    case cacheStale
+    case lowPowerMode(on: Bool)
+    case glance(ageSeconds: Double?, error: Bool)
+}
+
+/// Receives every event of one simulated user, with its local time and UTC time in seconds.
+public protocol SimulationObserver {
+    /// `local` and `utc` are seconds since the start of the simulated window.
+    mutating func record(_ event: SimulationEvent, local: Double, utc: Double)
+}
+
+/// Ignores everything: the engine's fast path.
+public struct NoObserver: SimulationObserver {
+    public init() {}
+    @inline(__always) public mutating func record(_ event: SimulationEvent, local: Double, utc: Double) {}
+}

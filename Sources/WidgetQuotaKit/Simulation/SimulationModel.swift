@@ -1,0 +1,149 @@
+import Foundation
+
+/// Everything fixed for one (run, design) pair, shared read-only by every simulated user.
+public struct SimulationModel: Sendable {
+    public let scenario: Scenario
+    public let design: Design
+    public let designIndex: Int
+    public let run: Int
+    public let parameters: RunParameters
+
+    /// One padding day before the warm-up, so every user's local day covers the counted UTC window.
+    static let paddingDays = 1
+
+    /// Local days simulated per user: padding, warm-up, counted days, one tail day.
+    let simulatedDays: Int
+    /// First and one-past-last counted local day.
+    let countedFirstDay: Int
+    let countedEndDay: Int
+    /// Counted window in UTC seconds (the per-minute buckets cover it).
+    let countedStartUTC: Double
+    let countedMinutes: Int
+
+    /// Hourly weight profiles normalised to mean 1.
+    let appProfile: [Double]
+    let widgetProfile: [Double]
+    let backgroundProfile: [Double]
+    let flatProfile: [Double] = Array(repeating: 1, count: 24)
+
+    /// Cumulative time-zone shares and their offsets in seconds.
+    let zoneCumulative: [Double]
+    let zoneOffsets: [Double]
+
+    /// Outage windows in UTC seconds.
+    let outages: [(start: Double, end: Double, errorRate: Double)]
+
+    // Design, resolved.
+    let fetchOnGetTimeline: Bool
+    let fetchOnForeground: Bool
+    let fetchOnBackground: Bool
+    let fetchOnPush: Bool
+    let ttlSeconds: Double?
+    let backgroundIntervalSeconds: Double
+
+    public init(scenario: Scenario, design: Design, designIndex: Int, run: Int, parameters: RunParameters) {
+        self.scenario = scenario
+        self.design = design
+        self.designIndex = designIndex
+        self.run = run
+        self.parameters = parameters
+        let h = scenario.horizon
+        countedFirstDay = SimulationModel.paddingDays + h.warmupDays
+        countedEndDay = countedFirstDay + h.days
+        simulatedDays = countedEndDay + 1
+        countedStartUTC = Double(countedFirstDay) * 86_400
+        countedMinutes = h.days * 1_440
+
+        func normalised(_ weights: [Double]) -> [Double] {
+            let mean = weights.reduce(0, +) / Double(weights.count)
+            return weights.map { $0 / mean }
+        }
+        let activity = scenario.population.activity
+        appProfile = normalised(activity.app)
+        widgetProfile = normalised(activity.widget)
+        backgroundProfile = normalised(activity.background)
+
+        let zones = scenario.population.timeZones
+        let total = zones.reduce(0) { $0 + $1.share }
+        var running = 0.0
+        zoneCumulative = zones.map { running += $0.share / total; return running }
+        zoneOffsets = zones.map { $0.utcOffsetHours * 3_600 }
+
+        outages = scenario.api.outages.map { o in
+            let start = Double(SimulationModel.paddingDays + h.warmupDays + o.day - 1) * 86_400 + o.startHourUTC * 3_600
+            return (start, start + o.durationHours * 3_600, o.errorRate)
+        }
+
+        fetchOnGetTimeline = design.fetchTriggers.contains(.getTimeline)
+        fetchOnForeground = design.fetchTriggers.contains(.appForeground)
+        fetchOnBackground = design.fetchTriggers.contains(.backgroundTask)
+        fetchOnPush = design.fetchTriggers.contains(.push)
+        ttlSeconds = design.cacheTTLMinutes.map { $0 * 60 }
+        backgroundIntervalSeconds = (design.backgroundIntervalHours ?? scenario.platform.backgroundEarliestBeginHours) * 3_600
+    }
+
+    /// The counted UTC minute of a UTC time, or nil outside the window.
+    @inline(__always) func bucket(utc: Double) -> Int? {
+        let m = Int(((utc - countedStartUTC) / 60).rounded(.down))
+        return m >= 0 && m < countedMinutes ? m : nil
+    }
+}
+
+/// How one simulated user differs from the others ("how users differ", drawn inside a run).
+public struct UserTraits: Sendable, Equatable {
+    public var utcOffsetSeconds: Double
+    public var smartStack: Bool
+    public var instances: Int
+    public var rarelyViewed: Bool
+    public var budgetPerInstance: Int
+    /// System-initiated getTimeline calls per instance per day (before the day-to-day factor).
+    public var getTimelinePerDay: Double
+    public var appOpensPerDay: Double
+    public var glancesPerDay: Double
+    public var lowPowerProbability: Double
+    public var backgroundRunsPerDay: Double
+
+    /// Draws the traits of user `user` in `model`'s run; independent of the design (common random numbers).
+    public init(model: SimulationModel, user: Int) {
+        let s = model.scenario
+        let p = model.parameters
+        var rng = RandomStream(seed: s.horizon.seed, 0x7EA1_75, UInt64(model.run), UInt64(user))
+        let zoneDraw = rng.uniform()
+        let zone = model.zoneCumulative.firstIndex { zoneDraw < $0 } ?? (model.zoneCumulative.count - 1)
+        utcOffsetSeconds = model.zoneOffsets[zone]
+        smartStack = rng.bernoulli(p.smartStackShare)
+        instances = rng.bernoulli(s.population.multiWidgetShare) ? s.population.instancesWhenMulti : 1
+        rarelyViewed = rng.bernoulli(s.population.rarelyViewedShare)
+        let platform = s.platform
+        if rarelyViewed {
+            budgetPerInstance = platform.rarelyViewedBudget
+        } else {
+            let span = platform.reloadBudgetMax - platform.reloadBudgetMin + 1
+            budgetPerInstance = platform.reloadBudgetMin + Int(rng.next() % UInt64(max(span, 1)))
+        }
+        let userFactor = UserTraits.meanOneLognormal(cv: platform.getTimelineUserSpread, &rng)
+        getTimelinePerDay = p.getTimelinePerDay * userFactor
+            * (smartStack ? p.smartStackUplift : 1)
+            * (rarelyViewed ? platform.rarelyViewedReloadFactor : 1)
+        let opens = rng.bernoulli(p.neverOpenShare) ? 0 : p.appOpensPerDay
+        appOpensPerDay = opens * UserTraits.meanOneLognormal(cv: s.population.appOpensUserSpread, &rng)
+        glancesPerDay = p.glancesPerDay * UserTraits.meanOneLognormal(cv: 0.5, &rng) * (rarelyViewed ? 0.3 : 1)
+        // Low Power Mode habits differ: beta with the run's mean share and concentration 4.
+        let share = min(max(p.lowPowerDayShare, 0), 1)
+        if share <= 0 || share >= 1 {
+            lowPowerProbability = share
+        } else {
+            let a = share * 4, b = (1 - share) * 4
+            let x = rng.gamma(shape: a), y = rng.gamma(shape: b)
+            lowPowerProbability = x + y > 0 ? x / (x + y) : share
+        }
+        backgroundRunsPerDay = p.backgroundRunsPerDay * UserTraits.meanOneLognormal(cv: 0.25, &rng)
+    }
+
+    /// A lognormal factor with mean 1 and the given coefficient of variation.
+    static func meanOneLognormal(cv: Double, _ rng: inout RandomStream) -> Double {
+        guard cv > 0 else { return 1 }
+        let sigma2 = Foundation.log(1 + cv * cv)
+        return Foundation.exp(-sigma2 / 2 + sigma2.squareRoot() * rng.standardNormal())
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+/// The outcome of `simulate`: the scenario used and one result per design × user count.
+/// Its JSON form is a public contract for CI (add fields freely, never rename).
+public struct SimulationResult: Codable, Sendable {
+    public var schemaVersion = 1
+    public var tool = ToolInfo()
+    public var scenario: Scenario
+    public var method: Method
+    public var results: [DesignResult]
+    /// Per design: mean requests per user in each UTC hour of a typical day (24 values).
+    public var typicalDay: [TypicalDay]
+
+    /// How the numbers were produced.
+    public struct Method: Codable, Sendable {
+        public var runs: Int
+        public var seed: UInt64
+        public var sampleUsers: Int
+        public var designs: [String]
+        public var baseline: String
+        public var description: String
+    }
+
+    public struct TypicalDay: Codable, Sendable {
+        public var design: String
+        /// Requests per user per minute, averaged over each UTC hour.
+        public var requestsPerUserPerMinuteByHour: [Double]
+        /// Requests per user in each UTC minute of the day (1,440 values).
+        public var requestsPerUserByMinute: [Double]
+    }
+}
+
+/// Name and version of the tool that wrote a report.
+public struct ToolInfo: Codable, Sendable {
+    public var name = "widget-quota"
+    public var version = WidgetQuotaVersion.current
+    public init() {}
+}
+
+/// The tool's version.
+public enum WidgetQuotaVersion {
+    public static let current = "0.1.0"
+}
+
+/// One design at one population size.
+public struct DesignResult: Codable, Sendable {
+    public var design: String
+    public var users: Int
+    /// `exact` (every user simulated) or `projected` (from the simulated sample).
+    public var method: String
+    /// Requests per user per month across users (pooled over runs).
+    public var requestsPerUserMonth: Quantiles
+    /// All users' requests per month across runs (the uncertainty of the total).
+    public var totalRequestsPerMonth: RunSpread
+    public var requestsPerUserDay: Double
+    /// Mean total divided by the baseline design's mean total at the same user count.
+    public var ratioToBaseline: Double?
+    public var getTimelinePerUserDay: Double
+    /// Share of widget-instance days on which the reload budget ran out.
+    public var budgetExhaustedDayShare: Double
+    public var backgroundRunsPerUserDay: Double
+    public var backgroundExpirationsPerUserDay: Double
+    public var appOpensPerUserDay: Double
+    public var reloadCallsPerUserDay: Double
+    /// Reload calls per successful fetch.
+    public var reloadCallsPerSuccessfulFetch: Double?
+    public var fetchesPerUserDay: Double
+    public var fetchFailureRate: Double
+    public var retriesPerUserDay: Double
+    /// Who sent the requests.
+    public var requestShares: RequestShares
+    public var load: Load
+    public var freshness: Freshness
+    public var quota: [TierOutcome]
+
+    public struct RequestShares: Codable, Sendable {
+        public var widgetExtension: Double
+        public var app: Double
+        public var background: Double
+    }
+
+    /// Time-resolved load of the whole population.
+    public struct Load: Codable, Sendable {
+        public var peakRequestsPerMinute: RunSpread
+        public var meanRequestsPerMinute: Double
+        /// Mean over runs of peak ÷ mean.
+        public var peakToMeanRatio: Double
+        public var peakTokensPerMinute: RunSpread
+        /// Requests in the busiest quota day.
+        public var peakRequestsPerQuotaDay: RunSpread
+        /// The quota day (1-based, complete days in the month) that was busiest most often.
+        public var busiestQuotaDay: Int
+    }
+
+    /// What users see when they glance at the widget.
+    public struct Freshness: Codable, Sendable {
+        public var glancesPerUserDay: Double
+        /// Share of glances at content older than the TTL and the freshness target.
+        public var staleShare: Double
+        /// Share of glances at an error or placeholder.
+        public var errorShare: Double
+        public var medianAgeMinutes: Double?
+        public var p95AgeMinutes: Double?
+        /// During outages: share of glances showing an error, and showing old but valid content.
+        public var outageErrorShare: Double?
+        public var outageStaleShare: Double?
+    }
+
+    /// The chance of exceeding a tier's limits in the month.
+    public struct TierOutcome: Codable, Sendable {
+        public var tier: String
+        public var exceedProbability: Double
+        public var rpmExceedProbability: Double
+        public var tpmExceedProbability: Double
+        public var rpdExceedProbability: Double
+        /// p95 across runs of peak ÷ limit (nil when the limit is unpublished).
+        public var rpmUtilizationP95: Double?
+        public var tpmUtilizationP95: Double?
+        public var rpdUtilizationP95: Double?
+    }
+}

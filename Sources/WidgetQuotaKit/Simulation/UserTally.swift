@@ -1,0 +1,94 @@
+/// Counts for the counted days of one or many simulated users; integer sums, so any order adds up the same.
+public struct UserTally: Sendable, Equatable {
+    public var users: Int64 = 0
+    public var userDays: Int64 = 0
+    public var requests: Int64 = 0
+    public var extensionRequests: Int64 = 0
+    public var appRequests: Int64 = 0
+    public var backgroundRequests: Int64 = 0
+    public var failedRequests: Int64 = 0
+    public var fetches: Int64 = 0
+    public var failedFetches: Int64 = 0
+    public var retries: Int64 = 0
+    public var getTimelines: Int64 = 0
+    public var droppedReloads: Int64 = 0
+    public var reloadCalls: Int64 = 0
+    public var appOpens: Int64 = 0
+    public var bgLaunches: Int64 = 0
+    public var bgExpirations: Int64 = 0
+    public var bgSubmits: Int64 = 0
+    public var instanceDays: Int64 = 0
+    public var exhaustedInstanceDays: Int64 = 0
+    public var lowPowerDays: Int64 = 0
+    public var glances: Int64 = 0
+    public var staleGlances: Int64 = 0
+    public var errorGlances: Int64 = 0
+    public var outageGlances: Int64 = 0
+    public var outageErrorGlances: Int64 = 0
+    public var outageStaleGlances: Int64 = 0
+
+    public init() {}
+
+    /// Adds another tally.
+    public mutating func add(_ o: UserTally) {
+        users += o.users; userDays += o.userDays; requests += o.requests
+        extensionRequests += o.extensionRequests; appRequests += o.appRequests
+        backgroundRequests += o.backgroundRequests; failedRequests += o.failedRequests
+        fetches += o.fetches; failedFetches += o.failedFetches; retries += o.retries
+        getTimelines += o.getTimelines; droppedReloads += o.droppedReloads; reloadCalls += o.reloadCalls
+        appOpens += o.appOpens; bgLaunches += o.bgLaunches; bgExpirations += o.bgExpirations
+        bgSubmits += o.bgSubmits; instanceDays += o.instanceDays; exhaustedInstanceDays += o.exhaustedInstanceDays
+        lowPowerDays += o.lowPowerDays; glances += o.glances; staleGlances += o.staleGlances
+        errorGlances += o.errorGlances; outageGlances += o.outageGlances
+        outageErrorGlances += o.outageErrorGlances; outageStaleGlances += o.outageStaleGlances
+    }
+}
+
+/// Content age at glances, in 5-minute bins up to two days and daily bins beyond.
+public struct AgeHistogram: Sendable, Equatable {
+    static let fineBins = 576          // 5-minute bins, 48 hours
+    static let coarseBins = 60         // 1-day bins after that
+    public var counts = [Int64](repeating: 0, count: AgeHistogram.fineBins + AgeHistogram.coarseBins)
+
+    public init() {}
+
+    static let binCount = fineBins + coarseBins
+
+    /// The bin of an age.
+    @inline(__always) static func index(ageSeconds: Double) -> Int {
+        if ageSeconds < Double(fineBins) * 300 { return max(0, Int(ageSeconds / 300)) }
+        return min(fineBins + Int((ageSeconds - Double(fineBins) * 300) / 86_400), binCount - 1)
+    }
+
+    /// Adds one glance of the given age.
+    public mutating func add(ageSeconds: Double) {
+        counts[AgeHistogram.index(ageSeconds: ageSeconds)] += 1
+    }
+
+    public mutating func add(_ other: AgeHistogram) {
+        for i in counts.indices { counts[i] += other.counts[i] }
+    }
+
+    /// The age in minutes below which a share `q` of glances fall (interpolated within a bin).
+    public func quantileMinutes(_ q: Double) -> Double? {
+        let total = counts.reduce(0, +)
+        guard total > 0 else { return nil }
+        let target = q * Double(total)
+        var running = 0.0
+        for (i, c) in counts.enumerated() where c > 0 {
+            let next = running + Double(c)
+            if next >= target {
+                let (lo, width) = AgeHistogram.bounds(i)
+                return (lo + width * (target - running) / Double(c)) / 60
+            }
+            running = next
+        }
+        let (lo, width) = AgeHistogram.bounds(counts.count - 1)
+        return (lo + width) / 60
+    }
+
+    static func bounds(_ i: Int) -> (lower: Double, width: Double) {
+        if i < fineBins { return (Double(i) * 300, 300) }
+        return (Double(fineBins) * 300 + Double(i - fineBins) * 86_400, 86_400)
+    }
+}

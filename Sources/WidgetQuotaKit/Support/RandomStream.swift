@@ -1,0 +1,110 @@
+import Foundation
+
+/// A small, fast, splittable pseudo-random stream (SplitMix64).
+///
+/// Every stream is keyed by *what it simulates* (seed, run, user, purpose), never by the
+/// thread that happens to run it, so results are identical whatever the thread count.
+public struct RandomStream: Sendable {
+    @usableFromInline var state: UInt64
+
+    /// Creates a stream from a 64-bit state.
+    @inlinable public init(state: UInt64) { self.state = state }
+
+    /// Creates a stream keyed by a seed and a path of integers (run, user, purpose, ...).
+    public init(seed: UInt64, _ path: UInt64...) {
+        var h = RandomStream.mix(seed ^ 0x5851_F42D_4C95_7F2D)
+        for component in path {
+            h = RandomStream.mix(h ^ RandomStream.mix(component &+ 0x9E37_79B9_7F4A_7C15))
+        }
+        self.state = h
+    }
+
+    /// The SplitMix64 finaliser: a strong 64-bit bit mixer.
+    @inlinable public static func mix(_ value: UInt64) -> UInt64 {
+        var z = value
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// The next 64 random bits.
+    @inlinable public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        return RandomStream.mix(state)
+    }
+
+    /// A uniform double in [0, 1).
+    @inlinable public mutating func uniform() -> Double {
+        Double(next() >> 11) * 0x1.0p-53
+    }
+
+    /// A uniform double in (0, 1], safe for logarithms.
+    @inlinable public mutating func uniformPositive() -> Double {
+        Double((next() >> 11) + 1) * 0x1.0p-53
+    }
+
+    /// True with probability `p`.
+    @inlinable public mutating func bernoulli(_ p: Double) -> Bool {
+        uniform() < p
+    }
+
+    /// An exponential variate with rate 1.
+    @inlinable public mutating func exponential() -> Double {
+        -Foundation.log(uniformPositive())
+    }
+
+    /// A standard normal variate (Box–Muller, one of the pair).
+    public mutating func standardNormal() -> Double {
+        let u1 = uniformPositive()
+        let u2 = uniform()
+        return (-2 * Foundation.log(u1)).squareRoot() * Foundation.cos(2 * Double.pi * u2)
+    }
+
+    /// A gamma variate with the given shape and scale 1 (Marsaglia–Tsang).
+    public mutating func gamma(shape: Double) -> Double {
+        if shape < 1 {
+            let u = uniformPositive()
+            return gamma(shape: shape + 1) * Foundation.pow(u, 1 / shape)
+        }
+        let d = shape - 1.0 / 3.0
+        let c = 1 / (9 * d).squareRoot()
+        while true {
+            var x: Double
+            var v: Double
+            repeat {
+                x = standardNormal()
+                v = 1 + c * x
+            } while v <= 0
+            v = v * v * v
+            let u = uniformPositive()
+            if u < 1 - 0.0331 * x * x * x * x { return d * v }
+            if Foundation.log(u) < 0.5 * x * x + d * (1 - v + Foundation.log(v)) { return d * v }
+        }
+    }
+
+    /// A Poisson variate with the given mean (inversion for small means, normal approximation above 500).
+    public mutating func poisson(mean: Double) -> Int {
+        guard mean > 0 else { return 0 }
+        if mean > 500 {
+            return max(0, Int((mean + mean.squareRoot() * standardNormal()).rounded()))
+        }
+        // Inversion by sequential search, split in chunks to avoid exp underflow.
+        var remaining = mean
+        var count = 0
+        while remaining > 0 {
+            let step = min(remaining, 30)
+            remaining -= step
+            var p = Foundation.exp(-step)
+            var cumulative = p
+            let u = uniform()
+            var k = 0
+            while u > cumulative && k < 10_000 {
+                k += 1
+                p *= step / Double(k)
+                cumulative += p
+            }
+            count += k
+        }
+        return count
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// Every error the library reports, each with a message a person can act on.
+public enum WidgetQuotaError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A scenario value is invalid; `field` is its dotted path (`horizon.users[2]`).
+    case invalidScenario(field: String, problem: String)
+    /// A scenario file could not be decoded.
+    case malformedScenario(file: String, problem: String)
+    /// An input line is malformed (`--strict`), or a file as a whole is unusable.
+    case malformedInput(file: String, line: Int?, problem: String)
+    /// A file could not be opened or read.
+    case unreadable(file: String, problem: String)
+    /// A file is empty or holds nothing usable.
+    case emptyInput(file: String)
+    /// An output could not be written.
+    case unwritable(path: String, problem: String)
+    /// The command line is wrong.
+    case usage(String)
+    /// A threshold expression could not be parsed or names an unknown metric.
+    case badExpression(expression: String, problem: String)
+
+    /// The process exit code for this error.
+    public var exitCode: ExitCode {
+        switch self {
+        case .invalidScenario, .malformedScenario, .malformedInput, .badExpression: return .dataError
+        case .unreadable, .emptyInput: return .noInput
+        case .unwritable: return .ioError
+        case .usage: return .usage
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .invalidScenario(let field, let problem):
+            return "invalid scenario: \(field): \(problem)"
+        case .malformedScenario(let file, let problem):
+            return "\(file): not a valid scenario: \(problem)"
+        case .malformedInput(let file, let line, let problem):
+            if let line { return "\(file):\(line): \(problem)" }
+            return "\(file): \(problem)"
+        case .unreadable(let file, let problem):
+            return "\(file): cannot read: \(problem)"
+        case .emptyInput(let file):
+            return "\(file): the file is empty; expected log lines or a scenario"
+        case .unwritable(let path, let problem):
+            return "\(path): cannot write: \(problem)"
+        case .usage(let message):
+            return message
+        case .badExpression(let expression, let problem):
+            return "threshold '\(expression)': \(problem)"
+        }
+    }
+}

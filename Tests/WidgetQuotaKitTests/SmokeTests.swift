@@ -1,0 +1,6 @@
+import Testing
+@testable import WidgetQuotaKit
+
+@Test func defaultScenarioValidates() throws {
+    try ScenarioValidator.validate(Scenario())
+}
