@@ -11,14 +11,19 @@ public struct MonteCarloEngine: Sendable {
     public let scenario: Scenario
     public let designs: [Design]
     public let threads: Int
+    /// Replaces the per-run draw of the uncertain assumptions (sensitivity analysis, tests).
+    public let parameterOverride: (@Sendable (Int) -> RunParameters)?
 
     /// - Parameters:
     ///   - designs: the designs to compare (defaults to every available design).
     ///   - threads: worker threads (defaults to every core).
-    public init(scenario: Scenario, designs: [Design]? = nil, threads: Int? = nil) {
+    ///   - parameters: the assumptions of run `i`; by default drawn from the scenario's distributions.
+    public init(scenario: Scenario, designs: [Design]? = nil, threads: Int? = nil,
+                parameters: (@Sendable (Int) -> RunParameters)? = nil) {
         self.scenario = scenario
         self.designs = designs ?? scenario.availableDesigns
         self.threads = max(1, threads ?? Parallel.defaultThreads)
+        self.parameterOverride = parameters
     }
 
     /// Users simulated event by event per run.
@@ -29,7 +34,7 @@ public struct MonteCarloEngine: Sendable {
         let runs = scenario.horizon.runs
         let designCount = designs.count
         let scenario = self.scenario, designs = self.designs
-        let parameters = (0..<runs).map { RunParameters.draw(scenario, run: $0) }
+        let parameters = (0..<runs).map { parameterOverride?($0) ?? RunParameters.draw(scenario, run: $0) }
         let sample = sampleSize
         let userCounts = scenario.horizon.users.sorted()
         let outputs = Parallel.map(count: runs * designCount, threads: threads) { index in
