@@ -21,7 +21,7 @@ public struct Threshold: Sendable, Equatable {
 }
 
 /// The result of checking one threshold against a report.
-public struct ThresholdOutcome: Sendable, Equatable, Codable {
+public struct ThresholdOutcome: Sendable, Equatable, Encodable {
     /// The expression as written.
     public var expression: String
     public var severity: Threshold.Severity
@@ -45,6 +45,18 @@ public struct ThresholdOutcome: Sendable, Equatable, Codable {
 
     /// `passed`, `FAILED` or `warning`.
     public var verdict: String { passed ? "passed" : (severity == .fail ? "FAILED" : "warning") }
+
+    enum CodingKeys: String, CodingKey { case expression, severity, metric, rowsChecked, violations, passed }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(expression, forKey: .expression)
+        try c.encode(severity, forKey: .severity)
+        try c.encode(metric, forKey: .metric)
+        try c.encode(rowsChecked, forKey: .rowsChecked)
+        try c.encode(violations, forKey: .violations)
+        try c.encode(passed, forKey: .passed)
+    }
 }
 
 /// Checks thresholds against a report's metrics.
