@@ -78,10 +78,7 @@ public struct AxisScale: Sendable, Equatable {
         switch format {
         case .number: return AxisScale.compact(v)
         case .percent: return NumberText.plain((v * 100 * 10).rounded() / 10) + "%"
-        case .timeOfDay:
-            let minutes = Int(v.rounded())
-            let h = (minutes / 60) % 24, m = minutes % 60
-            return (h < 10 ? "0" : "") + String(h) + ":" + (m < 10 ? "0" : "") + String(m)
+        case .timeOfDay: return ReportFormat.clock(minutes: v)
         }
     }
 

@@ -20,6 +20,7 @@ enum ChartStyle {
             ".reference { stroke: #9a6700; stroke-width: 1; stroke-dasharray: 4 3; }",
             ".reference-label { font-size: 11px; fill: #9a6700; }",
             ".line { fill: none; stroke-width: 2; stroke-linejoin: round; }",
+            ".line.thin { stroke-width: 1.25; }",
             ".bar-low { fill: #1a7f37; } .bar-high { fill: #cf222e; }",
             ".center { stroke: #1f2328; stroke-width: 1.5; }",
         ]

@@ -75,14 +75,17 @@ public struct LineChart: Sendable {
             c.line(LineChart.left, py(r.y), plotRight, py(r.y), class: "reference")
             c.text(r.label, plotRight - 4, py(r.y) - 4, anchor: .end, class: "reference-label")
         }
+        var labels = LabelPlacer()
         for (i, s) in series.enumerated() {
             let cls = ChartStyle.seriesClass(i)
             let points = s.points.filter { $0.x.isFinite && $0.y.isFinite && (yScale.kind == .linear || $0.y > 0) }
-            if s.style != .markers { c.polyline(points.map { (px($0.x), py($0.y)) }, class: "line " + cls) }
+            // Dense series (a value a minute) get a thinner line so that overlapping curves stay readable.
+            let weight = points.count > 200 ? " thin" : ""
+            if s.style != .markers { c.polyline(points.map { (px($0.x), py($0.y)) }, class: "line " + cls + weight) }
             if s.style != .line {
                 for p in points {
                     c.circle(px(p.x), py(p.y), r: 3.5, class: cls)
-                    if let label = p.label { c.text(label, px(p.x) + 7, py(p.y) - 6, class: "note") }
+                    if let label = p.label { labels.place(label, x: px(p.x), y: py(p.y), on: &c) }
                 }
             }
             let y = LineChart.top + 8 + Double(i) * 20
@@ -91,5 +94,31 @@ public struct LineChart: Sendable {
             c.text(s.name, plotRight + 46, y + 4)
         }
         return c.document(title: title, description: subtitle)
+    }
+}
+
+/// Places point labels beside their points, trying a few positions so labels do not overlap.
+struct LabelPlacer {
+    private var taken: [(x0: Double, y0: Double, x1: Double, y1: Double)] = []
+
+    /// Approximate width of `text` at the note font size.
+    static func width(_ text: String) -> Double { Double(text.count) * 6.2 }
+
+    mutating func place(_ text: String, x: Double, y: Double, on canvas: inout SVGCanvas) {
+        let w = LabelPlacer.width(text), h = 12.0
+        // (dx, dy, anchored at the end): right-above, right-below, left-above, left-below, further out.
+        let candidates: [(Double, Double, Bool)] = [(7, -6, false), (7, 14, false), (-7, -6, true), (-7, 14, true),
+                                                    (7, -20, false), (7, 28, false), (-7, -20, true), (-7, 28, true)]
+        var chosen = candidates[0]
+        var box = (x0: 0.0, y0: 0.0, x1: 0.0, y1: 0.0)
+        for candidate in candidates {
+            let x0 = candidate.2 ? x + candidate.0 - w : x + candidate.0
+            let b = (x0: x0, y0: y + candidate.1 - h, x1: x0 + w, y1: y + candidate.1 + 2)
+            box = b
+            chosen = candidate
+            if !taken.contains(where: { $0.x0 < b.x1 && b.x0 < $0.x1 && $0.y0 < b.y1 && b.y0 < $0.y1 }) { break }
+        }
+        taken.append(box)
+        canvas.text(text, x + chosen.0, y + chosen.1, anchor: chosen.2 ? .end : .start, class: "note")
     }
 }

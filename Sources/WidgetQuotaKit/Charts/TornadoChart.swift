@@ -52,6 +52,10 @@ public struct TornadoChart: Sendable {
         for (i, bar) in bars.enumerated() {
             let y = top + Double(i) * rowHeight
             c.text(bar.label, left - 10, y + rowHeight / 2 + 2, anchor: .end)
+            if bar.low == center && bar.high == center {
+                c.text("no effect", px(center) + 6, y + rowHeight / 2 + 2, class: "note")
+                continue
+            }
             // The farther end first, so a nearer end on the same side stays visible on top of it.
             let ends = [(bar.low, "bar-low"), (bar.high, "bar-high")].sorted { abs($0.0 - center) > abs($1.0 - center) }
             let sameSide = (bar.low - center) * (bar.high - center) > 0

@@ -85,7 +85,8 @@ struct AssumptionsSection {
             }
             switch node {
             case .object(let members):
-                for key in members.keys.sorted() where !(path.isEmpty && (key == "calibration" || key == "schemaVersion")) {
+                let named = members["name"]?.string != nil && path.hasSuffix("]")
+                for key in members.keys.sorted() where !(path.isEmpty && (key == "calibration" || key == "schemaVersion")) && !(named && key == "name") {
                     walk(members[key]!, path.isEmpty ? key : path + "." + key)
                 }
             case .array(let items):

@@ -16,6 +16,13 @@ enum ReportFormat {
         return (negative ? "-" : "") + out
     }
 
+    /// Minutes after midnight as a 24-hour clock time: `06:30`.
+    static func clock(minutes: Double) -> String {
+        let total = Int(minutes.rounded())
+        let h = (total / 60) % 24, m = total % 60
+        return (h < 10 ? "0" : "") + String(h) + ":" + (m < 10 ? "0" : "") + String(m)
+    }
+
     static func users(_ n: Int) -> String { whole(Double(n)) }
 
     /// A range `low–high` of whole numbers.

@@ -95,7 +95,8 @@ public struct SimulationReport: Sendable {
         let outages = result.scenario.api.outages
         guard !outages.isEmpty else { return "The scenario has no outage window.\n\n" }
         let windows = outages.map { o in
-            "day \(o.day) at \(NumberText.human(o.startHourUTC)):00 UTC for \(NumberText.human(o.durationHours)) h, "
+            "day \(o.day) from \(ReportFormat.clock(minutes: o.startHourUTC * 60)) UTC "
+                + "for \(NumberText.plain(o.durationHours, maxFractionDigits: 2)) h, "
                 + "\(NumberText.percent(o.errorRate, digits: 0)) of requests failing"
         }
         return "What users saw at a glance during the outage (\(windows.joined(separator: "; "))).\n\n"

@@ -12,10 +12,10 @@ struct SummarySection {
         md += "For **\(ReportFormat.users(n)) users** over a \(facts.result.scenario.horizon.days)-day month:\n\n"
         var bullets = [String]()
         if let base = facts.row(baseline, users: n) {
-            bullets.append("**\(baseline)** (the baseline design) " + describe(base, ratio: false))
+            bullets.append("**\(baseline)** (the baseline design) " + describe(base))
         }
         let others = facts.designs.filter { $0 != baseline }.compactMap { facts.row($0, users: n) }
-        for r in others { bullets.append("**\(r.design)** " + describe(r, ratio: true)) }
+        for r in others { bullets.append(brief(r)) }
         md += bullets.map { "- " + $0 }.joined(separator: "\n") + "\n"
         md += "\n" + driverSentence(baseline: baseline) + "\n"
         md += "\n" + byUsersTable().markdown
@@ -26,12 +26,11 @@ struct SummarySection {
         return md
     }
 
-    /// One design in words: requests, cost, tier, staleness.
-    func describe(_ r: DesignResult, ratio: Bool) -> String {
+    /// The baseline design in words: requests, cost, tier, staleness.
+    func describe(_ r: DesignResult) -> String {
         var text = "sends about **\(ReportFormat.whole(r.totalRequestsPerMonth.mean)) requests a month** "
         text += "(\(ReportFormat.range(r.totalRequestsPerMonth.p5, r.totalRequestsPerMonth.p95)) across runs; "
         text += "\(NumberText.human(r.requestsPerUserMonth.mean)) per user)"
-        if ratio, let x = r.ratioToBaseline { text += ", \(NumberText.human(x))× the baseline" }
         if let cost = facts.value("cost.perMonth.mean", design: r.design, users: r.users) {
             text += ", costs about **\(NumberText.dollars(cost)) a month**"
         }
@@ -39,6 +38,14 @@ struct SummarySection {
         text += " and looks stale at \(NumberText.percent(r.freshness.staleShare, digits: 0)) of glances"
         if let age = r.freshness.medianAgeMinutes { text += " (median content age \(NumberText.human(age)) min)" }
         return text + "."
+    }
+
+    /// Another design in one line, relative to the baseline.
+    func brief(_ r: DesignResult) -> String {
+        var text = "**\(r.design)**: \(ReportFormat.whole(r.totalRequestsPerMonth.mean)) requests a month"
+        if let x = r.ratioToBaseline { text += " (\(NumberText.human(x))× the baseline)" }
+        if let cost = facts.value("cost.perMonth.mean", design: r.design, users: r.users) { text += ", \(NumberText.dollars(cost))" }
+        return text + ", needs \(facts.tierText(r)), stale at \(NumberText.percent(r.freshness.staleShare, digits: 0)) of glances."
     }
 
     /// The one assumption that moves the answer most.
