@@ -63,11 +63,11 @@ public struct Horizon: Codable, Sendable, Equatable {
     /// Population sizes to project.
     public var users: [Int] = [1, 100, 1_000, 10_000, 100_000, 1_000_000]
     /// Monte-Carlo runs: each draws the uncertain assumptions afresh.
-    public var runs: Int = 40
+    public var runs: Int = 30
     /// The seed every random stream derives from.
     public var seed: UInt64 = 2026
     /// Users simulated event by event per run; larger populations are projected from this sample.
-    public var sampleUsers: Int = 2_000
+    public var sampleUsers: Int = 1_000
 
     public init() {}
 

@@ -22,8 +22,9 @@ struct UserSimulator<Observer: SimulationObserver> {
     var policyRNG: RandomStream
 
     // Per local day.
-    var dayFactor: [Double]
-    var lowPower: [Bool]
+    let calendar: UserCalendar
+    /// Launch process of BGAppRefreshTask once its earliest begin date has passed.
+    var backgroundClock: PoissonClock
 
     // State.
     var budgetUsed: [Int]
@@ -63,8 +64,18 @@ struct UserSimulator<Observer: SimulationObserver> {
         phase = model.design.alignToWallClockMinutes.map { min(model.design.jitterSeconds, $0 * 60) * phaseRNG.uniform() } ?? 0
         var dayRNG = RandomStream(seed: seed, 8, run, u)
         let days = model.simulatedDays + 1
-        dayFactor = (0..<days).map { _ in UserTraits.meanOneLognormal(cv: model.scenario.platform.getTimelineDaySpread, &dayRNG) }
-        lowPower = (0..<days).map { _ in dayRNG.bernoulli(traits.lowPowerProbability) }
+        let dayFactor = (0..<days).map { _ in UserTraits.meanOneLognormal(cv: model.scenario.platform.getTimelineDaySpread, &dayRNG) }
+        let lowPower = (0..<days).map { _ in dayRNG.bernoulli(traits.lowPowerProbability) }
+        calendar = UserCalendar(dayFactor: dayFactor, lowPower: lowPower,
+                                lowPowerBackgroundFactor: model.scenario.platform.backgroundLowPowerFactor,
+                                endLocal: Double(model.simulatedDays) * 86_400)
+        // iOS launches at a rate that gives the user's runs per day: a cycle is the earliest-begin
+        // interval plus a wait, mostly at night, almost never in Low Power Mode (seed 000).
+        let interval = (model.design.backgroundIntervalHours ?? model.scenario.platform.backgroundEarliestBeginHours)
+        let cycleHours = traits.backgroundRunsPerDay > 0 ? 24 / traits.backgroundRunsPerDay : .infinity
+        let waitHours = max(cycleHours - interval, 0.25)
+        backgroundClock = calendar.clock(perDay: model.fetchOnBackground && waitHours.isFinite ? 24 / waitHours : 0,
+                                         profile: model.backgroundProfile, scale: .background)
         let n = traits.instances
         budgetUsed = Array(repeating: 0, count: n)
         exhausted = Array(repeating: false, count: n)
@@ -84,33 +95,6 @@ struct UserSimulator<Observer: SimulationObserver> {
         return d >= m.countedFirstDay && d < m.countedEndDay
     }
 
-    enum DayScale { case none, getTimeline, background }
-
-    /// The next event of an inhomogeneous Poisson process with `perDay` events a day shaped by
-    /// `profile` (mean 1 over the 24 hours), after `start`; walks hour by hour.
-    func nextEvent(after start: Double, perDay: Double, profile: [Double], scale: DayScale, rng: inout RandomStream) -> Double {
-        guard perDay > 0 else { return .infinity }
-        var mass = rng.exponential()
-        var t = start
-        let base = perDay / 86_400
-        while t < endLocal {
-            let hourIndex = Int(t / 3_600)
-            let d = hourIndex / 24
-            var rate = base * profile[hourIndex - d * 24]
-            switch scale {
-            case .none: break
-            case .getTimeline: rate *= dayFactor[d]
-            case .background: if lowPower[d] { rate *= m.scenario.platform.backgroundLowPowerFactor }
-            }
-            let hourEnd = Double(hourIndex + 1) * 3_600
-            let available = rate * (hourEnd - t)
-            if mass < available { return t + mass / rate }
-            mass -= available
-            t = hourEnd
-        }
-        return .infinity
-    }
-
     // MARK: Run
 
     mutating func run() {
@@ -120,13 +104,16 @@ struct UserSimulator<Observer: SimulationObserver> {
         let foregroundSeconds = m.scenario.population.foregroundMinutes * 60
         let usesBackground = m.fetchOnBackground
 
-        var tSystem = nextEvent(after: 0, perDay: systemPerDay, profile: m.widgetProfile, scale: .getTimeline, rng: &systemRNG)
-        var tOpen = nextEvent(after: 0, perDay: traits.appOpensPerDay, profile: m.appProfile, scale: .none, rng: &appRNG)
+        var systemClock = calendar.clock(perDay: systemPerDay, profile: m.widgetProfile, scale: .getTimeline)
+        var appClock = calendar.clock(perDay: traits.appOpensPerDay, profile: m.appProfile, scale: .none)
+        var pushClock = calendar.clock(perDay: m.fetchOnPush ? p.dataChangesPerDay : 0, profile: m.flatProfile, scale: .none)
+        var glanceClock = calendar.clock(perDay: traits.glancesPerDay, profile: m.widgetProfile, scale: .none)
+        var tSystem = systemClock.next(&systemRNG)
+        var tOpen = appClock.next(&appRNG)
         var tClose = Double.infinity
         var tBackground = Double.infinity
-        var tPush = m.fetchOnPush
-            ? nextEvent(after: 0, perDay: p.dataChangesPerDay, profile: m.flatProfile, scale: .none, rng: &pushRNG) : .infinity
-        var tGlance = nextEvent(after: 0, perDay: traits.glancesPerDay, profile: m.widgetProfile, scale: .none, rng: &glanceRNG)
+        var tPush = pushClock.next(&pushRNG)
+        var tGlance = glanceClock.next(&glanceRNG)
         var tMidnight = 86_400.0
         if usesBackground {
             // Apps that use background refresh submitted a request at install.
@@ -157,7 +144,7 @@ struct UserSimulator<Observer: SimulationObserver> {
             case 1:
                 let instance = instances == 1 ? 0 : Int(systemRNG.next() % UInt64(instances))
                 getTimeline(instance, at: t, origin: .system)
-                tSystem = nextEvent(after: t, perDay: systemPerDay, profile: m.widgetProfile, scale: .getTimeline, rng: &systemRNG)
+                tSystem = systemClock.next(&systemRNG)
             case 2:
                 if t < foregroundUntil {
                     foregroundUntil = t + foregroundSeconds   // still open: the session goes on
@@ -167,7 +154,7 @@ struct UserSimulator<Observer: SimulationObserver> {
                     foregroundUntil = t + foregroundSeconds
                     tClose = foregroundUntil
                 }
-                tOpen = nextEvent(after: t, perDay: traits.appOpensPerDay, profile: m.appProfile, scale: .none, rng: &appRNG)
+                tOpen = appClock.next(&appRNG)
             case 3:
                 tClose = .infinity
                 observer.record(.appBackground, local: t, utc: utc(t))
@@ -179,10 +166,10 @@ struct UserSimulator<Observer: SimulationObserver> {
                 submitBackground(at: t, into: &tBackground)
             case 5:
                 _ = fetch(at: t, actor: .app)
-                tPush = nextEvent(after: t, perDay: p.dataChangesPerDay, profile: m.flatProfile, scale: .none, rng: &pushRNG)
+                tPush = pushClock.next(&pushRNG)
             case 6:
                 glance(at: t)
-                tGlance = nextEvent(after: t, perDay: traits.glancesPerDay, profile: m.widgetProfile, scale: .none, rng: &glanceRNG)
+                tGlance = glanceClock.next(&glanceRNG)
             case 7:
                 nextRetry = .infinity
                 if counted(t) { tally.retries += 1 }
@@ -206,11 +193,11 @@ struct UserSimulator<Observer: SimulationObserver> {
             tally.userDays += 1
             tally.instanceDays += Int64(traits.instances)
             tally.exhaustedInstanceDays += Int64(exhausted.lazy.filter { $0 }.count)
-            if lowPower[endedDay] { tally.lowPowerDays += 1 }
+            if calendar.lowPower[endedDay] { tally.lowPowerDays += 1 }
         }
         let today = day(t)
-        if today < lowPower.count, lowPower[today] != lowPower[max(today - 1, 0)] {
-            observer.record(.lowPowerMode(on: lowPower[today]), local: t, utc: utc(t))
+        if today < calendar.lowPower.count, calendar.lowPower[today] != calendar.lowPower[max(today - 1, 0)] {
+            observer.record(.lowPowerMode(on: calendar.lowPower[today]), local: t, utc: utc(t))
         }
         for i in 0..<traits.instances {
             budgetUsed[i] = 0
@@ -322,11 +309,7 @@ struct UserSimulator<Observer: SimulationObserver> {
     /// rate that gives the run's launches per day, mostly at night, almost never in Low Power Mode.
     mutating func scheduleBackground(from t: Double) -> Double {
         let earliest = aligned(t + m.backgroundIntervalSeconds)
-        let runsPerDay = traits.backgroundRunsPerDay
-        guard runsPerDay > 0 else { return .infinity }
-        let cycleHours = 24 / runsPerDay
-        let waitHours = max(cycleHours - m.backgroundIntervalSeconds / 3_600, 0.25)
-        return nextEvent(after: earliest, perDay: 24 / waitHours, profile: m.backgroundProfile, scale: .background, rng: &backgroundRNG)
+        return backgroundClock.next(after: earliest, &backgroundRNG)
     }
 
     mutating func backgroundLaunch(at t: Double) {
