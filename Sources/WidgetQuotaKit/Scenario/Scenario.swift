@@ -38,6 +38,10 @@ public struct Scenario: Codable, Sendable, Equatable {
         designs = try c.value(.designs, or: d.designs)
         baseline = try c.value(.baseline, or: d.baseline)
         calibration = try c.decodeIfPresent(Calibration.self, forKey: .calibration)
+        // The default outage falls on day 12 of 30; keep it inside a shorter horizon.
+        if api.outages == APIModel().outages, let first = api.outages.first, first.day > horizon.days {
+            api.outages[0].day = max(1, (horizon.days + 1) / 2)
+        }
     }
 
     /// The designs available to this scenario: built-in presets, overridden or extended by the file's own.
