@@ -22,6 +22,7 @@ enum SimulateCommand {
           --seed S          random seed (same seed and inputs: byte-identical output)
           --threads N       worker threads (default: all cores; the output does not depend on it)
           --sample-users N  users simulated event by event per run; larger populations are projected
+          --prices FILE     price table in LiteLLM's model_prices_and_context_window.json format
           --format F        markdown (default), csv or json, on standard output
           --out DIR         write report.md, summary.csv and report.json into DIR (atomically)
           --quiet           no progress messages
@@ -38,7 +39,7 @@ enum SimulateCommand {
         run: run)
 
     static func run(_ args: [String], console: Console) throws -> ExitCode {
-        let a = try Arguments(args, valued: ["scenario", "designs", "users", "runs", "seed", "threads", "format", "out", "sample-users"],
+        let a = try Arguments(args, valued: ["scenario", "designs", "users", "runs", "seed", "threads", "format", "out", "sample-users", "prices"],
                               switches: ["quiet"])
         if let extra = a.positionals.first { throw WidgetQuotaError.usage("unexpected argument \"\(extra)\"") }
         var scenario = try a.value("scenario").map(ScenarioLoader.load(path:)) ?? Scenario()
@@ -59,7 +60,9 @@ enum SimulateCommand {
             designs = names.map { name in available.first { $0.name == name }! }
             if !names.contains(scenario.baseline), let first = names.first { scenario.baseline = first }
         }
-        let engine = MonteCarloEngine(scenario: scenario, designs: designs, threads: threads)
+        let prices = try a.value("prices").map(PriceTable.load(path:)) ?? .bundled
+        _ = try prices.price(for: scenario.api.model)
+        let engine = MonteCarloEngine(scenario: scenario, designs: designs, threads: threads, prices: prices)
         let quiet = a.flag("quiet")
         if !quiet && console.stderrIsTerminal {
             console.err("Simulating \(engine.designs.count) designs × \(scenario.horizon.runs) runs × \(engine.sampleSize) users…\n")

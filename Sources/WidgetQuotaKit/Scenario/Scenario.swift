@@ -180,7 +180,7 @@ public struct Population: Codable, Sendable, Equatable {
 public struct Platform: Codable, Sendable, Equatable {
     /// System-initiated getTimeline calls per widget instance per day, without Smart Stack
     /// (seed 000: about 30 a day on average across users, 15 on some days and 40+ on others).
-    public var getTimelinePerDay: Distribution = .normal(mean: 28, sd: 1.5, min: 1, max: nil)
+    public var getTimelinePerDay: Distribution = .normal(mean: 28.5, sd: 1.5, min: 1, max: nil)
     /// Day-to-day variation of getTimeline calls (lognormal coefficient of variation).
     public var getTimelineDaySpread: Double = 0.35
     /// User-to-user variation of getTimeline calls (lognormal coefficient of variation).

@@ -40,6 +40,8 @@ struct UserSimulator<Observer: SimulationObserver> {
     var nextRetry = Double.infinity
     /// This device's fixed offset from the wall-clock boundaries (aligned designs with jitter).
     let phase: Double
+    /// When in its day this device's reload budget renews.
+    let budgetPhase: Double
     var retryActor = RequestActor.app
 
     var tally = UserTally()
@@ -61,6 +63,7 @@ struct UserSimulator<Observer: SimulationObserver> {
         apiRNG = RandomStream(seed: seed, 6, run, u, UInt64(model.designIndex))
         policyRNG = RandomStream(seed: seed, 7, run, u, UInt64(model.designIndex))
         var phaseRNG = RandomStream(seed: seed, 9, run, u)
+        budgetPhase = phaseRNG.uniform() * 86_400
         phase = model.design.alignToWallClockMinutes.map { min(model.design.jitterSeconds, $0 * 60) * phaseRNG.uniform() } ?? 0
         var dayRNG = RandomStream(seed: seed, 8, run, u)
         let days = model.simulatedDays + 1
@@ -115,6 +118,7 @@ struct UserSimulator<Observer: SimulationObserver> {
         var tPush = pushClock.next(&pushRNG)
         var tGlance = glanceClock.next(&glanceRNG)
         var tMidnight = 86_400.0
+        var tBudget = budgetPhase
         if usesBackground {
             // Apps that use background refresh submitted a request at install.
             tBackground = scheduleBackground(from: 0)
@@ -131,6 +135,7 @@ struct UserSimulator<Observer: SimulationObserver> {
             if tPush < t { t = tPush; source = 5 }
             if tGlance < t { t = tGlance; source = 6 }
             if nextRetry < t { t = nextRetry; source = 7 }
+            if tBudget < t { t = tBudget; source = 9 }
             var policyInstance = -1
             for i in 0..<instances where nextPolicy[i] < t {
                 t = nextPolicy[i]; source = 8; policyInstance = i
@@ -177,6 +182,9 @@ struct UserSimulator<Observer: SimulationObserver> {
                 if ok && retryActor == .widgetExtension {
                     for i in 0..<instances { displayedContent[i] = contentTime; displayedError[i] = false }
                 }
+            case 9:
+                budgetReset(t)
+                tBudget = t + 86_400
             default:
                 nextPolicy[policyInstance] = .infinity
                 getTimeline(policyInstance, at: t, origin: .policy)
@@ -191,13 +199,20 @@ struct UserSimulator<Observer: SimulationObserver> {
         let endedDay = day(t) - 1
         if endedDay >= m.countedFirstDay && endedDay < m.countedEndDay {
             tally.userDays += 1
-            tally.instanceDays += Int64(traits.instances)
-            tally.exhaustedInstanceDays += Int64(exhausted.lazy.filter { $0 }.count)
             if calendar.lowPower[endedDay] { tally.lowPowerDays += 1 }
         }
         let today = day(t)
         if today < calendar.lowPower.count, calendar.lowPower[today] != calendar.lowPower[max(today - 1, 0)] {
             observer.record(.lowPowerMode(on: calendar.lowPower[today]), local: t, utc: utc(t))
+        }
+    }
+
+    /// The reload budget renews every 24 hours at a moment of the device's own (not at midnight
+    /// for everyone, which would line devices up); reloads queued while it was spent run now.
+    mutating func budgetReset(_ t: Double) {
+        if counted(t - 1) {
+            tally.instanceDays += Int64(traits.instances)
+            tally.exhaustedInstanceDays += Int64(exhausted.lazy.filter { $0 }.count)
         }
         for i in 0..<traits.instances {
             budgetUsed[i] = 0
@@ -355,7 +370,15 @@ struct UserSimulator<Observer: SimulationObserver> {
                 }
                 if failed { tally.failedRequests += 1 }
             }
-            if let buckets, let minute = m.bucket(utc: utc(sendTime)) { buckets[minute] &+= 1 }
+            if let buckets, let minute = m.bucket(utc: utc(sendTime)) {
+                buckets[minute] &+= 1
+                if buckets[minute] > peakPerMinute { peakPerMinute = buckets[minute] }
+                let q = minute - m.quotaStartMinute
+                if let quotaDays, q >= 0, q / 1_440 < m.completeQuotaDays {
+                    quotaDays[q / 1_440] += 1
+                    if quotaDays[q / 1_440] > peakQuotaDay { peakQuotaDay = quotaDays[q / 1_440] }
+                }
+            }
             observer.record(.apiRequest(actor: actor, success: !failed, durationSeconds: duration), local: sendTime, utc: utc(sendTime))
             elapsed += duration
             if failed { ok = false; break }
@@ -392,6 +415,11 @@ struct UserSimulator<Observer: SimulationObserver> {
 
     /// Per-minute request counts of the counted UTC window, owned by the engine (nil: not collected).
     var buckets: UnsafeMutablePointer<Int32>?
+    /// Requests per complete quota day, owned by the engine (nil: not collected).
+    var quotaDays: UnsafeMutablePointer<Int64>?
+    /// Running peaks of the population simulated so far (carried from user to user by the engine).
+    var peakPerMinute: Int32 = 0
+    var peakQuotaDay: Int64 = 0
     /// Content-age histogram at glances, owned by the engine (nil: not collected).
     var ages: UnsafeMutablePointer<Int64>?
 
