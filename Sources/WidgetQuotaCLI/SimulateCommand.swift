@@ -23,6 +23,7 @@ enum SimulateCommand {
           --seed S          random seed (same seed and inputs: byte-identical output)
           --threads N       worker threads (default: all cores; the output does not depend on it)
           --sample-users N  users simulated event by event per run; larger populations are projected
+          --prices FILE     price table in LiteLLM's model_prices_and_context_window.json format
           --format F        on standard output: markdown (default), csv (wide summary),
                             csv-long (tidy: design, users, tier, metric, statistic, value) or json
           --out DIR         write report.md, report.json, summary.csv, metrics.csv and the SVG charts
@@ -51,7 +52,7 @@ enum SimulateCommand {
     static let formats = ["markdown", "csv", "csv-long", "json"]
 
     static func run(_ args: [String], console: Console) throws -> ExitCode {
-        let valued: Set = ["scenario", "designs", "users", "runs", "seed", "threads", "format", "out", "sample-users"]
+        let valued: Set = ["scenario", "designs", "users", "runs", "seed", "threads", "format", "out", "sample-users", "prices"]
         let a = try Arguments(args, valued: valued.union(ThresholdFlags.names),
                               switches: ["quiet", "no-sensitivity"])
         if let extra = a.positionals.first { throw WidgetQuotaError.usage("unexpected argument \"\(extra)\"") }
@@ -74,9 +75,11 @@ enum SimulateCommand {
             designs = names.map { name in available.first { $0.name == name }! }
             if !names.contains(scenario.baseline), let first = names.first { scenario.baseline = first }
         }
+        let prices = try a.value("prices").map(PriceTable.load(path:)) ?? .bundled
+        _ = try prices.price(for: scenario.api.model)
         let quiet = a.flag("quiet")
         let progress = Progress(console: console, enabled: !quiet && console.stderrIsTerminal)
-        let engine = MonteCarloEngine(scenario: scenario, designs: designs, threads: threads)
+        let engine = MonteCarloEngine(scenario: scenario, designs: designs, threads: threads, prices: prices)
         progress.note("Simulating \(engine.designs.count) designs × \(scenario.horizon.runs) runs × \(engine.sampleSize) users…")
         let result = engine.run()
 

@@ -50,3 +50,18 @@ public struct QuotaSettings: Codable, Sendable, Equatable {
         acceptableRisk = try c.value(.acceptableRisk, or: d.acceptableRisk)
     }
 }
+
+extension QuotaTier {
+    /// Which of the tier's limits a population's peaks break, given the tokens each request uses.
+    public func exceeded(peakPerMinute: Double, peakQuotaDay: Double, tokensPerRequest: Double) -> (rpm: Bool, tpm: Bool, rpd: Bool) {
+        (rpm.map { peakPerMinute > $0 } ?? false,
+         tpm.map { peakPerMinute * tokensPerRequest > $0 } ?? false,
+         rpd.map { peakQuotaDay > $0 } ?? false)
+    }
+
+    /// True when any limit is broken.
+    public func isExceeded(peakPerMinute: Double, peakQuotaDay: Double, tokensPerRequest: Double) -> Bool {
+        let e = exceeded(peakPerMinute: peakPerMinute, peakQuotaDay: peakQuotaDay, tokensPerRequest: tokensPerRequest)
+        return e.rpm || e.tpm || e.rpd
+    }
+}

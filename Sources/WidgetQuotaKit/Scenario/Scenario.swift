@@ -38,6 +38,10 @@ public struct Scenario: Codable, Sendable, Equatable {
         designs = try c.value(.designs, or: d.designs)
         baseline = try c.value(.baseline, or: d.baseline)
         calibration = try c.decodeIfPresent(Calibration.self, forKey: .calibration)
+        // The default outage falls on day 12 of 30; keep it inside a shorter horizon.
+        if api.outages == APIModel().outages, let first = api.outages.first, first.day > horizon.days {
+            api.outages[0].day = max(1, (horizon.days + 1) / 2)
+        }
     }
 
     /// The designs available to this scenario: built-in presets, overridden or extended by the file's own.
@@ -63,11 +67,11 @@ public struct Horizon: Codable, Sendable, Equatable {
     /// Population sizes to project.
     public var users: [Int] = [1, 100, 1_000, 10_000, 100_000, 1_000_000]
     /// Monte-Carlo runs: each draws the uncertain assumptions afresh.
-    public var runs: Int = 40
+    public var runs: Int = 30
     /// The seed every random stream derives from.
     public var seed: UInt64 = 2026
     /// Users simulated event by event per run; larger populations are projected from this sample.
-    public var sampleUsers: Int = 2_000
+    public var sampleUsers: Int = 1_000
 
     public init() {}
 
@@ -176,7 +180,7 @@ public struct Population: Codable, Sendable, Equatable {
 public struct Platform: Codable, Sendable, Equatable {
     /// System-initiated getTimeline calls per widget instance per day, without Smart Stack
     /// (seed 000: about 30 a day on average across users, 15 on some days and 40+ on others).
-    public var getTimelinePerDay: Distribution = .normal(mean: 28, sd: 1.5, min: 1, max: nil)
+    public var getTimelinePerDay: Distribution = .normal(mean: 28.5, sd: 1.5, min: 1, max: nil)
     /// Day-to-day variation of getTimeline calls (lognormal coefficient of variation).
     public var getTimelineDaySpread: Double = 0.35
     /// User-to-user variation of getTimeline calls (lognormal coefficient of variation).

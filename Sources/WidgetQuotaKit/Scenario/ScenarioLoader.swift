@@ -61,10 +61,32 @@ public enum ScenarioLoader {
         "kind", "minutes", "maxRetries", "baseSeconds", "jitter",
     ]
 
+    /// Fields that hold whole numbers (checked here because some Foundation versions report a
+    /// fractional value for an integer field without naming the field).
+    private static let wholeNumberKeys: Set<String> = [
+        "schemaVersion", "days", "warmupDays", "users", "runs", "seed", "sampleUsers", "instancesWhenMulti",
+        "reloadBudgetMin", "reloadBudgetMax", "rarelyViewedBudget", "day", "timelineEntries", "requestsPerFetch", "maxRetries",
+    ]
+
+    private static func checkWholeNumbers(_ value: Any, key: String, path: String) throws {
+        guard wholeNumberKeys.contains(key) else { return }
+        let values = (value as? [Any]) ?? [value]
+        for (index, item) in values.enumerated() {
+            guard let number = item as? NSNumber, !(item is Bool) else { continue }
+            let v = number.doubleValue
+            if v != v.rounded() || !v.isFinite || abs(v) > 9.2e18 {
+                let at = value is [Any] ? "\(path)[\(index)]" : path
+                throw WidgetQuotaError.invalidScenario(field: at, problem: "must be a whole number, got \(number)")
+            }
+        }
+    }
+
     private static func checkKeys(_ value: Any, against reference: Any, path: String) throws {
         if let object = value as? [String: Any] {
+            // An object form of a scalar field (a distribution, a policy, a retry) has its own keys.
+            let isObjectForm = object["distribution"] != nil || object["kind"] != nil
             let allowed: Set<String>
-            if let refObject = reference as? [String: Any] {
+            if !isObjectForm, let refObject = reference as? [String: Any] {
                 allowed = Set(refObject.keys)
             } else {
                 allowed = objectFormKeys
@@ -78,7 +100,8 @@ public enum ScenarioLoader {
                     }
                     throw WidgetQuotaError.invalidScenario(field: childPath, problem: problem)
                 }
-                if let refObject = reference as? [String: Any], let child = refObject[key] {
+                try checkWholeNumbers(object[key]!, key: key, path: childPath)
+                if !isObjectForm, let refObject = reference as? [String: Any], let child = refObject[key] {
                     try checkKeys(object[key]!, against: child, path: childPath)
                 }
             }

@@ -12,30 +12,52 @@ public struct LoadSummary: Sendable, Equatable {
     public var busiestQuotaDay: Int
     /// Sum of the series.
     public var total: Double
+    /// Busiest minute in the hour after the first outage ends (the retry storm), if there is one.
+    public var afterOutagePeak: Double?
+    /// The busiest minute in the same hour of the day on days without an outage, averaged.
+    public var afterOutageUsualPeak: Double?
 
     /// Summarises a per-minute series that starts at UTC midnight of the first counted day.
-    public init(series: UnsafeBufferPointer<Double>, quotaResetUTCOffsetHours: Double) {
+    public init(series: UnsafeBufferPointer<Double>, model: SimulationModel) {
         var peak = 0.0, total = 0.0
         for v in series {
             total += v
             if v > peak { peak = v }
         }
-        self.peakPerMinute = peak
+        peakPerMinute = peak
         self.total = total
-        self.meanPerMinute = series.isEmpty ? 0 : total / Double(series.count)
-        // The quota day starts at local midnight of the quota's zone: UTC minute -offset×60 (mod 1440).
-        var start = Int((-quotaResetUTCOffsetHours * 60).rounded())
-        start = ((start % 1_440) + 1_440) % 1_440
-        var best = 0.0, bestDay = 0, day = 0
-        while start + 1_440 <= series.count {
+        meanPerMinute = series.isEmpty ? 0 : total / Double(series.count)
+        var best = 0.0, bestDay = 0
+        for day in 0..<model.completeQuotaDays {
+            let start = model.quotaStartMinute + day * 1_440
             var sum = 0.0
             for i in start..<(start + 1_440) { sum += series[i] }
             if sum > best { best = sum; bestDay = day }
-            start += 1_440
-            day += 1
         }
-        self.peakQuotaDay = best
-        self.busiestQuotaDay = bestDay
+        peakQuotaDay = best
+        busiestQuotaDay = bestDay
+        if let window = LoadSummary.stormWindow(model) {
+            func windowPeak(_ from: Int) -> Double {
+                var p = 0.0
+                for i in max(from, 0)..<min(from + 60, series.count) { p = max(p, series[i]) }
+                return p
+            }
+            afterOutagePeak = windowPeak(window.start)
+            let disturbedDays = Set(window.days)
+            let minuteOfDay = window.start % 1_440
+            let usual = (0..<(series.count / 1_440)).filter { !disturbedDays.contains($0) }
+                .map { windowPeak($0 * 1_440 + minuteOfDay) }
+            afterOutageUsualPeak = usual.isEmpty ? nil : usual.reduce(0, +) / Double(usual.count)
+        }
+    }
+
+    /// The hour after the first outage ends, as counted minutes, and the days an outage touches.
+    static func stormWindow(_ model: SimulationModel) -> (start: Int, days: [Int])? {
+        guard let o = model.outages.first else { return nil }
+        let start = Int(((o.end - model.countedStartUTC) / 60).rounded(.down))
+        guard start >= 0, start + 60 <= model.countedMinutes else { return nil }
+        let first = Int(((o.start - model.countedStartUTC) / 60).rounded(.down)) / 1_440
+        return (start, Array(max(first, 0)...((start + 60) / 1_440)))
     }
 }
 
@@ -47,19 +69,21 @@ public struct LoadSummary: Sendable, Equatable {
 /// fetch sends at once. m(t) is estimated from the sample, pooled over the same minute of every
 /// ordinary day (days without an outage or its aftermath), which cuts the sampling noise by the
 /// square root of the number of days; minutes around an outage use the sample's own counts.
-/// The same normal deviates are used for every N (common random numbers), so the projected load
-/// grows monotonically with N.
+/// The same normal deviates serve every N (common random numbers), so the projected load grows
+/// monotonically with N and a search over N is well defined.
 public struct LoadProjection: Sendable {
     /// Per-user mean requests for each counted minute.
     public let perUserMean: [Double]
     public let batch: Double
+    private let deviates: [Double]
 
     /// - Parameters:
     ///   - sample: per-minute counts of `sampleUsers` simulated users.
-    ///   - disturbed: minutes that are not ordinary (outage and recovery).
-    public init(sample: [Int32], sampleUsers: Int, disturbed: [Bool], batch: Double) {
+    ///   - model: the run and design (its outages mark the minutes that are not ordinary).
+    public init(sample: [Int32], sampleUsers: Int, model: SimulationModel) {
         let minutes = sample.count
         let n = Double(sampleUsers)
+        let disturbed = LoadProjection.disturbedMinutes(model: model)
         var pooledSum = [Double](repeating: 0, count: 1_440)
         var pooledCount = [Double](repeating: 0, count: 1_440)
         for t in 0..<minutes where !disturbed[t] {
@@ -71,18 +95,35 @@ public struct LoadProjection: Sendable {
             if disturbed[t] || pooledCount[tau] == 0 { return Double(sample[t]) / n }
             return pooledSum[tau] / pooledCount[tau] / n
         }
-        self.batch = max(batch, 1)
+        batch = Double(max(model.design.requestsPerFetch, 1))
+        var rng = RandomStream(seed: model.scenario.horizon.seed, 0x10AD, UInt64(model.run), UInt64(model.designIndex))
+        deviates = (0..<minutes).map { _ in rng.standardNormal() }
     }
 
-    /// The projected per-minute series for `users` users, with deviates from `rng`'s key.
-    public func series(users: Int, seed: UInt64, run: Int, design: Int) -> [Double] {
-        var rng = RandomStream(seed: seed, 0x10AD, UInt64(run), UInt64(design))
+    /// The projected per-minute series for `users` users.
+    public func series(users: Int) -> [Double] {
         let N = Double(users)
-        return perUserMean.map { m in
+        return zip(perUserMean, deviates).map { m, z in
             let mean = N * m
-            let z = rng.standardNormal()
             return max(0, (mean + (batch * mean).squareRoot() * z).rounded())
         }
+    }
+
+    /// Peak minute and peak complete quota day of the projected series, without building it.
+    public func peaks(users: Int, model: SimulationModel) -> (perMinute: Double, quotaDay: Double) {
+        let N = Double(users)
+        var peak = 0.0, day = 0.0, bestDay = 0.0
+        let start = model.quotaStartMinute, end = start + model.completeQuotaDays * 1_440
+        for t in 0..<perUserMean.count {
+            let mean = N * perUserMean[t]
+            let v = max(0, (mean + (batch * mean).squareRoot() * deviates[t]).rounded())
+            if v > peak { peak = v }
+            if t >= start && t < end {
+                day += v
+                if (t - start) % 1_440 == 1_439 { bestDay = max(bestDay, day); day = 0 }
+            }
+        }
+        return (peak, bestDay)
     }
 
     /// Minutes that belong to an outage or the `recoveryHours` after it.

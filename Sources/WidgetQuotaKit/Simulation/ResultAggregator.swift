@@ -5,6 +5,8 @@ struct ResultAggregator {
     let scenario: Scenario
     let designs: [Design]
     let parameters: [RunParameters]
+    let price: PriceTable.Price?
+    let priceSource: String
     let userCounts: [Int]
     let sampleUsers: Int
     let outputs: [MonteCarloEngine.TaskOutput]
@@ -25,10 +27,16 @@ struct ResultAggregator {
                 results.append(r)
             }
         }
+        let headroom = headroomTable()
         for i in results.indices {
             if let base = meanTotals[scenario.baseline]?[results[i].users], base > 0 {
                 results[i].ratioToBaseline = results[i].totalRequestsPerMonth.mean / base
             }
+            let users = results[i].users
+            results[i].requiredTier = scenario.quotas.tiers.first { tier in
+                guard let h = headroom.first(where: { $0.design == results[i].design && $0.tier == tier.name }) else { return false }
+                return h.maxUsers.map { users <= $0 } ?? true
+            }?.name
         }
         let typical = designs.enumerated().map { d, design -> SimulationResult.TypicalDay in
             var minutes = [Double](repeating: 0, count: 1_440)
@@ -47,7 +55,27 @@ struct ResultAggregator {
                 + "Populations up to \(sampleUsers) users are exact (the first N simulated users); larger ones are projected "
                 + "from the sample: totals scale the sample mean, per-minute load uses a normal approximation around the "
                 + "sample's per-minute mean pooled over ordinary days.")
-        return SimulationResult(scenario: scenario, method: method, results: results, typicalDay: typical)
+        return SimulationResult(scenario: scenario, method: method, results: results, typicalDay: typical, headroom: headroom)
+    }
+
+    /// Headroom per design and tier: sort each run's smallest breaking population; with k runs
+    /// allowed to break (k = ⌊risk × runs⌋), the answer is one less than the (k+1)-th smallest.
+    func headroomTable() -> [SimulationResult.Headroom] {
+        var table = [SimulationResult.Headroom]()
+        let allowed = Int((scenario.quotas.acceptableRisk * Double(runs)).rounded(.down) + 1e-9)
+        for (d, design) in designs.enumerated() {
+            for (t, tier) in scenario.quotas.tiers.enumerated() {
+                let breaking = (0..<runs).compactMap { output(run: $0, design: d).firstExceedingUsers[t] }.sorted()
+                var maxUsers: Int?
+                if allowed < breaking.count { maxUsers = breaking[allowed] - 1 }
+                let atMax = maxUsers.map { m in Double(breaking.filter { $0 <= m }.count) / Double(runs) }
+                    ?? Double(breaking.count) / Double(runs)
+                table.append(.init(design: design.name, tier: tier.name, maxUsers: maxUsers,
+                                   largestPopulationSearched: MonteCarloEngine.largestPopulation,
+                                   exceedProbabilityAtMax: atMax))
+            }
+        }
+        return table
     }
 
     func result(design d: Int, userIndex k: Int, users n: Int) -> DesignResult {
@@ -58,6 +86,7 @@ struct ResultAggregator {
         var ages = AgeHistogram()
         var peaks = [Double](), means = [Double](), ratios = [Double](), tokenPeaks = [Double](), dayPeaks = [Double]()
         var busiestDays = [Int: Int]()
+        var costs = [Double](), extras = [Double](), stormPeaks = [Double](), usualPeaks = [Double]()
         var tierHits = [[(Bool, Bool, Bool)]](repeating: [], count: scenario.quotas.tiers.count)
         var tierUtil = [[(Double?, Double?, Double?)]](repeating: [], count: scenario.quotas.tiers.count)
         for run in 0..<runs {
@@ -69,7 +98,15 @@ struct ResultAggregator {
                 sum += Double(counts[i])
                 perUser.append(Double(counts[i]))
             }
-            totals.append(exact ? sum : sum / Double(used) * Double(n))
+            let total = exact ? sum : sum / Double(used) * Double(n)
+            totals.append(total)
+            if let price {
+                // Failed requests are not billed: scale by the run's success rate.
+                let billed = total * (o.tally.requests > 0 ? 1 - Double(o.tally.failedRequests) / Double(o.tally.requests) : 1)
+                let p = parameters[run]
+                costs.append(billed * (p.inputTokensPerRequest * price.inputCostPerToken + p.outputTokensPerRequest * price.outputCostPerToken))
+            }
+            if let extra = o.outageExtraRequestsPerUser { extras.append(extra) }
             tally.add(o.tally)
             ages.add(o.ages)
             let load = o.loads[k]
@@ -79,6 +116,10 @@ struct ResultAggregator {
             ratios.append(load.meanPerMinute > 0 ? load.peakPerMinute / load.meanPerMinute : 0)
             tokenPeaks.append(load.peakPerMinute * tokens)
             dayPeaks.append(load.peakQuotaDay)
+            if let storm = load.afterOutagePeak, let usual = load.afterOutageUsualPeak {
+                stormPeaks.append(storm)
+                usualPeaks.append(usual)
+            }
             busiestDays[load.busiestQuotaDay, default: 0] += 1
             for (t, tier) in scenario.quotas.tiers.enumerated() {
                 let rpm = tier.rpm.map { load.peakPerMinute > $0 } ?? false
@@ -115,6 +156,20 @@ struct ResultAggregator {
             widgetExtension: per(tally.extensionRequests, tally.requests),
             app: per(tally.appRequests, tally.requests),
             background: per(tally.backgroundRequests, tally.requests))
+        let cost = price.map { price in
+            DesignResult.Cost(model: scenario.api.model, inputCostPerToken: price.inputCostPerToken,
+                              outputCostPerToken: price.outputCostPerToken, perMonth: RunSpread(costs),
+                              perUserMonth: Statistics.mean(costs) / Double(n), priceSource: priceSource)
+        }
+        var outage: DesignResult.OutageImpact?
+        if !extras.isEmpty {
+            let extra = Statistics.mean(extras)
+            let usual = usualPeaks.isEmpty ? 0 : Statistics.mean(usualPeaks)
+            let storm = RunSpread(stormPeaks.isEmpty ? [0] : stormPeaks)
+            outage = .init(extraRequestsPerUserMonth: extra, extraRequestsPerMonth: extra * Double(n),
+                           peakAfterOutagePerMinute: storm, usualPeakPerMinute: usual,
+                           stormRatio: usual > 0 ? storm.mean / usual : nil)
+        }
         var perUserQuantiles = Quantiles(perUser)
         perUserQuantiles.mean = totalSpread.mean / Double(n)
         return DesignResult(
@@ -144,6 +199,6 @@ struct ResultAggregator {
                              p95AgeMinutes: ages.quantileMinutes(0.95),
                              outageErrorShare: tally.outageGlances > 0 ? per(tally.outageErrorGlances, tally.outageGlances) : nil,
                              outageStaleShare: tally.outageGlances > 0 ? per(tally.outageStaleGlances, tally.outageGlances) : nil),
-            quota: quota)
+            quota: quota, requiredTier: nil, cost: cost, outage: outage)
     }
 }

@@ -33,6 +33,10 @@ public struct SimulationModel: Sendable {
     /// Outage windows in UTC seconds.
     let outages: [(start: Double, end: Double, errorRate: Double)]
 
+    /// First counted minute of the first complete quota day, and the number of complete quota days.
+    let quotaStartMinute: Int
+    let completeQuotaDays: Int
+
     // Design, resolved.
     let fetchOnGetTimeline: Bool
     let fetchOnForeground: Bool
@@ -73,6 +77,10 @@ public struct SimulationModel: Sendable {
             let start = Double(SimulationModel.paddingDays + h.warmupDays + o.day - 1) * 86_400 + o.startHourUTC * 3_600
             return (start, start + o.durationHours * 3_600, o.errorRate)
         }
+
+        let start = Int((-scenario.quotas.resetUTCOffsetHours * 60).rounded())
+        quotaStartMinute = ((start % 1_440) + 1_440) % 1_440
+        completeQuotaDays = max(0, (countedMinutes - quotaStartMinute) / 1_440)
 
         fetchOnGetTimeline = design.fetchTriggers.contains(.getTimeline)
         fetchOnForeground = design.fetchTriggers.contains(.appForeground)

@@ -10,6 +10,19 @@ public struct SimulationResult: Codable, Sendable {
     public var results: [DesignResult]
     /// Per design: mean requests per user in each UTC hour of a typical day (24 values).
     public var typicalDay: [TypicalDay]
+    /// Per design and tier: the largest population with at most `quotas.acceptableRisk` chance of
+    /// hitting any of the tier's limits in the month.
+    public var headroom: [Headroom]
+
+    public struct Headroom: Codable, Sendable, Equatable {
+        public var design: String
+        public var tier: String
+        /// The largest such population; nil when even `largestPopulationSearched` users stay within the tier.
+        public var maxUsers: Int?
+        public var largestPopulationSearched: Int
+        /// The chance of hitting a limit at `maxUsers` (at most the acceptable risk).
+        public var exceedProbabilityAtMax: Double
+    }
 
     /// How the numbers were produced.
     public struct Method: Codable, Sendable {
@@ -72,6 +85,36 @@ public struct DesignResult: Codable, Sendable {
     public var load: Load
     public var freshness: Freshness
     public var quota: [TierOutcome]
+    /// The cheapest tier with enough headroom for this population (nil: none of the listed tiers).
+    public var requiredTier: String?
+    /// Monthly API cost (nil when the model has no price).
+    public var cost: Cost?
+    /// What the scenario's outages did (nil without outages).
+    public var outage: OutageImpact?
+
+    public struct Cost: Codable, Sendable {
+        public var model: String
+        public var inputCostPerToken: Double
+        public var outputCostPerToken: Double
+        /// USD per month for the whole population, across runs; failed requests are not billed.
+        public var perMonth: RunSpread
+        /// Mean USD per user per month.
+        public var perUserMonth: Double
+        public var priceSource: String
+    }
+
+    public struct OutageImpact: Codable, Sendable {
+        /// Requests the outages added per user per month (same users simulated without them).
+        public var extraRequestsPerUserMonth: Double
+        /// The same for the whole population.
+        public var extraRequestsPerMonth: Double
+        /// Busiest minute in the hour after the first outage ends (the retry storm), across runs.
+        public var peakAfterOutagePerMinute: RunSpread
+        /// The busiest minute of that hour of the day on ordinary days, mean over runs.
+        public var usualPeakPerMinute: Double
+        /// peakAfterOutagePerMinute.mean ÷ usualPeakPerMinute.
+        public var stormRatio: Double?
+    }
 
     public struct RequestShares: Codable, Sendable {
         public var widgetExtension: Double

@@ -22,8 +22,9 @@ struct UserSimulator<Observer: SimulationObserver> {
     var policyRNG: RandomStream
 
     // Per local day.
-    var dayFactor: [Double]
-    var lowPower: [Bool]
+    let calendar: UserCalendar
+    /// Launch process of BGAppRefreshTask once its earliest begin date has passed.
+    var backgroundClock: PoissonClock
 
     // State.
     var budgetUsed: [Int]
@@ -39,6 +40,8 @@ struct UserSimulator<Observer: SimulationObserver> {
     var nextRetry = Double.infinity
     /// This device's fixed offset from the wall-clock boundaries (aligned designs with jitter).
     let phase: Double
+    /// When in its day this device's reload budget renews.
+    let budgetPhase: Double
     var retryActor = RequestActor.app
 
     var tally = UserTally()
@@ -60,11 +63,22 @@ struct UserSimulator<Observer: SimulationObserver> {
         apiRNG = RandomStream(seed: seed, 6, run, u, UInt64(model.designIndex))
         policyRNG = RandomStream(seed: seed, 7, run, u, UInt64(model.designIndex))
         var phaseRNG = RandomStream(seed: seed, 9, run, u)
+        budgetPhase = phaseRNG.uniform() * 86_400
         phase = model.design.alignToWallClockMinutes.map { min(model.design.jitterSeconds, $0 * 60) * phaseRNG.uniform() } ?? 0
         var dayRNG = RandomStream(seed: seed, 8, run, u)
         let days = model.simulatedDays + 1
-        dayFactor = (0..<days).map { _ in UserTraits.meanOneLognormal(cv: model.scenario.platform.getTimelineDaySpread, &dayRNG) }
-        lowPower = (0..<days).map { _ in dayRNG.bernoulli(traits.lowPowerProbability) }
+        let dayFactor = (0..<days).map { _ in UserTraits.meanOneLognormal(cv: model.scenario.platform.getTimelineDaySpread, &dayRNG) }
+        let lowPower = (0..<days).map { _ in dayRNG.bernoulli(traits.lowPowerProbability) }
+        calendar = UserCalendar(dayFactor: dayFactor, lowPower: lowPower,
+                                lowPowerBackgroundFactor: model.scenario.platform.backgroundLowPowerFactor,
+                                endLocal: Double(model.simulatedDays) * 86_400)
+        // iOS launches at a rate that gives the user's runs per day: a cycle is the earliest-begin
+        // interval plus a wait, mostly at night, almost never in Low Power Mode (seed 000).
+        let interval = (model.design.backgroundIntervalHours ?? model.scenario.platform.backgroundEarliestBeginHours)
+        let cycleHours = traits.backgroundRunsPerDay > 0 ? 24 / traits.backgroundRunsPerDay : .infinity
+        let waitHours = max(cycleHours - interval, 0.25)
+        backgroundClock = calendar.clock(perDay: model.fetchOnBackground && waitHours.isFinite ? 24 / waitHours : 0,
+                                         profile: model.backgroundProfile, scale: .background)
         let n = traits.instances
         budgetUsed = Array(repeating: 0, count: n)
         exhausted = Array(repeating: false, count: n)
@@ -84,33 +98,6 @@ struct UserSimulator<Observer: SimulationObserver> {
         return d >= m.countedFirstDay && d < m.countedEndDay
     }
 
-    enum DayScale { case none, getTimeline, background }
-
-    /// The next event of an inhomogeneous Poisson process with `perDay` events a day shaped by
-    /// `profile` (mean 1 over the 24 hours), after `start`; walks hour by hour.
-    func nextEvent(after start: Double, perDay: Double, profile: [Double], scale: DayScale, rng: inout RandomStream) -> Double {
-        guard perDay > 0 else { return .infinity }
-        var mass = rng.exponential()
-        var t = start
-        let base = perDay / 86_400
-        while t < endLocal {
-            let hourIndex = Int(t / 3_600)
-            let d = hourIndex / 24
-            var rate = base * profile[hourIndex - d * 24]
-            switch scale {
-            case .none: break
-            case .getTimeline: rate *= dayFactor[d]
-            case .background: if lowPower[d] { rate *= m.scenario.platform.backgroundLowPowerFactor }
-            }
-            let hourEnd = Double(hourIndex + 1) * 3_600
-            let available = rate * (hourEnd - t)
-            if mass < available { return t + mass / rate }
-            mass -= available
-            t = hourEnd
-        }
-        return .infinity
-    }
-
     // MARK: Run
 
     mutating func run() {
@@ -120,14 +107,18 @@ struct UserSimulator<Observer: SimulationObserver> {
         let foregroundSeconds = m.scenario.population.foregroundMinutes * 60
         let usesBackground = m.fetchOnBackground
 
-        var tSystem = nextEvent(after: 0, perDay: systemPerDay, profile: m.widgetProfile, scale: .getTimeline, rng: &systemRNG)
-        var tOpen = nextEvent(after: 0, perDay: traits.appOpensPerDay, profile: m.appProfile, scale: .none, rng: &appRNG)
+        var systemClock = calendar.clock(perDay: systemPerDay, profile: m.widgetProfile, scale: .getTimeline)
+        var appClock = calendar.clock(perDay: traits.appOpensPerDay, profile: m.appProfile, scale: .none)
+        var pushClock = calendar.clock(perDay: m.fetchOnPush ? p.dataChangesPerDay : 0, profile: m.flatProfile, scale: .none)
+        var glanceClock = calendar.clock(perDay: traits.glancesPerDay, profile: m.widgetProfile, scale: .none)
+        var tSystem = systemClock.next(&systemRNG)
+        var tOpen = appClock.next(&appRNG)
         var tClose = Double.infinity
         var tBackground = Double.infinity
-        var tPush = m.fetchOnPush
-            ? nextEvent(after: 0, perDay: p.dataChangesPerDay, profile: m.flatProfile, scale: .none, rng: &pushRNG) : .infinity
-        var tGlance = nextEvent(after: 0, perDay: traits.glancesPerDay, profile: m.widgetProfile, scale: .none, rng: &glanceRNG)
+        var tPush = pushClock.next(&pushRNG)
+        var tGlance = glanceClock.next(&glanceRNG)
         var tMidnight = 86_400.0
+        var tBudget = budgetPhase
         if usesBackground {
             // Apps that use background refresh submitted a request at install.
             tBackground = scheduleBackground(from: 0)
@@ -144,6 +135,7 @@ struct UserSimulator<Observer: SimulationObserver> {
             if tPush < t { t = tPush; source = 5 }
             if tGlance < t { t = tGlance; source = 6 }
             if nextRetry < t { t = nextRetry; source = 7 }
+            if tBudget < t { t = tBudget; source = 9 }
             var policyInstance = -1
             for i in 0..<instances where nextPolicy[i] < t {
                 t = nextPolicy[i]; source = 8; policyInstance = i
@@ -157,7 +149,7 @@ struct UserSimulator<Observer: SimulationObserver> {
             case 1:
                 let instance = instances == 1 ? 0 : Int(systemRNG.next() % UInt64(instances))
                 getTimeline(instance, at: t, origin: .system)
-                tSystem = nextEvent(after: t, perDay: systemPerDay, profile: m.widgetProfile, scale: .getTimeline, rng: &systemRNG)
+                tSystem = systemClock.next(&systemRNG)
             case 2:
                 if t < foregroundUntil {
                     foregroundUntil = t + foregroundSeconds   // still open: the session goes on
@@ -167,7 +159,7 @@ struct UserSimulator<Observer: SimulationObserver> {
                     foregroundUntil = t + foregroundSeconds
                     tClose = foregroundUntil
                 }
-                tOpen = nextEvent(after: t, perDay: traits.appOpensPerDay, profile: m.appProfile, scale: .none, rng: &appRNG)
+                tOpen = appClock.next(&appRNG)
             case 3:
                 tClose = .infinity
                 observer.record(.appBackground, local: t, utc: utc(t))
@@ -179,10 +171,10 @@ struct UserSimulator<Observer: SimulationObserver> {
                 submitBackground(at: t, into: &tBackground)
             case 5:
                 _ = fetch(at: t, actor: .app)
-                tPush = nextEvent(after: t, perDay: p.dataChangesPerDay, profile: m.flatProfile, scale: .none, rng: &pushRNG)
+                tPush = pushClock.next(&pushRNG)
             case 6:
                 glance(at: t)
-                tGlance = nextEvent(after: t, perDay: traits.glancesPerDay, profile: m.widgetProfile, scale: .none, rng: &glanceRNG)
+                tGlance = glanceClock.next(&glanceRNG)
             case 7:
                 nextRetry = .infinity
                 if counted(t) { tally.retries += 1 }
@@ -190,6 +182,9 @@ struct UserSimulator<Observer: SimulationObserver> {
                 if ok && retryActor == .widgetExtension {
                     for i in 0..<instances { displayedContent[i] = contentTime; displayedError[i] = false }
                 }
+            case 9:
+                budgetReset(t)
+                tBudget = t + 86_400
             default:
                 nextPolicy[policyInstance] = .infinity
                 getTimeline(policyInstance, at: t, origin: .policy)
@@ -204,13 +199,20 @@ struct UserSimulator<Observer: SimulationObserver> {
         let endedDay = day(t) - 1
         if endedDay >= m.countedFirstDay && endedDay < m.countedEndDay {
             tally.userDays += 1
-            tally.instanceDays += Int64(traits.instances)
-            tally.exhaustedInstanceDays += Int64(exhausted.lazy.filter { $0 }.count)
-            if lowPower[endedDay] { tally.lowPowerDays += 1 }
+            if calendar.lowPower[endedDay] { tally.lowPowerDays += 1 }
         }
         let today = day(t)
-        if today < lowPower.count, lowPower[today] != lowPower[max(today - 1, 0)] {
-            observer.record(.lowPowerMode(on: lowPower[today]), local: t, utc: utc(t))
+        if today < calendar.lowPower.count, calendar.lowPower[today] != calendar.lowPower[max(today - 1, 0)] {
+            observer.record(.lowPowerMode(on: calendar.lowPower[today]), local: t, utc: utc(t))
+        }
+    }
+
+    /// The reload budget renews every 24 hours at a moment of the device's own (not at midnight
+    /// for everyone, which would line devices up); reloads queued while it was spent run now.
+    mutating func budgetReset(_ t: Double) {
+        if counted(t - 1) {
+            tally.instanceDays += Int64(traits.instances)
+            tally.exhaustedInstanceDays += Int64(exhausted.lazy.filter { $0 }.count)
         }
         for i in 0..<traits.instances {
             budgetUsed[i] = 0
@@ -322,11 +324,7 @@ struct UserSimulator<Observer: SimulationObserver> {
     /// rate that gives the run's launches per day, mostly at night, almost never in Low Power Mode.
     mutating func scheduleBackground(from t: Double) -> Double {
         let earliest = aligned(t + m.backgroundIntervalSeconds)
-        let runsPerDay = traits.backgroundRunsPerDay
-        guard runsPerDay > 0 else { return .infinity }
-        let cycleHours = 24 / runsPerDay
-        let waitHours = max(cycleHours - m.backgroundIntervalSeconds / 3_600, 0.25)
-        return nextEvent(after: earliest, perDay: 24 / waitHours, profile: m.backgroundProfile, scale: .background, rng: &backgroundRNG)
+        return backgroundClock.next(after: earliest, &backgroundRNG)
     }
 
     mutating func backgroundLaunch(at t: Double) {
@@ -372,7 +370,15 @@ struct UserSimulator<Observer: SimulationObserver> {
                 }
                 if failed { tally.failedRequests += 1 }
             }
-            if let buckets, let minute = m.bucket(utc: utc(sendTime)) { buckets[minute] &+= 1 }
+            if let buckets, let minute = m.bucket(utc: utc(sendTime)) {
+                buckets[minute] &+= 1
+                if buckets[minute] > peakPerMinute { peakPerMinute = buckets[minute] }
+                let q = minute - m.quotaStartMinute
+                if let quotaDays, q >= 0, q / 1_440 < m.completeQuotaDays {
+                    quotaDays[q / 1_440] += 1
+                    if quotaDays[q / 1_440] > peakQuotaDay { peakQuotaDay = quotaDays[q / 1_440] }
+                }
+            }
             observer.record(.apiRequest(actor: actor, success: !failed, durationSeconds: duration), local: sendTime, utc: utc(sendTime))
             elapsed += duration
             if failed { ok = false; break }
@@ -409,6 +415,11 @@ struct UserSimulator<Observer: SimulationObserver> {
 
     /// Per-minute request counts of the counted UTC window, owned by the engine (nil: not collected).
     var buckets: UnsafeMutablePointer<Int32>?
+    /// Requests per complete quota day, owned by the engine (nil: not collected).
+    var quotaDays: UnsafeMutablePointer<Int64>?
+    /// Running peaks of the population simulated so far (carried from user to user by the engine).
+    var peakPerMinute: Int32 = 0
+    var peakQuotaDay: Int64 = 0
     /// Content-age histogram at glances, owned by the engine (nil: not collected).
     var ages: UnsafeMutablePointer<Int64>?
 

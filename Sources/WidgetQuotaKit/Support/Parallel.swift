@@ -7,21 +7,35 @@ public enum Parallel {
     public static var defaultThreads: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
     /// Computes `body(i)` for `i` in `0..<count` on up to `threads` threads.
-    public static func map<T: Sendable>(count: Int, threads: Int, _ body: @Sendable (Int) -> T) -> [T] {
+    public static func map<T: Sendable>(count: Int, threads: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
         guard count > 0 else { return [] }
         let slots = Slots<T>(count: count)
         let workers = max(1, min(threads, count))
         if workers == 1 {
             for i in 0..<count { slots.set(i, body(i)) }
         } else {
+            // Dedicated threads rather than DispatchQueue.concurrentPerform, which on Linux may run
+            // every iteration on the calling thread when the pool is busy.
             let counter = Counter()
-            DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            let done = DispatchGroup()
+            let work: @Sendable () -> Void = {
                 while true {
                     let i = counter.next()
                     if i >= count { break }
                     slots.set(i, body(i))
                 }
             }
+            for _ in 1..<workers {
+                done.enter()
+                let thread = Thread {
+                    work()
+                    done.leave()
+                }
+                thread.stackSize = 8 << 20
+                thread.start()
+            }
+            work()
+            done.wait()
         }
         return slots.values()
     }

@@ -1,0 +1,111 @@
+import Testing
+@testable import WidgetQuotaKit
+
+/// How the projection must respond when an assumption moves: the model's invariants.
+@Suite struct BehaviourTests {
+    @Test func totalsGrowLinearlyWithUsers() {
+        let s = TestSupport.smallScenario(users: [100, 400, 4_000], runs: 2, days: 10, sample: 400)
+        let result = TestSupport.run(s, designs: ["direct", "cache-bgtask"])
+        for design in ["direct", "cache-bgtask"] {
+            let small = TestSupport.row(result, design, users: 100).totalRequestsPerMonth.mean
+            let medium = TestSupport.row(result, design, users: 400).totalRequestsPerMonth.mean
+            let large = TestSupport.row(result, design, users: 4_000).totalRequestsPerMonth.mean
+            #expect(medium > small && large > medium)
+            // Exact populations are nested samples: 4× the users, about 4× the requests.
+            #expect(abs(medium / small - 4) < 0.6, "\(design): \(medium) / \(small)")
+            // Projected populations scale the sample exactly.
+            #expect(abs(large / medium - 10) < 1e-9, "\(design): \(large) / \(medium)")
+        }
+    }
+
+    @Test func smartStackRaisesDirectRequestsOnly() {
+        var few = TestSupport.smallScenario()
+        few.population.smartStackShare = 0.0
+        var many = few
+        many.population.smartStackShare = 0.9
+        let designs = ["direct", "cache-on-open", "cache-bgtask"]
+        let a = TestSupport.run(few, designs: designs)
+        let b = TestSupport.run(many, designs: designs)
+        let directFew = TestSupport.row(a, "direct").requestsPerUserMonth.mean
+        let directMany = TestSupport.row(b, "direct").requestsPerUserMonth.mean
+        #expect(directMany > directFew * 1.2, "direct: \(directFew) → \(directMany)")
+        for design in ["cache-on-open", "cache-bgtask"] {
+            // The same users open the app and run background tasks at the same moments.
+            #expect(TestSupport.row(a, design).totalRequestsPerMonth == TestSupport.row(b, design).totalRequestsPerMonth)
+        }
+    }
+
+    @Test func lowPowerModeSuppressesBackgroundFetches() {
+        var rare = TestSupport.smallScenario()
+        rare.population.lowPowerDayShare = 0.0
+        var often = rare
+        often.population.lowPowerDayShare = 0.6
+        let a = TestSupport.row(TestSupport.run(rare, designs: ["cache-bgtask"]), "cache-bgtask")
+        let b = TestSupport.row(TestSupport.run(often, designs: ["cache-bgtask"]), "cache-bgtask")
+        #expect(b.backgroundRunsPerUserDay < a.backgroundRunsPerUserDay * 0.7,
+                "\(a.backgroundRunsPerUserDay) → \(b.backgroundRunsPerUserDay)")
+        #expect(b.requestShares.background * b.requestsPerUserDay < a.requestShares.background * a.requestsPerUserDay)
+    }
+
+    @Test(arguments: ["cache-on-open", "cache-bgtask"])
+    func longerTTLMeansFewerCacheFetches(design: String) {
+        func requests(ttl: Double) -> Double {
+            var s = TestSupport.smallScenario()
+            var d = DesignPresets.named(design)!
+            d.cacheTTLMinutes = ttl
+            s.designs = [d]
+            return TestSupport.row(TestSupport.run(s, designs: [design]), design).requestsPerUserMonth.mean
+        }
+        let short = requests(ttl: 15), medium = requests(ttl: 60), long = requests(ttl: 480)
+        #expect(short > medium && medium > long, "\(short) > \(medium) > \(long)")
+    }
+
+    @Test func reloadBudgetCapsGetTimeline() {
+        var s = TestSupport.smallScenario(users: [100])
+        s.platform.getTimelinePerDay = 400
+        s.platform.foregroundReloadsExempt = false
+        s.population.multiWidgetShare = 0
+        s.population.rarelyViewedShare = 0
+        let r = TestSupport.row(TestSupport.run(s, designs: ["direct"]), "direct")
+        #expect(r.getTimelinePerUserDay <= Double(s.platform.reloadBudgetMax))
+        #expect(r.getTimelinePerUserDay >= Double(s.platform.reloadBudgetMin))
+        #expect(r.budgetExhaustedDayShare > 0.9)
+    }
+
+    @Test func foregroundReloadsDoNotSpendTheBudget() {
+        var s = TestSupport.smallScenario(users: [100])
+        s.platform.getTimelinePerDay = 400
+        s.population.appOpensPerDay = 20
+        s.population.neverOpenShare = 0
+        s.population.foregroundMinutes = 20
+        var exempt = s
+        exempt.platform.foregroundReloadsExempt = true
+        s.platform.foregroundReloadsExempt = false
+        let counted = TestSupport.row(TestSupport.run(s, designs: ["direct"]), "direct")
+        let free = TestSupport.row(TestSupport.run(exempt, designs: ["direct"]), "direct")
+        #expect(free.getTimelinePerUserDay > counted.getTimelinePerUserDay)
+    }
+
+    @Test func outputDoesNotDependOnThreadCount() throws {
+        var s = TestSupport.smallScenario(users: [1, 50, 500], runs: 3, days: 7, sample: 50)
+        s.api.outages = [Outage(day: 3, startHourUTC: 10, durationHours: 2, errorRate: 0.9)]
+        let one = try SimulationReport(TestSupport.run(s, designs: ["direct", "cache-bgtask"], threads: 1)).json()
+        let four = try SimulationReport(TestSupport.run(s, designs: ["direct", "cache-bgtask"], threads: 4)).json()
+        #expect(one == four)
+    }
+
+    @Test func projectionAgreesWithFullSimulation() {
+        var s = TestSupport.smallScenario(users: [1_200], runs: 2, days: 7)
+        s.horizon.sampleUsers = 1_200
+        let full = TestSupport.row(TestSupport.run(s, designs: ["direct"]), "direct")
+        s.horizon.sampleUsers = 300
+        let projected = TestSupport.row(TestSupport.run(s, designs: ["direct"]), "direct")
+        #expect(full.method == "exact" && projected.method == "projected")
+        let totalError = abs(projected.totalRequestsPerMonth.mean / full.totalRequestsPerMonth.mean - 1)
+        #expect(totalError < 0.08, "totals differ by \(totalError)")
+        let peakError = abs(projected.load.peakRequestsPerMinute.mean / full.load.peakRequestsPerMinute.mean - 1)
+        #expect(peakError < 0.30, "peak requests per minute differ by \(peakError)")
+        let dayError = abs(projected.load.peakRequestsPerQuotaDay.mean / full.load.peakRequestsPerQuotaDay.mean - 1)
+        #expect(dayError < 0.10, "busiest quota day differs by \(dayError)")
+    }
+}
