@@ -13,6 +13,7 @@ public enum CLI {
 
     static let commands: [Command] = [
         SimulateCommand.command,
+        DiffCommand.command,
         ScenarioCommand.command,
         DesignsCommand.command,
     ]

@@ -94,9 +94,12 @@ public struct ReportDiff: Sendable {
         let footnote = changedAssumptions.isEmpty ? "" : "[^assumptions]"
         for table in tables {
             md += "\n### \(table.title)\n\n"
-            var t = MarkdownTable(["Design", "Users", "Base", "Head", "Change" + footnote, "Change %", "Tier needed"])
+            let withTier = table.title == tables.first?.title
+            var t = MarkdownTable(["Design", "Users", "Base", "Head", "Change" + footnote, "Change %"] + (withTier ? ["Tier needed"] : []))
             let dollars = table.dollars
-            let format: (Double) -> String = { dollars ? NumberText.dollars($0) : ReportFormat.whole($0) }
+            let format: (Double) -> String = {
+                dollars ? ReportFormat.money($0) : (abs($0) >= 100 ? ReportFormat.whole($0) : NumberText.human($0))
+            }
             for row in table.rows {
                 let change: String
                 if let c = row.change { change = ReportFormat.signed(c, format) } else { change = row.old == nil ? "added" : "removed" }
@@ -106,8 +109,7 @@ public struct ReportDiff: Sendable {
                 }
                 let tier = row.oldTier == row.newTier ? (row.newTier ?? "–") : "\(row.oldTier ?? "–") → **\(row.newTier ?? "–")**"
                 let old = row.old.map { format($0) } ?? "–", new = row.new.map { format($0) } ?? "–"
-                t.append([row.design, ReportFormat.users(row.users), old, new,
-                          change, share, tier])
+                t.append([row.design, ReportFormat.users(row.users), old, new, change, share] + (withTier ? [tier] : []))
             }
             md += t.markdown
         }
@@ -127,7 +129,7 @@ public struct ReportDiff: Sendable {
             return "Requests are unchanged; \(changedAssumptions.count) assumption(s) changed (see the footnote)."
         }
         var text = "\(moved.count) of \(requests.rows.count) design × user rows changed. Largest: **\(largest.design)** at "
-        text += "\(ReportFormat.users(largest.users)) users, "
+        text += "\(ReportFormat.users(largest.users)) user\(largest.users == 1 ? "" : "s"), "
         if let share = largest.share {
             text += "\(ReportFormat.signed(share) { NumberText.percent($0) }) (\(largest.old.map(ReportFormat.whole) ?? "–") → \(largest.new.map(ReportFormat.whole) ?? "–") requests a month)."
         } else {
@@ -139,21 +141,26 @@ public struct ReportDiff: Sendable {
     }
 }
 
-/// Reads, from a report's JSON, which quota tier each design × user count needs.
+/// Reads, from a report's JSON, which quota tier each design × user count needs: the row's
+/// `requiredTier` when the report has it, else the cheapest tier within the acceptable risk.
 struct TierReader {
     let tiers: [String]
     let risk: Double
     let table: MetricTable
+    let rows: [JSONValue]
 
     init(json: JSONValue, table: MetricTable) {
         let quotas = json["scenario"]?["quotas"]
         tiers = quotas?["tiers"]?.array?.compactMap { $0["name"]?.string } ?? []
         risk = quotas?["acceptableRisk"]?.number ?? 0.05
+        rows = json["results"]?.array ?? []
         self.table = table
     }
 
     func needed(design: String, users: Int) -> String? {
         guard !tiers.isEmpty else { return nil }
+        let row = rows.first { $0["design"]?.string == design && $0["users"]?.number == Double(users) }
+        if let required = row?["requiredTier"] { return required.string ?? "above " + tiers.last! }
         let rows = table.records(metric: "quota.exceedProbability", matching: [("design", design), ("users", String(users))])
         guard !rows.isEmpty else { return nil }
         for tier in tiers where (rows.first { $0.labels["tier"] == tier }?.value ?? 1) <= risk { return tier }

@@ -91,9 +91,9 @@ public enum ThresholdEvaluator {
                                 violations: violations.map { .init(row: describe($0.labels), value: $0.value) })
     }
 
-    /// A row's labels as text, in reading order, without the `method` bookkeeping label.
+    /// Which row: its design, users and tier labels.
     static func describe(_ labels: [String: String]) -> String {
-        MetricTable.ordered(Set(labels.keys)).filter { $0 != "method" }.map { "\($0)=\(labels[$0]!)" }.joined(separator: ", ")
+        ["design", "users", "tier"].compactMap { key in labels[key].map { "\(key)=\($0)" } }.joined(separator: ", ")
     }
 
     /// Explains why a selector matched nothing, naming the label or value that does not exist.

@@ -5,9 +5,6 @@ import Foundation
 struct ReportCSV {
     let facts: ReportFacts
 
-    /// Figures under these prefixes get their own wide columns when the report has them.
-    static let extraPrefixes = ["cost", "outage"]
-
     /// `cost.perMonth.mean` → `cost_per_month_mean`.
     static func column(_ path: String) -> String {
         path.split(separator: ".").map { ReportFormat.words(String($0)).replacingOccurrences(of: " ", with: "_") }.joined(separator: "_")
@@ -15,7 +12,6 @@ struct ReportCSV {
 
     func wide() -> String {
         let tiers = facts.result.scenario.quotas.tiers.map(\.name)
-        let extras = ReportCSV.extraPrefixes.flatMap(facts.metricNames(under:))
         var w = CSVWriter(header: [
             "design", "users", "method",
             "requests_per_user_month_mean", "requests_per_user_month_p5", "requests_per_user_month_p50",
@@ -25,7 +21,10 @@ struct ReportCSV {
             "budget_exhausted_day_share", "background_runs_per_user_day", "peak_rpm_p50", "peak_rpm_p95",
             "peak_rpd_p95", "stale_glance_share", "error_glance_share", "median_age_minutes",
             "p95_age_minutes", "tier_needed",
-        ] + tiers.map { "exceed_probability_" + $0 } + extras.map(ReportCSV.column))
+        ] + tiers.map { "exceed_probability_" + $0 } + [
+            "cost_per_month_mean", "cost_per_month_p5", "cost_per_month_p95", "cost_per_user_month",
+            "outage_extra_requests_per_month", "outage_peak_after_per_minute_p95", "outage_storm_ratio",
+        ])
         for r in facts.result.results {
             let fixed: [CSVWriter.Cell] = [
                 .text(r.design), .integer(r.users), .text(r.method),
@@ -41,7 +40,9 @@ struct ReportCSV {
                 facts.tierNeeded(r).map(CSVWriter.Cell.text) ?? .empty,
             ]
             let perTier = tiers.map { name in r.quota.first { $0.tier == name }.map { CSVWriter.Cell.number($0.exceedProbability) } ?? .empty }
-            let extra = extras.map { facts.value($0, design: r.design, users: r.users).map(CSVWriter.Cell.number) ?? .empty }
+            func cell(_ v: Double?) -> CSVWriter.Cell { v.map(CSVWriter.Cell.number) ?? .empty }
+            let extra = [cell(r.cost?.perMonth.mean), cell(r.cost?.perMonth.p5), cell(r.cost?.perMonth.p95), cell(r.cost?.perUserMonth),
+                         cell(r.outage?.extraRequestsPerMonth), cell(r.outage?.peakAfterOutagePerMinute.p95), cell(r.outage?.stormRatio)]
             w.appendRow(fixed + perTier + extra)
         }
         return w.output

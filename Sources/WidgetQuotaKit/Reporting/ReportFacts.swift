@@ -25,35 +25,15 @@ struct ReportFacts: Sendable {
 
     func rows(_ design: String) -> [DesignResult] { result.results.filter { $0.design == design } }
 
-    /// The cheapest tier whose chance of hitting any limit in the month is within the scenario's
-    /// acceptable risk; nil when even the largest tier is not enough.
-    func tierNeeded(_ r: DesignResult) -> String? {
-        let risk = result.scenario.quotas.acceptableRisk
-        for tier in result.scenario.quotas.tiers {
-            if let outcome = r.quota.first(where: { $0.tier == tier.name }), outcome.exceedProbability <= risk { return tier.name }
-        }
-        return nil
-    }
+    /// The cheapest tier with enough headroom for this population; nil when no listed tier is enough.
+    func tierNeeded(_ r: DesignResult) -> String? { r.requiredTier }
 
     /// `tier1`, or `above tier3` when no tier is enough.
     func tierText(_ r: DesignResult) -> String {
         tierNeeded(r) ?? "above " + (result.scenario.quotas.tiers.last?.name ?? "every tier")
     }
 
-    /// A figure of one row by metric path, if the report has it (e.g. `cost.perMonth.mean`).
-    func value(_ metric: String, design: String, users: Int? = nil, tier: String? = nil) -> Double? {
-        var selector = [(key: "design", value: design)]
-        if let users { selector.append((key: "users", value: String(users))) }
-        if let tier { selector.append((key: "tier", value: tier)) }
-        return metrics.records(metric: metric, matching: selector).first?.value
-    }
-
-    /// Metric paths under `prefix.` present in the report, sorted (`outage.extraRequests`, …).
-    func metricNames(under prefix: String) -> [String] {
-        metrics.metricNames.filter { $0.hasPrefix(prefix + ".") }
-    }
-
-    var hasCost: Bool { !metricNames(under: "cost").isEmpty }
+    var hasCost: Bool { result.results.contains { $0.cost != nil } }
 }
 
 extension SimulationResult {

@@ -23,6 +23,11 @@ enum ReportFormat {
         return (h < 10 ? "0" : "") + String(h) + ":" + (m < 10 ? "0" : "") + String(m)
     }
 
+    /// Dollars, with enough digits for small per-user amounts: `$1,234`, `$8.52`, `$0.0049`.
+    static func money(_ value: Double) -> String {
+        abs(value) < 0.1 && value != 0 ? "$" + NumberText.human(value) : NumberText.dollars(value)
+    }
+
     static func users(_ n: Int) -> String { whole(Double(n)) }
 
     /// A range `low–high` of whole numbers.

@@ -72,28 +72,28 @@ struct ResultTables {
         return t
     }
 
-    /// The largest population each design can serve on each tier, when the engine reports it.
+    /// The largest population each design can serve on each tier (found by search in the engine).
     func headroom() -> MarkdownTable? {
-        guard facts.metrics.metricNames.contains("headroom.maxUsers") else { return nil }
+        guard !result.headroom.isEmpty else { return nil }
         let tiers = result.scenario.quotas.tiers.map(\.name)
         var t = MarkdownTable(["Design"] + tiers)
         for design in facts.designs {
             t.append([design] + tiers.map { tier in
-                facts.value("headroom.maxUsers", design: design, tier: tier).map { ReportFormat.whole($0) } ?? "–"
+                guard let h = result.headroom.first(where: { $0.design == design && $0.tier == tier }) else { return "–" }
+                return h.maxUsers.map { ReportFormat.whole(Double($0)) } ?? "> " + ReportFormat.whole(Double(h.largestPopulationSearched))
             })
         }
         return t
     }
 
-    /// Design × users figures under a metric prefix (`cost`, `outage`), one column per metric.
-    func prefixed(_ prefix: String, users: [Int]? = nil) -> MarkdownTable? {
-        let names = facts.metricNames(under: prefix)
-        guard !names.isEmpty else { return nil }
-        var t = MarkdownTable(["Design", "Users"] + names.map { ReportFormat.header(String($0.dropFirst(prefix.count + 1))) })
-        for r in result.results where users?.contains(r.users) ?? true {
-            t.append([r.design, ReportFormat.users(r.users)] + names.map { name in
-                facts.value(name, design: r.design, users: r.users).map { ReportFormat.metric(name, $0) } ?? "–"
-            })
+    /// Monthly cost per design and population, when the model has a price.
+    func cost() -> MarkdownTable? {
+        guard result.results.contains(where: { $0.cost != nil }) else { return nil }
+        var t = MarkdownTable(["Design", "Users", "Cost / month (mean)", "p5–p95 (runs)", "Per user / month"])
+        for r in result.results {
+            guard let c = r.cost else { t.append([r.design, ReportFormat.users(r.users), "–", "–", "–"]); continue }
+            t.append([r.design, ReportFormat.users(r.users), NumberText.dollars(c.perMonth.mean),
+                      NumberText.dollars(c.perMonth.p5) + "–" + NumberText.dollars(c.perMonth.p95), ReportFormat.money(c.perUserMonth)])
         }
         return t
     }
@@ -108,13 +108,20 @@ struct ResultTables {
         return t
     }
 
-    /// What users see during the scenario's outages.
+    /// What users see during the scenario's outages, and what the outage costs in requests and load.
     func outage() -> MarkdownTable {
-        var t = MarkdownTable(["Design", "Glances showing an error", "Glances showing old content", "Retries / user / day"])
-        for r in perDesign {
-            let f = r.freshness
+        let n = facts.focusUsers
+        var t = MarkdownTable(["Design", "Glances showing an error", "Glances showing old content", "Extra requests / user",
+                               "Extra requests (\(ReportFormat.users(n)) users)", "Peak req/min after it ends (p95)", "× usual peak"])
+        for design in facts.designs {
+            guard let r = facts.row(design, users: n) else { continue }
+            let f = r.freshness, o = r.outage
             t.append([r.design, f.outageErrorShare.map { NumberText.percent($0) } ?? "–",
-                      f.outageStaleShare.map { NumberText.percent($0) } ?? "–", NumberText.human(r.retriesPerUserDay)])
+                      f.outageStaleShare.map { NumberText.percent($0) } ?? "–",
+                      o.map { NumberText.human($0.extraRequestsPerUserMonth) } ?? "–",
+                      o.map { ReportFormat.whole($0.extraRequestsPerMonth) } ?? "–",
+                      o.map { NumberText.human($0.peakAfterOutagePerMinute.p95) } ?? "–",
+                      o?.stormRatio.map { NumberText.human($0) + "×" } ?? "–"])
         }
         return t
     }

@@ -76,19 +76,24 @@ public struct SimulationReport: Sendable {
             md += "\(NumberText.percent(result.scenario.quotas.acceptableRisk, digits: 0)) chance of hitting a limit.\n\n" + headroom.markdown
         }
         md += "\nTier limits used (check them in your console; they change):\n\n" + tables.tiers().markdown
-        if let cost = tables.prefixed("cost") {
-            md += "\n## Cost\n\nModel `\(result.scenario.api.model)`, priced per token for input and output.\n\n" + cost.markdown
+        if let cost = tables.cost() {
+            md += "\n## Cost\n\n" + costIntro() + cost.markdown
         }
         md += "\n## Freshness: what users see at a glance\n\n"
         md += chart(ReportCharts.File.tradeoff, "Requests per user against the share of stale glances, one point per design")
         md += tables.freshness().markdown
         md += "\n## Outage\n\n" + outageIntro() + tables.outage().markdown
-        if let extra = tables.prefixed("outage", users: [facts.focusUsers]) { md += "\n" + extra.markdown }
         if let s = sensitivity {
             md += "\n" + SensitivitySection(sensitivity: s).markdown(chart: linkCharts ? ReportCharts.File.sensitivity : nil)
         }
         md += "\n" + AssumptionsSection(result: result, sensitivity: sensitivity).markdown()
         return md
+    }
+
+    func costIntro() -> String {
+        guard let c = result.results.lazy.compactMap(\.cost).first else { return "" }
+        return "Model `\(c.model)` at \(NumberText.dollars(c.inputCostPerToken * 1e6)) per million input tokens and "
+            + "\(NumberText.dollars(c.outputCostPerToken * 1e6)) per million output tokens (\(c.priceSource)); failed requests are not billed.\n\n"
     }
 
     func outageIntro() -> String {
@@ -99,7 +104,8 @@ public struct SimulationReport: Sendable {
                 + "for \(NumberText.plain(o.durationHours, maxFractionDigits: 2)) h, "
                 + "\(NumberText.percent(o.errorRate, digits: 0)) of requests failing"
         }
-        return "What users saw at a glance during the outage (\(windows.joined(separator: "; "))).\n\n"
+        return "What users saw at a glance during the outage (\(windows.joined(separator: "; "))), how many requests it added "
+            + "(against the same users without it) and the retry storm when it ended, for \(ReportFormat.users(facts.focusUsers)) users.\n\n"
     }
 
     // MARK: Files

@@ -31,7 +31,7 @@ struct SummarySection {
         var text = "sends about **\(ReportFormat.whole(r.totalRequestsPerMonth.mean)) requests a month** "
         text += "(\(ReportFormat.range(r.totalRequestsPerMonth.p5, r.totalRequestsPerMonth.p95)) across runs; "
         text += "\(NumberText.human(r.requestsPerUserMonth.mean)) per user)"
-        if let cost = facts.value("cost.perMonth.mean", design: r.design, users: r.users) {
+        if let cost = r.cost?.perMonth.mean {
             text += ", costs about **\(NumberText.dollars(cost)) a month**"
         }
         text += ", needs **\(facts.tierText(r))**"
@@ -44,7 +44,7 @@ struct SummarySection {
     func brief(_ r: DesignResult) -> String {
         var text = "**\(r.design)**: \(ReportFormat.whole(r.totalRequestsPerMonth.mean)) requests a month"
         if let x = r.ratioToBaseline { text += " (\(NumberText.human(x))× the baseline)" }
-        if let cost = facts.value("cost.perMonth.mean", design: r.design, users: r.users) { text += ", \(NumberText.dollars(cost))" }
+        if let cost = r.cost?.perMonth.mean { text += ", \(NumberText.dollars(cost))" }
         return text + ", needs \(facts.tierText(r)), stale at \(NumberText.percent(r.freshness.staleShare, digits: 0)) of glances."
     }
 
@@ -71,7 +71,7 @@ struct SummarySection {
             for n in users {
                 guard let r = facts.row(design, users: n) else { row.append("–"); continue }
                 var cell = ReportFormat.whole(r.totalRequestsPerMonth.mean)
-                if let cost = facts.value("cost.perMonth.mean", design: design, users: n) { cell += " · " + NumberText.dollars(cost) }
+                if let cost = r.cost?.perMonth.mean { cell += " · " + NumberText.dollars(cost) }
                 row.append(cell + " · " + facts.tierText(r))
             }
             row.append(facts.rows(design).first.map { NumberText.percent($0.freshness.staleShare, digits: 0) } ?? "–")
