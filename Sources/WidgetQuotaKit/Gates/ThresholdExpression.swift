@@ -161,16 +161,20 @@ public struct ThresholdExpression: Sendable, Equatable {
             let start = i
             var digits = ""
             func take(_ c: Unicode.Scalar) { digits.unicodeScalars.append(c); i += 1 }
+            // Digits, grouped by single underscores between digits (`1_000`, not `1__0` or `1_`).
             func integerPart() -> Bool {
-                var any = false, lastUnderscore = false
+                var any = false
                 while let c = peek(), Parser.isDigit(c) || (c == "_" && any) {
-                    if c == "_" { lastUnderscore = true; i += 1; continue }
-                    lastUnderscore = false
+                    if c == "_" {
+                        guard let next = peek(1), Parser.isDigit(next) else { return false }
+                        i += 1
+                        continue
+                    }
                     any = true
                     digits.unicodeScalars.append(c)
                     i += 1
                 }
-                return any && !lastUnderscore
+                return any
             }
             if let c = peek(), c == "+" || c == "-" { take(c) }
             var valid = integerPart()
