@@ -49,7 +49,8 @@ public struct AxisScale: Sendable, Equatable {
             lower = Foundation.pow(10, a)
             upper = Foundation.pow(10, b)
             let decades = Int(b - a)
-            let step = max(1, Int((Double(decades) / Double(max(targetTicks - 1, 1))).rounded(.up)))
+            // Every decade up to eight of them; beyond that every second or third.
+            let step = decades <= 8 ? 1 : Int((Double(decades) / Double(max(targetTicks - 1, 1))).rounded(.up))
             var t = [Double]()
             for k in stride(from: Int(a), through: Int(b), by: step) { t.append(Foundation.pow(10, Double(k))) }
             if decades == 1 { t = [lower, 2 * lower, 5 * lower, upper] }
