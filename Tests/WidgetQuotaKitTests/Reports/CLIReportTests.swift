@@ -92,3 +92,11 @@ import Testing
         #expect(try StrictCSV.parse(run.out)[0] == ["design", "users", "tier", "metric", "statistic", "value"])
     }
 }
+
+@Suite struct ExitCodeDocsTests {
+    @Test(arguments: ExitCode.allCases)
+    func readmeListsEveryExitCode(code: ExitCode) {
+        let table = ReadmeTests.readme.components(separatedBy: "## Exit codes").last ?? ""
+        #expect(table.contains("| \(code.rawValue) | "), "README's exit-code table misses \(code.rawValue)")
+    }
+}
