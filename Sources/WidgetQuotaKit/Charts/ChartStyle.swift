@@ -19,6 +19,8 @@ enum ChartStyle {
             ".grid { stroke: #d1d9e0; stroke-width: 1; }",
             ".reference { stroke: #9a6700; stroke-width: 1; stroke-dasharray: 4 3; }",
             ".reference-label { font-size: 11px; fill: #9a6700; }",
+            // A halo in the background colour keeps labels readable where they cross lines.
+            ".reference-label, .note { paint-order: stroke; stroke: #ffffff; stroke-width: 3px; stroke-linejoin: round; }",
             ".line { fill: none; stroke-width: 2; stroke-linejoin: round; }",
             ".line.thin { stroke-width: 1.25; }",
             ".bar-low { fill: #1a7f37; } .bar-high { fill: #cf222e; }",
@@ -27,7 +29,7 @@ enum ChartStyle {
         var dark = [
             "text { fill: #e6edf3; }", ".background { fill: #0d1117; }", ".subtitle, .note { fill: #9198a1; }",
             ".axis { stroke: #9198a1; }", ".grid { stroke: #30363d; }", ".reference { stroke: #d29922; }",
-            ".reference-label { fill: #d29922; }", ".bar-low { fill: #3fb950; } .bar-high { fill: #ff7b72; }",
+            ".reference-label { fill: #d29922; }", ".reference-label, .note { stroke: #0d1117; }", ".bar-low { fill: #3fb950; } .bar-high { fill: #ff7b72; }",
             ".center { stroke: #e6edf3; }",
         ]
         for (i, colour) in palette.enumerated() {

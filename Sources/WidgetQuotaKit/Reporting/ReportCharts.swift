@@ -46,14 +46,14 @@ struct ReportCharts {
             tier.rpm.map { ReferenceLine(label: "\(tier.name): \(ReportFormat.whole($0)) requests/min", y: $0) }
         }
         let top = ys.max() ?? 1
-        // Show a limit when it is within reach, without letting a far-away limit flatten the curves.
-        let shown = limits.filter { $0.y <= top * 1.5 }
+        // Show a limit when it is within reach, without letting a far-away limit squeeze the curves.
+        let shown = limits.filter { $0.y <= top * 3 }
         return LineChart(
             title: "Requests per minute over a typical day, \(ReportFormat.users(facts.focusUsers)) users",
-            subtitle: "Mean of each UTC minute over the month and runs; peaks in a single day are higher (see the quota table).",
+            subtitle: "Mean of each UTC minute over the month and runs (log scale); peaks on a single day are higher (see the quota table).",
             xTitle: "Time of day (UTC)", yTitle: "Requests per minute",
             xScale: AxisScale(kind: .linear, format: .timeOfDay, lower: 0, upper: 1_440, ticks: stride(from: 0.0, through: 1_440, by: 180).map { $0 }),
-            yScale: AxisScale(kind: .linear, covering: ys + shown.map(\.y)), series: series, references: shown)
+            yScale: AxisScale(kind: .log, covering: ys.filter { $0 >= top / 10_000 } + shown.map(\.y)), series: series, references: shown)
     }
 
     /// Requests against staleness, one point per design: the trade-off a product owner makes.

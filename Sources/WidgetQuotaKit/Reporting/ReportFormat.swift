@@ -28,6 +28,22 @@ enum ReportFormat {
         abs(value) < 0.1 && value != 0 ? "$" + NumberText.human(value) : NumberText.dollars(value)
     }
 
+    /// Three significant digits with a unit: `892`, `90.5k`, `9.03M`, `1.2B` (for dense tables).
+    static func short(_ value: Double) -> String {
+        let units: [(Double, String)] = [(1e9, "B"), (1e6, "M"), (1e3, "k")]
+        for (size, suffix) in units where abs(value) >= size * 0.9995 {
+            let scaled = value / size
+            let digits = abs(scaled) >= 99.95 ? 0 : (abs(scaled) >= 9.995 ? 1 : 2)
+            return NumberText.plain(Double(NumberText.fixed(scaled, digits: digits))!) + suffix
+        }
+        return abs(value) >= 10 ? whole(value) : NumberText.human(value)
+    }
+
+    /// Short dollars for dense tables: `$0.11`, `$10.67`, `$1.07k`.
+    static func shortMoney(_ value: Double) -> String {
+        abs(value) >= 1_000 ? "$" + short(value) : money(value)
+    }
+
     static func users(_ n: Int) -> String { whole(Double(n)) }
 
     /// A range `low–high` of whole numbers.

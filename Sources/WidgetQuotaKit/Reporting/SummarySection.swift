@@ -19,7 +19,7 @@ struct SummarySection {
         md += bullets.map { "- " + $0 }.joined(separator: "\n") + "\n"
         md += "\n" + driverSentence(baseline: baseline) + "\n"
         md += "\n" + byUsersTable().markdown
-        md += "\nEach cell: requests a month (mean over runs)\(facts.hasCost ? " · cost a month" : "") · the cheapest quota tier with at most a "
+        md += "\nEach cell: requests a month (mean over runs; k = thousand, M = million, B = billion)\(facts.hasCost ? " · cost a month" : "") · the cheapest quota tier with at most a "
         md += "\(NumberText.percent(facts.result.scenario.quotas.acceptableRisk, digits: 0)) chance of hitting a limit in the month. "
         md += "*Stale*: the widget shows content older than its cache TTL and the freshness target "
         md += "(\(NumberText.human(facts.result.scenario.population.freshnessTargetMinutes)) min) when the user glances at it.\n"
@@ -70,8 +70,8 @@ struct SummarySection {
             var row = [design]
             for n in users {
                 guard let r = facts.row(design, users: n) else { row.append("–"); continue }
-                var cell = ReportFormat.whole(r.totalRequestsPerMonth.mean)
-                if let cost = r.cost?.perMonth.mean { cell += " · " + NumberText.dollars(cost) }
+                var cell = ReportFormat.short(r.totalRequestsPerMonth.mean)
+                if let cost = r.cost?.perMonth.mean { cell += " · " + ReportFormat.shortMoney(cost) }
                 row.append(cell + " · " + facts.tierText(r))
             }
             row.append(facts.rows(design).first.map { NumberText.percent($0.freshness.staleShare, digits: 0) } ?? "–")

@@ -143,3 +143,30 @@ import FoundationXML
         #expect(AxisScale(kind: .linear, format: .percent, lower: 0, upper: 1, ticks: []).label(0.25) == "25%")
     }
 }
+
+/// The committed `Reports/` folder: the default report in every format, and it parses.
+@Suite struct CommittedReportsTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Reports")
+
+    func read(_ name: String) throws -> String {
+        try String(contentsOf: Self.folder.appendingPathComponent(name), encoding: .utf8)
+    }
+
+    @Test func markdownTablesAndChartLinksAreValid() throws {
+        let md = try read("report.md")
+        _ = try GFMTables.parse(md)
+        for chart in ["requests-by-users.svg", "typical-day.svg", "tradeoff.svg", "sensitivity.svg"] {
+            #expect(md.contains("](\(chart))"))
+            let parser = XMLParser(data: Data(try read(chart).utf8))
+            #expect(parser.parse(), "\(chart) is not well-formed")
+        }
+    }
+
+    @Test func csvAndJSONParse() throws {
+        _ = try StrictCSV.parse(try read("summary.csv"))
+        _ = try StrictCSV.parse(try read("metrics.csv"))
+        let json = try JSONValue.parse(Data(try read("report.json").utf8), file: "report.json")
+        #expect(json["results"]?.array?.count == 42)
+    }
+}
