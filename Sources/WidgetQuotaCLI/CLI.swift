@@ -15,6 +15,7 @@ public enum CLI {
         SimulateCommand.command,
         ScenarioCommand.command,
         DesignsCommand.command,
+        SweepCommand.command,
     ]
 
     /// Runs the command line `args` (without the program name) and returns the exit code.

@@ -451,12 +451,14 @@ struct UserSimulator<Observer: SimulationObserver> {
         let outage = inOutage(t)
         if outage { tally.outageGlances += 1 }
         if isError {
+            tally.overTargetGlances += 1
             tally.errorGlances += 1
             if outage { tally.outageErrorGlances += 1 }
             return
         }
         let threshold = max(m.ttlSeconds ?? 0, m.scenario.population.freshnessTargetMinutes * 60)
         if let age {
+            if age > m.scenario.population.freshnessTargetMinutes * 60 { tally.overTargetGlances += 1 }
             if let ages { ages[AgeHistogram.index(ageSeconds: age)] += 1 }
             if age > threshold {
                 tally.staleGlances += 1
