@@ -16,6 +16,7 @@ public enum CLI {
         ScenarioCommand.command,
         DesignsCommand.command,
         SweepCommand.command,
+        BenchCommand.command,
     ]
 
     /// Runs the command line `args` (without the program name) and returns the exit code.
