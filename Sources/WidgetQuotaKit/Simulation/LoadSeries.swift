@@ -105,7 +105,7 @@ public struct LoadProjection: Sendable {
         let N = Double(users)
         return zip(perUserMean, deviates).map { m, z in
             let mean = N * m
-            return max(0, (mean + (batch * mean).squareRoot() * z).rounded())
+            return Double(Int(max(0, mean + (batch * mean).squareRoot() * z) + 0.5))
         }
     }
 
@@ -116,7 +116,7 @@ public struct LoadProjection: Sendable {
         let start = model.quotaStartMinute, end = start + model.completeQuotaDays * 1_440
         for t in 0..<perUserMean.count {
             let mean = N * perUserMean[t]
-            let v = max(0, (mean + (batch * mean).squareRoot() * deviates[t]).rounded())
+            let v = Double(Int(max(0, mean + (batch * mean).squareRoot() * deviates[t]) + 0.5))
             if v > peak { peak = v }
             if t >= start && t < end {
                 day += v

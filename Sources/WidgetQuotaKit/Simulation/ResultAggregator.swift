@@ -194,6 +194,7 @@ struct ResultAggregator {
                         peakRequestsPerQuotaDay: RunSpread(dayPeaks), busiestQuotaDay: busiest + 1),
             freshness: .init(glancesPerUserDay: per(tally.glances, userDays),
                              staleShare: per(tally.staleGlances, tally.glances),
+                             overTargetShare: per(tally.overTargetGlances, tally.glances),
                              errorShare: per(tally.errorGlances, tally.glances),
                              medianAgeMinutes: ages.quantileMinutes(0.5),
                              p95AgeMinutes: ages.quantileMinutes(0.95),

@@ -20,11 +20,15 @@ public struct SimulationModel: Sendable {
     let countedStartUTC: Double
     let countedMinutes: Int
 
-    /// Hourly weight profiles normalised to mean 1.
-    let appProfile: [Double]
-    let widgetProfile: [Double]
-    let backgroundProfile: [Double]
-    let flatProfile: [Double] = Array(repeating: 1, count: 24)
+    /// How app opens, widget activity, background launches and data changes spread over a local day.
+    let appShape: DayShape
+    let widgetShape: DayShape
+    let backgroundShape: DayShape
+    let flatShape = DayShape(weights: Array(repeating: 1, count: 24))
+
+    /// Quantiles of the day-to-day getTimeline factor (mean-one lognormal with the scenario's
+    /// spread) at 1,024 evenly spaced levels: a day's factor is one uniform draw and a lookup.
+    let dayFactorQuantiles: [Double]
 
     /// Cumulative time-zone shares and their offsets in seconds.
     let zoneCumulative: [Double]
@@ -58,14 +62,16 @@ public struct SimulationModel: Sendable {
         countedStartUTC = Double(countedFirstDay) * 86_400
         countedMinutes = h.days * 1_440
 
-        func normalised(_ weights: [Double]) -> [Double] {
-            let mean = weights.reduce(0, +) / Double(weights.count)
-            return weights.map { $0 / mean }
-        }
         let activity = scenario.population.activity
-        appProfile = normalised(activity.app)
-        widgetProfile = normalised(activity.widget)
-        backgroundProfile = normalised(activity.background)
+        appShape = DayShape(weights: activity.app)
+        widgetShape = DayShape(weights: activity.widget)
+        backgroundShape = DayShape(weights: activity.background)
+
+        let cv = scenario.platform.getTimelineDaySpread
+        let sigma = Foundation.log(1 + cv * cv).squareRoot()
+        let levels = (0..<1_024).map { Foundation.exp(-sigma * sigma / 2 + sigma * Distribution.normalQuantile((Double($0) + 0.5) / 1_024)) }
+        let levelMean = levels.reduce(0, +) / Double(levels.count)
+        dayFactorQuantiles = levels.map { $0 / levelMean }
 
         let zones = scenario.population.timeZones
         let total = zones.reduce(0) { $0 + $1.share }
@@ -92,8 +98,9 @@ public struct SimulationModel: Sendable {
 
     /// The counted UTC minute of a UTC time, or nil outside the window.
     @inline(__always) func bucket(utc: Double) -> Int? {
-        let m = Int(((utc - countedStartUTC) / 60).rounded(.down))
-        return m >= 0 && m < countedMinutes ? m : nil
+        guard utc >= countedStartUTC else { return nil }
+        let m = Int((utc - countedStartUTC) * (1.0 / 60))
+        return m < countedMinutes ? m : nil
     }
 }
 

@@ -140,6 +140,9 @@ public struct DesignResult: Codable, Sendable {
         public var glancesPerUserDay: Double
         /// Share of glances at content older than the TTL and the freshness target.
         public var staleShare: Double
+        /// Share of glances at content older than the freshness target or at an error, whatever
+        /// the TTL: comparable across designs and TTLs.
+        public var overTargetShare: Double
         /// Share of glances at an error or placeholder.
         public var errorShare: Double
         public var medianAgeMinutes: Double?

@@ -8,58 +8,75 @@ struct UserCalendar: Sendable {
     let lowPower: [Bool]
     /// Background launch-rate multiplier on Low Power Mode days.
     let lowPowerBackgroundFactor: Double
-    /// End of the simulated window, local seconds.
-    let endLocal: Double
+    /// Days in the simulated window.
+    let days: Int
 
     /// Which per-day multiplier applies to a process.
     enum DayScale { case none, getTimeline, background }
 
-    /// A clock for a process with `perDay` events a day shaped by `profile` (24 hourly weights,
-    /// mean 1) and scaled per day as `scale` says.
-    func clock(perDay: Double, profile: [Double], scale: DayScale) -> PoissonClock {
-        let hours = Int(endLocal / 3_600)
-        var rates = [Double](repeating: 0, count: hours)
-        let base = perDay / 3_600 / 24
-        if perDay > 0 {
-            for h in 0..<hours {
-                let d = h / 24
-                var rate = base * profile[h - d * 24]
-                switch scale {
-                case .none: break
-                case .getTimeline: rate *= dayFactor[d]
-                case .background: if lowPower[d] { rate *= lowPowerBackgroundFactor }
-                }
-                rates[h] = rate
-            }
+    /// A clock for a process with `perDay` events a day, spread over the day as `shape` says and
+    /// scaled per day as `scale` says.
+    func clock(perDay: Double, shape: DayShape, scale: DayScale) -> PoissonClock {
+        var mass = [Double](repeating: max(perDay, 0), count: days)
+        switch scale {
+        case .none: break
+        case .getTimeline: for d in 0..<days { mass[d] *= dayFactor[d] }
+        case .background: for d in 0..<days where lowPower[d] { mass[d] *= lowPowerBackgroundFactor }
         }
-        return PoissonClock(ratesPerSecond: rates)
+        return PoissonClock(dayMass: mass, shape: shape)
     }
 }
 
-/// Event times of an inhomogeneous Poisson process with a piecewise-constant hourly rate.
+/// How a process spreads its events over the hours of a local day: 24 hourly weights turned
+/// into cumulative shares of the day (shared by every user of a run).
+struct DayShape: Sendable {
+    /// Share of the day's events before each hour (25 entries, from 0 to 1).
+    let cumulative: [Double]
+    /// Seconds per unit share in each hour (0 where the hour has no weight).
+    let secondsPerShare: [Double]
+
+    init(weights: [Double]) {
+        let total = weights.reduce(0, +)
+        var cumulative = [0.0]
+        var running = 0.0
+        for w in weights {
+            running += w / total
+            cumulative.append(running)
+        }
+        cumulative[24] = 1
+        self.cumulative = cumulative
+        secondsPerShare = weights.map { $0 > 0 ? 3_600 * total / $0 : 0 }
+    }
+}
+
+/// Event times of an inhomogeneous Poisson process whose rate is a per-day total spread over
+/// the day by a `DayShape`.
 ///
-/// Works in "operational time": the cumulative expected count. Events are unit-exponential steps
-/// in that clock, mapped back to real time through the cumulative table, so each event costs one
-/// exponential draw and a short forward scan, never a walk over empty hours with divisions.
+/// Works in "operational time", the cumulative expected count: events are unit-exponential
+/// steps in that clock, mapped back to real time by a forward scan over days, then hours, so
+/// an event costs one exponential draw and a few comparisons.
 struct PoissonClock: Sendable {
-    /// Cumulative expected events at the start of each hour (count + 1 entries).
-    private var cumulative: [Double]
-    /// Seconds per unit of expected count in each hour (0 where the rate is 0).
-    private var secondsPerEvent: [Double]
-    /// Operational time of the last event, and the hour it fell in.
+    /// Expected events before each day (days + 1 entries).
+    private let dayCumulative: [Double]
+    /// 1 / expected events of each day (infinity for an empty day, which the scan skips).
+    private let inverseDayMass: [Double]
+    private let dayMass: [Double]
+    private let shape: DayShape
     private var position = 0.0
+    private var day = 0
     private var hour = 0
 
-    init(ratesPerSecond rates: [Double]) {
-        var cumulative = [Double](repeating: 0, count: rates.count + 1)
+    init(dayMass: [Double], shape: DayShape) {
+        var cumulative = [0.0]
         var running = 0.0
-        for (h, r) in rates.enumerated() {
-            cumulative[h] = running
-            running += r * 3_600
+        for m in dayMass {
+            running += m
+            cumulative.append(running)
         }
-        cumulative[rates.count] = running
-        self.cumulative = cumulative
-        self.secondsPerEvent = rates.map { $0 > 0 ? 1 / $0 : 0 }
+        dayCumulative = cumulative
+        inverseDayMass = dayMass.map { $0 > 0 ? 1 / $0 : .infinity }
+        self.dayMass = dayMass
+        self.shape = shape
     }
 
     /// The next event after the previous one (or after time 0); infinity past the window.
@@ -70,22 +87,31 @@ struct PoissonClock: Sendable {
     }
 
     /// The next event strictly after real time `t` (the process restarts at `t`).
-    @inline(__always)
     mutating func next(after t: Double, _ rng: inout RandomStream) -> Double {
-        let h = Int(t * (1.0 / 3_600))
-        guard h < secondsPerEvent.count else { return .infinity }
-        hour = max(h, 0)
-        let within = t - Double(hour) * 3_600
-        let rate = secondsPerEvent[hour] > 0 ? 1 / secondsPerEvent[hour] : 0
-        position = cumulative[hour] + within * rate + rng.exponential()
+        let d = Int(t * (1.0 / 86_400))
+        guard t >= 0, d < dayMass.count else { return .infinity }
+        let seconds = t - Double(d) * 86_400
+        let h = min(Int(seconds * (1.0 / 3_600)), 23)
+        var share = shape.cumulative[h]
+        if shape.secondsPerShare[h] > 0 {
+            share += (seconds - Double(h) * 3_600) / shape.secondsPerShare[h]
+        }
+        day = d
+        hour = h
+        position = dayCumulative[d] + min(share, 1) * dayMass[d] + rng.exponential()
         return locate()
     }
 
     @inline(__always)
     private mutating func locate() -> Double {
-        let last = secondsPerEvent.count
-        while hour < last && cumulative[hour + 1] <= position { hour += 1 }
-        guard hour < last else { return .infinity }
-        return Double(hour) * 3_600 + (position - cumulative[hour]) * secondsPerEvent[hour]
+        let days = dayMass.count
+        while day < days && dayCumulative[day + 1] <= position {
+            day += 1
+            hour = 0
+        }
+        guard day < days else { return .infinity }
+        let share = (position - dayCumulative[day]) * inverseDayMass[day]
+        while hour < 23 && shape.cumulative[hour + 1] <= share { hour += 1 }
+        return Double(day) * 86_400 + Double(hour) * 3_600 + (share - shape.cumulative[hour]) * shape.secondsPerShare[hour]
     }
 }

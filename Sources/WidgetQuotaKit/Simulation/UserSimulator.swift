@@ -67,18 +67,19 @@ struct UserSimulator<Observer: SimulationObserver> {
         phase = model.design.alignToWallClockMinutes.map { min(model.design.jitterSeconds, $0 * 60) * phaseRNG.uniform() } ?? 0
         var dayRNG = RandomStream(seed: seed, 8, run, u)
         let days = model.simulatedDays + 1
-        let dayFactor = (0..<days).map { _ in UserTraits.meanOneLognormal(cv: model.scenario.platform.getTimelineDaySpread, &dayRNG) }
+        let levels = model.dayFactorQuantiles
+        let dayFactor = (0..<days).map { _ in levels[Int(dayRNG.next() >> 54)] }
         let lowPower = (0..<days).map { _ in dayRNG.bernoulli(traits.lowPowerProbability) }
         calendar = UserCalendar(dayFactor: dayFactor, lowPower: lowPower,
                                 lowPowerBackgroundFactor: model.scenario.platform.backgroundLowPowerFactor,
-                                endLocal: Double(model.simulatedDays) * 86_400)
+                                days: model.simulatedDays)
         // iOS launches at a rate that gives the user's runs per day: a cycle is the earliest-begin
         // interval plus a wait, mostly at night, almost never in Low Power Mode (seed 000).
         let interval = (model.design.backgroundIntervalHours ?? model.scenario.platform.backgroundEarliestBeginHours)
         let cycleHours = traits.backgroundRunsPerDay > 0 ? 24 / traits.backgroundRunsPerDay : .infinity
         let waitHours = max(cycleHours - interval, 0.25)
         backgroundClock = calendar.clock(perDay: model.fetchOnBackground && waitHours.isFinite ? 24 / waitHours : 0,
-                                         profile: model.backgroundProfile, scale: .background)
+                                         shape: model.backgroundShape, scale: .background)
         let n = traits.instances
         budgetUsed = Array(repeating: 0, count: n)
         exhausted = Array(repeating: false, count: n)
@@ -107,10 +108,10 @@ struct UserSimulator<Observer: SimulationObserver> {
         let foregroundSeconds = m.scenario.population.foregroundMinutes * 60
         let usesBackground = m.fetchOnBackground
 
-        var systemClock = calendar.clock(perDay: systemPerDay, profile: m.widgetProfile, scale: .getTimeline)
-        var appClock = calendar.clock(perDay: traits.appOpensPerDay, profile: m.appProfile, scale: .none)
-        var pushClock = calendar.clock(perDay: m.fetchOnPush ? p.dataChangesPerDay : 0, profile: m.flatProfile, scale: .none)
-        var glanceClock = calendar.clock(perDay: traits.glancesPerDay, profile: m.widgetProfile, scale: .none)
+        var systemClock = calendar.clock(perDay: systemPerDay, shape: m.widgetShape, scale: .getTimeline)
+        var appClock = calendar.clock(perDay: traits.appOpensPerDay, shape: m.appShape, scale: .none)
+        var pushClock = calendar.clock(perDay: m.fetchOnPush ? p.dataChangesPerDay : 0, shape: m.flatShape, scale: .none)
+        var glanceClock = calendar.clock(perDay: traits.glancesPerDay, shape: m.widgetShape, scale: .none)
         var tSystem = systemClock.next(&systemRNG)
         var tOpen = appClock.next(&appRNG)
         var tClose = Double.infinity
@@ -451,12 +452,14 @@ struct UserSimulator<Observer: SimulationObserver> {
         let outage = inOutage(t)
         if outage { tally.outageGlances += 1 }
         if isError {
+            tally.overTargetGlances += 1
             tally.errorGlances += 1
             if outage { tally.outageErrorGlances += 1 }
             return
         }
         let threshold = max(m.ttlSeconds ?? 0, m.scenario.population.freshnessTargetMinutes * 60)
         if let age {
+            if age > m.scenario.population.freshnessTargetMinutes * 60 { tally.overTargetGlances += 1 }
             if let ages { ages[AgeHistogram.index(ageSeconds: age)] += 1 }
             if age > threshold {
                 tally.staleGlances += 1

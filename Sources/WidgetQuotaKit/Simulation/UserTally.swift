@@ -26,6 +26,8 @@ public struct UserTally: Sendable, Equatable {
     public var outageGlances: Int64 = 0
     public var outageErrorGlances: Int64 = 0
     public var outageStaleGlances: Int64 = 0
+    /// Glances at content older than the freshness target (whatever the TTL), or at an error.
+    public var overTargetGlances: Int64 = 0
 
     public init() {}
 
@@ -41,6 +43,7 @@ public struct UserTally: Sendable, Equatable {
         lowPowerDays += o.lowPowerDays; glances += o.glances; staleGlances += o.staleGlances
         errorGlances += o.errorGlances; outageGlances += o.outageGlances
         outageErrorGlances += o.outageErrorGlances; outageStaleGlances += o.outageStaleGlances
+        overTargetGlances += o.overTargetGlances
     }
 }
 

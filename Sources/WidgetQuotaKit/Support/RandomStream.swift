@@ -13,10 +13,26 @@ public struct RandomStream: Sendable {
     /// Creates a stream keyed by a seed and a path of integers (run, user, purpose, ...).
     public init(seed: UInt64, _ path: UInt64...) {
         var h = RandomStream.mix(seed ^ 0x5851_F42D_4C95_7F2D)
-        for component in path {
-            h = RandomStream.mix(h ^ RandomStream.mix(component &+ 0x9E37_79B9_7F4A_7C15))
-        }
+        for component in path { h = RandomStream.step(h, component) }
         self.state = h
+    }
+
+    /// The same keys as the variadic form, without allocating: the engine's per-user streams.
+    @inlinable public init(seed: UInt64, _ a: UInt64, _ b: UInt64, _ c: UInt64) {
+        var h = RandomStream.mix(seed ^ 0x5851_F42D_4C95_7F2D)
+        h = RandomStream.step(h, a)
+        h = RandomStream.step(h, b)
+        self.state = RandomStream.step(h, c)
+    }
+
+    /// Four-key form of the above.
+    @inlinable public init(seed: UInt64, _ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: UInt64) {
+        self.init(seed: seed, a, b, c)
+        state = RandomStream.step(state, d)
+    }
+
+    @inlinable static func step(_ h: UInt64, _ component: UInt64) -> UInt64 {
+        mix(h ^ mix(component &+ 0x9E37_79B9_7F4A_7C15))
     }
 
     /// The SplitMix64 finaliser: a strong 64-bit bit mixer.
@@ -48,9 +64,29 @@ public struct RandomStream: Sendable {
         uniform() < p
     }
 
-    /// An exponential variate with rate 1.
+    /// An exponential variate with rate 1, by Marsaglia and Tsang's ziggurat: one 64-bit draw,
+    /// a table lookup and a comparison in about 99% of cases; the rest fall back to exact sampling.
     @inlinable public mutating func exponential() -> Double {
-        -Foundation.log(uniformPositive())
+        let r = next()
+        let layer = Int(r >> 56)
+        let j = UInt32(truncatingIfNeeded: r)
+        let tables = ExponentialZiggurat.shared
+        if j < tables.k[layer] { return Double(j) * tables.w[layer] }
+        return exponentialSlowPath(layer: layer, j: j)
+    }
+
+    @usableFromInline mutating func exponentialSlowPath(layer: Int, j: UInt32) -> Double {
+        let tables = ExponentialZiggurat.shared
+        var layer = layer, j = j
+        while true {
+            if layer == 0 { return ExponentialZiggurat.r - Foundation.log(uniformPositive()) }
+            let x = Double(j) * tables.w[layer]
+            if tables.f[layer] + uniform() * (tables.f[layer - 1] - tables.f[layer]) < Foundation.exp(-x) { return x }
+            let r = next()
+            layer = Int(r >> 56)
+            j = UInt32(truncatingIfNeeded: r)
+            if j < tables.k[layer] { return Double(j) * tables.w[layer] }
+        }
     }
 
     /// A standard normal variate (Box–Muller, one of the pair).
@@ -106,5 +142,42 @@ public struct RandomStream: Sendable {
             count += k
         }
         return count
+    }
+}
+
+/// Tables of the 256-layer exponential ziggurat (Marsaglia & Tsang, "The Ziggurat Method for
+/// Generating Random Variables", 2000).
+@usableFromInline struct ExponentialZiggurat: Sendable {
+    @usableFromInline static let r = 7.697_117_470_131_487
+    @usableFromInline static let shared = ExponentialZiggurat()
+    @usableFromInline let k: [UInt32]
+    @usableFromInline let w: [Double]
+    @usableFromInline let f: [Double]
+
+    init() {
+        let m2 = 4_294_967_296.0
+        let v = 3.949_659_822_581_572e-3
+        var de = ExponentialZiggurat.r
+        var te = de
+        let q = v / Foundation.exp(-de)
+        var k = [UInt32](repeating: 0, count: 256)
+        var w = [Double](repeating: 0, count: 256)
+        var f = [Double](repeating: 0, count: 256)
+        k[0] = UInt32(de / q * m2)
+        k[1] = 0
+        w[0] = q / m2
+        w[255] = de / m2
+        f[0] = 1
+        f[255] = Foundation.exp(-de)
+        for i in stride(from: 254, through: 1, by: -1) {
+            de = -Foundation.log(v / de + Foundation.exp(-de))
+            k[i + 1] = UInt32(de / te * m2)
+            te = de
+            f[i] = Foundation.exp(-de)
+            w[i] = de / m2
+        }
+        self.k = k
+        self.w = w
+        self.f = f
     }
 }

@@ -1,0 +1,78 @@
+import Foundation
+import WidgetQuotaKit
+
+/// `widget-quota bench`: performance figures for this machine (targets live here, not in tests).
+enum BenchCommand {
+    static let command = CLI.Command(
+        name: "bench",
+        summary: "Measure engine and parser speed and memory on this machine",
+        help: """
+        Usage: widget-quota bench [--only engine|simulate] [--users N] [--threads N] [--json]
+
+        Prints, for this machine (build with -c release first):
+          engine     simulated user-days per second, 1 thread and all threads, per-minute aggregation on
+          simulate   wall time of the default `simulate` and peak memory (1,000,000 users projected)
+
+        Options:
+          --only PART    run one part only
+          --users N      users per design in the engine benchmark (default 4000)
+          --threads N    threads for the multi-threaded figure (default: all cores)
+          --json         machine-readable figures
+
+        Examples:
+          swift run -c release widget-quota bench
+          swift run -c release widget-quota bench --only engine --users 10000
+
+        Exit codes:
+        \(CLI.exitCodeHelp())
+        """,
+        run: run)
+
+    struct Report: Codable {
+        var cores: Int
+        var engine: [EngineBenchmark.Figure] = []
+        var simulateSeconds: Double?
+        var simulatePeakMemoryMiB: Double?
+    }
+
+    static func run(_ args: [String], console: Console) throws -> ExitCode {
+        let a = try Arguments(args, valued: ["only", "users", "threads"], switches: ["json"])
+        let only = a.value("only")
+        if let only, !["engine", "simulate"].contains(only) {
+            throw WidgetQuotaError.usage("--only expects engine or simulate, got \"\(only)\"")
+        }
+        let threads = try a.int("threads", min: 1, max: 1_024) ?? Parallel.defaultThreads
+        var report = Report(cores: Parallel.defaultThreads)
+        if only == nil || only == "engine" {
+            let bench = EngineBenchmark(users: try a.int("users", min: 100, max: 10_000_000) ?? 4_000)
+            _ = bench.measure(threads: threads)   // warm caches and page in the code
+            report.engine = [bench.measure(threads: 1), bench.measure(threads: threads)]
+        }
+        if only == nil || only == "simulate" {
+            let (_, seconds) = ResourceUsage.time { MonteCarloEngine(scenario: Scenario()).run() }
+            report.simulateSeconds = seconds
+            report.simulatePeakMemoryMiB = Double(ResourceUsage.peakResidentBytes()) / 1_048_576
+        }
+        if a.flag("json") {
+            console.out(try JSONOutput.encode(report))
+            return .success
+        }
+        console.out("widget-quota bench — \(report.cores) cores\n\n")
+        if !report.engine.isEmpty {
+            console.out("Engine (all \(DesignPresets.all.count) presets, per-minute aggregation on):\n")
+            for f in report.engine {
+                console.out("  \(f.threads) thread\(f.threads == 1 ? " " : "s"): \(NumberText.human(f.userDaysPerSecond)) user-days/s "
+                            + "(\(NumberText.human(Double(f.userDays))) user-days in \(NumberText.fixed(f.seconds, digits: 2)) s)\n")
+            }
+            if report.engine.count == 2 {
+                console.out("  scaling: \(NumberText.fixed(report.engine[1].userDaysPerSecond / report.engine[0].userDaysPerSecond, digits: 2))× "
+                            + "with \(report.engine[1].threads) threads\n")
+            }
+        }
+        if let seconds = report.simulateSeconds, let memory = report.simulatePeakMemoryMiB {
+            console.out("\nDefault simulate (all presets, 1 to 1,000,000 users): \(NumberText.fixed(seconds, digits: 2)) s, "
+                        + "peak memory \(NumberText.human(memory)) MiB\n")
+        }
+        return .success
+    }
+}

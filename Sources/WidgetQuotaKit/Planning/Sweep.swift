@@ -1,0 +1,156 @@
+import Foundation
+
+/// Varies one design knob over a range and measures requests, cost, peak load and staleness
+/// for each value, marking the values no other value beats on both requests and staleness.
+public struct Sweep: Sendable {
+    /// The design knobs a sweep can vary.
+    public enum Knob: String, Sendable, Codable, CaseIterable {
+        /// Cache TTL in minutes.
+        case ttl
+        /// BGAppRefreshTask earliest-begin interval in hours.
+        case background
+        /// Timeline reload policy `.after(minutes)`.
+        case poll
+
+        /// The unit of the knob's values.
+        public var unit: String {
+            switch self {
+            case .ttl, .poll: return "min"
+            case .background: return "h"
+            }
+        }
+
+        /// Sensible values when none are given.
+        public var defaultValues: [Double] {
+            switch self {
+            case .ttl: return [15, 30, 60, 120, 240, 480, 720]
+            case .background: return [1, 2, 4, 6, 8, 12]
+            case .poll: return [15, 30, 60, 120, 240]
+            }
+        }
+
+        /// `design` with the knob set to `value`.
+        public func apply(_ value: Double, to design: Design) -> Design {
+            var d = design
+            d.name = "\(design.name)@\(rawValue)=\(NumberText.plain(value))"
+            switch self {
+            case .ttl: d.cacheTTLMinutes = value
+            case .background:
+                d.backgroundIntervalHours = value
+                if !d.fetchTriggers.contains(.backgroundTask) { d.fetchTriggers.append(.backgroundTask) }
+            case .poll: d.reloadPolicy = .after(minutes: value)
+            }
+            return d
+        }
+    }
+
+    public let scenario: Scenario
+    public let design: Design
+    public let knob: Knob
+    public let values: [Double]
+    /// The population the totals, cost and peaks are for.
+    public let users: Int
+
+    public init(scenario: Scenario, design: Design, knob: Knob, values: [Double], users: Int) throws {
+        guard !values.isEmpty else { throw WidgetQuotaError.usage("--values needs at least one value") }
+        for v in values where !(v.isFinite && v > 0) {
+            throw WidgetQuotaError.usage("--values must be positive numbers, got \(NumberText.plain(v))")
+        }
+        if knob == .poll, let bad = values.first(where: { $0 < scenario.platform.minEntrySpacingMinutes }) {
+            throw WidgetQuotaError.usage("poll intervals below \(NumberText.plain(scenario.platform.minEntrySpacingMinutes)) min are not honoured by WidgetKit, got \(NumberText.plain(bad))")
+        }
+        self.scenario = scenario
+        self.design = design
+        self.knob = knob
+        self.values = values
+        self.users = users
+    }
+
+    /// Runs every value as its own design in one Monte-Carlo batch (same users, same seed).
+    public func run(threads: Int? = nil, prices: PriceTable = .bundled) -> SweepResult {
+        var s = scenario
+        s.horizon.users = [users]
+        let variants = values.map { knob.apply($0, to: design) }
+        s.designs = variants
+        s.baseline = variants[0].name
+        let result = MonteCarloEngine(scenario: s, designs: variants, threads: threads, prices: prices).run()
+        var points = zip(values, variants).map { value, variant -> SweepResult.Point in
+            let r = result.results.first { $0.design == variant.name }!
+            return SweepResult.Point(
+                value: value, requestsPerUserMonth: r.requestsPerUserMonth.mean,
+                totalRequestsPerMonth: r.totalRequestsPerMonth, costPerMonth: r.cost?.perMonth.mean,
+                peakRequestsPerMinuteP95: r.load.peakRequestsPerMinute.p95, overTargetShare: r.freshness.overTargetShare,
+                staleShare: r.freshness.staleShare,
+                errorShare: r.freshness.errorShare, medianAgeMinutes: r.freshness.medianAgeMinutes, pareto: false)
+        }
+        for i in points.indices {
+            let p = points[i]
+            points[i].pareto = !points.contains { q in
+                q.requestsPerUserMonth <= p.requestsPerUserMonth && q.overTargetShare <= p.overTargetShare
+                    && (q.requestsPerUserMonth < p.requestsPerUserMonth || q.overTargetShare < p.overTargetShare)
+            }
+        }
+        return SweepResult(design: design.name, knob: knob, unit: knob.unit, users: users,
+                           runs: s.horizon.runs, seed: s.horizon.seed, points: points)
+    }
+}
+
+/// The outcome of a sweep; its JSON is a contract like the simulate report's.
+public struct SweepResult: Codable, Sendable {
+    public var schemaVersion = 1
+    public var design: String
+    public var knob: Sweep.Knob
+    public var unit: String
+    public var users: Int
+    public var runs: Int
+    public var seed: UInt64
+    public var points: [Point]
+
+    public struct Point: Codable, Sendable {
+        public var value: Double
+        public var requestsPerUserMonth: Double
+        public var totalRequestsPerMonth: RunSpread
+        public var costPerMonth: Double?
+        public var peakRequestsPerMinuteP95: Double
+        /// Glances at content older than the freshness target, or at an error: the staleness the
+        /// Pareto front uses, comparable across values because it does not move with the TTL.
+        public var overTargetShare: Double
+        /// Glances at content older than both this value's TTL and the target.
+        public var staleShare: Double
+        public var errorShare: Double
+        public var medianAgeMinutes: Double?
+        /// No other value has both fewer requests and fewer glances over the freshness target.
+        public var pareto: Bool
+    }
+
+    /// A Markdown table with the Pareto-optimal values marked.
+    public func markdown() -> String {
+        var t = MarkdownTable(["\(knob.rawValue) (\(unit))", "Requests / user / month", "Total / month",
+                               "Cost / month", "Peak req/min p95", "Older than target", "Median age (min)", "Pareto"])
+        for p in points {
+            t.append([NumberText.plain(p.value), NumberText.human(p.requestsPerUserMonth),
+                      NumberText.human(p.totalRequestsPerMonth.mean.rounded()),
+                      p.costPerMonth.map(NumberText.dollars) ?? "–", NumberText.human(p.peakRequestsPerMinuteP95),
+                      NumberText.percent(p.overTargetShare), p.medianAgeMinutes.map { NumberText.human($0) } ?? "–",
+                      p.pareto ? "✓" : ""])
+        }
+        return "## Trade-off: \(design), \(knob.rawValue) for \(NumberText.human(Double(users))) users\n\n" + t.markdown
+            + "\n✓ marks values that no other value beats on both requests and glances older than the freshness target "
+            + "(the Pareto front). "
+            + "\(runs) runs, seed \(seed).\n"
+    }
+
+    /// One row per value.
+    public func csv() -> String {
+        var w = CSVWriter(header: ["design", "knob", "value", "unit", "users", "requests_per_user_month", "total_requests_month_mean",
+                                   "cost_per_month", "peak_rpm_p95", "over_target_share", "stale_share", "error_share", "median_age_minutes", "pareto"])
+        for p in points {
+            w.appendRow([.text(design), .text(knob.rawValue), .number(p.value), .text(unit), .integer(users),
+                         .number(p.requestsPerUserMonth), .number(p.totalRequestsPerMonth.mean),
+                         p.costPerMonth.map(CSVWriter.Cell.number) ?? .empty, .number(p.peakRequestsPerMinuteP95),
+                         .number(p.overTargetShare), .number(p.staleShare), .number(p.errorShare),
+                         p.medianAgeMinutes.map(CSVWriter.Cell.number) ?? .empty, .text(p.pareto ? "true" : "false")])
+        }
+        return w.output
+    }
+}
