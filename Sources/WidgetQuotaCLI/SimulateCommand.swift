@@ -29,7 +29,7 @@ enum SimulateCommand {
           --out DIR         write report.md, report.json, summary.csv, metrics.csv and the SVG charts
                             into DIR, all or nothing (a failed run leaves the previous report intact)
         \(ThresholdFlags.help)
-          --no-sensitivity  skip "What drives the number" (17 small runs, about 2 CPU-seconds)
+          --no-sensitivity  skip "What drives the number" (17 small runs, about 1 CPU-second)
           --quiet           no progress or threshold-pass messages on standard error
           -h, --help        show this help
 
