@@ -65,7 +65,7 @@ enum SimulateCommand {
         let threads = try a.int("threads", min: 1, max: 1_024)
         let format = a.value("format") ?? "markdown"
         guard formats.contains(format) else {
-            throw WidgetQuotaError.usage("--format expects \(formats.joined(separator: ", ")), got \"\(format)\"")
+            throw WidgetQuotaError.usage("--format expects markdown, csv or json, or csv-long for the tidy CSV, got \"\(format)\"")
         }
         let thresholds = try ThresholdFlags.parse(a)
         var designs: [Design]?
