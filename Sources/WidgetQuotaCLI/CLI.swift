@@ -15,6 +15,8 @@ public enum CLI {
         SimulateCommand.command,
         ScenarioCommand.command,
         DesignsCommand.command,
+        AnalyzeCommand.command,
+        TraceCommand.command,
     ]
 
     /// Runs the command line `args` (without the program name) and returns the exit code.

@@ -89,6 +89,10 @@ public struct LogAnalysis: Codable, Sendable {
         public var instances: Int
         /// True when getTimeline records said why they ran (trace format).
         public var originKnown: Bool
+        /// True when records said whether Low Power Mode was on.
+        public var lowPowerKnown: Bool
+        /// The local day of `days[0]` (days since 1970-01-01).
+        public var firstDay: Int
     }
 
     public var schemaVersion = 1
@@ -153,7 +157,8 @@ extension LogAnalyzer {
                 days[i].durationCount += count.durationCount
             }
             measurements.append(.init(device: name, days: days, smartStack: acc.smartStack,
-                                      instances: max(1, acc.widgets.count), originKnown: acc.originKnown))
+                                      instances: max(1, acc.widgets.count), originKnown: acc.originKnown,
+                                      lowPowerKnown: acc.lowPowerState != nil, firstDay: acc.firstDay))
         }
         let allDays = measurements.flatMap(\.days)
         func stats(_ f: (DeviceDay) -> Int) -> DayStats { DayStats(allDays.map { Double(f($0)) }) }
