@@ -105,7 +105,8 @@ public struct LogAnalyzer {
             }
         }
         if let detail = event.detail, event.outcome == .failure || event.kind == .fetchError {
-            let key = String(detail.prefix(160))
+            let firstLine = detail.split(separator: "\n", maxSplits: 1).first ?? ""
+            let key = String(firstLine.prefix(160))
             if errorCounts[key] != nil || errorCounts.count < 500 { errorCounts[key, default: 0] += 1 }
         }
     }
