@@ -64,7 +64,8 @@ public enum ScenarioLoader {
     private static func checkKeys(_ value: Any, against reference: Any, path: String) throws {
         if let object = value as? [String: Any] {
             let allowed: Set<String>
-            if let refObject = reference as? [String: Any] {
+            // A distribution may take any form, whatever form the default has.
+            if let refObject = reference as? [String: Any], refObject["distribution"] == nil {
                 allowed = Set(refObject.keys)
             } else {
                 allowed = objectFormKeys
