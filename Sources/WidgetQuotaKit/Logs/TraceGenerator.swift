@@ -78,6 +78,11 @@ public struct TraceGenerator: Sendable {
         let tokens = Int((parameters.inputTokensPerRequest + parameters.outputTokensPerRequest).rounded())
         let families = ["systemSmall", "systemMedium", "systemLarge", "accessoryRectangular"]
         var out = [LogEvent]()
+        // The app logs its Low Power Mode state when the log starts, so every day's state is known.
+        var initial = LogEvent(kind: .lowPowerMode, time: LogTimestamp(localSeconds: Double(startDay) * 86_400, utcOffsetSeconds: offset))
+        initial.smartStack = traits.smartStack
+        initial.lowPowerMode = lowPower
+        out.append(initial)
         for (local, event) in sim.observer.events {
             if case .lowPowerMode(let on) = event, local >= first { lowPower = on }
             guard local >= first && local < end else { continue }
