@@ -33,6 +33,11 @@ struct AppleTextHeader {
 
     enum Style { case standard, syslog, compact }
 
+    private static let colonSpace: [UInt8] = [0x3A, 0x20]
+    private static let closeColon: [UInt8] = [0x5D, 0x3A]
+    private static let close: [UInt8] = [0x5D]
+    private static let parenSpace: [UInt8] = [0x29, 0x20]
+
     /// Parses a line that starts with a timestamp; nil with what was expected when it does not fit `style`.
     static func parse(_ b: UnsafeBufferPointer<UInt8>, style: Style) -> Result<AppleTextHeader, LineProblem> {
         guard let (time, afterTime) = LogTimestamp.parse(b) else {
@@ -60,7 +65,7 @@ struct AppleTextHeader {
             if let ttl = token(), isNumber(ttl) {} else { i = save }
             skipSpaces()
             let start = i
-            guard let colon = ByteSearch.index(of: [0x3A, 0x20], in: b, from: start) ?? (n > start && b[n - 1] == 0x3A ? n - 1 : nil),
+            guard let colon = ByteSearch.index(of: AppleTextHeader.colonSpace, in: b, from: start) ?? (n > start && b[n - 1] == 0x3A ? n - 1 : nil),
                   colon > start else {
                 return .failure(LineProblem("expected \"process: message\" after the PID column"))
             }
@@ -71,7 +76,7 @@ struct AppleTextHeader {
             guard token() != nil else { return .failure(LineProblem("expected a host name after the timestamp")) }
             skipSpaces()
             let start = i
-            guard let close = ByteSearch.index(of: [0x5D, 0x3A], in: b, from: start),
+            guard let close = ByteSearch.index(of: AppleTextHeader.closeColon, in: b, from: start),
                   let open = (start..<close).last(where: { b[$0] == 0x5B }), open > start else {
                 return .failure(LineProblem("expected \"process[pid]:\" after the host name"))
             }
@@ -84,7 +89,7 @@ struct AppleTextHeader {
             header.messageType = type
             skipSpaces()
             let start = i
-            guard let close = ByteSearch.index(of: [0x5D], in: b, from: start),
+            guard let close = ByteSearch.index(of: AppleTextHeader.close, in: b, from: start),
                   let open = (start..<close).last(where: { b[$0] == 0x5B }), open > start else {
                 return .failure(LineProblem("expected \"process[pid:tid]\" after the type column"))
             }
@@ -93,11 +98,11 @@ struct AppleTextHeader {
             if i < n, b[i] == 0x20 { i += 1 }
         }
         // Optional "(Sender) " and "[subsystem:category] ".
-        if i < n, b[i] == 0x28, let close = ByteSearch.index(of: [0x29, 0x20], in: b, from: i),
+        if i < n, b[i] == 0x28, let close = ByteSearch.index(of: AppleTextHeader.parenSpace, in: b, from: i),
            !(i..<close).contains(where: { b[$0] == 0x20 }) {
             i = close + 2
         }
-        if i < n, b[i] == 0x5B, let close = ByteSearch.index(of: [0x5D], in: b, from: i) {
+        if i < n, b[i] == 0x5B, let close = ByteSearch.index(of: AppleTextHeader.close, in: b, from: i) {
             let inner = (i + 1)..<close
             if !inner.contains(where: { b[$0] == 0x20 }), let colon = inner.first(where: { b[$0] == 0x3A }) {
                 header.subsystem = inner.lowerBound..<colon

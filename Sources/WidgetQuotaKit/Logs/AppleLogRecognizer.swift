@@ -57,61 +57,91 @@ public struct AppleLogRecognizer: Sendable {
         return e
     }
 
+    /// Byte patterns of the built-in lines.
+    private enum P {
+        static let requestEnded = Array("Request ended for ".utf8)
+        static let dash = Array(" - ".utf8)
+        static let localReload = Array("on local reload".utf8)
+        static let succeeded = Array("succeeded".utf8)
+        static let summary = Array("summary for task".utf8)
+        static let summarySuccess = Array("summary for task success".utf8)
+        static let status = Array("response_status=".utf8)
+        static let duration = Array("transaction_duration_ms=".utf8)
+        static let convention = Array("[WidgetQuota] ".utf8)
+        static let runRequest = Array("Received run request for".utf8)
+        static let expire = Array("Received request to expire".utf8)
+        static let submit = Array("submitTaskRequest".utf8)
+        static let refreshRequest = Array("BGAppRefreshTaskRequest".utf8)
+        static let fetchError = Array("Fetch error".utf8)
+        static let bgTask = Array("[BGTask]".utf8)
+        static let submitFailed = Array("submit failed".utf8)
+        static let reloadAll = Array("reloadAllTimelines".utf8)
+        static let reloadKind = Array("reloadTimelines(ofKind".utf8)
+    }
+
     private func builtIn(_ entry: AppleLogEntry) -> LogEvent? {
-        let m = entry.message
+        var message = entry.message
+        return message.withUTF8 { m in builtIn(entry, m) }
+    }
+
+    private func builtIn(_ entry: AppleLogEntry, _ m: UnsafeBufferPointer<UInt8>) -> LogEvent? {
+        func has(_ needle: [UInt8]) -> Bool { ByteSearch.contains(m, needle) }
         let system = AppleLogRecognizer.systemProcesses.contains(entry.process)
-        if let r = m.range(of: "Request ended for ") {
+        if let at = ByteSearch.index(of: P.requestEnded, in: m) {
             guard !system else { return nil }
             var e = event(.getTimeline, entry)
-            let rest = m[r.upperBound...]
-            let identity = rest.range(of: " - ").map { rest[..<$0.lowerBound] } ?? rest
-            let parts = identity.split(separator: ":", maxSplits: 2)
-            if parts.count >= 1 { e.widgetKind = String(parts[0]) }
-            if parts.count >= 2 { e.widgetFamily = String(parts[1]) }
-            if let dash = rest.range(of: " - ") {
-                let outcome = rest[dash.upperBound...]
-                e.outcome = outcome.hasPrefix("success") ? .success : .failure
-                if e.outcome == .failure { e.detail = String(outcome) }
+            let start = at + P.requestEnded.count
+            let dash = ByteSearch.index(of: P.dash, in: m, from: start)
+            let identity = start..<(dash ?? m.count)
+            if let colon = identity.first(where: { m[$0] == 0x3A }) {
+                e.widgetKind = ByteSearch.string(m, identity.lowerBound..<colon)
+                let rest = (colon + 1)..<identity.upperBound
+                e.widgetFamily = ByteSearch.string(m, rest.lowerBound..<(rest.first(where: { m[$0] == 0x3A }) ?? rest.upperBound))
+            } else {
+                e.widgetKind = ByteSearch.string(m, identity)
+            }
+            if let dash {
+                let outcome = (dash + P.dash.count)..<m.count
+                e.outcome = ByteSearch.hasPrefix(m, Array("success".utf8), at: outcome.lowerBound) ? .success : .failure
+                if e.outcome == .failure { e.detail = ByteSearch.string(m, outcome) }
             }
             return e
         }
-        if m.contains("on local reload") {
+        if has(P.localReload) {
             var e = event(.reloadOutcome, entry)
-            e.outcome = m.contains("succeeded") ? .success : .failure
+            e.outcome = has(P.succeeded) ? .success : .failure
             return e
         }
-        if m.contains("summary for task") {
+        if has(P.summary) {
             var e = event(.apiRequest, entry)
-            var ok = m.contains("summary for task success")
-            if let status = AppleLogRecognizer.number(after: "response_status=", in: m) {
-                ok = ok && status >= 200 && status < 400
-            }
+            var ok = has(P.summarySuccess)
+            if let status = AppleLogRecognizer.number(after: P.status, in: m) { ok = ok && status >= 200 && status < 400 }
             e.outcome = ok ? .success : .failure
-            e.durationMs = AppleLogRecognizer.number(after: "transaction_duration_ms=", in: m).map(Double.init)
+            e.durationMs = AppleLogRecognizer.number(after: P.duration, in: m).map(Double.init)
             return e
         }
-        if m.hasPrefix("[WidgetQuota] ") { return convention(entry) }
+        if ByteSearch.hasPrefix(m, P.convention) { return convention(entry) }
         if system { return nil }
-        if m.contains("Received run request for") { return event(.bgTaskLaunch, entry) }
-        if m.contains("Received request to expire") { return event(.bgTaskExpire, entry) }
-        if m.contains("submitTaskRequest"), m.contains("BGAppRefreshTaskRequest") {
+        if has(P.runRequest) { return event(.bgTaskLaunch, entry) }
+        if has(P.expire) { return event(.bgTaskExpire, entry) }
+        if has(P.submit) && has(P.refreshRequest) {
             var e = event(.bgTaskSubmit, entry)
             e.outcome = .success
             return e
         }
-        if m.contains("Fetch error") {
+        if let at = ByteSearch.index(of: P.fetchError, in: m) {
             var e = event(.fetchError, entry)
             e.outcome = .failure
-            e.detail = m.range(of: "Fetch error").map { String(m[$0.lowerBound...]) } ?? m
+            e.detail = ByteSearch.string(m, at..<m.count)
             return e
         }
-        if m.contains("[BGTask]"), m.contains("submit failed") {
+        if has(P.bgTask) && has(P.submitFailed) {
             var e = event(.bgTaskSubmit, entry)
             e.outcome = .failure
             return e
         }
-        if m.contains("reloadAllTimelines") { return event(.reloadAllTimelines, entry) }
-        if m.contains("reloadTimelines(ofKind") { return event(.reloadTimelines, entry) }
+        if has(P.reloadAll) { return event(.reloadAllTimelines, entry) }
+        if has(P.reloadKind) { return event(.reloadTimelines, entry) }
         return nil
     }
 
@@ -149,9 +179,12 @@ public struct AppleLogRecognizer: Sendable {
     }
 
     /// The integer after `key` in `text` (`response_status=200`).
-    static func number(after key: String, in text: String) -> Int? {
-        guard let r = text.range(of: key) else { return nil }
-        let digits = text[r.upperBound...].prefix { $0.isASCII && $0.isNumber }
-        return Int(digits)
+    static func number(after key: [UInt8], in text: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let at = ByteSearch.index(of: key, in: text) else { return nil }
+        var i = at + key.count
+        var value = 0
+        let start = i
+        while i < text.count, text[i] &- 0x30 < 10, i - start < 12 { value = value * 10 + Int(text[i] &- 0x30); i += 1 }
+        return i > start ? value : nil
     }
 }

@@ -56,6 +56,7 @@ struct DeviceAccumulator {
     var lowPowerState: Bool?
     var originKnown = false
     var firstDay = Int.max
+    private var lastWidget: (kind: String?, family: String?, instance: Int?) = (nil, nil, nil)
     var lastDay = Int.min
 
     /// Adds one event.
@@ -65,14 +66,32 @@ struct DeviceAccumulator {
         lastDay = max(lastDay, day)
         if let s = e.smartStack { smartStack = (smartStack ?? false) || s }
         if let lp = e.lowPowerMode { lowPowerState = lp }
-        if let w = e.widgetIdentity, widgets.count < 64 { widgets.insert(w) }
-        var d = days[day] ?? DeviceDay()
+        if widgets.count < 64, e.widgetKind != nil || e.widgetFamily != nil || e.instance != nil,
+           e.widgetKind != lastWidget.kind || e.widgetFamily != lastWidget.family || e.instance != lastWidget.instance {
+            lastWidget = (e.widgetKind, e.widgetFamily, e.instance)
+            if let w = e.widgetIdentity { widgets.insert(w) }
+        }
+        if e.kind == .apiRequest && e.actor == nil {
+            let key = ProcessDay(process: e.process ?? "", day: day)
+            var n = network[key] ?? NetworkCount()
+            n.total += 1
+            if e.outcome == .failure { n.failed += 1 }
+            if let ms = e.durationMs { n.durationMsSum += ms; n.durationCount += 1 }
+            network[key] = n
+        }
+        if e.origin != nil { originKnown = true }
+        let lowPowerNow = lowPowerState == true
+        DeviceAccumulator.add(e, to: &days[day, default: DeviceDay()], lowPower: lowPowerNow)
+    }
+
+    /// Counts one event into its day, in place.
+    private static func add(_ e: LogEvent, to d: inout DeviceDay, lowPower: Bool) {
         d.hasRecords = true
-        if lowPowerState == true { d.lowPowerMode = true }
+        if lowPower { d.lowPowerMode = true }
         switch e.kind {
         case .getTimeline:
             d.getTimeline += 1
-            if let origin = e.origin { originKnown = true; if origin == .system { d.getTimelineSystem += 1 } } else { d.getTimelineSystem += 1 }
+            if e.origin == nil || e.origin == .system { d.getTimelineSystem += 1 }
             if e.outcome == .failure { d.timelineErrors += 1 }
         case .getSnapshot: d.snapshots += 1
         case .placeholder: d.placeholders += 1
@@ -96,13 +115,6 @@ struct DeviceAccumulator {
                 if e.outcome == .failure { d.failedRequests += 1 }
                 if let ms = e.durationMs { d.durationMsSum += ms; d.durationCount += 1 }
                 d.tokens += e.tokens ?? 0
-            } else {
-                let key = ProcessDay(process: e.process ?? "", day: day)
-                var n = network[key] ?? NetworkCount()
-                n.total += 1
-                if e.outcome == .failure { n.failed += 1 }
-                if let ms = e.durationMs { n.durationMsSum += ms; n.durationCount += 1 }
-                network[key] = n
             }
         case .fetchError: d.fetchErrors += 1
         case .cacheHit: d.cacheHits += 1
@@ -110,6 +122,5 @@ struct DeviceAccumulator {
         case .lowPowerMode: break
         case .reloadBudgetExhausted: break
         }
-        days[day] = d
     }
 }

@@ -39,6 +39,8 @@ struct LogFileParser {
     // The last device name seen (trace records repeat it on every line).
     private var lastDeviceBytes: [UInt8] = []
     private var lastDevice = ""
+    /// Process, subsystem and category names repeat on every line: made into Strings once.
+    private var names = StringCache()
 
     /// Lines that fit no format before giving up on a file.
     static let detectionLimit = 50
@@ -169,6 +171,8 @@ struct LogFileParser {
                 } else if f.problem == nil {
                     f.problem = "\(isLowPower ? "lowPowerMode" : "smartStack"): expected true or false"
                 }
+            } else if let fast = fastTraceField(b, key: key, value: value, into: &f) {
+                _ = fast
             } else {
                 let name = ByteSearch.string(b, key)
                 let text = value.kind == .string
@@ -183,6 +187,56 @@ struct LogFileParser {
         case .success(let e): sink.record(e, fileDevice: file)
         case .failure(let p): try sink.malformed(file: file, line: line, problem: p.text)
         }
+    }
+
+    /// Fields that repeat on most trace lines, parsed from bytes without building Strings.
+    /// Returns nil when the generic path must handle the field.
+    private mutating func fastTraceField(_ b: UnsafeBufferPointer<UInt8>, key: Range<Int>, value: JSONValueRef, into f: inout TraceFields) -> Bool? {
+        let v = UnsafeBufferPointer(rebasing: b[value.range])
+        func match<E: RawRepresentable>(_ cases: [E]) -> E? where E.RawValue == String {
+            guard value.kind == .string else { return nil }
+            return cases.first { $0.rawValue.utf8.count == v.count && $0.rawValue.utf8.elementsEqual(v) }
+        }
+        func integer() -> Int? {
+            guard value.kind == .number, v.count > 0, v.count < 16 else { return nil }
+            var n = 0
+            for c in v { guard c &- 0x30 < 10 else { return nil }; n = n * 10 + Int(c &- 0x30) }
+            return n
+        }
+        switch key.count {
+        case 6 where JSONObjectScanner.keyEquals(b, key, "origin"):
+            guard let o = match([TimelineOrigin.system, .policy, .reloadCall, .queued]) else { return nil }
+            f.origin = o
+        case 5 where JSONObjectScanner.keyEquals(b, key, "actor"):
+            guard let a = match([RequestActor.app, .widgetExtension, .background]) else { return nil }
+            f.actor = a
+        case 7 where JSONObjectScanner.keyEquals(b, key, "outcome"):
+            guard let o = match([LogOutcome.success, .failure]) else { return nil }
+            f.outcome = o
+        case 8 where JSONObjectScanner.keyEquals(b, key, "instance"):
+            guard let n = integer() else { return nil }
+            f.instance = n
+        case 6 where JSONObjectScanner.keyEquals(b, key, "tokens"):
+            guard let n = integer() else { return nil }
+            f.tokens = n
+        case 10 where JSONObjectScanner.keyEquals(b, key, "durationMs"):
+            guard let n = integer() else { return nil }
+            f.durationMs = Double(n)
+        case 13 where JSONObjectScanner.keyEquals(b, key, "schemaVersion"):
+            guard let n = integer() else { return nil }
+            f.schemaVersion = n
+        case 10 where JSONObjectScanner.keyEquals(b, key, "widgetKind"), 12 where JSONObjectScanner.keyEquals(b, key, "widgetFamily"):
+            guard value.kind == .string, !value.hasEscapes else { return nil }
+            let text: String
+            if let cached = names.lookup(v) { text = cached } else {
+                text = redactor.redact(ByteSearch.string(v))
+                names.insert(v, text)
+            }
+            if key.count == 10 { f.widgetKind = text } else { f.widgetFamily = text }
+        default:
+            return nil
+        }
+        return true
     }
 
     private mutating func cachedDevice(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
@@ -247,17 +301,21 @@ struct LogFileParser {
         }
         guard let message, message.kind == .string else { return }
         guard recognizer.isCandidate(UnsafeBufferPointer(rebasing: b[message.range])) else { return }
-        func text(_ v: JSONValueRef?) -> String {
-            guard let v, v.kind == .string else { return "" }
-            return JSONObjectScanner.decodeString(b, v.range, hasEscapes: v.hasEscapes) ?? ""
-        }
         guard let decoded = JSONObjectScanner.decodeString(b, message.range, hasEscapes: message.hasEscapes) else {
             return try sink.malformed(file: file, line: line, problem: "invalid escape in \"eventMessage\"; expected JSON string escapes")
         }
-        let path = text(image)
-        let process = path.split(separator: "/").last.map(String.init) ?? path
-        let entry = AppleLogEntry(time: time, process: process, subsystem: text(subsystem), category: text(category),
-                                  messageType: text(type), message: redactor.redact(decoded))
+        func name(_ v: JSONValueRef?, lastComponent: Bool = false) -> String {
+            guard let v, v.kind == .string else { return "" }
+            var range = v.range
+            if lastComponent, let slash = range.last(where: { b[$0] == 0x2F }) { range = (slash + 1)..<range.upperBound }
+            let bytes = UnsafeBufferPointer(rebasing: b[range])
+            if let cached = names.lookup(bytes) { return cached }
+            let decoded = JSONObjectScanner.decodeString(b, range, hasEscapes: bytes.contains(0x5C)) ?? ""
+            names.insert(bytes, decoded)
+            return decoded
+        }
+        let entry = AppleLogEntry(time: time, process: name(image, lastComponent: true), subsystem: name(subsystem),
+                                  category: name(category), messageType: name(type), message: redactor.redact(decoded))
         if time.utcOffsetSeconds == nil { sink.note("Some timestamps carry no UTC offset; they are taken as the device's local time.") }
         if let e = recognizer.recognise(entry) { sink.record(e, fileDevice: file) }
     }
@@ -339,10 +397,19 @@ struct LogFileParser {
         guard let header = pendingHeader else { return }
         pendingHeader = nil
         if !continuation.isEmpty { pendingLine.append(contentsOf: continuation) }
+        var names = self.names
+        defer { self.names = names }
         let event: LogEvent? = pendingLine.withUnsafeBufferPointer { b in
             let message = UnsafeBufferPointer(rebasing: b[min(header.message, b.count)...])
             guard recognizer.isCandidate(message) else { return nil }
-            func text(_ r: Range<Int>?) -> String { r.map { ByteSearch.string(b, $0) } ?? "" }
+            func text(_ r: Range<Int>?) -> String {
+                guard let r else { return "" }
+                let bytes = UnsafeBufferPointer(rebasing: b[r])
+                if let cached = names.lookup(bytes) { return cached }
+                let s = ByteSearch.string(bytes)
+                names.insert(bytes, s)
+                return s
+            }
             var msg = ByteSearch.string(message)
             while msg.hasSuffix("\n") { msg.removeLast() }
             let entry = AppleLogEntry(time: header.time, process: text(header.process), subsystem: text(header.subsystem),
@@ -388,5 +455,21 @@ enum CSVLine {
             if i == n { cells.append(""); break }
         }
         return cells
+    }
+}
+
+/// A few Strings made from bytes that repeat (process and subsystem names), so each is built once.
+struct StringCache {
+    private var entries: [(bytes: [UInt8], string: String)] = []
+    static let capacity = 64
+
+    func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        for entry in entries where entry.bytes.count == bytes.count && entry.bytes.elementsEqual(bytes) { return entry.string }
+        return nil
+    }
+
+    mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>, _ string: String) {
+        if entries.count >= StringCache.capacity { entries.removeFirst() }
+        entries.append((Array(bytes), string))
     }
 }
