@@ -13,21 +13,30 @@ enum ByteSearch {
         index(of: needle, in: haystack) != nil
     }
 
-    /// The index of the first occurrence of `needle` in `haystack`, if any.
+    /// The index of the first occurrence of `needle` in `haystack`, if any: `memchr` for the first
+    /// byte, then the last byte, then `memcmp` (Glibc does not export `memmem` to Swift).
     static func index(of needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>, from: Int = 0) -> Int? {
         guard needle.count > 0, haystack.count - from >= needle.count, let base = haystack.baseAddress else { return nil }
         return needle.withUnsafeBufferPointer { n -> Int? in
-            let first = n[0]
+            let first = n[0], lastOffset = n.count - 1, last = n[lastOffset]
             var i = from
-            let last = haystack.count - n.count
-            while i <= last {
-                guard let hit = memchr(base + i, Int32(first), last - i + 1) else { return nil }
+            let end = haystack.count - n.count
+            while i <= end {
+                guard let hit = memchr(base + i, Int32(first), end - i + 1) else { return nil }
                 let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                if memcmp(base + at, n.baseAddress!, n.count) == 0 { return at }
+                if base[at + lastOffset] == last && memcmp(base + at, n.baseAddress!, n.count) == 0 { return at }
                 i = at + 1
             }
             return nil
         }
+    }
+
+    /// True when two byte sequences are equal.
+    @inline(__always)
+    static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        if a.isEmpty { return true }
+        return b.withUnsafeBufferPointer { memcmp(a.baseAddress!, $0.baseAddress!, a.count) == 0 }
     }
 
     /// True when `bytes` starts with `prefix` at `at`.

@@ -159,7 +159,13 @@ enum JSONObjectScanner {
         }
         while i < end {
             let c = bytes[i]
-            if c != 0x5C { out.append(c); i += 1; continue }
+            if c != 0x5C {
+                // Copy the run up to the next backslash at once.
+                let run = memchr(bytes.baseAddress! + i, 0x5C, end - i).map { bytes.baseAddress!.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? end
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<run]))
+                i = run
+                continue
+            }
             guard i + 1 < end else { return nil }
             let e = bytes[i + 1]
             i += 2

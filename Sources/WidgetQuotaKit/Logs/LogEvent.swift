@@ -38,13 +38,10 @@ public enum LogEventKind: String, Sendable, CaseIterable, Codable {
 
     /// The kind whose raw value equals `bytes`, without building a String.
     static func matching(_ bytes: UnsafeBufferPointer<UInt8>) -> LogEventKind? {
-        for kind in allCases where kind.utf8.count == bytes.count && kind.utf8.elementsEqual(bytes) {
-            return kind
-        }
-        return nil
+        ByteTable.match(bytes, in: table)
     }
 
-    private var utf8: String.UTF8View { rawValue.utf8 }
+    private static let table = ByteTable.of(allCases)
 }
 
 /// Success or failure of a request, a task or a timeline.
@@ -90,5 +87,17 @@ public struct LogEvent: Sendable {
         var parts = [widgetKind ?? "?", widgetFamily ?? "?"]
         if let instance { parts.append(String(instance)) }
         return parts.joined(separator: ":")
+    }
+}
+
+/// Raw values as bytes, to match enum cases without building Strings.
+enum ByteTable {
+    static func of<E: RawRepresentable>(_ cases: [E]) -> [([UInt8], E)] where E.RawValue == String {
+        cases.map { (Array($0.rawValue.utf8), $0) }
+    }
+
+    static func match<E>(_ bytes: UnsafeBufferPointer<UInt8>, in table: [([UInt8], E)]) -> E? {
+        for (raw, value) in table where ByteSearch.equal(bytes, raw) { return value }
+        return nil
     }
 }

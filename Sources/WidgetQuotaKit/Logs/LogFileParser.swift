@@ -189,13 +189,16 @@ struct LogFileParser {
         }
     }
 
+    static let origins = ByteTable.of([TimelineOrigin.system, .policy, .reloadCall, .queued])
+    static let actors = ByteTable.of([RequestActor.app, .widgetExtension, .background])
+    static let outcomes = ByteTable.of([LogOutcome.success, .failure])
+
     /// Fields that repeat on most trace lines, parsed from bytes without building Strings.
     /// Returns nil when the generic path must handle the field.
     private mutating func fastTraceField(_ b: UnsafeBufferPointer<UInt8>, key: Range<Int>, value: JSONValueRef, into f: inout TraceFields) -> Bool? {
         let v = UnsafeBufferPointer(rebasing: b[value.range])
-        func match<E: RawRepresentable>(_ cases: [E]) -> E? where E.RawValue == String {
-            guard value.kind == .string else { return nil }
-            return cases.first { $0.rawValue.utf8.count == v.count && $0.rawValue.utf8.elementsEqual(v) }
+        func match<E>(_ table: [([UInt8], E)]) -> E? {
+            value.kind == .string ? ByteTable.match(v, in: table) : nil
         }
         func integer() -> Int? {
             guard value.kind == .number, v.count > 0, v.count < 16 else { return nil }
@@ -205,13 +208,13 @@ struct LogFileParser {
         }
         switch key.count {
         case 6 where JSONObjectScanner.keyEquals(b, key, "origin"):
-            guard let o = match([TimelineOrigin.system, .policy, .reloadCall, .queued]) else { return nil }
+            guard let o = match(LogFileParser.origins) else { return nil }
             f.origin = o
         case 5 where JSONObjectScanner.keyEquals(b, key, "actor"):
-            guard let a = match([RequestActor.app, .widgetExtension, .background]) else { return nil }
+            guard let a = match(LogFileParser.actors) else { return nil }
             f.actor = a
         case 7 where JSONObjectScanner.keyEquals(b, key, "outcome"):
-            guard let o = match([LogOutcome.success, .failure]) else { return nil }
+            guard let o = match(LogFileParser.outcomes) else { return nil }
             f.outcome = o
         case 8 where JSONObjectScanner.keyEquals(b, key, "instance"):
             guard let n = integer() else { return nil }
@@ -240,7 +243,7 @@ struct LogFileParser {
     }
 
     private mutating func cachedDevice(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        if lastDeviceBytes.elementsEqual(bytes) { return lastDevice }
+        if ByteSearch.equal(bytes, lastDeviceBytes) { return lastDevice }
         lastDeviceBytes = Array(bytes)
         lastDevice = redactor.redact(ByteSearch.string(bytes))
         return lastDevice
@@ -464,7 +467,7 @@ struct StringCache {
     static let capacity = 64
 
     func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        for entry in entries where entry.bytes.count == bytes.count && entry.bytes.elementsEqual(bytes) { return entry.string }
+        for entry in entries where ByteSearch.equal(bytes, entry.bytes) { return entry.string }
         return nil
     }
 
