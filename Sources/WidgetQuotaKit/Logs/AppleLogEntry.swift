@@ -54,6 +54,17 @@ struct AppleTextHeader {
         }
         func isNumber(_ r: Range<Int>) -> Bool { r.allSatisfy { b[$0] &- 0x30 < 10 } }
         var header = AppleTextHeader(time: time, process: 0..<0, messageType: nil, message: n)
+        /// `process[pid]` or `process[pid:tid]` up to `terminator` (`]:` or `]`): sets the process, moves past it.
+        func bracketedProcess(until terminator: [UInt8]) -> Bool {
+            skipSpaces()
+            let start = i
+            guard let close = ByteSearch.index(of: terminator, in: b, from: start),
+                  let open = (start..<close).last(where: { b[$0] == 0x5B }), open > start else { return false }
+            header.process = start..<open
+            i = min(close + terminator.count, n)
+            if i < n, b[i] == 0x20 { i += 1 }
+            return true
+        }
         switch style {
         case .standard:
             // Thread  Type  Activity  PID  [TTL]  process: message
@@ -74,28 +85,16 @@ struct AppleTextHeader {
         case .syslog:
             // host process[pid]: message
             guard token() != nil else { return .failure(LineProblem("expected a host name after the timestamp")) }
-            skipSpaces()
-            let start = i
-            guard let close = ByteSearch.index(of: AppleTextHeader.closeColon, in: b, from: start),
-                  let open = (start..<close).last(where: { b[$0] == 0x5B }), open > start else {
+            guard bracketedProcess(until: AppleTextHeader.closeColon) else {
                 return .failure(LineProblem("expected \"process[pid]:\" after the host name"))
             }
-            header.process = start..<open
-            i = min(close + 2, n)
-            if i < n, b[i] == 0x20 { i += 1 }
         case .compact:
             // Ty process[pid:tid] message
             guard let type = token() else { return .failure(LineProblem("expected a type column (Df, I, E, ...) after the timestamp")) }
             header.messageType = type
-            skipSpaces()
-            let start = i
-            guard let close = ByteSearch.index(of: AppleTextHeader.close, in: b, from: start),
-                  let open = (start..<close).last(where: { b[$0] == 0x5B }), open > start else {
+            guard bracketedProcess(until: AppleTextHeader.close) else {
                 return .failure(LineProblem("expected \"process[pid:tid]\" after the type column"))
             }
-            header.process = start..<open
-            i = min(close + 1, n)
-            if i < n, b[i] == 0x20 { i += 1 }
         }
         // Optional "(Sender) " and "[subsystem:category] ".
         if i < n, b[i] == 0x28, let close = ByteSearch.index(of: AppleTextHeader.parenSpace, in: b, from: i),
