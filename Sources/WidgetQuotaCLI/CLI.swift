@@ -16,6 +16,8 @@ public enum CLI {
         DiffCommand.command,
         ScenarioCommand.command,
         DesignsCommand.command,
+        AnalyzeCommand.command,
+        TraceCommand.command,
         SweepCommand.command,
         BenchCommand.command,
     ]
