@@ -12,6 +12,7 @@ public enum CLI {
     }
 
     static let commands: [Command] = [
+        ReportCommand.command,
         SimulateCommand.command,
         DiffCommand.command,
         ScenarioCommand.command,
