@@ -14,6 +14,8 @@ let package = Package(
         // Commands and their flags, over the domain; testable without spawning a process.
         .target(name: "WidgetQuotaCLI", dependencies: ["WidgetQuotaKit"]),
         .executableTarget(name: "widget-quota", dependencies: ["WidgetQuotaCLI"]),
+        // libFuzzer entry points (built with -sanitize=fuzzer -DFUZZING) or a replayer of saved inputs.
+        .executableTarget(name: "widget-quota-fuzz", dependencies: ["WidgetQuotaKit"]),
         .testTarget(
             name: "WidgetQuotaKitTests",
             dependencies: ["WidgetQuotaKit", "WidgetQuotaCLI"],

@@ -93,7 +93,13 @@ public struct LogAnalysis: Codable, Sendable {
         public var lowPowerKnown: Bool
         /// The local day of `days[0]` (days since 1970-01-01).
         public var firstDay: Int
+        /// The local day of each entry of `days` (days since 1970-01-01).
+        public var dayNumbers: [Int]
     }
+
+    /// Days without a line that still count as observed (with zeros) when they lie between
+    /// observed days this close together; longer gaps mean the device was not logging.
+    public static let maxUnobservedGap = 2
 
     public var schemaVersion = 1
     public var devices: Int
@@ -101,6 +107,8 @@ public struct LogAnalysis: Codable, Sendable {
     public var linesRead: Int
     public var linesRecognised: Int
     public var malformedLines: Int
+    /// Exact repeats of recent timestamped lines, counted once.
+    public var duplicateLines: Int = 0
     public var malformedExamples: [String]
     public var bytesRead: Int
     public var files: [FileSummary]
@@ -126,7 +134,7 @@ public struct LogAnalysis: Codable, Sendable {
     public var measurements: [DeviceMeasurement] = []
 
     enum CodingKeys: String, CodingKey {
-        case schemaVersion, devices, deviceDays, linesRead, linesRecognised, malformedLines, malformedExamples, bytesRead
+        case schemaVersion, devices, deviceDays, linesRead, linesRecognised, malformedLines, duplicateLines, malformedExamples, bytesRead
         case files, perDeviceDay, reloadCallsPerSuccessfulFetch, apiErrorRate, timelineErrorRate, requestsPerUserPerMonth
         case smartStack, lowPowerMode, appProcesses, extensionProcesses, otherProcessRequests, perDevice, topErrors, notes
     }
@@ -138,12 +146,25 @@ extension LogAnalyzer {
         let (apps, extensions) = processRoles()
         var measurements = [LogAnalysis.DeviceMeasurement]()
         var other = 0
+        var skippedDays = 0
         for name in devices.keys.sorted() {
             let acc = devices[name]!
             guard acc.firstDay <= acc.lastDay else { continue }
-            var days = (acc.firstDay...acc.lastDay).map { acc.days[$0] ?? DeviceDay() }
+            // Observed days: days with a line, and short gaps between them (zeros, not silence).
+            // A long gap, or one stray timestamp far away, must not add months of empty days.
+            let active = Set(acc.days.keys).union(acc.network.keys.map(\.day)).sorted()
+            var dayNumbers = [Int]()
+            for (k, day) in active.enumerated() {
+                if k > 0, day - active[k - 1] - 1 <= LogAnalysis.maxUnobservedGap {
+                    dayNumbers.append(contentsOf: (active[k - 1] + 1)..<day)
+                }
+                dayNumbers.append(day)
+            }
+            skippedDays += (active.last! - active.first! + 1) - dayNumbers.count
+            let index = Dictionary(uniqueKeysWithValues: dayNumbers.enumerated().map { ($0.element, $0.offset) })
+            var days = dayNumbers.map { acc.days[$0] ?? DeviceDay() }
             for (key, count) in acc.network.sorted(by: { ($0.key.process, $0.key.day) < ($1.key.process, $1.key.day) }) {
-                let i = key.day - acc.firstDay
+                guard let i = index[key.day] else { continue }
                 if extensions.contains(key.process) {
                     days[i].extensionRequests += count.total
                 } else if apps.contains(key.process) {
@@ -158,7 +179,7 @@ extension LogAnalyzer {
             }
             measurements.append(.init(device: name, days: days, smartStack: acc.smartStack,
                                       instances: max(1, acc.widgets.count), originKnown: acc.originKnown,
-                                      lowPowerKnown: acc.lowPowerState != nil, firstDay: acc.firstDay))
+                                      lowPowerKnown: acc.lowPowerState != nil, firstDay: dayNumbers[0], dayNumbers: dayNumbers))
         }
         let allDays = measurements.flatMap(\.days)
         func stats(_ f: (DeviceDay) -> Int) -> DayStats { DayStats(allDays.map { Double(f($0)) }) }
@@ -190,12 +211,18 @@ extension LogAnalyzer {
         if other > 0 {
             notes.append("\(other) network summaries from other processes (system daemons such as nsurlsessiond or trustd) are not counted as API requests.")
         }
+        if duplicateLines > 0 {
+            notes.append("\(duplicateLines) lines repeated an earlier line exactly (same timestamp and text) and were counted once.")
+        }
+        if skippedDays > 0 {
+            notes.append("\(skippedDays) days without a single log line (gaps longer than \(LogAnalysis.maxUnobservedGap) days between logged days) are not counted as device-days.")
+        }
         let topErrors = errorCounts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
             .prefix(5).map { LogAnalysis.ErrorCount(message: $0.key, count: $0.value) }
 
         return LogAnalysis(
             devices: measurements.count, deviceDays: allDays.count, linesRead: linesRead, linesRecognised: linesRecognised,
-            malformedLines: malformedLines, malformedExamples: malformedExamples, bytesRead: bytesRead, files: files,
+            malformedLines: malformedLines, duplicateLines: duplicateLines, malformedExamples: malformedExamples, bytesRead: bytesRead, files: files,
             perDeviceDay: perDay,
             reloadCallsPerSuccessfulFetch: successes > 0 ? Double(sum(\.reloadCalls)) / Double(successes) : nil,
             apiErrorRate: requests > 0 ? Double(failed) / Double(requests) : nil,

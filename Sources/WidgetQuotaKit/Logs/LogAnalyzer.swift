@@ -30,6 +30,7 @@ public struct LogAnalyzer {
     var linesRead = 0
     var linesRecognised = 0
     var malformedLines = 0
+    var duplicateLines = 0
     var malformedExamples: [String] = []
     var files: [LogAnalysis.FileSummary] = []
     var notes: [String] = []
@@ -67,6 +68,7 @@ public struct LogAnalyzer {
         let reader = LineReader(bufferSize: options.bufferSize)
         // Counts are committed only when the file is a log: a skipped file leaves no trace.
         let saved = (devices, linesRecognised, malformedLines, malformedExamples, errorCounts, extensionEvidence, appEvidence)
+        let savedDuplicates = duplicateLines
         var lines = 0
         let bytes: Int
         do {
@@ -78,6 +80,7 @@ public struct LogAnalyzer {
         } catch let error as WidgetQuotaError {
             if case .malformedInput(_, nil, _) = error {
                 (devices, linesRecognised, malformedLines, malformedExamples, errorCounts, extensionEvidence, appEvidence) = saved
+                duplicateLines = savedDuplicates
             }
             throw error
         }

@@ -59,6 +59,9 @@ struct LogFileParser {
 
     // MARK: Lines
 
+    private var duplicates = DuplicateFilter()
+    private var skippingRepeat = false
+
     mutating func consume(_ line: LineView, into sink: inout LogAnalyzer) throws {
         if line.isOverlong {
             try flushPending(into: &sink)
@@ -70,6 +73,18 @@ struct LogFileParser {
             b = UnsafeBufferPointer(rebasing: b[3...])
         }
         guard let format else { return try detect(b, line: line, into: &sink) }
+        // Exact repeats of timestamped lines are counted once (pretty JSON repeats lines legitimately).
+        if format != .appleJSON, let first = b.first, first == 0x7B || (first >= 0x30 && first <= 0x39) || format == .traceCSV,
+           !ByteSearch.isBlank(b) {
+            if duplicates.isRepeat(b) {
+                sink.duplicateLines += 1
+                skippingRepeat = true
+                return
+            }
+            skippingRepeat = false
+        } else if skippingRepeat, format.textStyle != nil {
+            return   // a continuation line of a repeated record
+        }
         switch format {
         case .traceNDJSON:
             guard !ByteSearch.isBlank(b) else { return }

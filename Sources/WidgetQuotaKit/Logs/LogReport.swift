@@ -17,9 +17,8 @@ public struct LogReport: Sendable {
                                    "bgTaskLaunches", "bgTaskExpirations", "reloadCalls", "reloadOutcomes", "appOpens",
                                    "lowPowerMode", "smartStack"])
         for m in analysis.measurements {
-            let firstDay = m.firstDay
             for (i, d) in m.days.enumerated() {
-                w.appendRow([.text(m.device), .text(LogTimestamp.dateText(day: firstDay + i)), .integer(d.getTimeline),
+                w.appendRow([.text(m.device), .text(LogTimestamp.dateText(day: m.dayNumbers[i])), .integer(d.getTimeline),
                              .integer(d.getTimelineSystem), .integer(d.timelineErrors), .integer(d.apiRequests), .integer(d.appRequests),
                              .integer(d.extensionRequests), .integer(d.backgroundRequests), .integer(d.failedRequests),
                              .integer(d.fetchErrors), .integer(d.bgSubmits), .integer(d.bgLaunches), .integer(d.bgExpirations),

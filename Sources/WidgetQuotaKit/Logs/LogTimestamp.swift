@@ -74,7 +74,9 @@ public struct LogTimestamp: Sendable, Equatable {
             return true
         }
         guard let year = digits(4), expect(0x2D), let month = digits(2), expect(0x2D), let day = digits(2),
-              month >= 1, month <= 12, day >= 1, day <= 31 else { return nil }
+              month >= 1, month <= 12, day >= 1, day <= 31,
+              // Logs come from iOS devices: a year outside this range is a corrupt line, not a date.
+              year >= 2000, year <= 2100 else { return nil }
         guard i < n, bytes[i] == 0x20 || bytes[i] == 0x54 else { return nil }   // ' ' or 'T'
         i += 1
         guard let hour = digits(2), expect(0x3A), let minute = digits(2), expect(0x3A), let second = digits(2),

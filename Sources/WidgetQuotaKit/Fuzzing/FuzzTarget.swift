@@ -1,0 +1,107 @@
+import Foundation
+
+/// Entry points for fuzzing every parser: each takes arbitrary bytes and must never crash,
+/// hang or corrupt memory; errors are expected answers. Used by the libFuzzer executable
+/// (`widget-quota-fuzz`) and by the regression tests, which replay every input that ever
+/// crashed one of them.
+public enum FuzzTarget: String, CaseIterable, Sendable {
+    case scenario
+    case thresholds
+    case rules
+    case prices
+    /// Any log, format detected.
+    case logs
+    case traceNDJSON = "trace-ndjson"
+    case traceCSV = "trace-csv"
+    case appleNDJSON = "apple-ndjson"
+    case appleJSON = "apple-json"
+    case appleDefault = "apple-default"
+    case appleSyslog = "apple-syslog"
+    case appleCompact = "apple-compact"
+
+    /// A first line that steers format detection, so each style's parser gets the fuzzer's attention.
+    var prefix: String {
+        switch self {
+        case .traceNDJSON:
+            return #"{"v":1,"ts":"2026-09-14T11:18:19.799-04:00","device":"d1","event":"getTimeline","kind":"W","family":"systemSmall"}"# + "\n"
+        case .traceCSV:
+            return "v,ts,device,event,kind,family,smartStack,lowPower,outcome,durationMs,tokens,actor,origin,detail\n"
+        case .appleNDJSON:
+            return #"{"timestamp":"2025-07-27 15:47:10.504275-0400","eventMessage":"Request ended for W:systemSmall:(noIntent) - success","processImagePath":"\/private\/var\/containers\/Bundle\/Application\/X\/App.app\/PlugIns\/AppWidgetExtension.appex\/AppWidgetExtension","messageType":"Default","subsystem":"com.apple.chrono","category":"timeline","processID":4242}"# + "\n"
+        case .appleJSON:
+            return "Filtering the log data using \"process == \\\"App\\\"\"\n[{\n  \"timestamp\" : \"2025-07-27 15:47:10.504275-0400\",\n  \"eventMessage\" : \"hello\"\n},"
+        case .appleDefault:
+            return "Timestamp                       Thread     Type        Activity             PID    TTL  \n"
+                + "2025-07-27 15:47:10.504275-0400  0x1a2b3c   Default     0x0                  4242   0    AppWidgetExtension: (WidgetKit) [com.apple.chrono:timeline] Request ended for W:systemSmall:(noIntent) - success\n"
+        case .appleSyslog:
+            return "Timestamp                       (process)[PID]\n"
+                + "2025-07-27 15:47:10.504275-0400  localhost AppWidgetExtension[4242]: (WidgetKit) [com.apple.chrono:timeline] Request ended for W:systemSmall:(noIntent) - success\n"
+        case .appleCompact:
+            return "Timestamp               Ty Process[PID:TID]\n"
+                + "2026-09-14 11:18:19.799 Df AppWidgetExtension[4242:1a2b] [com.apple.chrono:timeline] Request ended for W:systemSmall:(noIntent) - success\n"
+        default:
+            return ""
+        }
+    }
+
+    /// Feeds `bytes` to the parser; anything but a crash is a pass.
+    public func run(_ bytes: [UInt8]) {
+        switch self {
+        case .scenario: FuzzTarget.scenario(bytes)
+        case .thresholds: FuzzTarget.thresholds(bytes)
+        case .rules: FuzzTarget.rules(bytes)
+        case .prices: _ = try? PriceTable.decode(Data(bytes), file: "prices.json")
+        default: FuzzTarget.logs(Array(prefix.utf8) + bytes)
+        }
+    }
+
+    static func scenario(_ bytes: [UInt8]) {
+        guard var s = try? ScenarioLoader.decode(Data(bytes), file: "scenario.json") else { return }
+        // A valid scenario must also simulate: shrink it so one input stays fast.
+        s.horizon.days = min(s.horizon.days, 2)
+        s.horizon.warmupDays = min(s.horizon.warmupDays, 1)
+        s.horizon.runs = 1
+        s.horizon.sampleUsers = min(s.horizon.sampleUsers, 3)
+        s.horizon.users = [min(s.horizon.users.max() ?? 1, 5)]
+        s.api.outages = s.api.outages.filter { $0.day <= s.horizon.days }
+        s.quotas.tiers = Array(s.quotas.tiers.prefix(1))
+        let designs = Array(s.availableDesigns.suffix(2))
+        let result = MonteCarloEngine(scenario: s, designs: designs, threads: 1).run()
+        _ = SimulationReport(result).markdown()
+    }
+
+    static func thresholds(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let expression = try? ThresholdExpression.parse(text) else { return }
+        let report = #"{"results": [{"design": "direct", "users": 1000, "requestsPerUserMonth": {"mean": 900, "p95": 1200}, "quota": [{"tier": "free", "exceedProbability": 1}]}]}"#
+        guard let json = try? JSONValue.parse(Data(report.utf8), file: "report.json") else { return }
+        _ = try? ThresholdEvaluator.evaluate(Threshold(expression: expression, severity: .fail), on: MetricTable(json: json))
+    }
+
+    static func rules(_ bytes: [UInt8]) {
+        guard let rules = try? LogRules.parse(Data(bytes), file: "rules.json") else { return }
+        var options = LogAnalyzer.Options()
+        options.rules = rules
+        var analyzer = LogAnalyzer(options: options)
+        var source = MemoryByteSource(Array(FuzzTarget.appleCompact.prefix.utf8))
+        try? analyzer.read(source: &source, name: "log")
+        _ = analyzer.analysis()
+    }
+
+    static func logs(_ bytes: [UInt8]) {
+        for strict in [false, true] {
+            var options = LogAnalyzer.Options()
+            options.strict = strict
+            options.bufferSize = 4_096   // small chunks exercise line boundaries
+            var analyzer = LogAnalyzer(options: options)
+            var source = MemoryByteSource(bytes, maxRead: 777)
+            try? analyzer.read(source: &source, name: "device.log")
+            let analysis = analyzer.analysis()
+            let report = LogReport(analysis)
+            _ = report.markdown()
+            _ = report.csv()
+            _ = try? report.json()
+            _ = try? ScenarioCalibrator.calibrate(analysis, base: Scenario())
+        }
+    }
+}
