@@ -93,8 +93,9 @@ public struct MonteCarloEngine: Sendable {
         buckets.withUnsafeMutableBufferPointer { bucketBuffer in
             ages.withUnsafeMutableBufferPointer { ageBuffer in
                 quotaDays.withUnsafeMutableBufferPointer { dayBuffer in
+                    let workspace = SimulationWorkspace(model: model)
                     for user in 0..<sampleUsers {
-                        var sim = UserSimulator(model: model, user: user, observer: NoObserver())
+                        var sim = UserSimulator(model: model, user: user, observer: NoObserver(), workspace: workspace)
                         sim.buckets = bucketBuffer.baseAddress
                         sim.ages = ageBuffer.baseAddress
                         sim.quotaDays = dayBuffer.baseAddress
@@ -170,8 +171,9 @@ public struct MonteCarloEngine: Sendable {
         let users = min(outageCounterfactualUsers, withOutage.count)
         guard users > 0 else { return nil }
         var difference = 0.0
+        let workspace = SimulationWorkspace(model: calmModel)
         for user in 0..<users {
-            var sim = UserSimulator(model: calmModel, user: user, observer: NoObserver())
+            var sim = UserSimulator(model: calmModel, user: user, observer: NoObserver(), workspace: workspace)
             sim.run()
             difference += Double(withOutage[user]) - Double(sim.monthRequests)
         }
