@@ -132,8 +132,8 @@ public struct MonteCarloEngine: Sendable {
         }
         // Beyond the sample, search the projection: its load grows monotonically with N.
         for (t, tier) in tiers.enumerated() where firstExceeding[t] == nil {
-            firstExceeding[t] = MonteCarloEngine.firstExceeding(tier: tier, projection: projection, model: model,
-                                               above: sampleUsers, tokens: tokens)
+            firstExceeding[t] = projection.firstExceeding(tier: tier, tokensPerRequest: tokens, above: sampleUsers,
+                                                          largest: largestPopulation, model: model)
         }
         out.firstExceedingUsers = firstExceeding
         out.outageExtraRequestsPerUser = outageExtra(model: model, withOutage: out.perUserRequests)
@@ -144,7 +144,8 @@ public struct MonteCarloEngine: Sendable {
         return out
     }
 
-    /// The smallest population above `above` whose projected load breaks `tier`, by bisection.
+    /// The smallest population above `above` whose projected load breaks `tier`, by bisection over
+    /// whole projected series: the reference that `LoadProjection.firstExceeding` must agree with.
     static func firstExceeding(tier: QuotaTier, projection: LoadProjection, model: SimulationModel,
                                above: Int, tokens: Double) -> Int? {
         func breaks(_ n: Int) -> Bool {

@@ -37,10 +37,12 @@ struct PoissonClock {
     private let dayMass: UnsafeMutablePointer<Double>
     private let shapeCumulative: UnsafePointer<Double>
     private let shapeSecondsPerShare: UnsafePointer<Double>
+    private let hourAtShare: UnsafePointer<UInt8>
     private let days: Int
     private var position = 0.0
     private var day = 0
-    private var hour = 0
+    /// Start of `day` in seconds.
+    private var dayStart = 0.0
 
     /// Builds the day tables in `storage` (3 × days + 1 doubles) from each day's expected count.
     @inline(__always)
@@ -50,6 +52,7 @@ struct PoissonClock {
         dayMass = storage + (2 * days + 1)
         shapeCumulative = shape.cumulative
         shapeSecondsPerShare = shape.secondsPerShare
+        hourAtShare = shape.hourAtShare
         self.days = days
         var running = 0.0
         dayCumulative[0] = 0
@@ -80,7 +83,7 @@ struct PoissonClock {
             share += (seconds - Double(h) * 3_600) / shapeSecondsPerShare[h]
         }
         day = d
-        hour = h
+        dayStart = Double(d) * 86_400
         position = dayCumulative[d] + min(share, 1) * dayMass[d] + rng.exponential(tables)
         return locate()
     }
@@ -89,11 +92,14 @@ struct PoissonClock {
     private mutating func locate() -> Double {
         while day < days && dayCumulative[day + 1] <= position {
             day += 1
-            hour = 0
+            dayStart = Double(day) * 86_400
         }
         guard day < days else { return .infinity }
         let share = (position - dayCumulative[day]) * inverseDayMass[day]
+        // The hour is the last one whose cumulative share is ≤ share: a table indexed by share
+        // gives it or an hour just before it, so the scan rarely steps (and rarely mispredicts).
+        var hour = Int(hourAtShare[min(Int(share * Double(ShapeTable.hourSlots)), ShapeTable.hourSlots - 1)])
         while hour < 23 && shapeCumulative[hour + 1] <= share { hour += 1 }
-        return Double(day) * 86_400 + Double(hour) * 3_600 + (share - shapeCumulative[hour]) * shapeSecondsPerShare[hour]
+        return dayStart + Double(hour) * 3_600 + (share - shapeCumulative[hour]) * shapeSecondsPerShare[hour]
     }
 }

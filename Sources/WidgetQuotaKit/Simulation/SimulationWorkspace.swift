@@ -126,6 +126,11 @@ struct ShapeTable {
     let cumulative: UnsafePointer<Double>
     /// 24 seconds-per-share factors.
     let secondsPerShare: UnsafePointer<Double>
+    /// For each of `hourSlots` equal slices of the day's share, the last hour whose cumulative
+    /// share is at or below the slice's start.
+    let hourAtShare: UnsafePointer<UInt8>
+
+    static let hourSlots = 256
 }
 
 /// Scratch memory for simulating users of one (run, design) pair, one user after another.
@@ -153,6 +158,7 @@ final class SimulationWorkspace: @unchecked Sendable {
     let clockTables: UnsafeMutablePointer<Double>
     // Day shapes of the run (app, widget, background, flat).
     let shapes: UnsafeMutablePointer<Double>
+    let hourTables: UnsafeMutablePointer<UInt8>
 
     static let clockCount = 5
     /// Doubles per clock: cumulative (days + 1), inverse mass (days), mass (days).
@@ -174,9 +180,17 @@ final class SimulationWorkspace: @unchecked Sendable {
         lowPower = .allocate(capacity: days + 1)
         clockTables = .allocate(capacity: SimulationWorkspace.clockCount * (3 * days + 1))
         shapes = .allocate(capacity: 4 * 49)
+        let slots = ShapeTable.hourSlots
+        hourTables = .allocate(capacity: 4 * slots)
         for (k, shape) in [model.appShape, model.widgetShape, model.backgroundShape, model.flatShape].enumerated() {
             for i in 0..<25 { shapes[k * 49 + i] = shape.cumulative[i] }
             for i in 0..<24 { shapes[k * 49 + 25 + i] = shape.secondsPerShare[i] }
+            var hour = 0
+            for slot in 0..<slots {
+                let start = Double(slot) / Double(slots)
+                while hour < 23 && shape.cumulative[hour + 1] <= start { hour += 1 }
+                hourTables[k * slots + slot] = UInt8(hour)
+            }
         }
     }
 
@@ -184,11 +198,13 @@ final class SimulationWorkspace: @unchecked Sendable {
         budgetUsed.deallocate(); nextPolicy.deallocate(); displayedContent.deallocate()
         exhausted.deallocate(); queued.deallocate(); displayedError.deallocate()
         dayFactor.deallocate(); lowPower.deallocate(); clockTables.deallocate(); shapes.deallocate()
+        hourTables.deallocate()
     }
 
     /// Shapes by index: 0 app, 1 widget, 2 background, 3 flat.
     func shape(_ k: Int) -> ShapeTable {
-        ShapeTable(cumulative: shapes + k * 49, secondsPerShare: shapes + k * 49 + 25)
+        ShapeTable(cumulative: shapes + k * 49, secondsPerShare: shapes + k * 49 + 25,
+                   hourAtShare: hourTables + k * ShapeTable.hourSlots)
     }
 
     func clockStorage(_ k: Int) -> UnsafeMutablePointer<Double> {
