@@ -42,11 +42,11 @@ struct Arguments {
                 } else {
                     let all = valued.union(allowedSwitches)
                     let hint = Levenshtein.nearest(to: name, in: all).map { "; did you mean --\($0)?" } ?? ""
-                    throw WidgetQuotaError.usage("unknown option --\(name)\(hint)")
+                    throw WidgetQuotaError.usage("unknown option --\(name.prefix(60))\(hint)")
                 }
             } else if arg.hasPrefix("-") && arg.count > 1 && Double(arg) == nil {
                 if arg == "-h" { switches.insert("help") } else {
-                    throw WidgetQuotaError.usage("unknown option \(arg)")
+                    throw WidgetQuotaError.usage("unknown option \(quoted(arg))")
                 }
             } else {
                 positionals.append(arg)

@@ -13,6 +13,7 @@ public enum CLI {
 
     static let commands: [Command] = [
         SimulateCommand.command,
+        DiffCommand.command,
         ScenarioCommand.command,
         DesignsCommand.command,
         SweepCommand.command,
@@ -41,7 +42,7 @@ public enum CLI {
         }
         guard let command = commands.first(where: { $0.name == first }) else {
             let hint = Levenshtein.nearest(to: first, in: commands.map(\.name)).map { " (did you mean \"\($0)\"?)" } ?? ""
-            console.err("widget-quota: unknown command \"\(first)\"\(hint)\n\n" + usage())
+            console.err("widget-quota: unknown command \(quoted(first))\(hint)\n\n" + usage())
             return .usage
         }
         let rest = Array(args.dropFirst())
@@ -52,13 +53,18 @@ public enum CLI {
         do {
             return try command.run(rest, console)
         } catch let error as WidgetQuotaError {
-            console.err("widget-quota \(command.name): \(error)\n")
+            console.err("widget-quota \(command.name): \(CLI.bounded(error.description))\n")
             if case .usage = error { console.err("Try: widget-quota \(command.name) --help\n") }
             return error.exitCode
         } catch {
             console.err("widget-quota \(command.name): \(error)\n")
             return .internalError
         }
+    }
+
+    /// An error message cut to a readable length: input data must never flood the terminal.
+    static func bounded(_ message: String, limit: Int = 2_000) -> String {
+        message.count <= limit ? message : String(message.prefix(limit)) + "… (message shortened)"
     }
 
     /// The top-level help.

@@ -47,6 +47,10 @@ enum DesignsCommand {
           --json           print the full definitions as JSON
           -h, --help       show this help
 
+        Examples:
+          widget-quota designs
+          widget-quota designs --scenario my-scenario.json --json
+
         Exit codes:
         \(CLI.exitCodeHelp())
         """,

@@ -8,7 +8,8 @@ enum SimulateCommand {
         summary: "Project requests, load, quota and freshness for each design and user count",
         help: """
         Usage: widget-quota simulate [--scenario FILE] [--designs A,B] [--users N,M] [--runs N]
-                                     [--seed S] [--threads N] [--format markdown|csv|json] [--out DIR]
+                                     [--seed S] [--threads N] [--format F] [--out DIR]
+                                     [--fail-if EXPR]... [--warn-if EXPR]... [--no-sensitivity]
 
         Simulates populations of users under each design (WidgetKit's reload budget, Smart Stack,
         Low Power Mode, app opens, BGAppRefreshTask, outages) and reports requests per user and in
@@ -23,24 +24,37 @@ enum SimulateCommand {
           --threads N       worker threads (default: all cores; the output does not depend on it)
           --sample-users N  users simulated event by event per run; larger populations are projected
           --prices FILE     price table in LiteLLM's model_prices_and_context_window.json format
-          --format F        markdown (default), csv or json, on standard output
-          --out DIR         write report.md, summary.csv and report.json into DIR (atomically)
-          --quiet           no progress messages
+          --format F        on standard output: markdown (default), csv (wide summary),
+                            csv-long (tidy: design, users, tier, metric, statistic, value) or json
+          --out DIR         write report.md, report.json, summary.csv, metrics.csv and the SVG charts
+                            into DIR, all or nothing (a failed run leaves the previous report intact)
+        \(ThresholdFlags.help)
+          --no-sensitivity  skip "What drives the number" (17 small runs, about 1 CPU-second)
+          --quiet           no progress or threshold-pass messages on standard error
           -h, --help        show this help
+
+        Threshold expressions: METRIC{LABEL=VALUE,...} OP NUMBER, where METRIC is a dotted path into a
+        result row of the JSON report (or an alias such as quotaExceedProbability, costPerMonth,
+        requestsPerMonth), labels are design, users and tier, and OP is one of > >= < <= == !=.
 
         Examples:
           widget-quota simulate
           widget-quota simulate --designs direct,cache-bgtask --users 1000 --format json
           widget-quota simulate --scenario my-scenario.json --out Reports
+          widget-quota simulate --out Reports --fail-if 'requestsPerUserMonth.p95{design=cache-bgtask} > 120' \\
+                                --warn-if 'quotaExceedProbability{tier=free,users=1000} > 0.05'
 
         Exit codes:
         \(CLI.exitCodeHelp())
         """,
         run: run)
 
+    static let formats = ["markdown", "csv", "csv-long", "json"]
+
     static func run(_ args: [String], console: Console) throws -> ExitCode {
-        let a = try Arguments(args, valued: ["scenario", "designs", "users", "runs", "seed", "threads", "format", "out", "sample-users", "prices"],
-                              switches: ["quiet"])
+        let valued: Set = ["scenario", "designs", "users", "runs", "seed", "threads", "format", "out", "sample-users", "prices"]
+        let a = try Arguments(args, valued: valued.union(ThresholdFlags.names),
+                              switches: ["quiet", "no-sensitivity"])
         if let extra = a.positionals.first { throw WidgetQuotaError.usage("unexpected argument \"\(extra)\"") }
         var scenario = try a.value("scenario").map(ScenarioLoader.load(path:)) ?? Scenario()
         if let users = try a.intList("users") { scenario.horizon.users = users }
@@ -50,9 +64,10 @@ enum SimulateCommand {
         try ScenarioValidator.validate(scenario)
         let threads = try a.int("threads", min: 1, max: 1_024)
         let format = a.value("format") ?? "markdown"
-        guard ["markdown", "csv", "json"].contains(format) else {
-            throw WidgetQuotaError.usage("--format expects markdown, csv or json, got \"\(format)\"")
+        guard formats.contains(format) else {
+            throw WidgetQuotaError.usage("--format expects markdown, csv or json, or csv-long for the tidy CSV, got \"\(format)\"")
         }
+        let thresholds = try ThresholdFlags.parse(a)
         var designs: [Design]?
         if let names = a.list("designs") {
             try ScenarioValidator.checkDesignNames(names, in: scenario)
@@ -62,28 +77,35 @@ enum SimulateCommand {
         }
         let prices = try a.value("prices").map(PriceTable.load(path:)) ?? .bundled
         _ = try prices.price(for: scenario.api.model)
-        let engine = MonteCarloEngine(scenario: scenario, designs: designs, threads: threads, prices: prices)
         let quiet = a.flag("quiet")
-        if !quiet && console.stderrIsTerminal {
-            console.err("Simulating \(engine.designs.count) designs × \(scenario.horizon.runs) runs × \(engine.sampleSize) users…\n")
-        }
+        let progress = Progress(console: console, enabled: !quiet && console.stderrIsTerminal)
+        let engine = MonteCarloEngine(scenario: scenario, designs: designs, threads: threads, prices: prices)
+        progress.note("Simulating \(engine.designs.count) designs × \(scenario.horizon.runs) runs × \(engine.sampleSize) users…")
         let result = engine.run()
-        let report = SimulationReport(result)
+
+        var sensitivity: SensitivityResult?
+        if !a.flag("no-sensitivity"), let baseline = engine.designs.first(where: { $0.name == result.method.baseline }) {
+            let analysis = SensitivityAnalysis(scenario: scenario, design: baseline, users: result.focusUsers,
+                                               threads: threads)
+            let counter = progress.counter(label: "Sensitivity", total: analysis.settingCount)
+            sensitivity = analysis.run(progress: counter)
+        }
+        progress.finish()
+
+        var report = SimulationReport(result, sensitivity: sensitivity)
+        report.thresholds = try ThresholdEvaluator.evaluate(thresholds, on: report.metrics)
         if let out = a.value("out") {
-            let files = [
-                (out + "/report.md", report.markdown()),
-                (out + "/summary.csv", report.csv()),
-                (out + "/report.json", try report.json()),
-            ]
-            try AtomicFileWriter.write(files: files.map { (path: $0.0, contents: $0.1) }, createDirectory: out)
-            if !quiet { console.err("Wrote \(files.map(\.0).joined(separator: ", "))\n") }
+            let files = try report.files(in: out)
+            try AtomicFileWriter.write(files: files, createDirectory: out)
+            if !quiet { console.err("Wrote \(files.count) files into \(out): \(files.map { ($0.path as NSString).lastPathComponent }.joined(separator: ", "))\n") }
         } else {
             switch format {
             case "csv": console.out(report.csv())
+            case "csv-long": console.out(report.tidyCSV())
             case "json": console.out(try report.json())
             default: console.out(report.markdown())
             }
         }
-        return .success
+        return ThresholdFlags.report(report.thresholds, console: console, quiet: quiet)
     }
 }

@@ -31,7 +31,8 @@ public struct CSVWriter: Sendable {
             if let first = s.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) {
                 s = "'" + s
             }
-            if s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
+            // Check scalars, not Characters: "\r\n" is one Character that equals neither "\r" nor "\n".
+            if s.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
                 return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
             }
             return s

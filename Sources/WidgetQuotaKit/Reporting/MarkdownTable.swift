@@ -5,12 +5,26 @@ public struct MarkdownTable: Sendable {
     public enum Alignment: Sendable { case left, right }
 
     public let header: [String]
-    public let alignments: [Alignment]
+    /// Explicit alignments; by default a column is right-aligned when every cell reads as a number.
+    public let fixedAlignments: [Alignment]?
     public private(set) var rows: [[String]] = []
 
     public init(_ header: [String], alignments: [Alignment]? = nil) {
         self.header = header
-        self.alignments = alignments ?? header.indices.map { $0 == 0 ? .left : .right }
+        self.fixedAlignments = alignments
+    }
+
+    /// Each column's alignment.
+    public var alignments: [Alignment] {
+        fixedAlignments ?? header.indices.map { column in
+            column > 0 && rows.allSatisfy { MarkdownTable.isNumeric($0[column]) } ? .right : .left
+        }
+    }
+
+    /// A figure: starts with a digit, a sign, `$`, `−`, `+` or is a placeholder dash.
+    static func isNumeric(_ cell: String) -> Bool {
+        guard let first = cell.unicodeScalars.first else { return true }
+        return cell == "–" || ("0"..."9").contains(first) || "$+-−".unicodeScalars.contains(first)
     }
 
     /// Appends a row, padding or failing loudly on a column-count mismatch in debug builds.

@@ -1,153 +1,141 @@
 import Foundation
 
-/// Renders a `SimulationResult` as Markdown, CSV and JSON.
+/// Renders a `SimulationResult` as Markdown, CSV (wide and tidy), JSON and SVG charts.
+///
+/// The Markdown opens with what a product owner needs in 30 seconds, then the tables, the
+/// sensitivity analysis, the thresholds checked and the assumptions. Same inputs, same bytes.
 public struct SimulationReport: Sendable {
     public let result: SimulationResult
+    /// The one-at-a-time sensitivity analysis, when it was run.
+    public var sensitivity: SensitivityResult?
+    /// Thresholds checked against this result.
+    public var thresholds: [ThresholdOutcome]
+    let facts: ReportFacts
 
-    public init(_ result: SimulationResult) { self.result = result }
+    public init(_ result: SimulationResult, sensitivity: SensitivityResult? = nil, thresholds: [ThresholdOutcome] = []) {
+        self.result = result
+        self.sensitivity = sensitivity
+        self.thresholds = thresholds
+        self.facts = ReportFacts(result)
+    }
+
+    /// The report's numbers as labelled records (for thresholds).
+    public var metrics: MetricTable { facts.metrics }
+
+    /// File names written by `files(in:)`.
+    public enum FileName {
+        public static let markdown = "report.md"
+        public static let json = "report.json"
+        public static let summaryCSV = "summary.csv"
+        public static let tidyCSV = "metrics.csv"
+    }
 
     // MARK: JSON
 
-    /// The JSON contract (`schemaVersion` 1).
-    public func json() throws -> String { try JSONOutput.encode(result) }
+    /// The JSON contract (`schemaVersion` 1), plus `sensitivity` and `thresholds` when present.
+    public func json() throws -> String {
+        try JSONOutput.encode(ReportDocument(result: result, sensitivity: sensitivity, thresholds: thresholds.isEmpty ? nil : thresholds))
+    }
 
     // MARK: CSV
 
     /// The wide summary: one row per design × user count.
-    public func csv() -> String {
-        var w = CSVWriter(header: [
-            "design", "users", "method",
-            "requests_per_user_month_mean", "requests_per_user_month_p5", "requests_per_user_month_p50",
-            "requests_per_user_month_p95", "requests_per_user_month_p99",
-            "total_requests_month_mean", "total_requests_month_p5", "total_requests_month_p95",
-            "requests_per_user_day", "ratio_to_baseline", "get_timeline_per_user_day",
-            "budget_exhausted_day_share", "background_runs_per_user_day", "peak_rpm_p50", "peak_rpm_p95",
-            "peak_rpd_p95", "stale_glance_share", "error_glance_share", "median_age_minutes",
-        ])
-        for r in result.results {
-            w.appendRow([
-                .text(r.design), .integer(r.users), .text(r.method),
-                .number(r.requestsPerUserMonth.mean), .number(r.requestsPerUserMonth.p5), .number(r.requestsPerUserMonth.p50),
-                .number(r.requestsPerUserMonth.p95), .number(r.requestsPerUserMonth.p99),
-                .number(r.totalRequestsPerMonth.mean), .number(r.totalRequestsPerMonth.p5), .number(r.totalRequestsPerMonth.p95),
-                .number(r.requestsPerUserDay), r.ratioToBaseline.map(CSVWriter.Cell.number) ?? .empty,
-                .number(r.getTimelinePerUserDay), .number(r.budgetExhaustedDayShare), .number(r.backgroundRunsPerUserDay),
-                .number(r.load.peakRequestsPerMinute.p50), .number(r.load.peakRequestsPerMinute.p95),
-                .number(r.load.peakRequestsPerQuotaDay.p95), .number(r.freshness.staleShare), .number(r.freshness.errorShare),
-                r.freshness.medianAgeMinutes.map(CSVWriter.Cell.number) ?? .empty,
-            ])
-        }
-        return w.output
-    }
+    public func csv() -> String { ReportCSV(facts: facts).wide() }
+
+    /// The tidy long file: design, users, tier, metric, statistic, value.
+    public func tidyCSV() -> String { ReportCSV(facts: facts).tidy() }
+
+    // MARK: Charts
+
+    /// Every chart as (file name, SVG text).
+    public func charts() -> [(name: String, svg: String)] { ReportCharts(facts: facts, sensitivity: sensitivity).all() }
 
     // MARK: Markdown
 
-    /// The report a product owner reads.
-    public func markdown() -> String {
+    /// The report a product owner reads; `linkCharts` embeds the SVG files written beside it.
+    public func markdown(linkCharts: Bool = false) -> String {
+        let tables = ResultTables(facts: facts)
+        func chart(_ file: String, _ alt: String) -> String { linkCharts ? "![\(alt)](\(file))\n\n" : "" }
         var md = "# WidgetQuota projection\n\n"
-        md += summary()
+        md += SummarySection(facts: facts, sensitivity: sensitivity).markdown()
+        if !thresholds.isEmpty { md += "\n" + ThresholdSection(outcomes: thresholds).markdown() }
         md += "\n## Requests per month\n\n"
-        md += requestsTable().markdown
-        md += "\nPer user: mean and spread across users (p5–p95), pooled over runs. Total: mean with the p5–p95 range across "
+        md += chart(ReportCharts.File.requestsByUsers, "Requests per month by number of users, one line per design")
+        md += tables.requests().markdown
+        md += "\nPer user: mean and spread across users (p5–p95, p99), pooled over runs. Total: mean with the p5–p95 range across "
         md += "Monte-Carlo runs, i.e. how sure we are given the uncertain assumptions. Rows marked *projected* are scaled from "
-        md += "a simulated sample of \(NumberText.human(Double(result.method.sampleUsers))) users.\n"
-        md += "\n## What each design does per user and day\n\n"
-        md += behaviourTable().markdown
+        md += "a simulated sample of \(ReportFormat.users(result.method.sampleUsers)) users.\n"
+        md += "\n## What each design does per user and day\n\n" + tables.behaviour().markdown
+        md += "\n## Quotas and headroom\n\n"
+        md += chart(ReportCharts.File.typicalDay, "Requests per minute over a typical day, with per-minute quota limits")
+        md += "*Tier needed*: the cheapest tier with at most a \(NumberText.percent(result.scenario.quotas.acceptableRisk, digits: 0)) "
+        md += "chance of hitting any of its limits (requests per minute, tokens per minute, requests per quota day) in the month.\n\n"
+        md += tables.quotas().markdown
+        if let headroom = tables.headroom() {
+            md += "\nHeadroom: the most users each design can serve on each tier with at most a "
+            md += "\(NumberText.percent(result.scenario.quotas.acceptableRisk, digits: 0)) chance of hitting a limit.\n\n" + headroom.markdown
+        }
+        md += "\nTier limits used (check them in your console; they change):\n\n" + tables.tiers().markdown
+        if let cost = tables.cost() {
+            md += "\n## Cost\n\n" + costIntro() + cost.markdown
+        }
         md += "\n## Freshness: what users see at a glance\n\n"
-        md += freshnessTable().markdown
-        md += "\n## Quotas\n\n"
-        md += quotaTable().markdown
-        md += "\n## Method\n\n" + result.method.description + "\n"
-        md += "\nSeed \(result.method.seed), \(result.method.runs) runs. Regenerate with the same scenario and seed for byte-identical output.\n"
+        md += chart(ReportCharts.File.tradeoff, "Requests per user against the share of stale glances, one point per design")
+        md += tables.freshness().markdown
+        md += "\n## Outage\n\n" + outageIntro() + tables.outage().markdown
+        if let s = sensitivity {
+            md += "\n" + SensitivitySection(sensitivity: s).markdown(chart: linkCharts ? ReportCharts.File.sensitivity : nil)
+        }
+        md += "\n" + AssumptionsSection(result: result, sensitivity: sensitivity).markdown()
         return md
     }
 
-    func rows(design: String) -> [DesignResult] { result.results.filter { $0.design == design } }
-
-    func summary() -> String {
-        let baseline = result.method.baseline
-        var lines = [String]()
-        let users = result.results.map(\.users)
-        let focus = users.contains(1_000) ? 1_000 : (users.max() ?? 1)
-        for design in result.method.designs {
-            guard let r = rows(design: design).first(where: { $0.users == focus }) else { continue }
-            var line = "- **\(design)**: about \(NumberText.human(r.requestsPerUserMonth.mean.rounded())) requests per user per month "
-            line += "(\(NumberText.human(r.requestsPerUserDay)) a day); with \(NumberText.human(Double(focus))) users, "
-            line += "\(NumberText.human(r.totalRequestsPerMonth.mean.rounded())) a month "
-            line += "(\(NumberText.human(r.totalRequestsPerMonth.p5.rounded()))–\(NumberText.human(r.totalRequestsPerMonth.p95.rounded())))"
-            if let ratio = r.ratioToBaseline, design != baseline {
-                line += ", \(NumberText.human(ratio))× \(baseline)"
-            }
-            line += "; stale at \(NumberText.percent(r.freshness.staleShare, digits: 0)) of glances."
-            lines.append(line)
-        }
-        return "At a glance, for \(NumberText.human(Double(focus))) users over \(result.scenario.horizon.days) days:\n\n"
-            + lines.joined(separator: "\n") + "\n"
+    func costIntro() -> String {
+        guard let c = result.results.lazy.compactMap(\.cost).first else { return "" }
+        return "Model `\(c.model)` at \(NumberText.dollars(c.inputCostPerToken * 1e6)) per million input tokens and "
+            + "\(NumberText.dollars(c.outputCostPerToken * 1e6)) per million output tokens (\(c.priceSource)); failed requests are not billed.\n\n"
     }
 
-    func requestsTable() -> MarkdownTable {
-        var t = MarkdownTable(["Design", "Users", "Per user / month (mean)", "Per user p5–p95", "Total / month (mean)",
-                               "Total p5–p95 (runs)", "Per user / day", "× baseline", "Method"])
-        for r in result.results {
-            t.append([
-                r.design, NumberText.human(Double(r.users)),
-                NumberText.human(r.requestsPerUserMonth.mean),
-                "\(NumberText.human(r.requestsPerUserMonth.p5))–\(NumberText.human(r.requestsPerUserMonth.p95))",
-                NumberText.human(r.totalRequestsPerMonth.mean.rounded()),
-                "\(NumberText.human(r.totalRequestsPerMonth.p5.rounded()))–\(NumberText.human(r.totalRequestsPerMonth.p95.rounded()))",
-                NumberText.human(r.requestsPerUserDay),
-                r.ratioToBaseline.map { NumberText.human($0) } ?? "–",
-                r.method,
-            ])
+    func outageIntro() -> String {
+        let outages = result.scenario.api.outages
+        guard !outages.isEmpty else { return "The scenario has no outage window.\n\n" }
+        let windows = outages.map { o in
+            "day \(o.day) from \(ReportFormat.clock(minutes: o.startHourUTC * 60)) UTC "
+                + "for \(NumberText.plain(o.durationHours, maxFractionDigits: 2)) h, "
+                + "\(NumberText.percent(o.errorRate, digits: 0)) of requests failing"
         }
-        return t
+        return "What users saw at a glance during the outage (\(windows.joined(separator: "; "))), how many requests it added "
+            + "(against the same users without it) and the retry storm when it ended, for \(ReportFormat.users(facts.focusUsers)) users.\n\n"
     }
 
-    func firstRows() -> [DesignResult] {
-        result.method.designs.compactMap { rows(design: $0).last }
-    }
+    // MARK: Files
 
-    func behaviourTable() -> MarkdownTable {
-        var t = MarkdownTable(["Design", "getTimeline", "Budget ran out (instance-days)", "Background runs",
-                               "App opens", "Fetches", "Reload calls per fetch", "Failed fetches", "Requests: extension / app / background"])
-        for r in firstRows() {
-            t.append([
-                r.design, NumberText.human(r.getTimelinePerUserDay), NumberText.percent(r.budgetExhaustedDayShare),
-                NumberText.human(r.backgroundRunsPerUserDay), NumberText.human(r.appOpensPerUserDay),
-                NumberText.human(r.fetchesPerUserDay),
-                r.reloadCallsPerSuccessfulFetch.map { NumberText.human($0) } ?? "–",
-                NumberText.percent(r.fetchFailureRate),
-                "\(NumberText.percent(r.requestShares.widgetExtension, digits: 0)) / \(NumberText.percent(r.requestShares.app, digits: 0)) / \(NumberText.percent(r.requestShares.background, digits: 0))",
-            ])
-        }
-        return t
+    /// Every output for `--out DIR`: Markdown (linking the charts), JSON, both CSV files and the SVGs.
+    public func files(in directory: String) throws -> [(path: String, contents: String)] {
+        let dir = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        var files = [
+            (dir + "/" + FileName.markdown, markdown(linkCharts: true)),
+            (dir + "/" + FileName.json, try json()),
+            (dir + "/" + FileName.summaryCSV, csv()),
+            (dir + "/" + FileName.tidyCSV, tidyCSV()),
+        ]
+        files += charts().map { (dir + "/" + $0.name, $0.svg) }
+        return files.map { (path: $0.0, contents: $0.1) }
     }
+}
 
-    func freshnessTable() -> MarkdownTable {
-        var t = MarkdownTable(["Design", "Stale glances", "Error / placeholder", "Median age (min)", "p95 age (min)",
-                               "During outage: error", "During outage: stale"])
-        for r in firstRows() {
-            let f = r.freshness
-            t.append([
-                r.design, NumberText.percent(f.staleShare), NumberText.percent(f.errorShare),
-                f.medianAgeMinutes.map { NumberText.human($0) } ?? "–", f.p95AgeMinutes.map { NumberText.human($0) } ?? "–",
-                f.outageErrorShare.map { NumberText.percent($0) } ?? "–", f.outageStaleShare.map { NumberText.percent($0) } ?? "–",
-            ])
-        }
-        return t
-    }
+/// The JSON document: the result's own keys, plus the sensitivity analysis and thresholds.
+struct ReportDocument: Encodable {
+    let result: SimulationResult
+    let sensitivity: SensitivityResult?
+    let thresholds: [ThresholdOutcome]?
 
-    func quotaTable() -> MarkdownTable {
-        let tiers = result.scenario.quotas.tiers.map(\.name)
-        var t = MarkdownTable(["Design", "Users", "Peak req/min p95", "Busiest quota day p95"] + tiers.map { "P(exceed \($0))" })
-        for r in result.results {
-            var row = [r.design, NumberText.human(Double(r.users)),
-                       NumberText.human(r.load.peakRequestsPerMinute.p95), NumberText.human(r.load.peakRequestsPerQuotaDay.p95)]
-            for name in tiers {
-                row.append(r.quota.first { $0.tier == name }.map { NumberText.percent($0.exceedProbability, digits: 0) } ?? "–")
-            }
-            t.append(row)
-        }
-        return t
+    enum Keys: String, CodingKey { case sensitivity, thresholds }
+
+    func encode(to encoder: Encoder) throws {
+        try result.encode(to: encoder)
+        var c = encoder.container(keyedBy: Keys.self)
+        try c.encodeIfPresent(sensitivity, forKey: .sensitivity)
+        try c.encodeIfPresent(thresholds, forKey: .thresholds)
     }
 }

@@ -139,7 +139,7 @@ extension Design.ReloadPolicy: Codable {
                     self = .after(minutes: minutes); return
                 }
                 throw DecodingError.dataCorruptedError(in: single, debugDescription:
-                    "unknown reload policy \"\(text)\"; expected \"atEnd\", \"never\" or \"after(MINUTES)\"")
+                    "unknown reload policy \(quoted(text)); expected \"atEnd\", \"never\" or \"after(MINUTES)\"")
             }
         }
         let c = try decoder.container(keyedBy: Keys.self)
@@ -149,7 +149,7 @@ extension Design.ReloadPolicy: Codable {
         case "after": self = .after(minutes: try c.decode(Double.self, forKey: .minutes))
         case let other:
             throw DecodingError.dataCorruptedError(forKey: .kind, in: c, debugDescription:
-                "unknown reload policy \"\(other)\"; expected atEnd, after or never")
+                "unknown reload policy \(quoted(other)); expected atEnd, after or never")
         }
     }
 
@@ -179,7 +179,7 @@ extension Design.Retry: Codable {
         if let single = try? decoder.singleValueContainer(), let text = try? single.decode(String.self) {
             guard text == "nextOpportunity" else {
                 throw DecodingError.dataCorruptedError(in: single, debugDescription:
-                    "unknown retry \"\(text)\"; expected \"nextOpportunity\" or {\"kind\": \"backoff\", ...}")
+                    "unknown retry \(quoted(text)); expected \"nextOpportunity\" or {\"kind\": \"backoff\", ...}")
             }
             self = .nextOpportunity
             return
@@ -193,7 +193,7 @@ extension Design.Retry: Codable {
                             jitter: try c.value(.jitter, or: true))
         case let other:
             throw DecodingError.dataCorruptedError(forKey: .kind, in: c, debugDescription:
-                "unknown retry kind \"\(other)\"; expected nextOpportunity or backoff")
+                "unknown retry kind \(quoted(other)); expected nextOpportunity or backoff")
         }
     }
 

@@ -175,7 +175,7 @@ extension Distribution: Codable {
             }
         default:
             throw DecodingError.dataCorruptedError(forKey: .distribution, in: c, debugDescription:
-                "unknown distribution \"\(kind)\"; expected one of fixed, uniform, triangular, normal, lognormal, beta")
+                "unknown distribution \(quoted(kind)); expected one of fixed, uniform, triangular, normal, lognormal, beta")
         }
     }
 

@@ -94,7 +94,7 @@ public enum ScenarioLoader {
             for key in object.keys.sorted() {
                 let childPath = path.isEmpty ? key : "\(path).\(key)"
                 guard allowed.contains(key) else {
-                    var problem = "unknown key \"\(key)\""
+                    var problem = "unknown key \(quoted(key))"
                     if let suggestion = Levenshtein.nearest(to: key, in: allowed) {
                         problem += "; did you mean \"\(suggestion)\"?"
                     }
@@ -180,6 +180,7 @@ public enum Levenshtein {
 
     /// The closest candidate within a third of the word's length (at least 2 edits), if any.
     public static func nearest(to word: String, in candidates: some Sequence<String>) -> String? {
+        guard word.count <= 64 else { return nil }
         let limit = max(2, word.count / 3)
         return candidates
             .map { ($0, distance(word, $0)) }

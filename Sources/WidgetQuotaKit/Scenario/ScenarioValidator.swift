@@ -96,12 +96,12 @@ public enum ScenarioValidator {
         for (i, d) in s.designs.enumerated() {
             let field = "designs[\(i)]"
             v.check(!d.name.isEmpty, field + ".name", "must not be empty")
-            v.check(names.insert(d.name).inserted, field + ".name", "\"\(d.name)\" is defined twice")
+            v.check(names.insert(d.name).inserted, field + ".name", "\(quoted(d.name)) is defined twice")
             validate(design: d, field: field, platform: f, into: &v)
         }
         let known = s.availableDesigns.map(\.name)
         v.check(known.contains(s.baseline), "baseline",
-                "unknown design \"\(s.baseline)\"" + suggestion(s.baseline, known))
+                "unknown design \(quoted(s.baseline))" + suggestion(s.baseline, known))
         if let error = v.first { throw error }
     }
 
@@ -110,7 +110,7 @@ public enum ScenarioValidator {
         let known = scenario.availableDesigns.map(\.name)
         for name in names where !known.contains(name) {
             throw WidgetQuotaError.invalidScenario(field: field, problem:
-                "unknown design \"\(name)\"" + suggestion(name, known) + "; known designs: " + known.joined(separator: ", "))
+                "unknown design \(quoted(name))" + suggestion(name, known) + "; known designs: " + known.joined(separator: ", "))
         }
     }
 

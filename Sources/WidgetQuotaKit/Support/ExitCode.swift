@@ -21,7 +21,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .success: return "success"
         case .thresholdFailed: return "a --fail-if threshold failed (the report is still written)"
         case .usage: return "usage error: unknown command or flag, missing or malformed value"
-        case .dataError: return "bad input data: invalid scenario, log, rules file or expression"
+        case .dataError: return "bad input data: invalid scenario, log, rules file, JSON report or threshold expression"
         case .noInput: return "an input file is missing, unreadable or empty"
         case .internalError: return "internal error (a bug: please report it)"
         case .ioError: return "an output could not be written"

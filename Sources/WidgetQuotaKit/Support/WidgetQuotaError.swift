@@ -1,5 +1,11 @@
 import Foundation
 
+/// Quotes user-supplied text in a message, shortened so a hostile input cannot flood the terminal.
+public func quoted(_ text: some StringProtocol, limit: Int = 60) -> String {
+    let clean = String(text.prefix(limit)).map { $0.isNewline || $0 == "\t" ? " " : String($0) }.joined()
+    return "\"" + clean + (text.count > limit ? "…" : "") + "\""
+}
+
 /// Every error the library reports, each with a message a person can act on.
 public enum WidgetQuotaError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A scenario value is invalid; `field` is its dotted path (`horizon.users[2]`).

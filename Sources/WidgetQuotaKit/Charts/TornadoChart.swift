@@ -1,0 +1,73 @@
+import Foundation
+
+/// One bar of a tornado chart: the result with an assumption at its low and at its high end.
+public struct TornadoBar: Sendable, Equatable {
+    public var label: String
+    public var low: Double
+    public var high: Double
+    public init(label: String, low: Double, high: Double) { self.label = label; self.low = low; self.high = high }
+}
+
+/// A sensitivity tornado: one horizontal bar per assumption around the central result, widest first.
+public struct TornadoChart: Sendable {
+    public var title: String
+    public var subtitle: String
+    public var valueTitle: String
+    public var center: Double
+    public var bars: [TornadoBar]
+    public var lowLegend: String
+    public var highLegend: String
+
+    public init(title: String, subtitle: String, valueTitle: String, center: Double, bars: [TornadoBar],
+                lowLegend: String = "assumption at its p5", highLegend: String = "assumption at its p95") {
+        self.title = title; self.subtitle = subtitle; self.valueTitle = valueTitle; self.center = center
+        self.bars = bars; self.lowLegend = lowLegend; self.highLegend = highLegend
+    }
+
+    /// The chart as an SVG document.
+    public func svg() -> String {
+        let width = 820.0, left = 250.0, right = 60.0, top = 84.0, rowHeight = 30.0
+        let height = top + Double(max(bars.count, 1)) * rowHeight + 64
+        let values = bars.flatMap { [$0.low, $0.high] } + [center]
+        let scale = AxisScale(kind: .linear, covering: values, includeZero: false)
+        let plotRight = width - right, plotBottom = height - 64
+        func px(_ v: Double) -> Double { left + scale.position(v) * (plotRight - left) }
+
+        var c = SVGCanvas(width: width, height: height)
+        c.text(title, 16, 24, class: "title")
+        c.text(subtitle, 16, 42, class: "subtitle")
+        c.rect(left, 54, 12, 12, class: "bar-low")
+        c.text(lowLegend, left + 18, 64)
+        c.rect(left + 220, 54, 12, 12, class: "bar-high")
+        c.text(highLegend, left + 238, 64)
+        for t in scale.ticks {
+            c.line(px(t), top - 6, px(t), plotBottom, class: "grid")
+            c.text(scale.label(t), px(t), plotBottom + 18, anchor: .middle)
+        }
+        c.line(left, plotBottom, plotRight, plotBottom, class: "axis")
+        c.text(valueTitle, (left + plotRight) / 2, height - 16, anchor: .middle)
+        if bars.isEmpty {
+            c.text("No uncertain assumptions: every value in the scenario is fixed.", left, top + 18, class: "note")
+        }
+        for (i, bar) in bars.enumerated() {
+            let y = top + Double(i) * rowHeight
+            c.text(bar.label, left - 10, y + rowHeight / 2 + 2, anchor: .end)
+            if bar.low == center && bar.high == center {
+                c.text("no effect", px(center) + 6, y + rowHeight / 2 + 2, class: "note")
+                continue
+            }
+            // The farther end first, so a nearer end on the same side stays visible on top of it.
+            let ends = [(bar.low, "bar-low"), (bar.high, "bar-high")].sorted { abs($0.0 - center) > abs($1.0 - center) }
+            let sameSide = (bar.low - center) * (bar.high - center) > 0
+            for (k, (value, cls)) in ends.enumerated() {
+                let a = px(min(value, center)), b = px(max(value, center))
+                c.rect(a, y + 6, b - a, rowHeight - 14, class: cls)
+                if sameSide && k == 1 { continue }
+                let outside = value < center ? a - 4 : b + 4
+                c.text(AxisScale.compact(value), outside, y + rowHeight / 2 + 2, anchor: value < center ? .end : .start, class: "note")
+            }
+        }
+        c.line(px(center), top - 10, px(center), plotBottom, class: "center")
+        return c.document(title: title, description: subtitle)
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// Number formats shared by the report's sections (locale-independent, via `NumberText`).
+enum ReportFormat {
+    /// A whole number with thousands separators: `1`, `1,000`, `884,376`.
+    static func whole(_ value: Double) -> String {
+        guard value.isFinite else { return NumberText.plain(value) }
+        let text = NumberText.fixed(value.rounded(), digits: 0)
+        let negative = text.hasPrefix("-")
+        let digits = Array(negative ? text.dropFirst() : Substring(text))
+        var out = ""
+        for (i, ch) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(ch)
+        }
+        return (negative ? "-" : "") + out
+    }
+
+    /// Minutes after midnight as a 24-hour clock time: `06:30`.
+    static func clock(minutes: Double) -> String {
+        let total = Int(minutes.rounded())
+        let h = (total / 60) % 24, m = total % 60
+        return (h < 10 ? "0" : "") + String(h) + ":" + (m < 10 ? "0" : "") + String(m)
+    }
+
+    /// Dollars, with enough digits for small per-user amounts: `$1,234`, `$8.52`, `$0.0049`.
+    static func money(_ value: Double) -> String {
+        abs(value) < 0.1 && value != 0 ? "$" + NumberText.human(value) : NumberText.dollars(value)
+    }
+
+    /// Three significant digits with a unit: `892`, `90.5k`, `9.03M`, `1.2B` (for dense tables).
+    static func short(_ value: Double) -> String {
+        let units: [(Double, String)] = [(1e9, "B"), (1e6, "M"), (1e3, "k")]
+        for (size, suffix) in units where abs(value) >= size * 0.9995 {
+            let scaled = value / size
+            let digits = abs(scaled) >= 99.95 ? 0 : (abs(scaled) >= 9.995 ? 1 : 2)
+            return NumberText.plain(Double(NumberText.fixed(scaled, digits: digits))!) + suffix
+        }
+        return abs(value) >= 10 ? whole(value) : NumberText.human(value)
+    }
+
+    /// Short dollars for dense tables: `$0.11`, `$10.67`, `$1.07k`.
+    static func shortMoney(_ value: Double) -> String {
+        abs(value) >= 1_000 ? "$" + short(value) : money(value)
+    }
+
+    static func users(_ n: Int) -> String { whole(Double(n)) }
+
+    /// A range `low–high` of whole numbers.
+    static func range(_ low: Double, _ high: Double) -> String { whole(low) + "–" + whole(high) }
+
+    /// A figure named by its metric path: dollars for cost, percentages for shares and probabilities.
+    static func metric(_ path: String, _ value: Double) -> String {
+        let last = path.split(separator: ".").last.map(String.init) ?? path
+        if path.hasPrefix("cost") || last.lowercased().contains("cost") { return NumberText.dollars(value) }
+        if last.hasSuffix("Share") || last.hasSuffix("Probability") || last.hasSuffix("Rate") { return NumberText.percent(value) }
+        return NumberText.human(value)
+    }
+
+    /// A signed change: `+1,234` / `−56` / `0`.
+    static func signed(_ value: Double, _ format: (Double) -> String) -> String {
+        if value > 0 { return "+" + format(value) }
+        if value < 0 { return "−" + format(-value) }
+        return format(0)
+    }
+}
+
+extension ReportFormat {
+    /// A column header from a metric path: `perMonth.p95` → `per month (p95)`.
+    static func header(_ path: String) -> String {
+        var parts = path.split(separator: ".").map(String.init)
+        var statistic = ""
+        if let last = parts.last, MetricTable.statistics.contains(last), parts.count > 1 {
+            statistic = " (\(last))"
+            parts.removeLast()
+        }
+        return parts.map(words).joined(separator: " ") + statistic
+    }
+
+    /// `retryStormPeakPerMinute` → `retry storm peak per minute`.
+    static func words(_ camel: String) -> String {
+        var out = ""
+        for ch in camel {
+            if ch.isUppercase && !out.isEmpty { out += " " }
+            out += ch.lowercased()
+        }
+        return out
+    }
+}

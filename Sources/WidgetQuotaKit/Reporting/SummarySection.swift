@@ -1,0 +1,82 @@
+import Foundation
+
+/// The first screen of the report: what a product owner needs in 30 seconds.
+struct SummarySection {
+    let facts: ReportFacts
+    let sensitivity: SensitivityResult?
+
+    func markdown() -> String {
+        let n = facts.focusUsers
+        let baseline = facts.result.method.baseline
+        var md = "## In 30 seconds\n\n"
+        md += "For **\(ReportFormat.users(n)) users** over a \(facts.result.scenario.horizon.days)-day month:\n\n"
+        var bullets = [String]()
+        if let base = facts.row(baseline, users: n) {
+            bullets.append("**\(baseline)** (the baseline design) " + describe(base))
+        }
+        let others = facts.designs.filter { $0 != baseline }.compactMap { facts.row($0, users: n) }
+        for r in others { bullets.append(brief(r)) }
+        md += bullets.map { "- " + $0 }.joined(separator: "\n") + "\n"
+        md += "\n" + driverSentence(baseline: baseline) + "\n"
+        md += "\n" + byUsersTable().markdown
+        md += "\nEach cell: requests a month (mean over runs; k = thousand, M = million, B = billion)\(facts.hasCost ? " · cost a month" : "") · the cheapest quota tier with at most a "
+        md += "\(NumberText.percent(facts.result.scenario.quotas.acceptableRisk, digits: 0)) chance of hitting a limit in the month. "
+        md += "*Stale*: the widget shows content older than its cache TTL and the freshness target "
+        md += "(\(NumberText.human(facts.result.scenario.population.freshnessTargetMinutes)) min) when the user glances at it.\n"
+        return md
+    }
+
+    /// The baseline design in words: requests, cost, tier, staleness.
+    func describe(_ r: DesignResult) -> String {
+        var text = "sends about **\(ReportFormat.whole(r.totalRequestsPerMonth.mean)) requests a month** "
+        text += "(\(ReportFormat.range(r.totalRequestsPerMonth.p5, r.totalRequestsPerMonth.p95)) across runs; "
+        text += "\(NumberText.human(r.requestsPerUserMonth.mean)) per user)"
+        if let cost = r.cost?.perMonth.mean {
+            text += ", costs about **\(NumberText.dollars(cost)) a month**"
+        }
+        text += ", needs **\(facts.tierText(r))**"
+        text += " and looks stale at \(NumberText.percent(r.freshness.staleShare, digits: 0)) of glances"
+        if let age = r.freshness.medianAgeMinutes { text += " (median content age \(NumberText.human(age)) min)" }
+        return text + "."
+    }
+
+    /// Another design in one line, relative to the baseline.
+    func brief(_ r: DesignResult) -> String {
+        var text = "**\(r.design)**: \(ReportFormat.whole(r.totalRequestsPerMonth.mean)) requests a month"
+        if let x = r.ratioToBaseline { text += " (\(NumberText.human(x))× the baseline)" }
+        if let cost = r.cost?.perMonth.mean { text += ", \(NumberText.dollars(cost))" }
+        return text + ", needs \(facts.tierText(r)), stale at \(NumberText.percent(r.freshness.staleShare, digits: 0)) of glances."
+    }
+
+    /// The one assumption that moves the answer most.
+    func driverSentence(baseline: String) -> String {
+        guard let s = sensitivity else {
+            return "**What moves the answer most:** not measured in this run (sensitivity analysis turned off)."
+        }
+        guard let top = s.drivers.first, top.swing > 0 else {
+            return "**What moves the answer most:** nothing: no assumption of this scenario is uncertain."
+        }
+        return "**What moves the answer most:** `\(top.assumption)`, assumed \(top.distribution). "
+            + "At its p5 (\(NumberText.human(top.lowValue))) \(s.design) sends \(ReportFormat.whole(top.requestsAtLow)) requests a month "
+            + "for \(ReportFormat.users(s.users)) users, at its p95 (\(NumberText.human(top.highValue))) \(ReportFormat.whole(top.requestsAtHigh)): "
+            + "a swing of \(NumberText.percent(top.swingShare, digits: 0)). Pin it down first (see *What drives the number*)."
+    }
+
+    /// Designs × user counts: requests, cost and tier.
+    func byUsersTable() -> MarkdownTable {
+        let users = facts.userCounts
+        var t = MarkdownTable(["Design"] + users.map { ReportFormat.users($0) + ($0 == 1 ? " user" : " users") } + ["Stale glances"])
+        for design in facts.designs {
+            var row = [design]
+            for n in users {
+                guard let r = facts.row(design, users: n) else { row.append("–"); continue }
+                var cell = ReportFormat.short(r.totalRequestsPerMonth.mean)
+                if let cost = r.cost?.perMonth.mean { cell += " · " + ReportFormat.shortMoney(cost) }
+                row.append(cell + " · " + facts.tierText(r))
+            }
+            row.append(facts.rows(design).first.map { NumberText.percent($0.freshness.staleShare, digits: 0) } ?? "–")
+            t.append(row)
+        }
+        return t
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+@testable import WidgetQuotaKit
+import WidgetQuotaCLI
+
+/// Bad input of every kind: each case names the exit code and the message it must produce.
+/// Nothing may crash, no number may be silently wrong, no previous report may be destroyed.
+@Suite struct HostileScenarioTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        let name: String
+        /// Scenario file contents (nil: no --scenario).
+        let scenario: [UInt8]?
+        let args: [String]
+        let code: ExitCode
+        let message: String
+        var testDescription: String { name }
+
+        init(_ name: String, scenario: String? = nil, bytes: [UInt8]? = nil, args: [String] = [], _ code: ExitCode, _ message: String) {
+            self.name = name
+            self.scenario = bytes ?? scenario.map { Array($0.utf8) }
+            self.args = args
+            self.code = code
+            self.message = message
+        }
+    }
+
+    static let cases: [Case] = [
+        Case("empty file", scenario: "", .noInput, "the file is empty"),
+        Case("whitespace only", scenario: " \n\t\n", .noInput, "the file is empty"),
+        Case("binary garbage", bytes: [0x00, 0xFF, 0xFE, 0x13, 0x37, 0x00, 0x9C], .dataError, "not valid JSON"),
+        Case("invalid UTF-8 in a string", bytes: Array(#"{"baseline": ""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8), .dataError, "not valid JSON"),
+        Case("array that never closes", scenario: #"{"horizon": {"users": [1, 2, 3"#, .dataError, "not valid JSON"),
+        Case("nested too deep", scenario: String(repeating: "[", count: 5_000), .dataError, "not valid JSON"),
+        Case("NaN", scenario: #"{"horizon": {"days": NaN}}"#, .dataError, "not valid JSON"),
+        Case("Infinity", scenario: #"{"api": {"timeoutSeconds": 1e999}}"#, .dataError, "not representable"),
+        Case("zero users", scenario: #"{"horizon": {"users": [0]}}"#, .dataError, "horizon.users[0]: must be between 1 and"),
+        Case("10^12 users", scenario: #"{"horizon": {"users": [1000000000000]}}"#, .dataError, "horizon.users[0]: must be between 1 and 1000000000"),
+        Case("negative users", scenario: #"{"horizon": {"users": [10, -1]}}"#, .dataError, "horizon.users[1]"),
+        Case("days 0", scenario: #"{"horizon": {"days": 0}}"#, .dataError, "horizon.days: must be between 1 and 366, got 0"),
+        Case("fractional days", scenario: #"{"horizon": {"days": 2.5}}"#, .dataError, "horizon.days: must be a whole number"),
+        Case("runs 0", scenario: #"{"horizon": {"runs": 0}}"#, .dataError, "horizon.runs"),
+        Case("negative TTL", scenario: #"{"designs": [{"name": "cache-bgtask", "cacheTTLMinutes": -60}]}"#, .dataError, "designs[0].cacheTTLMinutes"),
+        Case("entries too close", scenario: #"{"designs": [{"name": "x", "entrySpacingMinutes": 2}]}"#, .dataError, "at least 5 minutes apart"),
+        Case("unknown key", scenario: #"{"horizon": {"usres": [10]}}"#, .dataError, "unknown key \"usres\"; did you mean \"users\"?"),
+        Case("unknown top-level key", scenario: #"{"desings": []}"#, .dataError, "did you mean \"designs\"?"),
+        Case("unknown design as baseline", scenario: #"{"baseline": "cache-bgtsk"}"#, .dataError, "did you mean \"cache-bgtask\"?"),
+        Case("a 10 MB design name", scenario: #"{"baseline": ""# + String(repeating: "x", count: 10_000_000) + #""}"#, .dataError, "unknown design \"xxxxxxxx"),
+        Case("uniform min above max", scenario: #"{"population": {"smartStackShare": {"distribution": "uniform", "min": 0.6, "max": 0.1}}}"#, .dataError, "must not exceed max"),
+        Case("unknown distribution", scenario: #"{"population": {"smartStackShare": {"distribution": "cauchy", "min": 0}}}"#, .dataError, "unknown distribution \"cauchy\""),
+        Case("share above one", scenario: #"{"population": {"neverOpenShare": 1.2}}"#, .dataError, "population.neverOpenShare"),
+        Case("lognormal for a share", scenario: #"{"population": {"lowPowerDayShare": {"distribution": "lognormal", "mean": 0.1, "sd": 0.1}}}"#, .dataError, "a lognormal is unbounded"),
+        Case("time zones without weight", scenario: #"{"population": {"timeZones": [{"utcOffsetHours": 0, "share": 0}]}}"#, .dataError, "shares must not all be zero"),
+        Case("23 hourly weights", scenario: #"{"population": {"activity": {"app": [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]}}}"#, .dataError, "must have 24 hourly weights, got 23"),
+        Case("outage after the horizon", scenario: #"{"horizon": {"days": 10}, "api": {"outages": [{"day": 40, "startHourUTC": 1, "durationHours": 1, "errorRate": 1}]}}"#, .dataError, "api.outages[0].day"),
+        Case("design defined twice", scenario: #"{"designs": [{"name": "a"}, {"name": "a"}]}"#, .dataError, "\"a\" is defined twice"),
+        Case("wrong type", scenario: #"{"horizon": {"users": "lots"}}"#, .dataError, "horizon.users"),
+        Case("a number where an object belongs", scenario: #"{"platform": 3}"#, .dataError, "platform"),
+        Case("unknown reload policy", scenario: #"{"designs": [{"name": "x", "reloadPolicy": "hourly"}]}"#, .dataError, "unknown reload policy \"hourly\""),
+        Case("missing scenario file", args: ["--scenario", "/nonexistent/widget-quota.json"], .noInput, "no such file"),
+        Case("scenario is a folder", args: ["--scenario", "/"], .noInput, "cannot read"),
+        Case("unknown flag", args: ["--userz", "10"], .usage, "unknown option --userz; did you mean --users?"),
+        Case("flag without value", args: ["--runs"], .usage, "--runs needs a value"),
+        Case("threads 0", args: ["--threads", "0"], .usage, "--threads expects a whole number between 1 and 1024"),
+        Case("negative seed", args: ["--seed", "-4"], .usage, "--seed expects a non-negative whole number"),
+        Case("bad format", args: ["--format", "xml"], .usage, "--format expects markdown, csv or json"),
+        Case("users not numbers", args: ["--users", "10,lots"], .usage, "--users expects comma-separated whole numbers"),
+        Case("unknown design flag", args: ["--designs", "drect"], .dataError, "unknown design \"drect\"; did you mean \"direct\"?"),
+        Case("missing price file", args: ["--prices", "/nonexistent/prices.json"], .noInput, "no such file"),
+        Case("output under a file", args: ["--users", "5", "--runs", "1", "--out", "/etc/hostname/report"], .ioError, "cannot"),
+    ]
+
+    @Test(arguments: cases)
+    func badInputGetsAClearErrorAndItsExitCode(_ c: Case) throws {
+        var args = ["simulate", "--quiet"] + c.args
+        if let bytes = c.scenario {
+            let path = try TestSupport.temporaryFile("", name: "scenario.json")
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            args += ["--scenario", path]
+        }
+        let (code, out, err) = TestSupport.cli(args)
+        #expect(code == c.code, "\(c.name): exit \(code.rawValue), stderr: \(err.prefix(300))")
+        #expect(err.contains(c.message), "\(c.name): \(err.prefix(300))")
+        #expect(out.isEmpty, "\(c.name): nothing on stdout after an error")
+        #expect(err.count < 4_000, "\(c.name): the message must stay readable")
+    }
+
+    @Test func aFailedRunNeverDestroysThePreviousReport() throws {
+        let old = try TestSupport.temporaryFile("previous report\n", name: "report.md")
+        let folder = URL(fileURLWithPath: old).deletingLastPathComponent().path
+        let bad = try TestSupport.temporaryFile(#"{"horizon": {"days": -1}}"#)
+        let (code, _, _) = TestSupport.cli(["simulate", "--quiet", "--scenario", bad, "--out", folder])
+        #expect(code == .dataError)
+        #expect(try String(contentsOfFile: old, encoding: .utf8) == "previous report\n")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains(".tmp-") }
+        #expect(leftovers.isEmpty)
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+@testable import WidgetQuotaKit
+@testable import WidgetQuotaCLI
+
+@Suite struct CLIReportTests {
+    static let small = ["--designs", "direct,cache-bgtask", "--runs", "2", "--sample-users", "30", "--users", "1,30", "--quiet"]
+
+    func temporaryDirectory() throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wq-reports-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    @Test func failedThresholdExitsOneAfterWritingEveryFile() throws {
+        let dir = try temporaryDirectory() + "/out"
+        let run = TestSupport.cli(["simulate"] + Self.small + ["--no-sensitivity", "--out", dir,
+                                                               "--fail-if", "requestsPerUserMonth.mean{design=direct} > 10",
+                                                               "--warn-if", "staleShare > 100%"])
+        #expect(run.code == .thresholdFailed)
+        #expect(run.err.contains("threshold FAILED: requestsPerUserMonth.mean{design=direct} > 10"))
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+        #expect(files == ["metrics.csv", "report.json", "report.md", "requests-by-users.svg", "summary.csv", "tradeoff.svg", "typical-day.svg"])
+        let md = try String(contentsOfFile: dir + "/report.md", encoding: .utf8)
+        #expect(md.contains("**FAILED**") && md.contains("![Requests per month"))
+    }
+
+    @Test func warningsAndPassesExitZero() {
+        let run = TestSupport.cli(["simulate"] + Self.small + ["--no-sensitivity", "--format", "json",
+                                                               "--warn-if", "requestsPerUserMonth.mean{design=direct} > 10",
+                                                               "--fail-if", "quotaExceedProbability{tier=tier3} > 0.5"])
+        #expect(run.code == .success)
+        #expect(run.err.contains("threshold warning:"))
+        #expect(run.out.hasPrefix("{"))
+    }
+
+    @Test(arguments: [("requestsPerUserMonth.p95 >", ExitCode.dataError), ("nosuchMetric > 1", .dataError),
+                      ("requestsPerUserMonth.p95{design=nope} > 1", .dataError)])
+    func badThresholdsAreDataErrorsAndWriteNothing(expression: String, code: ExitCode) throws {
+        let dir = try temporaryDirectory() + "/out"
+        let run = TestSupport.cli(["simulate"] + Self.small + ["--no-sensitivity", "--out", dir, "--fail-if", expression])
+        #expect(run.code == code)
+        #expect(run.err.contains("threshold '\(expression)'"))
+        #expect(!FileManager.default.fileExists(atPath: dir))
+    }
+
+    @Test func diffOfAReportWithItselfShowsNoChange() throws {
+        let run = TestSupport.cli(["simulate"] + Self.small + ["--no-sensitivity", "--format", "json"])
+        let path = try TestSupport.temporaryFile(run.out, name: "report.json")
+        let diff = TestSupport.cli(["diff", path, path])
+        #expect(diff.code == .success)
+        #expect(diff.out.contains("**No change**"))
+        #expect(!diff.out.contains("[^assumptions]"))
+        let tables = try GFMTables.parse(diff.out)
+        #expect(tables.first?.rows.allSatisfy { $0[4] == "0" && $0[5] == "0.0%" } == true)
+    }
+
+    @Test func diffShowsChangesTiersAndChangedAssumptionsInAFootnote() throws {
+        let base = try ReportFixtures.fixture("tiny-report.json")
+        let head = base.replacingOccurrences(of: "\"mean\": 91000", with: "\"mean\": 120000")
+            .replacingOccurrences(of: "\"max\": 0.4", with: "\"max\": 0.6")
+            .replacingOccurrences(of: "{ \"tier\": \"tier1\", \"exceedProbability\": 0.04 }", with: "{ \"tier\": \"tier1\", \"exceedProbability\": 0.5 }")
+        let basePath = try TestSupport.temporaryFile(base, name: "base.json"), headPath = try TestSupport.temporaryFile(head, name: "head.json")
+        let diff = TestSupport.cli(["diff", basePath, headPath, "--fail-if", "requestsPerMonth{design=cache-bgtask,users=1000} > 100000"])
+        #expect(diff.code == .thresholdFailed)
+        #expect(diff.out.contains("| cache-bgtask | 1,000 | 91,000 | 120,000 | +29,000 | +31.9% | tier1 → **above tier1** |"))
+        #expect(diff.out.contains("[^assumptions]: Assumptions that changed: `population.smartStackShare.max`: 0.4 → 0.6."))
+        #expect(diff.out.contains("### Cost per month"))
+        _ = try GFMTables.parse(diff.out)
+    }
+
+    @Test func diffReportsMissingAndInvalidInputs() throws {
+        #expect(TestSupport.cli(["diff", "/nonexistent/a.json", "/nonexistent/b.json"]).code == .noInput)
+        let notReport = try TestSupport.temporaryFile("{\"hello\": 1}", name: "x.json")
+        #expect(TestSupport.cli(["diff", notReport, notReport]).code == .dataError)
+        #expect(TestSupport.cli(["diff", notReport]).code == .usage)
+    }
+
+    @Test(arguments: ["simulate", "diff", "scenario", "designs"])
+    func everyCommandHasHelpWithExamplesAndExitCodes(command: String) {
+        let run = TestSupport.cli([command, "--help"])
+        #expect(run.code == .success)
+        #expect(run.out.contains("Usage: widget-quota \(command)"))
+        #expect(run.out.contains("Examples:"))
+        #expect(run.out.contains("Exit codes:") && run.out.contains("a --fail-if threshold failed"))
+    }
+
+    @Test func versionAndTidyCSVOnStandardOutput() throws {
+        #expect(TestSupport.cli(["--version"]).out == "widget-quota \(WidgetQuotaVersion.current)\n")
+        let run = TestSupport.cli(["simulate"] + Self.small + ["--no-sensitivity", "--format", "csv-long"])
+        #expect(run.code == .success && run.err.isEmpty)
+        #expect(try StrictCSV.parse(run.out)[0] == ["design", "users", "tier", "metric", "statistic", "value"])
+    }
+}
+
+@Suite struct ExitCodeDocsTests {
+    @Test(arguments: ExitCode.allCases)
+    func readmeListsEveryExitCode(code: ExitCode) {
+        let table = ReadmeTests.readme.components(separatedBy: "## Exit codes").last ?? ""
+        #expect(table.contains("| \(code.rawValue) | "), "README's exit-code table misses \(code.rawValue)")
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+@testable import WidgetQuotaKit
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+@Suite struct ReportTests {
+    let report = ReportFixtures.report
+
+    @Test func markdownTablesAreValidGFMWithMatchingColumnCounts() throws {
+        let tables = try GFMTables.parse(report.markdown(linkCharts: true))
+        #expect(tables.count >= 10)
+        let requests = try #require(tables.first { $0.header.first == "Design" && $0.header.contains("Total / month (mean)") })
+        #expect(requests.rows.count == ReportFixtures.result.results.count)
+    }
+
+    @Test func pipesAndLineBreaksInCellsDoNotBreakTables() throws {
+        var t = MarkdownTable(["Name", "Value"])
+        t.append(["a | b", "1\n2"])
+        t.append(["back\\slash|", ""])
+        let parsed = try GFMTables.parse("\n" + t.markdown)
+        #expect(parsed.count == 1 && parsed[0].rows.allSatisfy { $0.count == 2 })
+        #expect(parsed[0].rows[0][0] == "a \\| b" && parsed[0].rows[0][1] == "1<br>2")
+    }
+
+    @Test func summaryComesFirstAndNamesTiersStalenessAndTheTopDriver() throws {
+        let md = report.markdown()
+        let summary = try #require(md.range(of: "## In 30 seconds"))
+        let tables = try #require(md.range(of: "## Requests per month"))
+        #expect(summary.lowerBound < tables.lowerBound)
+        let head = String(md[summary.lowerBound..<tables.lowerBound])
+        #expect(head.contains("**cache-bgtask** (the baseline design)"))
+        #expect(head.contains("needs **"))
+        #expect(head.contains("stale at"))
+        let top = try #require(ReportFixtures.sensitivity.drivers.first)
+        #expect(head.contains("What moves the answer most:** `\(top.assumption)`"))
+        #expect(head.contains("## Thresholds"))
+    }
+
+    @Test func assumptionsListEveryValueMarkUncertainAndCalibratedOnesAndTheMethod() {
+        let md = report.markdown()
+        let assumptions = String(md[md.range(of: "## Assumptions")!.lowerBound...])
+        for (path, d) in RunParameters.assumptions(of: ReportFixtures.scenario) {
+            #expect(assumptions.contains("`\(path)` | \(d.summary)"), "missing \(path)")
+        }
+        #expect(assumptions.contains("`population.appOpensPerDay` | triangular(1, 2, 4) | uncertain, measured"))
+        #expect(assumptions.contains("measured by analyze"))
+        #expect(assumptions.contains("Seed \(ReportFixtures.scenario.horizon.seed), 3 Monte-Carlo runs"))
+        #expect(assumptions.contains("`horizon.users` | 1, 100"))
+    }
+
+    @Test func thresholdsAreListedWithTheirVerdict() {
+        let md = report.markdown()
+        #expect(md.contains("| `requestsPerUserMonth.p95{design=direct} > 1` | fail-if | **FAILED** |"))
+        #expect(md.contains("| `staleShare > 2` | warn-if | passed |"))
+    }
+
+    @Test func csvFilesRoundTripThroughAStrictReader() throws {
+        let wide = try StrictCSV.parse(report.csv())
+        #expect(wide.count == ReportFixtures.result.results.count + 1)
+        let header = wide[0]
+        let users = try #require(header.firstIndex(of: "users"))
+        let total = try #require(header.firstIndex(of: "total_requests_month_mean"))
+        for row in wide.dropFirst() {
+            #expect(Int(row[users]) != nil)
+            #expect(Double(row[total]) != nil, "numbers carry no thousands separators: \(row[total])")
+        }
+        let tidy = try StrictCSV.parse(report.tidyCSV())
+        #expect(tidy[0] == ["design", "users", "tier", "metric", "statistic", "value"])
+        #expect(tidy.dropFirst().allSatisfy { Double($0[5]) != nil })
+        #expect(tidy.contains { $0[0] == "direct" && $0[1] == "100" && $0[3] == "requestsPerUserMonth" && $0[4] == "p95" })
+        #expect(tidy.contains { $0[2] == "free" && $0[3] == "quota.exceedProbability" })
+    }
+
+    @Test(arguments: ["plain", "a,b", "say \"hi\"", "two\nlines", "cr\r\nlf", "=SUM(A1:A9)", "+1", "-2", "@cmd", "\tTab", ""])
+    func csvTextCellsRoundTripAndFormulasAreNeutralised(text: String) throws {
+        var w = CSVWriter(header: ["text", "n"])
+        w.appendRow([.text(text), .number(1234567.5)])
+        let records = try StrictCSV.parse(w.output)
+        #expect(records[1][1] == "1234567.5")
+        let formula = text.first.map { "=+-@\t".contains($0) } ?? false
+        #expect(records[1][0] == (formula ? "'" + text : text))
+    }
+
+    @Test func chartsAreWellFormedSVGWithLightAndDarkStyles() throws {
+        let charts = report.charts()
+        #expect(Set(charts.map(\.name)) == ["requests-by-users.svg", "typical-day.svg", "tradeoff.svg", "sensitivity.svg"])
+        for chart in charts {
+            #expect(chart.svg.contains("@media (prefers-color-scheme: dark)"))
+            #expect(chart.svg.contains("class=\"background\""))
+            let parser = XMLParser(data: Data(chart.svg.utf8))
+            #expect(parser.parse(), "\(chart.name) is not well-formed XML: \(String(describing: parser.parserError))")
+        }
+    }
+
+    @Test func svgEscapesTextFromTheScenario() throws {
+        let chart = LineChart(title: "A <b> & \"c\"", subtitle: "x\u{1}", xTitle: "x", yTitle: "y",
+                              xScale: AxisScale(kind: .linear, covering: [0, 1]), yScale: AxisScale(kind: .log, covering: [1, 1000]),
+                              series: [ChartSeries(name: "<script>", points: [ChartPoint(x: 0, y: 10, label: "a&b"), ChartPoint(x: 1, y: 100)])])
+        let parser = XMLParser(data: Data(chart.svg().utf8))
+        #expect(parser.parse())
+        #expect(!chart.svg().contains("<script>"))
+    }
+
+    @Test func sameInputsGiveTheSameBytesWhateverTheThreadCount() throws {
+        let one = TestSupport.run(ReportFixtures.scenario, designs: ReportFixtures.designs, threads: 1)
+        let a = SimulationReport(one, sensitivity: ReportFixtures.sensitivity)
+        let b = SimulationReport(ReportFixtures.result, sensitivity: ReportFixtures.sensitivity)
+        let filesA = try a.files(in: "out"), filesB = try b.files(in: "out")
+        #expect(filesA.map(\.path) == filesB.map(\.path))
+        for (x, y) in zip(filesA, filesB) { #expect(x.contents == y.contents, "\(x.path) differs between 1 and 2 threads") }
+    }
+
+    @Test func jsonKeepsTheContractAndAddsSensitivityAndThresholds() throws {
+        let json = try JSONValue.parse(Data(try report.json().utf8), file: "report.json")
+        #expect(json["schemaVersion"]?.number == 1)
+        #expect(json["results"]?.array?.first?["requestsPerUserMonth"]?["p95"] != nil)
+        #expect(json["results"]?.array?.first?["totalRequestsPerMonth"]?["mean"] != nil)
+        #expect(json["sensitivity"]?["drivers"]?.array?.isEmpty == false)
+        #expect(json["thresholds"]?.array?.first?["passed"] == .bool(false))
+    }
+}
+
+@Suite struct AxisScaleTests {
+    @Test func linearTicksAreRound() {
+        let s = AxisScale(kind: .linear, covering: [3, 97])
+        #expect(s.ticks == [0, 20, 40, 60, 80, 100])
+        let small = AxisScale(kind: .linear, covering: [0.013, 0.29])
+        #expect(small.ticks.allSatisfy { ($0 * 100).rounded() == $0 * 100 })
+        #expect(small.lower == 0 && small.upper >= 0.29)
+    }
+
+    @Test func logTicksAreDecades() {
+        let s = AxisScale(kind: .log, covering: [1, 880_000])
+        #expect(s.ticks == [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000])
+        #expect(s.label(100_000) == "100k" && s.label(1_000_000) == "1M")
+        #expect(abs(s.position(1_000) - 0.5) < 1e-12)
+    }
+
+    @Test func clockAndPercentLabels() {
+        #expect(AxisScale(kind: .linear, format: .timeOfDay, lower: 0, upper: 1_440, ticks: []).label(390) == "06:30")
+        #expect(AxisScale(kind: .linear, format: .percent, lower: 0, upper: 1, ticks: []).label(0.25) == "25%")
+    }
+}
+
+/// The committed `Reports/` folder: the default report in every format, and it parses.
+@Suite struct CommittedReportsTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Reports")
+
+    func read(_ name: String) throws -> String {
+        try String(contentsOf: Self.folder.appendingPathComponent(name), encoding: .utf8)
+    }
+
+    @Test func markdownTablesAndChartLinksAreValid() throws {
+        let md = try read("report.md")
+        _ = try GFMTables.parse(md)
+        for chart in ["requests-by-users.svg", "typical-day.svg", "tradeoff.svg", "sensitivity.svg"] {
+            #expect(md.contains("](\(chart))"))
+            let parser = XMLParser(data: Data(try read(chart).utf8))
+            #expect(parser.parse(), "\(chart) is not well-formed")
+        }
+    }
+
+    @Test func csvAndJSONParse() throws {
+        _ = try StrictCSV.parse(try read("summary.csv"))
+        _ = try StrictCSV.parse(try read("metrics.csv"))
+        let json = try JSONValue.parse(Data(try read("report.json").utf8), file: "report.json")
+        let designs = json["method"]?["designs"]?.array?.count ?? 0, users = json["scenario"]?["horizon"]?["users"]?.array?.count ?? 0
+        #expect(designs > 0 && json["results"]?.array?.count == designs * users, "one result per design × user count")
+    }
+}
