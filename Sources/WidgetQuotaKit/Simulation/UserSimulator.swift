@@ -389,10 +389,17 @@ struct UserSimulator<Observer: SimulationObserver> {
     @inline(__always) mutating func aligned(_ time: Double) -> Double {
         if k.aligned {
             let period = k.alignPeriod
-            return ((time - phase) / period).rounded(.up) * period + phase
+            return UserSimulator.ceil((time - phase) / period) * period + phase
         }
         if k.jitterSeconds > 0 { return time + policyRNG.uniform() * k.jitterSeconds }
         return time
+    }
+
+    /// `x.rounded(.up)` without a libm call (the baseline x86-64 target has no `roundsd`);
+    /// exact for |x| < 2⁶³, which every time in a simulated window is.
+    @inline(__always) static func ceil(_ x: Double) -> Double {
+        let truncated = Double(Int(x))
+        return truncated < x ? truncated + 1 : truncated
     }
 
     mutating func appForeground(at t: Double) {
