@@ -333,7 +333,7 @@ struct UserSimulator<Observer: SimulationObserver> {
         }
     }
 
-    mutating func getTimeline(_ i: Int, at t: Double, origin: TimelineOrigin) {
+    @inline(__always) mutating func getTimeline(_ i: Int, at t: Double, origin: TimelineOrigin) {
         let exempt = k.foregroundReloadsExempt && t < foregroundUntil
         if !exempt {
             if budgetUsed[i] >= traits.budgetPerInstance {
