@@ -12,10 +12,13 @@ public enum CLI {
     }
 
     static let commands: [Command] = [
+        ReportCommand.command,
         SimulateCommand.command,
         DiffCommand.command,
         ScenarioCommand.command,
         DesignsCommand.command,
+        AnalyzeCommand.command,
+        TraceCommand.command,
         SweepCommand.command,
         BenchCommand.command,
     ]

@@ -4,6 +4,7 @@ import Foundation
 struct ReportCharts {
     let facts: ReportFacts
     let sensitivity: SensitivityResult?
+    var sweep: SweepResult? = nil
 
     /// File names of the charts.
     enum File {
@@ -59,19 +60,29 @@ struct ReportCharts {
     /// Requests against staleness, one point per design: the trade-off a product owner makes.
     func tradeoff() -> LineChart {
         let n = facts.focusUsers
-        let series = facts.designs.compactMap { design -> ChartSeries? in
+        var series = facts.designs.compactMap { design -> ChartSeries? in
             guard let r = facts.row(design, users: n) else { return nil }
-            return ChartSeries(name: design, points: [ChartPoint(x: r.requestsPerUserMonth.mean, y: r.freshness.staleShare, label: design)],
+            return ChartSeries(name: design, points: [ChartPoint(x: r.requestsPerUserMonth.mean, y: r.freshness.overTargetShare, label: design)],
                                style: .markers)
         }
+        if let sweep {
+            let points = sweep.points.map {
+                ChartPoint(x: $0.requestsPerUserMonth, y: $0.overTargetShare,
+                           label: "\(sweep.knob.rawValue) \(NumberText.plain($0.value)) \(sweep.unit)")
+            }
+            series.append(ChartSeries(name: "\(sweep.design), \(sweep.knob.rawValue) sweep", points: points, style: .lineAndMarkers))
+        }
         let xs = series.flatMap { $0.points.map(\.x) }
+        let target = NumberText.plain(facts.result.scenario.population.freshnessTargetMinutes / 60)
         return LineChart(
             title: "Trade-off: requests against staleness",
-            subtitle: "Each design: requests per user per month (log scale) and the share of glances at stale content. Down and left is better.",
-            xTitle: "Requests per user per month", yTitle: "Stale glances",
+            subtitle: "Share of glances at content older than \(target) h (or an error) against requests per user. Down and left is better."
+                + (sweep == nil ? "" : " Line: \(sweep!.design)'s cache TTL."),
+            xTitle: "Requests per user per month", yTitle: "Glances older than \(target) h",
             xScale: AxisScale(kind: .log, covering: xs),
             yScale: AxisScale(kind: .linear, format: .percent, lower: 0, upper: 1, ticks: [0, 0.25, 0.5, 0.75, 1]), series: series)
     }
+
 
     func tornado(_ s: SensitivityResult) -> TornadoChart {
         TornadoChart(

@@ -10,6 +10,8 @@ public struct SimulationReport: Sendable {
     public var sensitivity: SensitivityResult?
     /// Thresholds checked against this result.
     public var thresholds: [ThresholdOutcome]
+    /// A sweep of one design knob (the TTL trade-off), when it was run.
+    public var sweep: SweepResult?
     let facts: ReportFacts
 
     public init(_ result: SimulationResult, sensitivity: SensitivityResult? = nil, thresholds: [ThresholdOutcome] = []) {
@@ -34,7 +36,8 @@ public struct SimulationReport: Sendable {
 
     /// The JSON contract (`schemaVersion` 1), plus `sensitivity` and `thresholds` when present.
     public func json() throws -> String {
-        try JSONOutput.encode(ReportDocument(result: result, sensitivity: sensitivity, thresholds: thresholds.isEmpty ? nil : thresholds))
+        try JSONOutput.encode(ReportDocument(result: result, sensitivity: sensitivity, thresholds: thresholds.isEmpty ? nil : thresholds,
+                                             sweep: sweep))
     }
 
     // MARK: CSV
@@ -48,7 +51,7 @@ public struct SimulationReport: Sendable {
     // MARK: Charts
 
     /// Every chart as (file name, SVG text).
-    public func charts() -> [(name: String, svg: String)] { ReportCharts(facts: facts, sensitivity: sensitivity).all() }
+    public func charts() -> [(name: String, svg: String)] { ReportCharts(facts: facts, sensitivity: sensitivity, sweep: sweep).all() }
 
     // MARK: Markdown
 
@@ -80,8 +83,13 @@ public struct SimulationReport: Sendable {
             md += "\n## Cost\n\n" + costIntro() + cost.markdown
         }
         md += "\n## Freshness: what users see at a glance\n\n"
-        md += chart(ReportCharts.File.tradeoff, "Requests per user against the share of stale glances, one point per design")
+        md += chart(ReportCharts.File.tradeoff, sweep == nil
+                    ? "Requests per user against the share of glances older than the freshness target, one point per design"
+                    : "Requests per user against the share of glances older than the freshness target: each design, and the TTL sweep")
         md += tables.freshness().markdown
+        if let sweep {
+            md += "\n" + sweep.markdown().replacingOccurrences(of: "## Trade-off", with: "### Trade-off")
+        }
         md += "\n## Outage\n\n" + outageIntro() + tables.outage().markdown
         if let s = sensitivity {
             md += "\n" + SensitivitySection(sensitivity: s).markdown(chart: linkCharts ? ReportCharts.File.sensitivity : nil)
@@ -119,6 +127,7 @@ public struct SimulationReport: Sendable {
             (dir + "/" + FileName.summaryCSV, csv()),
             (dir + "/" + FileName.tidyCSV, tidyCSV()),
         ]
+        if let sweep { files.append((dir + "/sweep-\(sweep.knob.rawValue).csv", sweep.csv())) }
         files += charts().map { (dir + "/" + $0.name, $0.svg) }
         return files.map { (path: $0.0, contents: $0.1) }
     }
@@ -129,13 +138,15 @@ struct ReportDocument: Encodable {
     let result: SimulationResult
     let sensitivity: SensitivityResult?
     let thresholds: [ThresholdOutcome]?
+    let sweep: SweepResult?
 
-    enum Keys: String, CodingKey { case sensitivity, thresholds }
+    enum Keys: String, CodingKey { case sensitivity, thresholds, sweep }
 
     func encode(to encoder: Encoder) throws {
         try result.encode(to: encoder)
         var c = encoder.container(keyedBy: Keys.self)
         try c.encodeIfPresent(sensitivity, forKey: .sensitivity)
         try c.encodeIfPresent(thresholds, forKey: .thresholds)
+        try c.encodeIfPresent(sweep, forKey: .sweep)
     }
 }

@@ -86,7 +86,8 @@ public enum ScenarioLoader {
             // An object form of a scalar field (a distribution, a policy, a retry) has its own keys.
             let isObjectForm = object["distribution"] != nil || object["kind"] != nil
             let allowed: Set<String>
-            if !isObjectForm, let refObject = reference as? [String: Any] {
+            // An object form of a field whose default is a number or another form has its own keys.
+            if !isObjectForm, let refObject = reference as? [String: Any], refObject["distribution"] == nil {
                 allowed = Set(refObject.keys)
             } else {
                 allowed = objectFormKeys

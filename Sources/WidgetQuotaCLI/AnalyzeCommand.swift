@@ -1,0 +1,83 @@
+import Foundation
+import WidgetQuotaKit
+
+/// `widget-quota analyze`: measures what devices did from their logs.
+enum AnalyzeCommand {
+    static let command = CLI.Command(
+        name: "analyze",
+        summary: "Measure getTimeline calls, API requests and background runs from device logs; calibrate a scenario",
+        help: """
+        Usage: widget-quota analyze PATH... [--format markdown|csv|json] [--out FILE] [--strict]
+                                    [--rules FILE] [--app NAME] [--extension NAME]
+                                    [--emit-scenario FILE] [--scenario FILE]
+
+        Reads WidgetQuota traces (NDJSON, CSV) and Apple `log show` exports (--style ndjson, json,
+        default, syslog, compact), detected per file. PATH is a file, a folder (read recursively,
+        sorted by path) or - for standard input. Each file is one device unless its records carry
+        a device id. Days are counted in each device's local time. Secrets in messages (API keys,
+        tokens, Authorization headers) are redacted as they are read.
+
+        Options:
+          --format F            markdown (default), csv (one row per device-day) or json (stable keys for CI)
+          --out FILE            write the report to FILE (atomically) instead of standard output
+          --strict              stop at the first malformed line (exit 65) instead of counting it
+          --rules FILE          JSON rules mapping process/subsystem/category/message patterns to events
+          --app NAME            the app's process name (default: identified from the logs); repeatable
+          --extension NAME      the widget extension's process name (default: identified); repeatable
+          --emit-scenario FILE  write a scenario calibrated to the measurement, for `simulate --scenario`
+          --scenario FILE       the base scenario for --emit-scenario (default: the built-in one)
+          -h, --help            show this help
+
+        Examples:
+          widget-quota analyze SampleLogs
+          widget-quota analyze device.ndjson --format json --out analysis.json
+          log show --style ndjson --last 1d > today.ndjson && widget-quota analyze today.ndjson --strict
+          widget-quota trace --design direct --devices 50 --days 14 | widget-quota analyze - --emit-scenario measured.json
+          widget-quota simulate --scenario measured.json
+
+        Exit codes:
+        \(CLI.exitCodeHelp())
+        """,
+        run: run)
+
+    static func run(_ args: [String], console: Console) throws -> ExitCode {
+        let a = try Arguments(args, valued: ["format", "out", "rules", "app", "extension", "emit-scenario", "scenario"],
+                              switches: ["strict"])
+        guard !a.positionals.isEmpty else {
+            throw WidgetQuotaError.usage("analyze needs at least one PATH: a log file, a folder, or - for standard input")
+        }
+        let format = a.value("format") ?? "markdown"
+        guard ["markdown", "csv", "json"].contains(format) else {
+            throw WidgetQuotaError.usage("--format expects markdown, csv or json, got \"\(format)\"")
+        }
+        var options = LogAnalyzer.Options()
+        options.strict = a.flag("strict")
+        options.appProcesses = a.all("app")
+        options.extensionProcesses = a.all("extension")
+        if let rules = a.value("rules") { options.rules = try LogRules.load(path: rules) }
+        let base = try a.value("scenario").map(ScenarioLoader.load(path:)) ?? Scenario()
+
+        var analyzer = LogAnalyzer(options: options)
+        for path in a.positionals { try analyzer.read(path: path) }
+        let analysis = analyzer.analysis()
+        let report = LogReport(analysis)
+        let text: String
+        switch format {
+        case "csv": text = report.csv()
+        case "json": text = try report.json()
+        default: text = report.markdown()
+        }
+        if let scenarioPath = a.value("emit-scenario") {
+            let scenario = try ScenarioCalibrator.calibrate(analysis, base: base)
+            try AtomicFileWriter.write(ScenarioLoader.encode(scenario), to: scenarioPath)
+            console.err("Wrote \(scenarioPath) (calibrated: \(scenario.calibration?.fields.joined(separator: ", ") ?? ""))\n")
+        }
+        if let out = a.value("out") {
+            try AtomicFileWriter.write(text, to: out)
+            console.err("Wrote \(out)\n")
+        } else {
+            console.out(text)
+        }
+        return .success
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Something bytes can be read from in chunks: a file, standard input, or memory (tests).
+public protocol ByteSource {
+    /// Reads up to `buffer.count` bytes into `buffer`; returns 0 at the end.
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+}
+
+/// Bytes held in memory.
+public struct MemoryByteSource: ByteSource {
+    private let bytes: [UInt8]
+    private var offset = 0
+    /// Reads at most this many bytes per call, to exercise chunk boundaries in tests.
+    private let maxRead: Int
+
+    public init(_ bytes: [UInt8], maxRead: Int = .max) {
+        self.bytes = bytes
+        self.maxRead = max(1, maxRead)
+    }
+
+    public init(_ text: String, maxRead: Int = .max) { self.init(Array(text.utf8), maxRead: maxRead) }
+
+    public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let n = min(buffer.count, bytes.count - offset, maxRead)
+        guard n > 0 else { return 0 }
+        bytes.withUnsafeBytes { source in
+            buffer.baseAddress!.copyMemory(from: source.baseAddress! + offset, byteCount: n)
+        }
+        offset += n
+        return n
+    }
+}
+
+/// An open file descriptor read with POSIX `read(2)`; closes it when told to.
+public struct FileDescriptorSource: ByteSource {
+    public let descriptor: Int32
+    /// The name used in messages (`-` reads standard input and is called `stdin`).
+    public let name: String
+
+    /// Opens `path` for reading, or standard input for `-`.
+    public init(path: String) throws {
+        if path == "-" {
+            descriptor = STDIN_FILENO
+            name = "stdin"
+            return
+        }
+        name = path
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else {
+            let problem = errno == ENOENT ? "no such file" : String(cString: strerror(errno))
+            throw WidgetQuotaError.unreadable(file: path, problem: problem)
+        }
+        descriptor = fd
+    }
+
+    public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        while true {
+            #if canImport(Glibc)
+            let n = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
+            #else
+            let n = Darwin.read(descriptor, buffer.baseAddress, buffer.count)
+            #endif
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            throw WidgetQuotaError.unreadable(file: name, problem: String(cString: strerror(errno)))
+        }
+    }
+
+    /// Closes the file (never standard input).
+    public func close() {
+        if descriptor != STDIN_FILENO {
+            #if canImport(Glibc)
+            _ = Glibc.close(descriptor)
+            #else
+            _ = Darwin.close(descriptor)
+            #endif
+        }
+    }
+}

@@ -1,0 +1,259 @@
+import Foundation
+
+/// Mean, median, 95th percentile and maximum of a per-device-day figure.
+public struct DayStats: Codable, Sendable, Equatable {
+    public var mean: Double
+    public var p50: Double
+    public var p95: Double
+    public var max: Double
+
+    public init(_ values: [Double]) {
+        let sorted = values.sorted()
+        mean = sorted.isEmpty ? 0 : Statistics.mean(sorted)
+        p50 = sorted.isEmpty ? 0 : Statistics.quantile(sorted: sorted, 0.5)
+        p95 = sorted.isEmpty ? 0 : Statistics.quantile(sorted: sorted, 0.95)
+        max = sorted.last ?? 0
+    }
+}
+
+/// What `analyze` measured. Its JSON (`--format json`) keeps these keys stable for CI:
+/// `schemaVersion`, `devices`, `deviceDays`, `linesRead`, `malformedLines` and
+/// `perDeviceDay.{getTimeline, apiRequests, bgTaskLaunches}.{mean, p50, p95, max}`.
+public struct LogAnalysis: Codable, Sendable {
+    public struct FileSummary: Codable, Sendable, Equatable {
+        public var path: String
+        public var format: String
+        public var lines: Int
+    }
+
+    /// Per device-day figures.
+    public struct PerDeviceDay: Codable, Sendable {
+        public var getTimeline: DayStats
+        public var apiRequests: DayStats
+        public var appRequests: DayStats
+        public var extensionRequests: DayStats
+        public var bgTaskLaunches: DayStats
+        public var bgTaskExpirations: DayStats
+        public var reloadCalls: DayStats
+        public var appOpens: DayStats
+    }
+
+    /// Devices with and without the widget in a Smart Stack (only when records say so).
+    public struct SmartStackSplit: Codable, Sendable {
+        public var devices: Int
+        public var share: Double
+        /// getTimeline per widget instance per day, system-initiated.
+        public var getTimelinePerInstanceDayInStack: Double?
+        public var getTimelinePerInstanceDayOutside: Double?
+        /// In-stack rate over outside rate.
+        public var uplift: Double?
+    }
+
+    /// Days in Low Power Mode and what changed on them (only when records say so).
+    public struct LowPowerSplit: Codable, Sendable {
+        public var days: Int
+        public var share: Double
+        public var getTimelineOnLowPowerDays: Double
+        public var getTimelineOnOtherDays: Double
+        public var bgTaskLaunchesOnLowPowerDays: Double
+        public var bgTaskLaunchesOnOtherDays: Double
+    }
+
+    /// One device's row.
+    public struct DeviceSummary: Codable, Sendable {
+        public var device: String
+        public var days: Int
+        public var instances: Int
+        public var smartStack: Bool?
+        public var lowPowerDays: Int
+        public var getTimelinePerDay: Double
+        public var apiRequestsPerDay: Double
+        public var appRequestsPerDay: Double
+        public var extensionRequestsPerDay: Double
+        public var bgTaskLaunchesPerDay: Double
+        public var bgTaskExpirations: Int
+        public var failedRequests: Int
+        public var fetchErrors: Int
+    }
+
+    public struct ErrorCount: Codable, Sendable {
+        public var message: String
+        public var count: Int
+    }
+
+    /// One device's days, dense from its first to its last record, for calibration.
+    public struct DeviceMeasurement: Sendable {
+        public var device: String
+        public var days: [DeviceDay]
+        public var smartStack: Bool?
+        public var instances: Int
+        /// True when getTimeline records said why they ran (trace format).
+        public var originKnown: Bool
+        /// True when records said whether Low Power Mode was on.
+        public var lowPowerKnown: Bool
+        /// The local day of `days[0]` (days since 1970-01-01).
+        public var firstDay: Int
+    }
+
+    public var schemaVersion = 1
+    public var devices: Int
+    public var deviceDays: Int
+    public var linesRead: Int
+    public var linesRecognised: Int
+    public var malformedLines: Int
+    public var malformedExamples: [String]
+    public var bytesRead: Int
+    public var files: [FileSummary]
+    public var perDeviceDay: PerDeviceDay
+    /// Reload calls (`reloadAllTimelines`, `reloadTimelines`) per successful API request.
+    public var reloadCallsPerSuccessfulFetch: Double?
+    /// Failed API requests over API requests.
+    public var apiErrorRate: Double?
+    /// getTimeline calls that ended in an error, over getTimeline calls.
+    public var timelineErrorRate: Double?
+    /// Mean API requests per device-day × 30.
+    public var requestsPerUserPerMonth: Double
+    public var smartStack: SmartStackSplit?
+    public var lowPowerMode: LowPowerSplit?
+    public var appProcesses: [String]
+    public var extensionProcesses: [String]
+    /// Network summaries from processes that are neither the app nor its extension (not counted).
+    public var otherProcessRequests: Int
+    public var perDevice: [DeviceSummary]
+    public var topErrors: [ErrorCount]
+    public var notes: [String]
+    /// Not part of the JSON: the per-day data behind every figure.
+    public var measurements: [DeviceMeasurement] = []
+
+    enum CodingKeys: String, CodingKey {
+        case schemaVersion, devices, deviceDays, linesRead, linesRecognised, malformedLines, malformedExamples, bytesRead
+        case files, perDeviceDay, reloadCallsPerSuccessfulFetch, apiErrorRate, timelineErrorRate, requestsPerUserPerMonth
+        case smartStack, lowPowerMode, appProcesses, extensionProcesses, otherProcessRequests, perDevice, topErrors, notes
+    }
+}
+
+extension LogAnalyzer {
+    /// The measurement of everything read so far.
+    public func analysis() -> LogAnalysis {
+        let (apps, extensions) = processRoles()
+        var measurements = [LogAnalysis.DeviceMeasurement]()
+        var other = 0
+        for name in devices.keys.sorted() {
+            let acc = devices[name]!
+            guard acc.firstDay <= acc.lastDay else { continue }
+            var days = (acc.firstDay...acc.lastDay).map { acc.days[$0] ?? DeviceDay() }
+            for (key, count) in acc.network.sorted(by: { ($0.key.process, $0.key.day) < ($1.key.process, $1.key.day) }) {
+                let i = key.day - acc.firstDay
+                if extensions.contains(key.process) {
+                    days[i].extensionRequests += count.total
+                } else if apps.contains(key.process) {
+                    days[i].appRequests += count.total
+                } else {
+                    other += count.total
+                    continue
+                }
+                days[i].failedRequests += count.failed
+                days[i].durationMsSum += count.durationMsSum
+                days[i].durationCount += count.durationCount
+            }
+            measurements.append(.init(device: name, days: days, smartStack: acc.smartStack,
+                                      instances: max(1, acc.widgets.count), originKnown: acc.originKnown,
+                                      lowPowerKnown: acc.lowPowerState != nil, firstDay: acc.firstDay))
+        }
+        let allDays = measurements.flatMap(\.days)
+        func stats(_ f: (DeviceDay) -> Int) -> DayStats { DayStats(allDays.map { Double(f($0)) }) }
+        let perDay = LogAnalysis.PerDeviceDay(
+            getTimeline: stats(\.getTimeline), apiRequests: stats(\.apiRequests),
+            appRequests: stats { $0.appRequests + $0.backgroundRequests }, extensionRequests: stats(\.extensionRequests),
+            bgTaskLaunches: stats(\.bgLaunches), bgTaskExpirations: stats(\.bgExpirations),
+            reloadCalls: stats(\.reloadCalls), appOpens: stats(\.appOpens))
+        func sum(_ f: (DeviceDay) -> Int) -> Int { allDays.reduce(0) { $0 + f($1) } }
+        let requests = sum(\.apiRequests), failed = sum(\.failedRequests)
+        let successes = requests - failed
+        let timelines = sum(\.getTimeline)
+
+        var summaries = [LogAnalysis.DeviceSummary]()
+        for m in measurements {
+            let n = Double(m.days.count)
+            func perDay(_ f: (DeviceDay) -> Int) -> Double { Double(m.days.reduce(0) { $0 + f($1) }) / n }
+            summaries.append(.init(device: m.device, days: m.days.count, instances: m.instances, smartStack: m.smartStack,
+                                   lowPowerDays: m.days.filter(\.lowPowerMode).count,
+                                   getTimelinePerDay: perDay(\.getTimeline), apiRequestsPerDay: perDay(\.apiRequests),
+                                   appRequestsPerDay: perDay { $0.appRequests + $0.backgroundRequests },
+                                   extensionRequestsPerDay: perDay(\.extensionRequests), bgTaskLaunchesPerDay: perDay(\.bgLaunches),
+                                   bgTaskExpirations: m.days.reduce(0) { $0 + $1.bgExpirations },
+                                   failedRequests: m.days.reduce(0) { $0 + $1.failedRequests },
+                                   fetchErrors: m.days.reduce(0) { $0 + $1.fetchErrors }))
+        }
+
+        var notes = self.notes
+        if other > 0 {
+            notes.append("\(other) network summaries from other processes (system daemons such as nsurlsessiond or trustd) are not counted as API requests.")
+        }
+        let topErrors = errorCounts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            .prefix(5).map { LogAnalysis.ErrorCount(message: $0.key, count: $0.value) }
+
+        return LogAnalysis(
+            devices: measurements.count, deviceDays: allDays.count, linesRead: linesRead, linesRecognised: linesRecognised,
+            malformedLines: malformedLines, malformedExamples: malformedExamples, bytesRead: bytesRead, files: files,
+            perDeviceDay: perDay,
+            reloadCallsPerSuccessfulFetch: successes > 0 ? Double(sum(\.reloadCalls)) / Double(successes) : nil,
+            apiErrorRate: requests > 0 ? Double(failed) / Double(requests) : nil,
+            timelineErrorRate: timelines > 0 ? Double(sum(\.timelineErrors)) / Double(timelines) : nil,
+            requestsPerUserPerMonth: perDay.apiRequests.mean * 30,
+            smartStack: LogAnalyzer.smartStackSplit(measurements), lowPowerMode: LogAnalyzer.lowPowerSplit(measurements),
+            appProcesses: apps.sorted(), extensionProcesses: extensions.sorted(), otherProcessRequests: other,
+            perDevice: summaries, topErrors: Array(topErrors), notes: notes, measurements: measurements)
+    }
+
+    /// The app's and the extension's process names: given, or identified from the logs.
+    ///
+    /// The extension is the process that logs `Request ended for`; the app is the process that logs
+    /// BackgroundTasks or reload lines, or whose name is the extension's without `WidgetExtension`.
+    func processRoles() -> (apps: Set<String>, extensions: Set<String>) {
+        let system = AppleLogRecognizer.systemProcesses
+        let extensions = options.extensionProcesses.isEmpty
+            ? extensionEvidence.subtracting(system) : Set(options.extensionProcesses)
+        if !options.appProcesses.isEmpty { return (Set(options.appProcesses), extensions) }
+        var apps = appEvidence.subtracting(system).subtracting(extensions)
+        let networkProcesses = Set(devices.values.flatMap { $0.network.keys.map(\.process) })
+        for ext in extensions {
+            var stem = ext
+            for suffix in ["WidgetExtension", "WidgetsExtension", "Extension", "Widgets", "Widget"] where stem.hasSuffix(suffix) && stem.count > suffix.count {
+                stem = String(stem.dropLast(suffix.count))
+                break
+            }
+            for p in networkProcesses where p == stem && !system.contains(p) && !extensions.contains(p) { apps.insert(p) }
+        }
+        return (apps, extensions)
+    }
+
+    /// Per-instance system getTimeline rates of a device: one value per device.
+    static func instanceRate(_ m: LogAnalysis.DeviceMeasurement) -> Double {
+        Double(m.days.reduce(0) { $0 + $1.getTimelineSystem }) / Double(m.days.count) / Double(m.instances)
+    }
+
+    static func smartStackSplit(_ ms: [LogAnalysis.DeviceMeasurement]) -> LogAnalysis.SmartStackSplit? {
+        let known = ms.filter { $0.smartStack != nil }
+        guard !known.isEmpty else { return nil }
+        let inStack = known.filter { $0.smartStack == true }.map(instanceRate)
+        let outside = known.filter { $0.smartStack == false }.map(instanceRate)
+        let a = inStack.isEmpty ? nil : Statistics.mean(inStack)
+        let b = outside.isEmpty ? nil : Statistics.mean(outside)
+        var uplift: Double?
+        if let a, let b, b > 0 { uplift = a / b }
+        return .init(devices: inStack.count, share: Double(inStack.count) / Double(known.count),
+                     getTimelinePerInstanceDayInStack: a, getTimelinePerInstanceDayOutside: b, uplift: uplift)
+    }
+
+    static func lowPowerSplit(_ ms: [LogAnalysis.DeviceMeasurement]) -> LogAnalysis.LowPowerSplit? {
+        let days = ms.flatMap(\.days)
+        let lowPower = days.filter(\.lowPowerMode)
+        guard !lowPower.isEmpty else { return nil }
+        let others = days.filter { !$0.lowPowerMode }
+        func mean(_ d: [DeviceDay], _ f: (DeviceDay) -> Int) -> Double { d.isEmpty ? 0 : Double(d.reduce(0) { $0 + f($1) }) / Double(d.count) }
+        return .init(days: lowPower.count, share: Double(lowPower.count) / Double(days.count),
+                     getTimelineOnLowPowerDays: mean(lowPower, \.getTimeline), getTimelineOnOtherDays: mean(others, \.getTimeline),
+                     bgTaskLaunchesOnLowPowerDays: mean(lowPower, \.bgLaunches), bgTaskLaunchesOnOtherDays: mean(others, \.bgLaunches))
+    }
+}

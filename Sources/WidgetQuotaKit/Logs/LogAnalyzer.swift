@@ -1,0 +1,123 @@
+import Foundation
+
+/// Reads logs and measures what devices did: the engine of `widget-quota analyze`.
+///
+/// Feed it inputs with `read(path:)` (files, folders, `-`) or `read(source:name:)`, then ask for
+/// `analysis()`. Memory grows with devices and days, never with lines: a 1 GB export is read
+/// through one 1 MiB buffer.
+public struct LogAnalyzer {
+    /// How to read.
+    public struct Options: Sendable {
+        /// Stop at the first malformed line (exit 65) instead of counting it.
+        public var strict = false
+        /// Process names of the app; empty: identified from the logs.
+        public var appProcesses: [String] = []
+        /// Process names of the widget extension; empty: identified from the logs.
+        public var extensionProcesses: [String] = []
+        public var rules = LogRules()
+        /// The reader's buffer, which is also the longest line accepted.
+        public var bufferSize = LineReader.defaultBufferSize
+        /// How many malformed-line references to keep.
+        public var maxExamples = 5
+        public init() {}
+    }
+
+    public let options: Options
+    private let recognizer: AppleLogRecognizer
+    private let redactor = SecretRedactor()
+
+    var devices: [String: DeviceAccumulator] = [:]
+    var linesRead = 0
+    var linesRecognised = 0
+    var malformedLines = 0
+    var malformedExamples: [String] = []
+    var files: [LogAnalysis.FileSummary] = []
+    var notes: [String] = []
+    var errorCounts: [String: Int] = [:]
+    /// Processes that logged widget-extension or app lines, across every device.
+    var extensionEvidence: Set<String> = []
+    var appEvidence: Set<String> = []
+    var bytesRead = 0
+
+    public init(options: Options = Options()) {
+        self.options = options
+        recognizer = AppleLogRecognizer(rules: options.rules)
+    }
+
+    // MARK: Reading
+
+    /// Reads a file, a folder (recursively, sorted) or `-` (standard input).
+    public mutating func read(path: String) throws {
+        for item in try LogInputs.expand([path]) {
+            var source = try FileDescriptorSource(path: item.path)
+            defer { source.close() }
+            do {
+                try read(source: &source, name: source.name)
+            } catch let error as WidgetQuotaError {
+                guard item.fromFolder, case .malformedInput(_, nil, _) = error else { throw error }
+                note("Skipped \(item.path): not a log in a known format.")
+            }
+        }
+    }
+
+    /// Reads one input; `name` is used in `file:line` references and as the device of records
+    /// that carry no device id.
+    public mutating func read<Source: ByteSource>(source: inout Source, name: String) throws {
+        var parser = LogFileParser(file: name, recognizer: recognizer, redactor: redactor)
+        let reader = LineReader(bufferSize: options.bufferSize)
+        // Counts are committed only when the file is a log: a skipped file leaves no trace.
+        let saved = (devices, linesRecognised, malformedLines, malformedExamples, errorCounts, extensionEvidence, appEvidence)
+        var lines = 0
+        let bytes: Int
+        do {
+            bytes = try reader.forEachLine(in: &source) { line in
+                lines = line.number
+                try parser.consume(line, into: &self)
+            }
+            try parser.finish(into: &self)
+        } catch let error as WidgetQuotaError {
+            if case .malformedInput(_, nil, _) = error {
+                (devices, linesRecognised, malformedLines, malformedExamples, errorCounts, extensionEvidence, appEvidence) = saved
+            }
+            throw error
+        }
+        if bytes == 0 || (parser.format == nil && parser.contentLines == 0) {
+            if bytes == 0 { throw WidgetQuotaError.emptyInput(file: name) }
+            throw WidgetQuotaError.malformedInput(file: name, line: nil, problem: "holds no log records (only blank or header lines)")
+        }
+        bytesRead += bytes
+        linesRead += lines
+        files.append(LogAnalysis.FileSummary(path: name, format: parser.format?.rawValue ?? "unknown", lines: lines))
+    }
+
+    // MARK: Sink (called by LogFileParser)
+
+    mutating func record(_ event: LogEvent, fileDevice: String) {
+        linesRecognised += 1
+        let device = event.device ?? fileDevice
+        devices[device, default: DeviceAccumulator()].add(event)
+        if let process = event.process {
+            switch event.kind {
+            case .getTimeline, .getSnapshot, .placeholder: extensionEvidence.insert(process)
+            case .bgTaskLaunch, .bgTaskExpire, .bgTaskSubmit, .bgTaskComplete, .reloadAllTimelines, .reloadTimelines, .appForeground:
+                appEvidence.insert(process)
+            default: break
+            }
+        }
+        if let detail = event.detail, event.outcome == .failure || event.kind == .fetchError {
+            let firstLine = detail.split(separator: "\n", maxSplits: 1).first ?? ""
+            let key = String(firstLine.prefix(160))
+            if errorCounts[key] != nil || errorCounts.count < 500 { errorCounts[key, default: 0] += 1 }
+        }
+    }
+
+    mutating func malformed(file: String, line: Int, problem: String) throws {
+        if options.strict { throw WidgetQuotaError.malformedInput(file: file, line: line, problem: problem) }
+        malformedLines += 1
+        if malformedExamples.count < options.maxExamples { malformedExamples.append("\(file):\(line): \(problem)") }
+    }
+
+    mutating func note(_ text: String) {
+        if !notes.contains(text) { notes.append(text) }
+    }
+}

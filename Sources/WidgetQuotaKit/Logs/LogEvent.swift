@@ -1,0 +1,103 @@
+/// What a log line says happened, in one vocabulary for every format.
+///
+/// The raw values are the `event` column of WidgetQuota's trace format and the event names a
+/// rules file maps lines to.
+public enum LogEventKind: String, Sendable, CaseIterable, Codable {
+    /// WidgetKit asked the widget extension for a timeline (`Request ended for ...`).
+    case getTimeline
+    case getSnapshot
+    case placeholder
+    /// The app called `WidgetCenter.shared.reloadAllTimelines()`.
+    case reloadAllTimelines
+    /// The app called `WidgetCenter.shared.reloadTimelines(ofKind:)`.
+    case reloadTimelines
+    /// chronod's outcome of a reload (`on local reload: succeeded with 1 entries`): not a getTimeline.
+    case reloadOutcome
+    case appForeground
+    case appBackground
+    /// A `BGAppRefreshTaskRequest` was submitted (outcome failure: `[BGTask] submit failed: ...`).
+    case bgTaskSubmit
+    /// iOS launched the app's background refresh task (`Received run request for ...`).
+    case bgTaskLaunch
+    /// The task ran out of time (`Received request to expire ...`).
+    case bgTaskExpire
+    case bgTaskComplete
+    /// One HTTP request to the API (CFNetwork `summary for task ...`), with outcome and duration.
+    case apiRequest
+    /// The app or widget logged a failed fetch (`[GeminiWidget] Fetch error: ...`).
+    case fetchError
+    case cacheHit
+    case cacheStale
+    /// Low Power Mode turned on or off (`state` on/off).
+    case lowPowerMode
+    /// The widget's reload budget ran out for the day.
+    case reloadBudgetExhausted
+
+    /// Every raw value, for messages.
+    static let allNames = allCases.map(\.rawValue).joined(separator: ", ")
+
+    /// The kind whose raw value equals `bytes`, without building a String.
+    static func matching(_ bytes: UnsafeBufferPointer<UInt8>) -> LogEventKind? {
+        ByteTable.match(bytes, in: table)
+    }
+
+    private static let table = ByteTable.of(allCases)
+}
+
+/// Success or failure of a request, a task or a timeline.
+public enum LogOutcome: String, Sendable, Codable {
+    case success
+    case failure
+}
+
+/// One recognised event, normalised from any input format.
+public struct LogEvent: Sendable {
+    public var kind: LogEventKind
+    public var time: LogTimestamp
+    /// The device the record names; nil means "the file's device".
+    public var device: String?
+    /// The process that logged it (Apple logs): decides app versus extension for network lines.
+    public var process: String?
+    /// Who sent an API request, when the record says so.
+    public var actor: RequestActor?
+    public var outcome: LogOutcome?
+    /// The widget kind (`AIMessageWidget`), family (`systemSmall`) and instance number, when known.
+    public var widgetKind: String?
+    public var widgetFamily: String?
+    public var instance: Int?
+    /// Why getTimeline ran, when known (trace format).
+    public var origin: TimelineOrigin?
+    /// Smart Stack state the record carries.
+    public var smartStack: Bool?
+    /// Low Power Mode state the record carries (or the new state of a `lowPowerMode` event).
+    public var lowPowerMode: Bool?
+    public var durationMs: Double?
+    public var tokens: Int?
+    /// Redacted free text (error messages), for the report's error table.
+    public var detail: String?
+
+    public init(kind: LogEventKind, time: LogTimestamp) {
+        self.kind = kind
+        self.time = time
+    }
+
+    /// The widget instance this event belongs to, `kind:family[:instance]`, when known.
+    public var widgetIdentity: String? {
+        guard widgetKind != nil || widgetFamily != nil || instance != nil else { return nil }
+        var parts = [widgetKind ?? "?", widgetFamily ?? "?"]
+        if let instance { parts.append(String(instance)) }
+        return parts.joined(separator: ":")
+    }
+}
+
+/// Raw values as bytes, to match enum cases without building Strings.
+enum ByteTable {
+    static func of<E: RawRepresentable>(_ cases: [E]) -> [([UInt8], E)] where E.RawValue == String {
+        cases.map { (Array($0.rawValue.utf8), $0) }
+    }
+
+    static func match<E>(_ bytes: UnsafeBufferPointer<UInt8>, in table: [([UInt8], E)]) -> E? {
+        for (raw, value) in table where ByteSearch.equal(bytes, raw) { return value }
+        return nil
+    }
+}

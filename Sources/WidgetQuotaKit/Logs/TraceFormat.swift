@@ -1,0 +1,168 @@
+import Foundation
+
+/// WidgetQuota's own trace format, as NDJSON (one object per line) or CSV (a header line, then
+/// one row per event). Documented in README ("Logs: analyze and trace").
+///
+/// Every record carries `schemaVersion` (1), an ISO 8601 `timestamp` with offset, the `device`
+/// and the `event` (a `LogEventKind` raw value); the other fields are optional.
+public enum TraceFormat {
+    /// The schema version this build writes and reads.
+    public static let schemaVersion = 1
+
+    /// The fields in CSV column order (NDJSON uses the same names as keys).
+    public static let columns = [
+        "schemaVersion", "timestamp", "device", "event", "widgetKind", "widgetFamily", "instance", "origin",
+        "smartStack", "lowPowerMode", "state", "actor", "outcome", "durationMs", "tokens", "detail",
+    ]
+
+    /// The CSV header line (without line break).
+    public static var csvHeader: String { columns.joined(separator: ",") }
+
+    /// One NDJSON line (without line break) for `event` on `device`.
+    public static func ndjsonLine(_ e: LogEvent, device: String) -> String {
+        var s = "{\"schemaVersion\":\(schemaVersion),\"timestamp\":\"\(e.time.iso8601())\",\"device\":\(quoted(device)),\"event\":\"\(e.kind.rawValue)\""
+        if let v = e.widgetKind { s += ",\"widgetKind\":" + quoted(v) }
+        if let v = e.widgetFamily { s += ",\"widgetFamily\":" + quoted(v) }
+        if let v = e.instance { s += ",\"instance\":\(v)" }
+        if let v = e.origin { s += ",\"origin\":\"\(v.rawValue)\"" }
+        if let v = e.smartStack { s += ",\"smartStack\":\(v)" }
+        if let v = e.lowPowerMode { s += ",\"lowPowerMode\":\(v)" }
+        if e.kind == .lowPowerMode, let v = e.lowPowerMode { s += ",\"state\":\"\(v ? "on" : "off")\"" }
+        if let v = e.actor { s += ",\"actor\":\"\(v.rawValue)\"" }
+        if let v = e.outcome { s += ",\"outcome\":\"\(v.rawValue)\"" }
+        if let v = e.durationMs { s += ",\"durationMs\":" + NumberText.plain(v, maxFractionDigits: 3) }
+        if let v = e.tokens { s += ",\"tokens\":\(v)" }
+        if let v = e.detail { s += ",\"detail\":" + quoted(v) }
+        return s + "}"
+    }
+
+    /// One CSV row (without line break) for `event` on `device`.
+    public static func csvLine(_ e: LogEvent, device: String) -> String {
+        let cells: [CSVWriter.Cell] = [
+            .integer(schemaVersion), .text(e.time.iso8601()), .text(device), .text(e.kind.rawValue),
+            e.widgetKind.map(CSVWriter.Cell.text) ?? .empty, e.widgetFamily.map(CSVWriter.Cell.text) ?? .empty,
+            e.instance.map(CSVWriter.Cell.integer) ?? .empty, e.origin.map { .text($0.rawValue) } ?? .empty,
+            e.smartStack.map { .text(String($0)) } ?? .empty, e.lowPowerMode.map { .text(String($0)) } ?? .empty,
+            e.kind == .lowPowerMode ? e.lowPowerMode.map { .text($0 ? "on" : "off") } ?? .empty : .empty,
+            e.actor.map { .text($0.rawValue) } ?? .empty, e.outcome.map { .text($0.rawValue) } ?? .empty,
+            e.durationMs.map(CSVWriter.Cell.number) ?? .empty, e.tokens.map(CSVWriter.Cell.integer) ?? .empty,
+            e.detail.map(CSVWriter.Cell.text) ?? .empty,
+        ]
+        return cells.map(CSVWriter.encode).joined(separator: ",")
+    }
+
+    /// A JSON string literal.
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}
+
+/// The typed fields of one trace record, before validation.
+struct TraceFields {
+    var schemaVersion: Int?
+    var timestamp: LogTimestamp?
+    var timestampText: Bool = false
+    var device: String?
+    var event: LogEventKind?
+    var eventPresent = false
+    var widgetKind: String?
+    var widgetFamily: String?
+    var instance: Int?
+    var origin: TimelineOrigin?
+    var smartStack: Bool?
+    var lowPowerMode: Bool?
+    var state: Bool?
+    var actor: RequestActor?
+    var outcome: LogOutcome?
+    var durationMs: Double?
+    var tokens: Int?
+    var detail: String?
+    /// The first field whose value was not what the schema allows.
+    var problem: String?
+
+    /// The event, or what was expected.
+    func validated() -> Result<LogEvent, LineProblem> {
+        if let problem { return .failure(LineProblem(problem)) }
+        guard let version = schemaVersion else { return .failure(LineProblem("expected \"schemaVersion\": \(TraceFormat.schemaVersion)")) }
+        guard version == TraceFormat.schemaVersion else {
+            return .failure(LineProblem("unsupported schemaVersion \(version); this version reads \(TraceFormat.schemaVersion)"))
+        }
+        guard let time = timestamp else {
+            return .failure(LineProblem(timestampText ? "expected an ISO 8601 timestamp such as 2026-09-01T07:12:03.120-04:00"
+                                                      : "expected a \"timestamp\""))
+        }
+        guard let kind = event else {
+            return .failure(LineProblem(eventPresent ? "unknown event type; expected one of \(LogEventKind.allNames)" : "expected an \"event\""))
+        }
+        var e = LogEvent(kind: kind, time: time)
+        e.device = device
+        e.widgetKind = widgetKind
+        e.widgetFamily = widgetFamily
+        e.instance = instance
+        e.origin = origin
+        e.smartStack = smartStack
+        e.lowPowerMode = kind == .lowPowerMode ? (state ?? lowPowerMode) : lowPowerMode
+        if kind == .lowPowerMode && e.lowPowerMode == nil {
+            return .failure(LineProblem("expected \"state\": \"on\" or \"off\" for a lowPowerMode event"))
+        }
+        e.actor = actor
+        e.outcome = outcome
+        e.durationMs = durationMs
+        e.tokens = tokens
+        e.detail = detail
+        return .success(e)
+    }
+
+    /// Sets the field `name` from its text (CSV cells; NDJSON strings and numbers).
+    mutating func set(_ name: String, _ text: String, redactor: SecretRedactor) {
+        if text.isEmpty { return }
+        func fail(_ expected: String) { if problem == nil { problem = "\(name): expected \(expected)" } }
+        switch name {
+        case "schemaVersion": if let v = Int(text) { schemaVersion = v } else { fail("a whole number") }
+        case "timestamp": timestampText = true; timestamp = LogTimestamp.parse(text)
+        case "device": device = redactor.redact(text)
+        case "event": eventPresent = true; event = LogEventKind(rawValue: text)
+        case "widgetKind": widgetKind = redactor.redact(text)
+        case "widgetFamily": widgetFamily = redactor.redact(text)
+        case "instance": if let v = Int(text), v >= 0 { instance = v } else { fail("a whole number ≥ 0") }
+        case "origin": if let v = TimelineOrigin(rawValue: text) { origin = v } else { fail("system, policy, reloadCall or queued") }
+        case "smartStack": if let v = Bool(text) { smartStack = v } else { fail("true or false") }
+        case "lowPowerMode": if let v = Bool(text) { lowPowerMode = v } else { fail("true or false") }
+        case "state":
+            switch text {
+            case "on": state = true
+            case "off": state = false
+            default: fail("on or off")
+            }
+        case "actor": if let v = RequestActor(rawValue: text) { actor = v } else { fail("app, extension or background") }
+        case "outcome": if let v = LogOutcome(rawValue: text) { outcome = v } else { fail("success or failure") }
+        case "durationMs": if let v = Double(text), v.isFinite, v >= 0 { durationMs = v } else { fail("a number of milliseconds ≥ 0") }
+        case "tokens": if let v = Int(text), v >= 0 { tokens = v } else { fail("a whole number ≥ 0") }
+        case "detail": detail = redactor.redact(text)
+        default: break   // unknown fields are allowed (newer writers)
+        }
+    }
+}
+
+/// What was wrong with a line: a sentence that completes `file:line: ...`.
+struct LineProblem: Error {
+    let text: String
+    init(_ text: String) { self.text = text }
+}

@@ -1,0 +1,90 @@
+import Testing
+@testable import WidgetQuotaKit
+
+@Suite("Line reader")
+struct LineReaderTests {
+    private func lines(_ text: String, bufferSize: Int, maxRead: Int = .max) throws -> [(String, Bool, Bool)] {
+        var source = MemoryByteSource(text, maxRead: maxRead)
+        var result = [(String, Bool, Bool)]()
+        try LineReader(bufferSize: bufferSize).forEachLine(in: &source) { line in
+            result.append((String(decoding: line.bytes, as: UTF8.self), line.isOverlong, line.isUnterminated))
+        }
+        return result
+    }
+
+    @Test("splits lines at every chunk boundary", arguments: [1, 2, 3, 7, 64])
+    func chunkBoundaries(maxRead: Int) throws {
+        let text = "alpha\r\nbeta\n\ngamma\r\nδέλτα\nlast"
+        let got = try lines(text, bufferSize: 32, maxRead: maxRead)
+        #expect(got.map(\.0) == ["alpha", "beta", "", "gamma", "δέλτα", "last"])
+        #expect(got.map(\.2) == [false, false, false, false, false, true])
+    }
+
+    @Test func lineLongerThanBufferIsReportedAndSkipped() throws {
+        let long = String(repeating: "x", count: 100)
+        let got = try lines("short\n\(long)\nafter\n\(long)", bufferSize: 16, maxRead: 5)
+        #expect(got.map(\.0) == ["short", "", "after", ""])
+        #expect(got.map(\.1) == [false, true, false, true])
+    }
+
+    @Test func manyLinesThroughOneSmallBuffer() throws {
+        // 20,000 lines through a 64-byte buffer: the buffer never grows, every line arrives intact.
+        var text = ""
+        for i in 0..<20_000 { text += "line \(i)\n" }
+        var count = 0
+        var source = MemoryByteSource(text, maxRead: 1_000)
+        let bytes = try LineReader(bufferSize: 64).forEachLine(in: &source) { line in
+            #expect(String(decoding: line.bytes, as: UTF8.self) == "line \(count)")
+            count += 1
+        }
+        #expect(count == 20_000)
+        #expect(bytes == text.utf8.count)
+    }
+
+    @Test func invalidUTF8IsRepairedNotFatal() throws {
+        var source = MemoryByteSource([0x61, 0xFF, 0xFE, 0x62, 0x0A])
+        var got = [String]()
+        try LineReader(bufferSize: 16).forEachLine(in: &source) { got.append(String(decoding: $0.bytes, as: UTF8.self)) }
+        #expect(got == ["a\u{FFFD}\u{FFFD}b"])
+    }
+}
+
+@Suite("Timestamps")
+struct LogTimestampTests {
+    @Test("parses every shape", arguments: [
+        ("2025-07-27 15:47:10.504275-0400", -14_400),
+        ("2026-09-14T11:18:19.799+02:00", 7_200),
+        ("2026-09-14T11:18:19Z", 0),
+        ("2026-09-14 11:18:19.799+0530", 19_800),
+    ])
+    func offsets(text: String, offset: Int) {
+        let ts = LogTimestamp.parse(text)
+        #expect(ts?.utcOffsetSeconds == offset)
+    }
+
+    @Test func compactHasNoOffsetAndCountsLocalDays() throws {
+        let ts = try #require(LogTimestamp.parse("2026-09-14 23:59:59.999"))
+        #expect(ts.utcOffsetSeconds == nil)
+        #expect(LogTimestamp.dateText(day: ts.localDay) == "2026-09-14")
+    }
+
+    @Test func sameInstantDifferentLocalDays() throws {
+        // 23:30 in Tokyo and 14:30 UTC are the same instant, but on the devices' own calendars.
+        let tokyo = try #require(LogTimestamp.parse("2026-09-01T23:30:00.000+09:00"))
+        let utc = try #require(LogTimestamp.parse("2026-09-01T14:30:00.000Z"))
+        #expect(tokyo.utcSeconds == utc.utcSeconds)
+        let ny = try #require(LogTimestamp.parse("2026-09-01T22:30:00.000-04:00"))
+        #expect(LogTimestamp.dateText(day: ny.localDay) == "2026-09-01")
+        #expect(ny.utcSeconds! > tokyo.utcSeconds!)
+    }
+
+    @Test("rejects what is not a timestamp", arguments: ["2026-13-01 00:00:00", "2026-09-14", "not a time", "2026-09-14 25:00:00"])
+    func rejects(text: String) {
+        #expect(LogTimestamp.parse(text) == nil)
+    }
+
+    @Test func roundTripsThroughISO() throws {
+        let ts = try #require(LogTimestamp.parse("2026-09-01T07:12:03.120-04:00"))
+        #expect(ts.iso8601() == "2026-09-01T07:12:03.120-04:00")
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+@testable import WidgetQuotaKit
+@testable import WidgetQuotaCLI
+
+/// Helpers shared by the log tests.
+enum LogTestSupport {
+    /// The path of a fixture under Fixtures/logs.
+    static func fixture(_ name: String) -> String {
+        Bundle.module.resourceURL!.appendingPathComponent("Fixtures/logs/\(name)").path
+    }
+
+    /// Analyses text as one input called `name`.
+    static func analyze(_ text: String, name: String = "input", options: LogAnalyzer.Options = .init(), maxRead: Int = .max) throws -> LogAnalysis {
+        var analyzer = LogAnalyzer(options: options)
+        var source = MemoryByteSource(text, maxRead: maxRead)
+        try analyzer.read(source: &source, name: name)
+        return analyzer.analysis()
+    }
+
+    /// Analyses fixture files.
+    static func analyze(fixtures names: [String], options: LogAnalyzer.Options = .init()) throws -> LogAnalysis {
+        var analyzer = LogAnalyzer(options: options)
+        for name in names { try analyzer.read(path: fixture(name)) }
+        return analyzer.analysis()
+    }
+
+    /// Runs the command line and captures its output.
+    static func run(_ args: [String]) -> (code: ExitCode, out: String, err: String) {
+        let box = Captured()
+        let console = Console(out: { box.append(out: $0) }, err: { box.append(err: $0) })
+        let code = CLI.run(args, console: console)
+        return (code, box.out, box.err)
+    }
+
+    final class Captured: @unchecked Sendable {
+        private let lock = NSLock()
+        private(set) var out = ""
+        private(set) var err = ""
+        func append(out text: String) { lock.lock(); out += text; lock.unlock() }
+        func append(err text: String) { lock.lock(); err += text; lock.unlock() }
+    }
+
+    /// A fresh temporary folder.
+    static func temporaryFolder() throws -> String {
+        let path = NSTemporaryDirectory() + "widget-quota-tests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// Sum of a per-day figure over every device-day.
+    static func total(_ a: LogAnalysis, _ f: (DeviceDay) -> Int) -> Int {
+        a.measurements.flatMap(\.days).reduce(0) { $0 + f($1) }
+    }
+}

@@ -1,0 +1,98 @@
+import Testing
+@testable import WidgetQuotaKit
+
+/// trace → analyze → emitted scenario recovers the parameters that generated the trace.
+@Suite("Round trip")
+struct RoundTripTests {
+    /// Relative tolerance for rates and ratios, absolute tolerance for shares.
+    static let relativeTolerance = 0.10
+    static let backgroundTolerance = 0.15
+    static let shareTolerance = 0.03
+
+    /// The default scenario with budgets that never bind, so every system getTimeline happens.
+    static func scenario(days: Int) -> Scenario {
+        var s = Scenario()
+        s.horizon.days = days
+        s.api.outages = []
+        s.platform.reloadBudgetMin = 500
+        s.platform.reloadBudgetMax = 500
+        s.platform.rarelyViewedBudget = 500
+        return s
+    }
+
+    static func measure(_ design: Design, style: TraceGenerator.Style, devices: Int, days: Int) throws -> (Scenario, RunParameters, LogAnalysis) {
+        let s = scenario(days: days)
+        let g = TraceGenerator(scenario: s, design: design, devices: devices, style: style)
+        var analyzer = LogAnalyzer()
+        if style.isApple {
+            for i in 0..<devices {
+                var text = ""
+                g.write(device: i, header: true) { text += $0 }
+                var source = MemoryByteSource(text)
+                try analyzer.read(source: &source, name: g.deviceName(i))
+            }
+        } else {
+            var text = ""
+            for i in 0..<devices { g.write(device: i, header: i == 0) { text += $0 } }
+            var source = MemoryByteSource(text)
+            try analyzer.read(source: &source, name: "trace")
+        }
+        let analysis = analyzer.analysis()
+        return (try ScenarioCalibrator.calibrate(analysis, base: s), g.parameters, analysis)
+    }
+
+    static func close(_ measured: Double, _ truth: Double, _ tolerance: Double) -> Bool {
+        abs(measured - truth) <= tolerance * truth
+    }
+
+    @Test func traceFormatRecoversTheModel() throws {
+        let (emitted, truth, analysis) = try Self.measure(DesignPresets.cacheBGTask, style: .trace, devices: 200, days: 14)
+        #expect(analysis.malformedLines == 0)
+        let getTimeline = emitted.platform.getTimelinePerDay.central
+        #expect(Self.close(getTimeline, truth.getTimelinePerDay, Self.relativeTolerance), "getTimeline \(getTimeline) vs \(truth.getTimelinePerDay)")
+        let uplift = emitted.population.smartStackUplift.central
+        #expect(Self.close(uplift, truth.smartStackUplift, Self.relativeTolerance), "uplift \(uplift) vs \(truth.smartStackUplift)")
+        let lowPower = emitted.population.lowPowerDayShare.central
+        #expect(abs(lowPower - truth.lowPowerDayShare) <= Self.shareTolerance, "low power \(lowPower) vs \(truth.lowPowerDayShare)")
+        let runs = emitted.platform.backgroundRunsPerDay.central
+        #expect(Self.close(runs, truth.backgroundRunsPerDay, Self.backgroundTolerance), "background \(runs) vs \(truth.backgroundRunsPerDay)")
+        let share = emitted.population.smartStackShare.central
+        #expect(abs(share - truth.smartStackShare) <= 2 * Self.shareTolerance, "smart stack share \(share) vs \(truth.smartStackShare)")
+        #expect(emitted.calibration?.fields.contains("platform.backgroundRunsPerDay") == true)
+        try ScenarioValidator.validate(emitted)
+    }
+
+    @Test func appleExportRecoversGetTimelineAndBackgroundRuns() throws {
+        // Apple logs carry no Smart Stack state: the base scenario's share and uplift are backed out.
+        let (emitted, truth, analysis) = try Self.measure(DesignPresets.cacheBGTask, style: .ndjson, devices: 80, days: 10)
+        #expect(analysis.malformedLines == 0)
+        #expect(analysis.appProcesses == ["AIMessage"] && analysis.extensionProcesses == ["AIMessageWidgetExtension"])
+        let getTimeline = emitted.platform.getTimelinePerDay.central
+        // Apple logs cannot tell policy reloads from system ones: the policy's hourly reloads are included.
+        #expect(getTimeline > truth.getTimelinePerDay * (1 - Self.relativeTolerance), "getTimeline \(getTimeline)")
+        let runs = emitted.platform.backgroundRunsPerDay.central
+        #expect(Self.close(runs, truth.backgroundRunsPerDay, Self.backgroundTolerance), "background \(runs) vs \(truth.backgroundRunsPerDay)")
+        let lowPower = emitted.population.lowPowerDayShare.central
+        #expect(abs(lowPower - truth.lowPowerDayShare) <= Self.shareTolerance, "low power \(lowPower)")
+    }
+
+    @Test func directDesignAppleExportRecoversGetTimeline() throws {
+        let (emitted, truth, _) = try Self.measure(DesignPresets.direct, style: .compact, devices: 120, days: 10)
+        let getTimeline = emitted.platform.getTimelinePerDay.central
+        #expect(Self.close(getTimeline, truth.getTimelinePerDay, Self.relativeTolerance), "getTimeline \(getTimeline) vs \(truth.getTimelinePerDay)")
+    }
+
+    @Test func traceIsReproducible() {
+        let s = Self.scenario(days: 3)
+        let g = TraceGenerator(scenario: s, design: DesignPresets.direct, devices: 2, style: .syslog)
+        var a = "", b = ""
+        g.write(device: 1, header: true) { a += $0 }
+        g.write(device: 1, header: true) { b += $0 }
+        #expect(a == b && !a.isEmpty)
+        var other = s
+        other.horizon.seed = 7
+        var c = ""
+        TraceGenerator(scenario: other, design: DesignPresets.direct, devices: 2, style: .syslog).write(device: 1, header: true) { c += $0 }
+        #expect(c != a)
+    }
+}
