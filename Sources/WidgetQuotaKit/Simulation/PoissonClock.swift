@@ -1,5 +1,13 @@
 import Foundation
 
+/// One user's days: how busy each local day is and whether it is spent in Low Power Mode.
+struct UserCalendar: Sendable {
+    /// getTimeline multiplier per local day (seed 000: 15 calls on some days, 40+ on others).
+    let dayFactor: [Double]
+    /// Whether each local day is spent in Low Power Mode.
+    let lowPower: [Bool]
+}
+
 /// How a process spreads its events over the hours of a local day: 24 hourly weights turned
 /// into cumulative shares of the day (shared by every user of a run).
 struct DayShape: Sendable {

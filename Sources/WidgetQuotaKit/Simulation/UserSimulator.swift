@@ -174,6 +174,12 @@ struct UserSimulator<Observer: SimulationObserver> {
     /// Whether each local day of the simulated window is spent in Low Power Mode.
     var lowPower: [Bool] { Array(UnsafeBufferPointer(start: lowPowerDays, count: k.simulatedDays + 1)) }
 
+    /// This user's days, copied out of the workspace (valid until the workspace serves another user).
+    var calendar: UserCalendar {
+        UserCalendar(dayFactor: Array(UnsafeBufferPointer(start: workspace.dayFactor, count: k.simulatedDays + 1)),
+                     lowPower: lowPower)
+    }
+
     // MARK: Time
 
     @inline(__always) func utc(_ local: Double) -> Double { local - utcOffset }
