@@ -33,6 +33,7 @@ enum BenchCommand {
         var engine: [EngineBenchmark.Figure] = []
         var simulateSeconds: Double?
         var simulatePeakMemoryMiB: Double?
+        var simulateCPUSeconds: Double?
     }
 
     static func run(_ args: [String], console: Console) throws -> ExitCode {
@@ -49,8 +50,10 @@ enum BenchCommand {
             report.engine = [bench.measure(threads: 1), bench.measure(threads: threads)]
         }
         if only == nil || only == "simulate" {
-            let (_, seconds) = ResourceUsage.time { MonteCarloEngine(scenario: Scenario()).run() }
+            let cpuBefore = ResourceUsage.cpuSeconds()
+            let (_, seconds) = ResourceUsage.time { MonteCarloEngine(scenario: Scenario(), threads: threads).run() }
             report.simulateSeconds = seconds
+            report.simulateCPUSeconds = ResourceUsage.cpuSeconds() - cpuBefore
             report.simulatePeakMemoryMiB = Double(ResourceUsage.peakResidentBytes()) / 1_048_576
         }
         if a.flag("json") {
@@ -62,7 +65,8 @@ enum BenchCommand {
             console.out("Engine (all \(DesignPresets.all.count) presets, per-minute aggregation on):\n")
             for f in report.engine {
                 console.out("  \(f.threads) thread\(f.threads == 1 ? " " : "s"): \(NumberText.human(f.userDaysPerSecond)) user-days/s "
-                            + "(\(NumberText.human(Double(f.userDays))) user-days in \(NumberText.fixed(f.seconds, digits: 2)) s)\n")
+                            + "(\(NumberText.human(Double(f.userDays))) user-days in \(NumberText.fixed(f.seconds, digits: 2)) s; "
+                            + "\(NumberText.human(f.userDaysPerCPUSecond)) per CPU-second)\n")
             }
             if report.engine.count == 2 {
                 console.out("  scaling: \(NumberText.fixed(report.engine[1].userDaysPerSecond / report.engine[0].userDaysPerSecond, digits: 2))× "
@@ -70,7 +74,8 @@ enum BenchCommand {
             }
         }
         if let seconds = report.simulateSeconds, let memory = report.simulatePeakMemoryMiB {
-            console.out("\nDefault simulate (all presets, 1 to 1,000,000 users): \(NumberText.fixed(seconds, digits: 2)) s, "
+            console.out("\nDefault simulate (all presets, 1 to 1,000,000 users): \(NumberText.fixed(seconds, digits: 2)) s"
+                        + " (\(NumberText.fixed(report.simulateCPUSeconds ?? 0, digits: 2)) CPU-seconds), "
                         + "peak memory \(NumberText.human(memory)) MiB\n")
         }
         return .success

@@ -7,6 +7,9 @@ public struct EngineBenchmark: Sendable {
         public var userDays: Int
         public var seconds: Double
         public var userDaysPerSecond: Double
+        /// CPU time of all threads, and user-days per CPU-second (steady on a shared machine).
+        public var cpuSeconds: Double
+        public var userDaysPerCPUSecond: Double
     }
 
     /// The scenario measured: every preset design, `users` users each, one run per design and pass.
@@ -31,9 +34,12 @@ public struct EngineBenchmark: Sendable {
 
     /// Runs the engine once with `threads` threads.
     public func measure(threads: Int) -> Figure {
+        let cpuBefore = ResourceUsage.cpuSeconds()
         let (_, seconds) = ResourceUsage.time {
             MonteCarloEngine(scenario: scenario, designs: designs, threads: threads).run()
         }
-        return Figure(threads: threads, userDays: userDays, seconds: seconds, userDaysPerSecond: Double(userDays) / seconds)
+        let cpu = ResourceUsage.cpuSeconds() - cpuBefore
+        return Figure(threads: threads, userDays: userDays, seconds: seconds, userDaysPerSecond: Double(userDays) / seconds,
+                      cpuSeconds: cpu, userDaysPerCPUSecond: Double(userDays) / max(cpu, 1e-9))
     }
 }

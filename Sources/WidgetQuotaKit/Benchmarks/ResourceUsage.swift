@@ -16,17 +16,30 @@ public enum ResourceUsage {
 
     /// Peak resident memory of this process so far, in bytes.
     public static func peakResidentBytes() -> Int {
+        let usage = selfUsage()
+        #if canImport(Darwin)
+        return Int(usage.ru_maxrss)            // bytes on macOS
+        #else
+        return Int(usage.ru_maxrss) * 1_024    // kilobytes on Linux
+        #endif
+    }
+
+    /// CPU seconds (user + system) this process has used so far, over all its threads: on a
+    /// machine shared with other work, CPU time is steadier than wall time.
+    public static func cpuSeconds() -> Double {
+        let usage = selfUsage()
+        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) * 1e-6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
+    private static func selfUsage() -> rusage {
         var usage = rusage()
         #if canImport(Glibc)
         getrusage(RUSAGE_SELF.rawValue, &usage)
         #else
         getrusage(RUSAGE_SELF, &usage)
         #endif
-        #if canImport(Darwin)
-        return Int(usage.ru_maxrss)            // bytes on macOS
-        #else
-        return Int(usage.ru_maxrss) * 1_024    // kilobytes on Linux
-        #endif
+        return usage
     }
 
     /// Times `body` and returns its result with the elapsed seconds.

@@ -93,8 +93,9 @@ public struct MonteCarloEngine: Sendable {
         buckets.withUnsafeMutableBufferPointer { bucketBuffer in
             ages.withUnsafeMutableBufferPointer { ageBuffer in
                 quotaDays.withUnsafeMutableBufferPointer { dayBuffer in
+                    let workspace = SimulationWorkspace(model: model)
                     for user in 0..<sampleUsers {
-                        var sim = UserSimulator(model: model, user: user, observer: NoObserver())
+                        var sim = UserSimulator(model: model, user: user, observer: NoObserver(), workspace: workspace)
                         sim.buckets = bucketBuffer.baseAddress
                         sim.ages = ageBuffer.baseAddress
                         sim.quotaDays = dayBuffer.baseAddress
@@ -131,8 +132,8 @@ public struct MonteCarloEngine: Sendable {
         }
         // Beyond the sample, search the projection: its load grows monotonically with N.
         for (t, tier) in tiers.enumerated() where firstExceeding[t] == nil {
-            firstExceeding[t] = MonteCarloEngine.firstExceeding(tier: tier, projection: projection, model: model,
-                                               above: sampleUsers, tokens: tokens)
+            firstExceeding[t] = projection.firstExceeding(tier: tier, tokensPerRequest: tokens, above: sampleUsers,
+                                                          largest: largestPopulation, model: model)
         }
         out.firstExceedingUsers = firstExceeding
         out.outageExtraRequestsPerUser = outageExtra(model: model, withOutage: out.perUserRequests)
@@ -143,7 +144,8 @@ public struct MonteCarloEngine: Sendable {
         return out
     }
 
-    /// The smallest population above `above` whose projected load breaks `tier`, by bisection.
+    /// The smallest population above `above` whose projected load breaks `tier`, by bisection over
+    /// whole projected series: the reference that `LoadProjection.firstExceeding` must agree with.
     static func firstExceeding(tier: QuotaTier, projection: LoadProjection, model: SimulationModel,
                                above: Int, tokens: Double) -> Int? {
         func breaks(_ n: Int) -> Bool {
@@ -170,8 +172,9 @@ public struct MonteCarloEngine: Sendable {
         let users = min(outageCounterfactualUsers, withOutage.count)
         guard users > 0 else { return nil }
         var difference = 0.0
+        let workspace = SimulationWorkspace(model: calmModel)
         for user in 0..<users {
-            var sim = UserSimulator(model: calmModel, user: user, observer: NoObserver())
+            var sim = UserSimulator(model: calmModel, user: user, observer: NoObserver(), workspace: workspace)
             sim.run()
             difference += Double(withOutage[user]) - Double(sim.monthRequests)
         }

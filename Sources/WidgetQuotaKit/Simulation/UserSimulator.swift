@@ -7,10 +7,18 @@ import Foundation
 /// Times are seconds in the user's local clock since the start of the simulated window;
 /// UTC = local − offset. Each source of events has its own random stream, keyed by
 /// (seed, run, user, source), so two designs see the same user behave the same way.
+///
+/// The loop is written for speed: the design is resolved to scalars (`SimulationConstants`),
+/// per-instance state and day tables live in a reusable `SimulationWorkspace`, glances (which
+/// only read what is displayed) are drained in order before each other event, and the rare
+/// sources (midnight, app close, background launch, push, retry, budget renewal) keep their
+/// earliest time cached, so choosing the next event is a handful of comparisons.
 struct UserSimulator<Observer: SimulationObserver> {
-    let m: SimulationModel
     let traits: UserTraits
     var observer: Observer
+    let k: SimulationConstants
+    let workspace: SimulationWorkspace
+    private let zig: ExponentialTables
 
     // Random streams, one per source.
     var systemRNG: RandomStream
@@ -21,18 +29,27 @@ struct UserSimulator<Observer: SimulationObserver> {
     var apiRNG: RandomStream
     var policyRNG: RandomStream
 
-    // Per local day.
-    let calendar: UserCalendar
+    // Clocks.
+    var systemClock: PoissonClock
+    var appClock: PoissonClock
+    var pushClock: PoissonClock
+    var glanceClock: PoissonClock
     /// Launch process of BGAppRefreshTask once its earliest begin date has passed.
     var backgroundClock: PoissonClock
 
+    // Per-instance state (in the workspace).
+    private let instances: Int
+    private let budgetUsed: UnsafeMutablePointer<Int>
+    private let exhausted: UnsafeMutablePointer<Bool>
+    private let queued: UnsafeMutablePointer<Bool>
+    private let nextPolicy: UnsafeMutablePointer<Double>
+    /// Content time shown by each instance; -inf = placeholder.
+    private let displayedContent: UnsafeMutablePointer<Double>
+    private let displayedError: UnsafeMutablePointer<Bool>
+    /// Whether each local day is spent in Low Power Mode (days + 1 entries).
+    private let lowPowerDays: UnsafeMutablePointer<Bool>
+
     // State.
-    var budgetUsed: [Int]
-    var exhausted: [Bool]
-    var queued: [Bool]
-    var nextPolicy: [Double]
-    var displayedContent: [Double]   // content time shown by each instance; -inf = placeholder
-    var displayedError: [Bool]
     var contentTime = -Double.infinity
     var foregroundUntil = -Double.infinity
     var backgroundPending = false
@@ -43,16 +60,53 @@ struct UserSimulator<Observer: SimulationObserver> {
     /// When in its day this device's reload budget renews.
     let budgetPhase: Double
     var retryActor = RequestActor.app
+    private let utcOffset: Double
+
+    // Next event times.
+    private var tMidnight = 86_400.0
+    private var tClose = Double.infinity
+    private var tBackground = Double.infinity
+    private var tPush = Double.infinity
+    private var tBudget = 0.0
+    /// Earliest of the rare sources above and `nextRetry`, and which one (see `Source`).
+    private var tRare = 0.0
+    private var rareSource = Source.midnight
+    /// Earliest policy reload over the instances, and its instance (lowest index on ties).
+    private var tPolicy = Double.infinity
+    private var policyInstance = 0
+
+    private enum Source { case midnight, close, background, push, retry, budget }
 
     var tally = UserTally()
     var monthRequests: Int32 = 0
     let endLocal: Double
 
+    /// Per-minute request counts of the counted UTC window, owned by the engine (nil: not collected).
+    var buckets: UnsafeMutablePointer<Int32>?
+    /// Requests per complete quota day, owned by the engine (nil: not collected).
+    var quotaDays: UnsafeMutablePointer<Int64>?
+    /// Running peaks of the population simulated so far (carried from user to user by the engine).
+    var peakPerMinute: Int32 = 0
+    var peakQuotaDay: Int64 = 0
+    /// Content-age histogram at glances, owned by the engine (nil: not collected).
+    var ages: UnsafeMutablePointer<Int64>?
+
+    /// A simulator with its own workspace (tracing, tests).
     init(model: SimulationModel, user: Int, observer: Observer) {
-        m = model
+        self.init(model: model, user: user, observer: observer, workspace: SimulationWorkspace(model: model))
+    }
+
+    /// A simulator that uses `workspace` (made for `model`) as scratch memory; the engine reuses
+    /// one workspace for every user of a task, one user at a time.
+    init(model: SimulationModel, user: Int, observer: Observer, workspace ws: SimulationWorkspace) {
+        let k = ws.constants
+        self.k = k
+        self.workspace = ws
+        zig = ExponentialTables.shared
         let traits = UserTraits(model: model, user: user)
         self.traits = traits
         self.observer = observer
+        utcOffset = traits.utcOffsetSeconds
         let seed = model.scenario.horizon.seed
         let run = UInt64(model.run), u = UInt64(user)
         systemRNG = RandomStream(seed: seed, 1, run, u)
@@ -64,93 +118,114 @@ struct UserSimulator<Observer: SimulationObserver> {
         policyRNG = RandomStream(seed: seed, 7, run, u, UInt64(model.designIndex))
         var phaseRNG = RandomStream(seed: seed, 9, run, u)
         budgetPhase = phaseRNG.uniform() * 86_400
-        phase = model.design.alignToWallClockMinutes.map { min(model.design.jitterSeconds, $0 * 60) * phaseRNG.uniform() } ?? 0
+        phase = k.aligned ? min(k.jitterSeconds, k.alignPeriod) * phaseRNG.uniform() : 0
+        tBudget = budgetPhase
+
+        // Per local day: how busy, and whether in Low Power Mode.
         var dayRNG = RandomStream(seed: seed, 8, run, u)
-        let days = model.simulatedDays + 1
-        let levels = model.dayFactorQuantiles
-        let dayFactor = (0..<days).map { _ in levels[Int(dayRNG.next() >> 54)] }
-        let lowPower = (0..<days).map { _ in dayRNG.bernoulli(traits.lowPowerProbability) }
-        calendar = UserCalendar(dayFactor: dayFactor, lowPower: lowPower,
-                                lowPowerBackgroundFactor: model.scenario.platform.backgroundLowPowerFactor,
-                                days: model.simulatedDays)
+        let days = k.simulatedDays
+        let dayFactor = ws.dayFactor, lowPower = ws.lowPower
+        model.dayFactorQuantiles.withUnsafeBufferPointer { levels in
+            for d in 0...days { dayFactor[d] = levels[Int(dayRNG.next() >> 54)] }
+        }
+        let lowPowerProbability = traits.lowPowerProbability
+        for d in 0...days { lowPower[d] = dayRNG.bernoulli(lowPowerProbability) }
+        lowPowerDays = lowPower
+
+        // The clocks of every source.
+        let instances = traits.instances
+        let systemPerDay = max(traits.getTimelinePerDay * Double(instances), 0)
+        systemClock = PoissonClock(storage: ws.clockStorage(0), days: days, shape: ws.shape(1)) { systemPerDay * dayFactor[$0] }
+        let opens = max(traits.appOpensPerDay, 0)
+        appClock = PoissonClock(storage: ws.clockStorage(1), days: days, shape: ws.shape(0)) { _ in opens }
+        let pushes = max(k.fetchOnPush ? k.dataChangesPerDay : 0, 0)
+        pushClock = PoissonClock(storage: ws.clockStorage(2), days: days, shape: ws.shape(3)) { _ in pushes }
+        let glances = max(traits.glancesPerDay, 0)
+        glanceClock = PoissonClock(storage: ws.clockStorage(3), days: days, shape: ws.shape(1)) { _ in glances }
         // iOS launches at a rate that gives the user's runs per day: a cycle is the earliest-begin
         // interval plus a wait, mostly at night, almost never in Low Power Mode (seed 000).
-        let interval = (model.design.backgroundIntervalHours ?? model.scenario.platform.backgroundEarliestBeginHours)
+        let interval = k.backgroundIntervalHours
         let cycleHours = traits.backgroundRunsPerDay > 0 ? 24 / traits.backgroundRunsPerDay : .infinity
         let waitHours = max(cycleHours - interval, 0.25)
-        backgroundClock = calendar.clock(perDay: model.fetchOnBackground && waitHours.isFinite ? 24 / waitHours : 0,
-                                         shape: model.backgroundShape, scale: .background)
-        let n = traits.instances
-        budgetUsed = Array(repeating: 0, count: n)
-        exhausted = Array(repeating: false, count: n)
-        queued = Array(repeating: false, count: n)
-        nextPolicy = Array(repeating: .infinity, count: n)
-        displayedContent = Array(repeating: -.infinity, count: n)
-        displayedError = Array(repeating: false, count: n)
-        endLocal = Double(model.simulatedDays) * 86_400
+        let launches = max(k.fetchOnBackground && waitHours.isFinite ? 24 / waitHours : 0, 0)
+        let lowPowerFactor = k.lowPowerBackgroundFactor
+        backgroundClock = PoissonClock(storage: ws.clockStorage(4), days: days, shape: ws.shape(2)) {
+            lowPower[$0] ? launches * lowPowerFactor : launches
+        }
+
+        self.instances = instances
+        budgetUsed = ws.budgetUsed
+        exhausted = ws.exhausted
+        queued = ws.queued
+        nextPolicy = ws.nextPolicy
+        displayedContent = ws.displayedContent
+        displayedError = ws.displayedError
+        for i in 0..<instances {
+            budgetUsed[i] = 0
+            exhausted[i] = false
+            queued[i] = false
+            nextPolicy[i] = .infinity
+            displayedContent[i] = -.infinity
+            displayedError[i] = false
+        }
+        endLocal = k.endLocal
+    }
+
+    /// Whether each local day of the simulated window is spent in Low Power Mode.
+    var lowPower: [Bool] { Array(UnsafeBufferPointer(start: lowPowerDays, count: k.simulatedDays + 1)) }
+
+    /// This user's days, copied out of the workspace (valid until the workspace serves another user).
+    var calendar: UserCalendar {
+        UserCalendar(dayFactor: Array(UnsafeBufferPointer(start: workspace.dayFactor, count: k.simulatedDays + 1)),
+                     lowPower: lowPower)
     }
 
     // MARK: Time
 
-    @inline(__always) func utc(_ local: Double) -> Double { local - traits.utcOffsetSeconds }
+    @inline(__always) func utc(_ local: Double) -> Double { local - utcOffset }
     @inline(__always) func day(_ local: Double) -> Int { Int(local / 86_400) }
     @inline(__always) func counted(_ local: Double) -> Bool {
-        let d = day(local)
-        return d >= m.countedFirstDay && d < m.countedEndDay
+        local >= k.countedStartLocal && local < k.countedEndLocal
     }
 
     // MARK: Run
 
     mutating func run() {
-        let p = m.parameters
-        let instances = traits.instances
-        let systemPerDay = traits.getTimelinePerDay * Double(instances)
-        let foregroundSeconds = m.scenario.population.foregroundMinutes * 60
-        let usesBackground = m.fetchOnBackground
+        let instances = self.instances
+        let foregroundSeconds = k.foregroundSeconds
+        let usesBackground = k.fetchOnBackground
 
-        var systemClock = calendar.clock(perDay: systemPerDay, shape: m.widgetShape, scale: .getTimeline)
-        var appClock = calendar.clock(perDay: traits.appOpensPerDay, shape: m.appShape, scale: .none)
-        var pushClock = calendar.clock(perDay: m.fetchOnPush ? p.dataChangesPerDay : 0, shape: m.flatShape, scale: .none)
-        var glanceClock = calendar.clock(perDay: traits.glancesPerDay, shape: m.widgetShape, scale: .none)
-        var tSystem = systemClock.next(&systemRNG)
-        var tOpen = appClock.next(&appRNG)
-        var tClose = Double.infinity
-        var tBackground = Double.infinity
-        var tPush = pushClock.next(&pushRNG)
-        var tGlance = glanceClock.next(&glanceRNG)
-        var tMidnight = 86_400.0
-        var tBudget = budgetPhase
+        var tSystem = systemClock.next(&systemRNG, zig)
+        var tOpen = appClock.next(&appRNG, zig)
+        tPush = pushClock.next(&pushRNG, zig)
+        var tGlance = glanceClock.next(&glanceRNG, zig)
         if usesBackground {
             // Apps that use background refresh submitted a request at install.
             tBackground = scheduleBackground(from: 0)
             backgroundPending = true
         }
+        updateRare()
 
         while true {
-            var t = tMidnight
+            // Ties between sources have probability zero except for the fixed times (midnight,
+            // aligned policy reloads): the rare sources come first, as before, then the policy.
+            var t = tRare
             var source = 0
             if tSystem < t { t = tSystem; source = 1 }
             if tOpen < t { t = tOpen; source = 2 }
-            if tClose < t { t = tClose; source = 3 }
-            if tBackground < t { t = tBackground; source = 4 }
-            if tPush < t { t = tPush; source = 5 }
-            if tGlance < t { t = tGlance; source = 6 }
-            if nextRetry < t { t = nextRetry; source = 7 }
-            if tBudget < t { t = tBudget; source = 9 }
-            var policyInstance = -1
-            for i in 0..<instances where nextPolicy[i] < t {
-                t = nextPolicy[i]; source = 8; policyInstance = i
+            if tPolicy < t { t = tPolicy; source = 3 }
+            // Glances only read what is shown: drain those before t, in order.
+            while tGlance < t {
+                glance(at: tGlance)
+                tGlance = glanceClock.next(&glanceRNG, zig)
             }
             if t >= endLocal { break }
 
             switch source {
-            case 0:
-                midnight(t)
-                tMidnight = t + 86_400
             case 1:
                 let instance = instances == 1 ? 0 : Int(systemRNG.next() % UInt64(instances))
                 getTimeline(instance, at: t, origin: .system)
-                tSystem = systemClock.next(&systemRNG)
+                tSystem = systemClock.next(&systemRNG, zig)
             case 2:
                 if t < foregroundUntil {
                     foregroundUntil = t + foregroundSeconds   // still open: the session goes on
@@ -160,51 +235,88 @@ struct UserSimulator<Observer: SimulationObserver> {
                     foregroundUntil = t + foregroundSeconds
                     tClose = foregroundUntil
                 }
-                tOpen = appClock.next(&appRNG)
+                tOpen = appClock.next(&appRNG, zig)
+                updateRare()
             case 3:
-                tClose = .infinity
-                observer.record(.appBackground, local: t, utc: utc(t))
-                if usesBackground { submitBackground(at: t, into: &tBackground) }
-            case 4:
-                backgroundPending = false
-                backgroundLaunch(at: t)
-                tBackground = .infinity
-                submitBackground(at: t, into: &tBackground)
-            case 5:
-                _ = fetch(at: t, actor: .app)
-                tPush = pushClock.next(&pushRNG)
-            case 6:
-                glance(at: t)
-                tGlance = glanceClock.next(&glanceRNG)
-            case 7:
-                nextRetry = .infinity
-                if counted(t) { tally.retries += 1 }
-                let ok = fetch(at: t, actor: retryActor)
-                if ok && retryActor == .widgetExtension {
-                    for i in 0..<instances { displayedContent[i] = contentTime; displayedError[i] = false }
-                }
-            case 9:
-                budgetReset(t)
-                tBudget = t + 86_400
+                let i = policyInstance
+                nextPolicy[i] = .infinity
+                updatePolicy()
+                getTimeline(i, at: t, origin: .policy)
             default:
-                nextPolicy[policyInstance] = .infinity
-                getTimeline(policyInstance, at: t, origin: .policy)
+                rareEvent(at: t)
             }
         }
         tally.users = 1
+    }
+
+    /// Handles the rare source that is due at `t`.
+    private mutating func rareEvent(at t: Double) {
+        switch rareSource {
+        case .midnight:
+            midnight(t)
+            tMidnight = t + 86_400
+        case .close:
+            tClose = .infinity
+            observer.record(.appBackground, local: t, utc: utc(t))
+            if k.fetchOnBackground { submitBackground(at: t) }
+        case .background:
+            backgroundPending = false
+            backgroundLaunch(at: t)
+            tBackground = .infinity
+            submitBackground(at: t)
+        case .push:
+            _ = fetch(at: t, actor: .app)
+            tPush = pushClock.next(&pushRNG, zig)
+        case .retry:
+            nextRetry = .infinity
+            if counted(t) { tally.retries += 1 }
+            let ok = fetch(at: t, actor: retryActor)
+            if ok && retryActor == .widgetExtension {
+                for i in 0..<instances { displayedContent[i] = contentTime; displayedError[i] = false }
+            }
+        case .budget:
+            budgetReset(t)
+            tBudget = t + 86_400
+        }
+        updateRare()
+    }
+
+    /// Recomputes the earliest rare event (in the original precedence on ties).
+    @inline(__always) private mutating func updateRare() {
+        var t = tMidnight, s = Source.midnight
+        if tClose < t { t = tClose; s = .close }
+        if tBackground < t { t = tBackground; s = .background }
+        if tPush < t { t = tPush; s = .push }
+        if nextRetry < t { t = nextRetry; s = .retry }
+        if tBudget < t { t = tBudget; s = .budget }
+        tRare = t
+        rareSource = s
+    }
+
+    /// Recomputes the earliest policy reload over the instances.
+    @inline(__always) private mutating func updatePolicy() {
+        if instances == 1 {
+            tPolicy = nextPolicy[0]
+            policyInstance = 0
+            return
+        }
+        var t = Double.infinity, index = 0
+        for i in 0..<instances where nextPolicy[i] < t { t = nextPolicy[i]; index = i }
+        tPolicy = t
+        policyInstance = index
     }
 
     // MARK: Handlers
 
     mutating func midnight(_ t: Double) {
         let endedDay = day(t) - 1
-        if endedDay >= m.countedFirstDay && endedDay < m.countedEndDay {
+        if endedDay >= k.countedFirstDay && endedDay < k.countedEndDay {
             tally.userDays += 1
-            if calendar.lowPower[endedDay] { tally.lowPowerDays += 1 }
+            if lowPowerDays[endedDay] { tally.lowPowerDays += 1 }
         }
         let today = day(t)
-        if today < calendar.lowPower.count, calendar.lowPower[today] != calendar.lowPower[max(today - 1, 0)] {
-            observer.record(.lowPowerMode(on: calendar.lowPower[today]), local: t, utc: utc(t))
+        if today <= k.simulatedDays, lowPowerDays[today] != lowPowerDays[max(today - 1, 0)] {
+            observer.record(.lowPowerMode(on: lowPowerDays[today]), local: t, utc: utc(t))
         }
     }
 
@@ -212,10 +324,12 @@ struct UserSimulator<Observer: SimulationObserver> {
     /// for everyone, which would line devices up); reloads queued while it was spent run now.
     mutating func budgetReset(_ t: Double) {
         if counted(t - 1) {
-            tally.instanceDays += Int64(traits.instances)
-            tally.exhaustedInstanceDays += Int64(exhausted.lazy.filter { $0 }.count)
+            tally.instanceDays += Int64(instances)
+            var count: Int64 = 0
+            for i in 0..<instances where exhausted[i] { count += 1 }
+            tally.exhaustedInstanceDays += count
         }
-        for i in 0..<traits.instances {
+        for i in 0..<instances {
             budgetUsed[i] = 0
             exhausted[i] = false
             if queued[i] {
@@ -225,8 +339,8 @@ struct UserSimulator<Observer: SimulationObserver> {
         }
     }
 
-    mutating func getTimeline(_ i: Int, at t: Double, origin: TimelineOrigin) {
-        let exempt = m.scenario.platform.foregroundReloadsExempt && t < foregroundUntil
+    @inline(__always) mutating func getTimeline(_ i: Int, at t: Double, origin: TimelineOrigin) {
+        let exempt = k.foregroundReloadsExempt && t < foregroundUntil
         if !exempt {
             if budgetUsed[i] >= traits.budgetPerInstance {
                 if !exhausted[i] { observer.record(.budgetExhausted(instance: i), local: t, utc: utc(t)) }
@@ -240,8 +354,8 @@ struct UserSimulator<Observer: SimulationObserver> {
         if counted(t) { tally.getTimelines += 1 }
         observer.record(.getTimeline(instance: i, origin: origin, budgetExempt: exempt), local: t, utc: utc(t))
 
-        if m.fetchOnGetTimeline {
-            if let ttl = m.ttlSeconds, t - contentTime <= ttl {
+        if k.fetchOnGetTimeline {
+            if k.hasTTL && t - contentTime <= k.ttl {
                 observer.record(.cacheHit, local: t, utc: utc(t))
                 displayedContent[i] = contentTime
                 displayedError[i] = false
@@ -250,32 +364,27 @@ struct UserSimulator<Observer: SimulationObserver> {
                 if ok {
                     displayedContent[i] = contentTime
                     displayedError[i] = false
-                } else if m.ttlSeconds == nil {
+                } else if !k.hasTTL {
                     displayedError[i] = true
                 } else {
                     displayedContent[i] = contentTime
                 }
             }
         } else {
-            let fresh = m.ttlSeconds.map { t - contentTime <= $0 } ?? false
+            let fresh = k.hasTTL && t - contentTime <= k.ttl
             observer.record(fresh ? .cacheHit : .cacheStale, local: t, utc: utc(t))
             displayedContent[i] = contentTime
             displayedError[i] = false
         }
-        nextPolicy[i] = policyTime(after: t)
+        if !k.policyNever {
+            nextPolicy[i] = aligned(t + k.policyDelay)
+            updatePolicy()
+        }
     }
 
     /// When the timeline built at `t` asks to be reloaded.
     mutating func policyTime(after t: Double) -> Double {
-        let d = m.design
-        let spacing = m.scenario.platform.minEntrySpacingMinutes * 60
-        var next: Double
-        switch d.reloadPolicy {
-        case .never: return .infinity
-        case .after(let minutes): next = t + max(minutes * 60, spacing)
-        case .atEnd: next = t + max(Double(d.timelineEntries) * d.entrySpacingMinutes * 60, spacing)
-        }
-        return aligned(next)
+        k.policyNever ? .infinity : aligned(t + k.policyDelay)
     }
 
     /// Applies wall-clock alignment and jitter to a requested time.
@@ -283,36 +392,42 @@ struct UserSimulator<Observer: SimulationObserver> {
     /// Aligned designs ask at the next boundary (:00, :15, ...) shifted by this device's fixed
     /// phase (0 ... jitter), so jitter spreads devices without stretching the period; unaligned
     /// designs add a fresh random delay to each request.
-    mutating func aligned(_ time: Double) -> Double {
-        if let minutes = m.design.alignToWallClockMinutes {
-            let period = minutes * 60
-            return ((time - phase) / period).rounded(.up) * period + phase
+    @inline(__always) mutating func aligned(_ time: Double) -> Double {
+        if k.aligned {
+            let period = k.alignPeriod
+            return UserSimulator.ceil((time - phase) / period) * period + phase
         }
-        if m.design.jitterSeconds > 0 { return time + policyRNG.uniform() * m.design.jitterSeconds }
+        if k.jitterSeconds > 0 { return time + policyRNG.uniform() * k.jitterSeconds }
         return time
+    }
+
+    /// `x.rounded(.up)` without a libm call (the baseline x86-64 target has no `roundsd`);
+    /// exact for |x| < 2⁶³, which every time in a simulated window is.
+    @inline(__always) static func ceil(_ x: Double) -> Double {
+        let truncated = Double(Int(x))
+        return truncated < x ? truncated + 1 : truncated
     }
 
     mutating func appForeground(at t: Double) {
         if counted(t) { tally.appOpens += 1 }
         observer.record(.appForeground, local: t, utc: utc(t))
         foregroundUntil = t + 1   // the exemption applies from the moment the app is active
-        if m.fetchOnForeground {
+        if k.fetchOnForeground {
             if isStale(t) {
                 _ = fetch(at: t, actor: .app)
             } else {
                 observer.record(.cacheHit, local: t, utc: utc(t))
             }
         }
-        if m.design.reloadCalls == .everyForeground { reloadCall(at: t) }
+        if k.reloadCalls == .everyForeground { reloadCall(at: t) }
     }
 
     @inline(__always) func isStale(_ t: Double) -> Bool {
-        guard let ttl = m.ttlSeconds else { return true }
-        return t - contentTime > ttl
+        !k.hasTTL || t - contentTime > k.ttl
     }
 
-    mutating func submitBackground(at t: Double, into tBackground: inout Double) {
-        guard m.fetchOnBackground else { return }
+    mutating func submitBackground(at t: Double) {
+        guard k.fetchOnBackground else { return }
         if counted(t) { tally.bgSubmits += 1 }
         // Seed 000: submitting while an identical request is queued fails, which is not fatal.
         observer.record(.bgTaskSubmit(accepted: !backgroundPending), local: t, utc: utc(t))
@@ -324,15 +439,15 @@ struct UserSimulator<Observer: SimulationObserver> {
     /// When iOS launches a task submitted at `t`: not before the earliest begin date, then at a
     /// rate that gives the run's launches per day, mostly at night, almost never in Low Power Mode.
     mutating func scheduleBackground(from t: Double) -> Double {
-        let earliest = aligned(t + m.backgroundIntervalSeconds)
-        return backgroundClock.next(after: earliest, &backgroundRNG)
+        let earliest = aligned(t + k.backgroundIntervalSeconds)
+        return backgroundClock.next(after: earliest, &backgroundRNG, zig)
     }
 
     mutating func backgroundLaunch(at t: Double) {
         if counted(t) { tally.bgLaunches += 1 }
         observer.record(.bgTaskLaunch, local: t, utc: utc(t))
         var success = true
-        if m.fetchOnBackground {
+        if k.fetchOnBackground {
             if isStale(t) {
                 success = fetch(at: t, actor: .background)
             } else {
@@ -344,22 +459,21 @@ struct UserSimulator<Observer: SimulationObserver> {
 
     /// Sends the requests of one fetch; returns true when the content was refreshed.
     mutating func fetch(at t: Double, actor: RequestActor) -> Bool {
-        let api = m.scenario.api
         let isCounted = counted(t)
         var elapsed = 0.0
         var ok = true
         var expired = false
-        let slice = m.scenario.platform.taskSliceSeconds
-        for _ in 0..<m.design.requestsPerFetch {
+        let slice = k.taskSliceSeconds
+        for _ in 0..<k.requestsPerFetch {
             let sendTime = t + elapsed
             if actor == .background && elapsed >= slice { expired = true; ok = false; break }
             let failure = failureProbability(atLocal: sendTime)
             let failed = apiRNG.uniform() < failure
             let duration: Double
             if failed {
-                duration = apiRNG.uniform() < api.hangShareOfFailures ? api.timeoutSeconds : min(api.latencySeconds, api.timeoutSeconds) * 0.3
+                duration = apiRNG.uniform() < k.hangShareOfFailures ? k.timeoutSeconds : k.fastFailureSeconds
             } else {
-                duration = min(api.latencySeconds, api.timeoutSeconds)
+                duration = k.successSeconds
             }
             if isCounted {
                 tally.requests += 1
@@ -371,13 +485,21 @@ struct UserSimulator<Observer: SimulationObserver> {
                 }
                 if failed { tally.failedRequests += 1 }
             }
-            if let buckets, let minute = m.bucket(utc: utc(sendTime)) {
-                buckets[minute] &+= 1
-                if buckets[minute] > peakPerMinute { peakPerMinute = buckets[minute] }
-                let q = minute - m.quotaStartMinute
-                if let quotaDays, q >= 0, q / 1_440 < m.completeQuotaDays {
-                    quotaDays[q / 1_440] += 1
-                    if quotaDays[q / 1_440] > peakQuotaDay { peakQuotaDay = quotaDays[q / 1_440] }
+            if let buckets {
+                let u = utc(sendTime)
+                if u >= k.countedStartUTC {
+                    let minute = Int((u - k.countedStartUTC) * (1.0 / 60))
+                    if minute < k.countedMinutes {
+                        let count = buckets[minute] &+ 1
+                        buckets[minute] = count
+                        if count > peakPerMinute { peakPerMinute = count }
+                        let q = minute - k.quotaStartMinute
+                        if let quotaDays, q >= 0, q / 1_440 < k.completeQuotaDays {
+                            let dayCount = quotaDays[q / 1_440] + 1
+                            quotaDays[q / 1_440] = dayCount
+                            if dayCount > peakQuotaDay { peakQuotaDay = dayCount }
+                        }
+                    }
                 }
             }
             observer.record(.apiRequest(actor: actor, success: !failed, durationSeconds: duration), local: sendTime, utc: utc(sendTime))
@@ -396,17 +518,18 @@ struct UserSimulator<Observer: SimulationObserver> {
         if ok {
             contentTime = t + elapsed
             retryAttempt = 0
-            if actor != .widgetExtension, m.design.reloadCalls == .onceOnSuccess || m.design.reloadCalls == .everyFetch {
+            if actor != .widgetExtension, k.reloadCalls == .onceOnSuccess || k.reloadCalls == .everyFetch {
                 reloadCall(at: t + elapsed)
             }
         } else {
-            if actor != .widgetExtension, m.design.reloadCalls == .everyFetch { reloadCall(at: t + elapsed) }
-            if case .backoff(let maxRetries, let base, let jitter) = m.design.retry, retryAttempt < maxRetries {
-                var delay = base * Foundation.pow(2, Double(retryAttempt))
-                if jitter { delay *= apiRNG.uniform() }
+            if actor != .widgetExtension, k.reloadCalls == .everyFetch { reloadCall(at: t + elapsed) }
+            if k.retries, retryAttempt < k.maxRetries {
+                var delay = k.retryBaseSeconds * Foundation.pow(2, Double(retryAttempt))
+                if k.retryJitter { delay *= apiRNG.uniform() }
                 retryAttempt += 1
                 nextRetry = t + elapsed + delay
                 retryActor = actor
+                updateRare()
             } else {
                 retryAttempt = 0
             }
@@ -414,36 +537,29 @@ struct UserSimulator<Observer: SimulationObserver> {
         return ok
     }
 
-    /// Per-minute request counts of the counted UTC window, owned by the engine (nil: not collected).
-    var buckets: UnsafeMutablePointer<Int32>?
-    /// Requests per complete quota day, owned by the engine (nil: not collected).
-    var quotaDays: UnsafeMutablePointer<Int64>?
-    /// Running peaks of the population simulated so far (carried from user to user by the engine).
-    var peakPerMinute: Int32 = 0
-    var peakQuotaDay: Int64 = 0
-    /// Content-age histogram at glances, owned by the engine (nil: not collected).
-    var ages: UnsafeMutablePointer<Int64>?
-
-    func failureProbability(atLocal local: Double) -> Double {
+    @inline(__always) func failureProbability(atLocal local: Double) -> Double {
         let u = utc(local)
-        for o in m.outages where u >= o.start && u < o.end {
-            return max(o.errorRate, m.parameters.failureProbability)
+        if u >= k.outageFrom && u < k.outageTo {
+            for o in workspace.outages where u >= o.start && u < o.end {
+                return max(o.errorRate, k.failureProbability)
+            }
         }
-        return m.parameters.failureProbability
+        return k.failureProbability
     }
 
-    func inOutage(_ local: Double) -> Bool {
+    @inline(__always) func inOutage(_ local: Double) -> Bool {
         let u = utc(local)
-        return m.outages.contains { u >= $0.start && u < $0.end }
+        guard u >= k.outageFrom && u < k.outageTo else { return false }
+        return workspace.outages.contains { u >= $0.start && u < $0.end }
     }
 
     mutating func reloadCall(at t: Double) {
         if counted(t) { tally.reloadCalls += 1 }
         observer.record(.reloadCall, local: t, utc: utc(t))
-        for i in 0..<traits.instances { getTimeline(i, at: t, origin: .reloadCall) }
+        for i in 0..<instances { getTimeline(i, at: t, origin: .reloadCall) }
     }
 
-    mutating func glance(at t: Double) {
+    @inline(__always) mutating func glance(at t: Double) {
         let isError = displayedError[0] || displayedContent[0] == -.infinity
         let age: Double? = isError ? nil : t - displayedContent[0]
         observer.record(.glance(ageSeconds: age, error: isError), local: t, utc: utc(t))
@@ -457,14 +573,12 @@ struct UserSimulator<Observer: SimulationObserver> {
             if outage { tally.outageErrorGlances += 1 }
             return
         }
-        let threshold = max(m.ttlSeconds ?? 0, m.scenario.population.freshnessTargetMinutes * 60)
-        if let age {
-            if age > m.scenario.population.freshnessTargetMinutes * 60 { tally.overTargetGlances += 1 }
-            if let ages { ages[AgeHistogram.index(ageSeconds: age)] += 1 }
-            if age > threshold {
-                tally.staleGlances += 1
-                if outage { tally.outageStaleGlances += 1 }
-            }
+        let shown = t - displayedContent[0]
+        if shown > k.freshnessTargetSeconds { tally.overTargetGlances += 1 }
+        if let ages { ages[AgeHistogram.index(ageSeconds: shown)] += 1 }
+        if shown > k.staleThreshold {
+            tally.staleGlances += 1
+            if outage { tally.outageStaleGlances += 1 }
         }
     }
 }

@@ -75,6 +75,16 @@ public struct RandomStream: Sendable {
         return exponentialSlowPath(layer: layer, j: j)
     }
 
+    /// The same exponential variate, reading the ziggurat through raw tables the caller holds
+    /// (no lazy-global check or bounds checks per draw): the engine's form.
+    @inline(__always) mutating func exponential(_ tables: ExponentialTables) -> Double {
+        let r = next()
+        let layer = Int(r >> 56)
+        let j = UInt32(truncatingIfNeeded: r)
+        if j < tables.k[layer] { return Double(j) * tables.w[layer] }
+        return exponentialSlowPath(layer: layer, j: j)
+    }
+
     @usableFromInline mutating func exponentialSlowPath(layer: Int, j: UInt32) -> Double {
         let tables = ExponentialZiggurat.shared
         var layer = layer, j = j
@@ -180,4 +190,18 @@ public struct RandomStream: Sendable {
         self.w = w
         self.f = f
     }
+}
+
+/// The ziggurat tables as raw memory, allocated once for the process and never freed.
+struct ExponentialTables: @unchecked Sendable {
+    let k: UnsafePointer<UInt32>
+    let w: UnsafePointer<Double>
+
+    static let shared: ExponentialTables = {
+        let z = ExponentialZiggurat.shared
+        let k = UnsafeMutablePointer<UInt32>.allocate(capacity: 256)
+        let w = UnsafeMutablePointer<Double>.allocate(capacity: 256)
+        for i in 0..<256 { k[i] = z.k[i]; w[i] = z.w[i] }
+        return ExponentialTables(k: k, w: w)
+    }()
 }

@@ -1,0 +1,113 @@
+import Foundation
+
+/// One user's days: how busy each local day is and whether it is spent in Low Power Mode.
+struct UserCalendar: Sendable {
+    /// getTimeline multiplier per local day (seed 000: 15 calls on some days, 40+ on others).
+    let dayFactor: [Double]
+    /// Whether each local day is spent in Low Power Mode.
+    let lowPower: [Bool]
+}
+
+/// How a process spreads its events over the hours of a local day: 24 hourly weights turned
+/// into cumulative shares of the day (shared by every user of a run).
+struct DayShape: Sendable {
+    /// Share of the day's events before each hour (25 entries, from 0 to 1).
+    let cumulative: [Double]
+    /// Seconds per unit share in each hour (0 where the hour has no weight).
+    let secondsPerShare: [Double]
+
+    init(weights: [Double]) {
+        let total = weights.reduce(0, +)
+        var cumulative = [0.0]
+        var running = 0.0
+        for w in weights {
+            running += w / total
+            cumulative.append(running)
+        }
+        cumulative[24] = 1
+        self.cumulative = cumulative
+        secondsPerShare = weights.map { $0 > 0 ? 3_600 * total / $0 : 0 }
+    }
+}
+
+/// Event times of an inhomogeneous Poisson process whose rate is a per-day total spread over
+/// the day by a `DayShape`.
+///
+/// Works in "operational time", the cumulative expected count: events are unit-exponential
+/// steps in that clock, mapped back to real time by a forward scan over days, then hours, so
+/// an event costs one exponential draw and a few comparisons. The day tables live in memory the
+/// caller owns (a `SimulationWorkspace`), so building a clock allocates nothing.
+struct PoissonClock {
+    /// Expected events before each day (days + 1 entries).
+    private let dayCumulative: UnsafeMutablePointer<Double>
+    /// 1 / expected events of each day (infinity for an empty day, which the scan skips).
+    private let inverseDayMass: UnsafeMutablePointer<Double>
+    private let dayMass: UnsafeMutablePointer<Double>
+    private let shapeCumulative: UnsafePointer<Double>
+    private let shapeSecondsPerShare: UnsafePointer<Double>
+    private let hourAtShare: UnsafePointer<UInt8>
+    private let days: Int
+    private var position = 0.0
+    private var day = 0
+    /// Start of `day` in seconds.
+    private var dayStart = 0.0
+
+    /// Builds the day tables in `storage` (3 × days + 1 doubles) from each day's expected count.
+    @inline(__always)
+    init(storage: UnsafeMutablePointer<Double>, days: Int, shape: ShapeTable, dayMass mass: (Int) -> Double) {
+        dayCumulative = storage
+        inverseDayMass = storage + (days + 1)
+        dayMass = storage + (2 * days + 1)
+        shapeCumulative = shape.cumulative
+        shapeSecondsPerShare = shape.secondsPerShare
+        hourAtShare = shape.hourAtShare
+        self.days = days
+        var running = 0.0
+        dayCumulative[0] = 0
+        for d in 0..<days {
+            let m = mass(d)
+            dayMass[d] = m
+            inverseDayMass[d] = m > 0 ? 1 / m : .infinity
+            running += m
+            dayCumulative[d + 1] = running
+        }
+    }
+
+    /// The next event after the previous one (or after time 0); infinity past the window.
+    @inline(__always)
+    mutating func next(_ rng: inout RandomStream, _ tables: ExponentialTables) -> Double {
+        position += rng.exponential(tables)
+        return locate()
+    }
+
+    /// The next event strictly after real time `t` (the process restarts at `t`).
+    mutating func next(after t: Double, _ rng: inout RandomStream, _ tables: ExponentialTables) -> Double {
+        let d = Int(t * (1.0 / 86_400))
+        guard t >= 0, d < days else { return .infinity }
+        let seconds = t - Double(d) * 86_400
+        let h = min(Int(seconds * (1.0 / 3_600)), 23)
+        var share = shapeCumulative[h]
+        if shapeSecondsPerShare[h] > 0 {
+            share += (seconds - Double(h) * 3_600) / shapeSecondsPerShare[h]
+        }
+        day = d
+        dayStart = Double(d) * 86_400
+        position = dayCumulative[d] + min(share, 1) * dayMass[d] + rng.exponential(tables)
+        return locate()
+    }
+
+    @inline(__always)
+    private mutating func locate() -> Double {
+        while day < days && dayCumulative[day + 1] <= position {
+            day += 1
+            dayStart = Double(day) * 86_400
+        }
+        guard day < days else { return .infinity }
+        let share = (position - dayCumulative[day]) * inverseDayMass[day]
+        // The hour is the last one whose cumulative share is ≤ share: a table indexed by share
+        // gives it or an hour just before it, so the scan rarely steps (and rarely mispredicts).
+        var hour = Int(hourAtShare[min(Int(share * Double(ShapeTable.hourSlots)), ShapeTable.hourSlots - 1)])
+        while hour < 23 && shapeCumulative[hour + 1] <= share { hour += 1 }
+        return dayStart + Double(hour) * 3_600 + (share - shapeCumulative[hour]) * shapeSecondsPerShare[hour]
+    }
+}

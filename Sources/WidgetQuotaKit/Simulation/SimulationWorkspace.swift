@@ -1,0 +1,213 @@
+import Foundation
+
+/// The design and scenario figures the event loop reads, resolved once per (run, design) into
+/// plain scalars, so the hot path never walks the scenario's nested structs, optionals or enums.
+struct SimulationConstants: Sendable {
+    // Days and windows.
+    let simulatedDays: Int
+    let countedFirstDay: Int
+    let countedEndDay: Int
+    /// Counted window in local seconds: [countedFirstDay, countedEndDay) days.
+    let countedStartLocal: Double
+    let countedEndLocal: Double
+    let endLocal: Double
+    let countedStartUTC: Double
+    let countedMinutes: Int
+    let quotaStartMinute: Int
+    let completeQuotaDays: Int
+
+    // Triggers and cache.
+    let fetchOnGetTimeline: Bool
+    let fetchOnForeground: Bool
+    let fetchOnBackground: Bool
+    let fetchOnPush: Bool
+    let hasTTL: Bool
+    /// The TTL in seconds (0 when there is none; check `hasTTL`).
+    let ttl: Double
+    let freshnessTargetSeconds: Double
+    /// max(TTL, freshness target): older content counts as stale at a glance.
+    let staleThreshold: Double
+
+    // Platform.
+    let foregroundSeconds: Double
+    let foregroundReloadsExempt: Bool
+    let backgroundIntervalSeconds: Double
+    let backgroundIntervalHours: Double
+    let dataChangesPerDay: Double
+    let taskSliceSeconds: Double
+    let lowPowerBackgroundFactor: Double
+
+    // Reload policy, alignment and jitter.
+    let policyNever: Bool
+    /// Seconds from building a timeline to its policy reload (before alignment and jitter).
+    let policyDelay: Double
+    let aligned: Bool
+    /// Alignment period in seconds (aligned designs).
+    let alignPeriod: Double
+    let jitterSeconds: Double
+    let reloadCalls: Design.ReloadCalls
+
+    // API.
+    let requestsPerFetch: Int
+    let successSeconds: Double
+    let timeoutSeconds: Double
+    let fastFailureSeconds: Double
+    let hangShareOfFailures: Double
+    let failureProbability: Double
+    let retries: Bool
+    let maxRetries: Int
+    let retryBaseSeconds: Double
+    let retryJitter: Bool
+    /// Earliest outage start and latest outage end in UTC seconds (an empty range without outages).
+    let outageFrom: Double
+    let outageTo: Double
+
+    init(model m: SimulationModel) {
+        let s = m.scenario, d = m.design
+        simulatedDays = m.simulatedDays
+        countedFirstDay = m.countedFirstDay
+        countedEndDay = m.countedEndDay
+        countedStartLocal = Double(m.countedFirstDay) * 86_400
+        countedEndLocal = Double(m.countedEndDay) * 86_400
+        endLocal = Double(m.simulatedDays) * 86_400
+        countedStartUTC = m.countedStartUTC
+        countedMinutes = m.countedMinutes
+        quotaStartMinute = m.quotaStartMinute
+        completeQuotaDays = m.completeQuotaDays
+
+        fetchOnGetTimeline = m.fetchOnGetTimeline
+        fetchOnForeground = m.fetchOnForeground
+        fetchOnBackground = m.fetchOnBackground
+        fetchOnPush = m.fetchOnPush
+        hasTTL = m.ttlSeconds != nil
+        ttl = m.ttlSeconds ?? 0
+        freshnessTargetSeconds = s.population.freshnessTargetMinutes * 60
+        staleThreshold = max(m.ttlSeconds ?? 0, s.population.freshnessTargetMinutes * 60)
+
+        foregroundSeconds = s.population.foregroundMinutes * 60
+        foregroundReloadsExempt = s.platform.foregroundReloadsExempt
+        backgroundIntervalSeconds = m.backgroundIntervalSeconds
+        backgroundIntervalHours = d.backgroundIntervalHours ?? s.platform.backgroundEarliestBeginHours
+        dataChangesPerDay = m.parameters.dataChangesPerDay
+        taskSliceSeconds = s.platform.taskSliceSeconds
+        lowPowerBackgroundFactor = s.platform.backgroundLowPowerFactor
+
+        let spacing = s.platform.minEntrySpacingMinutes * 60
+        switch d.reloadPolicy {
+        case .never: policyNever = true; policyDelay = .infinity
+        case .after(let minutes): policyNever = false; policyDelay = max(minutes * 60, spacing)
+        case .atEnd: policyNever = false; policyDelay = max(Double(d.timelineEntries) * d.entrySpacingMinutes * 60, spacing)
+        }
+        aligned = d.alignToWallClockMinutes != nil
+        alignPeriod = (d.alignToWallClockMinutes ?? 0) * 60
+        jitterSeconds = d.jitterSeconds
+        reloadCalls = d.reloadCalls
+
+        let api = s.api
+        requestsPerFetch = d.requestsPerFetch
+        successSeconds = min(api.latencySeconds, api.timeoutSeconds)
+        timeoutSeconds = api.timeoutSeconds
+        fastFailureSeconds = min(api.latencySeconds, api.timeoutSeconds) * 0.3
+        hangShareOfFailures = api.hangShareOfFailures
+        failureProbability = m.parameters.failureProbability
+        if case .backoff(let n, let base, let jitter) = d.retry {
+            retries = true; maxRetries = n; retryBaseSeconds = base; retryJitter = jitter
+        } else {
+            retries = false; maxRetries = 0; retryBaseSeconds = 0; retryJitter = false
+        }
+        outageFrom = m.outages.map(\.start).min() ?? .infinity
+        outageTo = m.outages.map(\.end).max() ?? -.infinity
+    }
+}
+
+/// How a process spreads its events over the hours of a day, as raw tables the clocks read.
+struct ShapeTable {
+    /// 25 cumulative shares (0 ... 1).
+    let cumulative: UnsafePointer<Double>
+    /// 24 seconds-per-share factors.
+    let secondsPerShare: UnsafePointer<Double>
+    /// For each of `hourSlots` equal slices of the day's share, the last hour whose cumulative
+    /// share is at or below the slice's start.
+    let hourAtShare: UnsafePointer<UInt8>
+
+    static let hourSlots = 256
+}
+
+/// Scratch memory for simulating users of one (run, design) pair, one user after another.
+///
+/// The engine makes one per task and hands it to every `UserSimulator` it creates, so a user
+/// costs no allocation: per-instance state, per-day calendars and the clocks' day tables all
+/// live in one block sized for the largest user. A simulator created without one gets its own.
+final class SimulationWorkspace: @unchecked Sendable {
+    let constants: SimulationConstants
+    let instanceCapacity: Int
+    let days: Int
+    let outages: [(start: Double, end: Double, errorRate: Double)]
+
+    // Per instance.
+    let budgetUsed: UnsafeMutablePointer<Int>
+    let nextPolicy: UnsafeMutablePointer<Double>
+    let displayedContent: UnsafeMutablePointer<Double>
+    let exhausted: UnsafeMutablePointer<Bool>
+    let queued: UnsafeMutablePointer<Bool>
+    let displayedError: UnsafeMutablePointer<Bool>
+    // Per day (days + 1 entries).
+    let dayFactor: UnsafeMutablePointer<Double>
+    let lowPower: UnsafeMutablePointer<Bool>
+    /// Day tables of the five clocks (system, app, push, glance, background).
+    let clockTables: UnsafeMutablePointer<Double>
+    // Day shapes of the run (app, widget, background, flat).
+    let shapes: UnsafeMutablePointer<Double>
+    let hourTables: UnsafeMutablePointer<UInt8>
+
+    static let clockCount = 5
+    /// Doubles per clock: cumulative (days + 1), inverse mass (days), mass (days).
+    var clockStride: Int { 3 * days + 1 }
+
+    init(model: SimulationModel) {
+        constants = SimulationConstants(model: model)
+        instanceCapacity = max(1, model.scenario.population.instancesWhenMulti)
+        days = model.simulatedDays
+        outages = model.outages
+        let n = instanceCapacity
+        budgetUsed = .allocate(capacity: n)
+        nextPolicy = .allocate(capacity: n)
+        displayedContent = .allocate(capacity: n)
+        exhausted = .allocate(capacity: n)
+        queued = .allocate(capacity: n)
+        displayedError = .allocate(capacity: n)
+        dayFactor = .allocate(capacity: days + 1)
+        lowPower = .allocate(capacity: days + 1)
+        clockTables = .allocate(capacity: SimulationWorkspace.clockCount * (3 * days + 1))
+        shapes = .allocate(capacity: 4 * 49)
+        let slots = ShapeTable.hourSlots
+        hourTables = .allocate(capacity: 4 * slots)
+        for (k, shape) in [model.appShape, model.widgetShape, model.backgroundShape, model.flatShape].enumerated() {
+            for i in 0..<25 { shapes[k * 49 + i] = shape.cumulative[i] }
+            for i in 0..<24 { shapes[k * 49 + 25 + i] = shape.secondsPerShare[i] }
+            var hour = 0
+            for slot in 0..<slots {
+                let start = Double(slot) / Double(slots)
+                while hour < 23 && shape.cumulative[hour + 1] <= start { hour += 1 }
+                hourTables[k * slots + slot] = UInt8(hour)
+            }
+        }
+    }
+
+    deinit {
+        budgetUsed.deallocate(); nextPolicy.deallocate(); displayedContent.deallocate()
+        exhausted.deallocate(); queued.deallocate(); displayedError.deallocate()
+        dayFactor.deallocate(); lowPower.deallocate(); clockTables.deallocate(); shapes.deallocate()
+        hourTables.deallocate()
+    }
+
+    /// Shapes by index: 0 app, 1 widget, 2 background, 3 flat.
+    func shape(_ k: Int) -> ShapeTable {
+        ShapeTable(cumulative: shapes + k * 49, secondsPerShare: shapes + k * 49 + 25,
+                   hourAtShare: hourTables + k * ShapeTable.hourSlots)
+    }
+
+    func clockStorage(_ k: Int) -> UnsafeMutablePointer<Double> {
+        clockTables + k * clockStride
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+@testable import WidgetQuotaKit
+
+/// The fast engine's parts: reused workspaces, the Poisson clocks, observers, alignment.
+@Suite struct SimulatorInternalsTests {
+    static func model(_ design: String, scenario: Scenario? = nil) -> SimulationModel {
+        var s = scenario ?? TestSupport.smallScenario(users: [40], runs: 1, days: 5)
+        s.population.multiWidgetShare = 0.5   // many users with several instances
+        s.population.instancesWhenMulti = 3
+        let index = s.availableDesigns.firstIndex { $0.name == design }!
+        return SimulationModel(scenario: s, design: s.availableDesigns[index], designIndex: index, run: 1,
+                               parameters: RunParameters.draw(s, run: 1))
+    }
+
+    /// One workspace reused user after user must give what a fresh one per user gives.
+    @Test(arguments: DesignPresets.all.map(\.name))
+    func reusedWorkspaceLeaksNothingBetweenUsers(design: String) {
+        let m = SimulatorInternalsTests.model(design)
+        let shared = SimulationWorkspace(model: m)
+        for user in 0..<40 {
+            var reused = UserSimulator(model: m, user: user, observer: NoObserver(), workspace: shared)
+            reused.run()
+            var fresh = UserSimulator(model: m, user: user, observer: NoObserver())
+            fresh.run()
+            #expect(reused.tally == fresh.tally, "user \(user)")
+            #expect(reused.monthRequests == fresh.monthRequests)
+        }
+    }
+
+    /// Records what an observer sees, as the trace command does.
+    struct Recorder: SimulationObserver {
+        var events: [(SimulationEvent, Double)] = []
+        mutating func record(_ event: SimulationEvent, local: Double, utc: Double) { events.append((event, local)) }
+    }
+
+    /// An observer sees the same run as the engine's silent one, glances in time order.
+    @Test(arguments: ["direct", "cache-bgtask", "poll-30m-aligned"])
+    func observedRunMatchesTheTally(design: String) {
+        let m = SimulatorInternalsTests.model(design)
+        for user in 0..<20 {
+            var silent = UserSimulator(model: m, user: user, observer: NoObserver())
+            silent.run()
+            var seen = UserSimulator(model: m, user: user, observer: Recorder())
+            seen.run()
+            #expect(seen.tally == silent.tally)
+            let counted = { (t: Double) in t >= Double(m.countedFirstDay) * 86_400 && t < Double(m.countedEndDay) * 86_400 }
+            let glances = seen.observer.events.filter { if case .glance = $0.0 { return true } else { return false } }.map(\.1)
+            #expect(glances.filter(counted).count == Int(silent.tally.glances))
+            #expect(zip(glances, glances.dropFirst()).allSatisfy { $0 <= $1 })
+            let requests = seen.observer.events.filter { if case .apiRequest = $0.0 { return true } else { return false } }
+            #expect(requests.filter { counted($0.1) }.count == Int(silent.tally.requests))
+            #expect(seen.lowPower.count == m.simulatedDays + 1)
+        }
+    }
+
+    /// The clock's counts per day and per hour follow its masses and its day shape.
+    @Test func poissonClockFollowsItsMassesAndShape() {
+        let days = 400
+        let weights = (0..<24).map { Double(($0 * 7) % 5) }   // zero-weight hours included
+        let shape = DayShape(weights: weights)
+        let storage = UnsafeMutablePointer<Double>.allocate(capacity: 3 * days + 1)
+        defer { storage.deallocate() }
+        // A table for this shape, built the same way as the workspace's.
+        let cumulative = UnsafeMutablePointer<Double>.allocate(capacity: 49)
+        let slots = UnsafeMutablePointer<UInt8>.allocate(capacity: ShapeTable.hourSlots)
+        defer { cumulative.deallocate(); slots.deallocate() }
+        for i in 0..<25 { cumulative[i] = shape.cumulative[i] }
+        for i in 0..<24 { cumulative[25 + i] = shape.secondsPerShare[i] }
+        var hour = 0
+        for slot in 0..<ShapeTable.hourSlots {
+            while hour < 23 && shape.cumulative[hour + 1] <= Double(slot) / Double(ShapeTable.hourSlots) { hour += 1 }
+            slots[slot] = UInt8(hour)
+        }
+        let table = ShapeTable(cumulative: cumulative, secondsPerShare: cumulative + 25, hourAtShare: slots)
+        let mass = { (d: Int) in d % 2 == 0 ? 30.0 : 10.0 }
+        var clock = PoissonClock(storage: storage, days: days, shape: table, dayMass: mass)
+        var rng = RandomStream(state: 99)
+        var perParity = [0.0, 0.0], perHour = [Double](repeating: 0, count: 24)
+        var previous = 0.0, total = 0.0
+        while true {
+            let t = clock.next(&rng, ExponentialTables.shared)
+            guard t.isFinite else { break }
+            #expect(t >= previous)
+            previous = t
+            perParity[Int(t / 86_400) % 2] += 1
+            perHour[Int(t.truncatingRemainder(dividingBy: 86_400) / 3_600)] += 1
+            total += 1
+        }
+        #expect(previous < Double(days) * 86_400)
+        // Means 30 and 10 per day over 200 days each: within 5 standard errors.
+        #expect(abs(perParity[0] / 200 - 30) < 5 * (30.0 / 200).squareRoot())
+        #expect(abs(perParity[1] / 200 - 10) < 5 * (10.0 / 200).squareRoot())
+        let weightSum = weights.reduce(0, +)
+        for h in 0..<24 {
+            let expected = total * weights[h] / weightSum
+            #expect(abs(perHour[h] - expected) <= 5 * expected.squareRoot() + 1e-9, "hour \(h)")
+        }
+        // Restarting after a time never goes back.
+        for t in stride(from: 0.0, to: Double(days - 1) * 86_400, by: 9_999.5) {
+            let next = clock.next(after: t, &rng, ExponentialTables.shared)
+            #expect(next > t)
+        }
+    }
+
+    @Test func ceilMatchesTheStandardLibrary() {
+        var rng = RandomStream(state: 5)
+        let samples: [Double] = [0, -0.0, 1, -1, 2.5, -2.5, 1e15 + 0.5, -0.3, 86_400, 0.999_999_999_999] + (0..<10_000).map { _ in
+            (rng.uniform() - 0.3) * 3e6
+        }
+        for x in samples {
+            #expect(UserSimulator<NoObserver>.ceil(x) == x.rounded(.up), "\(x)")
+        }
+    }
+}
