@@ -67,7 +67,7 @@ public struct Horizon: Codable, Sendable, Equatable {
     /// Population sizes to project.
     public var users: [Int] = [1, 100, 1_000, 10_000, 100_000, 1_000_000]
     /// Monte-Carlo runs: each draws the uncertain assumptions afresh.
-    public var runs: Int = 30
+    public var runs: Int = 20
     /// The seed every random stream derives from.
     public var seed: UInt64 = 2026
     /// Users simulated event by event per run; larger populations are projected from this sample.

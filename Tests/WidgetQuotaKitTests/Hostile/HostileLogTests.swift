@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+@testable import WidgetQuotaKit
+
+/// Hostile log files through `analyze`: the exit code, the message, and what the numbers say.
+@Suite struct HostileLogTests {
+    static let line = #"{"timestamp":"2025-07-27 15:47:10.504275-0400","eventMessage":"[com.apple.chrono:timeline] Request ended for W:systemSmall:(noIntent) - success","processImagePath":"\/private\/var\/containers\/Bundle\/Application\/X\/App.app\/PlugIns\/AppWidgetExtension.appex\/AppWidgetExtension","messageType":"Default","subsystem":"com.apple.chrono","category":"timeline","processID":900}"#
+
+    static func ndjson(_ timestamps: [String]) -> String {
+        timestamps.map { line.replacingOccurrences(of: "2025-07-27 15:47:10.504275-0400", with: $0) }.joined(separator: "\n") + "\n"
+    }
+
+    struct Case: CustomTestStringConvertible, Sendable {
+        let name: String
+        let bytes: [UInt8]
+        let extra: [String]
+        let code: ExitCode
+        let message: String
+        var testDescription: String { name }
+        init(_ name: String, _ text: String, extra: [String] = [], _ code: ExitCode, _ message: String) {
+            self.init(name, Array(text.utf8), extra: extra, code, message)
+        }
+        init(_ name: String, _ bytes: [UInt8], extra: [String] = [], _ code: ExitCode, _ message: String) {
+            self.name = name; self.bytes = bytes; self.extra = extra; self.code = code; self.message = message
+        }
+    }
+
+    static let cases: [Case] = [
+        Case("empty file", "", .noInput, "the file is empty"),
+        Case("binary garbage", [0x00, 0x01, 0x02, 0x67, 0xFF, 0xFE, 0x0A], .dataError, "not a log in a known format"),
+        Case("a 10 MB line, strict", line + "\n" + #"{"eventMessage":""# + String(repeating: "x", count: 10_500_000) + "\"}\n" + line + "\n",
+             extra: ["--strict"], .dataError, ":2: line longer than 1 MiB"),
+        Case("malformed line, strict", line + "\n{\"timestamp\": 12\n", extra: ["--strict"], .dataError, ":2:"),
+        Case("unknown option", line, extra: ["--stirct"], .usage, "did you mean --strict?"),
+        Case("invalid rules regex", line, extra: ["--rules", "RULES:{\"rules\": [{\"event\": \"apiRequest\", \"message\": \"([unclosed\"}]}"],
+             .dataError, "rules[0]"),
+        Case("rules for an unknown event", line, extra: ["--rules", "RULES:{\"rules\": [{\"event\": \"teleport\", \"message\": \"x\"}]}"],
+             .dataError, "teleport"),
+        Case("missing rules file", line, extra: ["--rules", "/nonexistent/rules.json"], .noInput, "no such file"),
+    ]
+
+    @Test(arguments: cases)
+    func badLogsGetAClearErrorAndItsExitCode(_ c: Case) throws {
+        let path = try TestSupport.temporaryFile("", name: "device.ndjson")
+        try Data(c.bytes).write(to: URL(fileURLWithPath: path))
+        var extra = c.extra
+        for (i, arg) in extra.enumerated() where arg.hasPrefix("RULES:") {
+            extra[i] = try TestSupport.temporaryFile(String(arg.dropFirst(6)), name: "rules.json")
+        }
+        let (code, _, err) = TestSupport.cli(["analyze", path] + extra)
+        #expect(code == c.code, "\(c.name): exit \(code.rawValue): \(err.prefix(300))")
+        #expect(err.contains(c.message), "\(c.name): \(err.prefix(300))")
+        #expect(err.count < 4_000)
+    }
+
+    /// Without --strict, damage is counted and reported, and the good lines still count.
+    @Test(arguments: [
+        ("a 10 MB line", line + "\n" + #"{"eventMessage":""# + String(repeating: "x", count: 10_500_000) + "\"}\n" + line + "\n", 1),
+        ("an array that never closes", "[{\n\"timestamp\" : \"2025-07-27 15:47:10.504275-0400\",\n\"eventMessage\" : \"hi\",\n", 1),
+        ("a cut-off last line", line + "\n" + String(line.prefix(80)), 1),
+        ("invalid UTF-8 in a message", line.replacingOccurrences(of: "success", with: "succ\u{FFFD}ss") + "\n", 0),
+    ])
+    func damageIsCountedNotFatal(name: String, text: String, malformed: Int) throws {
+        var text = text
+        if name.contains("UTF-8") {
+            var bytes = Array(text.utf8)
+            if let at = bytes.firstIndex(of: 0xEF) { bytes.replaceSubrange(at..<(at + 3), with: [0xC3, 0x28]) }
+            text = String(decoding: bytes, as: UTF8.self)
+        }
+        var analyzer = LogAnalyzer()
+        var source = MemoryByteSource(Array(text.utf8))
+        try analyzer.read(source: &source, name: "device.ndjson")
+        let a = analyzer.analysis()
+        #expect(a.malformedLines == malformed, "\(name): \(a.malformedLines) malformed")
+    }
+
+    @Test func exactDuplicateLinesCountOnce() throws {
+        let once = try analyze(Self.ndjson(["2025-07-27 15:47:10.504275-0400", "2025-07-27 16:47:10.504275-0400"]))
+        let twice = try analyze(Self.ndjson(["2025-07-27 15:47:10.504275-0400", "2025-07-27 16:47:10.504275-0400",
+                                             "2025-07-27 15:47:10.504275-0400"]))
+        #expect(once.perDeviceDay.getTimeline.mean == 2)
+        #expect(twice.perDeviceDay.getTimeline.mean == 2)
+        #expect(twice.duplicateLines == 1)
+        #expect(twice.notes.contains { $0.contains("counted once") })
+    }
+
+    @Test func outOfOrderTimestampsCountTheSame() throws {
+        let ordered = try analyze(Self.ndjson(["2025-07-27 09:00:00.000000-0400", "2025-07-27 10:00:00.000000-0400",
+                                               "2025-07-28 09:00:00.000000-0400"]))
+        let shuffled = try analyze(Self.ndjson(["2025-07-28 09:00:00.000000-0400", "2025-07-27 10:00:00.000000-0400",
+                                                "2025-07-27 09:00:00.000000-0400"]))
+        #expect(ordered.deviceDays == 2 && shuffled.deviceDays == 2)
+        #expect(ordered.perDeviceDay.getTimeline.mean == shuffled.perDeviceDay.getTimeline.mean)
+    }
+
+    @Test func aStrayFutureTimestampAddsOneDayNotYears() throws {
+        let a = try analyze(Self.ndjson(["2025-07-27 09:00:00.000000-0400", "2025-07-28 09:00:00.000000-0400",
+                                         "2099-12-31 23:00:00.000000-0400"]))
+        #expect(a.deviceDays == 3)
+        #expect(a.notes.contains { $0.contains("not counted as device-days") })
+        let ancient = try analyze(Self.ndjson(["2025-07-27 09:00:00.000000-0400", "1970-01-01 00:00:00.000000-0400"]))
+        #expect(ancient.deviceDays == 1)
+        #expect(ancient.malformedLines == 1)
+    }
+
+    func analyze(_ text: String) throws -> LogAnalysis {
+        var analyzer = LogAnalyzer()
+        var source = MemoryByteSource(Array(text.utf8))
+        try analyzer.read(source: &source, name: "device.ndjson")
+        return analyzer.analysis()
+    }
+}
