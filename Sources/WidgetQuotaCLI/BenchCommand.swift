@@ -7,15 +7,18 @@ enum BenchCommand {
         name: "bench",
         summary: "Measure engine and parser speed and memory on this machine",
         help: """
-        Usage: widget-quota bench [--only engine|simulate] [--users N] [--threads N] [--json]
+        Usage: widget-quota bench [--only engine|simulate|parse] [--users N] [--threads N] [--parse-mb N] [--json]
 
         Prints, for this machine (build with -c release first):
           engine     simulated user-days per second, 1 thread and all threads, per-minute aggregation on
           simulate   wall time of the default `simulate` and peak memory (1,000,000 users projected)
+          parse      MB/s and lines/s of `analyze` for each log format on a generated export of at
+                     least 200 MB streamed in bounded memory, against counting newlines (`wc -l`)
 
         Options:
           --only PART    run one part only
           --users N      users per design in the engine benchmark (default 4000)
+          --parse-mb N   size of each generated export in MiB (default 200)
           --threads N    threads for the multi-threaded figure (default: all cores)
           --json         machine-readable figures
 
@@ -34,16 +37,23 @@ enum BenchCommand {
         var simulateSeconds: Double?
         var simulatePeakMemoryMiB: Double?
         var simulateCPUSeconds: Double?
+        var parse: [ParserBenchmark.Figure] = []
     }
 
     static func run(_ args: [String], console: Console) throws -> ExitCode {
-        let a = try Arguments(args, valued: ["only", "users", "threads"], switches: ["json"])
+        let a = try Arguments(args, valued: ["only", "users", "threads", "parse-mb"], switches: ["json"])
         let only = a.value("only")
-        if let only, !["engine", "simulate"].contains(only) {
-            throw WidgetQuotaError.usage("--only expects engine or simulate, got \"\(only)\"")
+        if let only, !["engine", "simulate", "parse"].contains(only) {
+            throw WidgetQuotaError.usage("--only expects engine, simulate or parse, got \(quoted(only))")
         }
         let threads = try a.int("threads", min: 1, max: 1_024) ?? Parallel.defaultThreads
         var report = Report(cores: Parallel.defaultThreads)
+        // Parsing first, so its peak memory is measured before the engine allocates anything.
+        if only == nil || only == "parse" {
+            let bench = ParserBenchmark(targetBytes: (try a.int("parse-mb", min: 1, max: 100_000) ?? 200) << 20)
+            let directory = FileManager.default.temporaryDirectory.path
+            for style in TraceGenerator.Style.allCases { report.parse.append(try bench.measure(style: style, directory: directory)) }
+        }
         if only == nil || only == "engine" {
             let bench = EngineBenchmark(users: try a.int("users", min: 100, max: 10_000_000) ?? 4_000)
             _ = bench.measure(threads: threads)   // warm caches and page in the code
@@ -61,6 +71,15 @@ enum BenchCommand {
             return .success
         }
         console.out("widget-quota bench — \(report.cores) cores\n\n")
+        if !report.parse.isEmpty {
+            var t = MarkdownTable(["Format", "MiB", "Lines", "MB/s", "Lines/s", "Newline count MB/s (ceiling)", "Peak memory MiB"])
+            for f in report.parse {
+                t.append([f.style, NumberText.human(Double(f.bytes) / 1_048_576), NumberText.human(Double(f.lines)),
+                          NumberText.human(f.megabytesPerSecond), NumberText.human(f.linesPerSecond),
+                          NumberText.human(f.newlineCountMegabytesPerSecond), NumberText.human(f.peakMemoryMiB)])
+            }
+            console.out("Parsing with `analyze`, one core (MB = MiB):\n\n" + t.markdown + "\n")
+        }
         if !report.engine.isEmpty {
             console.out("Engine (all \(DesignPresets.all.count) presets, per-minute aggregation on):\n")
             for f in report.engine {
