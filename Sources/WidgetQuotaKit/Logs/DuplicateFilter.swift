@@ -10,8 +10,17 @@ struct DuplicateFilter {
 
     /// True when `bytes` repeats a recent line; otherwise remembers it.
     mutating func isRepeat(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in bytes { h = (h ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        // Eight bytes per step, then the tail; SplitMix's finaliser spreads the bits.
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(bytes.count)
+        let raw = UnsafeRawBufferPointer(bytes)
+        var i = 0
+        while i + 8 <= raw.count {
+            h = RandomStream.mix(h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            i += 8
+        }
+        var tail: UInt64 = 0
+        while i < raw.count { tail = tail << 8 | UInt64(raw[i]); i += 1 }
+        h = RandomStream.mix(h ^ tail)
         if seen.contains(h) { return true }
         if filled { seen.remove(ring[next]) }
         ring[next] = h
