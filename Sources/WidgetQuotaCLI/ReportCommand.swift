@@ -87,7 +87,7 @@ enum ReportCommand {
         files += try report.files(in: out)
         try AtomicFileWriter.write(files: files, createDirectory: out)
         if !quiet {
-            console.err("Wrote \(files.count) files into \(out): \(files.map { ($0.path as NSString).lastPathComponent }.joined(separator: ", "))\\n")
+            console.err("Wrote \(files.count) files into \(out): \(files.map { ($0.path as NSString).lastPathComponent }.joined(separator: ", "))\n")
         }
         return ThresholdFlags.report(report.thresholds, console: console, quiet: quiet)
     }
