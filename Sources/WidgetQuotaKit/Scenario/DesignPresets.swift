@@ -86,7 +86,7 @@ public enum DesignPresets {
     public static var pollJittered: Design {
         var d = pollAligned
         d.name = "poll-30m-jittered"
-        d.summary = "The same 30-min poll, each refresh delayed by a random 0–30 min: same total, no stampede."
+        d.summary = "The same 30-min poll, each device at its own random offset within the 30 min: same total, no stampede."
         d.source = "seed 002 (Be Cautious)"
         d.jitterSeconds = 1800
         return d
