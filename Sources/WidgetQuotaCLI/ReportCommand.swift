@@ -15,7 +15,8 @@ enum ReportCommand {
           1. `analyze` on PATH (default SampleLogs): analysis.md and analysis.json
           2. `simulate` with the sensitivity analysis: report.md, report.json, summary.csv,
              metrics.csv and the SVG charts
-          3. `sweep` of the baseline design's cache TTL, drawn in the trade-off chart: sweep-ttl.csv
+          3. `sweep` of the baseline design's cache TTL (same runs and seed), drawn in the
+             trade-off chart: sweep-ttl.csv
         Every file is written atomically into DIR (default Reports): a failed run leaves the
         previous reports whole.
 
@@ -75,9 +76,8 @@ enum ReportCommand {
             report.sensitivity = analysis.run(progress: progress.counter(label: "Sensitivity", total: analysis.settingCount))
             if baseline.hasCache {
                 progress.note("Sweeping the cache TTL of \(baseline.name)…")
-                var sweepScenario = scenario
-                sweepScenario.horizon.runs = min(scenario.horizon.runs, 10)
-                let sweep = try Sweep(scenario: sweepScenario, design: baseline, knob: .ttl,
+                // Same runs and seed as the projection, so the sweep's default-TTL row matches its table.
+                let sweep = try Sweep(scenario: scenario, design: baseline, knob: .ttl,
                                       values: Sweep.Knob.ttl.defaultValues, users: result.focusUsers)
                 report.sweep = sweep.run(threads: threads, prices: prices)
             }

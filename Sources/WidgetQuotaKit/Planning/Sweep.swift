@@ -137,7 +137,19 @@ public struct SweepResult: Codable, Sendable {
         return "## Trade-off: \(design), \(knob.rawValue) for \(NumberText.human(Double(users))) users\n\n" + t.markdown
             + "\n✓ marks values that no other value beats on both requests and glances older than the freshness target "
             + "(the Pareto front). "
-            + "\(runs) runs, seed \(seed).\n"
+            + "\(runs) runs, seed \(seed).\n" + note
+    }
+
+    /// What a reader must know to read this knob's table.
+    var note: String {
+        switch knob {
+        case .background:
+            return "\niOS grants about `platform.backgroundRunsPerDay` launches a day whatever `earliestBeginDate` says, as long "
+                + "as the interval is shorter than 24 h ÷ runs per day (seed 000: \"not a promise\"), so short intervals change "
+                + "little; differences smaller than the run-to-run spread are noise, not a reason to choose.\n"
+        case .ttl, .poll:
+            return ""
+        }
     }
 
     /// One row per value.

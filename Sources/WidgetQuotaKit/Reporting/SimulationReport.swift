@@ -113,7 +113,10 @@ public struct SimulationReport: Sendable {
                 + "\(NumberText.percent(o.errorRate, digits: 0)) of requests failing"
         }
         return "What users saw at a glance during the outage (\(windows.joined(separator: "; "))), how many requests it added "
-            + "(against the same users without it) and the retry storm when it ended, for \(ReportFormat.users(facts.focusUsers)) users.\n\n"
+            + "(against the same users without it) and the retry storm when it ended, for \(ReportFormat.users(facts.focusUsers)) users. "
+            + "Extra requests are measured on the first \(MonteCarloEngine.outageCounterfactualUsers) simulated users of each run, "
+            + "re-simulated without the outage, and scaled to the population; a negative figure means the outage saved requests "
+            + "(a fetch stops at its first failed request, so a design that sends several requests per fetch sends fewer).\n\n"
     }
 
     // MARK: Files

@@ -21,8 +21,9 @@ struct SummarySection {
         md += "\n" + byUsersTable().markdown
         md += "\nEach cell: requests a month (mean over runs; k = thousand, M = million, B = billion)\(facts.hasCost ? " · cost a month" : "") · the cheapest quota tier with at most a "
         md += "\(NumberText.percent(facts.result.scenario.quotas.acceptableRisk, digits: 0)) chance of hitting a limit in the month. "
-        md += "*Stale*: the widget shows content older than its cache TTL and the freshness target "
-        md += "(\(NumberText.human(facts.result.scenario.population.freshnessTargetMinutes)) min) when the user glances at it.\n"
+        md += "*Stale or no content*: when the user glances at it, the widget shows content older than its cache TTL and the "
+        md += "freshness target (\(NumberText.human(facts.result.scenario.population.freshnessTargetMinutes)) min), or an error or "
+        md += "placeholder instead of content (a failed direct call, or a cache nobody has filled).\n"
         return md
     }
 
@@ -35,7 +36,7 @@ struct SummarySection {
             text += ", costs about **\(NumberText.dollars(cost)) a month**"
         }
         text += ", needs **\(facts.tierText(r))**"
-        text += " and looks stale at \(NumberText.percent(r.freshness.staleShare, digits: 0)) of glances"
+        text += " and shows stale or no content at \(NumberText.percent(r.freshness.staleShare + r.freshness.errorShare, digits: 0)) of glances"
         if let age = r.freshness.medianAgeMinutes { text += " (median content age \(NumberText.human(age)) min)" }
         return text + "."
     }
@@ -45,7 +46,7 @@ struct SummarySection {
         var text = "**\(r.design)**: \(ReportFormat.whole(r.totalRequestsPerMonth.mean)) requests a month"
         if let x = r.ratioToBaseline { text += " (\(NumberText.human(x))× the baseline)" }
         if let cost = r.cost?.perMonth.mean { text += ", \(NumberText.dollars(cost))" }
-        return text + ", needs \(facts.tierText(r)), stale at \(NumberText.percent(r.freshness.staleShare, digits: 0)) of glances."
+        return text + ", needs \(facts.tierText(r)), stale or no content at \(NumberText.percent(r.freshness.staleShare + r.freshness.errorShare, digits: 0)) of glances."
     }
 
     /// The one assumption that moves the answer most.
@@ -65,7 +66,7 @@ struct SummarySection {
     /// Designs × user counts: requests, cost and tier.
     func byUsersTable() -> MarkdownTable {
         let users = facts.userCounts
-        var t = MarkdownTable(["Design"] + users.map { ReportFormat.users($0) + ($0 == 1 ? " user" : " users") } + ["Stale glances"])
+        var t = MarkdownTable(["Design"] + users.map { ReportFormat.users($0) + ($0 == 1 ? " user" : " users") } + ["Stale or no content"])
         for design in facts.designs {
             var row = [design]
             for n in users {
@@ -74,7 +75,7 @@ struct SummarySection {
                 if let cost = r.cost?.perMonth.mean { cell += " · " + ReportFormat.shortMoney(cost) }
                 row.append(cell + " · " + facts.tierText(r))
             }
-            row.append(facts.rows(design).first.map { NumberText.percent($0.freshness.staleShare, digits: 0) } ?? "–")
+            row.append(facts.rows(design).first.map { NumberText.percent($0.freshness.staleShare + $0.freshness.errorShare, digits: 0) } ?? "–")
             t.append(row)
         }
         return t

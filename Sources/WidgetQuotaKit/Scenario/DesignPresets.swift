@@ -71,7 +71,7 @@ public enum DesignPresets {
     /// A 30-minute poll aligned to the wall clock: every device asks at :00 and :30.
     public static var pollAligned: Design {
         var d = Design(name: "poll-30m-aligned")
-        d.summary = "The widget polls at :00 and :30 on every device at once (seed 002 warns against this)."
+        d.summary = "The widget polls at :00 and :30 on every device at once (seed 002 warns against this); keeps its last content (25-min cache) when a poll fails."
         d.source = "seed 002 (Be Cautious)"
         d.fetchTriggers = [.getTimeline]
         // Slightly under the period so every policy reload finds the content due.

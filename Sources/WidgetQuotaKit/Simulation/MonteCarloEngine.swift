@@ -72,7 +72,7 @@ public struct MonteCarloEngine: Sendable {
     public static let largestPopulation = ScenarioValidator.maxUsers
 
     /// Users re-simulated without outages to measure what an outage adds.
-    static let outageCounterfactualUsers = 100
+    public static let outageCounterfactualUsers = 100
 
     /// Simulates `sampleUsers` users of one run and design and measures each population size.
     public static func simulate(model: SimulationModel, sampleUsers: Int, userCounts: [Int]) -> TaskOutput {

@@ -47,7 +47,7 @@ public enum WidgetQuotaError: Error, Sendable, Equatable, CustomStringConvertibl
         case .unreadable(let file, let problem):
             return "\(file): cannot read: \(problem)"
         case .emptyInput(let file):
-            return "\(file): the file is empty; expected log lines or a scenario"
+            return "\(file): the file is empty"
         case .unwritable(let path, let problem):
             return "\(path): cannot write: \(problem)"
         case .usage(let message):

@@ -37,9 +37,10 @@ import Testing
     }
 
     @Test func missingLogsFolderIsNoInput() {
-        let (code, _, err) = TestSupport.cli(["report", "--logs", "/nonexistent/logs", "--out", "/tmp/never-written"])
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("wq-never-\(UUID().uuidString)").path
+        let (code, _, err) = TestSupport.cli(["report", "--logs", "/nonexistent/logs", "--out", out])
         #expect(code == .noInput)
         #expect(err.contains("--no-logs"))
-        #expect(!FileManager.default.fileExists(atPath: "/tmp/never-written"))
+        #expect(!FileManager.default.fileExists(atPath: out))
     }
 }

@@ -32,7 +32,7 @@ import FoundationXML
         let head = String(md[summary.lowerBound..<tables.lowerBound])
         #expect(head.contains("**cache-bgtask** (the baseline design)"))
         #expect(head.contains("needs **"))
-        #expect(head.contains("stale at"))
+        #expect(head.contains("stale or no content at"))
         let top = try #require(ReportFixtures.sensitivity.drivers.first)
         #expect(head.contains("What moves the answer most:** `\(top.assumption)`"))
         #expect(head.contains("## Thresholds"))
