@@ -62,7 +62,7 @@ public struct LogReport: Sendable {
 
         var ratios = MarkdownTable(["Figure", "Value"])
         ratios.append(["Implied API requests per user per month", n(a.requestsPerUserPerMonth)])
-        ratios.append(["Reload calls per successful fetch", opt(a.reloadCallsPerSuccessfulFetch)])
+        ratios.append(["Reload calls per successful API request (app and extension)", opt(a.reloadCallsPerSuccessfulFetch)])
         ratios.append(["API error rate", opt(a.apiErrorRate, percent: true)])
         ratios.append(["getTimeline error rate", opt(a.timelineErrorRate, percent: true)])
         out += ratios.markdown + "\n"
