@@ -210,10 +210,6 @@ struct LogFileParser {
         }
     }
 
-    static let origins = ByteTable.of([TimelineOrigin.system, .policy, .reloadCall, .queued])
-    static let actors = ByteTable.of([RequestActor.app, .widgetExtension, .background])
-    static let outcomes = ByteTable.of([LogOutcome.success, .failure])
-
     /// Fields that repeat on most trace lines, parsed from bytes without building Strings.
     /// Returns nil when the generic path must handle the field.
     private mutating func fastTraceField(_ b: UnsafeBufferPointer<UInt8>, key: Range<Int>, value: JSONValueRef, into f: inout TraceFields) -> Bool? {
@@ -229,13 +225,13 @@ struct LogFileParser {
         }
         switch key.count {
         case 6 where JSONObjectScanner.keyEquals(b, key, "origin"):
-            guard let o = match(LogFileParser.origins) else { return nil }
+            guard let o = match(TraceFields.origins) else { return nil }
             f.origin = o
         case 5 where JSONObjectScanner.keyEquals(b, key, "actor"):
-            guard let a = match(LogFileParser.actors) else { return nil }
+            guard let a = match(TraceFields.actors) else { return nil }
             f.actor = a
         case 7 where JSONObjectScanner.keyEquals(b, key, "outcome"):
-            guard let o = match(LogFileParser.outcomes) else { return nil }
+            guard let o = match(TraceFields.outcomes) else { return nil }
             f.outcome = o
         case 8 where JSONObjectScanner.keyEquals(b, key, "instance"):
             guard let n = integer() else { return nil }
