@@ -186,9 +186,10 @@ struct LogFileParser {
                 deviceRange = value.range
             } else if JSONObjectScanner.keyEquals(b, key, "lowPowerMode") || JSONObjectScanner.keyEquals(b, key, "smartStack") {
                 let isLowPower = key.count == 12
-                let text = ByteSearch.string(b, value.range)
-                if value.kind == .literal, text == "true" || text == "false" {
-                    if isLowPower { f.lowPowerMode = text == "true" } else { f.smartStack = text == "true" }
+                let v = UnsafeBufferPointer(rebasing: b[value.range])
+                let isTrue = ByteSearch.equal(v, TraceFields.trueBytes)
+                if value.kind == .literal, isTrue || ByteSearch.equal(v, TraceFields.falseBytes) {
+                    if isLowPower { f.lowPowerMode = isTrue } else { f.smartStack = isTrue }
                 } else if f.problem == nil {
                     f.problem = "\(isLowPower ? "lowPowerMode" : "smartStack"): expected true or false"
                 }

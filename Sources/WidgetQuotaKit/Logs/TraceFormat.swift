@@ -181,7 +181,7 @@ struct TraceFields {
     static let origins = ByteTable.of([TimelineOrigin.system, .policy, .reloadCall, .queued])
     static let actors = ByteTable.of([RequestActor.app, .widgetExtension, .background])
     static let outcomes = ByteTable.of([LogOutcome.success, .failure])
-    private static let trueBytes = Array("true".utf8), falseBytes = Array("false".utf8)
+    static let trueBytes = Array("true".utf8), falseBytes = Array("false".utf8)
     private static let onBytes = Array("on".utf8), offBytes = Array("off".utf8)
 
     /// Sets a typed field from the bytes of a non-empty value when they are a spelling whose
