@@ -59,6 +59,13 @@ enum ByteSearch {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 
+    /// True when no byte is above 0x7F.
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var any: UInt8 = 0
+        for c in bytes { any |= c }
+        return any < 0x80
+    }
+
     /// True when every byte is ASCII white space.
     static func isBlank(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }

@@ -27,6 +27,10 @@ public struct LogAnalyzer {
     private let redactor = SecretRedactor()
 
     var devices: [String: DeviceAccumulator] = [:]
+    /// The device of the previous record and where it is in `devices` (records of one device
+    /// come in runs): saves hashing the name per record. Cleared at the start of every input,
+    /// since a failed input puts back the `devices` it started with.
+    private var lastDevice: (name: String, index: Dictionary<String, DeviceAccumulator>.Index)?
     var linesRead = 0
     var linesRecognised = 0
     var malformedLines = 0
@@ -65,6 +69,7 @@ public struct LogAnalyzer {
     /// that carry no device id.
     public mutating func read<Source: ByteSource>(source: inout Source, name: String) throws {
         var parser = LogFileParser(file: name, recognizer: recognizer, redactor: redactor)
+        lastDevice = nil
         let reader = LineReader(bufferSize: options.bufferSize)
         // Counts are committed only when the file is a log: a skipped file leaves no trace.
         let saved = (devices, linesRecognised, malformedLines, malformedExamples, errorCounts, extensionEvidence, appEvidence)
@@ -80,6 +85,7 @@ public struct LogAnalyzer {
         } catch let error as WidgetQuotaError {
             if case .malformedInput(_, nil, _) = error {
                 (devices, linesRecognised, malformedLines, malformedExamples, errorCounts, extensionEvidence, appEvidence) = saved
+                lastDevice = nil
                 duplicateLines = savedDuplicates
             }
             throw error
@@ -98,7 +104,12 @@ public struct LogAnalyzer {
     mutating func record(_ event: LogEvent, fileDevice: String) {
         linesRecognised += 1
         let device = event.device ?? fileDevice
-        devices[device, default: DeviceAccumulator()].add(event)
+        if let last = lastDevice, last.name == device {
+            devices.values[last.index].add(event)
+        } else {
+            devices[device, default: DeviceAccumulator()].add(event)
+            lastDevice = (device, devices.index(forKey: device)!)
+        }
         if let process = event.process {
             switch event.kind {
             case .getTimeline, .getSnapshot, .placeholder: extensionEvidence.insert(process)

@@ -35,6 +35,12 @@ struct LogFileParser {
 
     // Trace CSV.
     private var csvColumns: [String]?
+    /// The field each column sets, the first column's name as bytes, the cells of the current line.
+    private var csvFields: [TraceFields.Field] = []
+    private var csvFirstColumn: [UInt8] = []
+    private var csvCells: [CSVLine.Cell] = []
+    /// Per column, the last text cell's bytes and the (redacted) value they gave.
+    private var csvLast: [(bytes: [UInt8], text: String?)] = []
 
     // The last device name seen (trace records repeat it on every line).
     private var lastDeviceBytes: [UInt8] = []
@@ -180,9 +186,10 @@ struct LogFileParser {
                 deviceRange = value.range
             } else if JSONObjectScanner.keyEquals(b, key, "lowPowerMode") || JSONObjectScanner.keyEquals(b, key, "smartStack") {
                 let isLowPower = key.count == 12
-                let text = ByteSearch.string(b, value.range)
-                if value.kind == .literal, text == "true" || text == "false" {
-                    if isLowPower { f.lowPowerMode = text == "true" } else { f.smartStack = text == "true" }
+                let v = UnsafeBufferPointer(rebasing: b[value.range])
+                let isTrue = ByteSearch.equal(v, TraceFields.trueBytes)
+                if value.kind == .literal, isTrue || ByteSearch.equal(v, TraceFields.falseBytes) {
+                    if isLowPower { f.lowPowerMode = isTrue } else { f.smartStack = isTrue }
                 } else if f.problem == nil {
                     f.problem = "\(isLowPower ? "lowPowerMode" : "smartStack"): expected true or false"
                 }
@@ -204,10 +211,6 @@ struct LogFileParser {
         }
     }
 
-    static let origins = ByteTable.of([TimelineOrigin.system, .policy, .reloadCall, .queued])
-    static let actors = ByteTable.of([RequestActor.app, .widgetExtension, .background])
-    static let outcomes = ByteTable.of([LogOutcome.success, .failure])
-
     /// Fields that repeat on most trace lines, parsed from bytes without building Strings.
     /// Returns nil when the generic path must handle the field.
     private mutating func fastTraceField(_ b: UnsafeBufferPointer<UInt8>, key: Range<Int>, value: JSONValueRef, into f: inout TraceFields) -> Bool? {
@@ -223,13 +226,13 @@ struct LogFileParser {
         }
         switch key.count {
         case 6 where JSONObjectScanner.keyEquals(b, key, "origin"):
-            guard let o = match(LogFileParser.origins) else { return nil }
+            guard let o = match(TraceFields.origins) else { return nil }
             f.origin = o
         case 5 where JSONObjectScanner.keyEquals(b, key, "actor"):
-            guard let a = match(LogFileParser.actors) else { return nil }
+            guard let a = match(TraceFields.actors) else { return nil }
             f.actor = a
         case 7 where JSONObjectScanner.keyEquals(b, key, "outcome"):
-            guard let o = match(LogFileParser.outcomes) else { return nil }
+            guard let o = match(TraceFields.outcomes) else { return nil }
             f.outcome = o
         case 8 where JSONObjectScanner.keyEquals(b, key, "instance"):
             guard let n = integer() else { return nil }
@@ -265,24 +268,63 @@ struct LogFileParser {
     }
 
     private mutating func traceCSV(_ b: UnsafeBufferPointer<UInt8>, line: Int, into sink: inout LogAnalyzer) throws {
-        guard let cells = CSVLine.split(b) else {
-            return try sink.malformed(file: file, line: line, problem: "unbalanced quotes; expected RFC 4180 CSV on one line")
-        }
         guard let columns = csvColumns else {
+            guard let cells = CSVLine.split(b) else {
+                return try sink.malformed(file: file, line: line, problem: "unbalanced quotes; expected RFC 4180 CSV on one line")
+            }
             guard cells.first == "schemaVersion" else {
                 return try sink.malformed(file: file, line: line, problem: "expected the header line \(TraceFormat.csvHeader)")
             }
             csvColumns = cells
+            csvFields = cells.map(TraceFields.Field.init(name:))
+            csvFirstColumn = Array(cells[0].utf8)
+            csvLast = Array(repeating: ([], nil), count: cells.count)
             return
         }
-        if cells == columns { return }   // a repeated header (files joined with cat)
+        var cells = csvCells
+        csvCells = []
+        defer { csvCells = cells }
+        guard CSVLine.cells(b, into: &cells) else {
+            return try sink.malformed(file: file, line: line, problem: "unbalanced quotes; expected RFC 4180 CSV on one line")
+        }
+        // A repeated header (files joined with cat). Only a first cell that could equal the first
+        // column name (its bytes, quoted or not ASCII) needs the exact String comparison.
+        if cells.count == columns.count, let first = cells.first,
+           first.quoted || ByteSearch.equal(UnsafeBufferPointer(rebasing: b[first.start..<first.end]), csvFirstColumn)
+            || !ByteSearch.isASCII(UnsafeBufferPointer(rebasing: b[first.start..<first.end])) {
+            if let strings = CSVLine.split(b), strings == columns { return }
+        }
         guard cells.count == columns.count else {
             return try sink.malformed(file: file, line: line, problem: "expected \(columns.count) columns like the header, found \(cells.count)")
         }
         var f = TraceFields()
-        for (name, cell) in zip(columns, cells) {
-            // A leading apostrophe protects text from spreadsheets (CSVWriter); it is not data.
-            f.set(name, cell.hasPrefix("'") ? String(cell.dropFirst()) : cell, redactor: redactor)
+        for index in 0..<cells.count {
+            let field = csvFields[index]
+            if field == .unknown { continue }
+            let cell = cells[index]
+            if cell.start == cell.end { continue }   // empty: TraceFields.set ignores it
+            if cell.doubled {
+                f.set(columns[index], CSVLine.unprotected(CSVLine.string(b, cell)), redactor: redactor)
+                continue
+            }
+            let v = UnsafeBufferPointer(rebasing: b[cell.start..<cell.end])
+            if field.isText {
+                // Same bytes, same String: redacted once per distinct value of the column.
+                if ByteSearch.equal(v, csvLast[index].bytes) {
+                    if let text = csvLast[index].text { f.setText(field, text) }
+                    continue
+                }
+                let text = CSVLine.unprotected(ByteSearch.string(v))
+                let value = text.isEmpty ? nil : redactor.redact(text)
+                csvLast[index] = (Array(v), value)
+                if let value { f.setText(field, value) }
+                continue
+            }
+            // Typed fields: the common spellings from bytes; anything else (a protected
+            // apostrophe, signs, fractions, bad values) goes through the String path, unchanged.
+            if v[0] == 0x27 || !f.setFast(field, v) {
+                f.set(columns[index], CSVLine.unprotected(ByteSearch.string(v)), redactor: redactor)
+            }
         }
         switch f.validated() {
         case .success(let e): sink.record(e, fileDevice: file)
@@ -441,6 +483,70 @@ struct LogFileParser {
 
 /// Splits one RFC 4180 CSV line into cells.
 enum CSVLine {
+    /// Where one cell is in a line: for a quoted cell the bytes between the quotes.
+    struct Cell {
+        var start: Int
+        var end: Int
+        var quoted: Bool
+        /// True when a quoted cell contains a doubled quote (its text needs unescaping).
+        var doubled: Bool
+    }
+
+    /// The cells of `b` as byte ranges, with exactly `split`'s rules; false when a quoted cell
+    /// is not closed on this line (or text follows its closing quote).
+    static func cells(_ b: UnsafeBufferPointer<UInt8>, into cells: inout [Cell]) -> Bool {
+        cells.removeAll(keepingCapacity: true)
+        var i = 0
+        let n = b.count
+        while true {
+            if i < n, b[i] == 0x22 {
+                i += 1
+                let start = i
+                var doubled = false
+                var closed = false
+                while i < n {
+                    if b[i] == 0x22 {
+                        if i + 1 < n, b[i + 1] == 0x22 { doubled = true; i += 2; continue }
+                        closed = true
+                        break
+                    }
+                    i += 1
+                }
+                guard closed else { return false }
+                let end = i
+                i += 1
+                guard i == n || b[i] == 0x2C else { return false }
+                cells.append(Cell(start: start, end: end, quoted: true, doubled: doubled))
+            } else {
+                let start = i
+                while i < n, b[i] != 0x2C { i += 1 }
+                cells.append(Cell(start: start, end: i, quoted: false, doubled: false))
+            }
+            if i >= n { break }
+            i += 1   // the comma
+            if i == n { cells.append(Cell(start: n, end: n, quoted: false, doubled: false)); break }
+        }
+        return true
+    }
+
+    /// The text of `cell` (doubled quotes made single), as `split` gives it.
+    static func string(_ b: UnsafeBufferPointer<UInt8>, _ cell: Cell) -> String {
+        guard cell.doubled else { return ByteSearch.string(b, cell.start..<cell.end) }
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(cell.end - cell.start)
+        var i = cell.start
+        while i < cell.end {
+            bytes.append(b[i])
+            i += b[i] == 0x22 ? 2 : 1
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A leading apostrophe protects text from spreadsheets (CSVWriter); it is not data.
+    static func unprotected(_ cell: String) -> String {
+        cell.hasPrefix("'") ? String(cell.dropFirst()) : cell
+    }
+
     /// The cells, or nil when a quoted cell is not closed on this line.
     static func split(_ b: UnsafeBufferPointer<UInt8>) -> [String]? {
         var cells = [String]()

@@ -130,6 +130,99 @@ struct TraceFields {
         return .success(e)
     }
 
+    /// A field of the schema, for columns named once per file instead of once per cell.
+    enum Field {
+        case schemaVersion, timestamp, device, event, widgetKind, widgetFamily, instance, origin
+        case smartStack, lowPowerMode, state, actor, outcome, durationMs, tokens, detail, unknown
+
+        /// The field `set` assigns for `name` (the same comparisons).
+        init(name: String) {
+            switch name {
+            case "schemaVersion": self = .schemaVersion
+            case "timestamp": self = .timestamp
+            case "device": self = .device
+            case "event": self = .event
+            case "widgetKind": self = .widgetKind
+            case "widgetFamily": self = .widgetFamily
+            case "instance": self = .instance
+            case "origin": self = .origin
+            case "smartStack": self = .smartStack
+            case "lowPowerMode": self = .lowPowerMode
+            case "state": self = .state
+            case "actor": self = .actor
+            case "outcome": self = .outcome
+            case "durationMs": self = .durationMs
+            case "tokens": self = .tokens
+            case "detail": self = .detail
+            default: self = .unknown
+            }
+        }
+
+        /// Free text, redacted: device, widgetKind, widgetFamily, detail.
+        var isText: Bool {
+            switch self {
+            case .device, .widgetKind, .widgetFamily, .detail: return true
+            default: return false
+            }
+        }
+    }
+
+    /// Sets a text field to its already redacted, non-empty value.
+    mutating func setText(_ field: Field, _ value: String) {
+        switch field {
+        case .device: device = value
+        case .widgetKind: widgetKind = value
+        case .widgetFamily: widgetFamily = value
+        case .detail: detail = value
+        default: break
+        }
+    }
+
+    static let origins = ByteTable.of([TimelineOrigin.system, .policy, .reloadCall, .queued])
+    static let actors = ByteTable.of([RequestActor.app, .widgetExtension, .background])
+    static let outcomes = ByteTable.of([LogOutcome.success, .failure])
+    static let trueBytes = Array("true".utf8), falseBytes = Array("false".utf8)
+    private static let onBytes = Array("on".utf8), offBytes = Array("off".utf8)
+
+    /// Sets a typed field from the bytes of a non-empty value when they are a spelling whose
+    /// meaning is certain (plain digits, an exact raw value); false leaves `self` unchanged, for
+    /// `set` to handle the text with its full rules and messages.
+    mutating func setFast(_ field: Field, _ v: UnsafeBufferPointer<UInt8>) -> Bool {
+        @inline(__always) func digits(_ maxCount: Int) -> Int? {
+            guard v.count <= maxCount else { return nil }
+            var n = 0
+            for c in v { guard c &- 0x30 < 10 else { return nil }; n = n &* 10 &+ Int(c &- 0x30) }
+            return n
+        }
+        @inline(__always) func bool() -> Bool? {
+            ByteSearch.equal(v, TraceFields.trueBytes) ? true : ByteSearch.equal(v, TraceFields.falseBytes) ? false : nil
+        }
+        switch field {
+        case .schemaVersion: guard let n = digits(18) else { return false }; schemaVersion = n
+        case .timestamp:
+            guard let (ts, end) = LogTimestamp.parse(v), end == v.count else { return false }
+            timestampText = true
+            timestamp = ts
+        case .event:
+            guard let kind = LogEventKind.matching(v) else { return false }
+            eventPresent = true
+            event = kind
+        case .instance: guard let n = digits(18) else { return false }; instance = n
+        case .origin: guard let o = ByteTable.match(v, in: TraceFields.origins) else { return false }; origin = o
+        case .smartStack: guard let x = bool() else { return false }; smartStack = x
+        case .lowPowerMode: guard let x = bool() else { return false }; lowPowerMode = x
+        case .state:
+            if ByteSearch.equal(v, TraceFields.onBytes) { state = true } else if ByteSearch.equal(v, TraceFields.offBytes) { state = false } else { return false }
+        case .actor: guard let a = ByteTable.match(v, in: TraceFields.actors) else { return false }; actor = a
+        case .outcome: guard let o = ByteTable.match(v, in: TraceFields.outcomes) else { return false }; outcome = o
+        // Whole numbers below 10^15 convert to Double exactly, as Double(text) does.
+        case .durationMs: guard let n = digits(15) else { return false }; durationMs = Double(n)
+        case .tokens: guard let n = digits(18) else { return false }; tokens = n
+        case .device, .widgetKind, .widgetFamily, .detail, .unknown: return false
+        }
+        return true
+    }
+
     /// Sets the field `name` from its text (CSV cells; NDJSON strings and numbers).
     mutating func set(_ name: String, _ text: String, redactor: SecretRedactor) {
         if text.isEmpty { return }

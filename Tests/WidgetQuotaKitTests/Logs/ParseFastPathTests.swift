@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+@testable import WidgetQuotaKit
+
+/// The byte-level trace CSV path must agree with the String-based one it replaced.
+@Suite("Parsing fast paths")
+struct ParseFastPathTests {
+    static let lines = [
+        "", "a", ",", "a,", ",a", "a,,b", "\"\"", "\"a,b\",c", "\"a\"\"b\",c", "\"\"\"\"", "x,\"y\"", "x,\"y\",",
+        "\"unclosed", "\"a\"b,c", "a\"b,c", "'x,'", "é,ü,\"ö\"\"\"", "1,2026-09-01T00:00:00.000-08:00,d,apiRequest,,,,,,,,,,,,",
+    ]
+
+    @Test("CSVLine.cells gives split's cells and failures", arguments: lines)
+    func cellsMatchSplit(_ line: String) {
+        var bytes = Array(line.utf8)
+        bytes.withUnsafeMutableBufferPointer { m in
+            let b = UnsafeBufferPointer(m)
+            var cells: [CSVLine.Cell] = []
+            let ok = CSVLine.cells(b, into: &cells)
+            let split = CSVLine.split(b)
+            #expect(ok == (split != nil))
+            if let split { #expect(cells.map { CSVLine.string(b, $0) } == split) }
+        }
+    }
+
+    @Test("typed CSV fields from bytes agree with TraceFields.set")
+    func setFastAgreesWithSet() {
+        let cases: [(TraceFields.Field, String, [String])] = [
+            (.schemaVersion, "schemaVersion", ["1", "01", "2", "123456789012345678"]),
+            (.instance, "instance", ["0", "7", "007"]),
+            (.tokens, "tokens", ["0", "72", "999999999999999999"]),
+            (.durationMs, "durationMs", ["0", "1500", "999999999999999"]),
+            (.smartStack, "smartStack", ["true", "false"]),
+            (.lowPowerMode, "lowPowerMode", ["true", "false"]),
+            (.state, "state", ["on", "off"]),
+            (.origin, "origin", ["system", "policy", "reloadCall", "queued"]),
+            (.actor, "actor", ["app", "extension", "background"]),
+            (.outcome, "outcome", ["success", "failure"]),
+            (.event, "event", LogEventKind.allCases.map(\.rawValue)),
+            (.timestamp, "timestamp", ["2026-09-01T07:12:03.120-04:00", "2026-09-01T07:12:03Z"]),
+        ]
+        let redactor = SecretRedactor()
+        for (field, name, values) in cases {
+            #expect(TraceFields.Field(name: name) == field)
+            for value in values {
+                var fast = TraceFields(), slow = TraceFields()
+                slow.set(name, value, redactor: redactor)
+                var bytes = Array(value.utf8)
+                let ok = bytes.withUnsafeMutableBufferPointer { fast.setFast(field, UnsafeBufferPointer($0)) }
+                #expect(ok, "\(name)=\(value)")
+                #expect(String(describing: fast) == String(describing: slow), "\(name)=\(value)")
+            }
+        }
+        // Spellings the fast path leaves to `set`.
+        for (field, value) in [(TraceFields.Field.durationMs, "1.5"), (.tokens, "+5"), (.instance, "-1"), (.smartStack, "True"),
+                               (.event, "bogus"), (.timestamp, "bad"), (.schemaVersion, "1234567890123456789")] {
+            var f = TraceFields()
+            var bytes = Array(value.utf8)
+            #expect(!bytes.withUnsafeMutableBufferPointer { f.setFast(field, UnsafeBufferPointer($0)) }, "\(value)")
+        }
+    }
+
+    @Test("HashSet64 behaves like Set<UInt64> under inserts and removals")
+    func hashSetMatchesSet() {
+        var set = HashSet64(slotsLog2: 8)
+        var model = Set<UInt64>()
+        var rng = SystemRandomNumberGenerator()
+        for step in 0..<20_000 {
+            // Few distinct values with clustered homes, so runs wrap and shift.
+            let v = UInt64.random(in: 0..<96, using: &rng) &* 0x100 | UInt64(step % 3 == 0 ? 0 : 255)
+            if Bool.random(using: &rng), model.count < 150 { set.insert(v); model.insert(v) } else { set.remove(v); model.remove(v) }
+            #expect(set.count == model.count)
+            if step % 97 == 0 {
+                for probe in 0..<96 as Range<UInt64> {
+                    for low: UInt64 in [0, 255] { #expect(set.contains(probe &* 0x100 | low) == model.contains(probe &* 0x100 | low)) }
+                }
+            }
+        }
+    }
+}
