@@ -125,10 +125,15 @@ public struct ReportDiff: Sendable {
         guard let requests = tables.first else { return "Neither report has results." }
         if isUnchanged { return "**No change**: every design and user count sends the same number of requests, and no assumption changed." }
         let moved = requests.rows.filter { ($0.change ?? 1) != 0 }
-        guard let largest = moved.max(by: { abs($0.share ?? .infinity) < abs($1.share ?? .infinity) }) else {
+        // The largest change among rows both reports have; added or removed rows are counted apart.
+        let common = moved.filter { $0.old != nil && $0.new != nil }
+        let added = moved.filter { $0.old == nil }.count, removed = moved.filter { $0.new == nil }.count
+        guard let largest = common.max(by: { abs($0.share ?? .infinity) < abs($1.share ?? .infinity) }) ?? moved.first else {
             return "Requests are unchanged; \(changedAssumptions.count) assumption(s) changed (see the footnote)."
         }
-        var text = "\(moved.count) of \(requests.rows.count) design × user rows changed. Largest: **\(largest.design)** at "
+        var text = "\(moved.count) of \(requests.rows.count) design × user rows changed"
+        if added + removed > 0 { text += " (\(added) new in head, \(removed) removed in head)" }
+        text += ". Largest: **\(largest.design)** at "
         text += "\(ReportFormat.users(largest.users)) user\(largest.users == 1 ? "" : "s"), "
         if let share = largest.share {
             text += "\(ReportFormat.signed(share) { NumberText.percent($0) }) (\(largest.old.map(ReportFormat.whole) ?? "–") → \(largest.new.map(ReportFormat.whole) ?? "–") requests a month)."
