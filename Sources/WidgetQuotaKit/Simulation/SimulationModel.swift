@@ -41,13 +41,6 @@ public struct SimulationModel: Sendable {
     let quotaStartMinute: Int
     let completeQuotaDays: Int
 
-    // Design, resolved.
-    let fetchOnGetTimeline: Bool
-    let fetchOnForeground: Bool
-    let fetchOnBackground: Bool
-    let fetchOnPush: Bool
-    let ttlSeconds: Double?
-    let backgroundIntervalSeconds: Double
 
     public init(scenario: Scenario, design: Design, designIndex: Int, run: Int, parameters: RunParameters) {
         self.scenario = scenario
@@ -88,12 +81,6 @@ public struct SimulationModel: Sendable {
         quotaStartMinute = ((start % 1_440) + 1_440) % 1_440
         completeQuotaDays = max(0, (countedMinutes - quotaStartMinute) / 1_440)
 
-        fetchOnGetTimeline = design.fetchTriggers.contains(.getTimeline)
-        fetchOnForeground = design.fetchTriggers.contains(.appForeground)
-        fetchOnBackground = design.fetchTriggers.contains(.backgroundTask)
-        fetchOnPush = design.fetchTriggers.contains(.push)
-        ttlSeconds = design.cacheTTLMinutes.map { $0 * 60 }
-        backgroundIntervalSeconds = (design.backgroundIntervalHours ?? scenario.platform.backgroundEarliestBeginHours) * 3_600
     }
 
     /// The counted UTC minute of a UTC time, or nil outside the window.

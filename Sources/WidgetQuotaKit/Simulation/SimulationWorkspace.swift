@@ -75,19 +75,19 @@ struct SimulationConstants: Sendable {
         quotaStartMinute = m.quotaStartMinute
         completeQuotaDays = m.completeQuotaDays
 
-        fetchOnGetTimeline = m.fetchOnGetTimeline
-        fetchOnForeground = m.fetchOnForeground
-        fetchOnBackground = m.fetchOnBackground
-        fetchOnPush = m.fetchOnPush
-        hasTTL = m.ttlSeconds != nil
-        ttl = m.ttlSeconds ?? 0
+        fetchOnGetTimeline = d.fetchTriggers.contains(.getTimeline)
+        fetchOnForeground = d.fetchTriggers.contains(.appForeground)
+        fetchOnBackground = d.fetchTriggers.contains(.backgroundTask)
+        fetchOnPush = d.fetchTriggers.contains(.push)
+        hasTTL = d.cacheTTLMinutes != nil
+        ttl = (d.cacheTTLMinutes ?? 0) * 60
         freshnessTargetSeconds = s.population.freshnessTargetMinutes * 60
-        staleThreshold = max(m.ttlSeconds ?? 0, s.population.freshnessTargetMinutes * 60)
+        staleThreshold = max(ttl, freshnessTargetSeconds)
 
         foregroundSeconds = s.population.foregroundMinutes * 60
         foregroundReloadsExempt = s.platform.foregroundReloadsExempt
-        backgroundIntervalSeconds = m.backgroundIntervalSeconds
         backgroundIntervalHours = d.backgroundIntervalHours ?? s.platform.backgroundEarliestBeginHours
+        backgroundIntervalSeconds = backgroundIntervalHours * 3_600
         dataChangesPerDay = m.parameters.dataChangesPerDay
         taskSliceSeconds = s.platform.taskSliceSeconds
         lowPowerBackgroundFactor = s.platform.backgroundLowPowerFactor
