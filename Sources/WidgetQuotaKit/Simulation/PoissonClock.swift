@@ -43,9 +43,7 @@ struct PoissonClock {
     /// 1 / expected events of each day (infinity for an empty day, which the scan skips).
     private let inverseDayMass: UnsafeMutablePointer<Double>
     private let dayMass: UnsafeMutablePointer<Double>
-    private let shapeCumulative: UnsafePointer<Double>
-    private let shapeSecondsPerShare: UnsafePointer<Double>
-    private let hourAtShare: UnsafePointer<UInt8>
+    private let shape: ShapeTable
     private let days: Int
     private var position = 0.0
     private var day = 0
@@ -58,9 +56,7 @@ struct PoissonClock {
         dayCumulative = storage
         inverseDayMass = storage + (days + 1)
         dayMass = storage + (2 * days + 1)
-        shapeCumulative = shape.cumulative
-        shapeSecondsPerShare = shape.secondsPerShare
-        hourAtShare = shape.hourAtShare
+        self.shape = shape
         self.days = days
         var running = 0.0
         dayCumulative[0] = 0
@@ -86,9 +82,9 @@ struct PoissonClock {
         guard t >= 0, d < days else { return .infinity }
         let seconds = t - Double(d) * 86_400
         let h = min(Int(seconds * (1.0 / 3_600)), 23)
-        var share = shapeCumulative[h]
-        if shapeSecondsPerShare[h] > 0 {
-            share += (seconds - Double(h) * 3_600) / shapeSecondsPerShare[h]
+        var share = shape.cumulative[h]
+        if shape.secondsPerShare[h] > 0 {
+            share += (seconds - Double(h) * 3_600) / shape.secondsPerShare[h]
         }
         day = d
         dayStart = Double(d) * 86_400
@@ -104,10 +100,6 @@ struct PoissonClock {
         }
         guard day < days else { return .infinity }
         let share = (position - dayCumulative[day]) * inverseDayMass[day]
-        // The hour is the last one whose cumulative share is ≤ share: a table indexed by share
-        // gives it or an hour just before it, so the scan rarely steps (and rarely mispredicts).
-        var hour = Int(hourAtShare[min(Int(share * Double(ShapeTable.hourSlots)), ShapeTable.hourSlots - 1)])
-        while hour < 23 && shapeCumulative[hour + 1] <= share { hour += 1 }
-        return dayStart + Double(hour) * 3_600 + (share - shapeCumulative[hour]) * shapeSecondsPerShare[hour]
+        return dayStart + shape.seconds(atShare: share)
     }
 }

@@ -126,11 +126,47 @@ struct ShapeTable {
     let cumulative: UnsafePointer<Double>
     /// 24 seconds-per-share factors.
     let secondsPerShare: UnsafePointer<Double>
+    /// 24 offsets: an event at share `s` of the day in hour `h` is at `offset[h] + s × secondsPerShare[h]`
+    /// seconds into the day.
+    let offset: UnsafePointer<Double>
     /// For each of `hourSlots` equal slices of the day's share, the last hour whose cumulative
-    /// share is at or below the slice's start.
+    /// share is at or below the slice's start. Fine enough that an hour boundary falls inside
+    /// fewer than 1% of the slices, so the lookup's correction step almost never runs.
     let hourAtShare: UnsafePointer<UInt8>
 
-    static let hourSlots = 256
+    static let hourSlots = 4_096
+    /// Doubles a table takes: cumulative, seconds per share, offsets.
+    static let doubles = 25 + 24 + 24
+
+    /// Writes the tables of `shape` into `doubles` (`ShapeTable.doubles` entries) and `slots`
+    /// (`hourSlots` entries), and returns a view of them.
+    static func write(_ shape: DayShape, doubles: UnsafeMutablePointer<Double>, slots: UnsafeMutablePointer<UInt8>) -> ShapeTable {
+        for i in 0..<25 { doubles[i] = shape.cumulative[i] }
+        for i in 0..<24 {
+            doubles[25 + i] = shape.secondsPerShare[i]
+            doubles[49 + i] = Double(i) * 3_600 - shape.cumulative[i] * shape.secondsPerShare[i]
+        }
+        var hour = 0
+        for slot in 0..<hourSlots {
+            let start = Double(slot) / Double(hourSlots)
+            while hour < 23 && shape.cumulative[hour + 1] <= start { hour += 1 }
+            slots[slot] = UInt8(hour)
+        }
+        return ShapeTable(cumulative: doubles, secondsPerShare: doubles + 25, offset: doubles + 49, hourAtShare: slots)
+    }
+
+    /// The hour of the day that share `share` (0 ..< 1) falls in.
+    @inline(__always) func hour(atShare share: Double) -> Int {
+        var hour = Int(hourAtShare[min(Int(share * Double(ShapeTable.hourSlots)), ShapeTable.hourSlots - 1)])
+        while hour < 23 && cumulative[hour + 1] <= share { hour += 1 }
+        return hour
+    }
+
+    /// Seconds into the day of the event at share `share` of the day.
+    @inline(__always) func seconds(atShare share: Double) -> Double {
+        let h = hour(atShare: share)
+        return offset[h] + share * secondsPerShare[h]
+    }
 }
 
 /// Scratch memory for simulating users of one (run, design) pair, one user after another.
@@ -154,13 +190,18 @@ final class SimulationWorkspace: @unchecked Sendable {
     // Per day (days + 1 entries).
     let dayFactor: UnsafeMutablePointer<Double>
     let lowPower: UnsafeMutablePointer<Bool>
-    /// Day tables of the five clocks (system, app, push, glance, background).
+    /// Day tables of the clocks of the app, pushes and background launches.
     let clockTables: UnsafeMutablePointer<Double>
     // Day shapes of the run (app, widget, background, flat).
     let shapes: UnsafeMutablePointer<Double>
     let hourTables: UnsafeMutablePointer<UInt8>
 
-    static let clockCount = 5
+    /// The widget's events of the user being simulated (see `WidgetStream`), grown on demand.
+    private(set) var widgetTimes: UnsafeMutablePointer<Double>
+    private(set) var widgetKinds: UnsafeMutablePointer<WidgetEventKind>
+    private(set) var widgetCapacity: Int
+
+    static let clockCount = 3
     /// Doubles per clock: cumulative (days + 1), inverse mass (days), mass (days).
     var clockStride: Int { 3 * days + 1 }
 
@@ -179,32 +220,43 @@ final class SimulationWorkspace: @unchecked Sendable {
         dayFactor = .allocate(capacity: days + 1)
         lowPower = .allocate(capacity: days + 1)
         clockTables = .allocate(capacity: SimulationWorkspace.clockCount * (3 * days + 1))
-        shapes = .allocate(capacity: 4 * 49)
-        let slots = ShapeTable.hourSlots
-        hourTables = .allocate(capacity: 4 * slots)
+        shapes = .allocate(capacity: 4 * ShapeTable.doubles)
+        hourTables = .allocate(capacity: 4 * ShapeTable.hourSlots)
         for (k, shape) in [model.appShape, model.widgetShape, model.backgroundShape, model.flatShape].enumerated() {
-            for i in 0..<25 { shapes[k * 49 + i] = shape.cumulative[i] }
-            for i in 0..<24 { shapes[k * 49 + 25 + i] = shape.secondsPerShare[i] }
-            var hour = 0
-            for slot in 0..<slots {
-                let start = Double(slot) / Double(slots)
-                while hour < 23 && shape.cumulative[hour + 1] <= start { hour += 1 }
-                hourTables[k * slots + slot] = UInt8(hour)
-            }
+            _ = ShapeTable.write(shape, doubles: shapes + k * ShapeTable.doubles, slots: hourTables + k * ShapeTable.hourSlots)
         }
+        widgetCapacity = 4_096
+        widgetTimes = .allocate(capacity: widgetCapacity + 1)
+        widgetKinds = .allocate(capacity: widgetCapacity + 1)
     }
 
     deinit {
         budgetUsed.deallocate(); nextPolicy.deallocate(); displayedContent.deallocate()
         exhausted.deallocate(); queued.deallocate(); displayedError.deallocate()
         dayFactor.deallocate(); lowPower.deallocate(); clockTables.deallocate(); shapes.deallocate()
-        hourTables.deallocate()
+        hourTables.deallocate(); widgetTimes.deallocate(); widgetKinds.deallocate()
     }
 
     /// Shapes by index: 0 app, 1 widget, 2 background, 3 flat.
     func shape(_ k: Int) -> ShapeTable {
-        ShapeTable(cumulative: shapes + k * 49, secondsPerShare: shapes + k * 49 + 25,
-                   hourAtShare: hourTables + k * ShapeTable.hourSlots)
+        let base = shapes + k * ShapeTable.doubles
+        return ShapeTable(cumulative: base, secondsPerShare: base + 25, offset: base + 49,
+                          hourAtShare: hourTables + k * ShapeTable.hourSlots)
+    }
+
+    /// Makes room for at least `count` widget events (plus the end marker), keeping the first `kept`.
+    func reserveWidgetEvents(_ count: Int, keeping kept: Int) {
+        guard count > widgetCapacity else { return }
+        let capacity = max(count, 2 * widgetCapacity)
+        let times = UnsafeMutablePointer<Double>.allocate(capacity: capacity + 1)
+        let kinds = UnsafeMutablePointer<WidgetEventKind>.allocate(capacity: capacity + 1)
+        times.update(from: widgetTimes, count: kept)
+        kinds.update(from: widgetKinds, count: kept)
+        widgetTimes.deallocate()
+        widgetKinds.deallocate()
+        widgetTimes = times
+        widgetKinds = kinds
+        widgetCapacity = capacity
     }
 
     func clockStorage(_ k: Int) -> UnsafeMutablePointer<Double> {

@@ -9,10 +9,10 @@ import Foundation
 /// (seed, run, user, source), so two designs see the same user behave the same way.
 ///
 /// The loop is written for speed: the design is resolved to scalars (`SimulationConstants`),
-/// per-instance state and day tables live in a reusable `SimulationWorkspace`, glances (which
-/// only read what is displayed) are drained in order before each other event, and the rare
-/// sources (midnight, app close, background launch, push, retry, budget renewal) keep their
-/// earliest time cached, so choosing the next event is a handful of comparisons.
+/// per-instance state and day tables live in a reusable `SimulationWorkspace`, the widget's own
+/// activity (system getTimeline calls and glances, most of all events) is generated up front as
+/// one stream (`WidgetStream`), and every other source keeps its earliest time cached, so the
+/// common step is one comparison against that time and one against the kind of widget event.
 struct UserSimulator<Observer: SimulationObserver> {
     let traits: UserTraits
     var observer: Observer
@@ -21,19 +21,19 @@ struct UserSimulator<Observer: SimulationObserver> {
     private let zig: ExponentialTables
 
     // Random streams, one per source.
-    var systemRNG: RandomStream
     var appRNG: RandomStream
     var backgroundRNG: RandomStream
     var pushRNG: RandomStream
-    var glanceRNG: RandomStream
+    /// Which instance a system getTimeline call goes to (users with several widgets).
+    var instanceRNG: RandomStream
     var apiRNG: RandomStream
     var policyRNG: RandomStream
 
-    // Clocks.
-    var systemClock: PoissonClock
+    /// System getTimeline calls and glances of the whole window, in time order.
+    let widget: WidgetStream
+    // Clocks of the other sources.
     var appClock: PoissonClock
     var pushClock: PoissonClock
-    var glanceClock: PoissonClock
     /// Launch process of BGAppRefreshTask once its earliest begin date has passed.
     var backgroundClock: PoissonClock
 
@@ -109,11 +109,11 @@ struct UserSimulator<Observer: SimulationObserver> {
         utcOffset = traits.utcOffsetSeconds
         let seed = model.scenario.horizon.seed
         let run = UInt64(model.run), u = UInt64(user)
-        systemRNG = RandomStream(seed: seed, 1, run, u)
+        var widgetRNG = RandomStream(seed: seed, 1, run, u)
         appRNG = RandomStream(seed: seed, 2, run, u)
         backgroundRNG = RandomStream(seed: seed, 3, run, u)
         pushRNG = RandomStream(seed: seed, 4, run, u)
-        glanceRNG = RandomStream(seed: seed, 5, run, u)
+        instanceRNG = RandomStream(seed: seed, 5, run, u)
         apiRNG = RandomStream(seed: seed, 6, run, u, UInt64(model.designIndex))
         policyRNG = RandomStream(seed: seed, 7, run, u, UInt64(model.designIndex))
         var phaseRNG = RandomStream(seed: seed, 9, run, u)
@@ -132,16 +132,15 @@ struct UserSimulator<Observer: SimulationObserver> {
         for d in 0...days { lowPower[d] = dayRNG.bernoulli(lowPowerProbability) }
         lowPowerDays = lowPower
 
-        // The clocks of every source.
+        // The widget's activity, then the clocks of the other sources.
         let instances = traits.instances
         let systemPerDay = max(traits.getTimelinePerDay * Double(instances), 0)
-        systemClock = PoissonClock(storage: ws.clockStorage(0), days: days, shape: ws.shape(1)) { systemPerDay * dayFactor[$0] }
+        widget = WidgetStream.generate(in: ws, days: days, shape: ws.shape(1), callsPerDay: { systemPerDay * dayFactor[$0] },
+                                       glancesPerDay: max(traits.glancesPerDay, 0), rng: &widgetRNG, tables: zig)
         let opens = max(traits.appOpensPerDay, 0)
-        appClock = PoissonClock(storage: ws.clockStorage(1), days: days, shape: ws.shape(0)) { _ in opens }
+        appClock = PoissonClock(storage: ws.clockStorage(0), days: days, shape: ws.shape(0)) { _ in opens }
         let pushes = max(k.fetchOnPush ? k.dataChangesPerDay : 0, 0)
-        pushClock = PoissonClock(storage: ws.clockStorage(2), days: days, shape: ws.shape(3)) { _ in pushes }
-        let glances = max(traits.glancesPerDay, 0)
-        glanceClock = PoissonClock(storage: ws.clockStorage(3), days: days, shape: ws.shape(1)) { _ in glances }
+        pushClock = PoissonClock(storage: ws.clockStorage(1), days: days, shape: ws.shape(3)) { _ in pushes }
         // iOS launches at a rate that gives the user's runs per day: a cycle is the earliest-begin
         // interval plus a wait, mostly at night, almost never in Low Power Mode (seed 000).
         let interval = k.backgroundIntervalHours
@@ -149,7 +148,7 @@ struct UserSimulator<Observer: SimulationObserver> {
         let waitHours = max(cycleHours - interval, 0.25)
         let launches = max(k.fetchOnBackground && waitHours.isFinite ? 24 / waitHours : 0, 0)
         let lowPowerFactor = k.lowPowerBackgroundFactor
-        backgroundClock = PoissonClock(storage: ws.clockStorage(4), days: days, shape: ws.shape(2)) {
+        backgroundClock = PoissonClock(storage: ws.clockStorage(2), days: days, shape: ws.shape(2)) {
             lowPower[$0] ? launches * lowPowerFactor : launches
         }
 
@@ -193,58 +192,57 @@ struct UserSimulator<Observer: SimulationObserver> {
     mutating func run() {
         let instances = self.instances
         let foregroundSeconds = k.foregroundSeconds
-        let usesBackground = k.fetchOnBackground
+        let times = widget.times, kinds = widget.kinds
+        var nextWidget = 0
 
-        var tSystem = systemClock.next(&systemRNG, zig)
         var tOpen = appClock.next(&appRNG, zig)
         tPush = pushClock.next(&pushRNG, zig)
-        var tGlance = glanceClock.next(&glanceRNG, zig)
-        if usesBackground {
+        if k.fetchOnBackground {
             // Apps that use background refresh submitted a request at install.
             tBackground = scheduleBackground(from: 0)
             backgroundPending = true
         }
         updateRare()
+        // The earliest event that is not the widget's own; the stream ends with +infinity.
+        var tOther = min(tRare, min(tOpen, tPolicy))
 
         while true {
-            // Ties between sources have probability zero except for the fixed times (midnight,
-            // aligned policy reloads): the rare sources come first, as before, then the policy.
-            var t = tRare
-            var source = 0
-            if tSystem < t { t = tSystem; source = 1 }
-            if tOpen < t { t = tOpen; source = 2 }
-            if tPolicy < t { t = tPolicy; source = 3 }
-            // Glances only read what is shown: drain those before t, in order.
-            while tGlance < t {
-                glance(at: tGlance)
-                tGlance = glanceClock.next(&glanceRNG, zig)
-            }
-            if t >= endLocal { break }
-
-            switch source {
-            case 1:
-                let instance = instances == 1 ? 0 : Int(systemRNG.next() % UInt64(instances))
+            let t = times[nextWidget]
+            if t < tOther {
+                let kind = kinds[nextWidget]
+                nextWidget += 1
+                if kind == .glance {
+                    glance(at: t)   // only reads what is shown
+                    continue
+                }
+                let instance = instances == 1 ? 0 : Int(instanceRNG.next() % UInt64(instances))
                 getTimeline(instance, at: t, origin: .system)
-                tSystem = systemClock.next(&systemRNG, zig)
-            case 2:
-                if t < foregroundUntil {
-                    foregroundUntil = t + foregroundSeconds   // still open: the session goes on
+                tOther = min(tRare, min(tOpen, tPolicy))   // the policy reload or a retry may have moved
+                continue
+            }
+            let now = tOther
+            if now >= endLocal { break }
+            // Ties go to the rare sources, then app opens, then policy reloads (fixed times can tie).
+            if tRare == now {
+                rareEvent(at: now)
+            } else if tOpen == now {
+                if now < foregroundUntil {
+                    foregroundUntil = now + foregroundSeconds   // still open: the session goes on
                     tClose = foregroundUntil
                 } else {
-                    appForeground(at: t)
-                    foregroundUntil = t + foregroundSeconds
+                    appForeground(at: now)
+                    foregroundUntil = now + foregroundSeconds
                     tClose = foregroundUntil
                 }
                 tOpen = appClock.next(&appRNG, zig)
                 updateRare()
-            case 3:
+            } else {
                 let i = policyInstance
                 nextPolicy[i] = .infinity
                 updatePolicy()
-                getTimeline(i, at: t, origin: .policy)
-            default:
-                rareEvent(at: t)
+                getTimeline(i, at: now, origin: .policy)
             }
+            tOther = min(tRare, min(tOpen, tPolicy))
         }
         tally.users = 1
     }

@@ -78,7 +78,13 @@ public struct RandomStream: Sendable {
     /// The same exponential variate, reading the ziggurat through raw tables the caller holds
     /// (no lazy-global check or bounds checks per draw): the engine's form.
     @inline(__always) mutating func exponential(_ tables: ExponentialTables) -> Double {
-        let r = next()
+        exponential(first: next(), tables)
+    }
+
+    /// The exponential variate whose first 64-bit draw is `r` (already taken from this stream).
+    /// It reads bits 0–31 and 56–63 of `r` only, so a caller may use bits 32–55 for an
+    /// independent choice.
+    @inline(__always) mutating func exponential(first r: UInt64, _ tables: ExponentialTables) -> Double {
         let layer = Int(r >> 56)
         let j = UInt32(truncatingIfNeeded: r)
         if j < tables.k[layer] { return Double(j) * tables.w[layer] }

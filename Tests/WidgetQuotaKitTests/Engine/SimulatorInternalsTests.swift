@@ -61,18 +61,10 @@ import Testing
         let shape = DayShape(weights: weights)
         let storage = UnsafeMutablePointer<Double>.allocate(capacity: 3 * days + 1)
         defer { storage.deallocate() }
-        // A table for this shape, built the same way as the workspace's.
-        let cumulative = UnsafeMutablePointer<Double>.allocate(capacity: 49)
+        let doubles = UnsafeMutablePointer<Double>.allocate(capacity: ShapeTable.doubles)
         let slots = UnsafeMutablePointer<UInt8>.allocate(capacity: ShapeTable.hourSlots)
-        defer { cumulative.deallocate(); slots.deallocate() }
-        for i in 0..<25 { cumulative[i] = shape.cumulative[i] }
-        for i in 0..<24 { cumulative[25 + i] = shape.secondsPerShare[i] }
-        var hour = 0
-        for slot in 0..<ShapeTable.hourSlots {
-            while hour < 23 && shape.cumulative[hour + 1] <= Double(slot) / Double(ShapeTable.hourSlots) { hour += 1 }
-            slots[slot] = UInt8(hour)
-        }
-        let table = ShapeTable(cumulative: cumulative, secondsPerShare: cumulative + 25, hourAtShare: slots)
+        defer { doubles.deallocate(); slots.deallocate() }
+        let table = ShapeTable.write(shape, doubles: doubles, slots: slots)
         let mass = { (d: Int) in d % 2 == 0 ? 30.0 : 10.0 }
         var clock = PoissonClock(storage: storage, days: days, shape: table, dayMass: mass)
         var rng = RandomStream(state: 99)
