@@ -15,6 +15,8 @@ struct SimulationConstants: Sendable {
     let countedMinutes: Int
     let quotaStartMinute: Int
     let completeQuotaDays: Int
+    /// Minutes in the complete quota days.
+    let completeQuotaMinutes: Int
 
     // Triggers and cache.
     let fetchOnGetTimeline: Bool
@@ -74,6 +76,7 @@ struct SimulationConstants: Sendable {
         countedMinutes = m.countedMinutes
         quotaStartMinute = m.quotaStartMinute
         completeQuotaDays = m.completeQuotaDays
+        completeQuotaMinutes = m.completeQuotaDays * 1_440
 
         fetchOnGetTimeline = d.fetchTriggers.contains(.getTimeline)
         fetchOnForeground = d.fetchTriggers.contains(.appForeground)
@@ -155,9 +158,15 @@ struct ShapeTable {
         return ShapeTable(cumulative: doubles, secondsPerShare: doubles + 25, offset: doubles + 49, hourAtShare: slots)
     }
 
-    /// The hour of the day that share `share` (0 ..< 1) falls in.
+    /// The hour of the day that share `share` (0 ... 1) falls in.
     @inline(__always) func hour(atShare share: Double) -> Int {
-        var hour = Int(hourAtShare[min(Int(share * Double(ShapeTable.hourSlots)), ShapeTable.hourSlots - 1)])
+        // The slot is share × slots rounded down, found by rounding share × slots − ½ to nearest
+        // through the float's bits (no range checks: `Int(_: Double)` traps, so it tests and
+        // branches). The result is that slot or the one before (at exact ties), or wraps to
+        // 0 at share = 1; an hour at or before the right one, which the scan below corrects.
+        let rounded = (share * Double(ShapeTable.hourSlots) - 0.5) + 0x1.8p52
+        let slot = Int(truncatingIfNeeded: rounded.bitPattern) & (ShapeTable.hourSlots - 1)
+        var hour = Int(hourAtShare[slot])
         while hour < 23 && cumulative[hour + 1] <= share { hour += 1 }
         return hour
     }

@@ -95,6 +95,56 @@ import Testing
         }
     }
 
+    /// The hour lookup (a slot table plus a correction scan) agrees with a plain search, at hour
+    /// boundaries, at exact slot edges, near 0 and at 1.
+    @Test func hourLookupMatchesAPlainSearch() {
+        let weights = (0..<24).map { Double(($0 * 7) % 5) + ($0 == 3 ? 0.001 : 0) }   // zero and tiny hours
+        let shape = DayShape(weights: weights)
+        let doubles = UnsafeMutablePointer<Double>.allocate(capacity: ShapeTable.doubles)
+        let slots = UnsafeMutablePointer<UInt8>.allocate(capacity: ShapeTable.hourSlots)
+        defer { doubles.deallocate(); slots.deallocate() }
+        let table = ShapeTable.write(shape, doubles: doubles, slots: slots)
+        func plain(_ share: Double) -> Int {
+            var hour = 0
+            while hour < 23 && shape.cumulative[hour + 1] <= share { hour += 1 }
+            return hour
+        }
+        var rng = RandomStream(state: 11)
+        var shares: [Double] = [0, 1e-300, 1e-9, 1, 1.0.nextDown] + shape.cumulative.flatMap { [$0, $0.nextDown, $0.nextUp] }
+        shares += (0...ShapeTable.hourSlots).map { Double($0) / Double(ShapeTable.hourSlots) }
+        shares += (0..<20_000).map { _ in rng.uniform() }
+        for share in shares where share >= 0 && share <= 1 {
+            #expect(table.hour(atShare: share) == plain(share), "share \(share)")
+        }
+    }
+
+    /// The widget stream is the superposition it claims: calls per day follow the day's mass,
+    /// glances are their share of each day, and times ascend within the window.
+    @Test func widgetStreamSplitsCallsAndGlances() {
+        let m = SimulatorInternalsTests.model("direct")
+        let ws = SimulationWorkspace(model: m)
+        let days = 300
+        var rng = RandomStream(state: 3)
+        let calls = { (d: Int) in d % 3 == 0 ? 45.0 : 15.0 }
+        let stream = WidgetStream.generate(in: ws, days: days, shape: ws.shape(1), callsPerDay: calls, glancesPerDay: 10,
+                                           rng: &rng, tables: ExponentialTables.shared)
+        var perDay = Array(repeating: (calls: 0.0, glances: 0.0), count: 2)   // busy days, quiet days
+        var previous = 0.0
+        for i in 0..<stream.count {
+            let t = stream.times[i]
+            #expect(t >= previous && t < Double(days) * 86_400)
+            previous = t
+            let d = Int(t / 86_400) % 3
+            if stream.kinds[i] == .glance { perDay[min(d, 1)].glances += 1 } else { perDay[min(d, 1)].calls += 1 }
+        }
+        #expect(stream.times[stream.count] == .infinity)
+        // 100 busy days (45 calls) and 200 quiet ones (15), 10 glances on every day: within 5 standard errors.
+        #expect(abs(perDay[0].calls - 4_500) < 5 * 4_500.0.squareRoot())
+        #expect(abs(perDay[1].calls - 3_000) < 5 * 3_000.0.squareRoot())
+        #expect(abs(perDay[0].glances - 1_000) < 5 * 1_000.0.squareRoot())
+        #expect(abs(perDay[1].glances - 2_000) < 5 * 2_000.0.squareRoot())
+    }
+
     @Test func ceilMatchesTheStandardLibrary() {
         var rng = RandomStream(state: 5)
         let samples: [Double] = [0, -0.0, 1, -1, 2.5, -2.5, 1e15 + 0.5, -0.3, 86_400, 0.999_999_999_999] + (0..<10_000).map { _ in
