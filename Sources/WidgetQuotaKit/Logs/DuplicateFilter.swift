@@ -53,7 +53,7 @@ struct DuplicateFilter {
         // the hash's low bits, so the set stays at most half full.
         hashBits = (1 << 47) - 1
         entries = [Entry](repeating: Entry(), count: capacity)
-        arena = [UInt8](repeating: 0, count: min(1 << 20, arenaBytes))
+        arena = DuplicateFilter.uninitialized(min(1 << 20, arenaBytes))
         seen = HashSet64(slotsLog2: capacity.trailingZeroBitCount + 1)
     }
 
@@ -109,7 +109,7 @@ struct DuplicateFilter {
     /// Doubles the arena (up to `arenaBytes`), moving the remembered bytes to their new places.
     private mutating func grow() {
         let old = arena
-        arena = [UInt8](repeating: 0, count: min(old.count * 2, arenaBytes))
+        arena = DuplicateFilter.uninitialized(min(old.count * 2, arenaBytes))
         let live = remembered > 0 ? entries[oldest].start : written
         old.withUnsafeBytes { o in
             var v = live
@@ -119,6 +119,11 @@ struct DuplicateFilter {
                 v += part
             }
         }
+    }
+
+    /// An arena of `count` bytes, not zeroed: only bytes written since are ever read.
+    private static func uninitialized(_ count: Int) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
     }
 
     /// Copies `raw` to the arena at position `at`, wrapping at its end.
