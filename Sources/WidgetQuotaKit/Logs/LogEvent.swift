@@ -38,10 +38,10 @@ public enum LogEventKind: String, Sendable, CaseIterable, Codable {
 
     /// The kind whose raw value equals `bytes`, without building a String.
     static func matching(_ bytes: UnsafeBufferPointer<UInt8>) -> LogEventKind? {
-        ByteTable.match(bytes, in: table)
+        table.match(bytes)
     }
 
-    private static let table = ByteTable.of(allCases)
+    private static let table = ByteTable(cases: allCases)
 }
 
 /// Success or failure of a request, a task or a timeline.
@@ -90,14 +90,43 @@ public struct LogEvent: Sendable {
     }
 }
 
-/// Raw values as bytes, to match enum cases without building Strings.
-enum ByteTable {
-    static func of<E: RawRepresentable>(_ cases: [E]) -> [([UInt8], E)] where E.RawValue == String {
-        cases.map { (Array($0.rawValue.utf8), $0) }
+/// Names as bytes, to tell which one some bytes spell without building a String: the names
+/// one after another in one array, so a lookup touches no reference-counted storage per name.
+struct ByteTable<Value: Sendable>: Sendable {
+    private let bytes: [UInt8]
+    /// Where each name ends in `bytes`.
+    private let ends: [Int]
+    private let values: [Value]
+
+    init(_ pairs: [(name: String, value: Value)]) {
+        bytes = pairs.flatMap { Array($0.name.utf8) }
+        ends = pairs.reduce(into: []) { ends, pair in ends.append((ends.last ?? 0) + pair.name.utf8.count) }
+        values = pairs.map(\.value)
     }
 
-    static func match<E>(_ bytes: UnsafeBufferPointer<UInt8>, in table: [([UInt8], E)]) -> E? {
-        for (raw, value) in table where ByteSearch.equal(bytes, raw) { return value }
-        return nil
+    /// The value whose name is exactly `b`.
+    func match(_ b: UnsafeBufferPointer<UInt8>) -> Value? {
+        let n = b.count
+        let index: Int? = bytes.withUnsafeBufferPointer { all in
+            ends.withUnsafeBufferPointer { ends in
+                var start = 0
+                for i in 0..<ends.count {
+                    let end = ends[i]
+                    if end - start == n {
+                        var k = 0
+                        while k < n, all[start + k] == b[k] { k += 1 }
+                        if k == n { return i }
+                    }
+                    start = end
+                }
+                return nil
+            }
+        }
+        return index.map { values[$0] }
     }
+}
+
+extension ByteTable where Value: RawRepresentable, Value.RawValue == String {
+    /// Enum cases by raw value.
+    init(cases: [Value]) { self.init(cases.map { ($0.rawValue, $0) }) }
 }

@@ -42,9 +42,8 @@ struct LogFileParser {
     /// Per column, the last text cell's bytes and the (redacted) value they gave.
     private var csvLast: [(bytes: [UInt8], text: String?)] = []
 
-    // The last device name seen (trace records repeat it on every line).
-    private var lastDeviceBytes: [UInt8] = []
-    private var lastDevice = ""
+    // Trace NDJSON.
+    private var traceReader: TraceNDJSONReader
     /// Process, subsystem and category names repeat on every line: made into Strings once.
     private var names = StringCache()
 
@@ -55,6 +54,7 @@ struct LogFileParser {
         self.file = file
         self.recognizer = recognizer
         self.redactor = redactor
+        traceReader = TraceNDJSONReader(redactor: redactor)
     }
 
     /// A file that is not a log in any known format.
@@ -170,101 +170,10 @@ struct LogFileParser {
     // MARK: WidgetQuota trace
 
     private mutating func traceJSON(_ b: UnsafeBufferPointer<UInt8>, line: Int, into sink: inout LogAnalyzer) throws {
-        var f = TraceFields()
-        var deviceRange: Range<Int>?
-        let redactor = self.redactor
-        let problem = JSONObjectScanner.scan(b) { key, value in
-            if JSONObjectScanner.keyEquals(b, key, "timestamp") {
-                f.timestampText = true
-                guard value.kind == .string else { return }
-                let slice = UnsafeBufferPointer(rebasing: b[value.range])
-                if let (ts, end) = LogTimestamp.parse(slice), end == slice.count { f.timestamp = ts }
-            } else if JSONObjectScanner.keyEquals(b, key, "event") {
-                f.eventPresent = true
-                if value.kind == .string { f.event = LogEventKind.matching(UnsafeBufferPointer(rebasing: b[value.range])) }
-            } else if JSONObjectScanner.keyEquals(b, key, "device"), value.kind == .string, !value.hasEscapes {
-                deviceRange = value.range
-            } else if JSONObjectScanner.keyEquals(b, key, "lowPowerMode") || JSONObjectScanner.keyEquals(b, key, "smartStack") {
-                let isLowPower = key.count == 12
-                let v = UnsafeBufferPointer(rebasing: b[value.range])
-                let isTrue = ByteSearch.equal(v, TraceFields.trueBytes)
-                if value.kind == .literal, isTrue || ByteSearch.equal(v, TraceFields.falseBytes) {
-                    if isLowPower { f.lowPowerMode = isTrue } else { f.smartStack = isTrue }
-                } else if f.problem == nil {
-                    f.problem = "\(isLowPower ? "lowPowerMode" : "smartStack"): expected true or false"
-                }
-            } else if let fast = fastTraceField(b, key: key, value: value, into: &f) {
-                _ = fast
-            } else {
-                let name = ByteSearch.string(b, key)
-                let text = value.kind == .string
-                    ? JSONObjectScanner.decodeString(b, value.range, hasEscapes: value.hasEscapes) ?? ""
-                    : ByteSearch.string(b, value.range)
-                f.set(name, text, redactor: redactor)
-            }
-        }
-        if let problem { return try sink.malformed(file: file, line: line, problem: problem) }
-        if let r = deviceRange { f.device = cachedDevice(UnsafeBufferPointer(rebasing: b[r])) }
-        switch f.validated() {
+        switch traceReader.fields(b).flatMap({ $0.validated() }) {
         case .success(let e): sink.record(e, fileDevice: file)
         case .failure(let p): try sink.malformed(file: file, line: line, problem: p.text)
         }
-    }
-
-    /// Fields that repeat on most trace lines, parsed from bytes without building Strings.
-    /// Returns nil when the generic path must handle the field.
-    private mutating func fastTraceField(_ b: UnsafeBufferPointer<UInt8>, key: Range<Int>, value: JSONValueRef, into f: inout TraceFields) -> Bool? {
-        let v = UnsafeBufferPointer(rebasing: b[value.range])
-        func match<E>(_ table: [([UInt8], E)]) -> E? {
-            value.kind == .string ? ByteTable.match(v, in: table) : nil
-        }
-        func integer() -> Int? {
-            guard value.kind == .number, v.count > 0, v.count < 16 else { return nil }
-            var n = 0
-            for c in v { guard c &- 0x30 < 10 else { return nil }; n = n * 10 + Int(c &- 0x30) }
-            return n
-        }
-        switch key.count {
-        case 6 where JSONObjectScanner.keyEquals(b, key, "origin"):
-            guard let o = match(TraceFields.origins) else { return nil }
-            f.origin = o
-        case 5 where JSONObjectScanner.keyEquals(b, key, "actor"):
-            guard let a = match(TraceFields.actors) else { return nil }
-            f.actor = a
-        case 7 where JSONObjectScanner.keyEquals(b, key, "outcome"):
-            guard let o = match(TraceFields.outcomes) else { return nil }
-            f.outcome = o
-        case 8 where JSONObjectScanner.keyEquals(b, key, "instance"):
-            guard let n = integer() else { return nil }
-            f.instance = n
-        case 6 where JSONObjectScanner.keyEquals(b, key, "tokens"):
-            guard let n = integer() else { return nil }
-            f.tokens = n
-        case 10 where JSONObjectScanner.keyEquals(b, key, "durationMs"):
-            guard let n = integer() else { return nil }
-            f.durationMs = Double(n)
-        case 13 where JSONObjectScanner.keyEquals(b, key, "schemaVersion"):
-            guard let n = integer() else { return nil }
-            f.schemaVersion = n
-        case 10 where JSONObjectScanner.keyEquals(b, key, "widgetKind"), 12 where JSONObjectScanner.keyEquals(b, key, "widgetFamily"):
-            guard value.kind == .string, !value.hasEscapes else { return nil }
-            let text: String
-            if let cached = names.lookup(v) { text = cached } else {
-                text = redactor.redact(ByteSearch.string(v))
-                names.insert(v, text)
-            }
-            if key.count == 10 { f.widgetKind = text } else { f.widgetFamily = text }
-        default:
-            return nil
-        }
-        return true
-    }
-
-    private mutating func cachedDevice(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        if ByteSearch.equal(bytes, lastDeviceBytes) { return lastDevice }
-        lastDeviceBytes = Array(bytes)
-        lastDevice = redactor.redact(ByteSearch.string(bytes))
-        return lastDevice
     }
 
     private mutating func traceCSV(_ b: UnsafeBufferPointer<UInt8>, line: Int, into sink: inout LogAnalyzer) throws {

@@ -97,8 +97,8 @@ struct TraceFields {
     /// The first field whose value was not what the schema allows.
     var problem: String?
 
-    /// The event, or what was expected.
-    func validated() -> Result<LogEvent, LineProblem> {
+    /// The event, or what was expected. Consuming, so the Strings move into the event.
+    consuming func validated() -> Result<LogEvent, LineProblem> {
         if let problem { return .failure(LineProblem(problem)) }
         guard let version = schemaVersion else { return .failure(LineProblem("expected \"schemaVersion\": \(TraceFormat.schemaVersion)")) }
         guard version == TraceFormat.schemaVersion else {
@@ -158,6 +158,36 @@ struct TraceFields {
             }
         }
 
+        /// The field ASCII key bytes name (what `init(name:)` gives for them), without a String.
+        init(ascii key: UnsafeBufferPointer<UInt8>) {
+            self = Field.byName.match(key) ?? .unknown
+        }
+
+        private static let byName = ByteTable(TraceFormat.columns.map { ($0, Field(name: $0)) })
+
+        /// The field's name in the schema (empty for `unknown`).
+        var name: String {
+            switch self {
+            case .schemaVersion: return "schemaVersion"
+            case .timestamp: return "timestamp"
+            case .device: return "device"
+            case .event: return "event"
+            case .widgetKind: return "widgetKind"
+            case .widgetFamily: return "widgetFamily"
+            case .instance: return "instance"
+            case .origin: return "origin"
+            case .smartStack: return "smartStack"
+            case .lowPowerMode: return "lowPowerMode"
+            case .state: return "state"
+            case .actor: return "actor"
+            case .outcome: return "outcome"
+            case .durationMs: return "durationMs"
+            case .tokens: return "tokens"
+            case .detail: return "detail"
+            case .unknown: return ""
+            }
+        }
+
         /// Free text, redacted: device, widgetKind, widgetFamily, detail.
         var isText: Bool {
             switch self {
@@ -178,9 +208,9 @@ struct TraceFields {
         }
     }
 
-    static let origins = ByteTable.of([TimelineOrigin.system, .policy, .reloadCall, .queued])
-    static let actors = ByteTable.of([RequestActor.app, .widgetExtension, .background])
-    static let outcomes = ByteTable.of([LogOutcome.success, .failure])
+    static let origins = ByteTable(cases: [TimelineOrigin.system, .policy, .reloadCall, .queued])
+    static let actors = ByteTable(cases: [RequestActor.app, .widgetExtension, .background])
+    static let outcomes = ByteTable(cases: [LogOutcome.success, .failure])
     static let trueBytes = Array("true".utf8), falseBytes = Array("false".utf8)
     private static let onBytes = Array("on".utf8), offBytes = Array("off".utf8)
 
@@ -208,13 +238,13 @@ struct TraceFields {
             eventPresent = true
             event = kind
         case .instance: guard let n = digits(18) else { return false }; instance = n
-        case .origin: guard let o = ByteTable.match(v, in: TraceFields.origins) else { return false }; origin = o
+        case .origin: guard let o = TraceFields.origins.match(v) else { return false }; origin = o
         case .smartStack: guard let x = bool() else { return false }; smartStack = x
         case .lowPowerMode: guard let x = bool() else { return false }; lowPowerMode = x
         case .state:
             if ByteSearch.equal(v, TraceFields.onBytes) { state = true } else if ByteSearch.equal(v, TraceFields.offBytes) { state = false } else { return false }
-        case .actor: guard let a = ByteTable.match(v, in: TraceFields.actors) else { return false }; actor = a
-        case .outcome: guard let o = ByteTable.match(v, in: TraceFields.outcomes) else { return false }; outcome = o
+        case .actor: guard let a = TraceFields.actors.match(v) else { return false }; actor = a
+        case .outcome: guard let o = TraceFields.outcomes.match(v) else { return false }; outcome = o
         // Whole numbers below 10^15 convert to Double exactly, as Double(text) does.
         case .durationMs: guard let n = digits(15) else { return false }; durationMs = Double(n)
         case .tokens: guard let n = digits(18) else { return false }; tokens = n
