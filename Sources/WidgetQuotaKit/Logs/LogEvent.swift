@@ -91,35 +91,54 @@ public struct LogEvent: Sendable {
 }
 
 /// Names as bytes, to tell which one some bytes spell without building a String: the names
-/// one after another in one array, so a lookup touches no reference-counted storage per name.
+/// one after another in one array, so a lookup touches no reference-counted storage per name,
+/// and a small table from (length, first byte, last byte) to the one name that could match.
 struct ByteTable<Value: Sendable>: Sendable {
     private let bytes: [UInt8]
     /// Where each name ends in `bytes`.
     private let ends: [Int]
     private let values: [Value]
+    /// Per `hint`, the index of the only name with it, `none` or `several`.
+    private let hints: [Int]
+    private static var none: Int { -1 }
+    private static var several: Int { -2 }
 
     init(_ pairs: [(name: String, value: Value)]) {
         bytes = pairs.flatMap { Array($0.name.utf8) }
         ends = pairs.reduce(into: []) { ends, pair in ends.append((ends.last ?? 0) + pair.name.utf8.count) }
         values = pairs.map(\.value)
+        var hints = [Int](repeating: ByteTable.none, count: 64)
+        for (i, pair) in pairs.enumerated() {
+            let name = Array(pair.name.utf8)
+            let h = name.withUnsafeBufferPointer(ByteTable.hint)
+            hints[h] = hints[h] == ByteTable.none ? i : ByteTable.several
+        }
+        self.hints = hints
+    }
+
+    /// Where a name's candidates are in `hints` (names of no bytes share one place).
+    @inline(__always)
+    private static func hint(_ b: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let first = b.first, let last = b.last else { return 0 }
+        return (b.count &* 7 &+ Int(first) &+ Int(last) &* 3) & 63
     }
 
     /// The value whose name is exactly `b`.
     func match(_ b: UnsafeBufferPointer<UInt8>) -> Value? {
+        let candidate = hints[ByteTable.hint(b)]
+        if candidate == ByteTable.none { return nil }
         let n = b.count
         let index: Int? = bytes.withUnsafeBufferPointer { all in
             ends.withUnsafeBufferPointer { ends in
-                var start = 0
-                for i in 0..<ends.count {
-                    let end = ends[i]
-                    if end - start == n {
-                        var k = 0
-                        while k < n, all[start + k] == b[k] { k += 1 }
-                        if k == n { return i }
-                    }
-                    start = end
+                @inline(__always) func equal(_ i: Int) -> Bool {
+                    let start = i == 0 ? 0 : ends[i - 1]
+                    guard ends[i] - start == n else { return false }
+                    var k = 0
+                    while k < n, all[start + k] == b[k] { k += 1 }
+                    return k == n
                 }
-                return nil
+                if candidate != ByteTable.several { return equal(candidate) ? candidate : nil }
+                return (0..<ends.count).first(where: equal)
             }
         }
         return index.map { values[$0] }

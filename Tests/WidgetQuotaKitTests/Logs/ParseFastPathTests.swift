@@ -77,4 +77,20 @@ struct ParseFastPathTests {
             }
         }
     }
+
+    @Test("ByteTable finds every name, also among names sharing a hint slot, and nothing else")
+    func byteTableMatchesExactly() {
+        // More names than hint slots, so some slots hold several.
+        let all = LogEventKind.allCases.map(\.rawValue) + TraceFormat.columns + (0..<80).map { "n\($0)x" } + ["a", "ab", "ba"]
+        let names = all.enumerated().filter { !all[..<$0.offset].contains($0.element) }.map(\.element)
+        let table = ByteTable(names.enumerated().map { ($1, $0) })
+        for (index, name) in names.enumerated() {
+            var bytes = Array(name.utf8)
+            #expect(bytes.withUnsafeMutableBufferPointer { table.match(UnsafeBufferPointer($0)) } == index, "\(name)")
+            for miss in [name + "s", String(name.dropLast()), name.uppercased(), "x" + name.dropFirst()] where !names.contains(miss) {
+                bytes = Array(miss.utf8)
+                #expect(bytes.withUnsafeMutableBufferPointer { table.match(UnsafeBufferPointer($0)) } == nil, "\(miss)")
+            }
+        }
+    }
 }
