@@ -34,14 +34,7 @@ struct LogFileParser {
     private var objectOverflow = false
 
     // Trace CSV.
-    private var csvColumns: [String]?
-    /// The field each column sets, the first column's name as bytes, the cells of the current line.
-    private var csvFields: [TraceFields.Field] = []
-    private var csvFirstColumn: [UInt8] = []
-    private var csvCells: [CSVLine.Cell] = []
-    /// Per column, the last text cell's bytes and the (redacted) value they gave.
-    private var csvLast: [(bytes: [UInt8], text: String?)] = []
-
+    private var csvReader: TraceCSVReader
     // Trace NDJSON.
     private var traceReader: TraceNDJSONReader
     /// Process, subsystem and category names repeat on every line: made into Strings once.
@@ -55,6 +48,7 @@ struct LogFileParser {
         self.recognizer = recognizer
         self.redactor = redactor
         traceReader = TraceNDJSONReader(redactor: redactor)
+        csvReader = TraceCSVReader(redactor: redactor)
     }
 
     /// A file that is not a log in any known format.
@@ -170,75 +164,24 @@ struct LogFileParser {
     // MARK: WidgetQuota trace
 
     private mutating func traceJSON(_ b: UnsafeBufferPointer<UInt8>, line: Int, into sink: inout LogAnalyzer) throws {
-        switch traceReader.fields(b).flatMap({ $0.validated() }) {
-        case .success(let e): sink.record(e, fileDevice: file)
-        case .failure(let p): try sink.malformed(file: file, line: line, problem: p.text)
-        }
+        var f = TraceFields()
+        if let p = traceReader.read(b, into: &f) { return try sink.malformed(file: file, line: line, problem: p.text) }
+        try record(&f, line: line, into: &sink)
     }
 
     private mutating func traceCSV(_ b: UnsafeBufferPointer<UInt8>, line: Int, into sink: inout LogAnalyzer) throws {
-        guard let columns = csvColumns else {
-            guard let cells = CSVLine.split(b) else {
-                return try sink.malformed(file: file, line: line, problem: "unbalanced quotes; expected RFC 4180 CSV on one line")
-            }
-            guard cells.first == "schemaVersion" else {
-                return try sink.malformed(file: file, line: line, problem: "expected the header line \(TraceFormat.csvHeader)")
-            }
-            csvColumns = cells
-            csvFields = cells.map(TraceFields.Field.init(name:))
-            csvFirstColumn = Array(cells[0].utf8)
-            csvLast = Array(repeating: ([], nil), count: cells.count)
-            return
-        }
-        var cells = csvCells
-        csvCells = []
-        defer { csvCells = cells }
-        guard CSVLine.cells(b, into: &cells) else {
-            return try sink.malformed(file: file, line: line, problem: "unbalanced quotes; expected RFC 4180 CSV on one line")
-        }
-        // A repeated header (files joined with cat). Only a first cell that could equal the first
-        // column name (its bytes, quoted or not ASCII) needs the exact String comparison.
-        if cells.count == columns.count, let first = cells.first,
-           first.quoted || ByteSearch.equal(UnsafeBufferPointer(rebasing: b[first.start..<first.end]), csvFirstColumn)
-            || !ByteSearch.isASCII(UnsafeBufferPointer(rebasing: b[first.start..<first.end])) {
-            if let strings = CSVLine.split(b), strings == columns { return }
-        }
-        guard cells.count == columns.count else {
-            return try sink.malformed(file: file, line: line, problem: "expected \(columns.count) columns like the header, found \(cells.count)")
-        }
         var f = TraceFields()
-        for index in 0..<cells.count {
-            let field = csvFields[index]
-            if field == .unknown { continue }
-            let cell = cells[index]
-            if cell.start == cell.end { continue }   // empty: TraceFields.set ignores it
-            if cell.doubled {
-                f.set(columns[index], CSVLine.unprotected(CSVLine.string(b, cell)), redactor: redactor)
-                continue
-            }
-            let v = UnsafeBufferPointer(rebasing: b[cell.start..<cell.end])
-            if field.isText {
-                // Same bytes, same String: redacted once per distinct value of the column.
-                if ByteSearch.equal(v, csvLast[index].bytes) {
-                    if let text = csvLast[index].text { f.setText(field, text) }
-                    continue
-                }
-                let text = CSVLine.unprotected(ByteSearch.string(v))
-                let value = text.isEmpty ? nil : redactor.redact(text)
-                csvLast[index] = (Array(v), value)
-                if let value { f.setText(field, value) }
-                continue
-            }
-            // Typed fields: the common spellings from bytes; anything else (a protected
-            // apostrophe, signs, fractions, bad values) goes through the String path, unchanged.
-            if v[0] == 0x27 || !f.setFast(field, v) {
-                f.set(columns[index], CSVLine.unprotected(ByteSearch.string(v)), redactor: redactor)
-            }
+        switch csvReader.read(b, into: &f) {
+        case .header: return
+        case .malformed(let p): try sink.malformed(file: file, line: line, problem: p.text)
+        case .record: try record(&f, line: line, into: &sink)
         }
-        switch f.validated() {
-        case .success(let e): sink.record(e, fileDevice: file)
-        case .failure(let p): try sink.malformed(file: file, line: line, problem: p.text)
-        }
+    }
+
+    /// Hands a trace record's event to the analyzer, or says what the record lacks.
+    private func record(_ f: inout TraceFields, line: Int, into sink: inout LogAnalyzer) throws {
+        if let p = f.validate() { return try sink.malformed(file: file, line: line, problem: p.text) }
+        sink.record(f.draft, fileDevice: file)
     }
 
     // MARK: Apple JSON styles
@@ -387,107 +330,6 @@ struct LogFileParser {
             return recognizer.recognise(entry)
         }
         if let event { sink.record(event, fileDevice: file) }
-    }
-}
-
-/// Splits one RFC 4180 CSV line into cells.
-enum CSVLine {
-    /// Where one cell is in a line: for a quoted cell the bytes between the quotes.
-    struct Cell {
-        var start: Int
-        var end: Int
-        var quoted: Bool
-        /// True when a quoted cell contains a doubled quote (its text needs unescaping).
-        var doubled: Bool
-    }
-
-    /// The cells of `b` as byte ranges, with exactly `split`'s rules; false when a quoted cell
-    /// is not closed on this line (or text follows its closing quote).
-    static func cells(_ b: UnsafeBufferPointer<UInt8>, into cells: inout [Cell]) -> Bool {
-        cells.removeAll(keepingCapacity: true)
-        var i = 0
-        let n = b.count
-        while true {
-            if i < n, b[i] == 0x22 {
-                i += 1
-                let start = i
-                var doubled = false
-                var closed = false
-                while i < n {
-                    if b[i] == 0x22 {
-                        if i + 1 < n, b[i + 1] == 0x22 { doubled = true; i += 2; continue }
-                        closed = true
-                        break
-                    }
-                    i += 1
-                }
-                guard closed else { return false }
-                let end = i
-                i += 1
-                guard i == n || b[i] == 0x2C else { return false }
-                cells.append(Cell(start: start, end: end, quoted: true, doubled: doubled))
-            } else {
-                let start = i
-                while i < n, b[i] != 0x2C { i += 1 }
-                cells.append(Cell(start: start, end: i, quoted: false, doubled: false))
-            }
-            if i >= n { break }
-            i += 1   // the comma
-            if i == n { cells.append(Cell(start: n, end: n, quoted: false, doubled: false)); break }
-        }
-        return true
-    }
-
-    /// The text of `cell` (doubled quotes made single), as `split` gives it.
-    static func string(_ b: UnsafeBufferPointer<UInt8>, _ cell: Cell) -> String {
-        guard cell.doubled else { return ByteSearch.string(b, cell.start..<cell.end) }
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(cell.end - cell.start)
-        var i = cell.start
-        while i < cell.end {
-            bytes.append(b[i])
-            i += b[i] == 0x22 ? 2 : 1
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// A leading apostrophe protects text from spreadsheets (CSVWriter); it is not data.
-    static func unprotected(_ cell: String) -> String {
-        cell.hasPrefix("'") ? String(cell.dropFirst()) : cell
-    }
-
-    /// The cells, or nil when a quoted cell is not closed on this line.
-    static func split(_ b: UnsafeBufferPointer<UInt8>) -> [String]? {
-        var cells = [String]()
-        var i = 0
-        let n = b.count
-        while true {
-            if i < n, b[i] == 0x22 {
-                var bytes = [UInt8]()
-                i += 1
-                var closed = false
-                while i < n {
-                    if b[i] == 0x22 {
-                        if i + 1 < n, b[i + 1] == 0x22 { bytes.append(0x22); i += 2; continue }
-                        closed = true
-                        i += 1
-                        break
-                    }
-                    bytes.append(b[i])
-                    i += 1
-                }
-                guard closed, i == n || b[i] == 0x2C else { return nil }
-                cells.append(String(decoding: bytes, as: UTF8.self))
-            } else {
-                let start = i
-                while i < n, b[i] != 0x2C { i += 1 }
-                cells.append(ByteSearch.string(b, start..<i))
-            }
-            if i >= n { break }
-            i += 1   // the comma
-            if i == n { cells.append(""); break }
-        }
-        return cells
     }
 }
 

@@ -9,26 +9,26 @@ struct TraceNDJSONReader {
     let redactor: SecretRedactor
     /// Devices, widget kinds and families repeat line after line: redacted and made into
     /// Strings once per run.
-    private var device = RepeatedText(), widgetKind = RepeatedText(), widgetFamily = RepeatedText()
+    private var device = RepeatedValue<String>(), widgetKind = RepeatedValue<String>(), widgetFamily = RepeatedValue<String>()
 
     init(redactor: SecretRedactor) { self.redactor = redactor }
 
-    /// The fields of one line, or what is wrong with its JSON.
-    mutating func fields(_ b: UnsafeBufferPointer<UInt8>) -> Result<TraceFields, LineProblem> {
+    /// Reads one line into `f` (a fresh `TraceFields`); returns what is wrong with its JSON, if anything.
+    mutating func read(_ b: UnsafeBufferPointer<UInt8>, into f: inout TraceFields) -> LineProblem? {
         var line = Line()
-        if !readCanonical(b, into: &line) {
+        if !readCanonical(b, into: &f, &line) {
+            f = TraceFields()
             line = Line()
-            if let problem = JSONObjectScanner.scan(b, { key, value in visit(b, key: key, value: value, into: &line) }) {
-                return .failure(LineProblem(problem))
+            if let problem = JSONObjectScanner.scan(b, { key, value in visit(b, key: key, value: value, into: &f, &line) }) {
+                return LineProblem(problem)
             }
         }
-        if let r = line.deviceRange { line.fields.device = device.text(for: UnsafeBufferPointer(rebasing: b[r]), redactor: redactor) }
-        return .success(line.fields)
+        if let r = line.deviceRange { f.draft.device = device.value(for: UnsafeBufferPointer(rebasing: b[r]), make: redacted) }
+        return nil
     }
 
-    /// What one line has given so far.
+    /// What one line has given besides its fields.
     private struct Line {
-        var fields = TraceFields()
         /// A plain (unescaped) device string: made into a String once per run of equal names.
         var deviceRange: Range<Int>?
     }
@@ -70,7 +70,7 @@ struct TraceNDJSONReader {
 
     /// Reads `b` when its keys come in `canonical` order (any may be missing) with no white
     /// space and no nested values; false, with `line` to be discarded, for anything else.
-    private mutating func readCanonical(_ b: UnsafeBufferPointer<UInt8>, into line: inout Line) -> Bool {
+    private mutating func readCanonical(_ b: UnsafeBufferPointer<UInt8>, into f: inout TraceFields, _ line: inout Line) -> Bool {
         let n = b.count
         guard n > 2, b[0] == 0x7B else { return false }   // {
         let raw = UnsafeRawBufferPointer(b)
@@ -95,7 +95,7 @@ struct TraceNDJSONReader {
                     guard i > start, let scalar = JSONObjectScanner.scalar(b, start..<i) else { return false }
                     value = scalar
                 }
-                visit(b, field: keys[k].field, value: value, into: &line)
+                visit(b, field: keys[k].field, value: value, into: &f, &line)
                 guard i < n else { return false }
                 if b[i] == 0x2C { i += 1; continue }              // ,
                 return b[i] == 0x7D && i + 1 == n                  // } ends the line
@@ -106,43 +106,43 @@ struct TraceNDJSONReader {
     // MARK: Members
 
     /// One member found by the general scanner: its key named by bytes.
-    private mutating func visit(_ b: UnsafeBufferPointer<UInt8>, key: Range<Int>, value: JSONValueRef, into line: inout Line) {
+    private mutating func visit(_ b: UnsafeBufferPointer<UInt8>, key: Range<Int>, value: JSONValueRef, into f: inout TraceFields, _ line: inout Line) {
         let keyBytes = UnsafeBufferPointer(rebasing: b[key])
         if ByteSearch.isASCII(keyBytes) {
-            visit(b, field: TraceFields.Field(ascii: keyBytes), value: value, into: &line)
+            visit(b, field: TraceFields.Field(ascii: keyBytes), value: value, into: &f, &line)
         } else {
             // Only String comparison can tell whether such a key names a field (U+212A KELVIN
             // SIGN is canonically equivalent to K), as it always has.
-            line.fields.set(ByteSearch.string(keyBytes), text(b, value), redactor: redactor)
+            f.set(ByteSearch.string(keyBytes), text(b, value), redactor: redactor)
         }
     }
 
     /// One member whose key names `field`.
-    private mutating func visit(_ b: UnsafeBufferPointer<UInt8>, field: TraceFields.Field, value: JSONValueRef, into line: inout Line) {
+    private mutating func visit(_ b: UnsafeBufferPointer<UInt8>, field: TraceFields.Field, value: JSONValueRef, into f: inout TraceFields, _ line: inout Line) {
         let v = UnsafeBufferPointer(rebasing: b[value.range])
         switch field {
         case .unknown:
             return   // unknown fields are allowed (newer writers)
         case .timestamp:
-            line.fields.timestampText = true
+            f.timestampText = true
             guard value.kind == .string else { return }
-            if let (ts, end) = LogTimestamp.parse(v), end == v.count { line.fields.timestamp = ts }
+            if let (ts, end) = LogTimestamp.parse(v), end == v.count { f.timestamp = ts }
         case .event:
-            line.fields.eventPresent = true
-            if value.kind == .string { line.fields.event = LogEventKind.matching(v) }
+            f.eventPresent = true
+            if value.kind == .string { f.event = LogEventKind.matching(v) }
         case .device where value.kind == .string && !value.hasEscapes:
             line.deviceRange = value.range
         case .lowPowerMode, .smartStack:
             let isLowPower = field == .lowPowerMode
             let isTrue = ByteSearch.equal(v, TraceFields.trueBytes)
             if value.kind == .literal, isTrue || ByteSearch.equal(v, TraceFields.falseBytes) {
-                if isLowPower { line.fields.lowPowerMode = isTrue } else { line.fields.smartStack = isTrue }
-            } else if line.fields.problem == nil {
-                line.fields.problem = "\(isLowPower ? "lowPowerMode" : "smartStack"): expected true or false"
+                if isLowPower { f.lowPowerMode = isTrue } else { f.draft.smartStack = isTrue }
+            } else if f.problem == nil {
+                f.problem = "\(isLowPower ? "lowPowerMode" : "smartStack"): expected true or false"
             }
         default:
-            if !setFast(field, value, v, into: &line.fields) {
-                line.fields.set(field.name, text(b, value), redactor: redactor)
+            if !setFast(field, value, v, into: &f) {
+                f.set(field.name, text(b, value), redactor: redactor)
             }
         }
     }
@@ -160,15 +160,18 @@ struct TraceNDJSONReader {
         case .widgetKind, .widgetFamily:
             guard value.kind == .string, !value.hasEscapes else { return false }
             if field == .widgetKind {
-                f.widgetKind = widgetKind.text(for: v, redactor: redactor)
+                f.draft.widgetKind = widgetKind.value(for: v, make: redacted)
             } else {
-                f.widgetFamily = widgetFamily.text(for: v, redactor: redactor)
+                f.draft.widgetFamily = widgetFamily.value(for: v, make: redacted)
             }
             return true
         default:
             return false
         }
     }
+
+    /// Plain bytes as redacted text.
+    private func redacted(_ v: UnsafeBufferPointer<UInt8>) -> String { redactor.redact(ByteSearch.string(v)) }
 
     /// The text `TraceFields.set` is given: a string's decoded content, otherwise the bytes.
     private func text(_ b: UnsafeBufferPointer<UInt8>, _ value: JSONValueRef) -> String {

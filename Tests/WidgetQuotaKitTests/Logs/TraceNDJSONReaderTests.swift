@@ -27,10 +27,9 @@ struct TraceNDJSONReaderTests {
         var reader = TraceNDJSONReader(redactor: SecretRedactor())
         var bytes = Array(line.utf8)
         return bytes.withUnsafeMutableBufferPointer { b in
-            switch reader.fields(UnsafeBufferPointer(b)) {
-            case .success(let f): return String(describing: f)
-            case .failure(let p): return "problem: \(p.text)"
-            }
+            var f = TraceFields()
+            if let p = reader.read(UnsafeBufferPointer(b), into: &f) { return "problem: \(p.text)" }
+            return String(describing: f)
         }
     }
 
