@@ -17,15 +17,13 @@ struct DuplicateFilter {
     static let defaultArenaBytes = 64 << 20
 
     /// One remembered line: where its bytes are in the arena (a position that only grows) and
-    /// what `seen` holds for it.
+    /// its hash.
     private struct Entry {
         var start = 0
         var count = 0
-        var key: UInt64 = 0
+        var hash: UInt64 = 0
     }
 
-    /// Bits of a `seen` value that come from the hash; the bits above hold the entry's index + 1.
-    private let hashBits: UInt64
     private let capacity: Int
     private let arenaBytes: Int
     private let hash: (UnsafeRawBufferPointer) -> UInt64
@@ -38,8 +36,8 @@ struct DuplicateFilter {
     private var arena: [UInt8]
     /// Bytes ever written to the arena: the position of the next line.
     private var written = 0
-    /// Per remembered line, its hash's low bits with its entry index + 1 above them.
-    private var seen: HashSet64
+    /// Entry indices by hash, including some of lines already forgotten.
+    private var index: RecentLineIndex
 
     /// `capacity` (a power of two, at most 2^16) lines within `arenaBytes` of bytes; `hash` is
     /// replaceable so tests can force collisions.
@@ -49,26 +47,28 @@ struct DuplicateFilter {
         self.capacity = capacity
         self.arenaBytes = arenaBytes
         self.hash = hash
-        // 17 bits for index + 1 (up to 2^16), the rest for the hash; the table's slot comes from
-        // the hash's low bits, so the set stays at most half full.
-        hashBits = (1 << 47) - 1
         entries = [Entry](repeating: Entry(), count: capacity)
         arena = DuplicateFilter.uninitialized(min(1 << 20, arenaBytes))
-        seen = HashSet64(slotsLog2: capacity.trailingZeroBitCount + 1)
+        // Four slots per line: rebuilt when 3/8 are used, that is after at least half a ring of
+        // new lines.
+        index = RecentLineIndex(slotsLog2: capacity.trailingZeroBitCount + 2)
     }
 
     /// True when `bytes` repeats a remembered line; otherwise remembers it.
     mutating func isRepeat(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let raw = UnsafeRawBufferPointer(bytes)
-        let h = hash(raw) & hashBits
-        let found = seen.containsInRun(of: h) { value in
-            guard value & hashBits == h else { return false }
-            return matches(entries[Int(value >> 47) - 1], raw)
+        let h = hash(raw)
+        let found = index.contains(hash: h) { i in
+            isRemembered(i) && entries[i].hash == h && matches(entries[i], raw)
         }
         if found { return true }
         remember(raw, hash: h)
         return false
     }
+
+    /// True when entry `i` holds a line still remembered.
+    @inline(__always)
+    private func isRemembered(_ i: Int) -> Bool { (i - oldest) & (capacity - 1) < remembered }
 
     /// True when the remembered line `e` has exactly the bytes `raw`.
     private func matches(_ e: Entry, _ raw: UnsafeRawBufferPointer) -> Bool {
@@ -92,18 +92,26 @@ struct DuplicateFilter {
                 grow()
                 continue
             }
-            seen.remove(entries[oldest].key)
             oldest = (oldest + 1) & (capacity - 1)
             remembered -= 1
         }
         while n > arena.count { grow() }
-        let index = (oldest + remembered) & (capacity - 1)
-        let key = UInt64(index + 1) << 47 | h
-        entries[index] = Entry(start: written, count: n, key: key)
+        if index.occupied == index.limit { rebuildIndex() }
+        let i = (oldest + remembered) & (capacity - 1)
+        entries[i] = Entry(start: written, count: n, hash: h)
         remembered += 1
-        seen.insert(key)
+        index.insert(hash: h, index: i)
         copy(raw, toArenaAt: written)
         written += n
+    }
+
+    /// Drops the forgotten lines' slots: the index again holds the remembered lines only.
+    private mutating func rebuildIndex() {
+        index.removeAll()
+        for k in 0..<remembered {
+            let i = (oldest + k) & (capacity - 1)
+            index.insert(hash: entries[i].hash, index: i)
+        }
     }
 
     /// Doubles the arena (up to `arenaBytes`), moving the remembered bytes to their new places.

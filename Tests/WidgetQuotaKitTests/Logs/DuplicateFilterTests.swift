@@ -65,6 +65,25 @@ struct DuplicateFilterTests {
         for line in lines.reversed() { #expect(Self.check(&filter, &model, line)) }
     }
 
+    @Test("RecentLineIndex offers every inserted index for its hash, in any clustering, until emptied")
+    func indexFindsInserted() {
+        var index = RecentLineIndex(slotsLog2: 8)
+        var inserted: [(hash: UInt64, index: Int)] = []
+        for i in 0..<index.limit {
+            // Hashes that share slots and tags, so probe runs wrap around the table.
+            let hash = UInt64(i % 7) << 61 | UInt64(250 + i % 9)
+            index.insert(hash: hash, index: i)
+            inserted.append((hash, i))
+        }
+        for (hash, i) in inserted {
+            #expect(index.contains(hash: hash) { $0 == i }, "index \(i)")
+            #expect(!index.contains(hash: hash ^ 1 << 62) { $0 == i }, "index \(i) under another tag")
+        }
+        index.removeAll()
+        #expect(index.occupied == 0)
+        #expect(!inserted.contains { entry in index.contains(hash: entry.hash) { _ in true } })
+    }
+
     @Test("LineHash depends on every byte and the length")
     func hashCoversEveryByte() {
         for length in 0..<80 {

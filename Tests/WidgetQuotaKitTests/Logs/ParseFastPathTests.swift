@@ -60,24 +60,6 @@ struct ParseFastPathTests {
         }
     }
 
-    @Test("HashSet64 behaves like Set<UInt64> under inserts and removals")
-    func hashSetMatchesSet() {
-        var set = HashSet64(slotsLog2: 8)
-        var model = Set<UInt64>()
-        var rng = SystemRandomNumberGenerator()
-        for step in 0..<20_000 {
-            // Few distinct values with clustered homes, so runs wrap and shift.
-            let v = UInt64.random(in: 0..<96, using: &rng) &* 0x100 | UInt64(step % 3 == 0 ? 0 : 255)
-            if Bool.random(using: &rng), model.count < 150 { set.insert(v); model.insert(v) } else { set.remove(v); model.remove(v) }
-            #expect(set.count == model.count)
-            if step % 97 == 0 {
-                for probe in 0..<96 as Range<UInt64> {
-                    for low: UInt64 in [0, 255] { #expect(set.contains(probe &* 0x100 | low) == model.contains(probe &* 0x100 | low)) }
-                }
-            }
-        }
-    }
-
     @Test("ByteTable finds every name, also among names sharing a hint slot, and nothing else")
     func byteTableMatchesExactly() {
         // More names than hint slots, so some slots hold several.
