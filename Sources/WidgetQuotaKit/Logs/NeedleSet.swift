@@ -1,6 +1,6 @@
 /// Whether any of a few byte strings (needles) occurs in a text, in one pass over the text: a
-/// table of the needles' first two bytes marks where one could start, and only there are the
-/// needles compared, their first eight bytes as one word. Far cheaper than one search per needle
+/// table of the needles' first two bytes (in every case spelling, when folding) marks where one
+/// could start, and only there are the needles compared, their first eight bytes as one word. Far cheaper than one search per needle
 /// when messages are long and the needles' first letters common.
 ///
 /// With `foldingCase`, A–Z in the text count as a–z (the needles are then lowercase).
@@ -14,7 +14,8 @@ struct NeedleSet: Sendable {
     }
 
     private let needles: [Needle]
-    /// One bit per pair of (folded) bytes, first byte low: set when a needle starts with it.
+    /// One bit per pair of bytes, first byte low: set when a needle starts with it (with either
+    /// case of each letter, when folding).
     private let pairs: [UInt64]
     private let foldingCase: Bool
     /// The shortest needle's length: shorter texts hold none.
@@ -26,8 +27,12 @@ struct NeedleSet: Sendable {
             let bytes = Array(text.utf8)
             precondition(bytes.count >= 2, "needles have at least two bytes")
             precondition(!foldingCase || !bytes.contains { $0 &- 0x41 < 26 }, "needles for a case-folding search are lowercase")
-            let pair = Int(bytes[0]) | Int(bytes[1]) << 8
-            pairs[pair >> 6] |= 1 &<< UInt64(pair & 63)
+            for first in NeedleSet.spellings(bytes[0], foldingCase) {
+                for second in NeedleSet.spellings(bytes[1], foldingCase) {
+                    let pair = Int(first) | Int(second) << 8
+                    pairs[pair >> 6] |= 1 &<< UInt64(pair & 63)
+                }
+            }
             let count = min(bytes.count, 8)
             let head = (0..<count).reduce(UInt64(0)) { $0 | UInt64(bytes[$1]) &<< (8 * UInt64($1)) }
             return Needle(bytes: bytes, head: head, mask: count == 8 ? ~0 : (1 &<< (8 * UInt64(count))) - 1)
@@ -35,6 +40,11 @@ struct NeedleSet: Sendable {
         self.pairs = pairs
         self.foldingCase = foldingCase
         shortest = needles.map(\.utf8.count).min() ?? 0
+    }
+
+    /// The bytes that read as `c` (a lowercase letter may also be written in capitals).
+    private static func spellings(_ c: UInt8, _ foldingCase: Bool) -> [UInt8] {
+        foldingCase && c &- 0x61 < 26 ? [c, c & ~0x20] : [c]
     }
 
     /// `c` with A–Z made lowercase; every other byte unchanged.
@@ -55,15 +65,14 @@ struct NeedleSet: Sendable {
     /// True when one of the needles occurs in `b`.
     func occurs(in b: UnsafeBufferPointer<UInt8>) -> Bool {
         let n = b.count
-        guard n >= shortest, n >= 2, let base = b.baseAddress else { return false }
-        let fold = foldingCase
+        guard n >= shortest, n >= 2 else { return false }
+        let raw = UnsafeRawBufferPointer(b)
         return pairs.withUnsafeBufferPointer { table in
-            var previous = Int(fold ? NeedleSet.folded(base[0]) : base[0])
-            for i in 1..<n {
-                let current = Int(fold ? NeedleSet.folded(base[i]) : base[i])
-                let pair = previous | current &<< 8
-                if table[pair &>> 6] & (1 &<< UInt64(pair & 63)) != 0, starts(at: i - 1, in: b) { return true }
-                previous = current
+            // Every position's two bytes straight from memory: no case folding and no value
+            // carried from one position to the next.
+            for i in 0..<(n - 1) {
+                let pair = Int(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt16.self)))
+                if table[pair &>> 6] & (1 &<< UInt64(pair & 63)) != 0, starts(at: i, in: b) { return true }
             }
             return false
         }
