@@ -75,4 +75,32 @@ struct ParseFastPathTests {
             }
         }
     }
+
+    @Test("timestamps at fixed places read the same as digit by digit")
+    func fixedTimestampLayoutAgrees() {
+        // Valid timestamps, then each byte of them replaced by bytes that break or bend the layout.
+        let texts = ["2026-09-01T07:12:03.120-04:00", "2025-07-27 15:47:10.504275-0400", "1999-12-31 23:59:60Z", "2026-13-45T25:61:99"]
+        let replacements: [UInt8] = Array("0 9T:-/.x".utf8) + [0x2F, 0x3A, 0xFF]
+        var checked = 0
+        for text in texts {
+            let original = Array(text.utf8)
+            for at in -1..<original.count {
+                for r in (at < 0 ? [0] : replacements) {
+                    var bytes = original
+                    if at >= 0 { bytes[at] = r }
+                    for length in [bytes.count, 19, 18] where length <= bytes.count {
+                        let prefix = Array(bytes.prefix(length))
+                        prefix.withUnsafeBufferPointer { b in
+                            let fixed = LogTimestamp.fixedDateAndTime(b, 0), general = LogTimestamp.dateAndTime(b, 0)
+                            if let fixed {
+                                #expect(general.map { "\($0)" } == "\(fixed)", "\(String(decoding: prefix, as: UTF8.self))")
+                                checked += 1
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        #expect(checked > 100)
+    }
 }
