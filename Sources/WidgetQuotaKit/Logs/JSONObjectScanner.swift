@@ -112,6 +112,7 @@ enum JSONObjectScanner {
     @inline(__always)
     static func scalarEnd(_ bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
         var i = from
+        while i < bytes.count, bytes[i] &- 0x30 < 10 { i += 1 }   // digits end nothing: skip them first
         while i < bytes.count {
             let b = bytes[i]
             if b == UInt8(ascii: ",") || b == UInt8(ascii: "}") || b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { break }
@@ -159,7 +160,7 @@ enum JSONObjectScanner {
     @inline(__always)
     static func keyEquals(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ name: StaticString) -> Bool {
         guard range.count == name.utf8CodeUnitCount else { return false }
-        return memcmp(bytes.baseAddress! + range.lowerBound, name.utf8Start, range.count) == 0
+        return ByteSearch.sameBytes(UnsafeBufferPointer(rebasing: bytes[range]), UnsafeBufferPointer(start: name.utf8Start, count: range.count))
     }
 
     /// Decodes a JSON string's content (between the quotes), resolving escapes; nil when an escape is invalid.

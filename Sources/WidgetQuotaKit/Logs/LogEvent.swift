@@ -127,15 +127,11 @@ struct ByteTable<Value: Sendable>: Sendable {
     func match(_ b: UnsafeBufferPointer<UInt8>) -> Value? {
         let candidate = hints[ByteTable.hint(b)]
         if candidate == ByteTable.none { return nil }
-        let n = b.count
         let index: Int? = bytes.withUnsafeBufferPointer { all in
             ends.withUnsafeBufferPointer { ends in
                 @inline(__always) func equal(_ i: Int) -> Bool {
                     let start = i == 0 ? 0 : ends[i - 1]
-                    guard ends[i] - start == n else { return false }
-                    var k = 0
-                    while k < n, all[start + k] == b[k] { k += 1 }
-                    return k == n
+                    return ends[i] - start == b.count && ByteSearch.sameBytes(UnsafeBufferPointer(rebasing: all[start..<ends[i]]), b)
                 }
                 if candidate != ByteTable.several { return equal(candidate) ? candidate : nil }
                 return (0..<ends.count).first(where: equal)
