@@ -36,7 +36,9 @@ enum ByteSearch {
     static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: [UInt8]) -> Bool {
         guard a.count == b.count else { return false }
         if a.isEmpty { return true }
-        return b.withUnsafeBufferPointer { memcmp(a.baseAddress!, $0.baseAddress!, a.count) == 0 }
+        return b.withUnsafeBufferPointer { b in
+            a.count <= 32 ? sameBytes(a, b) : memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
+        }
     }
 
     /// True when `a` and `b`, of the same length, hold the same bytes: whole words where the

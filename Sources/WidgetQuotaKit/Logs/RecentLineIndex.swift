@@ -16,8 +16,10 @@ struct RecentLineIndex {
     private let mask: Int
     private var bloom: [UInt64]
     private let bloomMask: Int
-    /// Lines added since the last batch went into `slots`.
-    private var pending: [(hash: UInt64, index: Int)] = []
+    /// Lines added since the last batch went into `slots`: the first `pendingCount` of these.
+    private var pendingHashes: [UInt64]
+    private var pendingIndices: [Int]
+    private var pendingCount = 0
     private static let batch = 32
     /// Lines in, remembered or stale (pending ones included).
     private(set) var occupied = 0
@@ -32,7 +34,8 @@ struct RecentLineIndex {
         bloom = [UInt64](repeating: 0, count: max(1, (1 << slotsLog2) >> 3))
         bloomMask = bloom.count - 1
         limit = (3 << slotsLog2) >> 3
-        pending.reserveCapacity(RecentLineIndex.batch)
+        pendingHashes = [UInt64](repeating: 0, count: RecentLineIndex.batch)
+        pendingIndices = [Int](repeating: 0, count: RecentLineIndex.batch)
     }
 
     /// The top 15 bits of `hash` (the slot comes from its low bits), above the index bits.
@@ -52,7 +55,7 @@ struct RecentLineIndex {
         let (word, bits) = bloomBits(hash)
         if bloom[word] & bits != bits { return false }
         let tag = RecentLineIndex.tag(hash)
-        for p in pending where RecentLineIndex.tag(p.hash) == tag && isLine(p.index) { return true }
+        for k in 0..<pendingCount where RecentLineIndex.tag(pendingHashes[k]) == tag && isLine(pendingIndices[k]) { return true }
         let mask = self.mask
         return slots.withUnsafeBufferPointer { s in
             var i = Int(truncatingIfNeeded: hash) & mask
@@ -70,32 +73,37 @@ struct RecentLineIndex {
         precondition(occupied < limit && index < Int(RecentLineIndex.indexBits), "RecentLineIndex is full")
         let (word, bits) = bloomBits(hash)
         bloom[word] |= bits
-        pending.append((hash, index))
+        pendingHashes[pendingCount] = hash
+        pendingIndices[pendingCount] = index
+        pendingCount += 1
         occupied += 1
-        if pending.count == RecentLineIndex.batch { flush() }
+        if pendingCount == RecentLineIndex.batch { flush() }
     }
 
     /// Moves the pending lines into the table: their probes do not depend on each other, so
     /// their cache misses overlap.
     private mutating func flush() {
         let mask = self.mask
-        pending.withUnsafeBufferPointer { lines in
-            slots.withUnsafeMutableBufferPointer { s in
-                for line in lines {
-                    var i = Int(truncatingIfNeeded: line.hash) & mask
-                    while s[i] != 0 { i = (i + 1) & mask }
-                    s[i] = RecentLineIndex.tag(line.hash) | UInt32(line.index + 1)
+        let count = pendingCount
+        pendingHashes.withUnsafeBufferPointer { hashes in
+            pendingIndices.withUnsafeBufferPointer { indices in
+                slots.withUnsafeMutableBufferPointer { s in
+                    for k in 0..<count {
+                        var i = Int(truncatingIfNeeded: hashes[k]) & mask
+                        while s[i] != 0 { i = (i + 1) & mask }
+                        s[i] = RecentLineIndex.tag(hashes[k]) | UInt32(indices[k] + 1)
+                    }
                 }
             }
         }
-        pending.removeAll(keepingCapacity: true)
+        pendingCount = 0
     }
 
     /// Empties the index (before adding the remembered lines again).
     mutating func removeAll() {
         slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
         bloom.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
-        pending.removeAll(keepingCapacity: true)
+        pendingCount = 0
         occupied = 0
     }
 }
