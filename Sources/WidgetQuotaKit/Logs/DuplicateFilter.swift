@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Remembers the last lines that carried a timestamp, so an exact repeat — two exports
 /// concatenated, a line copied twice — is counted once instead of silently doubling a figure.
 ///
@@ -31,9 +25,8 @@ struct DuplicateFilter {
     private var entries: [Entry]
     private var oldest = 0
     private var remembered = 0
-    /// The lines' bytes: a ring that starts at 1 MiB and doubles, up to `arenaBytes`, only while
-    /// the remembered lines need more room (so memory follows what is remembered).
-    private var arena: [UInt8]
+    /// The lines' bytes, grown (up to `arenaBytes`) only while the remembered lines need room.
+    private var arena: LineArena
     /// Bytes ever written to the arena: the position of the next line.
     private var written = 0
     /// Entry indices by hash, including some of lines already forgotten.
@@ -48,7 +41,7 @@ struct DuplicateFilter {
         self.arenaBytes = arenaBytes
         self.hash = hash
         entries = [Entry](repeating: Entry(), count: capacity)
-        arena = DuplicateFilter.uninitialized(min(1 << 20, arenaBytes))
+        arena = LineArena(limit: arenaBytes)
         // Four slots per line: rebuilt when 3/8 are used, that is after at least half a ring of
         // new lines.
         index = RecentLineIndex(slotsLog2: capacity.trailingZeroBitCount + 2)
@@ -59,7 +52,7 @@ struct DuplicateFilter {
         let raw = UnsafeRawBufferPointer(bytes)
         let h = hash(raw)
         let found = index.contains(hash: h) { i in
-            isRemembered(i) && entries[i].hash == h && matches(entries[i], raw)
+            isRemembered(i) && entries[i].hash == h && entries[i].count == raw.count && arena.holds(raw, at: entries[i].start)
         }
         if found { return true }
         remember(raw, hash: h)
@@ -70,38 +63,26 @@ struct DuplicateFilter {
     @inline(__always)
     private func isRemembered(_ i: Int) -> Bool { (i - oldest) & (capacity - 1) < remembered }
 
-    /// True when the remembered line `e` has exactly the bytes `raw`.
-    private func matches(_ e: Entry, _ raw: UnsafeRawBufferPointer) -> Bool {
-        guard e.count == raw.count else { return false }
-        if e.count == 0 { return true }
-        let at = e.start % arena.count
-        let first = min(e.count, arena.count - at)
-        return arena.withUnsafeBytes { a in
-            memcmp(a.baseAddress! + at, raw.baseAddress!, first) == 0
-                && (first == e.count || memcmp(a.baseAddress!, raw.baseAddress! + first, e.count - first) == 0)
-        }
-    }
-
     private mutating func remember(_ raw: UnsafeRawBufferPointer, hash h: UInt64) {
         let n = raw.count
         guard n <= arenaBytes else { return }   // cannot be kept: such a line is never a repeat
         // Make room: a full ring of entries forgets its oldest line; bytes about to be overwritten
         // first grow the arena, then, at its limit, forget the oldest lines.
-        while remembered > 0, remembered == capacity || entries[oldest].start < written + n - arena.count {
-            if remembered < capacity && arena.count < arenaBytes {
-                grow()
+        while remembered > 0, remembered == capacity || entries[oldest].start < written + n - arena.size {
+            if remembered < capacity && arena.size < arenaBytes {
+                arena.grow(keeping: entries[oldest].start..<written)
                 continue
             }
             oldest = (oldest + 1) & (capacity - 1)
             remembered -= 1
         }
-        while n > arena.count { grow() }
+        while n > arena.size { arena.grow(keeping: written..<written) }
         if index.occupied == index.limit { rebuildIndex() }
         let i = (oldest + remembered) & (capacity - 1)
         entries[i] = Entry(start: written, count: n, hash: h)
         remembered += 1
         index.insert(hash: h, index: i)
-        copy(raw, toArenaAt: written)
+        arena.write(raw, at: written)
         written += n
     }
 
@@ -111,37 +92,6 @@ struct DuplicateFilter {
         for k in 0..<remembered {
             let i = (oldest + k) & (capacity - 1)
             index.insert(hash: entries[i].hash, index: i)
-        }
-    }
-
-    /// Doubles the arena (up to `arenaBytes`), moving the remembered bytes to their new places.
-    private mutating func grow() {
-        let old = arena
-        arena = DuplicateFilter.uninitialized(min(old.count * 2, arenaBytes))
-        let live = remembered > 0 ? entries[oldest].start : written
-        old.withUnsafeBytes { o in
-            var v = live
-            while v < written {
-                let part = min(written - v, old.count - v % old.count)
-                copy(UnsafeRawBufferPointer(rebasing: o[(v % old.count)..<(v % old.count + part)]), toArenaAt: v)
-                v += part
-            }
-        }
-    }
-
-    /// An arena of `count` bytes, not zeroed: only bytes written since are ever read.
-    private static func uninitialized(_ count: Int) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
-    }
-
-    /// Copies `raw` to the arena at position `at`, wrapping at its end.
-    private mutating func copy(_ raw: UnsafeRawBufferPointer, toArenaAt at: Int) {
-        var from = 0
-        while from < raw.count {
-            let p = (at + from) % arena.count
-            let part = min(raw.count - from, arena.count - p)
-            arena.withUnsafeMutableBytes { a in (a.baseAddress! + p).copyMemory(from: raw.baseAddress! + from, byteCount: part) }
-            from += part
         }
     }
 }
