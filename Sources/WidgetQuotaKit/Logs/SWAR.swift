@@ -19,8 +19,4 @@ enum SWAR {
     /// Bytes that are `"` or `\`.
     @inline(__always)
     static func quoteOrBackslash(_ x: UInt64) -> UInt64 { bytes(x, equalTo: 0x22) | bytes(x, equalTo: 0x5C) }
-
-    /// Bytes that are `"` or `,`.
-    @inline(__always)
-    static func quoteOrComma(_ x: UInt64) -> UInt64 { bytes(x, equalTo: 0x22) | bytes(x, equalTo: 0x2C) }
 }
