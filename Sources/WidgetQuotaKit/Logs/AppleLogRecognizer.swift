@@ -26,16 +26,17 @@ public struct AppleLogRecognizer: Sendable {
     ]
 
     /// Byte patterns of every built-in line; other lines are not turned into Strings at all.
-    static let needles: [[UInt8]] = [
+    static let needles = [
         "Request ended for ", "on local reload", "Received run request for", "Received request to expire",
         "submitTaskRequest", "summary for task", "Fetch error", "submit failed", "[WidgetQuota] ",
         "reloadAllTimelines", "reloadTimelines",
-    ].map { Array($0.utf8) }
+    ]
+    private static let candidates = NeedleSet(needles)
 
     /// True when the message might be recognised (always true when rules are loaded).
     func isCandidate(_ message: UnsafeBufferPointer<UInt8>) -> Bool {
         if !rules.rules.isEmpty { return true }
-        return AppleLogRecognizer.needles.contains { ByteSearch.contains(message, $0) }
+        return AppleLogRecognizer.candidates.occurs(in: message)
     }
 
     /// The event an entry stands for, if any.

@@ -36,7 +36,29 @@ enum ByteSearch {
     static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: [UInt8]) -> Bool {
         guard a.count == b.count else { return false }
         if a.isEmpty { return true }
-        return b.withUnsafeBufferPointer { memcmp(a.baseAddress!, $0.baseAddress!, a.count) == 0 }
+        return b.withUnsafeBufferPointer { b in
+            a.count <= 32 ? sameBytes(a, b) : memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
+        }
+    }
+
+    /// True when `a` and `b`, of the same length, hold the same bytes: whole words where the
+    /// length allows (the last one overlapping), bytes below four. For short names, where a
+    /// `memcmp` call costs more than the comparison.
+    @inline(__always)
+    static func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = a.count
+        guard n >= 4 else { return a.elementsEqual(b) }
+        let x = UnsafeRawBufferPointer(a), y = UnsafeRawBufferPointer(b)
+        if n < 8 {
+            return x.loadUnaligned(as: UInt32.self) == y.loadUnaligned(as: UInt32.self)
+                && x.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self) == y.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
+        }
+        var k = 0
+        while k + 8 < n {
+            if x.loadUnaligned(fromByteOffset: k, as: UInt64.self) != y.loadUnaligned(fromByteOffset: k, as: UInt64.self) { return false }
+            k += 8
+        }
+        return x.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self) == y.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
     }
 
     /// True when `bytes` starts with `prefix` at `at`.

@@ -58,6 +58,10 @@ struct DeviceAccumulator {
     var firstDay = Int.max
     private var lastWidget: (kind: String?, family: String?, instance: Int?) = (nil, nil, nil)
     var lastDay = Int.min
+    /// The day of the previous event and where it is in `days` (events come in runs of one
+    /// day): saves hashing the day per event. A new day may move every entry, so it is looked
+    /// up again after an insertion.
+    private var recentDay: (day: Int, index: Dictionary<Int, DeviceDay>.Index)?
 
     /// Adds one event.
     mutating func add(_ e: LogEvent) {
@@ -81,7 +85,12 @@ struct DeviceAccumulator {
         }
         if e.origin != nil { originKnown = true }
         let lowPowerNow = lowPowerState == true
-        DeviceAccumulator.add(e, to: &days[day, default: DeviceDay()], lowPower: lowPowerNow)
+        if let recent = recentDay, recent.day == day {
+            DeviceAccumulator.add(e, to: &days.values[recent.index], lowPower: lowPowerNow)
+        } else {
+            DeviceAccumulator.add(e, to: &days[day, default: DeviceDay()], lowPower: lowPowerNow)
+            recentDay = (day, days.index(forKey: day)!)
+        }
     }
 
     /// Counts one event into its day, in place.

@@ -1,112 +1,97 @@
 /// Remembers the last lines that carried a timestamp, so an exact repeat — two exports
 /// concatenated, a line copied twice — is counted once instead of silently doubling a figure.
-/// Memory is bounded: only the most recent `capacity` line hashes are kept.
+///
+/// A line repeats when its bytes equal a remembered line's: hashes only find the candidates,
+/// and every candidate is compared byte for byte, so two different lines are never taken for
+/// one. Memory is bounded: the most recent `capacity` distinct lines are remembered, as long
+/// as their bytes fit in `arenaBytes` (older lines are forgotten first). With the defaults that
+/// is 65,536 lines of up to 1 KiB on average.
 struct DuplicateFilter {
-    static let capacity = 1 << 16
-    private var ring = [UInt64](repeating: 0, count: DuplicateFilter.capacity)
-    private var seen = HashSet64(slotsLog2: 17)
-    private var next = 0
-    private var filled = false
+    static let defaultCapacity = 1 << 16
+    static let defaultArenaBytes = 64 << 20
 
-    /// True when `bytes` repeats a recent line; otherwise remembers it.
+    /// One remembered line: where its bytes are in the arena (a position that only grows) and
+    /// its hash.
+    private struct Entry {
+        var start = 0
+        var count = 0
+        var hash: UInt64 = 0
+    }
+
+    private let capacity: Int
+    private let arenaBytes: Int
+    private let hash: (UnsafeRawBufferPointer) -> UInt64
+    /// Remembered lines in arrival order: a ring of `capacity` entries from `oldest`.
+    private var entries: [Entry]
+    private var oldest = 0
+    private var remembered = 0
+    /// The lines' bytes, grown (up to `arenaBytes`) only while the remembered lines need room.
+    private var arena: LineArena
+    /// Bytes ever written to the arena: the position of the next line.
+    private var written = 0
+    /// Entry indices by hash, including some of lines already forgotten.
+    private var index: RecentLineIndex
+
+    /// `capacity` (a power of two, at most 2^16) lines within `arenaBytes` of bytes; `hash` is
+    /// replaceable so tests can force collisions.
+    init(capacity: Int = DuplicateFilter.defaultCapacity, arenaBytes: Int = DuplicateFilter.defaultArenaBytes,
+         hash: @escaping (UnsafeRawBufferPointer) -> UInt64 = LineHash.hash) {
+        precondition(capacity > 0 && capacity <= 1 << 16 && capacity & (capacity - 1) == 0, "capacity must be a power of two ≤ 2^16")
+        self.capacity = capacity
+        self.arenaBytes = arenaBytes
+        self.hash = hash
+        entries = [Entry](repeating: Entry(), count: capacity)
+        arena = LineArena(limit: arenaBytes)
+        // Four slots per line: rebuilt when 3/8 are used, that is after at least half a ring of
+        // new lines.
+        index = RecentLineIndex(slotsLog2: capacity.trailingZeroBitCount + 2)
+    }
+
+    /// True when `bytes` repeats a remembered line; otherwise remembers it.
     mutating func isRepeat(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        // Eight bytes per step, then the tail; SplitMix's finaliser spreads the bits.
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(bytes.count)
         let raw = UnsafeRawBufferPointer(bytes)
-        var i = 0
-        while i + 8 <= raw.count {
-            h = RandomStream.mix(h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-            i += 8
+        let h = hash(raw)
+        let found = index.contains(hash: h) { i in
+            isRemembered(i) && entries[i].hash == h && entries[i].count == raw.count && arena.holds(raw, at: entries[i].start)
         }
-        var tail: UInt64 = 0
-        while i < raw.count { tail = tail << 8 | UInt64(raw[i]); i += 1 }
-        h = RandomStream.mix(h ^ tail)
-        if seen.contains(h) { return true }
-        if filled { seen.remove(ring[next]) }
-        ring[next] = h
-        seen.insert(h)
-        next += 1
-        if next == DuplicateFilter.capacity { next = 0; filled = true }
+        if found { return true }
+        remember(raw, hash: h)
         return false
     }
-}
 
-/// A set of already well-mixed 64-bit hashes in a fixed table (open addressing, linear probing,
-/// deletion by backward shift): no per-lookup hashing and no allocation, unlike `Set<UInt64>`.
-/// Kept at most half full (`DuplicateFilter` keeps 2^16 in 2^17: 1 MiB, near the cache).
-struct HashSet64 {
-    private var slots: [UInt64]
-    /// Zero marks an empty slot, so the value zero is kept aside.
-    private var hasZero = false
-    private let mask: Int
-    private(set) var count = 0
+    /// True when entry `i` holds a line still remembered.
+    @inline(__always)
+    private func isRemembered(_ i: Int) -> Bool { (i - oldest) & (capacity - 1) < remembered }
 
-    init(slotsLog2: Int) {
-        slots = [UInt64](repeating: 0, count: 1 << slotsLog2)
-        mask = (1 << slotsLog2) - 1
+    private mutating func remember(_ raw: UnsafeRawBufferPointer, hash h: UInt64) {
+        let n = raw.count
+        guard n <= arenaBytes else { return }   // cannot be kept: such a line is never a repeat
+        // Make room: a full ring of entries forgets its oldest line; bytes about to be overwritten
+        // first grow the arena, then, at its limit, forget the oldest lines.
+        while remembered > 0, remembered == capacity || entries[oldest].start < written + n - arena.size {
+            if remembered < capacity && arena.size < arenaBytes {
+                arena.grow(keeping: entries[oldest].start..<written)
+                continue
+            }
+            oldest = (oldest + 1) & (capacity - 1)
+            remembered -= 1
+        }
+        while n > arena.size { arena.grow(keeping: written..<written) }
+        if index.occupied == index.limit { rebuildIndex() }
+        let i = (oldest + remembered) & (capacity - 1)
+        entries[i] = Entry(start: written, count: n, hash: h)
+        remembered += 1
+        index.insert(hash: h, index: i)
+        arena.write(raw, at: written)
+        written += n
     }
 
-    @inline(__always) private func home(_ v: UInt64) -> Int { Int(truncatingIfNeeded: v) & mask }
-
-    func contains(_ v: UInt64) -> Bool {
-        if v == 0 { return hasZero }
-        return slots.withUnsafeBufferPointer { s in
-            var i = home(v)
-            while true {
-                let x = s[i]
-                if x == v { return true }
-                if x == 0 { return false }
-                i = (i + 1) & mask
-            }
+    /// Drops the forgotten lines' slots: the index again holds the remembered lines only.
+    private mutating func rebuildIndex() {
+        index.removeAll()
+        for k in 0..<remembered {
+            let i = (oldest + k) & (capacity - 1)
+            index.insert(hash: entries[i].hash, index: i)
         }
-    }
-
-    /// Adds `v` (no effect when present). The caller keeps the set well below full.
-    mutating func insert(_ v: UInt64) {
-        if v == 0 { if !hasZero { hasZero = true; count += 1 }; return }
-        precondition(count < mask, "HashSet64 is full")
-        let mask = self.mask
-        let start = home(v)
-        let added: Bool = slots.withUnsafeMutableBufferPointer { s in
-            var i = start
-            while true {
-                if s[i] == v { return false }
-                if s[i] == 0 { s[i] = v; return true }
-                i = (i + 1) & mask
-            }
-        }
-        if added { count += 1 }
-    }
-
-    /// Removes `v` when present.
-    mutating func remove(_ v: UInt64) {
-        if v == 0 { if hasZero { hasZero = false; count -= 1 }; return }
-        let mask = self.mask
-        let start = home(v)
-        let removed: Bool = slots.withUnsafeMutableBufferPointer { s in
-            var i = start
-            while s[i] != v {
-                if s[i] == 0 { return false }
-                i = (i + 1) & mask
-            }
-            // Backward shift: move later entries of the run into the hole when their home
-            // position does not lie cyclically in (hole, j].
-            var hole = i
-            var j = i
-            while true {
-                j = (j + 1) & mask
-                let x = s[j]
-                if x == 0 { break }
-                let h = Int(truncatingIfNeeded: x) & mask
-                let inRange = hole <= j ? (h > hole && h <= j) : (h > hole || h <= j)
-                if !inRange {
-                    s[hole] = x
-                    hole = j
-                }
-            }
-            s[hole] = 0
-            return true
-        }
-        if removed { count -= 1 }
     }
 }

@@ -52,10 +52,8 @@ enum JSONObjectScanner {
             let value: JSONValueRef
             switch c {
             case UInt8(ascii: "\""):
-                guard let end = stringEnd(bytes, from: i + 1) else { return "unterminated string (the line is cut off)" }
-                let range = (i + 1)..<end
-                let escaped = range.isEmpty ? false : memchr(bytes.baseAddress! + range.lowerBound, 0x5C, range.count) != nil
-                value = JSONValueRef(kind: .string, range: range, hasEscapes: escaped)
+                guard let (end, escaped) = string(bytes, from: i + 1) else { return "unterminated string (the line is cut off)" }
+                value = JSONValueRef(kind: .string, range: (i + 1)..<end, hasEscapes: escaped)
                 i = end + 1
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 guard let end = containerEnd(bytes, from: i) else { return "unbalanced brackets (the line is cut off)" }
@@ -63,19 +61,10 @@ enum JSONObjectScanner {
                 i = end
             default:
                 let start = i
-                while i < n {
-                    let b = bytes[i]
-                    if b == UInt8(ascii: ",") || b == UInt8(ascii: "}") || b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { break }
-                    i += 1
-                }
+                i = scalarEnd(bytes, from: i)
                 guard i > start else { return "expected a value" }
-                let first = bytes[start]
-                let isNumber = first == UInt8(ascii: "-") || (first &- 0x30) < 10
-                if !isNumber {
-                    let word = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
-                    guard word == "true" || word == "false" || word == "null" else { return "expected a JSON value" }
-                }
-                value = JSONValueRef(kind: isNumber ? .number : .literal, range: start..<i, hasEscapes: false)
+                guard let scalar = scalar(bytes, start..<i) else { return "expected a JSON value" }
+                value = scalar
             }
             visit(key, value)
             skipSpace()
@@ -93,18 +82,58 @@ enum JSONObjectScanner {
     /// The index of the quote closing a string whose content starts at `from`.
     @inline(__always)
     static func stringEnd(_ bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
-        let base = bytes.baseAddress!
+        string(bytes, from: from)?.end
+    }
+
+    /// The index of the quote closing a string whose content starts at `from`, and whether the
+    /// content holds a backslash escape; nil when the string is not closed. Eight bytes at a time.
+    @inline(__always)
+    static func string(_ bytes: UnsafeBufferPointer<UInt8>, from: Int) -> (end: Int, escaped: Bool)? {
+        let n = bytes.count
+        let raw = UnsafeRawBufferPointer(bytes)
         var i = from
-        while i < bytes.count {
-            guard let hit = memchr(base + i, 0x22, bytes.count - i) else { return nil }
-            let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-            var backslashes = 0
-            var k = at - 1
-            while k >= from, bytes[k] == 0x5C { backslashes += 1; k -= 1 }
-            if backslashes % 2 == 0 { return at }
-            i = at + 1
+        var escaped = false
+        while true {
+            // The next quote or backslash.
+            while i + 8 <= n {
+                let hits = SWAR.quoteOrBackslash(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
+                if hits != 0 { i += hits.trailingZeroBitCount >> 3; break }
+                i += 8
+            }
+            while i < n, bytes[i] != 0x22, bytes[i] != 0x5C { i += 1 }
+            guard i < n else { return nil }
+            if bytes[i] == 0x22 { return (i, escaped) }
+            escaped = true
+            i += 2   // the backslash and the byte it escapes
         }
-        return nil
+    }
+
+    /// The index just past a number or literal starting at `from`: the first `,`, `}` or white space.
+    @inline(__always)
+    static func scalarEnd(_ bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
+        var i = from
+        while i < bytes.count, bytes[i] &- 0x30 < 10 { i += 1 }   // digits end nothing: skip them first
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == UInt8(ascii: ",") || b == UInt8(ascii: "}") || b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { break }
+            i += 1
+        }
+        return i
+    }
+
+    private static let literals: [[UInt8]] = ["true", "false", "null"].map { Array($0.utf8) }
+
+    /// The number or literal at `range` (not empty), or nil when it is neither: a number starts
+    /// with `-` or a digit; a literal is exactly `true`, `false` or `null`.
+    @inline(__always)
+    static func scalar(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> JSONValueRef? {
+        let first = bytes[range.lowerBound]
+        if first == UInt8(ascii: "-") || (first &- 0x30) < 10 {
+            return JSONValueRef(kind: .number, range: range, hasEscapes: false)
+        }
+        let word = UnsafeBufferPointer(rebasing: bytes[range])
+        guard literals.contains(where: { ByteSearch.equal(word, $0) }) else { return nil }
+        return JSONValueRef(kind: .literal, range: range, hasEscapes: false)
     }
 
     /// The index just past the object or array starting at `from`.
@@ -131,7 +160,7 @@ enum JSONObjectScanner {
     @inline(__always)
     static func keyEquals(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ name: StaticString) -> Bool {
         guard range.count == name.utf8CodeUnitCount else { return false }
-        return memcmp(bytes.baseAddress! + range.lowerBound, name.utf8Start, range.count) == 0
+        return ByteSearch.sameBytes(UnsafeBufferPointer(rebasing: bytes[range]), UnsafeBufferPointer(start: name.utf8Start, count: range.count))
     }
 
     /// Decodes a JSON string's content (between the quotes), resolving escapes; nil when an escape is invalid.

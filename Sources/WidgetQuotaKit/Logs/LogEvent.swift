@@ -38,10 +38,10 @@ public enum LogEventKind: String, Sendable, CaseIterable, Codable {
 
     /// The kind whose raw value equals `bytes`, without building a String.
     static func matching(_ bytes: UnsafeBufferPointer<UInt8>) -> LogEventKind? {
-        ByteTable.match(bytes, in: table)
+        table.match(bytes)
     }
 
-    private static let table = ByteTable.of(allCases)
+    private static let table = ByteTable(cases: allCases)
 }
 
 /// Success or failure of a request, a task or a timeline.
@@ -90,14 +90,58 @@ public struct LogEvent: Sendable {
     }
 }
 
-/// Raw values as bytes, to match enum cases without building Strings.
-enum ByteTable {
-    static func of<E: RawRepresentable>(_ cases: [E]) -> [([UInt8], E)] where E.RawValue == String {
-        cases.map { (Array($0.rawValue.utf8), $0) }
+/// Names as bytes, to tell which one some bytes spell without building a String: the names
+/// one after another in one array, so a lookup touches no reference-counted storage per name,
+/// and a small table from (length, first byte, last byte) to the one name that could match.
+struct ByteTable<Value: Sendable>: Sendable {
+    private let bytes: [UInt8]
+    /// Where each name ends in `bytes`.
+    private let ends: [Int]
+    private let values: [Value]
+    /// Per `hint`, the index of the only name with it, `none` or `several`.
+    private let hints: [Int]
+    private static var none: Int { -1 }
+    private static var several: Int { -2 }
+
+    init(_ pairs: [(name: String, value: Value)]) {
+        bytes = pairs.flatMap { Array($0.name.utf8) }
+        ends = pairs.reduce(into: []) { ends, pair in ends.append((ends.last ?? 0) + pair.name.utf8.count) }
+        values = pairs.map(\.value)
+        var hints = [Int](repeating: ByteTable.none, count: 64)
+        for (i, pair) in pairs.enumerated() {
+            let name = Array(pair.name.utf8)
+            let h = name.withUnsafeBufferPointer(ByteTable.hint)
+            hints[h] = hints[h] == ByteTable.none ? i : ByteTable.several
+        }
+        self.hints = hints
     }
 
-    static func match<E>(_ bytes: UnsafeBufferPointer<UInt8>, in table: [([UInt8], E)]) -> E? {
-        for (raw, value) in table where ByteSearch.equal(bytes, raw) { return value }
-        return nil
+    /// Where a name's candidates are in `hints` (names of no bytes share one place).
+    @inline(__always)
+    private static func hint(_ b: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let first = b.first, let last = b.last else { return 0 }
+        return (b.count &* 7 &+ Int(first) &+ Int(last) &* 3) & 63
     }
+
+    /// The value whose name is exactly `b`.
+    func match(_ b: UnsafeBufferPointer<UInt8>) -> Value? {
+        let candidate = hints[ByteTable.hint(b)]
+        if candidate == ByteTable.none { return nil }
+        let index: Int? = bytes.withUnsafeBufferPointer { all in
+            ends.withUnsafeBufferPointer { ends in
+                @inline(__always) func equal(_ i: Int) -> Bool {
+                    let start = i == 0 ? 0 : ends[i - 1]
+                    return ends[i] - start == b.count && ByteSearch.sameBytes(UnsafeBufferPointer(rebasing: all[start..<ends[i]]), b)
+                }
+                if candidate != ByteTable.several { return equal(candidate) ? candidate : nil }
+                return (0..<ends.count).first(where: equal)
+            }
+        }
+        return index.map { values[$0] }
+    }
+}
+
+extension ByteTable where Value: RawRepresentable, Value.RawValue == String {
+    /// Enum cases by raw value.
+    init(cases: [Value]) { self.init(cases.map { ($0.rawValue, $0) }) }
 }

@@ -34,17 +34,9 @@ struct LogFileParser {
     private var objectOverflow = false
 
     // Trace CSV.
-    private var csvColumns: [String]?
-    /// The field each column sets, the first column's name as bytes, the cells of the current line.
-    private var csvFields: [TraceFields.Field] = []
-    private var csvFirstColumn: [UInt8] = []
-    private var csvCells: [CSVLine.Cell] = []
-    /// Per column, the last text cell's bytes and the (redacted) value they gave.
-    private var csvLast: [(bytes: [UInt8], text: String?)] = []
-
-    // The last device name seen (trace records repeat it on every line).
-    private var lastDeviceBytes: [UInt8] = []
-    private var lastDevice = ""
+    private var csvReader: TraceCSVReader
+    // Trace NDJSON.
+    private var traceReader: TraceNDJSONReader
     /// Process, subsystem and category names repeat on every line: made into Strings once.
     private var names = StringCache()
 
@@ -55,6 +47,8 @@ struct LogFileParser {
         self.file = file
         self.recognizer = recognizer
         self.redactor = redactor
+        traceReader = TraceNDJSONReader(redactor: redactor)
+        csvReader = TraceCSVReader(redactor: redactor)
     }
 
     /// A file that is not a log in any known format.
@@ -171,165 +165,23 @@ struct LogFileParser {
 
     private mutating func traceJSON(_ b: UnsafeBufferPointer<UInt8>, line: Int, into sink: inout LogAnalyzer) throws {
         var f = TraceFields()
-        var deviceRange: Range<Int>?
-        let redactor = self.redactor
-        let problem = JSONObjectScanner.scan(b) { key, value in
-            if JSONObjectScanner.keyEquals(b, key, "timestamp") {
-                f.timestampText = true
-                guard value.kind == .string else { return }
-                let slice = UnsafeBufferPointer(rebasing: b[value.range])
-                if let (ts, end) = LogTimestamp.parse(slice), end == slice.count { f.timestamp = ts }
-            } else if JSONObjectScanner.keyEquals(b, key, "event") {
-                f.eventPresent = true
-                if value.kind == .string { f.event = LogEventKind.matching(UnsafeBufferPointer(rebasing: b[value.range])) }
-            } else if JSONObjectScanner.keyEquals(b, key, "device"), value.kind == .string, !value.hasEscapes {
-                deviceRange = value.range
-            } else if JSONObjectScanner.keyEquals(b, key, "lowPowerMode") || JSONObjectScanner.keyEquals(b, key, "smartStack") {
-                let isLowPower = key.count == 12
-                let v = UnsafeBufferPointer(rebasing: b[value.range])
-                let isTrue = ByteSearch.equal(v, TraceFields.trueBytes)
-                if value.kind == .literal, isTrue || ByteSearch.equal(v, TraceFields.falseBytes) {
-                    if isLowPower { f.lowPowerMode = isTrue } else { f.smartStack = isTrue }
-                } else if f.problem == nil {
-                    f.problem = "\(isLowPower ? "lowPowerMode" : "smartStack"): expected true or false"
-                }
-            } else if let fast = fastTraceField(b, key: key, value: value, into: &f) {
-                _ = fast
-            } else {
-                let name = ByteSearch.string(b, key)
-                let text = value.kind == .string
-                    ? JSONObjectScanner.decodeString(b, value.range, hasEscapes: value.hasEscapes) ?? ""
-                    : ByteSearch.string(b, value.range)
-                f.set(name, text, redactor: redactor)
-            }
-        }
-        if let problem { return try sink.malformed(file: file, line: line, problem: problem) }
-        if let r = deviceRange { f.device = cachedDevice(UnsafeBufferPointer(rebasing: b[r])) }
-        switch f.validated() {
-        case .success(let e): sink.record(e, fileDevice: file)
-        case .failure(let p): try sink.malformed(file: file, line: line, problem: p.text)
-        }
-    }
-
-    /// Fields that repeat on most trace lines, parsed from bytes without building Strings.
-    /// Returns nil when the generic path must handle the field.
-    private mutating func fastTraceField(_ b: UnsafeBufferPointer<UInt8>, key: Range<Int>, value: JSONValueRef, into f: inout TraceFields) -> Bool? {
-        let v = UnsafeBufferPointer(rebasing: b[value.range])
-        func match<E>(_ table: [([UInt8], E)]) -> E? {
-            value.kind == .string ? ByteTable.match(v, in: table) : nil
-        }
-        func integer() -> Int? {
-            guard value.kind == .number, v.count > 0, v.count < 16 else { return nil }
-            var n = 0
-            for c in v { guard c &- 0x30 < 10 else { return nil }; n = n * 10 + Int(c &- 0x30) }
-            return n
-        }
-        switch key.count {
-        case 6 where JSONObjectScanner.keyEquals(b, key, "origin"):
-            guard let o = match(TraceFields.origins) else { return nil }
-            f.origin = o
-        case 5 where JSONObjectScanner.keyEquals(b, key, "actor"):
-            guard let a = match(TraceFields.actors) else { return nil }
-            f.actor = a
-        case 7 where JSONObjectScanner.keyEquals(b, key, "outcome"):
-            guard let o = match(TraceFields.outcomes) else { return nil }
-            f.outcome = o
-        case 8 where JSONObjectScanner.keyEquals(b, key, "instance"):
-            guard let n = integer() else { return nil }
-            f.instance = n
-        case 6 where JSONObjectScanner.keyEquals(b, key, "tokens"):
-            guard let n = integer() else { return nil }
-            f.tokens = n
-        case 10 where JSONObjectScanner.keyEquals(b, key, "durationMs"):
-            guard let n = integer() else { return nil }
-            f.durationMs = Double(n)
-        case 13 where JSONObjectScanner.keyEquals(b, key, "schemaVersion"):
-            guard let n = integer() else { return nil }
-            f.schemaVersion = n
-        case 10 where JSONObjectScanner.keyEquals(b, key, "widgetKind"), 12 where JSONObjectScanner.keyEquals(b, key, "widgetFamily"):
-            guard value.kind == .string, !value.hasEscapes else { return nil }
-            let text: String
-            if let cached = names.lookup(v) { text = cached } else {
-                text = redactor.redact(ByteSearch.string(v))
-                names.insert(v, text)
-            }
-            if key.count == 10 { f.widgetKind = text } else { f.widgetFamily = text }
-        default:
-            return nil
-        }
-        return true
-    }
-
-    private mutating func cachedDevice(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        if ByteSearch.equal(bytes, lastDeviceBytes) { return lastDevice }
-        lastDeviceBytes = Array(bytes)
-        lastDevice = redactor.redact(ByteSearch.string(bytes))
-        return lastDevice
+        if let p = traceReader.read(b, into: &f) { return try sink.malformed(file: file, line: line, problem: p.text) }
+        try record(&f, line: line, into: &sink)
     }
 
     private mutating func traceCSV(_ b: UnsafeBufferPointer<UInt8>, line: Int, into sink: inout LogAnalyzer) throws {
-        guard let columns = csvColumns else {
-            guard let cells = CSVLine.split(b) else {
-                return try sink.malformed(file: file, line: line, problem: "unbalanced quotes; expected RFC 4180 CSV on one line")
-            }
-            guard cells.first == "schemaVersion" else {
-                return try sink.malformed(file: file, line: line, problem: "expected the header line \(TraceFormat.csvHeader)")
-            }
-            csvColumns = cells
-            csvFields = cells.map(TraceFields.Field.init(name:))
-            csvFirstColumn = Array(cells[0].utf8)
-            csvLast = Array(repeating: ([], nil), count: cells.count)
-            return
-        }
-        var cells = csvCells
-        csvCells = []
-        defer { csvCells = cells }
-        guard CSVLine.cells(b, into: &cells) else {
-            return try sink.malformed(file: file, line: line, problem: "unbalanced quotes; expected RFC 4180 CSV on one line")
-        }
-        // A repeated header (files joined with cat). Only a first cell that could equal the first
-        // column name (its bytes, quoted or not ASCII) needs the exact String comparison.
-        if cells.count == columns.count, let first = cells.first,
-           first.quoted || ByteSearch.equal(UnsafeBufferPointer(rebasing: b[first.start..<first.end]), csvFirstColumn)
-            || !ByteSearch.isASCII(UnsafeBufferPointer(rebasing: b[first.start..<first.end])) {
-            if let strings = CSVLine.split(b), strings == columns { return }
-        }
-        guard cells.count == columns.count else {
-            return try sink.malformed(file: file, line: line, problem: "expected \(columns.count) columns like the header, found \(cells.count)")
-        }
         var f = TraceFields()
-        for index in 0..<cells.count {
-            let field = csvFields[index]
-            if field == .unknown { continue }
-            let cell = cells[index]
-            if cell.start == cell.end { continue }   // empty: TraceFields.set ignores it
-            if cell.doubled {
-                f.set(columns[index], CSVLine.unprotected(CSVLine.string(b, cell)), redactor: redactor)
-                continue
-            }
-            let v = UnsafeBufferPointer(rebasing: b[cell.start..<cell.end])
-            if field.isText {
-                // Same bytes, same String: redacted once per distinct value of the column.
-                if ByteSearch.equal(v, csvLast[index].bytes) {
-                    if let text = csvLast[index].text { f.setText(field, text) }
-                    continue
-                }
-                let text = CSVLine.unprotected(ByteSearch.string(v))
-                let value = text.isEmpty ? nil : redactor.redact(text)
-                csvLast[index] = (Array(v), value)
-                if let value { f.setText(field, value) }
-                continue
-            }
-            // Typed fields: the common spellings from bytes; anything else (a protected
-            // apostrophe, signs, fractions, bad values) goes through the String path, unchanged.
-            if v[0] == 0x27 || !f.setFast(field, v) {
-                f.set(columns[index], CSVLine.unprotected(ByteSearch.string(v)), redactor: redactor)
-            }
+        switch csvReader.read(b, into: &f) {
+        case .header: return
+        case .malformed(let p): try sink.malformed(file: file, line: line, problem: p.text)
+        case .record: try record(&f, line: line, into: &sink)
         }
-        switch f.validated() {
-        case .success(let e): sink.record(e, fileDevice: file)
-        case .failure(let p): try sink.malformed(file: file, line: line, problem: p.text)
-        }
+    }
+
+    /// Hands a trace record's event to the analyzer, or says what the record lacks.
+    private func record(_ f: inout TraceFields, line: Int, into sink: inout LogAnalyzer) throws {
+        if let p = f.validate() { return try sink.malformed(file: file, line: line, problem: p.text) }
+        sink.record(f.draft, fileDevice: file)
     }
 
     // MARK: Apple JSON styles
@@ -478,107 +330,6 @@ struct LogFileParser {
             return recognizer.recognise(entry)
         }
         if let event { sink.record(event, fileDevice: file) }
-    }
-}
-
-/// Splits one RFC 4180 CSV line into cells.
-enum CSVLine {
-    /// Where one cell is in a line: for a quoted cell the bytes between the quotes.
-    struct Cell {
-        var start: Int
-        var end: Int
-        var quoted: Bool
-        /// True when a quoted cell contains a doubled quote (its text needs unescaping).
-        var doubled: Bool
-    }
-
-    /// The cells of `b` as byte ranges, with exactly `split`'s rules; false when a quoted cell
-    /// is not closed on this line (or text follows its closing quote).
-    static func cells(_ b: UnsafeBufferPointer<UInt8>, into cells: inout [Cell]) -> Bool {
-        cells.removeAll(keepingCapacity: true)
-        var i = 0
-        let n = b.count
-        while true {
-            if i < n, b[i] == 0x22 {
-                i += 1
-                let start = i
-                var doubled = false
-                var closed = false
-                while i < n {
-                    if b[i] == 0x22 {
-                        if i + 1 < n, b[i + 1] == 0x22 { doubled = true; i += 2; continue }
-                        closed = true
-                        break
-                    }
-                    i += 1
-                }
-                guard closed else { return false }
-                let end = i
-                i += 1
-                guard i == n || b[i] == 0x2C else { return false }
-                cells.append(Cell(start: start, end: end, quoted: true, doubled: doubled))
-            } else {
-                let start = i
-                while i < n, b[i] != 0x2C { i += 1 }
-                cells.append(Cell(start: start, end: i, quoted: false, doubled: false))
-            }
-            if i >= n { break }
-            i += 1   // the comma
-            if i == n { cells.append(Cell(start: n, end: n, quoted: false, doubled: false)); break }
-        }
-        return true
-    }
-
-    /// The text of `cell` (doubled quotes made single), as `split` gives it.
-    static func string(_ b: UnsafeBufferPointer<UInt8>, _ cell: Cell) -> String {
-        guard cell.doubled else { return ByteSearch.string(b, cell.start..<cell.end) }
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(cell.end - cell.start)
-        var i = cell.start
-        while i < cell.end {
-            bytes.append(b[i])
-            i += b[i] == 0x22 ? 2 : 1
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// A leading apostrophe protects text from spreadsheets (CSVWriter); it is not data.
-    static func unprotected(_ cell: String) -> String {
-        cell.hasPrefix("'") ? String(cell.dropFirst()) : cell
-    }
-
-    /// The cells, or nil when a quoted cell is not closed on this line.
-    static func split(_ b: UnsafeBufferPointer<UInt8>) -> [String]? {
-        var cells = [String]()
-        var i = 0
-        let n = b.count
-        while true {
-            if i < n, b[i] == 0x22 {
-                var bytes = [UInt8]()
-                i += 1
-                var closed = false
-                while i < n {
-                    if b[i] == 0x22 {
-                        if i + 1 < n, b[i + 1] == 0x22 { bytes.append(0x22); i += 2; continue }
-                        closed = true
-                        i += 1
-                        break
-                    }
-                    bytes.append(b[i])
-                    i += 1
-                }
-                guard closed, i == n || b[i] == 0x2C else { return nil }
-                cells.append(String(decoding: bytes, as: UTF8.self))
-            } else {
-                let start = i
-                while i < n, b[i] != 0x2C { i += 1 }
-                cells.append(ByteSearch.string(b, start..<i))
-            }
-            if i >= n { break }
-            i += 1   // the comma
-            if i == n { cells.append(""); break }
-        }
-        return cells
     }
 }
 

@@ -56,31 +56,12 @@ public struct LogTimestamp: Sendable, Equatable {
     /// Returns the timestamp and the index just past it, or nil.
     public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, from: Int = 0) -> (LogTimestamp, end: Int)? {
         let n = bytes.count
-        var i = from
-        @inline(__always) func digits(_ count: Int) -> Int? {
-            guard i + count <= n else { return nil }
-            var v = 0
-            for k in 0..<count {
-                let c = bytes[i + k] &- 0x30
-                guard c < 10 else { return nil }
-                v = v * 10 + Int(c)
-            }
-            i += count
-            return v
-        }
-        @inline(__always) func expect(_ byte: UInt8) -> Bool {
-            guard i < n, bytes[i] == byte else { return false }
-            i += 1
-            return true
-        }
-        guard let year = digits(4), expect(0x2D), let month = digits(2), expect(0x2D), let day = digits(2),
+        guard let (year, month, day, hour, minute, second, end) = fixedDateAndTime(bytes, from) ?? dateAndTime(bytes, from),
               month >= 1, month <= 12, day >= 1, day <= 31,
               // Logs come from iOS devices: a year outside this range is a corrupt line, not a date.
-              year >= 2000, year <= 2100 else { return nil }
-        guard i < n, bytes[i] == 0x20 || bytes[i] == 0x54 else { return nil }   // ' ' or 'T'
-        i += 1
-        guard let hour = digits(2), expect(0x3A), let minute = digits(2), expect(0x3A), let second = digits(2),
+              year >= 2000, year <= 2100,
               hour < 24, minute < 60, second < 61 else { return nil }
+        var i = end
         var fraction = 0.0
         if i < n, bytes[i] == 0x2E || bytes[i] == 0x2C {
             i += 1
@@ -100,23 +81,76 @@ public struct LogTimestamp: Sendable, Equatable {
                 offset = 0
                 i += 1
             } else if c == 0x2B || c == 0x2D {   // + or -
-                let save = i
-                i += 1
-                if let hh = digits(2) {
-                    _ = expect(0x3A)
-                    if let mm = digits(2), hh <= 14, mm < 60 {
+                var cursor = DigitCursor(bytes: bytes, at: i + 1)
+                if let hh = cursor.digits(2) {
+                    _ = cursor.expect(0x3A)
+                    if let mm = cursor.digits(2), hh <= 14, mm < 60 {
                         offset = (c == 0x2D ? -1 : 1) * (hh * 3_600 + mm * 60)
-                    } else {
-                        i = save
+                        i = cursor.at
                     }
-                } else {
-                    i = save
                 }
             }
         }
         let days = daysFromCivil(year: year, month: month, day: day)
         let seconds = Double(days * 86_400 + hour * 3_600 + minute * 60 + second) + fraction
         return (LogTimestamp(localSeconds: seconds, utcOffsetSeconds: offset), i)
+    }
+
+    /// A date and wall-clock time as printed, not yet checked for range.
+    typealias DateAndTime = (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, end: Int)
+
+    /// `yyyy-mm-dd hh:mm:ss` (or with `T`) at `from`, the digits and separators read at their
+    /// fixed places; nil when the bytes differ from that layout anywhere (then `dateAndTime`
+    /// reads them, and comes to the same answer for every text this one reads).
+    @inline(__always)
+    static func fixedDateAndTime(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int) -> DateAndTime? {
+        guard bytes.count - from >= 19, let base = bytes.baseAddress else { return nil }
+        let p = base + from
+        @inline(__always) func two(_ k: Int) -> Int? {
+            let a = p[k] &- 0x30, b = p[k + 1] &- 0x30
+            guard a < 10, b < 10 else { return nil }
+            return Int(a) * 10 + Int(b)
+        }
+        guard let century = two(0), let years = two(2), p[4] == 0x2D, let month = two(5), p[7] == 0x2D, let day = two(8),
+              p[10] == 0x20 || p[10] == 0x54, let hour = two(11), p[13] == 0x3A, let minute = two(14), p[16] == 0x3A,
+              let second = two(17) else { return nil }
+        return (century * 100 + years, month, day, hour, minute, second, from + 19)
+    }
+
+    /// The date and time at `from`, digit by digit; nil when the layout is not that of a timestamp.
+    static func dateAndTime(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int) -> DateAndTime? {
+        var c = DigitCursor(bytes: bytes, at: from)
+        guard let year = c.digits(4), c.expect(0x2D), let month = c.digits(2), c.expect(0x2D), let day = c.digits(2),
+              c.expect(0x20) || c.expect(0x54),   // ' ' or 'T'
+              let hour = c.digits(2), c.expect(0x3A), let minute = c.digits(2), c.expect(0x3A), let second = c.digits(2)
+        else { return nil }
+        return (year, month, day, hour, minute, second, c.at)
+    }
+
+    /// Reads digits and separators, moving past what it reads.
+    private struct DigitCursor {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var at: Int
+
+        /// The number `count` digits spell, or nil (and no move) when they are not all digits.
+        mutating func digits(_ count: Int) -> Int? {
+            guard at + count <= bytes.count else { return nil }
+            var v = 0
+            for k in 0..<count {
+                let c = bytes[at + k] &- 0x30
+                guard c < 10 else { return nil }
+                v = v * 10 + Int(c)
+            }
+            at += count
+            return v
+        }
+
+        /// True, moving past it, when the next byte is `byte`.
+        mutating func expect(_ byte: UInt8) -> Bool {
+            guard at < bytes.count, bytes[at] == byte else { return false }
+            at += 1
+            return true
+        }
     }
 
     /// Parses a whole string as a timestamp (trailing bytes are an error).

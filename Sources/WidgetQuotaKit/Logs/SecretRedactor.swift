@@ -18,7 +18,8 @@ public struct SecretRedactor: Sendable {
 
     private let rules: [Rule]
     /// Lowercase words one of which appears in any text a rule can match (a cheap pre-check).
-    private static let triggers: [[UInt8]] = ["key", "token", "auth", "bearer", "aiza", "sk-", "eyj", "secret", "password", "sig"].map { Array($0.utf8) }
+    static let triggers = ["key", "token", "auth", "bearer", "aiza", "sk-", "eyj", "secret", "password", "sig"]
+    private let prefilter = NeedleSet(SecretRedactor.triggers, foldingCase: true)
 
     public init() {
         let specs: [(String, String)] = [
@@ -42,7 +43,7 @@ public struct SecretRedactor: Sendable {
 
     /// `text` with every secret replaced by `[REDACTED]`.
     public func redact(_ text: String) -> String {
-        guard SecretRedactor.mightContainSecret(text) else { return text }
+        guard mightContainSecret(text) else { return text }
         var result = text
         for rule in rules {
             let range = NSRange(result.startIndex..., in: result)
@@ -52,10 +53,9 @@ public struct SecretRedactor: Sendable {
     }
 
     /// False when no rule can match: most log messages skip the regular expressions.
-    static func mightContainSecret(_ text: String) -> Bool {
+    func mightContainSecret(_ text: String) -> Bool {
         // Byte-level and ASCII case-folded: Foundation's string search is far too slow per line.
-        var lower = Array(text.utf8)
-        for i in lower.indices where lower[i] >= 0x41 && lower[i] <= 0x5A { lower[i] |= 0x20 }
-        return lower.withUnsafeBufferPointer { b in triggers.contains { ByteSearch.contains(b, $0) } }
+        var text = text
+        return text.withUTF8 { prefilter.occurs(in: $0) }
     }
 }

@@ -75,59 +75,45 @@ public enum TraceFormat {
 }
 
 /// The typed fields of one trace record, before validation.
+///
+/// Fields an event carries as they are read go straight into `draft`, the event itself, so a
+/// valid record reaches the analyzer without copying its Strings from one value to another.
 struct TraceFields {
+    /// The event being read: device, widget, instance, origin, Smart Stack, actor, outcome,
+    /// duration, tokens and detail. `validate()` sets its kind, time and Low Power Mode.
+    var draft = LogEvent(kind: .getTimeline, time: LogTimestamp(localSeconds: 0, utcOffsetSeconds: nil))
     var schemaVersion: Int?
     var timestamp: LogTimestamp?
     var timestampText: Bool = false
-    var device: String?
     var event: LogEventKind?
     var eventPresent = false
-    var widgetKind: String?
-    var widgetFamily: String?
-    var instance: Int?
-    var origin: TimelineOrigin?
-    var smartStack: Bool?
     var lowPowerMode: Bool?
     var state: Bool?
-    var actor: RequestActor?
-    var outcome: LogOutcome?
-    var durationMs: Double?
-    var tokens: Int?
-    var detail: String?
     /// The first field whose value was not what the schema allows.
     var problem: String?
 
-    /// The event, or what was expected.
-    func validated() -> Result<LogEvent, LineProblem> {
-        if let problem { return .failure(LineProblem(problem)) }
-        guard let version = schemaVersion else { return .failure(LineProblem("expected \"schemaVersion\": \(TraceFormat.schemaVersion)")) }
+    /// Completes `draft` (its kind, time and Low Power Mode state) when the record is a valid
+    /// event; otherwise returns what was expected.
+    mutating func validate() -> LineProblem? {
+        if let problem { return LineProblem(problem) }
+        guard let version = schemaVersion else { return LineProblem("expected \"schemaVersion\": \(TraceFormat.schemaVersion)") }
         guard version == TraceFormat.schemaVersion else {
-            return .failure(LineProblem("unsupported schemaVersion \(version); this version reads \(TraceFormat.schemaVersion)"))
+            return LineProblem("unsupported schemaVersion \(version); this version reads \(TraceFormat.schemaVersion)")
         }
         guard let time = timestamp else {
-            return .failure(LineProblem(timestampText ? "expected an ISO 8601 timestamp such as 2026-09-01T07:12:03.120-04:00"
-                                                      : "expected a \"timestamp\""))
+            return LineProblem(timestampText ? "expected an ISO 8601 timestamp such as 2026-09-01T07:12:03.120-04:00"
+                                             : "expected a \"timestamp\"")
         }
         guard let kind = event else {
-            return .failure(LineProblem(eventPresent ? "unknown event type; expected one of \(LogEventKind.allNames)" : "expected an \"event\""))
+            return LineProblem(eventPresent ? "unknown event type; expected one of \(LogEventKind.allNames)" : "expected an \"event\"")
         }
-        var e = LogEvent(kind: kind, time: time)
-        e.device = device
-        e.widgetKind = widgetKind
-        e.widgetFamily = widgetFamily
-        e.instance = instance
-        e.origin = origin
-        e.smartStack = smartStack
-        e.lowPowerMode = kind == .lowPowerMode ? (state ?? lowPowerMode) : lowPowerMode
-        if kind == .lowPowerMode && e.lowPowerMode == nil {
-            return .failure(LineProblem("expected \"state\": \"on\" or \"off\" for a lowPowerMode event"))
+        draft.kind = kind
+        draft.time = time
+        draft.lowPowerMode = kind == .lowPowerMode ? (state ?? lowPowerMode) : lowPowerMode
+        if kind == .lowPowerMode && draft.lowPowerMode == nil {
+            return LineProblem("expected \"state\": \"on\" or \"off\" for a lowPowerMode event")
         }
-        e.actor = actor
-        e.outcome = outcome
-        e.durationMs = durationMs
-        e.tokens = tokens
-        e.detail = detail
-        return .success(e)
+        return nil
     }
 
     /// A field of the schema, for columns named once per file instead of once per cell.
@@ -158,6 +144,36 @@ struct TraceFields {
             }
         }
 
+        /// The field ASCII key bytes name (what `init(name:)` gives for them), without a String.
+        init(ascii key: UnsafeBufferPointer<UInt8>) {
+            self = Field.byName.match(key) ?? .unknown
+        }
+
+        private static let byName = ByteTable(TraceFormat.columns.map { ($0, Field(name: $0)) })
+
+        /// The field's name in the schema (empty for `unknown`).
+        var name: String {
+            switch self {
+            case .schemaVersion: return "schemaVersion"
+            case .timestamp: return "timestamp"
+            case .device: return "device"
+            case .event: return "event"
+            case .widgetKind: return "widgetKind"
+            case .widgetFamily: return "widgetFamily"
+            case .instance: return "instance"
+            case .origin: return "origin"
+            case .smartStack: return "smartStack"
+            case .lowPowerMode: return "lowPowerMode"
+            case .state: return "state"
+            case .actor: return "actor"
+            case .outcome: return "outcome"
+            case .durationMs: return "durationMs"
+            case .tokens: return "tokens"
+            case .detail: return "detail"
+            case .unknown: return ""
+            }
+        }
+
         /// Free text, redacted: device, widgetKind, widgetFamily, detail.
         var isText: Bool {
             switch self {
@@ -170,17 +186,17 @@ struct TraceFields {
     /// Sets a text field to its already redacted, non-empty value.
     mutating func setText(_ field: Field, _ value: String) {
         switch field {
-        case .device: device = value
-        case .widgetKind: widgetKind = value
-        case .widgetFamily: widgetFamily = value
-        case .detail: detail = value
+        case .device: draft.device = value
+        case .widgetKind: draft.widgetKind = value
+        case .widgetFamily: draft.widgetFamily = value
+        case .detail: draft.detail = value
         default: break
         }
     }
 
-    static let origins = ByteTable.of([TimelineOrigin.system, .policy, .reloadCall, .queued])
-    static let actors = ByteTable.of([RequestActor.app, .widgetExtension, .background])
-    static let outcomes = ByteTable.of([LogOutcome.success, .failure])
+    static let origins = ByteTable(cases: [TimelineOrigin.system, .policy, .reloadCall, .queued])
+    static let actors = ByteTable(cases: [RequestActor.app, .widgetExtension, .background])
+    static let outcomes = ByteTable(cases: [LogOutcome.success, .failure])
     static let trueBytes = Array("true".utf8), falseBytes = Array("false".utf8)
     private static let onBytes = Array("on".utf8), offBytes = Array("off".utf8)
 
@@ -207,17 +223,17 @@ struct TraceFields {
             guard let kind = LogEventKind.matching(v) else { return false }
             eventPresent = true
             event = kind
-        case .instance: guard let n = digits(18) else { return false }; instance = n
-        case .origin: guard let o = ByteTable.match(v, in: TraceFields.origins) else { return false }; origin = o
-        case .smartStack: guard let x = bool() else { return false }; smartStack = x
+        case .instance: guard let n = digits(18) else { return false }; draft.instance = n
+        case .origin: guard let o = TraceFields.origins.match(v) else { return false }; draft.origin = o
+        case .smartStack: guard let x = bool() else { return false }; draft.smartStack = x
         case .lowPowerMode: guard let x = bool() else { return false }; lowPowerMode = x
         case .state:
             if ByteSearch.equal(v, TraceFields.onBytes) { state = true } else if ByteSearch.equal(v, TraceFields.offBytes) { state = false } else { return false }
-        case .actor: guard let a = ByteTable.match(v, in: TraceFields.actors) else { return false }; actor = a
-        case .outcome: guard let o = ByteTable.match(v, in: TraceFields.outcomes) else { return false }; outcome = o
+        case .actor: guard let a = TraceFields.actors.match(v) else { return false }; draft.actor = a
+        case .outcome: guard let o = TraceFields.outcomes.match(v) else { return false }; draft.outcome = o
         // Whole numbers below 10^15 convert to Double exactly, as Double(text) does.
-        case .durationMs: guard let n = digits(15) else { return false }; durationMs = Double(n)
-        case .tokens: guard let n = digits(18) else { return false }; tokens = n
+        case .durationMs: guard let n = digits(15) else { return false }; draft.durationMs = Double(n)
+        case .tokens: guard let n = digits(18) else { return false }; draft.tokens = n
         case .device, .widgetKind, .widgetFamily, .detail, .unknown: return false
         }
         return true
@@ -230,13 +246,13 @@ struct TraceFields {
         switch name {
         case "schemaVersion": if let v = Int(text) { schemaVersion = v } else { fail("a whole number") }
         case "timestamp": timestampText = true; timestamp = LogTimestamp.parse(text)
-        case "device": device = redactor.redact(text)
+        case "device": draft.device = redactor.redact(text)
         case "event": eventPresent = true; event = LogEventKind(rawValue: text)
-        case "widgetKind": widgetKind = redactor.redact(text)
-        case "widgetFamily": widgetFamily = redactor.redact(text)
-        case "instance": if let v = Int(text), v >= 0 { instance = v } else { fail("a whole number ≥ 0") }
-        case "origin": if let v = TimelineOrigin(rawValue: text) { origin = v } else { fail("system, policy, reloadCall or queued") }
-        case "smartStack": if let v = Bool(text) { smartStack = v } else { fail("true or false") }
+        case "widgetKind": draft.widgetKind = redactor.redact(text)
+        case "widgetFamily": draft.widgetFamily = redactor.redact(text)
+        case "instance": if let v = Int(text), v >= 0 { draft.instance = v } else { fail("a whole number ≥ 0") }
+        case "origin": if let v = TimelineOrigin(rawValue: text) { draft.origin = v } else { fail("system, policy, reloadCall or queued") }
+        case "smartStack": if let v = Bool(text) { draft.smartStack = v } else { fail("true or false") }
         case "lowPowerMode": if let v = Bool(text) { lowPowerMode = v } else { fail("true or false") }
         case "state":
             switch text {
@@ -244,11 +260,11 @@ struct TraceFields {
             case "off": state = false
             default: fail("on or off")
             }
-        case "actor": if let v = RequestActor(rawValue: text) { actor = v } else { fail("app, extension or background") }
-        case "outcome": if let v = LogOutcome(rawValue: text) { outcome = v } else { fail("success or failure") }
-        case "durationMs": if let v = Double(text), v.isFinite, v >= 0 { durationMs = v } else { fail("a number of milliseconds ≥ 0") }
-        case "tokens": if let v = Int(text), v >= 0 { tokens = v } else { fail("a whole number ≥ 0") }
-        case "detail": detail = redactor.redact(text)
+        case "actor": if let v = RequestActor(rawValue: text) { draft.actor = v } else { fail("app, extension or background") }
+        case "outcome": if let v = LogOutcome(rawValue: text) { draft.outcome = v } else { fail("success or failure") }
+        case "durationMs": if let v = Double(text), v.isFinite, v >= 0 { draft.durationMs = v } else { fail("a number of milliseconds ≥ 0") }
+        case "tokens": if let v = Int(text), v >= 0 { draft.tokens = v } else { fail("a whole number ≥ 0") }
+        case "detail": draft.detail = redactor.redact(text)
         default: break   // unknown fields are allowed (newer writers)
         }
     }

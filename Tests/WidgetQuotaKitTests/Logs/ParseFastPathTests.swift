@@ -60,21 +60,47 @@ struct ParseFastPathTests {
         }
     }
 
-    @Test("HashSet64 behaves like Set<UInt64> under inserts and removals")
-    func hashSetMatchesSet() {
-        var set = HashSet64(slotsLog2: 8)
-        var model = Set<UInt64>()
-        var rng = SystemRandomNumberGenerator()
-        for step in 0..<20_000 {
-            // Few distinct values with clustered homes, so runs wrap and shift.
-            let v = UInt64.random(in: 0..<96, using: &rng) &* 0x100 | UInt64(step % 3 == 0 ? 0 : 255)
-            if Bool.random(using: &rng), model.count < 150 { set.insert(v); model.insert(v) } else { set.remove(v); model.remove(v) }
-            #expect(set.count == model.count)
-            if step % 97 == 0 {
-                for probe in 0..<96 as Range<UInt64> {
-                    for low: UInt64 in [0, 255] { #expect(set.contains(probe &* 0x100 | low) == model.contains(probe &* 0x100 | low)) }
+    @Test("ByteTable finds every name, also among names sharing a hint slot, and nothing else")
+    func byteTableMatchesExactly() {
+        // More names than hint slots, so some slots hold several.
+        let all = LogEventKind.allCases.map(\.rawValue) + TraceFormat.columns + (0..<80).map { "n\($0)x" } + ["a", "ab", "ba"]
+        let names = all.enumerated().filter { !all[..<$0.offset].contains($0.element) }.map(\.element)
+        let table = ByteTable(names.enumerated().map { ($1, $0) })
+        for (index, name) in names.enumerated() {
+            var bytes = Array(name.utf8)
+            #expect(bytes.withUnsafeMutableBufferPointer { table.match(UnsafeBufferPointer($0)) } == index, "\(name)")
+            for miss in [name + "s", String(name.dropLast()), name.uppercased(), "x" + name.dropFirst()] where !names.contains(miss) {
+                bytes = Array(miss.utf8)
+                #expect(bytes.withUnsafeMutableBufferPointer { table.match(UnsafeBufferPointer($0)) } == nil, "\(miss)")
+            }
+        }
+    }
+
+    @Test("timestamps at fixed places read the same as digit by digit")
+    func fixedTimestampLayoutAgrees() {
+        // Valid timestamps, then each byte of them replaced by bytes that break or bend the layout.
+        let texts = ["2026-09-01T07:12:03.120-04:00", "2025-07-27 15:47:10.504275-0400", "1999-12-31 23:59:60Z", "2026-13-45T25:61:99"]
+        let replacements: [UInt8] = Array("0 9T:-/.x".utf8) + [0x2F, 0x3A, 0xFF]
+        var checked = 0
+        for text in texts {
+            let original = Array(text.utf8)
+            for at in -1..<original.count {
+                for r in (at < 0 ? [0] : replacements) {
+                    var bytes = original
+                    if at >= 0 { bytes[at] = r }
+                    for length in [bytes.count, 19, 18] where length <= bytes.count {
+                        let prefix = Array(bytes.prefix(length))
+                        prefix.withUnsafeBufferPointer { b in
+                            let fixed = LogTimestamp.fixedDateAndTime(b, 0), general = LogTimestamp.dateAndTime(b, 0)
+                            if let fixed {
+                                #expect(general.map { "\($0)" } == "\(fixed)", "\(String(decoding: prefix, as: UTF8.self))")
+                                checked += 1
+                            }
+                        }
+                    }
                 }
             }
         }
+        #expect(checked > 100)
     }
 }
