@@ -17,8 +17,9 @@ public struct SecretRedactor: Sendable {
     }
 
     private let rules: [Rule]
-    /// Lowercase words one of which appears in any text a rule can match (a cheap pre-check).
-    static let triggers = ["key", "token", "auth", "bearer", "aiza", "sk-", "eyj", "secret", "password", "sig"]
+    /// Lowercase words one of which appears in any text a rule can match (a cheap pre-check):
+    /// every name a rule below matches must contain one of them.
+    static let triggers = ["key", "token", "auth", "bearer", "aiza", "sk-", "eyj", "secret", "password", "passwd", "sig", "code="]
     private let prefilter = NeedleSet(SecretRedactor.triggers, foldingCase: true)
 
     public init() {

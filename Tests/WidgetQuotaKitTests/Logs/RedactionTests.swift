@@ -23,6 +23,10 @@ struct RedactionTests {
         ("Authorization: Bearer abc.def.ghi", "Authorization: Bearer [REDACTED]"),
         ("\"api_key\": \"s3cr3t-value\"", "\"api_key\": \"[REDACTED]\""),
         ("token=abcdef&page=2", "token=[REDACTED]&page=2"),
+        ("login passwd=hunter2 done", "login passwd=[REDACTED] done"),
+        ("callback?code=s3cr3tc0de&state=1", "callback?code=[REDACTED]&state=1"),
+        ("client_secret: abc123", "client_secret: [REDACTED]"),
+        ("https://x.test/f?signature=abc123", "https://x.test/f?signature=[REDACTED]"),
         ("tokens=80 monkey=3", "tokens=80 monkey=3"),
         ("Request ended for W:systemSmall:(noIntent) - success", "Request ended for W:systemSmall:(noIntent) - success"),
     ])
