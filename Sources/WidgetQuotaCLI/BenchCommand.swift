@@ -35,7 +35,10 @@ enum BenchCommand {
         var cores: Int
         var engine: [EngineBenchmark.Figure] = []
         var simulateSeconds: Double?
+        /// The process's peak resident memory after the simulate part: its own only with `--only simulate`.
         var simulatePeakMemoryMiB: Double?
+        /// True when parts that ran before it (parsing) may have set `simulatePeakMemoryMiB`.
+        var simulatePeakMemoryIncludesEarlierParts: Bool?
         var simulateCPUSeconds: Double?
         var parse: [ParserBenchmark.Figure] = []
     }
@@ -65,6 +68,7 @@ enum BenchCommand {
             report.simulateSeconds = seconds
             report.simulateCPUSeconds = ResourceUsage.cpuSeconds() - cpuBefore
             report.simulatePeakMemoryMiB = Double(ResourceUsage.peakResidentBytes()) / 1_048_576
+            report.simulatePeakMemoryIncludesEarlierParts = only == nil
         }
         if a.flag("json") {
             console.out(try JSONOutput.encode(report))
@@ -95,7 +99,9 @@ enum BenchCommand {
         if let seconds = report.simulateSeconds, let memory = report.simulatePeakMemoryMiB {
             console.out("\nDefault simulate (all presets, 1 to 1,000,000 users): \(NumberText.fixed(seconds, digits: 2)) s"
                         + " (\(NumberText.fixed(report.simulateCPUSeconds ?? 0, digits: 2)) CPU-seconds), "
-                        + "peak memory \(NumberText.human(memory)) MiB\n")
+                        + (report.simulatePeakMemoryIncludesEarlierParts == true
+                            ? "peak memory of the whole benchmark \(NumberText.human(memory)) MiB (`--only simulate` for its own)\n"
+                            : "peak memory \(NumberText.human(memory)) MiB\n"))
         }
         return .success
     }
