@@ -18,8 +18,11 @@ public struct SecretRedactor: Sendable {
 
     private let rules: [Rule]
     /// Lowercase words one of which appears in any text a rule can match (a cheap pre-check):
-    /// every name a rule below matches must contain one of them.
-    static let triggers = ["key", "token", "auth", "bearer", "aiza", "sk-", "eyj", "secret", "password", "passwd", "sig", "code="]
+    /// every name a rule below matches must contain one of them. The pre-check folds ASCII case
+    /// only, while the rules' `(?i)` also folds the Kelvin sign to `k` and the long s to `s`, so
+    /// those two characters send a text to the rules as well.
+    static let triggers = ["key", "token", "auth", "bearer", "aiza", "sk-", "eyj", "secret", "password", "passwd", "sig", "code=",
+                           "\u{212A}", "\u{017F}"]
     private let prefilter = NeedleSet(SecretRedactor.triggers, foldingCase: true)
 
     public init() {

@@ -159,7 +159,10 @@ struct ShapeTable {
     }
 
     /// The hour of the day that share `share` (0 ... 1) falls in.
-    @inline(__always) func hour(atShare share: Double) -> Int {
+    @inline(__always) func hour(atShare unclamped: Double) -> Int {
+        // Shares are never negative by construction; a rounding slip below 0 must not wrap
+        // to the last slot.
+        let share = max(unclamped, 0)
         // The slot is share × slots rounded down, found by rounding share × slots − ½ to nearest
         // through the float's bits (no range checks: `Int(_: Double)` traps, so it tests and
         // branches). The result is that slot or the one before (at exact ties), or wraps to
@@ -259,8 +262,8 @@ final class SimulationWorkspace: @unchecked Sendable {
         let capacity = max(count, 2 * widgetCapacity)
         let times = UnsafeMutablePointer<Double>.allocate(capacity: capacity + 1)
         let kinds = UnsafeMutablePointer<WidgetEventKind>.allocate(capacity: capacity + 1)
-        times.update(from: widgetTimes, count: kept)
-        kinds.update(from: widgetKinds, count: kept)
+        times.initialize(from: widgetTimes, count: kept)
+        kinds.initialize(from: widgetKinds, count: kept)
         widgetTimes.deallocate()
         widgetKinds.deallocate()
         widgetTimes = times

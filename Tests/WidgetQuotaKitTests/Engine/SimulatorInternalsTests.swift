@@ -116,6 +116,8 @@ import Testing
         for share in shares where share >= 0 && share <= 1 {
             #expect(table.hour(atShare: share) == plain(share), "share \(share)")
         }
+        // A rounding slip below zero gives the day's first hour rather than wrapping to the last.
+        #expect(table.hour(atShare: -1e-17) == plain(0))
     }
 
     /// The widget stream is the superposition it claims: calls per day follow the day's mass,

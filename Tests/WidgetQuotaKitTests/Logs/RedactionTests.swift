@@ -27,6 +27,8 @@ struct RedactionTests {
         ("callback?code=s3cr3tc0de&state=1", "callback?code=[REDACTED]&state=1"),
         ("client_secret: abc123", "client_secret: [REDACTED]"),
         ("https://x.test/f?signature=abc123", "https://x.test/f?signature=[REDACTED]"),
+        ("pa\u{017F}\u{017F}word=hunter2 ok", "pa\u{017F}\u{017F}word=[REDACTED] ok"),
+        ("to\u{212A}en=abcdef&page=2", "to\u{212A}en=[REDACTED]&page=2"),
         ("tokens=80 monkey=3", "tokens=80 monkey=3"),
         ("Request ended for W:systemSmall:(noIntent) - success", "Request ended for W:systemSmall:(noIntent) - success"),
     ])
