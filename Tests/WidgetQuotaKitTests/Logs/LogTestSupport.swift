@@ -27,18 +27,7 @@ enum LogTestSupport {
 
     /// Runs the command line and captures its output.
     static func run(_ args: [String]) -> (code: ExitCode, out: String, err: String) {
-        let box = Captured()
-        let console = Console(out: { box.append(out: $0) }, err: { box.append(err: $0) })
-        let code = CLI.run(args, console: console)
-        return (code, box.out, box.err)
-    }
-
-    final class Captured: @unchecked Sendable {
-        private let lock = NSLock()
-        private(set) var out = ""
-        private(set) var err = ""
-        func append(out text: String) { lock.lock(); out += text; lock.unlock() }
-        func append(err text: String) { lock.lock(); err += text; lock.unlock() }
+        TestSupport.cli(args)
     }
 
     /// A fresh temporary folder.
