@@ -9,7 +9,7 @@ enum AnalyzeCommand {
         help: """
         Usage: widget-quota analyze PATH... [--format markdown|csv|json] [--out FILE] [--strict]
                                     [--rules FILE] [--app NAME] [--extension NAME]
-                                    [--emit-scenario FILE] [--scenario FILE]
+                                    [--emit-scenario FILE] [--scenario FILE] [--design NAME]
 
         Reads WidgetQuota traces (NDJSON, CSV) and Apple `log show` exports (--style ndjson, json,
         default, syslog, compact), detected per file. PATH is a file, a folder (read recursively,
@@ -26,13 +26,18 @@ enum AnalyzeCommand {
           --extension NAME      the widget extension's process name (default: identified); repeatable
           --emit-scenario FILE  write a scenario calibrated to the measurement, for `simulate --scenario`
           --scenario FILE       the base scenario for --emit-scenario (default: the built-in one)
+          --design NAME         the design the logged app runs (default: the scenario's baseline).
+                                Logs show the getTimeline calls that ran: --emit-scenario simulates
+                                NAME to find the system's rate behind them (the reload budget drops
+                                calls; Apple logs count the design's own reloads as the system's).
+                                --design none keeps the rate as the logs show it
           -h, --help            show this help
 
         Examples:
           widget-quota analyze SampleLogs
           widget-quota analyze device.ndjson --format json --out analysis.json
           log show --style ndjson --last 1d > today.ndjson && widget-quota analyze today.ndjson --strict
-          widget-quota trace --design direct --devices 50 --days 14 | widget-quota analyze - --emit-scenario measured.json
+          widget-quota trace --design direct --devices 50 --days 14 | widget-quota analyze - --design direct --emit-scenario measured.json
           widget-quota simulate --scenario measured.json
 
         Exit codes:
@@ -41,7 +46,7 @@ enum AnalyzeCommand {
         run: run)
 
     static func run(_ args: [String], console: Console) throws -> ExitCode {
-        let a = try Arguments(args, valued: ["format", "out", "rules", "app", "extension", "emit-scenario", "scenario"],
+        let a = try Arguments(args, valued: ["format", "out", "rules", "app", "extension", "emit-scenario", "scenario", "design"],
                               switches: ["strict"])
         guard !a.positionals.isEmpty else {
             throw WidgetQuotaError.usage("analyze needs at least one PATH: a log file, a folder, or - for standard input")
@@ -56,6 +61,12 @@ enum AnalyzeCommand {
         options.extensionProcesses = a.all("extension")
         if let rules = a.value("rules") { options.rules = try LogRules.load(path: rules) }
         let base = try a.value("scenario").map(ScenarioLoader.load(path:)) ?? Scenario()
+        let designName = a.value("design") ?? base.baseline
+        var loggedDesign: Design?
+        if designName != "none" {
+            try ScenarioValidator.checkDesignNames([designName], in: base, field: "--design")
+            loggedDesign = base.availableDesigns.first { $0.name == designName }
+        }
 
         var analyzer = LogAnalyzer(options: options)
         for path in a.positionals { try analyzer.read(path: path) }
@@ -68,9 +79,17 @@ enum AnalyzeCommand {
         default: text = report.markdown()
         }
         if let scenarioPath = a.value("emit-scenario") {
-            let scenario = try ScenarioCalibrator.calibrate(analysis, base: base)
+            let scenario = try ScenarioCalibrator.calibrate(analysis, base: base, design: loggedDesign)
             try AtomicFileWriter.write(ScenarioLoader.encode(scenario), to: scenarioPath)
             console.err("Wrote \(scenarioPath) (calibrated: \(scenario.calibration?.fields.joined(separator: ", ") ?? ""))\n")
+            if let c = scenario.calibration {
+                if let design = c.design, let share = c.getTimelineLoggedShare {
+                    let rate = scenario.platform.getTimelinePerDay.central
+                    console.err("getTimeline: \(String(format: "%.1f", rate)) system calls per instance-day; under \(design) "
+                                + "the logs show \(String(format: "%.3f", share)) calls per call offered\n")
+                }
+                for note in c.notes { console.err("Note: \(note)\n") }
+            }
         }
         if let out = a.value("out") {
             try AtomicFileWriter.write(text, to: out)

@@ -101,7 +101,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             _ = report.markdown()
             _ = report.csv()
             _ = try? report.json()
-            _ = try? ScenarioCalibrator.calibrate(analysis, base: Scenario())
+            _ = try? ScenarioCalibrator.calibrate(analysis, base: Scenario(), design: nil)
         }
     }
 }

@@ -9,9 +9,26 @@ import Foundation
 /// base scenario's rarely-viewed mix. Measured values carry their sampling uncertainty as a normal
 /// distribution (standard error across devices), so `simulate` reports it. Fields the logs cannot
 /// measure keep the base scenario's values. Every measured field is listed in `calibration.fields`.
+///
+/// Logs show the getTimeline calls that ran, not the ones the system asked for: the reload budget
+/// drops some, and Apple logs count the design's own reloads as the system's. Given the design
+/// the logged app runs, the rate is then corrected by simulation (`TimelineVisibility`): the
+/// emitted rate is the one whose simulated logs show what the real ones showed.
 public enum ScenarioCalibrator {
+    /// Iterations of the budget correction, and the relative change that ends it.
+    static let maxCorrectionIterations = 20
+    /// Users per simulation of the budget correction: enough that a simulated share's sampling
+    /// error is a few tenths of a percent, at a fraction of a second per step.
+    public static let defaultSimulatedUsers = 2_000
+    static let correctionTolerance = 1e-3
+
     /// The base scenario with every field the analysis measured replaced.
-    public static func calibrate(_ a: LogAnalysis, base: Scenario) throws -> Scenario {
+    /// - Parameters:
+    ///   - design: the design the logged app runs, to correct the getTimeline rate for what its
+    ///     logs cannot show; nil keeps the rate as the logs show it.
+    ///   - simulatedUsers: users per simulation of the correction (fewer: faster, noisier).
+    public static func calibrate(_ a: LogAnalysis, base: Scenario, design: Design?,
+                                 simulatedUsers: Int = defaultSimulatedUsers) throws -> Scenario {
         var s = base
         var fields = [String]()
         let ms = a.measurements.filter { !$0.days.isEmpty }
@@ -49,11 +66,13 @@ public enum ScenarioCalibrator {
             s.population.smartStackShare = measured(share, se, min: 0, max: 1)
             fields.append("population.smartStackShare")
         }
+        var shownUplift: (value: Double, relativeSE: Double)?
         if !inStack.isEmpty && !outside.isEmpty && mean(outside) > 0 {
             let a = mean(inStack), b = mean(outside)
             let uplift = a / b
             let relative = (pow(standardError(inStack) / a, 2) + pow(standardError(outside) / b, 2)).squareRoot()
             s.population.smartStackUplift = measured(uplift, uplift * relative, min: 0.01, max: 1_000)
+            shownUplift = (uplift, relative)
             fields.append("population.smartStackUplift")
         }
 
@@ -63,15 +82,19 @@ public enum ScenarioCalibrator {
         let rarelyMix = 1 - rarely + rarely * factor
         var rates = outside
         var stackMix = 1.0
+        var measuredOutside = true
         if stackKnown.count < ms.count || outside.isEmpty {
+            measuredOutside = false
             // Smart Stack unknown: the measured rate mixes both; back out the scenario's share and uplift.
             rates = ms.map(LogAnalyzer.instanceRate)
             let share = s.population.smartStackShare.central, uplift = s.population.smartStackUplift.central
             stackMix = 1 - share + share * uplift
         }
+        var shownRate: (mean: Double, se: Double)?
         if rarelyMix > 0 && stackMix > 0 {
             let scale = 1 / (rarelyMix * stackMix)
-            s.platform.getTimelinePerDay = measured(mean(rates) * scale, standardError(rates) * scale, min: 0, max: 10_000)
+            shownRate = (mean(rates) * scale, standardError(rates) * scale)
+            s.platform.getTimelinePerDay = measured(shownRate!.mean, shownRate!.se, min: 0, max: 10_000)
             fields.append("platform.getTimelinePerDay")
         }
 
@@ -84,8 +107,10 @@ public enum ScenarioCalibrator {
             let variance = counts.reduce(0) { $0 + ($1 - mu) * ($1 - mu) } / Double(counts.count - 1)
             cv2.append((variance - mu) / (mu * mu))
         }
+        var shownSpreadSquared: Double?
         if !cv2.isEmpty {
-            s.platform.getTimelineDaySpread = Swift.min(10, Swift.max(0, mean(cv2)).squareRoot())
+            shownSpreadSquared = mean(cv2)
+            s.platform.getTimelineDaySpread = spread(squared: mean(cv2))
             fields.append("platform.getTimelineDaySpread")
         }
 
@@ -128,9 +153,147 @@ public enum ScenarioCalibrator {
         }
 
         let formats = Array(Set(a.files.map(\.format))).sorted().joined(separator: ", ")
-        s.calibration = Calibration(fields: fields, source: "widget-quota analyze: \(a.devices) devices, \(a.deviceDays) device-days, "
-                                    + "\(a.files.count) file\(a.files.count == 1 ? "" : "s") (\(formats))")
+        var calibration = Calibration(fields: fields, source: "widget-quota analyze: \(a.devices) devices, \(a.deviceDays) device-days, "
+                                      + "\(a.files.count) file\(a.files.count == 1 ? "" : "s") (\(formats))")
+        if let design, let shown = shownRate, shown.mean > 0 {
+            // Last, so the simulation sees every other measured field (app opens, Smart Stack, instances).
+            let withOrigin = ms.filter { m in m.days.contains { $0.getTimeline > $0.getTimelineSystem } }
+            var visibility = TimelineVisibility(design: design, originKnownShare: Double(withOrigin.count) / Double(ms.count))
+            visibility.users = Swift.max(simulatedUsers, 1)
+            calibration.design = design.name
+            let shown = Shown(rate: shown.mean, outsideStacks: measuredOutside, uplift: shownUplift?.value, spreadSquared: shownSpreadSquared)
+            if let fit = corrected(shown, scenario: s, visibility: visibility) {
+                // The logs' sampling error, carried through the slope of shown against true rate:
+                // where the design's own reloads fill in for the system's, the logs say little
+                // about the system's rate, and the emitted uncertainty says so.
+                s.platform.getTimelinePerDay = measured(fit.rate, shownRate!.se / fit.slope, min: 0, max: 10_000)
+                if let uplift = fit.uplift, let relative = shownUplift?.relativeSE {
+                    s.population.smartStackUplift = measured(uplift, uplift * relative, min: 0.01, max: 1_000)
+                }
+                if let squared = fit.spreadSquared { s.platform.getTimelineDaySpread = spread(squared: squared) }
+                calibration.getTimelineLoggedShare = fit.share
+            } else {
+                calibration.notes.append("platform.getTimelinePerDay is the rate the logs show: under \(design.name), no system rate "
+                                         + "reproduces it (the reload budget hides too much), so it was not corrected")
+            }
+        }
+        s.calibration = calibration
         try ScenarioValidator.validate(s)
         return s
+    }
+
+    /// The day-to-day spread (a coefficient of variation) of a squared estimate, which sampling
+    /// can push below zero.
+    static func spread(squared: Double) -> Double {
+        Swift.min(10, Swift.max(0, squared).squareRoot())
+    }
+
+    /// What the logs showed: getTimeline per instance-day (outside Smart Stacks, or over all
+    /// devices), the Smart Stack uplift and the squared day-to-day spread when they were measured.
+    struct Shown {
+        var rate: Double
+        var outsideStacks: Bool
+        var uplift: Double?
+        var spreadSquared: Double?
+    }
+
+    /// The system's figures whose simulated logs show what the real ones showed.
+    struct Fit {
+        var rate: Double
+        var uplift: Double?
+        var spreadSquared: Double?
+        /// Calls the logs show per call offered, at that rate.
+        var share: Double
+        /// How fast the shown rate moves with the true one there (the share when that could not
+        /// be measured).
+        var slope: Double
+    }
+
+
+    /// Solves for the system's getTimeline rate, and for the Smart Stack uplift and day-to-day
+    /// spread when they were measured (the budget hides more of a stacked device's calls, and
+    /// cuts off busy days, which hides spread); nil when the iteration does not settle.
+    ///
+    /// Each figure is moved until the logs simulated with it show the real figure: a first
+    /// proportional step (additive for the spread), then secant steps, because what the logs
+    /// show can move slowly with the truth (with fewer system calls a design's reload policy
+    /// fires more often, and Apple logs count those reloads too). Every step simulates with the
+    /// same random streams, so the steps are not thrown around by noise.
+    static func corrected(_ shown: Shown, scenario: Scenario, visibility: TimelineVisibility) -> Fit? {
+        var s = scenario
+        var rate = SecantSearch(x: shown.rate, target: shown.rate, range: 0...10_000)
+        var uplift = shown.uplift.map { SecantSearch(x: $0, target: $0, range: 0.01...1_000) }
+        var squared = shown.spreadSquared.map { SecantSearch(x: Swift.max($0, 0), target: $0, range: 0...100, additive: true) }
+        for _ in 0..<maxCorrectionIterations {
+            s.platform.getTimelinePerDay = .fixed(rate.x)
+            if let uplift { s.population.smartStackUplift = .fixed(uplift.x) }
+            if let squared { s.platform.getTimelineDaySpread = spread(squared: squared.x) }
+            let shares = visibility.shownPerOffered(s)
+            guard let share = shown.outsideStacks ? shares.outside : shares.all, share > 0 else { return nil }
+            let tried = Fit(rate: rate.x, uplift: uplift?.x, spreadSquared: squared?.x, share: share, slope: share)
+            // What the logs would show at this step.
+            var settled = abs(rate.x * share - shown.rate) <= correctionTolerance * shown.rate
+            if let u = uplift {
+                guard let inside = shares.inside, let outside = shares.outside, outside > 0 else { return nil }
+                let showing = u.x * inside / outside
+                settled = settled && abs(showing - u.target) <= correctionTolerance * u.target
+                uplift!.step(showing: showing)
+            }
+            if let q = squared {
+                guard let showing = shares.daySpreadSquared else { return nil }
+                let before = spread(squared: q.x)
+                squared!.step(showing: showing)
+                settled = settled && abs(spread(squared: squared!.x) - before) <= 0.005
+            }
+            if settled {
+                // The slope of shown against true rate, for the emitted uncertainty: one more
+                // simulation 5% higher, the other figures held.
+                var fit = tried
+                s.platform.getTimelinePerDay = .fixed(rate.x * 1.05)
+                let higher = visibility.shownPerOffered(s)
+                if let other = shown.outsideStacks ? higher.outside : higher.all {
+                    let slope = (rate.x * 1.05 * other - rate.x * share) / (rate.x * 0.05)
+                    if SecantSearch.slopeRange.contains(slope) { fit.slope = slope }
+                }
+                return fit
+            }
+            rate.step(showing: rate.x * share)
+            guard rate.x.isFinite else { return nil }
+        }
+        return nil
+    }
+}
+
+/// One figure of the budget correction: the value being tried, and the secant through the last
+/// two tries of what the logs would show against it.
+struct SecantSearch {
+    var x: Double
+    let target: Double
+    let range: ClosedRange<Double>
+    /// The first step adds the gap (true) or scales by it (false).
+    var additive = false
+    private var previous: (x: Double, showing: Double)?
+
+    /// Slopes outside this range are taken as noise, and at most this factor per step.
+    static let slopeRange = 0.02...50.0
+    static let maxFactor = 2.0
+
+    init(x: Double, target: Double, range: ClosedRange<Double>, additive: Bool = false) {
+        self.x = x
+        self.target = target
+        self.range = range
+        self.additive = additive
+    }
+
+    /// Moves `x` given what the logs would show at it.
+    mutating func step(showing: Double) {
+        var next = additive ? x + (target - showing) : (showing > 0 ? x * target / showing : x)
+        if let p = previous, p.x != x {
+            let secant = (showing - p.showing) / (x - p.x)
+            if Self.slopeRange.contains(secant) { next = x + (target - showing) / secant }
+        }
+        if !additive { next = Swift.min(Swift.max(next, x / Self.maxFactor), x * Self.maxFactor) }
+        previous = (x, showing)
+        x = Swift.min(Swift.max(next, range.lowerBound), range.upperBound)
     }
 }

@@ -288,8 +288,31 @@ public struct Calibration: Codable, Sendable, Equatable {
     public var fields: [String]
     /// What was analysed: devices, device-days, files.
     public var source: String
-    public init(fields: [String], source: String) {
+    /// The design the logged app was taken to run, when the getTimeline rate was corrected for
+    /// what its logs cannot show (`analyze --design`).
+    public var design: String?
+    /// getTimeline calls the logs show per call the system offered, simulated under `design`
+    /// (below 1: the reload budget dropped calls; above 1: Apple logs counted the design's own reloads).
+    public var getTimelineLoggedShare: Double?
+    /// What a reader of the calibration should know.
+    public var notes: [String]
+
+    public init(fields: [String], source: String, design: String? = nil, getTimelineLoggedShare: Double? = nil, notes: [String] = []) {
         self.fields = fields
         self.source = source
+        self.design = design
+        self.getTimelineLoggedShare = getTimelineLoggedShare
+        self.notes = notes
+    }
+
+    enum CodingKeys: String, CodingKey { case fields, source, design, getTimelineLoggedShare, notes }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        fields = try c.decode([String].self, forKey: .fields)
+        source = try c.decode(String.self, forKey: .source)
+        design = try c.decodeIfPresent(String.self, forKey: .design)
+        getTimelineLoggedShare = try c.decodeIfPresent(Double.self, forKey: .getTimelineLoggedShare)
+        notes = try c.decodeIfPresent([String].self, forKey: .notes) ?? []
     }
 }

@@ -50,7 +50,7 @@ public enum ScenarioLoader {
     private static func referenceTree() -> Any {
         var s = Scenario()
         s.designs = [DesignPresets.direct]
-        s.calibration = Calibration(fields: [], source: "")
+        s.calibration = Calibration(fields: [], source: "", design: "", getTimelineLoggedShare: 1, notes: [])
         let data = (try? JSONEncoder().encode(s)) ?? Data("{}".utf8)
         return (try? JSONSerialization.jsonObject(with: data)) ?? [String: Any]()
     }

@@ -102,6 +102,32 @@ struct AnalyzeCommandTests {
                                       "--designs", "direct", "--format", "json"])
         #expect(sim.code == .success, "\(sim.err)")
     }
+
+    @Test func emitScenarioCorrectsTheRateUnderTheBaselineByDefault() throws {
+        let folder = try LogTestSupport.temporaryFolder()
+        let trace = LogTestSupport.run(["trace", "--design", "cache-bgtask", "--devices", "20", "--days", "5", "--out", folder + "/t.ndjson"])
+        #expect(trace.code == .success, "\(trace.err)")
+        let r = LogTestSupport.run(["analyze", folder + "/t.ndjson", "--out", folder + "/report.md", "--emit-scenario", folder + "/measured.json"])
+        #expect(r.code == .success, "\(r.err)")
+        let scenario = try ScenarioLoader.load(path: folder + "/measured.json")
+        #expect(scenario.calibration?.design == Scenario().baseline)
+        #expect(scenario.calibration?.getTimelineLoggedShare != nil)
+        #expect(r.err.contains("under \(Scenario().baseline) the logs show"), "\(r.err)")
+    }
+
+    @Test func designNamesTheLoggedAppsDesign() throws {
+        let folder = try LogTestSupport.temporaryFolder()
+        let wrong = LogTestSupport.run(["analyze", LogTestSupport.fixture("trace.ndjson"), "--design", "drect", "--out", folder + "/r.md",
+                                        "--emit-scenario", folder + "/wrong.json"])
+        #expect(wrong.code == .dataError)
+        #expect(wrong.err.contains("did you mean \"direct\"?"), "\(wrong.err)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/wrong.json"))
+        let none = LogTestSupport.run(["analyze", LogTestSupport.fixture("trace.ndjson"), "--design", "none", "--out", folder + "/r.md",
+                                       "--emit-scenario", folder + "/none.json"])
+        #expect(none.code == .success, "\(none.err)")
+        let scenario = try ScenarioLoader.load(path: folder + "/none.json")
+        #expect(scenario.calibration?.design == nil && scenario.calibration?.getTimelineLoggedShare == nil)
+    }
 }
 
 @Suite("Rules file")
