@@ -82,6 +82,10 @@ enum AnalyzeCommand {
             let scenario = try ScenarioCalibrator.calibrate(analysis, base: base, design: loggedDesign)
             try AtomicFileWriter.write(ScenarioLoader.encode(scenario), to: scenarioPath)
             console.err("Wrote \(scenarioPath) (calibrated: \(scenario.calibration?.fields.joined(separator: ", ") ?? ""))\n")
+            if a.value("design") == nil, let design = loggedDesign {
+                console.err("Note: the getTimeline rate was corrected as if the logged app ran \(design.name) (the scenario's baseline); "
+                            + "pass --design NAME with the design it runs, or --design none\n")
+            }
             if let c = scenario.calibration {
                 if let design = c.design, let share = c.getTimelineLoggedShare {
                     let rate = scenario.platform.getTimelinePerDay.central

@@ -157,12 +157,16 @@ public enum ScenarioCalibrator {
                                       + "\(a.files.count) file\(a.files.count == 1 ? "" : "s") (\(formats))")
         if let design, let shown = shownRate, shown.mean > 0 {
             // Last, so the simulation sees every other measured field (app opens, Smart Stack, instances).
-            let withOrigin = ms.filter { m in m.days.contains { $0.getTimeline > $0.getTimelineSystem } }
-            var visibility = TimelineVisibility(design: design, originKnownShare: Double(withOrigin.count) / Double(ms.count))
+            var visibility = TimelineVisibility(design: design, originKnownShare: Double(ms.filter(\.originKnown).count) / Double(ms.count))
             visibility.users = Swift.max(simulatedUsers, 1)
-            calibration.design = design.name
-            let shown = Shown(rate: shown.mean, outsideStacks: measuredOutside, uplift: shownUplift?.value, spreadSquared: shownSpreadSquared)
-            if let fit = corrected(shown, scenario: s, visibility: visibility) {
+            // As many days per simulated device as the logs have: the spread estimate depends on it.
+            let dayCounts = ms.map(\.days.count).sorted()
+            visibility.days = Swift.min(Swift.max(dayCounts[dayCounts.count / 2], 3), 60)
+            let mixedShare = !measuredOutside && shownUplift != nil ? s.population.smartStackShare.central : nil
+            let shown = Shown(rate: shown.mean, outsideStacks: measuredOutside, uplift: shownUplift?.value,
+                              spreadSquared: shownSpreadSquared, mixedStackShare: mixedShare)
+            switch corrected(shown, scenario: s, visibility: visibility) {
+            case .success(let fit):
                 // The logs' sampling error, carried through the slope of shown against true rate:
                 // where the design's own reloads fill in for the system's, the logs say little
                 // about the system's rate, and the emitted uncertainty says so.
@@ -170,11 +174,18 @@ public enum ScenarioCalibrator {
                 if let uplift = fit.uplift, let relative = shownUplift?.relativeSE {
                     s.population.smartStackUplift = measured(uplift, uplift * relative, min: 0.01, max: 1_000)
                 }
-                if let squared = fit.spreadSquared { s.platform.getTimelineDaySpread = spread(squared: squared) }
+                if let squared = fit.spreadSquared {
+                    s.platform.getTimelineDaySpread = spread(squared: squared)
+                    if fit.spreadAtBound {
+                        calibration.notes.append("platform.getTimelineDaySpread is 0: the logs vary less from day to day than "
+                                                 + "\(design.name) shows with any spread")
+                    }
+                }
+                calibration.design = design.name
                 calibration.getTimelineLoggedShare = fit.share
-            } else {
-                calibration.notes.append("platform.getTimelinePerDay is the rate the logs show: under \(design.name), no system rate "
-                                         + "reproduces it (the reload budget hides too much), so it was not corrected")
+            case .failure(let failure):
+                calibration.notes.append("getTimeline figures are as the logs show them, not corrected for what they cannot show: "
+                                         + failure.reason(design: design.name))
             }
         }
         s.calibration = calibration
@@ -195,6 +206,10 @@ public enum ScenarioCalibrator {
         var outsideStacks: Bool
         var uplift: Double?
         var spreadSquared: Double?
+        /// When the rate is over all devices but the uplift was measured (some logs name the
+        /// stack, some do not): the Smart Stack share whose mix, with the shown uplift, the rate
+        /// was divided by.
+        var mixedStackShare: Double?
     }
 
     /// The system's figures whose simulated logs show what the real ones showed.
@@ -202,65 +217,107 @@ public enum ScenarioCalibrator {
         var rate: Double
         var uplift: Double?
         var spreadSquared: Double?
+        /// True when the logs vary less between days than any spread makes the design show.
+        var spreadAtBound = false
         /// Calls the logs show per call offered, at that rate.
         var share: Double
-        /// How fast the shown rate moves with the true one there (the share when that could not
-        /// be measured).
+        /// How fast the shown rate moves with the true one there.
         var slope: Double
     }
 
+    /// Why the correction gave up.
+    enum CorrectionFailure: Error, Equatable {
+        /// The simulated users were offered no calls (or, for the uplift, no user was stacked).
+        case nothingOffered
+        /// The simulated logs of the design show implausibly many or few calls per call offered.
+        case implausible(share: Double)
+        /// The search did not settle: typically every device spends its budget, so the logs
+        /// bound the rate from below without fixing it.
+        case unsettled
+
+        func reason(design: String) -> String {
+            switch self {
+            case .nothingOffered:
+                return "the simulated \(design) users were offered no calls to compare with"
+            case .implausible(let share):
+                return "under \(design), the simulated logs show \(String(format: "%.2f", share)) calls per call the system "
+                    + "offers, far from what the logs show; check that --design names the design the logged app runs"
+            case .unsettled:
+                return "under \(design), no system rate reproduces the logs (when most devices spend their reload budget, "
+                    + "the logs only say the rate is at least that high)"
+            }
+        }
+    }
+
+    /// Gap between the shown and simulated squared day spread that counts as settled.
+    static let spreadTolerance = 0.002
+
+    /// Calls shown per call offered outside this range mean the design cannot be the one logged.
+    static let plausibleShares = 0.25...4.0
 
     /// Solves for the system's getTimeline rate, and for the Smart Stack uplift and day-to-day
     /// spread when they were measured (the budget hides more of a stacked device's calls, and
-    /// cuts off busy days, which hides spread); nil when the iteration does not settle.
+    /// cuts off busy days, which hides spread).
     ///
     /// Each figure is moved until the logs simulated with it show the real figure: a first
     /// proportional step (additive for the spread), then secant steps, because what the logs
     /// show can move slowly with the truth (with fewer system calls a design's reload policy
     /// fires more often, and Apple logs count those reloads too). Every step simulates with the
     /// same random streams, so the steps are not thrown around by noise.
-    static func corrected(_ shown: Shown, scenario: Scenario, visibility: TimelineVisibility) -> Fit? {
+    static func corrected(_ shown: Shown, scenario: Scenario, visibility: TimelineVisibility) -> Result<Fit, CorrectionFailure> {
         var s = scenario
         var rate = SecantSearch(x: shown.rate, target: shown.rate, range: 0...10_000)
         var uplift = shown.uplift.map { SecantSearch(x: $0, target: $0, range: 0.01...1_000) }
         var squared = shown.spreadSquared.map { SecantSearch(x: Swift.max($0, 0), target: $0, range: 0...100, additive: true) }
+        /// What the logs would show at this step, as a shown rate: the calls that ran, over the
+        /// same Smart Stack mix the real rate was divided by.
+        func logged(_ rate: Double, _ shares: TimelineVisibility.Shares, uplift: Double?) -> Double? {
+            guard let share = shown.outsideStacks ? shares.outside : shares.all else { return nil }
+            var value = rate * share
+            if let p = shown.mixedStackShare, let u = uplift, let u0 = shown.uplift {
+                value *= (1 - p + p * u) / (1 - p + p * u0)
+            }
+            return value
+        }
         for _ in 0..<maxCorrectionIterations {
             s.platform.getTimelinePerDay = .fixed(rate.x)
             if let uplift { s.population.smartStackUplift = .fixed(uplift.x) }
             if let squared { s.platform.getTimelineDaySpread = spread(squared: squared.x) }
             let shares = visibility.shownPerOffered(s)
-            guard let share = shown.outsideStacks ? shares.outside : shares.all, share > 0 else { return nil }
-            let tried = Fit(rate: rate.x, uplift: uplift?.x, spreadSquared: squared?.x, share: share, slope: share)
-            // What the logs would show at this step.
-            var settled = abs(rate.x * share - shown.rate) <= correctionTolerance * shown.rate
+            guard let share = shown.outsideStacks ? shares.outside : shares.all, share > 0,
+                  let showing = logged(rate.x, shares, uplift: uplift?.x) else { return .failure(.nothingOffered) }
+            guard plausibleShares.contains(share) else { return .failure(.implausible(share: share)) }
+            var tried = Fit(rate: rate.x, uplift: uplift?.x, spreadSquared: squared?.x, share: share, slope: Swift.min(share, 1))
+            var settled = abs(showing - shown.rate) <= correctionTolerance * shown.rate
             if let u = uplift {
-                guard let inside = shares.inside, let outside = shares.outside, outside > 0 else { return nil }
-                let showing = u.x * inside / outside
-                settled = settled && abs(showing - u.target) <= correctionTolerance * u.target
-                uplift!.step(showing: showing)
+                guard let inside = shares.inside, let outside = shares.outside, outside > 0 else { return .failure(.nothingOffered) }
+                let upliftShowing = u.x * inside / outside
+                settled = settled && abs(upliftShowing - u.target) <= correctionTolerance * u.target
+                uplift!.step(showing: upliftShowing)
             }
             if let q = squared {
-                guard let showing = shares.daySpreadSquared else { return nil }
-                let before = spread(squared: q.x)
-                squared!.step(showing: showing)
-                settled = settled && abs(spread(squared: squared!.x) - before) <= 0.005
+                guard let spreadShowing = shares.daySpreadSquared else { return .failure(.nothingOffered) }
+                // Settled on the gap (in squared units: 0.002 is 0.003 of spread near 0.35), or at
+                // the lower bound when even no spread shows too much.
+                let close = abs(spreadShowing - q.target) <= spreadTolerance
+                tried.spreadAtBound = q.x == 0 && spreadShowing > q.target
+                settled = settled && (close || tried.spreadAtBound)
+                squared!.step(showing: spreadShowing)
             }
             if settled {
                 // The slope of shown against true rate, for the emitted uncertainty: one more
                 // simulation 5% higher, the other figures held.
-                var fit = tried
                 s.platform.getTimelinePerDay = .fixed(rate.x * 1.05)
-                let higher = visibility.shownPerOffered(s)
-                if let other = shown.outsideStacks ? higher.outside : higher.all {
-                    let slope = (rate.x * 1.05 * other - rate.x * share) / (rate.x * 0.05)
-                    if SecantSearch.slopeRange.contains(slope) { fit.slope = slope }
+                if let higher = logged(rate.x * 1.05, visibility.shownPerOffered(s), uplift: tried.uplift) {
+                    let slope = (higher - showing) / (rate.x * 0.05)
+                    if SecantSearch.slopeRange.contains(slope) { tried.slope = slope }
                 }
-                return fit
+                return .success(tried)
             }
-            rate.step(showing: rate.x * share)
-            guard rate.x.isFinite else { return nil }
+            rate.step(showing: showing)
+            guard rate.x.isFinite else { return .failure(.unsettled) }
         }
-        return nil
+        return .failure(.unsettled)
     }
 }
 

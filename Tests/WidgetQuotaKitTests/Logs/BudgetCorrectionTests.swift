@@ -117,6 +117,31 @@ struct BudgetCorrectionTests {
         #expect(calibration.notes.contains { $0.contains("not corrected") })
     }
 
+    /// Trace-format logs name each call's origin even when every call was the system's, so the
+    /// design's own reloads are never counted as shown calls, whichever design is simulated.
+    @Test func tracesCountOnlySystemCallsUnderAnyDesign() throws {
+        let (base, _, analysis) = try RoundTrip.analyse(DesignPresets.direct, style: .trace, devices: 80, days: 7, budgetsBind: true)
+        let emitted = try ScenarioCalibrator.calibrate(analysis, base: base, design: DesignPresets.cacheBGTask,
+                                                       simulatedUsers: RoundTrip.simulatedUsers)
+        let calibration = try #require(emitted.calibration)
+        #expect(calibration.design == DesignPresets.cacheBGTask.name, "\(calibration.notes)")
+        let share = try #require(calibration.getTimelineLoggedShare)
+        #expect(share <= 1, "logged share \(share)")
+    }
+
+    /// A design whose own reloads would flood the logs cannot be the one logged: the rate is left
+    /// as shown, no design is recorded, and the note says to check --design.
+    @Test func implausibleDesignIsReportedNotFitted() throws {
+        let (base, _, analysis) = try RoundTrip.analyse(DesignPresets.direct, style: .compact, devices: 30, days: 7, budgetsBind: true)
+        let emitted = try ScenarioCalibrator.calibrate(analysis, base: base, design: DesignPresets.directPoll15m,
+                                                       simulatedUsers: RoundTrip.simulatedUsers)
+        let shown = try ScenarioCalibrator.calibrate(analysis, base: base, design: nil)
+        let calibration = try #require(emitted.calibration)
+        #expect(calibration.design == nil && calibration.getTimelineLoggedShare == nil)
+        #expect(calibration.notes.contains { $0.contains("check that --design names the design") }, "\(calibration.notes)")
+        #expect(emitted.platform.getTimelinePerDay == shown.platform.getTimelinePerDay)
+    }
+
     /// Emitted scenarios with the new provenance fields load back (they are valid keys).
     @Test func emittedScenarioLoadsBack() throws {
         let (emitted, _, _) = try RoundTrip.measure(DesignPresets.direct, style: .trace, devices: 40, days: 7, budgetsBind: true)
