@@ -35,6 +35,11 @@ public struct MonteCarloEngine: Sendable {
     public var sampleSize: Int { min(scenario.horizon.sampleUsers, scenario.horizon.users.max() ?? 1) }
 
     /// Runs every (run, design) pair and aggregates the results.
+    ///
+    /// A task simulates one run under a group of designs, user by user: each user's
+    /// design-independent activity is drawn once and replayed under every design of the group.
+    /// Designs are split into as many groups as keep every thread busy (one group when there
+    /// are runs enough), and the result does not depend on the grouping.
     public func run() -> SimulationResult {
         let runs = scenario.horizon.runs
         let designCount = designs.count
@@ -42,14 +47,26 @@ public struct MonteCarloEngine: Sendable {
         let parameters = (0..<runs).map { parameterOverride?($0) ?? RunParameters.draw(scenario, run: $0) }
         let sample = sampleSize
         let userCounts = scenario.horizon.users.sorted()
-        let outputs = Parallel.map(count: runs * designCount, threads: threads) { index in
-            let run = index / designCount, d = index % designCount
-            let model = SimulationModel(scenario: scenario, design: designs[d], designIndex: d, run: run, parameters: parameters[run])
-            return MonteCarloEngine.simulate(model: model, sampleUsers: sample, userCounts: userCounts)
-        }
+        let groups = MonteCarloEngine.designGroups(designs: designCount, runs: runs, threads: threads)
+        let outputs = Parallel.map(count: runs * groups.count, threads: threads) { index in
+            let run = index / groups.count, group = groups[index % groups.count]
+            let models = group.map { d in
+                SimulationModel(scenario: scenario, design: designs[d], designIndex: d, run: run, parameters: parameters[run])
+            }
+            return MonteCarloEngine.simulate(models: models, sampleUsers: sample, userCounts: userCounts)
+        }.flatMap { $0 }
         return ResultAggregator(scenario: scenario, designs: designs, parameters: parameters,
                                 price: try? prices.price(for: scenario.api.model), priceSource: prices.source,
                                 userCounts: userCounts, sampleUsers: sample, outputs: outputs).aggregate()
+    }
+
+    /// Consecutive ranges of design indices: one range when the runs alone give every thread
+    /// two tasks, otherwise as many as needed (up to one design each).
+    static func designGroups(designs: Int, runs: Int, threads: Int) -> [Range<Int>] {
+        guard designs > 0 else { return [] }
+        let wanted = (2 * threads + max(runs, 1) - 1) / max(runs, 1)
+        let count = min(designs, max(1, wanted))
+        return (0..<count).map { g in (g * designs / count)..<((g + 1) * designs / count) }
     }
 
     /// What one (run, design) pair produced.
@@ -76,72 +93,20 @@ public struct MonteCarloEngine: Sendable {
 
     /// Simulates `sampleUsers` users of one run and design and measures each population size.
     public static func simulate(model: SimulationModel, sampleUsers: Int, userCounts: [Int]) -> TaskOutput {
-        var out = TaskOutput()
-        out.perUserRequests.reserveCapacity(sampleUsers)
-        var buckets = [Int32](repeating: 0, count: model.countedMinutes)
-        var quotaDays = [Int64](repeating: 0, count: max(model.completeQuotaDays, 1))
-        var ages = [Int64](repeating: 0, count: AgeHistogram.binCount)
-        let tiers = model.scenario.quotas.tiers
-        let tokens = model.parameters.tokensPerRequest
-        var firstExceeding = [Int?](repeating: nil, count: tiers.count)
-        var exactLoads = [Int: LoadSummary]()
-        let exactCounts = Set(userCounts.filter { $0 <= sampleUsers })
-        var series = [Double](repeating: 0, count: model.countedMinutes)
-        var peakPerMinute: Int32 = 0
-        var peakQuotaDay: Int64 = 0
+        simulate(models: [model], sampleUsers: sampleUsers, userCounts: userCounts)[0]
+    }
 
-        buckets.withUnsafeMutableBufferPointer { bucketBuffer in
-            ages.withUnsafeMutableBufferPointer { ageBuffer in
-                quotaDays.withUnsafeMutableBufferPointer { dayBuffer in
-                    let workspace = SimulationWorkspace(model: model)
-                    for user in 0..<sampleUsers {
-                        var sim = UserSimulator(model: model, user: user, observer: NoObserver(), workspace: workspace)
-                        sim.buckets = bucketBuffer.baseAddress
-                        sim.ages = ageBuffer.baseAddress
-                        sim.quotaDays = dayBuffer.baseAddress
-                        sim.peakPerMinute = peakPerMinute
-                        sim.peakQuotaDay = peakQuotaDay
-                        sim.run()
-                        peakPerMinute = sim.peakPerMinute
-                        peakQuotaDay = sim.peakQuotaDay
-                        out.tally.add(sim.tally)
-                        out.perUserRequests.append(sim.monthRequests)
-                        for (t, tier) in tiers.enumerated() where firstExceeding[t] == nil {
-                            if tier.isExceeded(peakPerMinute: Double(peakPerMinute), peakQuotaDay: Double(peakQuotaDay), tokensPerRequest: tokens) {
-                                firstExceeding[t] = user + 1
-                            }
-                        }
-                        if exactCounts.contains(user + 1) {
-                            for i in 0..<bucketBuffer.count { series[i] = Double(bucketBuffer[i]) }
-                            exactLoads[user + 1] = series.withUnsafeBufferPointer { LoadSummary(series: $0, model: model) }
-                        }
-                    }
-                }
-            }
+    /// Simulates `sampleUsers` users of one run under each of `models` (designs of that run),
+    /// drawing each user's activity once, and measures each population size per design.
+    public static func simulate(models: [SimulationModel], sampleUsers: Int, userCounts: [Int]) -> [TaskOutput] {
+        guard let first = models.first else { return [] }
+        let tasks = models.map { DesignTask(model: $0, sampleUsers: sampleUsers, userCounts: userCounts) }
+        let buffers = ActivityBuffers(model: first)
+        for user in 0..<sampleUsers {
+            let activity = UserActivity(model: first, user: user, buffers: buffers)
+            for task in tasks { task.simulate(user: user, activity: activity) }
         }
-        out.ages.counts = ages
-
-        let projection = LoadProjection(sample: buckets, sampleUsers: sampleUsers, model: model)
-        for n in userCounts {
-            if let exact = exactLoads[n] {
-                out.loads.append(exact)
-            } else {
-                let projected = projection.series(users: n)
-                out.loads.append(projected.withUnsafeBufferPointer { LoadSummary(series: $0, model: model) })
-            }
-        }
-        // Beyond the sample, search the projection: its load grows monotonically with N.
-        for (t, tier) in tiers.enumerated() where firstExceeding[t] == nil {
-            firstExceeding[t] = projection.firstExceeding(tier: tier, tokensPerRequest: tokens, above: sampleUsers,
-                                                          largest: largestPopulation, model: model)
-        }
-        out.firstExceedingUsers = firstExceeding
-        out.outageExtraRequestsPerUser = outageExtra(model: model, withOutage: out.perUserRequests)
-        let days = Double(model.scenario.horizon.days) * Double(sampleUsers)
-        for (t, count) in buckets.enumerated() {
-            out.minuteOfDayPerUser[t % 1_440] += Double(count) / days
-        }
-        return out
+        return tasks.map { $0.finish() }
     }
 
     /// The smallest population above `above` whose projected load breaks `tier`, by bisection over

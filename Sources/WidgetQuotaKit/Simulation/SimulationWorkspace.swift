@@ -184,8 +184,9 @@ struct ShapeTable {
 /// Scratch memory for simulating users of one (run, design) pair, one user after another.
 ///
 /// The engine makes one per task and hands it to every `UserSimulator` it creates, so a user
-/// costs no allocation: per-instance state, per-day calendars and the clocks' day tables all
-/// live in one block sized for the largest user. A simulator created without one gets its own.
+/// costs no allocation: per-instance state and the clocks' day tables live in one block sized
+/// for the largest user. A simulator created without one gets its own. `activity` holds a
+/// user's design-independent activity when the simulator draws it itself.
 final class SimulationWorkspace: @unchecked Sendable {
     let constants: SimulationConstants
     let instanceCapacity: Int
@@ -199,19 +200,13 @@ final class SimulationWorkspace: @unchecked Sendable {
     let exhausted: UnsafeMutablePointer<Bool>
     let queued: UnsafeMutablePointer<Bool>
     let displayedError: UnsafeMutablePointer<Bool>
-    // Per day (days + 1 entries).
-    let dayFactor: UnsafeMutablePointer<Double>
-    let lowPower: UnsafeMutablePointer<Bool>
     /// Day tables of the clocks of the app, pushes and background launches.
     let clockTables: UnsafeMutablePointer<Double>
     // Day shapes of the run (app, widget, background, flat).
     let shapes: UnsafeMutablePointer<Double>
     let hourTables: UnsafeMutablePointer<UInt8>
-
-    /// The widget's events of the user being simulated (see `WidgetStream`), grown on demand.
-    private(set) var widgetTimes: UnsafeMutablePointer<Double>
-    private(set) var widgetKinds: UnsafeMutablePointer<WidgetEventKind>
-    private(set) var widgetCapacity: Int
+    /// Where a simulator that draws its own user's activity puts it.
+    let activity: ActivityBuffers
 
     static let clockCount = 3
     /// Doubles per clock: cumulative (days + 1), inverse mass (days), mass (days).
@@ -229,24 +224,19 @@ final class SimulationWorkspace: @unchecked Sendable {
         exhausted = .allocate(capacity: n)
         queued = .allocate(capacity: n)
         displayedError = .allocate(capacity: n)
-        dayFactor = .allocate(capacity: days + 1)
-        lowPower = .allocate(capacity: days + 1)
         clockTables = .allocate(capacity: SimulationWorkspace.clockCount * (3 * days + 1))
         shapes = .allocate(capacity: 4 * ShapeTable.doubles)
         hourTables = .allocate(capacity: 4 * ShapeTable.hourSlots)
         for (k, shape) in [model.appShape, model.widgetShape, model.backgroundShape, model.flatShape].enumerated() {
             _ = ShapeTable.write(shape, doubles: shapes + k * ShapeTable.doubles, slots: hourTables + k * ShapeTable.hourSlots)
         }
-        widgetCapacity = 4_096
-        widgetTimes = .allocate(capacity: widgetCapacity + 1)
-        widgetKinds = .allocate(capacity: widgetCapacity + 1)
+        activity = ActivityBuffers(model: model)
     }
 
     deinit {
         budgetUsed.deallocate(); nextPolicy.deallocate(); displayedContent.deallocate()
         exhausted.deallocate(); queued.deallocate(); displayedError.deallocate()
-        dayFactor.deallocate(); lowPower.deallocate(); clockTables.deallocate(); shapes.deallocate()
-        hourTables.deallocate(); widgetTimes.deallocate(); widgetKinds.deallocate()
+        clockTables.deallocate(); shapes.deallocate(); hourTables.deallocate()
     }
 
     /// Shapes by index: 0 app, 1 widget, 2 background, 3 flat.
@@ -254,21 +244,6 @@ final class SimulationWorkspace: @unchecked Sendable {
         let base = shapes + k * ShapeTable.doubles
         return ShapeTable(cumulative: base, secondsPerShare: base + 25, offset: base + 49,
                           hourAtShare: hourTables + k * ShapeTable.hourSlots)
-    }
-
-    /// Makes room for at least `count` widget events (plus the end marker), keeping the first `kept`.
-    func reserveWidgetEvents(_ count: Int, keeping kept: Int) {
-        guard count > widgetCapacity else { return }
-        let capacity = max(count, 2 * widgetCapacity)
-        let times = UnsafeMutablePointer<Double>.allocate(capacity: capacity + 1)
-        let kinds = UnsafeMutablePointer<WidgetEventKind>.allocate(capacity: capacity + 1)
-        times.initialize(from: widgetTimes, count: kept)
-        kinds.initialize(from: widgetKinds, count: kept)
-        widgetTimes.deallocate()
-        widgetKinds.deallocate()
-        widgetTimes = times
-        widgetKinds = kinds
-        widgetCapacity = capacity
     }
 
     func clockStorage(_ k: Int) -> UnsafeMutablePointer<Double> {

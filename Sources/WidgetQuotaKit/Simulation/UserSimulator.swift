@@ -46,8 +46,9 @@ struct UserSimulator<Observer: SimulationObserver> {
     /// Content time shown by each instance; -inf = placeholder.
     private let displayedContent: UnsafeMutablePointer<Double>
     private let displayedError: UnsafeMutablePointer<Bool>
-    /// Whether each local day is spent in Low Power Mode (days + 1 entries).
-    private let lowPowerDays: UnsafeMutablePointer<Bool>
+    /// Whether each local day is spent in Low Power Mode, and its getTimeline multiplier (days + 1 entries).
+    private let lowPowerDays: UnsafePointer<Bool>
+    private let dayFactors: UnsafePointer<Double>
 
     // State.
     var contentTime = -Double.infinity
@@ -96,20 +97,26 @@ struct UserSimulator<Observer: SimulationObserver> {
         self.init(model: model, user: user, observer: observer, workspace: SimulationWorkspace(model: model))
     }
 
-    /// A simulator that uses `workspace` (made for `model`) as scratch memory; the engine reuses
-    /// one workspace for every user of a task, one user at a time.
+    /// A simulator that uses `workspace` (made for `model`) as scratch memory and draws the
+    /// user's activity into it; the engine reuses one workspace for every user of a task, one
+    /// user at a time.
     init(model: SimulationModel, user: Int, observer: Observer, workspace ws: SimulationWorkspace) {
+        self.init(model: model, user: user, observer: observer, workspace: ws,
+                  activity: UserActivity(model: model, user: user, buffers: ws.activity))
+    }
+
+    /// A simulator that replays `activity`, drawn for this user under any design of `model`'s run.
+    init(model: SimulationModel, user: Int, observer: Observer, workspace ws: SimulationWorkspace, activity: UserActivity) {
         let k = ws.constants
         self.k = k
         self.workspace = ws
         zig = ExponentialTables.shared
-        let traits = UserTraits(model: model, user: user)
+        let traits = activity.traits
         self.traits = traits
         self.observer = observer
         utcOffset = traits.utcOffsetSeconds
         let seed = model.scenario.horizon.seed
         let run = UInt64(model.run), u = UInt64(user)
-        var widgetRNG = RandomStream(seed: seed, 1, run, u)
         appRNG = RandomStream(seed: seed, 2, run, u)
         backgroundRNG = RandomStream(seed: seed, 3, run, u)
         pushRNG = RandomStream(seed: seed, 4, run, u)
@@ -121,22 +128,13 @@ struct UserSimulator<Observer: SimulationObserver> {
         phase = k.aligned ? min(k.jitterSeconds, k.alignPeriod) * phaseRNG.uniform() : 0
         tBudget = budgetPhase
 
-        // Per local day: how busy, and whether in Low Power Mode.
-        var dayRNG = RandomStream(seed: seed, 8, run, u)
         let days = k.simulatedDays
-        let dayFactor = ws.dayFactor, lowPower = ws.lowPower
-        model.dayFactorQuantiles.withUnsafeBufferPointer { levels in
-            for d in 0...days { dayFactor[d] = levels[Int(dayRNG.next() >> 54)] }
-        }
-        let lowPowerProbability = traits.lowPowerProbability
-        for d in 0...days { lowPower[d] = dayRNG.bernoulli(lowPowerProbability) }
+        let lowPower = activity.lowPower
         lowPowerDays = lowPower
+        dayFactors = activity.dayFactor
+        widget = activity.widget
 
-        // The widget's activity, then the clocks of the other sources.
-        let instances = traits.instances
-        let systemPerDay = max(traits.getTimelinePerDay * Double(instances), 0)
-        widget = WidgetStream.generate(in: ws, days: days, shape: ws.shape(1), callsPerDay: { systemPerDay * dayFactor[$0] },
-                                       glancesPerDay: max(traits.glancesPerDay, 0), rng: &widgetRNG, tables: zig)
+        // The clocks of the other sources.
         let opens = max(traits.appOpensPerDay, 0)
         appClock = PoissonClock(storage: ws.clockStorage(0), days: days, shape: ws.shape(0)) { _ in opens }
         let pushes = max(k.fetchOnPush ? k.dataChangesPerDay : 0, 0)
@@ -152,6 +150,7 @@ struct UserSimulator<Observer: SimulationObserver> {
             lowPower[$0] ? launches * lowPowerFactor : launches
         }
 
+        let instances = traits.instances
         self.instances = instances
         budgetUsed = ws.budgetUsed
         exhausted = ws.exhausted
@@ -173,9 +172,9 @@ struct UserSimulator<Observer: SimulationObserver> {
     /// Whether each local day of the simulated window is spent in Low Power Mode.
     var lowPower: [Bool] { Array(UnsafeBufferPointer(start: lowPowerDays, count: k.simulatedDays + 1)) }
 
-    /// This user's days, copied out of the workspace (valid until the workspace serves another user).
+    /// This user's days, copied out of the activity's buffers (valid until they serve another user).
     var calendar: UserCalendar {
-        UserCalendar(dayFactor: Array(UnsafeBufferPointer(start: workspace.dayFactor, count: k.simulatedDays + 1)),
+        UserCalendar(dayFactor: Array(UnsafeBufferPointer(start: dayFactors, count: k.simulatedDays + 1)),
                      lowPower: lowPower)
     }
 

@@ -25,16 +25,17 @@ struct WidgetStream {
     private static let kindShift: UInt64 = 32
     private static let kindBits: UInt64 = 24
 
-    /// Fills `workspace`'s widget buffers for one user.
+    /// Fills `buffers`' widget events for one user, spread over each day by the widget's shape.
     /// - Parameters:
     ///   - callsPerDay: the day's expected system getTimeline calls (all instances), by local day.
     ///   - glancesPerDay: expected glances per day.
     @inline(__always)
-    static func generate(in workspace: SimulationWorkspace, days: Int, shape: ShapeTable,
+    static func generate(in buffers: ActivityBuffers, days: Int,
                          callsPerDay: (Int) -> Double, glancesPerDay glances: Double,
                          rng: inout RandomStream, tables: ExponentialTables) -> WidgetStream {
-        var times = workspace.widgetTimes, kinds = workspace.widgetKinds
-        var capacity = workspace.widgetCapacity
+        let shape = buffers.widgetShape
+        var times = buffers.widgetTimes, kinds = buffers.widgetKinds
+        var capacity = buffers.widgetCapacity
         var n = 0
         let scale = Double(1 << kindBits)
         let mask: UInt64 = (1 << kindBits) - 1
@@ -48,8 +49,8 @@ struct WidgetStream {
             let dayStart = Double(d) * 86_400
             while position < mass {
                 if n == capacity {
-                    workspace.reserveWidgetEvents(n + 1, keeping: n)
-                    times = workspace.widgetTimes; kinds = workspace.widgetKinds; capacity = workspace.widgetCapacity
+                    buffers.reserveWidgetEvents(n + 1, keeping: n)
+                    times = buffers.widgetTimes; kinds = buffers.widgetKinds; capacity = buffers.widgetCapacity
                 }
                 let r = rng.next()
                 times[n] = dayStart + shape.seconds(atShare: position * inverse)

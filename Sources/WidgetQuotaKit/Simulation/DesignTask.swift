@@ -1,0 +1,104 @@
+import Foundation
+
+/// One (run, design) pair of the engine, fed one user at a time: it simulates each user under its
+/// design, adds them to the per-minute and per-quota-day load, and tracks the smallest population
+/// that breaks each quota tier; `finish` measures every population size.
+///
+/// Users must arrive in order (0, 1, 2, ...): populations are nested prefixes of the sample, so
+/// running peaks and first exceedances are read as users are added.
+final class DesignTask {
+    let model: SimulationModel
+    private let sampleUsers: Int
+    private let userCounts: [Int]
+    private let workspace: SimulationWorkspace
+    private var out = MonteCarloEngine.TaskOutput()
+    // Engine-owned counters the simulators add to.
+    private let buckets: UnsafeMutableBufferPointer<Int32>
+    private let quotaDays: UnsafeMutableBufferPointer<Int64>
+    private let ages: UnsafeMutableBufferPointer<Int64>
+    private var peakPerMinute: Int32 = 0
+    private var peakQuotaDay: Int64 = 0
+    private let tiers: [QuotaTier]
+    private let tokens: Double
+    private var firstExceeding: [Int?]
+    /// Populations simulated in full, and their loads once reached.
+    private let exactCounts: Set<Int>
+    private var exactLoads = [Int: LoadSummary]()
+    private var series: [Double]
+
+    init(model: SimulationModel, sampleUsers: Int, userCounts: [Int]) {
+        self.model = model
+        self.sampleUsers = sampleUsers
+        self.userCounts = userCounts
+        workspace = SimulationWorkspace(model: model)
+        out.perUserRequests.reserveCapacity(sampleUsers)
+        buckets = .allocate(capacity: model.countedMinutes)
+        buckets.initialize(repeating: 0)
+        quotaDays = .allocate(capacity: max(model.completeQuotaDays, 1))
+        quotaDays.initialize(repeating: 0)
+        ages = .allocate(capacity: AgeHistogram.binCount)
+        ages.initialize(repeating: 0)
+        tiers = model.scenario.quotas.tiers
+        tokens = model.parameters.tokensPerRequest
+        firstExceeding = Array(repeating: nil, count: tiers.count)
+        exactCounts = Set(userCounts.filter { $0 <= sampleUsers })
+        series = Array(repeating: 0, count: model.countedMinutes)
+    }
+
+    deinit {
+        buckets.deallocate()
+        quotaDays.deallocate()
+        ages.deallocate()
+    }
+
+    /// Simulates the next user, replaying `activity` (drawn for that user in this run).
+    func simulate(user: Int, activity: UserActivity) {
+        var sim = UserSimulator(model: model, user: user, observer: NoObserver(), workspace: workspace, activity: activity)
+        sim.buckets = buckets.baseAddress
+        sim.ages = ages.baseAddress
+        sim.quotaDays = quotaDays.baseAddress
+        sim.peakPerMinute = peakPerMinute
+        sim.peakQuotaDay = peakQuotaDay
+        sim.run()
+        peakPerMinute = sim.peakPerMinute
+        peakQuotaDay = sim.peakQuotaDay
+        out.tally.add(sim.tally)
+        out.perUserRequests.append(sim.monthRequests)
+        for (t, tier) in tiers.enumerated() where firstExceeding[t] == nil {
+            if tier.isExceeded(peakPerMinute: Double(peakPerMinute), peakQuotaDay: Double(peakQuotaDay), tokensPerRequest: tokens) {
+                firstExceeding[t] = user + 1
+            }
+        }
+        if exactCounts.contains(user + 1) {
+            for i in 0..<buckets.count { series[i] = Double(buckets[i]) }
+            exactLoads[user + 1] = series.withUnsafeBufferPointer { LoadSummary(series: $0, model: model) }
+        }
+    }
+
+    /// The output once every sampled user has been simulated.
+    func finish() -> MonteCarloEngine.TaskOutput {
+        out.ages.counts = Array(ages)
+        let sample = Array(buckets)
+        let projection = LoadProjection(sample: sample, sampleUsers: sampleUsers, model: model)
+        for n in userCounts {
+            if let exact = exactLoads[n] {
+                out.loads.append(exact)
+            } else {
+                let projected = projection.series(users: n)
+                out.loads.append(projected.withUnsafeBufferPointer { LoadSummary(series: $0, model: model) })
+            }
+        }
+        // Beyond the sample, search the projection: its load grows monotonically with N.
+        for (t, tier) in tiers.enumerated() where firstExceeding[t] == nil {
+            firstExceeding[t] = projection.firstExceeding(tier: tier, tokensPerRequest: tokens, above: sampleUsers,
+                                                          largest: MonteCarloEngine.largestPopulation, model: model)
+        }
+        out.firstExceedingUsers = firstExceeding
+        out.outageExtraRequestsPerUser = MonteCarloEngine.outageExtra(model: model, withOutage: out.perUserRequests)
+        let days = Double(model.scenario.horizon.days) * Double(sampleUsers)
+        for (t, count) in sample.enumerated() {
+            out.minuteOfDayPerUser[t % 1_440] += Double(count) / days
+        }
+        return out
+    }
+}
