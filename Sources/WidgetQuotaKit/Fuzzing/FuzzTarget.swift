@@ -93,6 +93,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             var options = LogAnalyzer.Options()
             options.strict = strict
             options.bufferSize = 4_096   // small chunks exercise line boundaries
+            // A small duplicate window: cheap to set up per input, and its wrap-around is reached.
+            options.duplicateWindowLines = 64
+            options.duplicateWindowBytes = 4_096
             var analyzer = LogAnalyzer(options: options)
             var source = MemoryByteSource(bytes, maxRead: 777)
             try? analyzer.read(source: &source, name: "device.log")

@@ -19,6 +19,11 @@ public struct LogAnalyzer {
         public var bufferSize = LineReader.defaultBufferSize
         /// How many malformed-line references to keep.
         public var maxExamples = 5
+        /// The duplicate-line check's window: recent lines (a power of two, at most 65,536) and
+        /// the bytes they may take. Smaller windows serve fuzzing, which wants many small runs
+        /// that reach the window's wrap-around.
+        var duplicateWindowLines = DuplicateFilter.defaultCapacity
+        var duplicateWindowBytes = DuplicateFilter.defaultArenaBytes
         public init() {}
     }
 
@@ -68,7 +73,8 @@ public struct LogAnalyzer {
     /// Reads one input; `name` is used in `file:line` references and as the device of records
     /// that carry no device id.
     public mutating func read<Source: ByteSource>(source: inout Source, name: String) throws {
-        var parser = LogFileParser(file: name, recognizer: recognizer, redactor: redactor)
+        var parser = LogFileParser(file: name, recognizer: recognizer, redactor: redactor,
+                                   duplicates: DuplicateFilter(capacity: options.duplicateWindowLines, arenaBytes: options.duplicateWindowBytes))
         lastDevice = nil
         let reader = LineReader(bufferSize: options.bufferSize)
         // Counts are committed only when the file is a log: a skipped file leaves no trace.

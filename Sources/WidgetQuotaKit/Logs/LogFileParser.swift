@@ -43,8 +43,9 @@ struct LogFileParser {
     /// Lines that fit no format before giving up on a file.
     static let detectionLimit = 50
 
-    init(file: String, recognizer: AppleLogRecognizer, redactor: SecretRedactor) {
+    init(file: String, recognizer: AppleLogRecognizer, redactor: SecretRedactor, duplicates: DuplicateFilter = DuplicateFilter()) {
         self.file = file
+        self.duplicates = duplicates
         self.recognizer = recognizer
         self.redactor = redactor
         traceReader = TraceNDJSONReader(redactor: redactor)
@@ -59,7 +60,7 @@ struct LogFileParser {
 
     // MARK: Lines
 
-    private var duplicates = DuplicateFilter()
+    private var duplicates: DuplicateFilter
     private var skippingRepeat = false
 
     mutating func consume(_ line: LineView, into sink: inout LogAnalyzer) throws {

@@ -35,11 +35,28 @@ public struct MarkdownTable: Sendable {
 
     /// Escapes a cell: pipes, line breaks and leading/trailing whitespace.
     public static func escape(_ cell: String) -> String {
-        var s = cell.replacingOccurrences(of: "\\", with: "\\\\")
-        s = s.replacingOccurrences(of: "|", with: "\\|")
-        s = s.replacingOccurrences(of: "\r\n", with: "<br>").replacingOccurrences(of: "\n", with: "<br>")
-        s = s.replacingOccurrences(of: "\r", with: "<br>")
-        s = s.trimmingCharacters(in: .whitespaces)
+        // One pass, and none for the usual cell (a number or a name): reports have thousands.
+        let special = cell.utf8.contains { $0 == 0x5C || $0 == 0x7C || $0 == 0x0D || $0 == 0x0A }
+        var s = cell
+        if special {
+            var out = String.UnicodeScalarView()
+            var afterCR = false
+            for u in cell.unicodeScalars {
+                defer { afterCR = u == "\r" }
+                switch u {
+                case "\\": out.append(contentsOf: #"\\"#.unicodeScalars)
+                case "|": out.append(contentsOf: #"\|"#.unicodeScalars)
+                case "\r": out.append(contentsOf: "<br>".unicodeScalars)
+                case "\n": if !afterCR { out.append(contentsOf: "<br>".unicodeScalars) }   // CRLF is one break
+                default: out.append(u)
+                }
+            }
+            s = String(out)
+        }
+        if let first = s.unicodeScalars.first, let last = s.unicodeScalars.last,
+           CharacterSet.whitespaces.contains(first) || CharacterSet.whitespaces.contains(last) {
+            s = s.trimmingCharacters(in: .whitespaces)
+        }
         return s.isEmpty ? " " : s
     }
 
