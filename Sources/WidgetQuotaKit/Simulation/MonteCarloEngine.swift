@@ -48,25 +48,32 @@ public struct MonteCarloEngine: Sendable {
         let sample = sampleSize
         let userCounts = scenario.horizon.users.sorted()
         let groups = MonteCarloEngine.designGroups(designs: designCount, runs: runs, threads: threads)
-        let outputs = Parallel.map(count: runs * groups.count, threads: threads) { index in
+        let grouped = Parallel.map(count: runs * groups.count, threads: threads) { index in
             let run = index / groups.count, group = groups[index % groups.count]
             let models = group.map { d in
                 SimulationModel(scenario: scenario, design: designs[d], designIndex: d, run: run, parameters: parameters[run])
             }
             return MonteCarloEngine.simulate(models: models, sampleUsers: sample, userCounts: userCounts)
-        }.flatMap { $0 }
+        }
+        // Back in (run, design) order.
+        var outputs = [TaskOutput?](repeating: nil, count: runs * designCount)
+        for (index, results) in grouped.enumerated() {
+            let run = index / groups.count
+            for (d, output) in zip(groups[index % groups.count], results) { outputs[run * designCount + d] = output }
+        }
         return ResultAggregator(scenario: scenario, designs: designs, parameters: parameters,
                                 price: try? prices.price(for: scenario.api.model), priceSource: prices.source,
-                                userCounts: userCounts, sampleUsers: sample, outputs: outputs).aggregate()
+                                userCounts: userCounts, sampleUsers: sample, outputs: outputs.map { $0! }).aggregate()
     }
 
-    /// Consecutive ranges of design indices: one range when the runs alone give every thread
-    /// two tasks, otherwise as many as needed (up to one design each).
-    static func designGroups(designs: Int, runs: Int, threads: Int) -> [Range<Int>] {
+    /// Design indices by group: one group when the runs alone give every thread two tasks,
+    /// otherwise as many as needed (up to one design each). Designs are dealt round-robin, so
+    /// heavy designs (frequent polling) spread over the groups and the threads finish together.
+    static func designGroups(designs: Int, runs: Int, threads: Int) -> [[Int]] {
         guard designs > 0 else { return [] }
         let wanted = (2 * threads + max(runs, 1) - 1) / max(runs, 1)
         let count = min(designs, max(1, wanted))
-        return (0..<count).map { g in (g * designs / count)..<((g + 1) * designs / count) }
+        return (0..<count).map { g in Array(stride(from: g, to: designs, by: count)) }
     }
 
     /// What one (run, design) pair produced.

@@ -89,9 +89,24 @@ import Testing
     @Test func outputDoesNotDependOnThreadCount() throws {
         var s = TestSupport.smallScenario(users: [1, 50, 500], runs: 3, days: 7, sample: 50)
         s.api.outages = [Outage(day: 3, startHourUTC: 10, durationHours: 2, errorRate: 0.9)]
-        let one = try SimulationReport(TestSupport.run(s, designs: ["direct", "cache-bgtask"], threads: 1)).json()
-        let four = try SimulationReport(TestSupport.run(s, designs: ["direct", "cache-bgtask"], threads: 4)).json()
-        #expect(one == four)
+        // 1 thread: every design of a run in one task; 2 and 4: designs split into 2 and 3 groups
+        // that each draw the users' activity themselves.
+        let designs = ["direct", "cache-bgtask", "poll-30m-aligned"]
+        let one = try SimulationReport(TestSupport.run(s, designs: designs, threads: 1)).json()
+        let two = try SimulationReport(TestSupport.run(s, designs: designs, threads: 2)).json()
+        let four = try SimulationReport(TestSupport.run(s, designs: designs, threads: 4)).json()
+        #expect(one == two && one == four)
+    }
+
+    @Test(arguments: [(7, 20, 2), (7, 2, 2), (7, 1, 2), (7, 1, 8), (3, 3, 4), (1, 1, 16), (12, 5, 3)])
+    func designGroupsDealEveryDesignOnce(designs: Int, runs: Int, threads: Int) {
+        let groups = MonteCarloEngine.designGroups(designs: designs, runs: runs, threads: threads)
+        #expect(groups.flatMap { $0 }.sorted() == Array(0..<designs))
+        #expect(groups.allSatisfy { !$0.isEmpty })
+        // Enough tasks for two per thread when designs allow; one group when runs alone do.
+        #expect(runs * groups.count >= min(2 * threads, runs * designs))
+        if runs >= 2 * threads { #expect(groups.count == 1) }
+        #expect(groups.map(\.count).max()! - groups.map(\.count).min()! <= 1)
     }
 
     @Test func projectionAgreesWithFullSimulation() {
