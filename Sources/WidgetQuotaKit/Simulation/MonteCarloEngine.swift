@@ -103,10 +103,13 @@ public struct MonteCarloEngine: Sendable {
         simulate(models: [model], sampleUsers: sampleUsers, userCounts: userCounts)[0]
     }
 
-    /// Simulates `sampleUsers` users of one run under each of `models` (designs of that run),
-    /// drawing each user's activity once, and measures each population size per design.
+    /// Simulates `sampleUsers` users of one run under each of `models` (designs of that run:
+    /// same scenario, run and parameters), drawing each user's activity once, and measures each
+    /// population size per design.
     public static func simulate(models: [SimulationModel], sampleUsers: Int, userCounts: [Int]) -> [TaskOutput] {
         guard let first = models.first else { return [] }
+        precondition(models.allSatisfy { $0.run == first.run && $0.parameters == first.parameters && $0.scenario == first.scenario },
+                     "a user's activity is shared only between designs of one run")
         let tasks = models.map { DesignTask(model: $0, sampleUsers: sampleUsers, userCounts: userCounts) }
         let buffers = ActivityBuffers(model: first)
         for user in 0..<sampleUsers {
