@@ -24,7 +24,6 @@ final class DesignTask {
     /// Populations simulated in full, and their loads once reached.
     private let exactCounts: Set<Int>
     private var exactLoads = [Int: LoadSummary]()
-    private var series: [Double]
 
     init(model: SimulationModel, sampleUsers: Int, userCounts: [Int]) {
         self.model = model
@@ -42,7 +41,12 @@ final class DesignTask {
         tokens = model.parameters.tokensPerRequest
         firstExceeding = Array(repeating: nil, count: tiers.count)
         exactCounts = Set(userCounts.filter { $0 <= sampleUsers })
-        series = Array(repeating: 0, count: model.countedMinutes)
+    }
+
+    /// Bytes a task keeps per design while it runs, for `days` counted days (the per-minute,
+    /// per-quota-day and content-age counters).
+    static func bytesPerDesign(days: Int) -> Int {
+        4 * 1_440 * days + 8 * (days + 1) + 8 * AgeHistogram.binCount
     }
 
     deinit {
@@ -51,8 +55,9 @@ final class DesignTask {
         ages.deallocate()
     }
 
-    /// Simulates the next user, replaying `activity` (drawn for that user in this run).
-    func simulate(user: Int, activity: UserActivity) {
+    /// Simulates the next user, replaying `activity` (drawn for that user in this run);
+    /// `series` is scratch of `countedMinutes` entries, shared by the designs of a group.
+    func simulate(user: Int, activity: UserActivity, series: UnsafeMutableBufferPointer<Double>) {
         var sim = UserSimulator(model: model, user: user, observer: NoObserver(), workspace: workspace, activity: activity)
         sim.buckets = buckets.baseAddress
         sim.ages = ages.baseAddress
@@ -71,7 +76,7 @@ final class DesignTask {
         }
         if exactCounts.contains(user + 1) {
             for i in 0..<buckets.count { series[i] = Double(buckets[i]) }
-            exactLoads[user + 1] = series.withUnsafeBufferPointer { LoadSummary(series: $0, model: model) }
+            exactLoads[user + 1] = LoadSummary(series: UnsafeBufferPointer(series), model: model)
         }
     }
 

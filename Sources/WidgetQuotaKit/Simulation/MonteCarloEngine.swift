@@ -47,7 +47,10 @@ public struct MonteCarloEngine: Sendable {
         let parameters = (0..<runs).map { parameterOverride?($0) ?? RunParameters.draw(scenario, run: $0) }
         let sample = sampleSize
         let userCounts = scenario.horizon.users.sorted()
-        let groups = MonteCarloEngine.designGroups(designs: designCount, runs: runs, threads: threads)
+        // A task keeps every design of its group's counters: at most `taskMemoryBudget` of them.
+        let perDesign = DesignTask.bytesPerDesign(days: scenario.horizon.days)
+        let groups = MonteCarloEngine.designGroups(designs: designCount, runs: runs, threads: threads,
+                                                   maxPerGroup: max(1, MonteCarloEngine.taskMemoryBudget / perDesign))
         let grouped = Parallel.map(count: runs * groups.count, threads: threads) { index in
             let run = index / groups.count, group = groups[index % groups.count]
             let models = group.map { d in
@@ -66,13 +69,20 @@ public struct MonteCarloEngine: Sendable {
                                 userCounts: userCounts, sampleUsers: sample, outputs: outputs.map { $0! }).aggregate()
     }
 
+    /// Bytes of per-design counters one task may hold (a long horizon with many designs would
+    /// otherwise multiply them by the designs sharing a task).
+    static let taskMemoryBudget = 16 << 20
+
     /// Design indices by group: one group when the runs alone give every thread two tasks,
-    /// otherwise as many as needed (up to one design each). Designs are dealt round-robin, so
-    /// heavy designs (frequent polling) spread over the groups and the threads finish together.
-    static func designGroups(designs: Int, runs: Int, threads: Int) -> [[Int]] {
+    /// otherwise as many as needed (up to one design each), and never more than `maxPerGroup`
+    /// designs in a group. Designs are dealt round-robin, so heavy designs (frequent polling)
+    /// spread over the groups and the threads finish together.
+    static func designGroups(designs: Int, runs: Int, threads: Int, maxPerGroup: Int = .max) -> [[Int]] {
         guard designs > 0 else { return [] }
         let wanted = (2 * threads + max(runs, 1) - 1) / max(runs, 1)
-        let count = min(designs, max(1, wanted))
+        let perGroup = max(maxPerGroup, 1)
+        let bounded = designs / perGroup + (designs % perGroup == 0 ? 0 : 1)   // rounded up, without overflow
+        let count = min(designs, max(1, wanted, bounded))
         return (0..<count).map { g in Array(stride(from: g, to: designs, by: count)) }
     }
 
@@ -108,13 +118,20 @@ public struct MonteCarloEngine: Sendable {
     /// population size per design.
     public static func simulate(models: [SimulationModel], sampleUsers: Int, userCounts: [Int]) -> [TaskOutput] {
         guard let first = models.first else { return [] }
-        precondition(models.allSatisfy { $0.run == first.run && $0.parameters == first.parameters && $0.scenario == first.scenario },
-                     "a user's activity is shared only between designs of one run")
+        // Checked by what the activity is drawn from: run, seed and days (not by comparing whole
+        // scenarios, which a NaN in overridden parameters would never equal).
+        precondition(models.allSatisfy { $0.run == first.run && $0.scenario.horizon.seed == first.scenario.horizon.seed
+                        && $0.simulatedDays == first.simulatedDays }, "a user's activity is shared only between designs of one run")
         let tasks = models.map { DesignTask(model: $0, sampleUsers: sampleUsers, userCounts: userCounts) }
         let buffers = ActivityBuffers(model: first)
-        for user in 0..<sampleUsers {
-            let activity = UserActivity(model: first, user: user, buffers: buffers)
-            for task in tasks { task.simulate(user: user, activity: activity) }
+        let series = UnsafeMutableBufferPointer<Double>.allocate(capacity: first.countedMinutes)
+        defer { series.deallocate() }
+        // The activity points into `buffers`: keep them alive for the whole loop.
+        withExtendedLifetime(buffers) {
+            for user in 0..<sampleUsers {
+                let activity = UserActivity(model: first, user: user, buffers: buffers)
+                for task in tasks { task.simulate(user: user, activity: activity, series: series) }
+            }
         }
         return tasks.map { $0.finish() }
     }

@@ -205,8 +205,10 @@ final class SimulationWorkspace: @unchecked Sendable {
     // Day shapes of the run (app, widget, background, flat).
     let shapes: UnsafeMutablePointer<Double>
     let hourTables: UnsafeMutablePointer<UInt8>
-    /// Where a simulator that draws its own user's activity puts it.
-    let activity: ActivityBuffers
+    /// Where a simulator that draws its own user's activity puts it (made on first use: the
+    /// engine's tasks replay an activity drawn elsewhere).
+    private(set) lazy var activity = ActivityBuffers(model: model)
+    private let model: SimulationModel
 
     static let clockCount = 3
     /// Doubles per clock: cumulative (days + 1), inverse mass (days), mass (days).
@@ -230,7 +232,7 @@ final class SimulationWorkspace: @unchecked Sendable {
         for (k, shape) in [model.appShape, model.widgetShape, model.backgroundShape, model.flatShape].enumerated() {
             _ = ShapeTable.write(shape, doubles: shapes + k * ShapeTable.doubles, slots: hourTables + k * ShapeTable.hourSlots)
         }
-        activity = ActivityBuffers(model: model)
+        self.model = model
     }
 
     deinit {

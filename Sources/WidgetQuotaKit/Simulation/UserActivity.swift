@@ -45,7 +45,7 @@ struct UserActivity {
 
 /// Memory for one user's `UserActivity` at a time, reused user after user: per-day calendars
 /// and the widget's events (grown on demand), plus the widget's day shape they are drawn from.
-final class ActivityBuffers: @unchecked Sendable {
+final class ActivityBuffers {
     /// Simulated local days (the calendars hold days + 1 entries).
     let days: Int
     let dayFactor: UnsafeMutablePointer<Double>

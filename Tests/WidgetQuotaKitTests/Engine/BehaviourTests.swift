@@ -107,6 +107,9 @@ import Testing
         #expect(runs * groups.count >= min(2 * threads, runs * designs))
         if runs >= 2 * threads { #expect(groups.count == 1) }
         #expect(groups.map(\.count).max()! - groups.map(\.count).min()! <= 1)
+        // A memory cap on designs per group splits further, never below one design a group.
+        let capped = MonteCarloEngine.designGroups(designs: designs, runs: runs, threads: threads, maxPerGroup: 2)
+        #expect(capped.allSatisfy { $0.count <= 2 } && capped.flatMap { $0 }.sorted() == Array(0..<designs))
     }
 
     @Test func projectionAgreesWithFullSimulation() {

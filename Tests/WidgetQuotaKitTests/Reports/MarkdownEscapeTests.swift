@@ -2,8 +2,10 @@ import Foundation
 import Testing
 @testable import WidgetQuotaKit
 
-/// Table cells are escaped in one pass; the result must be what the plain chain of replacements
-/// (backslashes, pipes, CRLF, LF, CR, then trimming) gives, on every awkward cell.
+/// Table cells are escaped in one pass over Unicode scalars. On cells without combining marks the
+/// result is what the plain chain of replacements (backslashes, pipes, CRLF, LF, CR, then
+/// trimming) gives; where a pipe, backslash or line break carries a combining mark, the chain
+/// (which matches whole characters) let it through and broke the row, and the pass escapes it.
 @Suite struct MarkdownEscapeTests {
     static func reference(_ cell: String) -> String {
         var s = cell.replacingOccurrences(of: "\\", with: "\\\\")
@@ -21,6 +23,17 @@ import Testing
     ])
     func onePassMatchesTheReplacementChain(cell: String) {
         #expect(MarkdownTable.escape(cell) == Self.reference(cell))
+    }
+
+    @Test("special characters carrying a combining mark are still escaped", arguments: [
+        ("|\u{301}", "\\|\u{301}"),
+        ("\\\u{20DD}", "\\\\\u{20DD}"),
+        ("a\n\u{301}b", "a<br>\u{301}b"),
+        ("a\r\n\u{301}b", "a<br>\u{301}b"),
+    ])
+    func combiningMarksDoNotHideSpecialCharacters(cell: String, escaped: String) {
+        #expect(MarkdownTable.escape(cell) == escaped)
+        #expect(!MarkdownTable.escape(cell).contains("\n"))
     }
 
     @Test func escapedCellsNeverBreakARow() {
