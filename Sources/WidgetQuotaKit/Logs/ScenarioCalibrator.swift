@@ -15,12 +15,12 @@ import Foundation
 /// the logged app runs, the rate is then corrected by simulation (`TimelineVisibility`): the
 /// emitted rate is the one whose simulated logs show what the real ones showed.
 public enum ScenarioCalibrator {
-    /// Iterations of the budget correction, and the relative change that ends it.
+    /// Iterations of the budget correction, and the relative gap to the logs that ends it.
     static let maxCorrectionIterations = 20
+    static let correctionTolerance = 1e-3
     /// Users per simulation of the budget correction: enough that a simulated share's sampling
     /// error is a few tenths of a percent, at a fraction of a second per step.
     public static let defaultSimulatedUsers = 2_000
-    static let correctionTolerance = 1e-3
 
     /// The base scenario with every field the analysis measured replaced.
     /// - Parameters:
@@ -98,15 +98,9 @@ public enum ScenarioCalibrator {
             fields.append("platform.getTimelinePerDay")
         }
 
-        // Day-to-day spread: variance beyond Poisson noise, as a coefficient of variation.
-        var cv2 = [Double]()
-        for m in ms where m.days.count >= 3 {
-            let counts = m.days.map { Double($0.getTimelineSystem) }
-            let mu = mean(counts)
-            guard mu > 0 else { continue }
-            let variance = counts.reduce(0) { $0 + ($1 - mu) * ($1 - mu) } / Double(counts.count - 1)
-            cv2.append((variance - mu) / (mu * mu))
-        }
+        // Day-to-day spread: variance beyond Poisson noise, as a coefficient of variation (the
+        // same estimator the budget correction applies to simulated logs).
+        let cv2 = ms.compactMap { m in TimelineVisibility.spreadSquared(m.days.map(\.getTimelineSystem)) }
         var shownSpreadSquared: Double?
         if !cv2.isEmpty {
             shownSpreadSquared = mean(cv2)
