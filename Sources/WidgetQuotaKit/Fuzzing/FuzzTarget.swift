@@ -97,8 +97,15 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             options.duplicateWindowLines = 64
             options.duplicateWindowBytes = 4_096
             var analyzer = LogAnalyzer(options: options)
-            var source = MemoryByteSource(bytes, maxRead: 777)
-            try? analyzer.read(source: &source, name: "device.log")
+            // The strict pass reads like a pipe, so repeats are confirmed from copies, not by
+            // reading the input again.
+            if strict {
+                var source = ForwardOnly(inner: MemoryByteSource(bytes, maxRead: 777))
+                try? analyzer.read(source: &source, name: "device.log")
+            } else {
+                var source = MemoryByteSource(bytes, maxRead: 777)
+                try? analyzer.read(source: &source, name: "device.log")
+            }
             let analysis = analyzer.analysis()
             let report = LogReport(analysis)
             _ = report.markdown()
@@ -106,5 +113,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             _ = try? report.json()
             _ = try? ScenarioCalibrator.calibrate(analysis, base: Scenario(), design: nil)
         }
+    }
+
+    /// Bytes that can be read once only, as from a pipe.
+    private struct ForwardOnly: ByteSource {
+        var inner: MemoryByteSource
+        mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int { try inner.read(into: buffer) }
     }
 }

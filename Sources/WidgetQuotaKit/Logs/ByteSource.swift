@@ -11,6 +11,15 @@ public protocol ByteSource {
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
 }
 
+/// A source whose earlier bytes can be read again by their offset, so the duplicate-line check
+/// can confirm a candidate against the input itself instead of keeping a copy of every line.
+public protocol RereadableByteSource: ByteSource {
+    /// Whether `reread` works for this source (a regular file; not a pipe or a terminal).
+    var canReread: Bool { get }
+    /// Fills `buffer` with the bytes at `offset` of the input; false when they cannot all be read.
+    func reread(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Bool
+}
+
 /// Bytes held in memory.
 public struct MemoryByteSource: ByteSource {
     private let bytes: [UInt8]
@@ -36,8 +45,19 @@ public struct MemoryByteSource: ByteSource {
     }
 }
 
+extension MemoryByteSource: RereadableByteSource {
+    public var canReread: Bool { true }
+
+    public func reread(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Bool {
+        guard offset >= 0, buffer.count <= bytes.count - offset else { return false }
+        if buffer.isEmpty { return true }
+        bytes.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: buffer.count) }
+        return true
+    }
+}
+
 /// An open file descriptor read with POSIX `read(2)`; closes it when told to.
-public struct FileDescriptorSource: ByteSource {
+public struct FileDescriptorSource: RereadableByteSource {
     public let descriptor: Int32
     /// The name used in messages (`-` reads standard input and is called `stdin`).
     public let name: String
@@ -69,6 +89,23 @@ public struct FileDescriptorSource: ByteSource {
             if errno == EINTR { continue }
             throw WidgetQuotaError.unreadable(file: name, problem: String(cString: strerror(errno)))
         }
+    }
+
+    /// True for a regular file (standard input redirected from a file included).
+    public var canReread: Bool {
+        var status = stat()
+        return fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+    }
+
+    public func reread(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Bool {
+        var done = 0
+        while done < buffer.count {
+            let n = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+            if n > 0 { done += n; continue }
+            if n < 0 && errno == EINTR { continue }
+            return false   // an error, or the file became shorter
+        }
+        return true
     }
 
     /// Closes the file (never standard input).

@@ -1,11 +1,21 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Remembers the last lines that carried a timestamp, so an exact repeat — two exports
 /// concatenated, a line copied twice — is counted once instead of silently doubling a figure.
 ///
 /// A line repeats when its bytes equal a remembered line's: hashes only find the candidates,
 /// and every candidate is compared byte for byte, so two different lines are never taken for
-/// one. Memory is bounded: the most recent `capacity` distinct lines are remembered, as long
-/// as their bytes fit in `arenaBytes` (older lines are forgotten first). With the defaults that
-/// is 65,536 lines of up to 1 KiB on average.
+/// one. Where a candidate's bytes come from is the `Recall`:
+/// - `rereads` (a regular file): the input is read again at the remembered line's offset. Nothing
+///   is copied, so the check costs a hash and an index entry per line; only a candidate (a true
+///   repeat, nearly always) costs a read. The most recent `capacity` distinct lines are remembered.
+/// - `copies` (standard input, a pipe): every line is copied into an arena, and the most recent
+///   `capacity` distinct lines are remembered as long as their bytes fit in `arenaBytes` (older
+///   lines are forgotten first). With the defaults that is 65,536 lines of up to 1 KiB on average.
 struct DuplicateFilter {
     static let defaultCapacity = 1 << 16
     static let defaultArenaBytes = 64 << 20
@@ -18,8 +28,20 @@ struct DuplicateFilter {
         var hash: UInt64 = 0
     }
 
+    /// Where a remembered line's bytes are found again.
+    enum Recall {
+        /// Copies in an arena.
+        case copies
+        /// The input, read again at the line's offset (`RereadableByteSource.reread`).
+        case rereads((_ offset: Int, _ buffer: UnsafeMutableRawBufferPointer) -> Bool)
+    }
+
     private let capacity: Int
     private let arenaBytes: Int
+    /// Set for `rereads`: reads the input at an offset.
+    private let reread: ((Int, UnsafeMutableRawBufferPointer) -> Bool)?
+    /// The bytes of a candidate read again (`rereads`), grown to the longest candidate.
+    private var scratch: [UInt8] = []
     private let hash: (UnsafeRawBufferPointer) -> UInt64
     /// Remembered lines in arrival order: a ring of `capacity` entries from `oldest`.
     private var entries: [Entry]
@@ -32,38 +54,61 @@ struct DuplicateFilter {
     /// Entry indices by hash, including some of lines already forgotten.
     private var index: RecentLineIndex
 
-    /// `capacity` (a power of two, at most 2^16) lines within `arenaBytes` of bytes; `hash` is
-    /// replaceable so tests can force collisions.
+    /// `capacity` (a power of two, at most 2^16) lines, recalled by `recall` (copies within
+    /// `arenaBytes` of bytes); `hash` is replaceable so tests can force collisions.
     init(capacity: Int = DuplicateFilter.defaultCapacity, arenaBytes: Int = DuplicateFilter.defaultArenaBytes,
-         hash: @escaping (UnsafeRawBufferPointer) -> UInt64 = LineHash.hash) {
+         recall: Recall = .copies, hash: @escaping (UnsafeRawBufferPointer) -> UInt64 = LineHash.hash) {
         precondition(capacity > 0 && capacity <= 1 << 16 && capacity & (capacity - 1) == 0, "capacity must be a power of two ≤ 2^16")
         self.capacity = capacity
         self.arenaBytes = arenaBytes
         self.hash = hash
+        if case .rereads(let read) = recall { reread = read } else { reread = nil }
         entries = [Entry](repeating: Entry(), count: capacity)
-        arena = LineArena(limit: arenaBytes)
+        // Rereading keeps no bytes: the arena stays at its smallest size, unused.
+        arena = LineArena(limit: reread == nil ? arenaBytes : 1)
         // Four slots per line: rebuilt when 3/8 are used, that is after at least half a ring of
         // new lines.
         index = RecentLineIndex(slotsLog2: capacity.trailingZeroBitCount + 2)
     }
 
-    /// True when `bytes` repeats a remembered line; otherwise remembers it.
-    mutating func isRepeat(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// True when `bytes`, found at `offset` of the input, repeat a remembered line; otherwise
+    /// remembers them. (`offset` serves `rereads` only.)
+    mutating func isRepeat(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Bool {
         let raw = UnsafeRawBufferPointer(bytes)
         let h = hash(raw)
+        var candidates: [Int] = []
         let found = index.contains(hash: h) { i in
-            isRemembered(i) && entries[i].hash == h && entries[i].count == raw.count && arena.holds(raw, at: entries[i].start)
+            guard isRemembered(i) && entries[i].hash == h && entries[i].count == raw.count else { return false }
+            if reread == nil { return arena.holds(raw, at: entries[i].start) }
+            candidates.append(i)   // read again below, outside the index's borrow of self
+            return false
         }
-        if found { return true }
-        remember(raw, hash: h)
+        if found || candidates.contains(where: { reads(raw, at: entries[$0].start) }) { return true }
+        remember(raw, at: offset, hash: h)
         return false
+    }
+
+    /// True when the input holds `raw` at `offset` (`rereads`).
+    private mutating func reads(_ raw: UnsafeRawBufferPointer, at offset: Int) -> Bool {
+        guard let reread else { return false }
+        if scratch.count < raw.count { scratch = [UInt8](repeating: 0, count: raw.count) }
+        return scratch.withUnsafeMutableBytes { s in
+            let copy = UnsafeMutableRawBufferPointer(rebasing: s[0..<raw.count])
+            return reread(offset, copy) && (raw.isEmpty || memcmp(copy.baseAddress!, raw.baseAddress!, raw.count) == 0)
+        }
     }
 
     /// True when entry `i` holds a line still remembered.
     @inline(__always)
     private func isRemembered(_ i: Int) -> Bool { (i - oldest) & (capacity - 1) < remembered }
 
-    private mutating func remember(_ raw: UnsafeRawBufferPointer, hash h: UInt64) {
+    private mutating func remember(_ raw: UnsafeRawBufferPointer, at offset: Int, hash h: UInt64) {
+        guard reread == nil else {
+            // Nothing to copy: a full ring forgets its oldest line.
+            if remembered == capacity { oldest = (oldest + 1) & (capacity - 1); remembered -= 1 }
+            add(Entry(start: offset, count: raw.count, hash: h))
+            return
+        }
         let n = raw.count
         guard n <= arenaBytes else { return }   // cannot be kept: such a line is never a repeat
         // Make room: a full ring of entries forgets its oldest line; bytes about to be overwritten
@@ -77,13 +122,18 @@ struct DuplicateFilter {
             remembered -= 1
         }
         while n > arena.size { arena.grow(keeping: written..<written) }
-        if index.occupied == index.limit { rebuildIndex() }
-        let i = (oldest + remembered) & (capacity - 1)
-        entries[i] = Entry(start: written, count: n, hash: h)
-        remembered += 1
-        index.insert(hash: h, index: i)
+        add(Entry(start: written, count: n, hash: h))
         arena.write(raw, at: written)
         written += n
+    }
+
+    /// Appends `entry` to the ring (which has room) and the index.
+    private mutating func add(_ entry: Entry) {
+        if index.occupied == index.limit { rebuildIndex() }
+        let i = (oldest + remembered) & (capacity - 1)
+        entries[i] = entry
+        remembered += 1
+        index.insert(hash: entry.hash, index: i)
     }
 
     /// Drops the forgotten lines' slots: the index again holds the remembered lines only.

@@ -12,6 +12,8 @@ public struct LineView {
     public let bytes: UnsafeBufferPointer<UInt8>
     /// 1-based line number in the input.
     public let number: Int
+    /// Where `bytes` start in the input, in bytes from its beginning.
+    public let offset: Int
     /// True when the line was longer than the reader's buffer: `bytes` is empty and the
     /// line must be counted as malformed.
     public let isOverlong: Bool
@@ -44,13 +46,14 @@ public struct LineReader {
         var lineNumber = 0
         var skipping = false    // inside an overlong line: drop bytes up to the next newline
         var total = 0
+        var bufferOffset = 0    // where the buffer's first byte is in the input
 
         func emit(_ start: Int, _ end: Int, unterminated: Bool) throws {
             var e = end
             if e > start && base[e - 1] == 0x0D { e -= 1 }
             lineNumber += 1
             try body(LineView(bytes: UnsafeBufferPointer(start: base + start, count: e - start), number: lineNumber,
-                              isOverlong: false, isUnterminated: unterminated))
+                              offset: bufferOffset + start, isOverlong: false, isUnterminated: unterminated))
         }
 
         while true {
@@ -76,17 +79,19 @@ public struct LineReader {
                 let rest = filled - start
                 if rest > 0 { memmove(base, base + start, rest) }
                 filled = rest
+                bufferOffset += start
             } else if filled == bufferSize {
                 // No line break in a whole buffer: the line is too long.
                 if !skipping {
                     lineNumber += 1
                     try body(LineView(bytes: UnsafeBufferPointer(start: base, count: 0), number: lineNumber,
-                                      isOverlong: true, isUnterminated: false))
+                                      offset: bufferOffset, isOverlong: true, isUnterminated: false))
                     skipping = true
                 }
+                bufferOffset += filled
                 filled = 0
             }
-            if skipping && filled > 0 && start == 0 { filled = 0 }
+            if skipping && filled > 0 && start == 0 { bufferOffset += filled; filled = 0 }
         }
         if filled > 0 && !skipping {
             try emit(0, filled, unterminated: true)

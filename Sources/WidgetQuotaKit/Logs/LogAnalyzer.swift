@@ -73,8 +73,12 @@ public struct LogAnalyzer {
     /// Reads one input; `name` is used in `file:line` references and as the device of records
     /// that carry no device id.
     public mutating func read<Source: ByteSource>(source: inout Source, name: String) throws {
+        // A regular file is read again to confirm a repeated line; other inputs keep copies.
+        var recall = DuplicateFilter.Recall.copies
+        if let rereadable = source as? any RereadableByteSource, rereadable.canReread { recall = .rereads(rereadable.reread) }
         var parser = LogFileParser(file: name, recognizer: recognizer, redactor: redactor,
-                                   duplicates: DuplicateFilter(capacity: options.duplicateWindowLines, arenaBytes: options.duplicateWindowBytes))
+                                   duplicates: DuplicateFilter(capacity: options.duplicateWindowLines,
+                                                               arenaBytes: options.duplicateWindowBytes, recall: recall))
         lastDevice = nil
         let reader = LineReader(bufferSize: options.bufferSize)
         // Counts are committed only when the file is a log: a skipped file leaves no trace.

@@ -70,14 +70,16 @@ struct LogFileParser {
             return
         }
         var b = line.bytes
+        var offset = line.offset
         if line.number == 1, b.count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF {
             b = UnsafeBufferPointer(rebasing: b[3...])
+            offset += 3
         }
         guard let format else { return try detect(b, line: line, into: &sink) }
         // Exact repeats of timestamped lines are counted once (pretty JSON repeats lines legitimately).
         if format != .appleJSON, let first = b.first, first == 0x7B || (first >= 0x30 && first <= 0x39) || format == .traceCSV,
            !ByteSearch.isBlank(b) {
-            if duplicates.isRepeat(b) {
+            if duplicates.isRepeat(b, at: offset) {
                 sink.duplicateLines += 1
                 skippingRepeat = true
                 return

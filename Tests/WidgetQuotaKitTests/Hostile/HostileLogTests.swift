@@ -84,6 +84,31 @@ import Testing
         #expect(twice.notes.contains { $0.contains("counted once") })
     }
 
+    /// Standard input from a pipe: bytes that cannot be read again.
+    struct PipeSource: ByteSource {
+        var inner: MemoryByteSource
+        mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int { try inner.read(into: buffer) }
+    }
+
+    @Test("a file read again to confirm repeats counts them as a pipe that keeps copies does")
+    func rereadingAFileAgreesWithCopies() throws {
+        let day = (0..<40).map { String(format: "2025-07-27 %02d:%02d:10.504275-0400", 8 + $0 / 6, $0 % 6 * 10) }
+        // A byte-order mark, a copied line, and the export pasted again after it.
+        let text = "\u{FEFF}" + Self.ndjson(day + [day[3]] + day)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("widget-quota-reread-\(UInt32.random(in: 0...UInt32.max)).ndjson").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var fromFile = LogAnalyzer()
+        try fromFile.read(path: path)
+        var fromPipe = LogAnalyzer()
+        var pipe = PipeSource(inner: MemoryByteSource(Array(text.utf8), maxRead: 97))
+        try fromPipe.read(source: &pipe, name: path)
+        let (a, b) = (fromFile.analysis(), fromPipe.analysis())
+        #expect(a.duplicateLines == 41 && b.duplicateLines == 41)
+        #expect(a.perDeviceDay.getTimeline.mean == 40 && b.perDeviceDay.getTimeline.mean == 40)
+        #expect(a.linesRecognised == b.linesRecognised)
+    }
+
     @Test func outOfOrderTimestampsCountTheSame() throws {
         let ordered = try analyze(Self.ndjson(["2025-07-27 09:00:00.000000-0400", "2025-07-27 10:00:00.000000-0400",
                                                "2025-07-28 09:00:00.000000-0400"]))

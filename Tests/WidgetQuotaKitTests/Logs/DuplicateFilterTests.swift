@@ -6,14 +6,19 @@ import Testing
 @Suite("Duplicate filter")
 struct DuplicateFilterTests {
     /// What the filter must answer: the last `capacity` distinct lines whose bytes add up to at
-    /// most `arenaBytes`.
+    /// most `arenaBytes` (nil: any number of bytes, as when the filter rereads its input).
     struct Model {
         let capacity: Int
-        let arenaBytes: Int
+        let arenaBytes: Int?
         var lines: [[UInt8]] = []
 
         mutating func isRepeat(_ line: [UInt8]) -> Bool {
             if lines.contains(line) { return true }
+            guard let arenaBytes else {
+                if lines.count == capacity { lines.removeFirst() }
+                lines.append(line)
+                return false
+            }
             guard line.count <= arenaBytes else { return false }
             while !lines.isEmpty, lines.count == capacity || lines.reduce(0, { $0 + $1.count }) + line.count > arenaBytes {
                 lines.removeFirst()
@@ -24,7 +29,7 @@ struct DuplicateFilterTests {
     }
 
     static func check(_ filter: inout DuplicateFilter, _ model: inout Model, _ line: [UInt8]) -> Bool {
-        let answer = line.withUnsafeBufferPointer { filter.isRepeat($0) }
+        let answer = line.withUnsafeBufferPointer { filter.isRepeat($0, at: 0) }
         return answer == model.isRepeat(line)
     }
 
@@ -32,10 +37,10 @@ struct DuplicateFilterTests {
     func collidingHashes() {
         var filter = DuplicateFilter(capacity: 8, arenaBytes: 1 << 10, hash: { _ in 42 })
         let a = Array("2026-09-01T07:12:03.120-04:00,a".utf8), b = Array("2026-09-01T07:12:03.120-04:00,b".utf8)
-        #expect(!a.withUnsafeBufferPointer { filter.isRepeat($0) })
-        #expect(!b.withUnsafeBufferPointer { filter.isRepeat($0) }, "same hash, other bytes: not a repeat")
-        #expect(a.withUnsafeBufferPointer { filter.isRepeat($0) })
-        #expect(b.withUnsafeBufferPointer { filter.isRepeat($0) })
+        #expect(!a.withUnsafeBufferPointer { filter.isRepeat($0, at: 0) })
+        #expect(!b.withUnsafeBufferPointer { filter.isRepeat($0, at: 0) }, "same hash, other bytes: not a repeat")
+        #expect(a.withUnsafeBufferPointer { filter.isRepeat($0, at: 0) })
+        #expect(b.withUnsafeBufferPointer { filter.isRepeat($0, at: 0) })
     }
 
     @Test("agrees with a list of the last lines under collisions, eviction and wrap-around",
@@ -53,6 +58,40 @@ struct DuplicateFilterTests {
                 + [UInt8(truncatingIfNeeded: rng.next() % (capacity + 3))]
             #expect(Self.check(&filter, &model, line), "step \(step)")
         }
+    }
+
+    @Test("rereading the input agrees with a list of the last lines under collisions and eviction",
+          arguments: [4, 16, 64])
+    func rereadsMatchModel(capacity: Int) {
+        var rng = SplitMix(seed: UInt64(capacity * 17))
+        // The input so far, as the filter's source: lines are appended before they are checked.
+        final class Input: @unchecked Sendable { var bytes: [UInt8] = [] }
+        let input = Input()
+        let recall = DuplicateFilter.Recall.rereads { offset, buffer in
+            guard offset + buffer.count <= input.bytes.count else { return false }
+            buffer.copyBytes(from: input.bytes[offset..<(offset + buffer.count)])
+            return true
+        }
+        var filter = DuplicateFilter(capacity: capacity, recall: recall, hash: { LineHash.hash($0) & 3 })
+        var model = Model(capacity: capacity, arenaBytes: nil)
+        for step in 0..<20_000 {
+            let length = Int(rng.next() % 24)
+            let symbol = UInt8(truncatingIfNeeded: rng.next() % 3)
+            let line = (0..<length).map { UInt8(truncatingIfNeeded: $0 % 2 == 0 ? Int(symbol) : $0 % 7) }
+                + [UInt8(truncatingIfNeeded: rng.next() % (capacity + 3))]
+            let offset = input.bytes.count
+            input.bytes += line + [0x0A]
+            let answer = line.withUnsafeBufferPointer { filter.isRepeat($0, at: offset) }
+            #expect(answer == model.isRepeat(line), "step \(step)")
+        }
+    }
+
+    @Test("a remembered line that cannot be read again is not a repeat")
+    func unreadableInputIsNoRepeat() {
+        var filter = DuplicateFilter(capacity: 8, recall: .rereads { _, _ in false })
+        let a = Array("2026-09-01T07:12:03.120-04:00,a".utf8)
+        #expect(!a.withUnsafeBufferPointer { filter.isRepeat($0, at: 0) })
+        #expect(!a.withUnsafeBufferPointer { filter.isRepeat($0, at: 32) }, "the input changed under the reader: counted, not dropped")
     }
 
     @Test("growing the arena keeps the remembered bytes")

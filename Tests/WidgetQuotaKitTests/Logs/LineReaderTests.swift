@@ -41,6 +41,23 @@ struct LineReaderTests {
         #expect(bytes == text.utf8.count)
     }
 
+    @Test("every line's offset finds its bytes in the input, across chunks and skipped long lines",
+          arguments: [1, 3, 7, 64])
+    func offsetsPointAtTheLine(maxRead: Int) throws {
+        let long = String(repeating: "x", count: 40)
+        let text = "alpha\r\nbeta\n\n\(long)\ngamma\r\nδέλτα\n\(long)\(long)\nlast"
+        let input = Array(text.utf8)
+        var source = MemoryByteSource(input, maxRead: maxRead)
+        var seen = 0
+        try LineReader(bufferSize: 32).forEachLine(in: &source) { line in
+            seen += 1
+            guard !line.isOverlong else { return }
+            #expect(Array(input[line.offset..<(line.offset + line.bytes.count)]) == Array(line.bytes), "line \(line.number)")
+            #expect(line.offset == 0 || input[line.offset - 1] == 0x0A, "line \(line.number) starts after a line break")
+        }
+        #expect(seen == 8)
+    }
+
     @Test func invalidUTF8IsRepairedNotFatal() throws {
         var source = MemoryByteSource([0x61, 0xFF, 0xFE, 0x62, 0x0A])
         var got = [String]()
