@@ -16,7 +16,8 @@ public protocol ByteSource {
 public protocol RereadableByteSource: ByteSource {
     /// Whether `reread` works for this source (a regular file; not a pipe or a terminal).
     var canReread: Bool { get }
-    /// Fills `buffer` with the bytes at `offset` of the input; false when they cannot all be read.
+    /// Fills `buffer` with the bytes at `offset` of the input (counted from the first byte this
+    /// source read); false when they cannot all be read.
     func reread(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Bool
 }
 
@@ -61,21 +62,29 @@ public struct FileDescriptorSource: RereadableByteSource {
     public let descriptor: Int32
     /// The name used in messages (`-` reads standard input and is called `stdin`).
     public let name: String
+    /// Where in the file reading started: standard input may be a file already partly read.
+    private var start = 0
 
     /// Opens `path` for reading, or standard input for `-`.
     public init(path: String) throws {
         if path == "-" {
-            descriptor = STDIN_FILENO
-            name = "stdin"
+            self.init(descriptor: STDIN_FILENO, name: "stdin")
             return
         }
-        name = path
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else {
             let problem = errno == ENOENT ? "no such file" : String(cString: strerror(errno))
             throw WidgetQuotaError.unreadable(file: path, problem: problem)
         }
-        descriptor = fd
+        self.init(descriptor: fd, name: path)
+    }
+
+    /// Reads an open descriptor from where it stands (standard input may be a file already
+    /// partly read by the shell's other commands).
+    init(descriptor: Int32, name: String) {
+        self.descriptor = descriptor
+        self.name = name
+        start = max(Int(lseek(descriptor, 0, SEEK_CUR)), 0)   // -1 for a pipe, which is never read again
     }
 
     public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
@@ -100,7 +109,7 @@ public struct FileDescriptorSource: RereadableByteSource {
     public func reread(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Bool {
         var done = 0
         while done < buffer.count {
-            let n = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+            let n = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(start + offset + done))
             if n > 0 { done += n; continue }
             if n < 0 && errno == EINTR { continue }
             return false   // an error, or the file became shorter

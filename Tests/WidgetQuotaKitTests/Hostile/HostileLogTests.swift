@@ -109,6 +109,27 @@ import Testing
         #expect(a.linesRecognised == b.linesRecognised)
     }
 
+    @Test("standard input that is a file already partly read finds its repeats where they are")
+    func partlyReadFileFindsRepeats() throws {
+        let day = (0..<10).map { String(format: "2025-07-27 %02d:00:10.504275-0400", 8 + $0) }
+        let skipped = "not part of the export\n"
+        let text = skipped + Self.ndjson(day + day)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("widget-quota-stdin-\(UInt32.random(in: 0...UInt32.max)).ndjson").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let fd = open(path, O_RDONLY)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        try #require(lseek(fd, off_t(skipped.utf8.count), SEEK_SET) == off_t(skipped.utf8.count))
+        var source = FileDescriptorSource(descriptor: fd, name: "stdin")
+        #expect(source.canReread)
+        var analyzer = LogAnalyzer()
+        try analyzer.read(source: &source, name: "stdin")
+        let a = analyzer.analysis()
+        #expect(a.duplicateLines == 10)
+        #expect(a.perDeviceDay.getTimeline.mean == 10)
+    }
+
     @Test func outOfOrderTimestampsCountTheSame() throws {
         let ordered = try analyze(Self.ndjson(["2025-07-27 09:00:00.000000-0400", "2025-07-27 10:00:00.000000-0400",
                                                "2025-07-28 09:00:00.000000-0400"]))
