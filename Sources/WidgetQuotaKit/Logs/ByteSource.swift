@@ -16,9 +16,12 @@ public protocol ByteSource {
 public protocol RereadableByteSource: ByteSource {
     /// Whether `reread` works for this source (a regular file; not a pipe or a terminal).
     var canReread: Bool { get }
-    /// Fills `buffer` with the bytes at `offset` of the input (counted from the first byte this
-    /// source read); false when they cannot all be read.
-    func reread(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Bool
+    /// The offset, as `reread` counts, of the next byte `read` returns (a source may be handed
+    /// over partly read: standard input that is a file the shell has begun).
+    var position: Int { get }
+    /// Reads the bytes at `offset` into `buffer`, up to its size or the end of the input;
+    /// returns how many it read (fewer on an error).
+    func reread(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int
 }
 
 /// Bytes held in memory.
@@ -48,12 +51,13 @@ public struct MemoryByteSource: ByteSource {
 
 extension MemoryByteSource: RereadableByteSource {
     public var canReread: Bool { true }
+    public var position: Int { offset }
 
-    public func reread(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Bool {
-        guard offset >= 0, buffer.count <= bytes.count - offset else { return false }
-        if buffer.isEmpty { return true }
-        bytes.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: buffer.count) }
-        return true
+    public func reread(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        guard offset >= 0, offset < bytes.count, !buffer.isEmpty else { return 0 }
+        let n = min(buffer.count, bytes.count - offset)
+        bytes.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: n) }
+        return n
     }
 }
 
@@ -62,13 +66,12 @@ public struct FileDescriptorSource: RereadableByteSource {
     public let descriptor: Int32
     /// The name used in messages (`-` reads standard input and is called `stdin`).
     public let name: String
-    /// Where in the file reading started: standard input may be a file already partly read.
-    private var start = 0
 
     /// Opens `path` for reading, or standard input for `-`.
     public init(path: String) throws {
         if path == "-" {
-            self.init(descriptor: STDIN_FILENO, name: "stdin")
+            descriptor = STDIN_FILENO
+            name = "stdin"
             return
         }
         let fd = open(path, O_RDONLY)
@@ -76,15 +79,14 @@ public struct FileDescriptorSource: RereadableByteSource {
             let problem = errno == ENOENT ? "no such file" : String(cString: strerror(errno))
             throw WidgetQuotaError.unreadable(file: path, problem: problem)
         }
-        self.init(descriptor: fd, name: path)
+        descriptor = fd
+        name = path
     }
 
-    /// Reads an open descriptor from where it stands (standard input may be a file already
-    /// partly read by the shell's other commands).
+    /// Reads an open descriptor from where it stands.
     init(descriptor: Int32, name: String) {
         self.descriptor = descriptor
         self.name = name
-        start = max(Int(lseek(descriptor, 0, SEEK_CUR)), 0)   // -1 for a pipe, which is never read again
     }
 
     public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
@@ -106,15 +108,18 @@ public struct FileDescriptorSource: RereadableByteSource {
         return fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
 
-    public func reread(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Bool {
+    /// The file offset (0 or more; never reread where it is unknown, as for a pipe).
+    public var position: Int { max(Int(lseek(descriptor, 0, SEEK_CUR)), 0) }
+
+    public func reread(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         var done = 0
         while done < buffer.count {
-            let n = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(start + offset + done))
+            let n = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
             if n > 0 { done += n; continue }
             if n < 0 && errno == EINTR { continue }
-            return false   // an error, or the file became shorter
+            break   // the end of the file, or an error
         }
-        return true
+        return done
     }
 
     /// Closes the file (never standard input).

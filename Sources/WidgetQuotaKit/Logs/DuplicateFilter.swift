@@ -9,13 +9,14 @@ import Darwin
 ///
 /// A line repeats when its bytes equal a remembered line's: hashes only find the candidates,
 /// and every candidate is compared byte for byte, so two different lines are never taken for
-/// one. Where a candidate's bytes come from is the `Recall`:
-/// - `rereads` (a regular file): the input is read again at the remembered line's offset. Nothing
-///   is copied, so the check costs a hash and an index entry per line; only a candidate (a true
-///   repeat, nearly always) costs a read. The most recent `capacity` distinct lines are remembered.
-/// - `copies` (standard input, a pipe): every line is copied into an arena, and the most recent
-///   `capacity` distinct lines are remembered as long as their bytes fit in `arenaBytes` (older
-///   lines are forgotten first). With the defaults that is 65,536 lines of up to 1 KiB on average.
+/// one. Memory is bounded: the most recent `capacity` distinct lines are remembered, as long as
+/// their bytes add up to at most `arenaBytes` (older lines are forgotten first). With the
+/// defaults that is 65,536 lines of up to 1 KiB on average. Where a candidate's bytes come from
+/// is the `Recall`, which changes the cost, never the answer:
+/// - `rereads` (a regular file): the input is read again at the remembered line's offset, a block
+///   at a time, so a run of repeats (an export pasted twice) costs one read per block. Nothing is
+///   copied: a new line costs its hash and an index entry.
+/// - `copies` (a pipe): every line is copied into an arena.
 struct DuplicateFilter {
     static let defaultCapacity = 1 << 16
     static let defaultArenaBytes = 64 << 20
@@ -32,16 +33,25 @@ struct DuplicateFilter {
     enum Recall {
         /// Copies in an arena.
         case copies
-        /// The input, read again at the line's offset (`RereadableByteSource.reread`).
-        case rereads((_ offset: Int, _ buffer: UnsafeMutableRawBufferPointer) -> Bool)
+        /// The input, read again at the line's offset: fills the buffer from the offset, up to
+        /// its size or the end of the input, and returns how many bytes it read
+        /// (`RereadableByteSource.reread`).
+        case rereads((_ offset: Int, _ buffer: UnsafeMutableRawBufferPointer) -> Int)
     }
+
+    /// Bytes read again at once (`rereads`): a candidate's line and those after it.
+    static let rereadBlock = 256 << 10
 
     private let capacity: Int
     private let arenaBytes: Int
     /// Set for `rereads`: reads the input at an offset.
-    private let reread: ((Int, UnsafeMutableRawBufferPointer) -> Bool)?
-    /// The bytes of a candidate read again (`rereads`), grown to the longest candidate.
-    private var scratch: [UInt8] = []
+    private let reread: ((Int, UnsafeMutableRawBufferPointer) -> Int)?
+    /// The last block read again (`rereads`): `blockCount` bytes of the input from `blockStart`.
+    private var block: [UInt8] = []
+    private var blockStart = 0
+    private var blockCount = 0
+    /// Bytes of the remembered lines (`rereads`; the arena's ring tracks them for `copies`).
+    private var rememberedBytes = 0
     private let hash: (UnsafeRawBufferPointer) -> UInt64
     /// Remembered lines in arrival order: a ring of `capacity` entries from `oldest`.
     private var entries: [Entry]
@@ -91,11 +101,16 @@ struct DuplicateFilter {
     /// True when the input holds `raw` at `offset` (`rereads`).
     private mutating func reads(_ raw: UnsafeRawBufferPointer, at offset: Int) -> Bool {
         guard let reread else { return false }
-        if scratch.count < raw.count { scratch = [UInt8](repeating: 0, count: raw.count) }
-        return scratch.withUnsafeMutableBytes { s in
-            let copy = UnsafeMutableRawBufferPointer(rebasing: s[0..<raw.count])
-            return reread(offset, copy) && (raw.isEmpty || memcmp(copy.baseAddress!, raw.baseAddress!, raw.count) == 0)
+        if offset < blockStart || offset + raw.count > blockStart + blockCount {
+            // Read from the candidate on: the lines after it are likely the next candidates.
+            let size = max(raw.count, DuplicateFilter.rereadBlock)
+            if block.count < size { block = [UInt8](repeating: 0, count: size) }
+            blockStart = offset
+            blockCount = block.withUnsafeMutableBytes { reread(offset, UnsafeMutableRawBufferPointer(rebasing: $0[0..<size])) }
+            guard raw.count <= blockCount else { blockCount = 0; return false }   // the input changed under us
         }
+        if raw.isEmpty { return true }
+        return block.withUnsafeBytes { memcmp($0.baseAddress! + (offset - blockStart), raw.baseAddress!, raw.count) == 0 }
     }
 
     /// True when entry `i` holds a line still remembered.
@@ -103,14 +118,20 @@ struct DuplicateFilter {
     private func isRemembered(_ i: Int) -> Bool { (i - oldest) & (capacity - 1) < remembered }
 
     private mutating func remember(_ raw: UnsafeRawBufferPointer, at offset: Int, hash h: UInt64) {
-        guard reread == nil else {
-            // Nothing to copy: a full ring forgets its oldest line.
-            if remembered == capacity { oldest = (oldest + 1) & (capacity - 1); remembered -= 1 }
-            add(Entry(start: offset, count: raw.count, hash: h))
-            return
-        }
         let n = raw.count
         guard n <= arenaBytes else { return }   // cannot be kept: such a line is never a repeat
+        guard reread == nil else {
+            // Nothing to copy; the same window as the arena's: forget the oldest lines while the
+            // ring is full or the bytes would not fit.
+            while remembered > 0, remembered == capacity || rememberedBytes + n > arenaBytes {
+                rememberedBytes -= entries[oldest].count
+                oldest = (oldest + 1) & (capacity - 1)
+                remembered -= 1
+            }
+            add(Entry(start: offset, count: n, hash: h))
+            rememberedBytes += n
+            return
+        }
         // Make room: a full ring of entries forgets its oldest line; bytes about to be overwritten
         // first grow the arena, then, at its limit, forget the oldest lines.
         while remembered > 0, remembered == capacity || entries[oldest].start < written + n - arena.size {

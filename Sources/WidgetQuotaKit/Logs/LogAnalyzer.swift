@@ -75,7 +75,10 @@ public struct LogAnalyzer {
     public mutating func read<Source: ByteSource>(source: inout Source, name: String) throws {
         // A regular file is read again to confirm a repeated line; other inputs keep copies.
         var recall = DuplicateFilter.Recall.copies
-        if let rereadable = source as? any RereadableByteSource, rereadable.canReread { recall = .rereads(rereadable.reread) }
+        if let rereadable = source as? any RereadableByteSource, rereadable.canReread {
+            let start = rereadable.position   // line offsets count from here
+            recall = .rereads { offset, buffer in rereadable.reread(at: start + offset, into: buffer) }
+        }
         var parser = LogFileParser(file: name, recognizer: recognizer, redactor: redactor,
                                    duplicates: DuplicateFilter(capacity: options.duplicateWindowLines,
                                                                arenaBytes: options.duplicateWindowBytes, recall: recall))

@@ -5,20 +5,15 @@ import Testing
 /// list of the last lines, with hashes made to collide.
 @Suite("Duplicate filter")
 struct DuplicateFilterTests {
-    /// What the filter must answer: the last `capacity` distinct lines whose bytes add up to at
-    /// most `arenaBytes` (nil: any number of bytes, as when the filter rereads its input).
+    /// What the filter must answer, whether it keeps copies or reads its input again: the last
+    /// `capacity` distinct lines whose bytes add up to at most `arenaBytes`.
     struct Model {
         let capacity: Int
-        let arenaBytes: Int?
+        let arenaBytes: Int
         var lines: [[UInt8]] = []
 
         mutating func isRepeat(_ line: [UInt8]) -> Bool {
             if lines.contains(line) { return true }
-            guard let arenaBytes else {
-                if lines.count == capacity { lines.removeFirst() }
-                lines.append(line)
-                return false
-            }
             guard line.count <= arenaBytes else { return false }
             while !lines.isEmpty, lines.count == capacity || lines.reduce(0, { $0 + $1.count }) + line.count > arenaBytes {
                 lines.removeFirst()
@@ -33,6 +28,25 @@ struct DuplicateFilterTests {
         return answer == model.isRepeat(line)
     }
 
+    /// An input that grows as lines are checked, read again by a filter in `rereads` mode.
+    final class Input: @unchecked Sendable {
+        var bytes: [UInt8] = []
+        var reads = 0
+        /// Appends `line` and its line break; returns the line's offset.
+        func append(_ line: [UInt8]) -> Int {
+            defer { bytes += line + [0x0A] }
+            return bytes.count
+        }
+        var recall: DuplicateFilter.Recall {
+            .rereads { offset, buffer in
+                self.reads += 1
+                let n = min(buffer.count, self.bytes.count - offset)
+                buffer.copyBytes(from: self.bytes[offset..<(offset + n)])
+                return n
+            }
+        }
+    }
+
     @Test("lines whose hashes collide are told apart by their bytes")
     func collidingHashes() {
         var filter = DuplicateFilter(capacity: 8, arenaBytes: 1 << 10, hash: { _ in 42 })
@@ -43,12 +57,15 @@ struct DuplicateFilterTests {
         #expect(b.withUnsafeBufferPointer { filter.isRepeat($0, at: 0) })
     }
 
-    @Test("agrees with a list of the last lines under collisions, eviction and wrap-around",
-          arguments: [(4, 64), (16, 200), (64, 1 << 10)])
-    func matchesModel(capacity: Int, arenaBytes: Int) {
+    @Test("agrees with a list of the last lines under collisions, eviction and wrap-around, kept or read again",
+          arguments: [(4, 64), (16, 200), (64, 1 << 10)], [false, true])
+    func matchesModel(window: (capacity: Int, arenaBytes: Int), rereads: Bool) {
+        let (capacity, arenaBytes) = window
         var rng = SplitMix(seed: UInt64(capacity * 31 + arenaBytes))
+        let input = Input()
         // Two bits of hash: most lines share a hash with several others.
-        var filter = DuplicateFilter(capacity: capacity, arenaBytes: arenaBytes, hash: { LineHash.hash($0) & 3 })
+        var filter = DuplicateFilter(capacity: capacity, arenaBytes: arenaBytes, recall: rereads ? input.recall : .copies,
+                                     hash: { LineHash.hash($0) & 3 })
         var model = Model(capacity: capacity, arenaBytes: arenaBytes)
         for step in 0..<20_000 {
             // Few distinct short lines (so repeats are common), some longer than the arena.
@@ -56,39 +73,32 @@ struct DuplicateFilterTests {
             let symbol = UInt8(truncatingIfNeeded: rng.next() % 3)
             let line = (0..<length).map { UInt8(truncatingIfNeeded: $0 % 2 == 0 ? Int(symbol) : $0 % 7) }
                 + [UInt8(truncatingIfNeeded: rng.next() % (capacity + 3))]
-            #expect(Self.check(&filter, &model, line), "step \(step)")
-        }
-    }
-
-    @Test("rereading the input agrees with a list of the last lines under collisions and eviction",
-          arguments: [4, 16, 64])
-    func rereadsMatchModel(capacity: Int) {
-        var rng = SplitMix(seed: UInt64(capacity * 17))
-        // The input so far, as the filter's source: lines are appended before they are checked.
-        final class Input: @unchecked Sendable { var bytes: [UInt8] = [] }
-        let input = Input()
-        let recall = DuplicateFilter.Recall.rereads { offset, buffer in
-            guard offset + buffer.count <= input.bytes.count else { return false }
-            buffer.copyBytes(from: input.bytes[offset..<(offset + buffer.count)])
-            return true
-        }
-        var filter = DuplicateFilter(capacity: capacity, recall: recall, hash: { LineHash.hash($0) & 3 })
-        var model = Model(capacity: capacity, arenaBytes: nil)
-        for step in 0..<20_000 {
-            let length = Int(rng.next() % 24)
-            let symbol = UInt8(truncatingIfNeeded: rng.next() % 3)
-            let line = (0..<length).map { UInt8(truncatingIfNeeded: $0 % 2 == 0 ? Int(symbol) : $0 % 7) }
-                + [UInt8(truncatingIfNeeded: rng.next() % (capacity + 3))]
-            let offset = input.bytes.count
-            input.bytes += line + [0x0A]
+            let offset = input.append(line)
             let answer = line.withUnsafeBufferPointer { filter.isRepeat($0, at: offset) }
             #expect(answer == model.isRepeat(line), "step \(step)")
         }
+        if rereads { #expect(input.reads > 0) }
+    }
+
+    @Test("a run of repeats is confirmed from blocks read again, not one read per line")
+    func pastedExportReadsBlocks() {
+        let input = Input()
+        var filter = DuplicateFilter(recall: input.recall)
+        let lines = (0..<5_000).map { Array("2026-09-01T07:12:03.120-04:00 line \($0) of an export".utf8) }
+        for line in lines + lines {
+            let offset = input.append(line)
+            _ = line.withUnsafeBufferPointer { filter.isRepeat($0, at: offset) }
+        }
+        let size = lines.reduce(0) { $0 + $1.count + 1 }
+        // 5,000 repeats; the originals fill this many blocks.
+        #expect(input.reads <= size / DuplicateFilter.rereadBlock + 1, "\(input.reads) reads")
+        let repeats = lines.map { line in line.withUnsafeBufferPointer { filter.isRepeat($0, at: 0) } }
+        #expect(repeats.allSatisfy { $0 })
     }
 
     @Test("a remembered line that cannot be read again is not a repeat")
     func unreadableInputIsNoRepeat() {
-        var filter = DuplicateFilter(capacity: 8, recall: .rereads { _, _ in false })
+        var filter = DuplicateFilter(capacity: 8, recall: .rereads { _, _ in 0 })
         let a = Array("2026-09-01T07:12:03.120-04:00,a".utf8)
         #expect(!a.withUnsafeBufferPointer { filter.isRepeat($0, at: 0) })
         #expect(!a.withUnsafeBufferPointer { filter.isRepeat($0, at: 32) }, "the input changed under the reader: counted, not dropped")
