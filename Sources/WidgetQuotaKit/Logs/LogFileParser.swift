@@ -238,21 +238,34 @@ struct LogFileParser {
     /// `log show --style json`: objects span many lines; collect each, then scan it like an NDJSON line.
     private mutating func jsonArray(_ b: UnsafeBufferPointer<UInt8>, line: Int, into sink: inout LogAnalyzer) throws {
         var stray = false
-        for c in b {
+        let n = b.count
+        var i = 0
+        while i < n {
             if depth > 0 {
-                if !objectOverflow {
-                    if objectBytes.count < LineReader.defaultBufferSize { objectBytes.append(c) } else { objectOverflow = true }
+                // Inside an object: scan to its end or the line's with the state in locals, then
+                // keep the bytes scanned in one append.
+                let start = i
+                var (d, inString, escaped) = (depth, self.inString, self.escaped)
+                var ended = false
+                while i < n {
+                    let c = b[i]
+                    i += 1
+                    if inString {
+                        if escaped { escaped = false } else if c == 0x5C { escaped = true } else if c == 0x22 { inString = false }
+                        continue
+                    }
+                    if c == 0x22 { inString = true } else if c == 0x7B { d += 1 } else if c == 0x7D {
+                        d -= 1
+                        if d == 0 { ended = true; break }
+                    }
                 }
-                if inString {
-                    if escaped { escaped = false } else if c == 0x5C { escaped = true } else if c == 0x22 { inString = false }
-                    continue
-                }
-                if c == 0x22 { inString = true } else if c == 0x7B { depth += 1 } else if c == 0x7D {
-                    depth -= 1
-                    if depth == 0 { try completeObject(into: &sink) }
-                }
+                (depth, self.inString, self.escaped) = (d, inString, escaped)
+                keep(UnsafeBufferPointer(rebasing: b[start..<i]))
+                if ended { try completeObject(into: &sink) }
                 continue
             }
+            let c = b[i]
+            i += 1
             switch c {
             case 0x7B:   // {
                 depth = 1
@@ -267,6 +280,14 @@ struct LogFileParser {
         }
         if depth > 0 && !objectOverflow { objectBytes.append(0x0A) }
         if stray { try sink.malformed(file: file, line: line, problem: "unexpected text between JSON objects; expected '{', ',' or ']'") }
+    }
+
+    /// Adds bytes of the object being read, up to 1 MiB in all; past that the object overflows.
+    private mutating func keep(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard !objectOverflow else { return }
+        let room = max(LineReader.defaultBufferSize - objectBytes.count, 0)
+        objectBytes.append(contentsOf: bytes.prefix(room))
+        if bytes.count > room { objectOverflow = true }
     }
 
     private mutating func completeObject(into sink: inout LogAnalyzer) throws {

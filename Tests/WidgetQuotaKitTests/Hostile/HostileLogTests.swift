@@ -130,6 +130,30 @@ import Testing
         #expect(a.perDeviceDay.getTimeline.mean == 10)
     }
 
+    @Test("a log show --style json export reads as its ndjson twin; an object over 1 MiB is skipped, not fatal")
+    func jsonArrayStyle() throws {
+        // Braces, brackets, quotes and backslashes inside a string must not end the object.
+        let tricky = Self.line.replacingOccurrences(of: #""processID":900}"#, with: #""processID":900,"note":"{ \"}\" [ \\ } ]"}"#)
+        let stamps = ["2025-07-27 09:00:00.000000-0400", "2025-07-27 10:00:00.000000-0400", "2025-07-28 09:30:00.000000-0400"]
+        let lines = stamps.map { tricky.replacingOccurrences(of: "2025-07-27 15:47:10.504275-0400", with: $0) }
+        let pretty = try lines.map { line -> String in
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8))
+            return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]), as: UTF8.self)
+        }
+        let huge = "{\n" + (0..<1_100).map { "  \"pad\($0)\" : \"\(String(repeating: "x", count: 1_000))\"" }.joined(separator: ",\n") + "\n}"
+        let ndjson = try analyze(lines.joined(separator: "\n") + "\n")
+        let array = try analyze("[" + pretty.joined(separator: ",") + "]\n")
+        let withHuge = try analyze("[" + pretty[0] + "," + huge + "," + pretty[1...].joined(separator: ",") + "]\n")
+        #expect(ndjson.malformedLines == 0 && array.malformedLines == 0)
+        for a in [array, withHuge] {
+            #expect(a.deviceDays == ndjson.deviceDays)
+            #expect(a.perDeviceDay.getTimeline.mean == ndjson.perDeviceDay.getTimeline.mean)
+        }
+        #expect(ndjson.perDeviceDay.getTimeline.mean == 1.5)
+        #expect(withHuge.malformedLines == 1)
+        #expect(withHuge.malformedExamples.contains { $0.contains("JSON object longer than 1 MiB") })
+    }
+
     @Test func outOfOrderTimestampsCountTheSame() throws {
         let ordered = try analyze(Self.ndjson(["2025-07-27 09:00:00.000000-0400", "2025-07-27 10:00:00.000000-0400",
                                                "2025-07-28 09:00:00.000000-0400"]))
