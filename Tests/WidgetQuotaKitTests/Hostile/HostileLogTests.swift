@@ -90,6 +90,30 @@ import Testing
         mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int { try inner.read(into: buffer) }
     }
 
+    /// A source that can be read again and counts how often it is.
+    final class CountingSource: RereadableByteSource, @unchecked Sendable {
+        var inner: MemoryByteSource
+        var rereads = 0
+        init(_ text: String) { inner = MemoryByteSource(text, maxRead: 97) }
+        func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int { try inner.read(into: buffer) }
+        var canReread: Bool { true }
+        var position: Int { inner.position }
+        func reread(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+            rereads += 1
+            return inner.reread(at: offset, into: buffer)
+        }
+    }
+
+    @Test("the analyzer confirms repeats by reading a source again when it can, a block at a time")
+    func analyzerRereadsWhenItCan() throws {
+        let day = (0..<200).map { String(format: "2025-07-27 %02d:%02d:%02d.504275-0400", 8 + $0 / 60, $0 % 60, $0 % 7) }
+        var source = CountingSource(Self.ndjson(day + day))
+        var analyzer = LogAnalyzer()
+        try analyzer.read(source: &source, name: "device.ndjson")
+        #expect(analyzer.analysis().duplicateLines == 200)
+        #expect(source.rereads >= 1 && source.rereads <= 2, "\(source.rereads) reads for 200 repeats in one block")
+    }
+
     @Test("a file read again to confirm repeats counts them as a pipe that keeps copies does")
     func rereadingAFileAgreesWithCopies() throws {
         let day = (0..<40).map { String(format: "2025-07-27 %02d:%02d:10.504275-0400", 8 + $0 / 6, $0 % 6 * 10) }
