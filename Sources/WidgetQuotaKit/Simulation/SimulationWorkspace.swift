@@ -56,6 +56,8 @@ struct SimulationConstants: Sendable {
     let fastFailureSeconds: Double
     let hangShareOfFailures: Double
     let failureProbability: Double
+    /// `failureProbability` as a `RandomStream.bernoulli(threshold:)` threshold.
+    let failureThreshold: UInt64
     let retries: Bool
     let maxRetries: Int
     let retryBaseSeconds: Double
@@ -113,6 +115,7 @@ struct SimulationConstants: Sendable {
         fastFailureSeconds = min(api.latencySeconds, api.timeoutSeconds) * 0.3
         hangShareOfFailures = api.hangShareOfFailures
         failureProbability = m.parameters.failureProbability
+        failureThreshold = RandomStream.threshold(failureProbability)
         if case .backoff(let n, let base, let jitter) = d.retry {
             retries = true; maxRetries = n; retryBaseSeconds = base; retryJitter = jitter
         } else {

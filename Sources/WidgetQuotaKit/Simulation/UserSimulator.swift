@@ -464,8 +464,7 @@ struct UserSimulator<Observer: SimulationObserver> {
         for _ in 0..<k.requestsPerFetch {
             let sendTime = t + elapsed
             if actor == .background && elapsed >= slice { expired = true; ok = false; break }
-            let failure = failureProbability(atLocal: sendTime)
-            let failed = apiRNG.uniform() < failure
+            let failed = apiRNG.bernoulli(threshold: failureThreshold(atLocal: sendTime))
             let duration: Double
             if failed {
                 duration = apiRNG.uniform() < k.hangShareOfFailures ? k.timeoutSeconds : k.fastFailureSeconds
@@ -533,14 +532,15 @@ struct UserSimulator<Observer: SimulationObserver> {
         return ok
     }
 
-    @inline(__always) func failureProbability(atLocal local: Double) -> Double {
+    /// The chance that a request sent at `local` fails, as a `bernoulli(threshold:)` threshold.
+    @inline(__always) func failureThreshold(atLocal local: Double) -> UInt64 {
         let u = utc(local)
         if u >= k.outageFrom && u < k.outageTo {
             for o in workspace.outages where u >= o.start && u < o.end {
-                return max(o.errorRate, k.failureProbability)
+                return RandomStream.threshold(max(o.errorRate, k.failureProbability))
             }
         }
-        return k.failureProbability
+        return k.failureThreshold
     }
 
     @inline(__always) func inOutage(_ local: Double) -> Bool {

@@ -64,6 +64,20 @@ public struct RandomStream: Sendable {
         uniform() < p
     }
 
+    /// True with the probability `threshold` stands for (`RandomStream.threshold(_:)`): the
+    /// same answer as `bernoulli(p)` from the same draw, without turning it into a Double.
+    @inlinable public mutating func bernoulli(threshold: UInt64) -> Bool {
+        next() >> 11 < threshold
+    }
+
+    /// The integer form of probability `p` for `bernoulli(threshold:)`. `uniform()` is a 53-bit
+    /// integer a times 2⁻⁵³, exactly, so `uniform() < p` exactly when a < ⌈p·2⁵³⌉ (0 for p ≤ 0 or NaN).
+    public static func threshold(_ p: Double) -> UInt64 {
+        guard p > 0 else { return 0 }
+        guard p < 1 else { return 1 << 53 }
+        return UInt64((p * 0x1.0p53).rounded(.up))
+    }
+
     /// An exponential variate with rate 1, by Marsaglia and Tsang's ziggurat: one 64-bit draw,
     /// a table lookup and a comparison in about 99% of cases; the rest fall back to exact sampling.
     @inlinable public mutating func exponential() -> Double {

@@ -156,4 +156,24 @@ import Testing
             #expect(UserSimulator<NoObserver>.ceil(x) == x.rounded(.up), "\(x)")
         }
     }
+
+    @Test("an integer threshold draws the same Bernoulli answers as comparing the uniform double")
+    func bernoulliThresholdMatchesUniform() {
+        var pick = RandomStream(state: 17)
+        // Edges (0, 1, beyond, NaN, the smallest steps of 2⁻⁵³) and probabilities at random.
+        var probabilities: [Double] = [0, -0.5, 1, 1.5, .nan, .leastNonzeroMagnitude, 0x1.0p-53, 0x1.8p-53, 0x1.0p-52,
+                                       1 - 0x1.0p-53, 0.5, 0.016, 0.3]
+        probabilities += (0..<200).map { _ in pick.uniform() }
+        for p in probabilities {
+            let threshold = RandomStream.threshold(p)
+            var a = RandomStream(state: 1_000 + threshold % 97), b = a
+            for _ in 0..<2_000 {
+                #expect(a.bernoulli(threshold: threshold) == (b.uniform() < p), "p = \(p)")
+            }
+            // The draws right at the threshold decide: a uniform just below p is a yes, p itself a no.
+            if p > 0 && p < 1 {
+                #expect(Double(threshold - 1) * 0x1.0p-53 < p && !(Double(threshold) * 0x1.0p-53 < p), "p = \(p)")
+            }
+        }
+    }
 }
