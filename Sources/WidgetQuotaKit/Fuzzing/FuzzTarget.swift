@@ -100,7 +100,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             // The strict pass reads like a pipe, so repeats are confirmed from copies, not by
             // reading the input again.
             if strict {
-                var source = ForwardOnly(inner: MemoryByteSource(bytes, maxRead: 777))
+                var source = ForwardOnlyByteSource(inner: MemoryByteSource(bytes, maxRead: 777))
                 try? analyzer.read(source: &source, name: "device.log")
             } else {
                 var source = MemoryByteSource(bytes, maxRead: 777)
@@ -113,11 +113,5 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             _ = try? report.json()
             _ = try? ScenarioCalibrator.calibrate(analysis, base: Scenario(), design: nil)
         }
-    }
-
-    /// Bytes that can be read once only, as from a pipe.
-    private struct ForwardOnly: ByteSource {
-        var inner: MemoryByteSource
-        mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int { try inner.read(into: buffer) }
     }
 }

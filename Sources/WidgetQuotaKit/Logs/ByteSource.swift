@@ -24,6 +24,13 @@ public protocol RereadableByteSource: ByteSource {
     func reread(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int
 }
 
+/// Another source's bytes, read once only, as from a pipe: hides that they could be read again
+/// (fuzzing and tests use it to take the duplicate check's other path).
+struct ForwardOnlyByteSource<Inner: ByteSource>: ByteSource {
+    var inner: Inner
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int { try inner.read(into: buffer) }
+}
+
 /// Bytes held in memory.
 public struct MemoryByteSource: ByteSource {
     private let bytes: [UInt8]

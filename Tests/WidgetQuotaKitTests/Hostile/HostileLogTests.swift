@@ -84,12 +84,6 @@ import Testing
         #expect(twice.notes.contains { $0.contains("counted once") })
     }
 
-    /// Standard input from a pipe: bytes that cannot be read again.
-    struct PipeSource: ByteSource {
-        var inner: MemoryByteSource
-        mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int { try inner.read(into: buffer) }
-    }
-
     /// A source that can be read again and counts how often it is.
     final class CountingSource: RereadableByteSource, @unchecked Sendable {
         var inner: MemoryByteSource
@@ -125,7 +119,7 @@ import Testing
         var fromFile = LogAnalyzer()
         try fromFile.read(path: path)
         var fromPipe = LogAnalyzer()
-        var pipe = PipeSource(inner: MemoryByteSource(Array(text.utf8), maxRead: 97))
+        var pipe = ForwardOnlyByteSource(inner: MemoryByteSource(Array(text.utf8), maxRead: 97))
         try fromPipe.read(source: &pipe, name: path)
         let (a, b) = (fromFile.analysis(), fromPipe.analysis())
         #expect(a.duplicateLines == 41 && b.duplicateLines == 41)
