@@ -21,16 +21,22 @@ final class DesignTask {
     private let tiers: [QuotaTier]
     private let tokens: Double
     private var firstExceeding: [Int?]
-    /// Populations simulated in full, and their loads once reached.
+    /// Populations simulated in full, and their loads and requests per user once reached.
     private let exactCounts: Set<Int>
     private var exactLoads = [Int: LoadSummary]()
+    private var exactRequests = [Int: CountHistogram]()
+    /// Requests per user so far, as counts per value: memory grows with the spread of the
+    /// counts, not with the number of users.
+    private var requests = CountTally()
+    /// Requests of the first users, which the outage counterfactual re-simulates.
+    private var firstUsersRequests: [Int32] = []
 
     init(model: SimulationModel, sampleUsers: Int, userCounts: [Int]) {
         self.model = model
         self.sampleUsers = sampleUsers
         self.userCounts = userCounts
         workspace = SimulationWorkspace(model: model)
-        out.perUserRequests.reserveCapacity(sampleUsers)
+        firstUsersRequests.reserveCapacity(min(sampleUsers, MonteCarloEngine.outageCounterfactualUsers))
         buckets = .allocate(capacity: model.countedMinutes)
         buckets.initialize(repeating: 0)
         quotaDays = .allocate(capacity: max(model.completeQuotaDays, 1))
@@ -68,7 +74,8 @@ final class DesignTask {
         peakPerMinute = sim.peakPerMinute
         peakQuotaDay = sim.peakQuotaDay
         out.tally.add(sim.tally)
-        out.perUserRequests.append(sim.monthRequests)
+        requests.add(Int(sim.monthRequests))
+        if firstUsersRequests.count < MonteCarloEngine.outageCounterfactualUsers { firstUsersRequests.append(sim.monthRequests) }
         for (t, tier) in tiers.enumerated() where firstExceeding[t] == nil {
             if tier.isExceeded(peakPerMinute: Double(peakPerMinute), peakQuotaDay: Double(peakQuotaDay), tokensPerRequest: tokens) {
                 firstExceeding[t] = user + 1
@@ -77,6 +84,7 @@ final class DesignTask {
         if exactCounts.contains(user + 1) {
             for i in 0..<buckets.count { series[i] = Double(buckets[i]) }
             exactLoads[user + 1] = LoadSummary(series: UnsafeBufferPointer(series), model: model)
+            exactRequests[user + 1] = requests.histogram
         }
     }
 
@@ -85,6 +93,9 @@ final class DesignTask {
         out.ages.counts = Array(ages)
         let sample = Array(buckets)
         let projection = LoadProjection(sample: sample, sampleUsers: sampleUsers, model: model)
+        let allRequests = requests.histogram
+        // Larger populations are projected from the whole sample.
+        out.requestsPerUser = userCounts.map { exactRequests[$0] ?? allRequests }
         for n in userCounts {
             if let exact = exactLoads[n] {
                 out.loads.append(exact)
@@ -99,7 +110,7 @@ final class DesignTask {
                                                           largest: MonteCarloEngine.largestPopulation, model: model)
         }
         out.firstExceedingUsers = firstExceeding
-        out.outageExtraRequestsPerUser = MonteCarloEngine.outageExtra(model: model, withOutage: out.perUserRequests)
+        out.outageExtraRequestsPerUser = MonteCarloEngine.outageExtra(model: model, withOutage: firstUsersRequests)
         let days = Double(model.scenario.horizon.days) * Double(sampleUsers)
         for (t, count) in sample.enumerated() {
             out.minuteOfDayPerUser[t % 1_440] += Double(count) / days

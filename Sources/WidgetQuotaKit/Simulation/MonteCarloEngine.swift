@@ -89,7 +89,10 @@ public struct MonteCarloEngine: Sendable {
     /// What one (run, design) pair produced.
     public struct TaskOutput: Sendable {
         public var tally = UserTally()
-        public var perUserRequests: [Int32] = []
+        /// Requests per user in the counted month, one distribution per user count in ascending
+        /// user-count order: the first N users for a population simulated in full, the whole
+        /// sample for a projected one.
+        public var requestsPerUser: [CountHistogram] = []
         public var ages = AgeHistogram()
         /// One load summary per user count, in ascending user-count order.
         public var loads: [LoadSummary] = []
@@ -154,7 +157,7 @@ public struct MonteCarloEngine: Sendable {
     }
 
     /// Re-simulates the first users without outages (same random streams) and returns the
-    /// requests per user per month the outages added.
+    /// requests per user per month the outages added; `withOutage` holds the first users' requests.
     static func outageExtra(model: SimulationModel, withOutage: [Int32]) -> Double? {
         guard !model.outages.isEmpty else { return nil }
         var calm = model.scenario

@@ -81,7 +81,7 @@ struct ResultAggregator {
     func result(design d: Int, userIndex k: Int, users n: Int) -> DesignResult {
         let exact = n <= sampleUsers
         var totals = [Double]()
-        var perUser = [Double]()
+        var perUser = CountHistogram()
         var tally = UserTally()
         var ages = AgeHistogram()
         var peaks = [Double](), means = [Double](), ratios = [Double](), tokenPeaks = [Double](), dayPeaks = [Double]()
@@ -91,14 +91,10 @@ struct ResultAggregator {
         var tierUtil = [[(Double?, Double?, Double?)]](repeating: [], count: scenario.quotas.tiers.count)
         for run in 0..<runs {
             let o = output(run: run, design: d)
-            let counts = o.perUserRequests
-            let used = min(n, counts.count)
-            var sum = 0.0
-            for i in 0..<used {
-                sum += Double(counts[i])
-                perUser.append(Double(counts[i]))
-            }
-            let total = exact ? sum : sum / Double(used) * Double(n)
+            let counts = o.requestsPerUser[k]
+            perUser = perUser.merged(with: counts)
+            let sum = Double(counts.sum)
+            let total = exact ? sum : sum / Double(counts.count) * Double(n)
             totals.append(total)
             if let price {
                 // Failed requests are not billed: scale by the run's success rate.
