@@ -7,10 +7,12 @@ enum BenchCommand {
         name: "bench",
         summary: "Measure engine and parser speed and memory on this machine",
         help: """
-        Usage: widget-quota bench [--only engine|simulate|parse] [--users N] [--threads N] [--parse-mb N] [--json]
+        Usage: widget-quota bench [--only engine|memory|simulate|parse] [--users N] [--threads N] [--parse-mb N] [--json]
 
         Prints, for this machine (build with -c release first):
           engine     simulated user-days per second, 1 thread and all threads, per-minute aggregation on
+          memory     peak memory of `simulate` at 10,000 and 100,000 users simulated event by event,
+                     each run as a child process (memory must not grow with the users simulated)
           simulate   wall time of the default `simulate` and peak memory (1,000,000 users projected)
           parse      MB/s and lines/s of `analyze` for each log format on a generated export of at
                      least 200 MB streamed in bounded memory, against counting newlines (`wc -l`)
@@ -41,13 +43,15 @@ enum BenchCommand {
         var simulatePeakMemoryIncludesEarlierParts: Bool?
         var simulateCPUSeconds: Double?
         var parse: [ParserBenchmark.Figure] = []
+        /// Peak memory of the same job at growing numbers of users simulated event by event.
+        var memory: [MemoryBenchmark.Figure] = []
     }
 
     static func run(_ args: [String], console: Console) throws -> ExitCode {
         let a = try Arguments(args, valued: ["only", "users", "threads", "parse-mb"], switches: ["json"])
         let only = a.value("only")
-        if let only, !["engine", "simulate", "parse"].contains(only) {
-            throw WidgetQuotaError.usage("--only expects engine, simulate or parse, got \(quoted(only))")
+        if let only, !["engine", "memory", "simulate", "parse"].contains(only) {
+            throw WidgetQuotaError.usage("--only expects engine, memory, simulate or parse, got \(quoted(only))")
         }
         let threads = try a.int("threads", min: 1, max: 1_024) ?? Parallel.defaultThreads
         var report = Report(cores: Parallel.defaultThreads)
@@ -61,6 +65,13 @@ enum BenchCommand {
             let bench = EngineBenchmark(users: try a.int("users", min: 100, max: 10_000_000) ?? 4_000)
             _ = bench.measure(threads: threads)   // warm caches and page in the code
             report.engine = [bench.measure(threads: 1), bench.measure(threads: threads)]
+        }
+        if only == nil || only == "memory" {
+            // Each job runs as a child process of this very program, so each peak is its own.
+            guard let executable = Bundle.main.executablePath else {
+                throw WidgetQuotaError.childProcessFailed(command: "widget-quota", problem: "cannot find this program's own path")
+            }
+            report.memory = try MemoryBenchmark().measure(executable: executable, threads: threads)
         }
         if only == nil || only == "simulate" {
             let cpuBefore = ResourceUsage.cpuSeconds()
@@ -94,6 +105,19 @@ enum BenchCommand {
             if report.engine.count == 2 {
                 console.out("  scaling: \(NumberText.fixed(report.engine[1].userDaysPerSecond / report.engine[0].userDaysPerSecond, digits: 2))× "
                             + "with \(report.engine[1].threads) threads\n")
+            }
+        }
+        if let first = report.memory.first {
+            let bench = MemoryBenchmark()
+            console.out("\nMemory (`simulate --designs \(bench.design)`, \(bench.runs) runs, every user simulated event by event, "
+                        + "each job a process of its own):\n")
+            for f in report.memory {
+                console.out("  \(NumberText.human(Double(f.users))) users: peak \(NumberText.human(f.peakMemoryMiB)) MiB "
+                            + "(\(NumberText.human(Double(f.userDays))) user-days in \(NumberText.fixed(f.seconds, digits: 2)) s)\n")
+            }
+            if let last = report.memory.last, report.memory.count > 1 {
+                console.out("  growth: \(NumberText.fixed(last.peakMemoryMiB / first.peakMemoryMiB, digits: 2))× the memory for "
+                            + "\(NumberText.human(Double(last.users) / Double(first.users)))× the users\n")
             }
         }
         if let seconds = report.simulateSeconds, let memory = report.simulatePeakMemoryMiB {

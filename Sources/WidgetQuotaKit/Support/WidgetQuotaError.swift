@@ -24,6 +24,8 @@ public enum WidgetQuotaError: Error, Sendable, Equatable, CustomStringConvertibl
     case usage(String)
     /// A threshold expression could not be parsed or names an unknown metric.
     case badExpression(expression: String, problem: String)
+    /// A program this one runs (the benchmark's measured jobs) could not start or failed.
+    case childProcessFailed(command: String, problem: String)
 
     /// The process exit code for this error.
     public var exitCode: ExitCode {
@@ -32,6 +34,7 @@ public enum WidgetQuotaError: Error, Sendable, Equatable, CustomStringConvertibl
         case .unreadable, .emptyInput: return .noInput
         case .unwritable: return .ioError
         case .usage: return .usage
+        case .childProcessFailed: return .internalError
         }
     }
 
@@ -54,6 +57,8 @@ public enum WidgetQuotaError: Error, Sendable, Equatable, CustomStringConvertibl
             return message
         case .badExpression(let expression, let problem):
             return "threshold '\(expression)': \(problem)"
+        case .childProcessFailed(let command, let problem):
+            return "\(command): \(problem)"
         }
     }
 }

@@ -24,6 +24,6 @@ import Testing
     @Test func unknownPartIsAUsageError() {
         let run = TestSupport.cli(["bench", "--only", "everything"])
         #expect(run.code == .usage)
-        #expect(run.err.contains("--only expects engine, simulate or parse"))
+        #expect(run.err.contains("--only expects engine, memory, simulate or parse"))
     }
 }
