@@ -21,6 +21,30 @@ import Testing
         #expect(json["simulateSeconds"] == nil)
     }
 
+    /// The memory part runs `simulate` in child processes: its command line must stay valid.
+    @Test func memoryJobIsAValidSimulateCommand() throws {
+        let bench = MemoryBenchmark(users: [60])
+        let run = TestSupport.cli(bench.arguments(users: 60, threads: 1))
+        #expect(run.code == .success, "\(run.err)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+        let rows = try #require(json["results"] as? [[String: Any]])
+        #expect(rows.map { $0["design"] as? String } == [bench.design])
+        #expect(rows.map { $0["method"] as? String } == ["exact"])
+    }
+
+    @Test func childProcessReportsItsExitAndUsage() throws {
+        let usage = try ChildProcess.run("/bin/sh", ["-c", "exit 0"])
+        #expect(usage.peakResidentBytes > 0 && usage.seconds >= 0)
+        #expect(throws: WidgetQuotaError.self) { try ChildProcess.run("/bin/sh", ["-c", "exit 3"]) }
+        do {
+            _ = try ChildProcess.run("/nonexistent/widget-quota", [])
+            Issue.record("a missing program must not run")
+        } catch let error as WidgetQuotaError {
+            #expect(error.exitCode == .internalError)
+            #expect(error.description.contains("/nonexistent/widget-quota"))
+        }
+    }
+
     @Test func unknownPartIsAUsageError() {
         let run = TestSupport.cli(["bench", "--only", "everything"])
         #expect(run.code == .usage)
