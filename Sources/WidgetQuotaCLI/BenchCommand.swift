@@ -11,7 +11,7 @@ enum BenchCommand {
 
         Prints, for this machine (build with -c release first):
           engine     simulated user-days per second, 1 thread and all threads, per-minute aggregation on
-          memory     peak memory of `simulate` at 10,000 and 100,000 users simulated event by event,
+          memory     peak memory of `simulate` at 10,000 and 200,000 users simulated event by event,
                      each run as a child process (memory must not grow with the users simulated)
           simulate   wall time of the default `simulate` and peak memory (1,000,000 users projected)
           parse      MB/s and lines/s of `analyze` for each log format on a generated export of at
@@ -45,6 +45,9 @@ enum BenchCommand {
         var parse: [ParserBenchmark.Figure] = []
         /// Peak memory of the same job at growing numbers of users simulated event by event.
         var memory: [MemoryBenchmark.Figure] = []
+        /// This process's peak memory when it started the memory jobs: on Linux no reading of
+        /// theirs can be below it.
+        var memoryLauncherPeakMiB: Double?
     }
 
     static func run(_ args: [String], console: Console) throws -> ExitCode {
@@ -55,7 +58,17 @@ enum BenchCommand {
         }
         let threads = try a.int("threads", min: 1, max: 1_024) ?? Parallel.defaultThreads
         var report = Report(cores: Parallel.defaultThreads)
-        // Parsing first, so its peak memory is measured before the engine allocates anything.
+        // The memory jobs first: each runs as a child process of this very program, so each peak
+        // is its own, except that Linux starts a child's peak reading at its parent's (exec keeps
+        // the high-water mark). This process is still as small as a starting child here.
+        if only == nil || only == "memory" {
+            guard let executable = Bundle.main.executablePath else {
+                throw WidgetQuotaError.childProcessFailed(command: "widget-quota", problem: "cannot find this program's own path")
+            }
+            report.memoryLauncherPeakMiB = Double(ResourceUsage.peakResidentBytes()) / 1_048_576
+            report.memory = try MemoryBenchmark().measure(executable: executable, threads: threads)
+        }
+        // Parsing next, so its peak memory is measured before the engine allocates anything.
         if only == nil || only == "parse" {
             let bench = ParserBenchmark(targetBytes: (try a.int("parse-mb", min: 1, max: 100_000) ?? 200) << 20)
             let directory = FileManager.default.temporaryDirectory.path
@@ -65,13 +78,6 @@ enum BenchCommand {
             let bench = EngineBenchmark(users: try a.int("users", min: 100, max: 10_000_000) ?? 4_000)
             _ = bench.measure(threads: threads)   // warm caches and page in the code
             report.engine = [bench.measure(threads: 1), bench.measure(threads: threads)]
-        }
-        if only == nil || only == "memory" {
-            // Each job runs as a child process of this very program, so each peak is its own.
-            guard let executable = Bundle.main.executablePath else {
-                throw WidgetQuotaError.childProcessFailed(command: "widget-quota", problem: "cannot find this program's own path")
-            }
-            report.memory = try MemoryBenchmark().measure(executable: executable, threads: threads)
         }
         if only == nil || only == "simulate" {
             let cpuBefore = ResourceUsage.cpuSeconds()
@@ -85,7 +91,13 @@ enum BenchCommand {
             console.out(try JSONOutput.encode(report))
             return .success
         }
-        console.out("widget-quota bench — \(report.cores) cores\n\n")
+        console.out("widget-quota bench — \(report.cores) cores\n\n" + sections(report).joined(separator: "\n"))
+        return .success
+    }
+
+    /// The figures as text, one section per part measured (each ends with a newline).
+    private static func sections(_ report: Report) -> [String] {
+        var sections = [String]()
         if !report.parse.isEmpty {
             var t = MarkdownTable(["Format", "MiB", "Lines", "MB/s", "Lines/s", "Newline count MB/s (ceiling)", "Peak memory MiB"])
             for f in report.parse {
@@ -93,40 +105,45 @@ enum BenchCommand {
                           NumberText.human(f.megabytesPerSecond), NumberText.human(f.linesPerSecond),
                           NumberText.human(f.newlineCountMegabytesPerSecond), NumberText.human(f.peakMemoryMiB)])
             }
-            console.out("Parsing with `analyze`, one core (MB = MiB):\n\n" + t.markdown + "\n")
+            sections.append("Parsing with `analyze`, one core (MB = MiB):\n\n" + t.markdown)
         }
         if !report.engine.isEmpty {
-            console.out("Engine (all \(DesignPresets.all.count) presets, per-minute aggregation on):\n")
+            var text = "Engine (all \(DesignPresets.all.count) presets, per-minute aggregation on):\n"
             for f in report.engine {
-                console.out("  \(f.threads) thread\(f.threads == 1 ? " " : "s"): \(NumberText.human(f.userDaysPerSecond)) user-days/s "
-                            + "(\(NumberText.human(Double(f.userDays))) user-days in \(NumberText.fixed(f.seconds, digits: 2)) s; "
-                            + "\(NumberText.human(f.userDaysPerCPUSecond)) per CPU-second)\n")
+                text += "  \(f.threads) thread\(f.threads == 1 ? " " : "s"): \(NumberText.human(f.userDaysPerSecond)) user-days/s "
+                    + "(\(NumberText.human(Double(f.userDays))) user-days in \(NumberText.fixed(f.seconds, digits: 2)) s; "
+                    + "\(NumberText.human(f.userDaysPerCPUSecond)) per CPU-second)\n"
             }
             if report.engine.count == 2 {
-                console.out("  scaling: \(NumberText.fixed(report.engine[1].userDaysPerSecond / report.engine[0].userDaysPerSecond, digits: 2))× "
-                            + "with \(report.engine[1].threads) threads\n")
+                text += "  scaling: \(NumberText.fixed(report.engine[1].userDaysPerSecond / report.engine[0].userDaysPerSecond, digits: 2))× "
+                    + "with \(report.engine[1].threads) threads\n"
             }
+            sections.append(text)
         }
-        if let first = report.memory.first {
+        if let first = report.memory.first, let last = report.memory.last {
             let bench = MemoryBenchmark()
-            console.out("\nMemory (`simulate --designs \(bench.design)`, \(bench.runs) runs, every user simulated event by event, "
-                        + "each job a process of its own):\n")
+            var text = "Memory (`simulate --designs \(bench.design)`, \(bench.runs) runs, every user simulated event by event, "
+                + "each job a process of its own):\n"
             for f in report.memory {
-                console.out("  \(NumberText.human(Double(f.users))) users: peak \(NumberText.human(f.peakMemoryMiB)) MiB "
-                            + "(\(NumberText.human(Double(f.userDays))) user-days in \(NumberText.fixed(f.seconds, digits: 2)) s)\n")
+                text += "  \(NumberText.human(Double(f.users))) users: peak \(NumberText.human(f.peakMemoryMiB)) MiB "
+                    + "(\(NumberText.human(Double(f.userDays))) user-days in \(NumberText.fixed(f.seconds, digits: 2)) s)\n"
             }
-            if let last = report.memory.last, report.memory.count > 1 {
-                console.out("  growth: \(NumberText.fixed(last.peakMemoryMiB / first.peakMemoryMiB, digits: 2))× the memory for "
-                            + "\(NumberText.human(Double(last.users) / Double(first.users)))× the users\n")
+            if report.memory.count > 1 {
+                text += "  growth: \(NumberText.fixed(last.peakMemoryMiB / first.peakMemoryMiB, digits: 2))× the memory for "
+                    + "\(NumberText.human(Double(last.users) / Double(first.users)))× the users\n"
             }
+            if let floor = report.memoryLauncherPeakMiB {
+                text += "  (no reading can be below \(NumberText.human(floor)) MiB, this process's own peak when it started them)\n"
+            }
+            sections.append(text)
         }
         if let seconds = report.simulateSeconds, let memory = report.simulatePeakMemoryMiB {
-            console.out("\nDefault simulate (all presets, 1 to 1,000,000 users): \(NumberText.fixed(seconds, digits: 2)) s"
-                        + " (\(NumberText.fixed(report.simulateCPUSeconds ?? 0, digits: 2)) CPU-seconds), "
-                        + (report.simulatePeakMemoryIncludesEarlierParts == true
-                            ? "peak memory of the whole benchmark \(NumberText.human(memory)) MiB (`--only simulate` for its own)\n"
-                            : "peak memory \(NumberText.human(memory)) MiB\n"))
+            sections.append("Default simulate (all presets, 1 to 1,000,000 users): \(NumberText.fixed(seconds, digits: 2)) s"
+                + " (\(NumberText.fixed(report.simulateCPUSeconds ?? 0, digits: 2)) CPU-seconds), "
+                + (report.simulatePeakMemoryIncludesEarlierParts == true
+                    ? "peak memory of the whole benchmark \(NumberText.human(memory)) MiB (`--only simulate` for its own)\n"
+                    : "peak memory \(NumberText.human(memory)) MiB\n"))
         }
-        return .success
+        return sections
     }
 }

@@ -17,7 +17,7 @@ public struct MemoryBenchmark: Sendable {
     public let design = "direct"
     public let runs = 2
 
-    public init(users: [Int] = [10_000, 100_000]) {
+    public init(users: [Int] = [10_000, 200_000]) {
         self.users = users
     }
 
