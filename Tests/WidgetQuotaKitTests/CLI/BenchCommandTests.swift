@@ -21,6 +21,31 @@ import Testing
         #expect(json["simulateSeconds"] == nil)
     }
 
+    /// Each style is parsed from its own export, every round: styles that share a file name
+    /// ending (trace and `log show` NDJSON, the three text styles) must not read each other's.
+    @Test func parseFiguresComeFromEachStylesOwnExport() throws {
+        let styles: [TraceGenerator.Style] = [.trace, .traceCSV, .ndjson, .default, .compact]
+        let bench = ParserBenchmark(targetBytes: 64 << 10, rounds: 2, daysPerDevice: 3)
+        let figures = try bench.measure(styles: styles, directory: FileManager.default.temporaryDirectory.path)
+        #expect(figures.map(\.style) == styles.map(\.rawValue))
+        // Each figure counts the lines of its own style's export, generated again here alone.
+        for (style, figure) in zip(styles, figures) {
+            let path = try TestSupport.temporaryFile("", name: "alone.\(style.fileExtension)")
+            let bytes = try bench.generate(style: style, path: path)
+            var source = try FileDescriptorSource(path: path)
+            defer { source.close() }
+            let newlines = try ParserBenchmark.countNewlines(in: &source)
+            #expect(figure.bytes == bytes, "\(style)")
+            // The analyzer also counts a last line without a newline (the Apple styles' footer has one).
+            #expect(figure.lines == newlines, "\(style): \(figure.lines) lines read, \(newlines) in the file")
+        }
+        for f in figures {
+            #expect(f.bytes >= 64 << 10 && f.lines > 0, "\(f.style)")
+            #expect(f.roundSeconds.count == 2 && f.seconds == f.roundSeconds.min(), "\(f.style)")
+            #expect(f.megabytesPerSecond > 0 && f.newlineCountMegabytesPerSecond > 0, "\(f.style)")
+        }
+    }
+
     /// The memory part runs `simulate` in child processes: its command line must stay valid.
     @Test func memoryJobIsAValidSimulateCommand() throws {
         let bench = MemoryBenchmark(users: [60])
