@@ -49,8 +49,8 @@ enum BenchCommand {
         var parseRounds: Int?
         /// Peak memory of the same job at growing numbers of users simulated event by event.
         var memory: [MemoryBenchmark.Figure] = []
-        /// This process's peak memory when it started the memory jobs: on Linux no reading of
-        /// theirs can be below it.
+        /// This process's peak memory (its image's, Linux only) when it started the memory jobs:
+        /// on Linux no reading of theirs can be below it.
         var memoryLauncherPeakMiB: Double?
     }
 
@@ -63,13 +63,14 @@ enum BenchCommand {
         let threads = try a.int("threads", min: 1, max: 1_024) ?? Parallel.defaultThreads
         var report = Report(cores: Parallel.defaultThreads)
         // The memory jobs first: each runs as a child process of this very program, so each peak
-        // is its own, except that Linux starts a child's peak reading at its parent's (exec keeps
-        // the high-water mark). This process is still as small as a starting child here.
+        // is its own, except that Linux starts a child's peak reading at the high-water mark of
+        // its parent's memory image (the child runs in that image until exec). This process is
+        // still as small as a starting child here.
         if only == nil || only == "memory" {
             guard let executable = Bundle.main.executablePath else {
                 throw WidgetQuotaError.childProcessFailed(command: "widget-quota", problem: "cannot find this program's own path")
             }
-            report.memoryLauncherPeakMiB = Double(ResourceUsage.peakResidentBytes()) / 1_048_576
+            report.memoryLauncherPeakMiB = ResourceUsage.imageHighWaterBytes().map { Double($0) / 1_048_576 }
             report.memory = try MemoryBenchmark().measure(executable: executable, threads: threads)
         }
         // Parsing next, so its peak memory is measured before the engine allocates anything.
@@ -138,7 +139,7 @@ enum BenchCommand {
                     + "\(NumberText.human(Double(last.users) / Double(first.users)))× the users\n"
             }
             if let floor = report.memoryLauncherPeakMiB {
-                text += "  (no reading can be below \(NumberText.human(floor)) MiB, this process's own peak when it started them)\n"
+                text += "  (no reading can be below \(NumberText.human(floor)) MiB: on Linux a child starts from this process's peak at launch)\n"
             }
             sections.append(text)
         }

@@ -24,6 +24,22 @@ public enum ResourceUsage {
         #endif
     }
 
+    /// The high-water mark of this process's current memory image (Linux's `VmHWM`), or nil where
+    /// the system does not report one. Unlike `peakResidentBytes`, it starts afresh at exec: a
+    /// program started by a bigger one (`swift run`) does not inherit the bigger one's peak. A
+    /// child this process spawns on Linux starts its peak reading here.
+    public static func imageHighWaterBytes() -> Int? {
+        #if os(Linux)
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kilobytes = Int(line.dropFirst("VmHWM:".count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
+        else { return nil }
+        return kilobytes * 1_024
+        #else
+        return nil
+        #endif
+    }
+
     /// CPU seconds (user + system) this process has used so far, over all its threads: on a
     /// machine shared with other work, CPU time is steadier than wall time.
     public static func cpuSeconds() -> Double {

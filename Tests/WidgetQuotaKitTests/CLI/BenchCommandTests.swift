@@ -60,6 +60,10 @@ import Testing
     @Test func childProcessReportsItsExitAndUsage() throws {
         let usage = try ChildProcess.run("/bin/sh", ["-c", "exit 0"])
         #expect(usage.peakResidentBytes > 0 && usage.seconds >= 0)
+        #if os(Linux)
+        let image = try #require(ResourceUsage.imageHighWaterBytes())
+        #expect(image > 0 && image <= ResourceUsage.peakResidentBytes())
+        #endif
         #expect(throws: WidgetQuotaError.self) { try ChildProcess.run("/bin/sh", ["-c", "exit 3"]) }
         do {
             _ = try ChildProcess.run("/nonexistent/widget-quota", [])
