@@ -36,9 +36,9 @@ public struct ParserBenchmark: Sendable {
         self.daysPerDevice = max(1, daysPerDevice)
     }
 
-    /// Writes a synthetic export of at least `targetBytes` to `path`: simulated device-years (by default) of
-    /// `direct-poll-15m` (the chattiest preset), one after another, streamed to disk so the
-    /// generator never holds more than one device's events.
+    /// Writes a synthetic export of at least `targetBytes` to `path`: simulated devices of
+    /// `direct-poll-15m` (the chattiest preset), `daysPerDevice` each, one after another, streamed
+    /// to disk so the generator never holds more than one device's events.
     func generate(style: TraceGenerator.Style, path: String) throws -> Int {
         var s = Scenario()
         s.horizon.days = daysPerDevice
