@@ -50,11 +50,6 @@ public enum ChildProcess {
             let command = ([executable] + arguments).joined(separator: " ")
             throw WidgetQuotaError.childProcessFailed(command: command, problem: "failed (wait status \(status))")
         }
-        #if canImport(Darwin)
-        let peak = Int(usage.ru_maxrss)            // bytes on macOS
-        #else
-        let peak = Int(usage.ru_maxrss) * 1_024    // kilobytes on Linux
-        #endif
-        return Usage(seconds: seconds, peakResidentBytes: peak)
+        return Usage(seconds: seconds, peakResidentBytes: ResourceUsage.peakResidentBytes(usage))
     }
 }

@@ -16,7 +16,11 @@ public enum ResourceUsage {
 
     /// Peak resident memory of this process so far, in bytes.
     public static func peakResidentBytes() -> Int {
-        let usage = selfUsage()
+        peakResidentBytes(selfUsage())
+    }
+
+    /// The peak resident memory `usage` reports, in bytes.
+    static func peakResidentBytes(_ usage: rusage) -> Int {
         #if canImport(Darwin)
         return Int(usage.ru_maxrss)            // bytes on macOS
         #else
