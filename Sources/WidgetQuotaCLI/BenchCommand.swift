@@ -68,7 +68,7 @@ enum BenchCommand {
         // still as small as a starting child here.
         if only == nil || only == "memory" {
             guard let executable = Bundle.main.executablePath else {
-                throw WidgetQuotaError.childProcessFailed(command: "widget-quota", problem: "cannot find this program's own path")
+                throw WidgetQuotaError.childProcessFailed(command: "widget-quota", problem: "cannot find this program's own path to run the memory jobs; run the others with --only engine, simulate or parse")
             }
             report.memoryLauncherPeakMiB = ResourceUsage.imageHighWaterBytes().map { Double($0) / 1_048_576 }
             report.memory = try MemoryBenchmark().measure(executable: executable, threads: threads)

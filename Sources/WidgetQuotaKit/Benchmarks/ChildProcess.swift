@@ -48,7 +48,7 @@ public enum ChildProcess {
         // 0 is "exited normally with status 0" on every platform (no signal, no exit code).
         guard status == 0 else {
             let command = ([executable] + arguments).joined(separator: " ")
-            throw WidgetQuotaError.childProcessFailed(command: command, problem: "failed (wait status \(status))")
+            throw WidgetQuotaError.childProcessFailed(command: command, problem: "failed (wait status \(status)); its own message, if it printed one, is above: run the command alone to see it again")
         }
         return Usage(seconds: seconds, peakResidentBytes: ResourceUsage.peakResidentBytes(usage))
     }
