@@ -61,8 +61,10 @@ import Testing
         let usage = try ChildProcess.run("/bin/sh", ["-c", "exit 0"])
         #expect(usage.peakResidentBytes > 0 && usage.seconds >= 0)
         #if os(Linux)
+        // The image's mark is read from /proc, the process's peak from getrusage: Linux syncs each
+        // thread's page counts lazily, so with other tests allocating the two may differ slightly.
         let image = try #require(ResourceUsage.imageHighWaterBytes())
-        #expect(image > 0 && image <= ResourceUsage.peakResidentBytes())
+        #expect(image > 1 << 20 && image <= ResourceUsage.peakResidentBytes() + (8 << 20))
         #endif
         #expect(throws: WidgetQuotaError.self) { try ChildProcess.run("/bin/sh", ["-c", "exit 3"]) }
         do {
