@@ -11,7 +11,7 @@ enum BenchCommand {
 
         Prints, for this machine (build with -c release first):
           engine     simulated user-days per second, 1 thread and all threads, per-minute aggregation on
-          memory     peak memory of `simulate` at 10,000 and 200,000 users simulated event by event,
+          memory     peak memory of `simulate` at 10,000 and 1,000,000 users simulated event by event,
                      each run as a child process (memory must not grow with the users simulated)
           simulate   wall time of the default `simulate` and peak memory (1,000,000 users projected)
           parse      MB/s and lines/s of `analyze` for each log format on a generated export of at
