@@ -165,8 +165,9 @@ public struct AppleLogRecognizer: Sendable {
             case "state": e.lowPowerMode = value == "on"
             case "smartStack": e.smartStack = Bool(value)
             case "lowPowerMode": if kind != .lowPowerMode { e.lowPowerMode = Bool(value) }
-            case "durationMs": e.durationMs = Double(value)
-            case "tokens": e.tokens = Int(value)
+            // Like the trace format: a finite duration and a count, both ≥ 0, or nothing.
+            case "durationMs": e.durationMs = Double(value).flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+            case "tokens": e.tokens = Int(value).flatMap { $0 >= 0 ? $0 : nil }
             case "widget":
                 let parts = value.split(separator: ":")
                 if parts.count >= 1 { e.widgetKind = String(parts[0]) }

@@ -123,7 +123,9 @@ struct DeviceAccumulator {
                 }
                 if e.outcome == .failure { d.failedRequests += 1 }
                 if let ms = e.durationMs { d.durationMsSum += ms; d.durationCount += 1 }
-                d.tokens += e.tokens ?? 0
+                // Saturates: a log may claim any count, and a sum must not trap.
+                let (tokens, overflow) = d.tokens.addingReportingOverflow(e.tokens ?? 0)
+                d.tokens = overflow ? .max : tokens
             }
         case .fetchError: d.fetchErrors += 1
         case .cacheHit: d.cacheHits += 1

@@ -225,7 +225,8 @@ struct LogFileParser {
             if lastComponent, let slash = range.last(where: { b[$0] == 0x2F }) { range = (slash + 1)..<range.upperBound }
             let bytes = UnsafeBufferPointer(rebasing: b[range])
             if let cached = names.lookup(bytes) { return cached }
-            let decoded = JSONObjectScanner.decodeString(b, range, hasEscapes: bytes.contains(0x5C)) ?? ""
+            // Names reach the report (the widget extension's process), so they are redacted too.
+            let decoded = redactor.redact(JSONObjectScanner.decodeString(b, range, hasEscapes: bytes.contains(0x5C)) ?? "")
             names.insert(bytes, decoded)
             return decoded
         }
@@ -342,7 +343,7 @@ struct LogFileParser {
                 guard let r else { return "" }
                 let bytes = UnsafeBufferPointer(rebasing: b[r])
                 if let cached = names.lookup(bytes) { return cached }
-                let s = ByteSearch.string(bytes)
+                let s = redactor.redact(ByteSearch.string(bytes))   // names reach the report too
                 names.insert(bytes, s)
                 return s
             }

@@ -4,9 +4,11 @@ import Foundation
 ///
 /// Every message, device name and free-text field is redacted at the parser boundary, so no
 /// report, CSV, JSON, scenario or error message can contain an API key or a token: Google API
-/// keys (`AIza...`), `key=`/`api_key=`/`token=`/`access_token=`/`sig=` parameters in URLs,
-/// `x-goog-api-key:` and similar headers, `Authorization: Bearer ...`, JSON Web Tokens and
-/// `sk-...` keys. A redacted value reads `[REDACTED]`.
+/// keys (`AIza...`), `key=`/`api_key=`/`token=`/`access_token=`/`sig=`/`code=` parameters in URLs
+/// (percent-encoded ones too), `x-goog-api-key:`, `Ocp-Apim-Subscription-Key:` and any header
+/// or field whose name ends in `key`, `token` or `secret` after a `-` or `_` (quoted, escaped
+/// as in JSON logged as a string, or printed as a Swift dictionary), `Authorization: Bearer ...`
+/// and `Basic ...`, JSON Web Tokens and `sk-...` keys. A redacted value reads `[REDACTED]`.
 public struct SecretRedactor: Sendable {
     /// What replaces a secret.
     public static let marker = "[REDACTED]"
@@ -21,23 +23,37 @@ public struct SecretRedactor: Sendable {
     /// every name a rule below matches must contain one of them. The pre-check folds ASCII case
     /// only, while the rules' `(?i)` also folds the Kelvin sign to `k` and the long s to `s`, so
     /// those two characters send a text to the rules as well.
-    static let triggers = ["key", "token", "auth", "bearer", "aiza", "sk-", "eyj", "secret", "password", "passwd", "sig", "code=",
+    static let triggers = ["key", "token", "auth", "bearer", "aiza", "sk-", "eyj", "secret", "password", "passwd", "sig", "code=", "code%3d",
                            "\u{212A}", "\u{017F}"]
     private let prefilter = NeedleSet(SecretRedactor.triggers, foldingCase: true)
 
     public init() {
+        let m = SecretRedactor.marker
+        // A name starts at a word boundary or right after a percent-escape (`%3Fkey%3D...`).
+        let start = #"(?:(?<=%[0-9A-Fa-f]{2})|\b)"#
+        // Between a name and its value: quotes, escaped quotes (`\"` in JSON logged as a string),
+        // the `")` of a printed Swift dictionary, spaces, and `:`, `=` or a percent-encoded `=`.
+        let separator = #"((?:\\*["'])?\)?\s*(?:[:=]|%(?:25)?3[Dd])\s*(?:\\*["'])?)"#
+        // A value runs to a space, quote, backslash, bracket, delimiter or (encoded or not) `&`.
+        let value = #"(?:[^\s"',;})\]>&\\%]|%(?!(?:25)?26)[0-9A-Fa-f]{2})+"#
         let specs: [(String, String)] = [
-            // Authorization: Bearer abc / Authorization=Basic abc
-            (#"(?i)\b(authorization|proxy-authorization)(["']?\s*[:=]\s*["']?)(bearer\s+|basic\s+|token\s+)?[^\s"',;}]+"#, "$1$2$3\(SecretRedactor.marker)"),
-            (#"(?i)\bbearer\s+[A-Za-z0-9._~+/=-]{6,}"#, "Bearer \(SecretRedactor.marker)"),
-            // Headers and JSON/form fields that carry keys: x-goog-api-key: ..., "api_key": "...", token=...
-            (#"(?i)\b(x-goog-api-key|x-api-key|api[-_]?key|access[-_]?token|refresh[-_]?token|auth[-_]?token|id[-_]?token|client[-_]?secret|secret|password|passwd|token)(["']?\s*[:=]\s*["']?)[^\s"',;}&]+"#, "$1$2\(SecretRedactor.marker)"),
-            // URL query parameters: ?key=..., &sig=...
-            (#"(?i)\b(key|sig|signature|code)=[^&\s"',;}]+"#, "$1=\(SecretRedactor.marker)"),
+            // Authorization: Bearer abc, Authorization=Basic abc, [AnyHashable("Authorization"): Basic abc]
+            (#"(?i)"# + start + #"((?:proxy-)?authorization)"# + separator + #"(bearer\s+|basic\s+|token\s+)?(?:\\*["'])?"# + value,
+             "$1$2$3\(m)"),
+            (#"(?i)\bbearer\s+["']?[A-Za-z0-9._~+/=-]{6,}"#, "Bearer \(m)"),
+            // Headers and JSON, form or query fields that carry keys: x-goog-api-key: ..., "api_key": "...",
+            // ?key=..., token=..., Ocp-Apim-Subscription-Key: ..., private_key = ... (words joined
+            // by - or _ before the name, so `monkey` and `tokens` are left alone).
+            (#"(?i)"# + start + #"((?:[a-z0-9]+[-_])*(?:api[-_]?key|access[-_]?token|refresh[-_]?token|auth[-_]?token|id[-_]?token|"#
+                + #"client[-_]?secret|private[-_]?key|secret[-_]?key|subscription[-_]?key|key|token|secret|password|passwd|sig|signature))"#
+                + separator + value,
+             "$1$2\(m)"),
+            // OAuth codes in URLs: ?code=...
+            (#"(?i)"# + start + #"(code)((?:=|%(?:25)?3[Dd]))"# + value, "$1$2\(m)"),
             // Bare Google API keys, OpenAI-style keys, JSON Web Tokens.
-            (#"AIza[0-9A-Za-z_\-]{20,}"#, SecretRedactor.marker),
-            (#"\bsk-[A-Za-z0-9_\-]{16,}"#, SecretRedactor.marker),
-            (#"\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"#, SecretRedactor.marker),
+            (#"AIza[0-9A-Za-z_\-]{20,}"#, m),
+            (#"\bsk-[A-Za-z0-9_\-]{16,}"#, m),
+            (#"\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"#, m),
         ]
         rules = specs.map { pattern, template in
             // The patterns are constants of this file; a failure here is a programming error.

@@ -9,12 +9,14 @@ struct RedactionTests {
         "AIzaSyPLANTEDPLANTEDPLANTEDPLANTED0001", "ya29PLANTEDbearerTOKEN0002", "plantedGoogHeaderKey0003",
         "plantedApiKeyValue0004", "plantedTokenValue0005", "sk-PLANTEDplantedPLANTED0006",
         "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJwbGFudGVkIn0.c2lnbmF0dXJlcGxhbnRlZA",
+        "plantedEncodedKey0008", "plantedHeaderDictionary0009", "plantedProcessName0010",
     ]
 
     static var message: String {
         "Fetch error: GET https://generativelanguage.googleapis.com/v1beta/models/m:generateContent?key=\(secrets[0]) "
             + "Authorization: Bearer \(secrets[1]) x-goog-api-key: \(secrets[2]) api_key=\(secrets[3])&token=\(secrets[4]) "
-            + "\(secrets[5]) jwt \(secrets[6])"
+            + "\(secrets[5]) jwt \(secrets[6]) url=https%3A%2F%2Fx.test%2Fv1%3Fkey%3D\(secrets[7]) "
+            + "headers [AnyHashable(\"x-goog-api-key\"): \(secrets[8])]"
     }
 
     @Test("redacts each kind of secret", arguments: [
@@ -30,6 +32,24 @@ struct RedactionTests {
         ("pa\u{017F}\u{017F}word=hunter2 ok", "pa\u{017F}\u{017F}word=[REDACTED] ok"),
         ("to\u{212A}en=abcdef&page=2", "to\u{212A}en=[REDACTED]&page=2"),
         ("tokens=80 monkey=3", "tokens=80 monkey=3"),
+        // Percent-encoded, prefixed and spaced names.
+        ("url=https%3A%2F%2Fx.com%2Fv1%3Fkey%3DSECRET3%26alt%3Djson", "url=https%3A%2F%2Fx.com%2Fv1%3Fkey%3D[REDACTED]%26alt%3Djson"),
+        ("?api_key%3DSECRET4", "?api_key%3D[REDACTED]"),
+        ("?private_key=SECRET5&x=1", "?private_key=[REDACTED]&x=1"),
+        ("client_key=SECRET6", "client_key=[REDACTED]"),
+        ("token%3DSECRET7", "token%3D[REDACTED]"),
+        ("Ocp-Apim-Subscription-Key: SECRET8", "Ocp-Apim-Subscription-Key: [REDACTED]"),
+        ("key = SECRET9", "key = [REDACTED]"),
+        ("apiKey=SECRET10 accessToken: SECRET11", "apiKey=[REDACTED] accessToken: [REDACTED]"),
+        // JSON logged as a string, a plain "key" field, Swift's printout of allHeaderFields.
+        (#"Fetch error: {\"x-goog-api-key\":\"SECRETN4\"}"#, #"Fetch error: {\"x-goog-api-key\":\"[REDACTED]\"}"#),
+        (#"body={\"key\":\"SECRETN5\"}"#, #"body={\"key\":\"[REDACTED]\"}"#),
+        (#"body={"key":"SECRETN6"}"#, #"body={"key":"[REDACTED]"}"#),
+        (#"[AnyHashable("Authorization"): Basic SECRETB1]"#, #"[AnyHashable("Authorization"): Basic [REDACTED]]"#),
+        (#"[AnyHashable("x-goog-api-key"): SECRETB2, AnyHashable("Accept"): json]"#,
+         #"[AnyHashable("x-goog-api-key"): [REDACTED], AnyHashable("Accept"): json]"#),
+        (#"Authorization: Bearer "SECRETB3""#, #"Authorization: Bearer [REDACTED]""#),
+        ("statusCode=503 errorCode: -1011 design=direct", "statusCode=503 errorCode: -1011 design=direct"),
         ("Request ended for W:systemSmall:(noIntent) - success", "Request ended for W:systemSmall:(noIntent) - success"),
     ])
     func redacts(input: String, expected: String) {
@@ -40,7 +60,7 @@ struct RedactionTests {
     static func inputs() -> [(name: String, text: String)] {
         let m = message
         let jsonMessage = TraceFormat.quoted(m).replacingOccurrences(of: "/", with: "\\/")
-        let ext = "\\/private\\/var\\/containers\\/Bundle\\/Application\\/X\\/App.app\\/App"
+        let ext = "\\/private\\/var\\/containers\\/Bundle\\/Application\\/X\\/App.app\\/App?key=\(secrets[9])"
         let ndjson = "{\"timestamp\":\"2026-09-01 10:00:00.000000+0200\",\"eventMessage\":\(jsonMessage),\"processImagePath\":\"\(ext)\",\"subsystem\":\"\",\"category\":\"\",\"messageType\":\"Error\",\"processID\":1}"
         var csv = CSVWriter(header: TraceFormat.columns)
         csv.appendRow([.integer(1), .text("2026-09-01T10:00:00.000+02:00"), .text("device token=\(secrets[4])"),
