@@ -74,6 +74,22 @@ import Testing
         #expect(a.malformedLines == malformed, "\(name): \(a.malformedLines) malformed")
     }
 
+    /// Counts a log may claim (tokens per request) are summed per device-day: a sum past
+    /// `Int.max` saturates rather than trapping, in every format that carries them.
+    @Test("token counts that sum past Int.max do not crash", arguments: [
+        ("trace.ndjson", (1...12).map { #"{"schemaVersion":1,"timestamp":"2026-09-01T10:00:\#(10 + $0).000Z","device":"d","event":"apiRequest","actor":"app","tokens":999999999999999999}"# }
+            .joined(separator: "\n")),
+        ("trace.csv", TraceFormat.csvHeader + "\n" + (1...12).map { "1,2026-09-01T10:00:\(10 + $0).000Z,d,apiRequest" + String(repeating: ",", count: 8)
+            + "app,,,999999999999999999," }.joined(separator: "\n")),
+        ("compact.log", (1...2).map { "2026-09-01 10:00:0\($0).000 Df App[1:2] [WidgetQuota] apiRequest actor=app tokens=9223372036854775807" }
+            .joined(separator: "\n")),
+    ])
+    func tokenSumsSaturate(name: String, text: String) throws {
+        let a = try LogTestSupport.analyze(text + "\n", name: name)
+        #expect(a.malformedLines == 0, "\(name)")
+        #expect(LogTestSupport.total(a, \.appRequests) >= 2, "\(name)")
+    }
+
     @Test func exactDuplicateLinesCountOnce() throws {
         let once = try analyze(Self.ndjson(["2025-07-27 15:47:10.504275-0400", "2025-07-27 16:47:10.504275-0400"]))
         let twice = try analyze(Self.ndjson(["2025-07-27 15:47:10.504275-0400", "2025-07-27 16:47:10.504275-0400",
