@@ -70,6 +70,10 @@ enum SimulateCommand {
         let thresholds = try ThresholdFlags.parse(a)
         var designs: [Design]?
         if let names = a.list("designs") {
+            guard !names.isEmpty else { throw WidgetQuotaError.usage("--designs needs at least one design name") }
+            if let twice = names.enumerated().first(where: { names[..<$0.offset].contains($0.element) })?.element {
+                throw WidgetQuotaError.usage("--designs names \(quoted(twice)) twice; each design is one row")
+            }
             try ScenarioValidator.checkDesignNames(names, in: scenario)
             let available = scenario.availableDesigns
             designs = names.map { name in available.first { $0.name == name }! }

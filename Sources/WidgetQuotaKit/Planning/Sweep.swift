@@ -59,6 +59,16 @@ public struct Sweep: Sendable {
         if knob == .poll, let bad = values.first(where: { $0 < scenario.platform.minEntrySpacingMinutes }) {
             throw WidgetQuotaError.usage("poll intervals below \(NumberText.plain(scenario.platform.minEntrySpacingMinutes)) min are not honoured by WidgetKit, got \(NumberText.plain(bad))")
         }
+        // Each variant must be a design the scenario validator accepts (a TTL over 30 days, a
+        // background interval over a week, ... cannot be simulated).
+        for v in values {
+            var checker = ScenarioValidator.Checker()
+            let variant = knob.apply(v, to: design)
+            ScenarioValidator.validate(design: variant, field: quoted(variant.name), platform: scenario.platform, into: &checker)
+            if case .invalidScenario(let field, let problem)? = checker.first {
+                throw WidgetQuotaError.usage("--values \(NumberText.plain(v)) gives an invalid design: \(field): \(problem)")
+            }
+        }
         self.scenario = scenario
         self.design = design
         self.knob = knob

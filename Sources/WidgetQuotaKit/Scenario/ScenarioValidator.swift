@@ -58,7 +58,8 @@ public enum ScenarioValidator {
         v.check(f.reloadBudgetMax >= f.reloadBudgetMin, "platform.reloadBudgetMax",
                 "must be at least reloadBudgetMin (\(f.reloadBudgetMin)), got \(f.reloadBudgetMax)")
         v.check(f.rarelyViewedBudget >= 0, "platform.rarelyViewedBudget", "must not be negative")
-        v.number(f.minEntrySpacingMinutes, "platform.minEntrySpacingMinutes", 0...1440)
+        v.number(f.minEntrySpacingMinutes, "platform.minEntrySpacingMinutes", 1...1440,
+                 note: "must be between 1 and 1440 minutes (a timeline reloading itself at once would never end)")
         v.number(f.backgroundEarliestBeginHours, "platform.backgroundEarliestBeginHours", 0...168)
         v.nonNegative(f.backgroundRunsPerDay, "platform.backgroundRunsPerDay", max: 96)
         v.number(f.backgroundLowPowerFactor, "platform.backgroundLowPowerFactor", 0...1)

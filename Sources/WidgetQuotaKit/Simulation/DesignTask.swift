@@ -29,7 +29,7 @@ final class DesignTask {
     /// counts, not with the number of users.
     private var requests = CountTally()
     /// Requests of the first users, which the outage counterfactual re-simulates.
-    private var firstUsersRequests: [Int32] = []
+    private var firstUsersRequests: [Int] = []
 
     init(model: SimulationModel, sampleUsers: Int, userCounts: [Int]) {
         self.model = model
@@ -74,7 +74,7 @@ final class DesignTask {
         peakPerMinute = sim.peakPerMinute
         peakQuotaDay = sim.peakQuotaDay
         out.tally.add(sim.tally)
-        requests.add(Int(sim.monthRequests))
+        requests.add(sim.monthRequests)
         if firstUsersRequests.count < MonteCarloEngine.outageCounterfactualUsers { firstUsersRequests.append(sim.monthRequests) }
         for (t, tier) in tiers.enumerated() where firstExceeding[t] == nil {
             if tier.isExceeded(peakPerMinute: Double(peakPerMinute), peakQuotaDay: Double(peakQuotaDay), tokensPerRequest: tokens) {

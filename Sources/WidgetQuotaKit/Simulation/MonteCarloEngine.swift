@@ -158,7 +158,7 @@ public struct MonteCarloEngine: Sendable {
 
     /// Re-simulates the first users without outages (same random streams) and returns the
     /// requests per user per month the outages added; `withOutage` holds the first users' requests.
-    static func outageExtra(model: SimulationModel, withOutage: [Int32]) -> Double? {
+    static func outageExtra(model: SimulationModel, withOutage: [Int]) -> Double? {
         guard !model.outages.isEmpty else { return nil }
         var calm = model.scenario
         calm.api.outages = []

@@ -78,8 +78,9 @@ struct PoissonClock {
 
     /// The next event strictly after real time `t` (the process restarts at `t`).
     mutating func next(after t: Double, _ rng: inout RandomStream, _ tables: ExponentialTables) -> Double {
+        // Past the window (or not a time) before converting: `Int(_:)` traps on huge values.
+        guard t >= 0, t < Double(days) * 86_400 else { return .infinity }
         let d = Int(t * (1.0 / 86_400))
-        guard t >= 0, d < days else { return .infinity }
         let seconds = t - Double(d) * 86_400
         let h = min(Int(seconds * (1.0 / 3_600)), 23)
         var share = shape.cumulative[h]

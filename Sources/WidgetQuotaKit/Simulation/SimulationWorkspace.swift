@@ -97,7 +97,9 @@ struct SimulationConstants: Sendable {
         taskSliceSeconds = s.platform.taskSliceSeconds
         lowPowerBackgroundFactor = s.platform.backgroundLowPowerFactor
 
-        let spacing = s.platform.minEntrySpacingMinutes * 60
+        // At least a second, even for an unvalidated scenario: a reload due at the moment of the
+        // previous one would repeat without end while the app is in the foreground.
+        let spacing = max(s.platform.minEntrySpacingMinutes * 60, 1)
         switch d.reloadPolicy {
         case .never: policyNever = true; policyDelay = .infinity
         case .after(let minutes): policyNever = false; policyDelay = max(minutes * 60, spacing)

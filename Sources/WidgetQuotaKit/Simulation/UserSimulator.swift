@@ -79,7 +79,7 @@ struct UserSimulator<Observer: SimulationObserver> {
     private enum Source { case midnight, close, background, push, retry, budget }
 
     var tally = UserTally()
-    var monthRequests: Int32 = 0
+    var monthRequests = 0
     let endLocal: Double
 
     /// Per-minute request counts of the counted UTC window, owned by the engine (nil: not collected).

@@ -36,6 +36,16 @@ public struct CountHistogram: Sendable, Equatable {
         }
     }
 
+    /// Builds from distinct ascending values and their (positive) frequencies.
+    init(sortedValues: [Int64], frequencies: [Int64]) {
+        values = sortedValues
+        self.frequencies = frequencies
+        for (value, frequency) in zip(sortedValues, frequencies) {
+            count += frequency
+            sum += value * frequency
+        }
+    }
+
     /// The histogram of both lists together.
     public func merged(with other: CountHistogram) -> CountHistogram {
         var result = CountHistogram()
@@ -80,14 +90,22 @@ public struct CountHistogram: Sendable, Equatable {
     }
 }
 
-/// Counts non-negative integers into a growable dense array, one slot per value up to the
-/// largest seen: adding is one increment, and memory is 8 bytes per value up to that maximum.
+/// Counts non-negative integers: values below `denseLimit` in a growable dense array (adding is
+/// one increment), larger ones in a dictionary, so memory grows with the largest small value
+/// and the number of distinct large ones, never with a single huge count.
 struct CountTally {
     private var frequencies: [Int64] = []
+    private var large: [Int: Int64] = [:]
+    /// Values below this are counted densely (512 KiB at most).
+    static let denseLimit = 1 << 16
 
     /// Adds one occurrence of `value` (≥ 0).
     mutating func add(_ value: Int) {
         precondition(value >= 0, "counts are non-negative, got \(value)")
+        guard value < CountTally.denseLimit else {
+            large[value, default: 0] += 1
+            return
+        }
         if value >= frequencies.count {
             frequencies.append(contentsOf: repeatElement(0, count: max(value + 1, 2 * frequencies.count) - frequencies.count))
         }
@@ -96,7 +114,12 @@ struct CountTally {
 
     /// What has been added so far.
     var histogram: CountHistogram {
-        frequencies.withUnsafeBufferPointer { CountHistogram(denseFrequencies: $0) }
+        var h = frequencies.withUnsafeBufferPointer { CountHistogram(denseFrequencies: $0) }
+        if !large.isEmpty {
+            let sorted = large.keys.sorted()
+            h = h.merged(with: CountHistogram(sortedValues: sorted.map(Int64.init), frequencies: sorted.map { large[$0]! }))
+        }
+        return h
     }
 }
 

@@ -12,6 +12,8 @@ import Testing
             var rng = RandomStream(seed: 11, UInt64(i))
             return Int(rng.exponential() * 90) + (rng.bernoulli(0.02) ? 3_000 : 0)
         },
+        // Counts past the dense range (a user of an extreme scenario), mixed with small ones.
+        [3, 70_000, 5_000_000_000, 70_000, 65_535, 65_536, 0, 4_000_000_000_000],
     ]
 
     @Test(arguments: lists)

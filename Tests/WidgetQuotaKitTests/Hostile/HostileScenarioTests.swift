@@ -65,6 +65,10 @@ import WidgetQuotaCLI
         Case("bad format", args: ["--format", "xml"], .usage, "--format expects markdown, csv or json"),
         Case("users not numbers", args: ["--users", "10,lots"], .usage, "--users expects comma-separated whole numbers"),
         Case("unknown design flag", args: ["--designs", "drect"], .dataError, "unknown design \"drect\"; did you mean \"direct\"?"),
+        Case("no entry spacing", scenario: #"{"platform": {"minEntrySpacingMinutes": 0}}"#, .dataError,
+             "platform.minEntrySpacingMinutes: must be between 1 and 1440 minutes"),
+        Case("empty design list", args: ["--designs", ","], .usage, "--designs needs at least one design name"),
+        Case("a design listed twice", args: ["--designs", "direct,cache-bgtask,direct"], .usage, "--designs names \"direct\" twice"),
         Case("missing price file", args: ["--prices", "/nonexistent/prices.json"], .noInput, "no such file"),
         Case("output under a file", args: ["--users", "5", "--runs", "1", "--out", "/etc/hostname/report"], .ioError, "cannot"),
     ]
@@ -82,6 +86,19 @@ import WidgetQuotaCLI
         #expect(err.contains(c.message), "\(c.name): \(err.prefix(300))")
         #expect(out.isEmpty, "\(c.name): nothing on stdout after an error")
         #expect(err.count < 4_000, "\(c.name): the message must stay readable")
+    }
+
+    /// Values other commands take that no design can be simulated with: refused, never a trap.
+    @Test(arguments: [
+        (["sweep", "--knob", "background", "--values", "4,1e21"], ExitCode.usage, "backgroundIntervalHours: must be between 0 and 168"),
+        (["sweep", "--design", "poll-30m-aligned", "--knob", "poll", "--values", "1e21"], .usage, "reloadPolicy"),
+        (["sweep", "--knob", "ttl", "--values", "60,50000"], .usage, "cacheTTLMinutes: must be between 0 and 43200"),
+    ])
+    func sweepValuesAreValidatedLikeDesigns(args: [String], code: ExitCode, message: String) {
+        let (actual, out, err) = TestSupport.cli(args + ["--quiet", "--users", "10", "--runs", "1"])
+        #expect(actual == code, "exit \(actual.rawValue): \(err.prefix(300))")
+        #expect(err.contains(message), "\(err.prefix(300))")
+        #expect(out.isEmpty)
     }
 
     @Test func aFailedRunNeverDestroysThePreviousReport() throws {
