@@ -54,7 +54,13 @@ public enum CLI {
             return .success
         }
         do {
-            return try command.run(rest, console)
+            let code = try command.run(rest, console)
+            // A result that did not reach standard output (a full disk) is not a success.
+            if let failure = console.outputFailure {
+                console.err("widget-quota \(command.name): cannot write to standard output: \(failure)\n")
+                return code == .success ? .ioError : code
+            }
+            return code
         } catch let error as WidgetQuotaError {
             console.err("widget-quota \(command.name): \(CLI.bounded(error.description))\n")
             if case .usage = error { console.err("Try: widget-quota \(command.name) --help\n") }

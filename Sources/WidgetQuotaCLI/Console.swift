@@ -7,9 +7,11 @@ import Darwin
 
 /// Where a command writes: results to `out`, messages to `err`. Tests capture both.
 public final class Console: @unchecked Sendable {
-    private let writeOut: (String) -> Void
-    private let writeErr: (String) -> Void
+    /// Writes text; returns nil, or why the text could not be written.
+    private let writeOut: (String) -> String?
+    private let writeErr: (String) -> String?
     private let lock = NSLock()
+    private var firstOutputFailure: String?
     /// True when stderr is a terminal (progress bars only then).
     public let stderrIsTerminal: Bool
     /// Environment variables (NO_COLOR and friends).
@@ -17,22 +19,44 @@ public final class Console: @unchecked Sendable {
 
     public init(out: @escaping (String) -> Void, err: @escaping (String) -> Void,
                 stderrIsTerminal: Bool = false, environment: [String: String] = [:]) {
-        self.writeOut = out
-        self.writeErr = err
+        self.writeOut = { out($0); return nil }
+        self.writeErr = { err($0); return nil }
+        self.stderrIsTerminal = stderrIsTerminal
+        self.environment = environment
+    }
+
+    /// A console whose writers say why a write failed (nil: written, or the reader is gone).
+    init(failableOut: @escaping (String) -> String?, failableErr: @escaping (String) -> String?,
+         stderrIsTerminal: Bool, environment: [String: String]) {
+        self.writeOut = failableOut
+        self.writeErr = failableErr
         self.stderrIsTerminal = stderrIsTerminal
         self.environment = environment
     }
 
     /// The process's standard output and error.
     public static var standard: Console {
-        Console(out: { FileHandleWriter.write($0, to: STDOUT_FILENO) },
-                err: { FileHandleWriter.write($0, to: STDERR_FILENO) },
+        Console(failableOut: { FileHandleWriter.write($0, to: STDOUT_FILENO) },
+                failableErr: { FileHandleWriter.write($0, to: STDERR_FILENO) },
                 stderrIsTerminal: isatty(STDERR_FILENO) == 1,
                 environment: ProcessInfo.processInfo.environment)
     }
 
-    public func out(_ text: String) { lock.lock(); writeOut(text); lock.unlock() }
-    public func err(_ text: String) { lock.lock(); writeErr(text); lock.unlock() }
+    public func out(_ text: String) {
+        lock.lock()
+        if let failure = writeOut(text), firstOutputFailure == nil { firstOutputFailure = failure }
+        lock.unlock()
+    }
+
+    public func err(_ text: String) { lock.lock(); _ = writeErr(text); lock.unlock() }
+
+    /// Why standard output could not be written (a full disk, a closed file), if it could not;
+    /// a reader that went away (`| head`) is not a failure.
+    public var outputFailure: String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return firstOutputFailure
+    }
 
     /// True when colour and terminal decoration may be used (a terminal, and NO_COLOR unset).
     public var decorates: Bool { stderrIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty }
@@ -40,7 +64,8 @@ public final class Console: @unchecked Sendable {
 
 /// Writes to a file descriptor, ignoring a closed pipe (EPIPE) so `| head` ends quietly.
 enum FileHandleWriter {
-    static func write(_ text: String, to fd: Int32) {
+    /// Writes all of `text`; returns nil, or the system's reason when it could not (not for EPIPE).
+    static func write(_ text: String, to fd: Int32) -> String? {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
@@ -52,11 +77,13 @@ enum FileHandleWriter {
                 #endif
             }
             if written < 0 {
-                if errno == EINTR { continue }
-                return   // EPIPE or another error: the reader is gone
+                let code = errno
+                if code == EINTR { continue }
+                if code == EPIPE { return nil }   // the reader is gone: end quietly
+                return String(cString: strerror(code))
             }
             offset += written
         }
-        bytes.removeAll()
+        return nil
     }
 }

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+@testable import WidgetQuotaCLI
+import WidgetQuotaKit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What reaches standard output: a reader that goes away (`| head`) ends the run quietly, while
+/// output that cannot be written (a full disk) makes the run fail with exit 74.
+@Suite struct StandardOutputTests {
+    @Test func aClosedPipeIsNotAFailure() throws {
+        signal(SIGPIPE, SIG_IGN)   // as the program does, so the write fails with EPIPE instead
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        close(fds[0])
+        defer { close(fds[1]) }
+        #expect(FileHandleWriter.write(String(repeating: "row\n", count: 100_000), to: fds[1]) == nil)
+    }
+
+    #if os(Linux)
+    @Test func aFullDiskIsAFailure() throws {
+        let fd = open("/dev/full", O_WRONLY)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        let failure = FileHandleWriter.write("report\n", to: fd)
+        #expect(failure != nil && failure!.lowercased().contains("space"), "\(failure ?? "nil")")
+    }
+    #endif
+
+    @Test func aRunWhoseOutputCannotBeWrittenExits74() {
+        var err = ""
+        let console = Console(failableOut: { _ in "No space left on device" }, failableErr: { err += $0; return nil },
+                              stderrIsTerminal: false, environment: [:])
+        let code = CLI.run(["designs"], console: console)
+        #expect(code == .ioError)
+        #expect(err.contains("cannot write to standard output: No space left on device"), "\(err)")
+    }
+
+    @Test func aRunWhoseOutputIsWrittenSucceeds() {
+        let console = Console(failableOut: { _ in nil }, failableErr: { _ in nil }, stderrIsTerminal: false, environment: [:])
+        #expect(CLI.run(["designs"], console: console) == .success)
+        #expect(console.outputFailure == nil)
+    }
+}
