@@ -67,7 +67,7 @@ struct TimelineVisibility: Sendable {
     private func count(_ s: Scenario) -> (inside: Count, outside: Count, spread: (sum: Double, devices: Int)) {
         // Same seed, run and design index in both simulations: the system's calls (generated
         // before the event loop) are the same, whatever the budget.
-        let model = SimulationModel(scenario: s, design: design, designIndex: 0, run: 0, parameters: .central(s))
+        let model = SimulationModel(scenario: s, design: design, run: 0, parameters: .central(s))
         let workspace = SimulationWorkspace(model: model)
         let from = Double(model.countedFirstDay) * 86_400, to = Double(model.countedEndDay) * 86_400
         var inside = Count(), outside = Count()

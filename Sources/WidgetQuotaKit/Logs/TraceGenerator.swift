@@ -67,8 +67,7 @@ public struct TraceGenerator: Sendable {
 
     /// The events device `index` logs on its counted days, in time order.
     public func events(device index: Int) -> [LogEvent] {
-        let designIndex = scenario.availableDesigns.firstIndex { $0.name == design.name } ?? 0
-        let model = SimulationModel(scenario: scenario, design: design, designIndex: designIndex, run: 0, parameters: parameters)
+        let model = SimulationModel(scenario: scenario, design: design, run: 0, parameters: parameters)
         var sim = UserSimulator(model: model, user: index, observer: TraceObserver())
         sim.run()
         let traits = sim.traits

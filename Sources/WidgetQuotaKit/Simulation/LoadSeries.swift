@@ -96,7 +96,9 @@ public struct LoadProjection: Sendable {
             return pooledSum[tau] / pooledCount[tau] / n
         }
         batch = Double(max(model.design.requestsPerFetch, 1))
-        var rng = RandomStream(seed: model.scenario.horizon.seed, 0x10AD, UInt64(model.run), UInt64(model.designIndex))
+        // Keyed by run only, like every stream: a design's projection must not depend on
+        // which other designs share the batch or where it stands in the list.
+        var rng = RandomStream(seed: model.scenario.horizon.seed, 0x10AD, UInt64(model.run))
         deviates = (0..<minutes).map { _ in rng.standardNormal() }
     }
 

@@ -54,7 +54,7 @@ public struct MonteCarloEngine: Sendable {
         let grouped = Parallel.map(count: runs * groups.count, threads: threads) { index in
             let run = index / groups.count, group = groups[index % groups.count]
             let models = group.map { d in
-                SimulationModel(scenario: scenario, design: designs[d], designIndex: d, run: run, parameters: parameters[run])
+                SimulationModel(scenario: scenario, design: designs[d], run: run, parameters: parameters[run])
             }
             return MonteCarloEngine.simulate(models: models, sampleUsers: sample, userCounts: userCounts)
         }
@@ -162,7 +162,7 @@ public struct MonteCarloEngine: Sendable {
         guard !model.outages.isEmpty else { return nil }
         var calm = model.scenario
         calm.api.outages = []
-        let calmModel = SimulationModel(scenario: calm, design: model.design, designIndex: model.designIndex,
+        let calmModel = SimulationModel(scenario: calm, design: model.design,
                                         run: model.run, parameters: model.parameters)
         let users = min(outageCounterfactualUsers, withOutage.count)
         guard users > 0 else { return nil }

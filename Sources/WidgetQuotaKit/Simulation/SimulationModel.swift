@@ -4,7 +4,6 @@ import Foundation
 public struct SimulationModel: Sendable {
     public let scenario: Scenario
     public let design: Design
-    public let designIndex: Int
     public let run: Int
     public let parameters: RunParameters
 
@@ -42,10 +41,9 @@ public struct SimulationModel: Sendable {
     let completeQuotaDays: Int
 
 
-    public init(scenario: Scenario, design: Design, designIndex: Int, run: Int, parameters: RunParameters) {
+    public init(scenario: Scenario, design: Design, run: Int, parameters: RunParameters) {
         self.scenario = scenario
         self.design = design
-        self.designIndex = designIndex
         self.run = run
         self.parameters = parameters
         let h = scenario.horizon

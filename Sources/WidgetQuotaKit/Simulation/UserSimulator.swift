@@ -6,7 +6,8 @@ import Foundation
 ///
 /// Times are seconds in the user's local clock since the start of the simulated window;
 /// UTC = local − offset. Each source of events has its own random stream, keyed by
-/// (seed, run, user, source), so two designs see the same user behave the same way.
+/// (seed, run, user, source) and never by design, so two designs see the same user behave the
+/// same way, and a design's results do not depend on which other designs are simulated with it.
 ///
 /// The loop is written for speed: the design is resolved to scalars (`SimulationConstants`),
 /// per-instance state and day tables live in a reusable `SimulationWorkspace`, the widget's own
@@ -121,8 +122,8 @@ struct UserSimulator<Observer: SimulationObserver> {
         backgroundRNG = RandomStream(seed: seed, 3, run, u)
         pushRNG = RandomStream(seed: seed, 4, run, u)
         instanceRNG = RandomStream(seed: seed, 5, run, u)
-        apiRNG = RandomStream(seed: seed, 6, run, u, UInt64(model.designIndex))
-        policyRNG = RandomStream(seed: seed, 7, run, u, UInt64(model.designIndex))
+        apiRNG = RandomStream(seed: seed, 6, run, u)
+        policyRNG = RandomStream(seed: seed, 7, run, u)
         var phaseRNG = RandomStream(seed: seed, 9, run, u)
         budgetPhase = phaseRNG.uniform() * 86_400
         phase = k.aligned ? min(k.jitterSeconds, k.alignPeriod) * phaseRNG.uniform() : 0
@@ -225,14 +226,12 @@ struct UserSimulator<Observer: SimulationObserver> {
             if tRare == now {
                 rareEvent(at: now)
             } else if tOpen == now {
-                if now < foregroundUntil {
-                    foregroundUntil = now + foregroundSeconds   // still open: the session goes on
-                    tClose = foregroundUntil
-                } else {
-                    appForeground(at: now)
-                    foregroundUntil = now + foregroundSeconds
-                    tClose = foregroundUntil
-                }
+                let alreadyOpen = now < foregroundUntil
+                // A new session, or the open one goes on. Set before the app's own work, so a
+                // reload it asks for after its fetch (seconds later) is exempt from the budget.
+                foregroundUntil = now + foregroundSeconds
+                tClose = foregroundUntil
+                if !alreadyOpen { appForeground(at: now) }
                 tOpen = appClock.next(&appRNG, zig)
                 updateRare()
             } else {
@@ -408,7 +407,6 @@ struct UserSimulator<Observer: SimulationObserver> {
     mutating func appForeground(at t: Double) {
         if counted(t) { tally.appOpens += 1 }
         observer.record(.appForeground, local: t, utc: utc(t))
-        foregroundUntil = t + 1   // the exemption applies from the moment the app is active
         if k.fetchOnForeground {
             if isStale(t) {
                 _ = fetch(at: t, actor: .app)

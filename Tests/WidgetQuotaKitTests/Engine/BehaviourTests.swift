@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import WidgetQuotaKit
 
@@ -84,6 +85,58 @@ import Testing
         let counted = TestSupport.row(TestSupport.run(s, designs: ["direct"]), "direct")
         let free = TestSupport.row(TestSupport.run(exempt, designs: ["direct"]), "direct")
         #expect(free.getTimelinePerUserDay > counted.getTimelinePerUserDay)
+    }
+
+    /// The app's reload after its own foreground fetch lands seconds after the open (the fetch's
+    /// latency), still inside the session: WidgetKit does not charge it to the budget.
+    @Test(arguments: [0.5, 1.5, 8.0])
+    func theAppsReloadAfterItsForegroundFetchIsExempt(latencySeconds: Double) {
+        var s = TestSupport.smallScenario(users: [30])
+        s.api.latencySeconds = latencySeconds
+        s.api.failureProbability = 0
+        s.population.appOpensPerDay = 6
+        s.population.neverOpenShare = 0
+        let design = DesignPresets.cacheOnOpen
+        var checked = 0
+        for user in 0..<30 {
+            let model = SimulationModel(scenario: s, design: design, run: 0, parameters: .central(s))
+            var sim = UserSimulator(model: model, user: user, observer: EventLog())
+            sim.run()
+            var openedAt = -Double.infinity
+            for (t, event) in sim.observer.events {
+                if case .appForeground = event { openedAt = t }
+                if case .getTimeline(_, .reloadCall, let exempt) = event, t - openedAt < 60 {
+                    #expect(exempt, "user \(user): a reload \(t - openedAt) s after the app opened was charged")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 50)
+    }
+
+    /// Every event with its local time.
+    struct EventLog: SimulationObserver {
+        var events: [(Double, SimulationEvent)] = []
+        mutating func record(_ event: SimulationEvent, local: Double, utc: Double) { events.append((local, event)) }
+    }
+
+    /// A design's figures are its own: the same whether it is simulated alone, with others, or
+    /// at another place in the list (random streams are keyed by user, never by design).
+    @Test func aDesignsResultsDoNotDependOnTheOtherDesigns() throws {
+        var s = TestSupport.smallScenario(users: [40, 5_000], runs: 2, days: 7, sample: 40)
+        s.api.outages = [Outage(day: 3, startHourUTC: 10, durationHours: 2, errorRate: 0.9)]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        func result(_ designs: [String]) throws -> String {
+            let r = TestSupport.run(s, designs: designs, threads: 1)
+            let rows = r.results.filter { $0.design == "poll-30m-jittered" }
+            return String(decoding: try encoder.encode(rows.map(\.requestsPerUserMonth)), as: UTF8.self)
+                + String(decoding: try encoder.encode(rows.map(\.load)), as: UTF8.self)
+                + String(decoding: try encoder.encode(rows.map(\.freshness)), as: UTF8.self)
+        }
+        let alone = try result(["poll-30m-jittered"])
+        #expect(try result(["direct", "poll-30m-jittered"]) == alone)
+        #expect(try result(["poll-30m-jittered", "cache-bgtask", "direct-poll-15m"]) == alone)
     }
 
     @Test func outputDoesNotDependOnThreadCount() throws {

@@ -48,7 +48,7 @@ import Testing
         for users in [150, 400] {
             var list = [Double]()
             for run in 0..<2 {
-                let model = SimulationModel(scenario: s, design: s.availableDesigns[index], designIndex: index,
+                let model = SimulationModel(scenario: s, design: s.availableDesigns[index], 
                                             run: run, parameters: parameters[run])
                 for user in 0..<users {
                     var sim = UserSimulator(model: model, user: user, observer: NoObserver())

@@ -7,7 +7,7 @@ import Testing
         var s = TestSupport.smallScenario(users: [sample], runs: 1, days: 6, sample: sample)
         if outage { s.api.outages = [Outage(day: 3, startHourUTC: 9, durationHours: 2, errorRate: 0.9)] }
         let index = s.availableDesigns.firstIndex { $0.name == design }!
-        let model = SimulationModel(scenario: s, design: s.availableDesigns[index], designIndex: index, run: 0,
+        let model = SimulationModel(scenario: s, design: s.availableDesigns[index], run: 0,
                                     parameters: RunParameters.draw(s, run: 0))
         // The sample's per-minute counts, as the engine collects them.
         var buckets = [Int32](repeating: 0, count: model.countedMinutes)

@@ -9,7 +9,7 @@ import Testing
         s.population.multiWidgetShare = 0.5   // many users with several instances
         s.population.instancesWhenMulti = 3
         let index = s.availableDesigns.firstIndex { $0.name == design }!
-        return SimulationModel(scenario: s, design: s.availableDesigns[index], designIndex: index, run: 1,
+        return SimulationModel(scenario: s, design: s.availableDesigns[index], run: 1,
                                parameters: RunParameters.draw(s, run: 1))
     }
 
