@@ -23,7 +23,7 @@ enum ThresholdFlags {
             if console.decorates && !o.passed { verdict = (o.severity == .fail ? "\u{1B}[31m" : "\u{1B}[33m") + verdict + "\u{1B}[0m" }
             var line = "threshold \(verdict): \(o.expression) (\(o.rowsChecked) rows checked"
             if let worst = o.violations.first {
-                line += "; \(o.violations.count) in violation, worst \(worst.row): \(NumberText.human(worst.value))"
+                line += "; \(o.violations.count) in violation, worst \(worst.row): \(o.formattedValue(worst))"
             }
             console.err(line + ")\n")
         }

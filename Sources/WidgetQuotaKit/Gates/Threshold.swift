@@ -43,6 +43,11 @@ public struct ThresholdOutcome: Sendable, Equatable, Encodable {
     /// True when this outcome should fail the run.
     public var failsRun: Bool { !passed && severity == .fail }
 
+    /// A violating row's value as the report prints it: dollars for cost, percentages for shares.
+    public func formattedValue(_ violation: Violation) -> String {
+        ReportFormat.metric(metric, violation.value)
+    }
+
     /// `passed`, `FAILED` or `warning`.
     public var verdict: String { passed ? "passed" : (severity == .fail ? "FAILED" : "warning") }
 

@@ -26,7 +26,7 @@ public struct CSVWriter: Sendable {
         switch cell {
         case .empty: return ""
         case .integer(let v): return String(v)
-        case .number(let v): return v.isFinite ? NumberText.plain(v, maxFractionDigits: 6) : ""
+        case .number(let v): return v.isFinite ? NumberText.plain(v, maxFractionDigits: fractionDigits(v)) : ""
         case .text(var s):
             if let first = s.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) {
                 s = "'" + s
@@ -37,5 +37,13 @@ public struct CSVWriter: Sendable {
             }
             return s
         }
+    }
+
+    /// Six fraction digits, more for small values so each keeps six significant digits
+    /// (a price per token of 2.5e-6 must not print as 0.000003, nor 3e-7 as 0).
+    static func fractionDigits(_ v: Double) -> Int {
+        guard v != 0 else { return 6 }
+        let exponent = Int(Foundation.log10(abs(v)).rounded(.down))
+        return min(15, max(6, 5 - exponent))
     }
 }

@@ -49,7 +49,12 @@ public struct MetricTable: Sendable {
             guard let rows = top[key]?.array else { continue }
             let prefix = key == "results" ? "" : key
             for row in rows {
-                guard case .object(let members) = row, key == "results" || members["design"] != nil else { continue }
+                guard case .object(var members) = row, key == "results" || members["design"] != nil else { continue }
+                // No population up to the largest searched breaks the tier: the headroom is
+                // unlimited, which a threshold must see as a number (above any limit).
+                if key == "headroom", members["maxUsers"] == nil, members["largestPopulationSearched"] != nil {
+                    members["maxUsers"] = .number(.infinity)
+                }
                 MetricTable.collect(members, path: prefix, labels: [:], into: &records)
             }
         }
@@ -65,7 +70,7 @@ public struct MetricTable: Sendable {
                                 into records: inout [MetricRecord]) {
         var labels = inherited
         for (key, value) in members {
-            if let s = value.string { labels[key] = s }
+            if let s = value.string, MetricTable.nonFinite(s) == nil { labels[key] = s }
             if key == "users", let n = value.number { labels[key] = NumberText.plain(n) }
         }
         for key in members.keys.sorted() where key != "users" {
@@ -73,6 +78,9 @@ public struct MetricTable: Sendable {
             switch members[key]! {
             case .number(let v):
                 records.append(MetricRecord(labels: labels, metric: name, value: v))
+            case .string(let text) where MetricTable.nonFinite(text) != nil:
+                // JSON has no NaN or infinity: reports write them as strings; they are values, not labels.
+                records.append(MetricRecord(labels: labels, metric: name, value: MetricTable.nonFinite(text)!))
             case .object(let inner):
                 collect(inner, path: name, labels: labels, into: &records)
             case .array(let items):
@@ -80,6 +88,16 @@ public struct MetricTable: Sendable {
             default:
                 break
             }
+        }
+    }
+
+    /// The value of a non-finite number as reports write it ("NaN", "Infinity", "-Infinity").
+    static func nonFinite(_ text: String) -> Double? {
+        switch text {
+        case "NaN": return .nan
+        case "Infinity": return .infinity
+        case "-Infinity": return -.infinity
+        default: return nil
         }
     }
 

@@ -30,13 +30,23 @@ struct ThresholdSection {
 
     func markdown() -> String {
         let failed = outcomes.filter(\.failsRun).count
-        var md = "## Thresholds\n\n"
-        md += failed == 0 ? "All \(outcomes.count) fail-if thresholds passed.\n\n"
-            : "**\(failed) of \(outcomes.filter { $0.severity == .fail }.count) fail-if thresholds failed.**\n\n"
+        let failIfs = outcomes.filter { $0.severity == .fail }.count
+        let warnings = outcomes.filter { $0.severity == .warn && !$0.passed }.count
+        let warnIfs = outcomes.count - failIfs
+        var lines = [String]()
+        if failIfs > 0 {
+            lines.append(failed == 0 ? "All \(failIfs) fail-if threshold\(failIfs == 1 ? "" : "s") passed."
+                         : "**\(failed) of \(failIfs) fail-if threshold\(failIfs == 1 ? "" : "s") failed.**")
+        }
+        if warnIfs > 0 {
+            lines.append(warnings == 0 ? "No warn-if threshold was crossed (\(warnIfs) checked)."
+                         : "\(warnings) of \(warnIfs) warn-if threshold\(warnIfs == 1 ? "" : "s") raised a warning.")
+        }
+        var md = "## Thresholds\n\n" + lines.joined(separator: " ") + "\n\n"
         var t = MarkdownTable(["Threshold", "Kind", "Result", "Rows checked", "Rows in violation", "Worst row"],
                               alignments: [.left, .left, .left, .right, .right, .left])
         for o in outcomes {
-            let worst = o.violations.first.map { "\($0.row): \(ReportFormat.metric(o.metric, $0.value))" } ?? "–"
+            let worst = o.violations.first.map { "\($0.row): \(o.formattedValue($0))" } ?? "–"
             t.append(["`\(o.expression)`", o.severity == .fail ? "fail-if" : "warn-if", o.passed ? "passed" : "**\(o.verdict)**",
                       String(o.rowsChecked), String(o.violations.count), worst])
         }

@@ -49,12 +49,8 @@ public enum Distribution: Sendable, Equatable {
             let (mu, sigma) = Distribution.lognormalParameters(mean: m, sd: s)
             return Foundation.exp(mu + sigma * Distribution.normalQuantile(q))
         case .beta(let a, let b):
-            // Bisection on the regularised incomplete beta via numeric integration is overkill here;
-            // a normal approximation on the logit scale is accurate enough for sensitivity ranges.
-            let mean = a / (a + b)
-            let variance = a * b / ((a + b) * (a + b) * (a + b + 1))
-            let v = mean + variance.squareRoot() * Distribution.normalQuantile(q)
-            return Swift.min(Swift.max(v, 0), 1)
+            // Exact: skewed betas (a failure rate of beta(2, 50)) are far from normal.
+            return BetaFunction.quantile(q, a, b)
         }
     }
 

@@ -83,6 +83,13 @@ import FoundationXML
         #expect(records[1][0] == (formula ? "'" + text : text))
     }
 
+    /// A CSV number keeps six significant digits however small (prices per token are ~1e-7).
+    @Test(arguments: [(3e-7, "0.0000003"), (2.5e-6, "0.0000025"), (0.000123456789, "0.000123457"), (0.136466123, "0.136466"),
+                      (1234567.5, "1234567.5"), (-0.0123456789, "-0.0123457"), (0.0, "0"), (42.0, "42")])
+    func csvNumbersKeepSixSignificantDigits(value: Double, text: String) {
+        #expect(CSVWriter.encode(.number(value)) == text)
+    }
+
     @Test func chartsAreWellFormedSVGWithLightAndDarkStyles() throws {
         let charts = report.charts()
         #expect(Set(charts.map(\.name)) == ["requests-by-users.svg", "typical-day.svg", "tradeoff.svg", "sensitivity.svg"])

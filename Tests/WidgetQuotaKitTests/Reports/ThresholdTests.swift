@@ -48,6 +48,42 @@ import Testing
         #expect(outcome.rowsChecked == 4)
     }
 
+    /// A tier no searched population breaks has unlimited headroom (no `maxUsers` in the JSON):
+    /// a threshold sees it as above any limit, not as a row that does not exist. NaN and
+    /// infinities, which JSON carries as strings, are values too, not labels.
+    @Test func unlimitedHeadroomAndNonFiniteValuesAreNumbers() throws {
+        let text = #"""
+        {"headroom": [{"design": "a", "tier": "big", "largestPopulationSearched": 1000000000, "exceedProbabilityAtMax": 0},
+                      {"design": "a", "tier": "free", "maxUsers": 80, "largestPopulationSearched": 1000000000, "exceedProbabilityAtMax": 0.05}],
+         "results": [{"design": "a", "users": 10, "quota": [{"tier": "free", "rpmUtilizationP95": "NaN"},
+                                                           {"tier": "big", "rpmUtilizationP95": 0.5}]}]}
+        """#
+        let table = MetricTable(json: try JSONValue.parse(Data(text.utf8), file: "report.json"))
+        func outcome(_ expression: String) throws -> ThresholdOutcome {
+            try ThresholdEvaluator.evaluate(Threshold(expression: try ThresholdExpression.parse(expression), severity: .fail), on: table)
+        }
+        #expect(try outcome("headroom{tier=big} < 1000000").violations.isEmpty)
+        #expect(try outcome("headroom{tier=big} > 5").violations.count == 1)
+        #expect(try outcome("headroom < 100").violations.map(\.row) == ["design=a, tier=free"])
+        let utilization = try outcome("rpmUtilizationP95 > 0.1")
+        #expect(utilization.rowsChecked == 2 && utilization.violations.map(\.row) == ["design=a, users=10, tier=big"])
+    }
+
+    /// The report's summary line counts fail-ifs and warn-ifs apart: warnings are not passes.
+    @Test func theThresholdsSectionCountsFailIfsAndWarnIfsApart() {
+        func outcome(_ severity: Threshold.Severity, violated: Bool) -> ThresholdOutcome {
+            ThresholdOutcome(expression: "freshness.staleShare > 0.01", severity: severity, metric: "freshness.staleShare", rowsChecked: 1,
+                             violations: violated ? [.init(row: "design=direct", value: 0.77)] : [])
+        }
+        let warnings = ThresholdSection(outcomes: [outcome(.warn, violated: true), outcome(.warn, violated: true)]).markdown()
+        #expect(warnings.contains("2 of 2 warn-if thresholds raised a warning.") && !warnings.contains("passed."))
+        #expect(warnings.contains("design=direct: 77.0%"))
+        let mixed = ThresholdSection(outcomes: [outcome(.fail, violated: false), outcome(.warn, violated: false)]).markdown()
+        #expect(mixed.contains("All 1 fail-if threshold passed. No warn-if threshold was crossed (1 checked)."))
+        let failed = ThresholdSection(outcomes: [outcome(.fail, violated: true), outcome(.fail, violated: false)]).markdown()
+        #expect(failed.contains("**1 of 2 fail-if thresholds failed.**"))
+    }
+
     @Test func numbersAcceptUnderscoresExponentsAndPercent() throws {
         #expect(try ThresholdExpression.parse("a > 1_000_000").limit == 1_000_000)
         #expect(try ThresholdExpression.parse("a > 2.5e3").limit == 2_500)

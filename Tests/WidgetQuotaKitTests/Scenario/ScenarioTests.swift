@@ -31,6 +31,28 @@ import WidgetQuotaCLI
         #expect(s.platform.getTimelinePerDay == expected)
     }
 
+    /// Beta quantiles are exact (to 1e-8, far below what a report prints): checked against closed forms (beta(1, b) and beta(a, 1) invert
+    /// by hand) and against draws for a skewed failure rate.
+    @Test(arguments: [(1.0, 9.0), (1.0, 1.0), (3.0, 1.0), (1.0, 50.0)])
+    func betaQuantilesMatchTheirClosedForm(a: Double, b: Double) {
+        for q in [0.05, 0.25, 0.5, 0.95] {
+            let expected = a == 1 ? 1 - Foundation.pow(1 - q, 1 / b) : Foundation.pow(q, 1 / a)
+            #expect(abs(Distribution.beta(alpha: a, beta: b).quantile(q) - expected) < 1e-8, "beta(\(a), \(b)) at \(q)")
+        }
+    }
+
+    @Test func skewedBetaQuantilesMatchItsDraws() {
+        let d = Distribution.beta(alpha: 2, beta: 50)
+        var rng = RandomStream(seed: 3)
+        let draws = (0..<200_000).map { _ in d.sample(&rng) }.sorted()
+        for q in [0.05, 0.5, 0.95] {
+            let empirical = draws[Int(q * Double(draws.count))]
+            #expect(abs(d.quantile(q) - empirical) < 0.002, "q = \(q): \(d.quantile(q)) against \(empirical)")
+        }
+        // The normal approximation it replaces gave p5 = 0 here; the true value is about 0.0070.
+        #expect(abs(d.quantile(0.05) - 0.00700) < 0.0002)
+    }
+
     @Test func sampledDistributionsStayInTheirSupportAndCentre() {
         let cases: [Distribution] = [.uniform(min: 1, max: 3), .triangular(min: 1, mode: 2, max: 3),
                                      .normal(mean: 5, sd: 1, min: 4, max: nil), .lognormal(mean: 30, sd: 10),
