@@ -74,8 +74,15 @@ public enum ScenarioLoader {
         for (index, item) in values.enumerated() {
             guard let number = item as? NSNumber, !(item is Bool) else { continue }
             let v = number.doubleValue
+            let at = value is [Any] ? "\(path)[\(index)]" : path
+            if key == "seed" {
+                // Any UInt64, as --seed takes; read from the digits, since doubles round near 2^64.
+                if UInt64(number.stringValue) == nil && !(v == v.rounded() && v >= 0 && v < 0x1p63) {
+                    throw WidgetQuotaError.invalidScenario(field: at, problem: "must be a whole number between 0 and \(UInt64.max), got \(number)")
+                }
+                continue
+            }
             if v != v.rounded() || !v.isFinite || abs(v) > 9.2e18 {
-                let at = value is [Any] ? "\(path)[\(index)]" : path
                 throw WidgetQuotaError.invalidScenario(field: at, problem: "must be a whole number, got \(number)")
             }
         }

@@ -65,6 +65,9 @@ import WidgetQuotaCLI
         Case("bad format", args: ["--format", "xml"], .usage, "--format expects markdown, csv or json"),
         Case("users not numbers", args: ["--users", "10,lots"], .usage, "--users expects comma-separated whole numbers"),
         Case("unknown design flag", args: ["--designs", "drect"], .dataError, "unknown design \"drect\"; did you mean \"direct\"?"),
+        Case("seed past UInt64", scenario: #"{"horizon": {"seed": 18446744073709551616}}"#, .dataError,
+             "horizon.seed: must be a whole number between 0 and 18446744073709551615"),
+        Case("negative seed in a file", scenario: #"{"horizon": {"seed": -1}}"#, .dataError, "horizon.seed: must be a whole number"),
         Case("no entry spacing", scenario: #"{"platform": {"minEntrySpacingMinutes": 0}}"#, .dataError,
              "platform.minEntrySpacingMinutes: must be between 1 and 1440 minutes"),
         Case("empty design list", args: ["--designs", ","], .usage, "--designs needs at least one design name"),
@@ -99,6 +102,12 @@ import WidgetQuotaCLI
         #expect(actual == code, "exit \(actual.rawValue): \(err.prefix(300))")
         #expect(err.contains(message), "\(err.prefix(300))")
         #expect(out.isEmpty)
+    }
+
+    /// A scenario file takes any seed `--seed` takes, up to UInt64.max.
+    @Test func aScenarioFileTakesEverySeedTheFlagTakes() throws {
+        let path = try TestSupport.temporaryFile(#"{"horizon": {"seed": 18446744073709551615}}"#)
+        #expect(try ScenarioLoader.load(path: path).horizon.seed == .max)
     }
 
     @Test func aFailedRunNeverDestroysThePreviousReport() throws {
