@@ -63,8 +63,8 @@ enum ReportCommand {
             var analyzer = LogAnalyzer()
             try analyzer.read(path: logs)
             let analysis = LogReport(analyzer.analysis())
-            files.append((out + "/analysis.md", analysis.markdown()))
-            files.append((out + "/analysis.json", try analysis.json()))
+            files.append((out + "/" + LogReport.fileNames[0], analysis.markdown()))
+            files.append((out + "/" + LogReport.fileNames[1], try analysis.json()))
         }
 
         let engine = MonteCarloEngine(scenario: scenario, threads: threads, prices: prices)
@@ -85,7 +85,7 @@ enum ReportCommand {
         progress.finish()
         report.thresholds = try ThresholdEvaluator.evaluate(thresholds, on: report.metrics)
         files += try report.files(in: out)
-        try AtomicFileWriter.write(files: files, createDirectory: out)
+        try AtomicFileWriter.replaceSet(files: files, in: out, ownNames: SimulationReport.FileName.all + LogReport.fileNames)
         if !quiet {
             console.err("Wrote \(files.count) files into \(out): \(files.map { ($0.path as NSString).lastPathComponent }.joined(separator: ", "))\n")
         }

@@ -100,7 +100,7 @@ enum SimulateCommand {
         report.thresholds = try ThresholdEvaluator.evaluate(thresholds, on: report.metrics)
         if let out = a.value("out") {
             let files = try report.files(in: out)
-            try AtomicFileWriter.write(files: files, createDirectory: out)
+            try AtomicFileWriter.replaceSet(files: files, in: out, ownNames: SimulationReport.FileName.all)
             if !quiet { console.err("Wrote \(files.count) files into \(out): \(files.map { ($0.path as NSString).lastPathComponent }.joined(separator: ", "))\n") }
         } else {
             switch format {

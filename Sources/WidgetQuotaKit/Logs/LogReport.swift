@@ -7,6 +7,9 @@ public struct LogReport: Sendable {
 
     public init(_ analysis: LogAnalysis) { self.analysis = analysis }
 
+    /// The files `report` writes for a log analysis: Markdown, then JSON.
+    public static let fileNames = ["analysis.md", "analysis.json"]
+
     /// Pretty, key-sorted JSON with the stable CI keys.
     public func json() throws -> String { try JSONOutput.encode(analysis) }
 

@@ -12,6 +12,8 @@ struct ReportCharts {
         static let typicalDay = "typical-day.svg"
         static let tradeoff = "tradeoff.svg"
         static let sensitivity = "sensitivity.svg"
+        /// Every chart a report can have.
+        static let all = [requestsByUsers, typicalDay, tradeoff, sensitivity]
     }
 
     /// Every chart this report has, as (file name, SVG).

@@ -30,6 +30,10 @@ public struct SimulationReport: Sendable {
         public static let json = "report.json"
         public static let summaryCSV = "summary.csv"
         public static let tidyCSV = "metrics.csv"
+        /// Every file a report can write; a run writes a subset (no sweep, no sensitivity chart...).
+        public static var all: [String] {
+            [markdown, json, summaryCSV, tidyCSV] + Sweep.Knob.allCases.map { "sweep-\($0.rawValue).csv" } + ReportCharts.File.all
+        }
     }
 
     // MARK: JSON

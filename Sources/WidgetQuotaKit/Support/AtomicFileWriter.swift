@@ -29,6 +29,24 @@ public enum AtomicFileWriter {
 
     /// Writes several files; either all are written or, on failure, none of the targets changes
     /// except those already renamed (each one is still whole).
+    /// Writes `files` into `directory` as one set, like `write(files:createDirectory:)`, then
+    /// removes the files named in `ownNames` that this set does not include: what an earlier run
+    /// wrote there (a sweep, a chart) must not sit beside a report it no longer belongs to.
+    /// Files with other names are never touched.
+    public static func replaceSet(files: [(path: String, contents: String)], in directory: String, ownNames: [String]) throws {
+        try write(files: files, createDirectory: directory)
+        let written = Set(files.map { URL(fileURLWithPath: $0.path).lastPathComponent })
+        for name in ownNames where !written.contains(name) {
+            let path = (directory as NSString).appendingPathComponent(name)
+            guard FileManager.default.fileExists(atPath: path) else { continue }
+            do {
+                try FileManager.default.removeItem(atPath: path)
+            } catch {
+                throw WidgetQuotaError.unwritable(path: path, problem: "cannot remove this file left by an earlier run, which the new report does not include")
+            }
+        }
+    }
+
     public static func write(files: [(path: String, contents: String)], createDirectory directory: String?) throws {
         if let directory {
             do {

@@ -36,6 +36,25 @@ import Testing
         }
     }
 
+    /// A run that writes fewer files (no logs, no cache to sweep, no sensitivity) replaces the
+    /// earlier run's set: nothing of it stays beside the new report, and other files stay put.
+    @Test func aSmallerRunLeavesNoStaleFilesBehind() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wq-report-\(UUID().uuidString)").path
+        let (code, err) = try runReport(into: folder)
+        #expect(code == .success, "\(err)")
+        try "mine\n".write(toFile: folder + "/notes.txt", atomically: true, encoding: .utf8)
+        let scenario = try TestSupport.temporaryFile(#"{"horizon": {"users": [1, 50], "runs": 2, "days": 5, "sampleUsers": 50}}"#)
+        let again = TestSupport.cli(["simulate", "--scenario", scenario, "--designs", "direct", "--no-sensitivity", "--quiet", "--out", folder])
+        #expect(again.code == .success, "\(again.err)")
+        let files = Set(try FileManager.default.contentsOfDirectory(atPath: folder))
+        #expect(files == ["report.md", "report.json", "summary.csv", "metrics.csv", "requests-by-users.svg", "typical-day.svg",
+                          "tradeoff.svg", "notes.txt", "analysis.md", "analysis.json"], "\(files.sorted())")
+        let noLogs = TestSupport.cli(["report", "--scenario", scenario, "--no-logs", "--quiet", "--out", folder])
+        #expect(noLogs.code == .success, "\(noLogs.err)")
+        let after = Set(try FileManager.default.contentsOfDirectory(atPath: folder))
+        #expect(!after.contains("analysis.md") && !after.contains("analysis.json") && after.contains("notes.txt"))
+    }
+
     @Test func missingLogsFolderIsNoInput() {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("wq-never-\(UUID().uuidString)").path
         let (code, _, err) = TestSupport.cli(["report", "--logs", "/nonexistent/logs", "--out", out])
