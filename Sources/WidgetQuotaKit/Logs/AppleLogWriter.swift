@@ -12,6 +12,8 @@ struct AppleLogWriter {
     private var traceID: UInt64
     private(set) var count = 0
     private var taskNumber = 0
+    /// The microsecond of the last line written.
+    private var lastMicros = Int64.min
 
     init(style: Style, app: String, seed: UInt64) {
         self.style = style
@@ -115,8 +117,10 @@ struct AppleLogWriter {
                          message: "Task <\(uuid())>.<1> summary for task success {transaction_duration_ms=84, response_status=200, connection=3, protocol=\"h2\", cache_hit=false}")]
         case .appBackground: return [convention("appBackground")]
         case .bgTaskComplete: return [convention("bgTaskComplete outcome=\(e.outcome?.rawValue ?? "success")")]
-        case .cacheHit: return [convention("cacheHit")]
-        case .cacheStale: return [convention("cacheStale")]
+        case .cacheHit, .cacheStale:
+            // The widget's reads name their instance (two instances can read at one moment).
+            let widget = e.widgetKind.map { " widget=\($0):\(e.widgetFamily ?? "?"):\(e.instance ?? 0)" } ?? ""
+            return [convention(e.kind.rawValue + widget)]
         case .lowPowerMode: return [convention("lowPowerMode state=\(e.lowPowerMode == true ? "on" : "off")")]
         case .fetchError: return [appLine("[GeminiWidget] Fetch error: \(e.detail ?? "unknown")")]
         case .getSnapshot, .placeholder, .reloadOutcome, .reloadBudgetExhausted: return []
@@ -134,8 +138,19 @@ struct AppleLogWriter {
         return "\(hex(a >> 32, 8))-\(hex(a >> 16 & 0xFFFF, 4))-\(hex(a & 0xFFFF, 4))-\(hex(b >> 48, 4))-\(hex(b & 0xFFFF_FFFF_FFFF, 12))"
     }
 
-    private mutating func format(_ l: Line, at time: LogTimestamp) -> String {
+    private mutating func format(_ l: Line, at eventTime: LogTimestamp) -> String {
         count += 1
+        // No two lines share a microsecond, as in a real log, whose clock moves on between two
+        // calls: identical lines (two instances failing at once, in a style without thread IDs)
+        // would otherwise read as one line repeated.
+        var time = eventTime
+        let micros = Int64((time.localSeconds * 1_000_000).rounded(.down))
+        if micros <= lastMicros {
+            lastMicros += 1
+            time = LogTimestamp(localSeconds: (Double(lastMicros) + 0.5) / 1_000_000, utcOffsetSeconds: time.utcOffsetSeconds)
+        } else {
+            lastMicros = micros
+        }
         traceID &+= 1 + (rng.next() & 0xFF)
         let thread = 0x1000 + Int(rng.next() % 0x3_0000)
         let offset = LogTimestamp.offsetText(time.utcOffsetSeconds ?? 0, colon: false)

@@ -70,7 +70,10 @@ struct DeviceAccumulator {
         lastDay = max(lastDay, day)
         if let s = e.smartStack { smartStack = (smartStack ?? false) || s }
         if let lp = e.lowPowerMode { lowPowerState = lp }
-        if widgets.count < 64, e.widgetKind != nil || e.widgetFamily != nil || e.instance != nil,
+        // Instances are counted from the events that render one: a reload call names only the
+        // kind, and a request or cache read may name only the instance.
+        if widgets.count < 64, e.kind == .getTimeline || e.kind == .getSnapshot || e.kind == .placeholder,
+           e.widgetKind != nil || e.widgetFamily != nil || e.instance != nil,
            e.widgetKind != lastWidget.kind || e.widgetFamily != lastWidget.family || e.instance != lastWidget.instance {
             lastWidget = (e.widgetKind, e.widgetFamily, e.instance)
             if let w = e.widgetIdentity { widgets.insert(w) }

@@ -9,6 +9,13 @@ struct TraceObserver: SimulationObserver {
     }
 }
 
+extension SimulationEvent {
+    var isCacheHit: Bool {
+        if case .cacheHit = self { return true }
+        return false
+    }
+}
+
 /// Synthetic logs from the model: `widget-quota trace`.
 ///
 /// Every device is one user of the engine's `UserSimulator` (the same code `simulate` runs),
@@ -85,6 +92,8 @@ public struct TraceGenerator: Sendable {
         for (local, event) in sim.observer.events {
             if case .lowPowerMode(let on) = event, local >= first { lowPower = on }
             guard local >= first && local < end else { continue }
+            // The first day's state is already logged (the initial record above).
+            if case .lowPowerMode = event, local == first { continue }
             let time = LogTimestamp(localSeconds: Double(startDay) * 86_400 + (local - first), utcOffsetSeconds: offset)
             func make(_ kind: LogEventKind) -> LogEvent {
                 var e = LogEvent(kind: kind, time: time)
@@ -117,14 +126,22 @@ public struct TraceGenerator: Sendable {
             case .bgTaskComplete(let success):
                 e = make(.bgTaskComplete)
                 e.outcome = success ? .success : .failure
-            case .apiRequest(let actor, let success, let duration):
+            case .apiRequest(let actor, let success, let duration, let instance):
                 e = make(.apiRequest)
                 e.actor = actor
+                // Two instances reloaded at once fetch at the same moment: the instance keeps
+                // their lines distinct, so a reader's duplicate check does not fold them.
+                e.instance = instance
                 e.outcome = success ? .success : .failure
                 e.durationMs = (duration * 1_000).rounded()
                 if success { e.tokens = tokens }
-            case .cacheHit: e = make(.cacheHit)
-            case .cacheStale: e = make(.cacheStale)
+            case .cacheHit(let instance), .cacheStale(let instance):
+                e = make(event.isCacheHit ? .cacheHit : .cacheStale)
+                if let instance {
+                    e.widgetKind = widgetKind
+                    e.widgetFamily = families[instance % families.count]
+                    e.instance = instance
+                }
             case .lowPowerMode(let on):
                 e = make(.lowPowerMode)
                 e.lowPowerMode = on

@@ -31,9 +31,13 @@ public enum SimulationEvent: Sendable {
     case bgTaskLaunch
     case bgTaskExpire
     case bgTaskComplete(success: Bool)
-    case apiRequest(actor: RequestActor, success: Bool, durationSeconds: Double)
-    case cacheHit
-    case cacheStale
+    /// `instance`: the widget instance whose getTimeline sent it (nil for the app's requests and
+    /// for retries, which refresh every instance).
+    case apiRequest(actor: RequestActor, success: Bool, durationSeconds: Double, instance: Int?)
+    /// A cache read that found fresh content; `instance` when the widget read it, nil for the app.
+    case cacheHit(instance: Int?)
+    /// The widget read content older than the TTL.
+    case cacheStale(instance: Int?)
     case lowPowerMode(on: Bool)
     case glance(ageSeconds: Double?, error: Bool)
 }

@@ -352,11 +352,11 @@ struct UserSimulator<Observer: SimulationObserver> {
 
         if k.fetchOnGetTimeline {
             if k.hasTTL && t - contentTime <= k.ttl {
-                observer.record(.cacheHit, local: t, utc: utc(t))
+                observer.record(.cacheHit(instance: i), local: t, utc: utc(t))
                 displayedContent[i] = contentTime
                 displayedError[i] = false
             } else {
-                let ok = fetch(at: t, actor: .widgetExtension)
+                let ok = fetch(at: t, actor: .widgetExtension, instance: i)
                 if ok {
                     displayedContent[i] = contentTime
                     displayedError[i] = false
@@ -368,7 +368,7 @@ struct UserSimulator<Observer: SimulationObserver> {
             }
         } else {
             let fresh = k.hasTTL && t - contentTime <= k.ttl
-            observer.record(fresh ? .cacheHit : .cacheStale, local: t, utc: utc(t))
+            observer.record(fresh ? .cacheHit(instance: i) : .cacheStale(instance: i), local: t, utc: utc(t))
             displayedContent[i] = contentTime
             displayedError[i] = false
         }
@@ -411,7 +411,7 @@ struct UserSimulator<Observer: SimulationObserver> {
             if isStale(t) {
                 _ = fetch(at: t, actor: .app)
             } else {
-                observer.record(.cacheHit, local: t, utc: utc(t))
+                observer.record(.cacheHit(instance: nil), local: t, utc: utc(t))
             }
         }
         if k.reloadCalls == .everyForeground { reloadCall(at: t) }
@@ -446,14 +446,15 @@ struct UserSimulator<Observer: SimulationObserver> {
             if isStale(t) {
                 success = fetch(at: t, actor: .background)
             } else {
-                observer.record(.cacheHit, local: t, utc: utc(t))
+                observer.record(.cacheHit(instance: nil), local: t, utc: utc(t))
             }
         }
         observer.record(.bgTaskComplete(success: success), local: t, utc: utc(t))
     }
 
     /// Sends the requests of one fetch; returns true when the content was refreshed.
-    @inline(__always) mutating func fetch(at t: Double, actor: RequestActor) -> Bool {
+    /// `instance`: the widget instance whose getTimeline fetches (for the trace only).
+    @inline(__always) mutating func fetch(at t: Double, actor: RequestActor, instance: Int? = nil) -> Bool {
         let isCounted = counted(t)
         var elapsed = 0.0
         var ok = true
@@ -495,7 +496,8 @@ struct UserSimulator<Observer: SimulationObserver> {
                     }
                 }
             }
-            observer.record(.apiRequest(actor: actor, success: !failed, durationSeconds: duration), local: sendTime, utc: utc(sendTime))
+            observer.record(.apiRequest(actor: actor, success: !failed, durationSeconds: duration, instance: instance),
+                            local: sendTime, utc: utc(sendTime))
             elapsed += duration
             if failed { ok = false; break }
             if actor == .background && elapsed > slice { expired = true; ok = false; break }

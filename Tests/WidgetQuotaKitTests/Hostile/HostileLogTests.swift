@@ -90,6 +90,20 @@ import Testing
         #expect(LogTestSupport.total(a, \.appRequests) >= 2, "\(name)")
     }
 
+    /// Instances are counted from the events that render one: a reload call that names only the
+    /// kind, or a request that names only the instance, is not another widget on the device.
+    @Test func eventsThatNameAPartOfAWidgetAreNotMoreInstances() throws {
+        let lines = [
+            #"{"schemaVersion":1,"timestamp":"2026-09-01T10:00:00Z","device":"d","event":"getTimeline","widgetKind":"W","widgetFamily":"systemSmall","instance":0}"#,
+            #"{"schemaVersion":1,"timestamp":"2026-09-01T10:00:01Z","device":"d","event":"apiRequest","actor":"extension","instance":0}"#,
+            #"{"schemaVersion":1,"timestamp":"2026-09-01T11:00:00Z","device":"d","event":"reloadTimelines","widgetKind":"W"}"#,
+            #"{"schemaVersion":1,"timestamp":"2026-09-01T12:00:00Z","device":"d","event":"getTimeline","widgetKind":"W","widgetFamily":"systemSmall","instance":0}"#,
+            #"{"schemaVersion":1,"timestamp":"2026-09-01T12:00:01Z","device":"d","event":"cacheHit","instance":0}"#,
+        ]
+        let a = try LogTestSupport.analyze(lines.joined(separator: "\n") + "\n", name: "trace.ndjson")
+        #expect(a.perDevice.map(\.instances) == [1])
+    }
+
     @Test func exactDuplicateLinesCountOnce() throws {
         let once = try analyze(Self.ndjson(["2025-07-27 15:47:10.504275-0400", "2025-07-27 16:47:10.504275-0400"]))
         let twice = try analyze(Self.ndjson(["2025-07-27 15:47:10.504275-0400", "2025-07-27 16:47:10.504275-0400",

@@ -27,8 +27,9 @@ struct RoundTripTests {
     /// Generates logs of `devices` devices running `design` and analyses them; returns the
     /// scenario that generated them, its central parameters and the analysis.
     static func analyse(_ design: Design, style: TraceGenerator.Style, devices: Int, days: Int,
-                        budgetsBind: Bool = false, seed: UInt64? = nil) throws -> (Scenario, RunParameters, LogAnalysis) {
+                        budgetsBind: Bool = false, seed: UInt64? = nil, multiWidgetShare: Double? = nil) throws -> (Scenario, RunParameters, LogAnalysis) {
         var s = scenario(days: days)
+        if let multiWidgetShare { s.population.multiWidgetShare = multiWidgetShare }
         if budgetsBind {
             let defaults = Scenario().platform
             s.platform.reloadBudgetMin = defaults.reloadBudgetMin
@@ -63,6 +64,31 @@ struct RoundTripTests {
 
     static func close(_ measured: Double, _ truth: Double, _ tolerance: Double) -> Bool {
         abs(measured - truth) <= tolerance * truth
+    }
+
+    /// Two instances reloaded at once fetch and read the cache at the same moment: their lines must
+    /// differ, so the duplicate check counts every event the generator logged, in every style.
+    @Test(arguments: TraceGenerator.Style.allCases)
+    func simultaneousEventsOfTwoInstancesAreNotFoldedAsRepeats(style: TraceGenerator.Style) throws {
+        // The scenario `analyse` builds for these arguments.
+        var s = Self.scenario(days: 14)
+        let defaults = Scenario().platform
+        s.platform.reloadBudgetMin = defaults.reloadBudgetMin
+        s.platform.reloadBudgetMax = defaults.reloadBudgetMax
+        s.platform.rarelyViewedBudget = defaults.rarelyViewedBudget
+        s.horizon.seed = 3
+        s.population.multiWidgetShare = 0.5
+        let design = DesignPresets.directPoll15m
+        let g = TraceGenerator(scenario: s, design: design, devices: 12, style: style)
+        let logged = (0..<12).flatMap { g.events(device: $0) }
+        let (_, _, a) = try Self.analyse(design, style: style, devices: 12, days: 14, budgetsBind: true, seed: 3,
+                                         multiWidgetShare: 0.5)
+        #expect(a.duplicateLines == 0, "\(style)")
+        let requests = logged.filter { $0.kind == .apiRequest && $0.actor == .widgetExtension }.count
+        #expect(LogTestSupport.total(a, \.extensionRequests) == requests, "\(style)")
+        if style == .trace || style == .traceCSV {
+            #expect(LogTestSupport.total(a, \.cacheHits) == logged.filter { $0.kind == .cacheHit }.count, "\(style)")
+        }
     }
 
     @Test func traceFormatRecoversTheModel() throws {
