@@ -48,6 +48,8 @@ public struct LogAnalyzer {
     var extensionEvidence: Set<String> = []
     var appEvidence: Set<String> = []
     var bytesRead = 0
+    /// Files read so far, by resolved path, with the name they were first given as.
+    private var filesSeen: [String: String] = [:]
 
     public init(options: Options = Options()) {
         self.options = options
@@ -58,15 +60,36 @@ public struct LogAnalyzer {
 
     /// Reads a file, a folder (recursively, sorted) or `-` (standard input).
     public mutating func read(path: String) throws {
-        for item in try LogInputs.expand([path]) {
+        let items = try LogInputs.expand([path])
+        let filesBefore = files.count
+        var repeated = 0
+        for item in items {
+            // A file given twice (or as itself and inside a folder) would count every record twice.
+            if item.path != "-" {
+                let identity = URL(fileURLWithPath: item.path).resolvingSymlinksInPath().standardizedFileURL.path
+                if let first = filesSeen[identity] {
+                    note("Skipped \(item.path): the same file as \(first), which was read already; a file counts once.")
+                    repeated += 1
+                    continue
+                }
+                filesSeen[identity] = item.path
+            }
             var source = try FileDescriptorSource(path: item.path)
             defer { source.close() }
             do {
                 try read(source: &source, name: source.name)
             } catch let error as WidgetQuotaError {
-                guard item.fromFolder, case .malformedInput(_, nil, _) = error else { throw error }
-                note("Skipped \(item.path): not a log in a known format.")
+                guard item.fromFolder else { throw error }
+                switch error {
+                case .malformedInput(_, nil, _): note("Skipped \(item.path): not a log in a known format.")
+                case .emptyInput: note("Skipped \(item.path): the file is empty.")
+                default: throw error
+                }
             }
+        }
+        // A folder in which nothing was a log is an input error, like a file that is not one.
+        if items.allSatisfy(\.fromFolder), files.count == filesBefore, repeated == 0 {
+            throw WidgetQuotaError.malformedInput(file: path, line: nil, problem: "the folder holds no log in a known format (every file in it was skipped)")
         }
     }
 

@@ -104,6 +104,25 @@ import Testing
         #expect(a.perDevice.map(\.instances) == [1])
     }
 
+    /// A file given twice, or as itself and inside its folder, counts once; an empty file inside
+    /// a folder is skipped like any other non-log, and a folder with no log at all is an error.
+    @Test func eachFileCountsOnceAndAFolderNeedsOneLog() throws {
+        let path = try TestSupport.temporaryFile(Self.ndjson(["2025-07-27 15:47:10.504275-0400"]), name: "device.ndjson")
+        let folder = (path as NSString).deletingLastPathComponent
+        try Data().write(to: URL(fileURLWithPath: folder + "/zz-empty.log"))
+        let twice = TestSupport.cli(["analyze", "--format", "json", path, folder, folder + "/../" + (folder as NSString).lastPathComponent + "/device.ndjson"])
+        #expect(twice.code == .success, "\(twice.err)")
+        let json = try JSONValue.parse(Data(twice.out.utf8), file: "out.json")
+        #expect(json["perDeviceDay"]?["getTimeline"]?["mean"]?.number == 1)
+        let notes = json["notes"]?.array?.compactMap(\.string) ?? []
+        #expect(notes.filter { $0.contains("which was read already") }.count == 2, "\(notes)")
+        #expect(notes.contains { $0.contains("zz-empty.log: the file is empty") }, "\(notes)")
+
+        let empty = (try TestSupport.temporaryFile("", name: "only.log") as NSString).deletingLastPathComponent
+        let none = TestSupport.cli(["analyze", empty])
+        #expect(none.code == .dataError && none.err.contains("the folder holds no log in a known format"), "\(none.err)")
+    }
+
     @Test func exactDuplicateLinesCountOnce() throws {
         let once = try analyze(Self.ndjson(["2025-07-27 15:47:10.504275-0400", "2025-07-27 16:47:10.504275-0400"]))
         let twice = try analyze(Self.ndjson(["2025-07-27 15:47:10.504275-0400", "2025-07-27 16:47:10.504275-0400",
