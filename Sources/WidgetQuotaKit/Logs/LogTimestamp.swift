@@ -45,6 +45,15 @@ public struct LogTimestamp: Sendable, Equatable {
         return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 
+    /// Days in `month` (1–12) of `year`, leap years included.
+    static func daysInMonth(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
     /// `2026-09-14` for a day number.
     public static func dateText(day: Int) -> String {
         let c = civil(fromDays: day)
@@ -57,9 +66,10 @@ public struct LogTimestamp: Sendable, Equatable {
     public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, from: Int = 0) -> (LogTimestamp, end: Int)? {
         let n = bytes.count
         guard let (year, month, day, hour, minute, second, end) = fixedDateAndTime(bytes, from) ?? dateAndTime(bytes, from),
-              month >= 1, month <= 12, day >= 1, day <= 31,
+              month >= 1, month <= 12, day >= 1,
               // Logs come from iOS devices: a year outside this range is a corrupt line, not a date.
               year >= 2000, year <= 2100,
+              day <= daysInMonth(year: year, month: month),   // 2026-02-31 is not March 3rd
               hour < 24, minute < 60, second < 61 else { return nil }
         var i = end
         var fraction = 0.0
@@ -68,12 +78,17 @@ public struct LogTimestamp: Sendable, Equatable {
             var scale = 0.1
             let start = i
             while i < n, bytes[i] &- 0x30 < 10 {
-                fraction += Double(bytes[i] &- 0x30) * scale
+                if i - start < 9 { fraction += Double(bytes[i] &- 0x30) * scale }   // nanoseconds at most
                 scale *= 0.1
                 i += 1
             }
             guard i > start else { return nil }
+            // Digits past a microsecond must not round a time into the next second (or day).
+            fraction = min(fraction, 0.999_999)
         }
+        // A leap second (23:59:60) is the last moment of its minute, not the next minute's first.
+        let wholeSecond = min(second, 59)
+        if second == 60 { fraction = 0.999_999 }
         var offset: Int?
         if i < n {
             let c = bytes[i]
@@ -92,7 +107,7 @@ public struct LogTimestamp: Sendable, Equatable {
             }
         }
         let days = daysFromCivil(year: year, month: month, day: day)
-        let seconds = Double(days * 86_400 + hour * 3_600 + minute * 60 + second) + fraction
+        let seconds = Double(days * 86_400 + hour * 3_600 + minute * 60 + wholeSecond) + fraction
         return (LogTimestamp(localSeconds: seconds, utcOffsetSeconds: offset), i)
     }
 

@@ -104,6 +104,10 @@ struct TraceFields {
             return LineProblem(timestampText ? "expected an ISO 8601 timestamp such as 2026-09-01T07:12:03.120-04:00"
                                              : "expected a \"timestamp\"")
         }
+        // The schema requires the offset: without it, neither the device's day nor the UTC minute is known.
+        guard time.utcOffsetSeconds != nil else {
+            return LineProblem("the timestamp has no UTC offset; expected Z or ±hh:mm, as in 2026-09-01T07:12:03.120-04:00")
+        }
         guard let kind = event else {
             return LineProblem(eventPresent ? "unknown event type; expected one of \(LogEventKind.allNames)" : "expected an \"event\"")
         }

@@ -95,7 +95,18 @@ struct LogTimestampTests {
         #expect(ny.utcSeconds! > tokyo.utcSeconds!)
     }
 
-    @Test("rejects what is not a timestamp", arguments: ["2026-13-01 00:00:00", "2026-09-14", "not a time", "2026-09-14 25:00:00"])
+    /// A time stays on the day it prints: a leap second, or more fraction digits than a
+    /// microsecond, must not carry it into the next day.
+    @Test("stays on its printed day", arguments: ["2026-12-31T23:59:60Z", "2026-12-31T23:59:59.99999999999999999999Z",
+                                                  "2026-12-31 23:59:59.9999999", "2024-02-29 12:00:00"])
+    func staysOnItsDay(text: String) throws {
+        let ts = try #require(LogTimestamp.parse(text))
+        #expect(LogTimestamp.dateText(day: ts.localDay) == String(text.prefix(10)))
+    }
+
+    @Test("rejects what is not a timestamp", arguments: ["2026-13-01 00:00:00", "2026-09-14", "not a time", "2026-09-14 25:00:00",
+                                                          "2026-02-31T10:00:00Z", "2026-02-29 10:00:00", "2026-04-31 10:00:00",
+                                                          "2100-02-29 10:00:00"])
     func rejects(text: String) {
         #expect(LogTimestamp.parse(text) == nil)
     }
