@@ -82,7 +82,7 @@ public struct LogAnalyzer {
                 guard item.fromFolder else { throw error }
                 switch error {
                 case .malformedInput(_, nil, _): note("Skipped \(item.path): not a log in a known format.")
-                case .emptyInput: note("Skipped \(item.path): the file is empty.")
+                case .emptyInput where !options.strict: note("Skipped \(item.path): the file is empty.")
                 default: throw error
                 }
             }

@@ -42,8 +42,13 @@ public enum ScenarioCalibrator {
             let variance = v.reduce(0) { $0 + ($1 - m) * ($1 - m) } / Double(v.count - 1)
             return (variance / Double(v.count)).squareRoot()
         }
-        func measured(_ value: Double, _ se: Double, min lo: Double, max hi: Double?) -> Distribution {
-            let v = Swift.max(value, lo)
+        // A measurement outside what the model accepts (a reload loop logging 20,000 getTimelines
+        // a day) is capped with a note, so the rest of the calibration still lands.
+        var capped = [String: String]()   // by field: a field measured again keeps its last note
+        func measured(_ field: String, _ value: Double, _ se: Double, min lo: Double, max hi: Double) -> Distribution {
+            let v = Swift.min(Swift.max(value, lo), hi)
+            capped[field] = v == value ? nil : "\(field) measured \(NumberText.plain(value, maxFractionDigits: 3)), capped at "
+                + "\(NumberText.plain(v)), \(v == hi ? "the most" : "the least") the model accepts"
             guard se > 0 else { return .fixed(v) }
             return .normal(mean: v, sd: se, min: lo, max: hi)
         }
@@ -63,7 +68,7 @@ public enum ScenarioCalibrator {
         if !stackKnown.isEmpty {
             let share = Double(inStack.count) / Double(stackKnown.count)
             let se = (share * (1 - share) / Double(stackKnown.count)).squareRoot()
-            s.population.smartStackShare = measured(share, se, min: 0, max: 1)
+            s.population.smartStackShare = measured("population.smartStackShare", share, se, min: 0, max: 1)
             fields.append("population.smartStackShare")
         }
         var shownUplift: (value: Double, relativeSE: Double)?
@@ -71,7 +76,7 @@ public enum ScenarioCalibrator {
             let a = mean(inStack), b = mean(outside)
             let uplift = a / b
             let relative = (pow(standardError(inStack) / a, 2) + pow(standardError(outside) / b, 2)).squareRoot()
-            s.population.smartStackUplift = measured(uplift, uplift * relative, min: 0.01, max: 1_000)
+            s.population.smartStackUplift = measured("population.smartStackUplift", uplift, uplift * relative, min: 0.01, max: 1_000)
             shownUplift = (uplift, relative)
             fields.append("population.smartStackUplift")
         }
@@ -94,7 +99,7 @@ public enum ScenarioCalibrator {
         if rarelyMix > 0 && stackMix > 0 {
             let scale = 1 / (rarelyMix * stackMix)
             shownRate = (mean(rates) * scale, standardError(rates) * scale)
-            s.platform.getTimelinePerDay = measured(shownRate!.mean, shownRate!.se, min: 0, max: 10_000)
+            s.platform.getTimelinePerDay = measured("platform.getTimelinePerDay", shownRate!.mean, shownRate!.se, min: 0, max: 10_000)
             fields.append("platform.getTimelinePerDay")
         }
 
@@ -114,7 +119,7 @@ public enum ScenarioCalibrator {
             let shares = lowPowerKnown.map { Double($0.days.filter(\.lowPowerMode).count) / Double($0.days.count) }
             let days = lowPowerKnown.flatMap(\.days)
             let share = Double(days.filter(\.lowPowerMode).count) / Double(days.count)
-            s.population.lowPowerDayShare = measured(share, standardError(shares), min: 0, max: 1)
+            s.population.lowPowerDayShare = measured("population.lowPowerDayShare", share, standardError(shares), min: 0, max: 1)
             fields.append("population.lowPowerDayShare")
         }
 
@@ -126,7 +131,7 @@ public enum ScenarioCalibrator {
                 return days.isEmpty ? nil : Double(days.reduce(0) { $0 + $1.bgLaunches }) / Double(days.count)
             }
             if !ordinary.isEmpty {
-                s.platform.backgroundRunsPerDay = measured(mean(ordinary), standardError(ordinary), min: 0, max: 96)
+                s.platform.backgroundRunsPerDay = measured("platform.backgroundRunsPerDay", mean(ordinary), standardError(ordinary), min: 0, max: 96)
                 fields.append("platform.backgroundRunsPerDay")
                 let lowDays = background.flatMap(\.days).filter(\.lowPowerMode)
                 let lowRate = lowDays.isEmpty ? 0 : Double(lowDays.reduce(0) { $0 + $1.bgLaunches }) / Double(lowDays.count)
@@ -142,7 +147,7 @@ public enum ScenarioCalibrator {
             let perDevice = ms.map { m in Double(m.days.reduce(0) { $0 + $1.appOpens }) / Double(m.days.count) }
             let opening = perDevice.filter { $0 > 0 }
             s.population.neverOpenShare = .fixed(Double(perDevice.count - opening.count) / Double(perDevice.count))
-            s.population.appOpensPerDay = measured(mean(opening), standardError(opening), min: 0, max: 500)
+            s.population.appOpensPerDay = measured("population.appOpensPerDay", mean(opening), standardError(opening), min: 0, max: 500)
             fields += ["population.appOpensPerDay", "population.neverOpenShare"]
         }
 
@@ -164,9 +169,9 @@ public enum ScenarioCalibrator {
                 // The logs' sampling error, carried through the slope of shown against true rate:
                 // where the design's own reloads fill in for the system's, the logs say little
                 // about the system's rate, and the emitted uncertainty says so.
-                s.platform.getTimelinePerDay = measured(fit.rate, shownRate!.se / fit.slope, min: 0, max: 10_000)
+                s.platform.getTimelinePerDay = measured("platform.getTimelinePerDay", fit.rate, shownRate!.se / fit.slope, min: 0, max: 10_000)
                 if let uplift = fit.uplift, let relative = shownUplift?.relativeSE {
-                    s.population.smartStackUplift = measured(uplift, uplift * relative, min: 0.01, max: 1_000)
+                    s.population.smartStackUplift = measured("population.smartStackUplift", uplift, uplift * relative, min: 0.01, max: 1_000)
                 }
                 if let squared = fit.spreadSquared {
                     s.platform.getTimelineDaySpread = spread(squared: squared)
@@ -182,6 +187,7 @@ public enum ScenarioCalibrator {
                                          + failure.reason(design: design.name))
             }
         }
+        calibration.notes += capped.keys.sorted().map { capped[$0]! }
         s.calibration = calibration
         try ScenarioValidator.validate(s)
         return s

@@ -53,9 +53,18 @@ struct AnalyzeCommandTests {
     }
 
     @Test func folderReadsEveryLogSortedAndSkipsTheRest() throws {
-        let r = LogTestSupport.run(["analyze", "--format", "json", Bundle.module.resourceURL!.appendingPathComponent("Fixtures/logs").path])
-        // empty.log stops the run: an empty file is never silently skipped.
-        #expect(r.code == .noInput)
+        let fixtures = Bundle.module.resourceURL!.appendingPathComponent("Fixtures/logs").path
+        // empty.log is skipped with a note, like any file in a folder that is not a log; with
+        // --strict it stops the run.
+        let r = LogTestSupport.run(["analyze", "--format", "json", fixtures])
+        #expect(r.code == .success, "\(r.err)")
+        #expect(r.out.contains("empty.log: the file is empty"))
+        let strictFolder = try LogTestSupport.temporaryFolder()
+        for name in ["trace.ndjson", "empty.log"] {
+            try FileManager.default.copyItem(atPath: LogTestSupport.fixture(name), toPath: strictFolder + "/" + name)
+        }
+        let strict = LogTestSupport.run(["analyze", "--strict", "--format", "json", strictFolder])
+        #expect(strict.code == .noInput && strict.err.contains("empty.log: the file is empty"), "\(strict.err)")
         let folder = try LogTestSupport.temporaryFolder()
         for name in ["trace.ndjson", "apple-compact.log", "not-a-log.txt"] {
             try FileManager.default.copyItem(atPath: LogTestSupport.fixture(name), toPath: folder + "/" + name)
@@ -113,6 +122,21 @@ struct AnalyzeCommandTests {
         #expect(scenario.calibration?.design == Scenario().baseline)
         #expect(scenario.calibration?.getTimelineLoggedShare != nil)
         #expect(r.err.contains("under \(Scenario().baseline) the logs show"), "\(r.err)")
+    }
+
+    /// One extreme device (a task relaunched 100 times a day) must not cost the whole calibration:
+    /// the value is capped at what the model accepts, with a note, and the scenario is written.
+    @Test func anExtremeMeasurementIsCappedWithANote() throws {
+        let folder = try LogTestSupport.temporaryFolder()
+        let lines = (0..<100).map { i in
+            #"{"schemaVersion":1,"timestamp":"2026-09-01T\#(String(format: "%02d:%02d", i / 60, i % 60)):00Z","device":"d","event":"bgTaskLaunch"}"#
+        }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: folder + "/bg.ndjson", atomically: true, encoding: .utf8)
+        let r = LogTestSupport.run(["analyze", folder + "/bg.ndjson", "--design", "none", "--emit-scenario", folder + "/measured.json"])
+        #expect(r.code == .success, "\(r.err)")
+        let scenario = try ScenarioLoader.load(path: folder + "/measured.json")
+        #expect(scenario.platform.backgroundRunsPerDay.central == 96)
+        #expect(scenario.calibration?.notes.contains { $0.contains("backgroundRunsPerDay measured 100, capped at 96") } == true)
     }
 
     @Test func designNamesTheLoggedAppsDesign() throws {
