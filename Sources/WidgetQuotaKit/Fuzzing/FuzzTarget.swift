@@ -23,9 +23,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     var prefix: String {
         switch self {
         case .traceNDJSON:
-            return #"{"v":1,"ts":"2026-09-14T11:18:19.799-04:00","device":"d1","event":"getTimeline","kind":"W","family":"systemSmall"}"# + "\n"
+            return #"{"schemaVersion":1,"timestamp":"2026-09-14T11:18:19.799-04:00","device":"d1","event":"getTimeline","widgetKind":"W","widgetFamily":"systemSmall","instance":0}"# + "\n"
         case .traceCSV:
-            return "v,ts,device,event,kind,family,smartStack,lowPower,outcome,durationMs,tokens,actor,origin,detail\n"
+            return TraceFormat.csvHeader + "\n"
         case .appleNDJSON:
             return #"{"timestamp":"2025-07-27 15:47:10.504275-0400","eventMessage":"Request ended for W:systemSmall:(noIntent) - success","processImagePath":"\/private\/var\/containers\/Bundle\/Application\/X\/App.app\/PlugIns\/AppWidgetExtension.appex\/AppWidgetExtension","messageType":"Default","subsystem":"com.apple.chrono","category":"timeline","processID":4242}"# + "\n"
         case .appleJSON:
