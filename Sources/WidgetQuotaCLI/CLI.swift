@@ -72,8 +72,9 @@ public enum CLI {
     }
 
     /// An error message cut to a readable length: input data must never flood the terminal.
-    static func bounded(_ message: String, limit: Int = 2_000) -> String {
-        message.count <= limit ? message : String(message.prefix(limit)) + "… (message shortened)"
+    static func bounded(_ raw: String, limit: Int = 2_000) -> String {
+        let message = PrintableText.clean(raw)   // a file name or value must not drive the terminal
+        return message.count <= limit ? message : String(message.prefix(limit)) + "… (message shortened)"
     }
 
     /// The top-level help.

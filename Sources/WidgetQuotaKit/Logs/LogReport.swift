@@ -112,7 +112,7 @@ public struct LogReport: Sendable {
             out += a.malformedExamples.map { "- `\($0)`\n" }.joined() + "\n"
         }
         if !a.notes.isEmpty {
-            out += "## Notes\n\n" + a.notes.map { "- \($0)\n" }.joined()
+            out += "## Notes\n\n" + a.notes.map { "- \(PrintableText.clean($0))\n" }.joined()
         }
         return out
     }

@@ -27,7 +27,8 @@ public struct CSVWriter: Sendable {
         case .empty: return ""
         case .integer(let v): return String(v)
         case .number(let v): return v.isFinite ? NumberText.plain(v, maxFractionDigits: fractionDigits(v)) : ""
-        case .text(var s):
+        case .text(let raw):
+            var s = PrintableText.clean(raw)
             if let first = s.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) {
                 s = "'" + s
             }

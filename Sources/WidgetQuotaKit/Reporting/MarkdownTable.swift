@@ -34,7 +34,8 @@ public struct MarkdownTable: Sendable {
     }
 
     /// Escapes a cell: pipes, line breaks and leading/trailing whitespace.
-    public static func escape(_ cell: String) -> String {
+    public static func escape(_ raw: String) -> String {
+        let cell = PrintableText.clean(raw)   // no terminal escape sequence reaches a report
         // One pass, and none for the usual cell (a number or a name): reports have thousands.
         let special = cell.utf8.contains { $0 == 0x5C || $0 == 0x7C || $0 == 0x0D || $0 == 0x0A }
         var s = cell

@@ -128,6 +128,19 @@ import Testing
         #expect(none.code == .dataError && none.err.contains("the folder holds no log in a known format"), "\(none.err)")
     }
 
+    /// Terminal escape sequences and other control characters in a log never reach an output:
+    /// a device name that clears the screen prints as U+FFFD in Markdown and CSV.
+    @Test func controlCharactersNeverReachAnOutput() throws {
+        let text = #"{"schemaVersion":1,"timestamp":"2026-09-01T10:00:00Z","device":"d\u001b[2J\u001b]0;owned\u0007","event":"fetchError","detail":"x\u001b[31mRED\u0000"}"# + "\n"
+        let path = try TestSupport.temporaryFile(text, name: "esc.ndjson")
+        for format in ["markdown", "csv", "json"] {
+            let r = TestSupport.cli(["analyze", "--format", format, path])
+            #expect(r.code == .success, "\(r.err)")
+            let controls = r.out.unicodeScalars.filter { ($0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t") || ($0.value >= 0x7F && $0.value <= 0x9F) }
+            #expect(controls.isEmpty, "\(format): \(controls.map(\.value))")
+        }
+    }
+
     @Test func exactDuplicateLinesCountOnce() throws {
         let once = try analyze(Self.ndjson(["2025-07-27 15:47:10.504275-0400", "2025-07-27 16:47:10.504275-0400"]))
         let twice = try analyze(Self.ndjson(["2025-07-27 15:47:10.504275-0400", "2025-07-27 16:47:10.504275-0400",

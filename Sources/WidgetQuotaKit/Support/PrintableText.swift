@@ -1,0 +1,32 @@
+import Foundation
+
+/// Text from logs and scenarios made safe to print: control characters (escape sequences that
+/// would drive a terminal, NUL, BEL, DEL and the C1 range) become U+FFFD. Tabs and line breaks
+/// are kept; each output format deals with those itself.
+public enum PrintableText {
+    /// `text` with every control character but tab, LF and CR replaced by U+FFFD.
+    public static func clean(_ text: String) -> String {
+        guard hasControl(text) else { return text }
+        var out = String.UnicodeScalarView()
+        for u in text.unicodeScalars {
+            out.append(isControl(u) ? "\u{FFFD}" : u)
+        }
+        return String(out)
+    }
+
+    /// One pass over the bytes; most text has no control character and is returned as is.
+    static func hasControl(_ text: String) -> Bool {
+        var previous: UInt8 = 0
+        for b in text.utf8 {
+            if (b < 0x20 && b != 0x09 && b != 0x0A && b != 0x0D) || b == 0x7F { return true }
+            if previous == 0xC2 && b >= 0x80 && b <= 0x9F { return true }   // U+0080 ... U+009F
+            previous = b
+        }
+        return false
+    }
+
+    static func isControl(_ u: Unicode.Scalar) -> Bool {
+        let v = u.value
+        return (v < 0x20 && v != 0x09 && v != 0x0A && v != 0x0D) || (v >= 0x7F && v <= 0x9F)
+    }
+}
