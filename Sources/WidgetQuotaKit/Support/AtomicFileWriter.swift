@@ -27,8 +27,6 @@ public enum AtomicFileWriter {
         }
     }
 
-    /// Writes several files; either all are written or, on failure, none of the targets changes
-    /// except those already renamed (each one is still whole).
     /// Writes `files` into `directory` as one set, like `write(files:createDirectory:)`, then
     /// removes the files named in `ownNames` that this set does not include: what an earlier run
     /// wrote there (a sweep, a chart) must not sit beside a report it no longer belongs to.
@@ -47,6 +45,8 @@ public enum AtomicFileWriter {
         }
     }
 
+    /// Writes several files; either all are written or, on failure, none of the targets changes
+    /// except those already renamed (each one is still whole).
     public static func write(files: [(path: String, contents: String)], createDirectory directory: String?) throws {
         if let directory {
             do {
