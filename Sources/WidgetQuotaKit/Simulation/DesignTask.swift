@@ -14,6 +14,8 @@ final class DesignTask {
     private var out = MonteCarloEngine.TaskOutput()
     // Engine-owned counters the simulators add to.
     private let buckets: UnsafeMutableBufferPointer<Int32>
+    /// The odd users' share of `buckets` (the projection compares the two halves of the sample).
+    private let oddBuckets: UnsafeMutableBufferPointer<Int32>
     private let quotaDays: UnsafeMutableBufferPointer<Int64>
     private let ages: UnsafeMutableBufferPointer<Int64>
     private var peakPerMinute: Int32 = 0
@@ -39,6 +41,8 @@ final class DesignTask {
         firstUsersRequests.reserveCapacity(min(sampleUsers, MonteCarloEngine.outageCounterfactualUsers))
         buckets = .allocate(capacity: model.countedMinutes)
         buckets.initialize(repeating: 0)
+        oddBuckets = .allocate(capacity: model.countedMinutes)
+        oddBuckets.initialize(repeating: 0)
         quotaDays = .allocate(capacity: max(model.completeQuotaDays, 1))
         quotaDays.initialize(repeating: 0)
         ages = .allocate(capacity: AgeHistogram.binCount)
@@ -52,11 +56,12 @@ final class DesignTask {
     /// Bytes a task keeps per design while it runs, for `days` counted days (the per-minute,
     /// per-quota-day and content-age counters).
     static func bytesPerDesign(days: Int) -> Int {
-        4 * 1_440 * days + 8 * (days + 1) + 8 * AgeHistogram.binCount
+        2 * 4 * 1_440 * days + 8 * (days + 1) + 8 * AgeHistogram.binCount   // all users' and odd users' minutes
     }
 
     deinit {
         buckets.deallocate()
+        oddBuckets.deallocate()
         quotaDays.deallocate()
         ages.deallocate()
     }
@@ -66,6 +71,7 @@ final class DesignTask {
     func simulate(user: Int, activity: UserActivity, series: UnsafeMutableBufferPointer<Double>) {
         var sim = UserSimulator(model: model, user: user, observer: NoObserver(), workspace: workspace, activity: activity)
         sim.buckets = buckets.baseAddress
+        sim.halfBuckets = user % 2 == 1 ? oddBuckets.baseAddress : nil
         sim.ages = ages.baseAddress
         sim.quotaDays = quotaDays.baseAddress
         sim.peakPerMinute = peakPerMinute
@@ -92,7 +98,7 @@ final class DesignTask {
     func finish() -> MonteCarloEngine.TaskOutput {
         out.ages.counts = Array(ages)
         let sample = Array(buckets)
-        let projection = LoadProjection(sample: sample, sampleUsers: sampleUsers, model: model)
+        let projection = LoadProjection(sample: sample, oddUsersSample: Array(oddBuckets), sampleUsers: sampleUsers, model: model)
         let allRequests = requests.histogram
         // Larger populations are projected from the whole sample.
         out.requestsPerUser = userCounts.map { exactRequests[$0] ?? allRequests }

@@ -66,40 +66,176 @@ public struct LoadSummary: Sendable, Equatable {
 /// Users are independent and identically distributed given the run's assumptions, so the count
 /// in minute t for N users is a sum of N independent contributions: by the central limit theorem
 /// it is close to Normal(N·m(t), b·N·m(t)), where m(t) is the mean per user and b the requests a
-/// fetch sends at once. m(t) is estimated from the sample, pooled over the same minute of every
-/// ordinary day (days without an outage or its aftermath), which cuts the sampling noise by the
-/// square root of the number of days; minutes around an outage use the sample's own counts.
-/// The same normal deviates serve every N (common random numbers), so the projected load grows
-/// monotonically with N and a search over N is well defined.
+/// fetch sends at once. The same normal deviates serve every N (common random numbers), so the
+/// projected load grows monotonically with N and a search over N is well defined.
+///
+/// m(t) is estimated from the sample, whose counts carry sampling noise that scaling to N would
+/// multiply by √(N / n) — and the busiest minute would be the noisiest, not the busiest. So:
+/// - on ordinary days (no outage or its aftermath) each minute of the day is pooled over every
+///   such day, then denoised: a minute keeps its own mean only when it stands out from the
+///   ±15-minute average of its neighbours by more than noise can explain (the stampede of an
+///   aligned poll at :00 does; a lucky minute does not, with the universal threshold
+///   σ·√(2 ln 1440), σ the Poisson noise times the dispersion measured), and takes that
+///   average otherwise;
+/// - around an outage (the outage and the `recoveryHours` after it), a minute is its ordinary
+///   mean plus the sample's excess over it, denoised the same way over ±7 minutes within each
+///   stretch between the outage's start, end and recovery end (where the excess changes at
+///   once): the retry storm just after an outage stands out and is kept, noise is averaged.
 public struct LoadProjection: Sendable {
     /// Per-user mean requests for each counted minute.
     public let perUserMean: [Double]
     public let batch: Double
     private let deviates: [Double]
 
+    /// Half-widths, in minutes, of the windows described above.
+    static let ordinaryHalfWindow = 15
+    static let disturbedHalfWindow = 7
+
     /// - Parameters:
     ///   - sample: per-minute counts of `sampleUsers` simulated users.
+    ///   - oddUsersSample: the same counts for the odd-numbered users alone: comparing the two
+    ///     halves of the sample measures its noise, devices that repeat their minutes every day
+    ///     included. Without it the noise is read from how far minutes stray from their neighbours.
     ///   - model: the run and design (its outages mark the minutes that are not ordinary).
-    public init(sample: [Int32], sampleUsers: Int, model: SimulationModel) {
+    public init(sample: [Int32], oddUsersSample: [Int32]? = nil, sampleUsers: Int, model: SimulationModel) {
         let minutes = sample.count
         let n = Double(sampleUsers)
+        let b = Double(max(model.design.requestsPerFetch, 1))
+        batch = b
         let disturbed = LoadProjection.disturbedMinutes(model: model)
         var pooledSum = [Double](repeating: 0, count: 1_440)
-        var pooledCount = [Double](repeating: 0, count: 1_440)
+        var pooledOdd = [Double](repeating: 0, count: 1_440)
+        var pooledDays = [Double](repeating: 0, count: 1_440)
         for t in 0..<minutes where !disturbed[t] {
             pooledSum[t % 1_440] += Double(sample[t])
-            pooledCount[t % 1_440] += 1
+            pooledOdd[t % 1_440] += Double(oddUsersSample?[t] ?? 0)
+            pooledDays[t % 1_440] += 1
         }
-        perUserMean = (0..<minutes).map { t in
-            let tau = t % 1_440
-            if disturbed[t] || pooledCount[tau] == 0 { return Double(sample[t]) / n }
-            return pooledSum[tau] / pooledCount[tau] / n
+        let halves = oddUsersSample != nil && sampleUsers >= 2
+            ? LoadProjection.halvesDispersion(all: pooledSum, odd: pooledOdd, users: sampleUsers, batch: b) : nil
+        let (ordinary, dispersion) = LoadProjection.denoised(pooledSum: pooledSum, pooledDays: pooledDays, users: n, batch: b,
+                                                            dispersion: halves)
+        var means = (0..<minutes).map { t in ordinary[t % 1_440] ?? 0 }
+        // Around an outage: the ordinary mean plus the sample's excess over it, the excess
+        // denoised within each stretch between the outage's start, end and recovery end.
+        let segment = LoadProjection.segments(model: model, minutes: minutes)
+        let threshold = (2 * Foundation.log(Double(max(disturbed.filter { $0 }.count, 2)))).squareRoot()
+        var t = 0
+        while t < minutes {
+            guard disturbed[t] else { t += 1; continue }
+            var end = t
+            while end < minutes && disturbed[end] && segment[end] == segment[t] { end += 1 }
+            let excess = (t..<end).map { Double(sample[$0]) / n - means[$0] }
+            let stretchStart = t
+            let smoothed = LoadProjection.denoise(excess, halfWindow: LoadProjection.disturbedHalfWindow, circular: false) { i, around in
+                let u = stretchStart + i
+                let expected = n * Swift.max(0, means[u] + around)
+                return LoadProjection.countDistance(Double(sample[u]), expected: expected, batch: b) > threshold * dispersion
+            }
+            for (i, e) in smoothed.enumerated() { means[t + i] = Swift.max(0, means[t + i] + e) }
+            t = end
         }
-        batch = Double(max(model.design.requestsPerFetch, 1))
-        // Keyed by run only, like every stream: a design's projection must not depend on
-        // which other designs share the batch or where it stands in the list.
+        perUserMean = means
         var rng = RandomStream(seed: model.scenario.horizon.seed, 0x10AD, UInt64(model.run))
         deviates = (0..<minutes).map { _ in rng.standardNormal() }
+    }
+
+    /// Per-user means per minute of the day from counts pooled over `pooledDays[τ]` ordinary days
+    /// (nil where no ordinary day covers the minute), denoised as the type's comment describes,
+    /// and the dispersion found: how much noisier the pooled counts are than Poisson counts
+    /// (a device that polls at the same minutes every day adds to one minute on every day).
+    static func denoised(pooledSum: [Double], pooledDays: [Double], users n: Double, batch b: Double,
+                         dispersion measured: Double? = nil) -> (means: [Double?], dispersion: Double) {
+        guard pooledDays.contains(where: { $0 > 0 }) else { return ([Double?](repeating: nil, count: 1_440), 1) }
+        // Every minute of the day is covered as soon as one ordinary day is.
+        let raw = (0..<1_440).map { pooledDays[$0] > 0 ? pooledSum[$0] / pooledDays[$0] / n : 0 }
+        let h = ordinaryHalfWindow
+        func distance(_ tau: Int, _ around: Double) -> Double {
+            countDistance(pooledSum[tau], expected: around * n * pooledDays[tau], batch: b)
+        }
+        // The dispersion: the median distance from the neighbours' median, against the 0.6745
+        // a Normal variable's would be (robust to the few real spikes).
+        var distances = [Double]()
+        for tau in 0..<1_440 where pooledDays[tau] > 0 {
+            distances.append(distance(tau, median(of: (-h...h).map { raw[(tau + $0 + 1_440) % 1_440] })))
+        }
+        let dispersion = measured ?? Swift.max(1, median(of: distances) / 0.6745)
+        let threshold = (2 * Foundation.log(1_440.0)).squareRoot()
+        let smoothed = denoise(raw, halfWindow: h, circular: true) { tau, around in
+            distance(tau, around) > threshold * dispersion
+        }
+        return ((0..<1_440).map { pooledDays[$0] > 0 ? smoothed[$0] : nil }, dispersion)
+    }
+
+    /// How much noisier than Poisson counts the pooled per-minute counts are (at least 1), from
+    /// the difference between the odd and the even users' counts of each minute of the day: the
+    /// two halves share the model and differ only by sampling, so the spread of that difference
+    /// is the sample's whole noise (the median of a squared Normal variable is 0.455).
+    static func halvesDispersion(all: [Double], odd: [Double], users: Int, batch b: Double) -> Double? {
+        let oddUsers = Double(users / 2), evenUsers = Double(users - users / 2)
+        var squares = [Double]()
+        for tau in 0..<all.count {
+            let a = odd[tau], e = all[tau] - odd[tau]
+            let variance = b * (a / (oddUsers * oddUsers) + e / (evenUsers * evenUsers))
+            guard variance > 0 else { continue }
+            let difference = a / oddUsers - e / evenUsers
+            squares.append(difference * difference / variance)
+        }
+        guard squares.count >= 100 else { return nil }
+        return Swift.max(1, (median(of: squares) / 0.455).squareRoot())
+    }
+
+    /// How far an observed count is from an expected one, in standard deviations of Poisson
+    /// noise (Anscombe's transform, good for small counts too); requests come `batch` at a time.
+    static func countDistance(_ observed: Double, expected: Double, batch: Double) -> Double {
+        abs(2 * (observed / batch + 0.375).squareRoot() - 2 * (expected / batch + 0.375).squareRoot())
+    }
+
+    /// `values` with noise removed: a value for which `standsOut(index, neighbours' median)` is
+    /// true is kept (a spike, a storm); any other takes the mean of its neighbours within
+    /// `halfWindow` that do not stand out (so a spike is neither lost nor spread around).
+    static func denoise(_ values: [Double], halfWindow h: Int, circular: Bool, standsOut test: (Int, Double) -> Bool) -> [Double] {
+        let count = values.count
+        guard count > 0 else { return [] }
+        func neighbours(_ i: Int) -> [Int] {
+            (-h...h).compactMap { offset in
+                let j = i + offset
+                if circular { return ((j % count) + count) % count }
+                return j >= 0 && j < count ? j : nil
+            }
+        }
+        let standsOut = (0..<count).map { i in test(i, median(of: neighbours(i).map { values[$0] })) }
+        return (0..<count).map { i in
+            if standsOut[i] { return values[i] }
+            let calm = neighbours(i).filter { !standsOut[$0] }
+            return calm.isEmpty ? values[i] : calm.reduce(0) { $0 + values[$1] } / Double(calm.count)
+        }
+    }
+
+    static func median(of values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        let mid = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+    }
+
+    /// For each counted minute, which stretch between outage boundaries (starts, ends and
+    /// recovery ends) it lies in: the excess around an outage is estimated within one stretch.
+    static func segments(model: SimulationModel, minutes: Int, recoveryHours: Double = 6) -> [Int] {
+        var cuts = [Int]()
+        for o in model.outages {
+            for time in [o.start, o.end, o.end + recoveryHours * 3_600] {
+                cuts.append(Int(((time - model.countedStartUTC) / 60).rounded(.down)))
+            }
+        }
+        cuts.sort()
+        var segment = [Int](repeating: 0, count: minutes)
+        var next = 0, id = 0
+        for t in 0..<minutes {
+            while next < cuts.count && cuts[next] <= t { next += 1; id += 1 }
+            segment[t] = id
+        }
+        return segment
     }
 
     /// The projected per-minute series for `users` users.

@@ -85,6 +85,9 @@ struct UserSimulator<Observer: SimulationObserver> {
 
     /// Per-minute request counts of the counted UTC window, owned by the engine (nil: not collected).
     var buckets: UnsafeMutablePointer<Int32>?
+    /// The same counts for half of the users only (set for odd users), from which the projection
+    /// measures the sample's own noise (nil: not collected).
+    var halfBuckets: UnsafeMutablePointer<Int32>?
     /// Requests per complete quota day, owned by the engine (nil: not collected).
     var quotaDays: UnsafeMutablePointer<Int64>?
     /// Running peaks of the population simulated so far (carried from user to user by the engine).
@@ -486,6 +489,7 @@ struct UserSimulator<Observer: SimulationObserver> {
                         let count = buckets[minute] &+ 1
                         buckets[minute] = count
                         peakPerMinute = max(peakPerMinute, count)
+                        if let halfBuckets { halfBuckets[minute] &+= 1 }
                         let q = minute - k.quotaStartMinute
                         if let quotaDays, q >= 0, q < k.completeQuotaMinutes {
                             let day = q / 1_440

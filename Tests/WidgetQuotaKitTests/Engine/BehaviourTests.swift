@@ -165,6 +165,23 @@ import Testing
         #expect(capped.allSatisfy { $0.count <= 2 } && capped.flatMap { $0 }.sorted() == Array(0..<designs))
     }
 
+    /// The projection scales a small sample to a population ten times larger without inflating
+    /// the busiest minute: noise in the sample's minutes (during an outage most of all, and from
+    /// devices that repeat their minutes every day) must not be multiplied into a false peak.
+    @Test(arguments: ["cache-bgtask", "direct-poll-15m"])
+    func projectedPeaksAreNotInflatedBySampleNoise(design: String) throws {
+        var s = TestSupport.smallScenario(users: [4_000], runs: 2, days: 14, sample: 4_000)
+        s.api.outages = [Outage(day: 6, startHourUTC: 14, durationHours: 2, errorRate: 1)]
+        let exact = TestSupport.row(TestSupport.run(s, designs: [design]), design)
+        s.horizon.sampleUsers = 400
+        let projected = TestSupport.row(TestSupport.run(s, designs: [design]), design)
+        #expect(projected.method == "projected")
+        let peak = projected.load.peakRequestsPerMinute.mean / exact.load.peakRequestsPerMinute.mean
+        #expect(abs(peak - 1) < 0.15, "projected peak is \(peak)× the exact one")
+        let storm = try #require(projected.outage?.stormRatio), exactStorm = try #require(exact.outage?.stormRatio)
+        #expect(abs(storm - exactStorm) < 0.25, "storm ratio \(storm) against \(exactStorm)")
+    }
+
     @Test func projectionAgreesWithFullSimulation() {
         var s = TestSupport.smallScenario(users: [1_200], runs: 2, days: 7)
         s.horizon.sampleUsers = 1_200
