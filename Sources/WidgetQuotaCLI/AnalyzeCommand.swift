@@ -79,13 +79,14 @@ enum AnalyzeCommand {
         default: text = report.markdown()
         }
         if let scenarioPath = a.value("emit-scenario") {
-            let scenario = try ScenarioCalibrator.calibrate(analysis, base: base, design: loggedDesign)
+            var scenario = try ScenarioCalibrator.calibrate(analysis, base: base, design: loggedDesign)
+            if a.value("design") == nil, let design = loggedDesign, scenario.calibration?.design == design.name {
+                // The file must say what the correction assumed, not only the terminal.
+                scenario.calibration?.notes.append("the getTimeline rate was corrected as if the logged app ran \(design.name), "
+                                                   + "the scenario's baseline; pass --design NAME with the design it runs, or --design none")
+            }
             try AtomicFileWriter.write(ScenarioLoader.encode(scenario), to: scenarioPath)
             console.err("Wrote \(scenarioPath) (calibrated: \(scenario.calibration?.fields.joined(separator: ", ") ?? ""))\n")
-            if a.value("design") == nil, let design = loggedDesign {
-                console.err("Note: the getTimeline rate was corrected as if the logged app ran \(design.name) (the scenario's baseline); "
-                            + "pass --design NAME with the design it runs, or --design none\n")
-            }
             if let c = scenario.calibration {
                 if let design = c.design, let share = c.getTimelineLoggedShare {
                     let rate = scenario.platform.getTimelinePerDay.central

@@ -8,7 +8,7 @@ enum SweepCommand {
         summary: "Vary one design knob (TTL, background interval, poll interval) and show the trade-off",
         help: """
         Usage: widget-quota sweep [--design NAME] [--knob ttl|background|poll] [--values A,B,...]
-                                  [--users N] [--scenario FILE] [--runs N] [--seed S] [--threads N]
+                                  [--users N] [--sample-users N] [--scenario FILE] [--runs N] [--seed S] [--threads N]
                                   [--prices FILE] [--format markdown|csv|json] [--out FILE]
 
         Runs the design once per value of the knob (same users, same seed) and reports requests,
@@ -21,6 +21,8 @@ enum SweepCommand {
                           hours) or poll (reload policy .after, minutes)
           --values LIST   values to try (default depends on the knob)
           --users N       population for totals, cost and peak (default 1000)
+          --sample-users N  users simulated event by event per run (default: the scenario's);
+                          a larger population is projected from them
           --out FILE      write the output to FILE atomically instead of standard output
 
         Examples:

@@ -31,7 +31,7 @@ enum TraceCommand {
         Examples:
           widget-quota trace --design direct --devices 20 --days 14 > direct.ndjson
           widget-quota trace --design cache-bgtask --devices 3 --days 7 --style ndjson --out exports
-          widget-quota trace --design direct --devices 200 --days 14 | widget-quota analyze - --emit-scenario measured.json
+          widget-quota trace --design direct --devices 200 --days 14 | widget-quota analyze - --design direct --emit-scenario measured.json
 
         Exit codes:
         \(CLI.exitCodeHelp())

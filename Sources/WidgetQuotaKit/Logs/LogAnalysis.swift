@@ -40,8 +40,11 @@ public struct LogAnalysis: Codable, Sendable {
 
     /// Devices with and without the widget in a Smart Stack (only when records say so).
     public struct SmartStackSplit: Codable, Sendable {
+        /// Devices whose widget is in a Smart Stack, and their share of `devicesWithData`.
         public var devices: Int
         public var share: Double
+        /// Devices whose logs say whether the widget is in a Smart Stack.
+        public var devicesWithData: Int?
         /// getTimeline per widget instance per day, system-initiated.
         public var getTimelinePerInstanceDayInStack: Double?
         public var getTimelinePerInstanceDayOutside: Double?
@@ -269,7 +272,7 @@ extension LogAnalyzer {
         let b = outside.isEmpty ? nil : Statistics.mean(outside)
         var uplift: Double?
         if let a, let b, b > 0 { uplift = a / b }
-        return .init(devices: inStack.count, share: Double(inStack.count) / Double(known.count),
+        return .init(devices: inStack.count, share: Double(inStack.count) / Double(known.count), devicesWithData: known.count,
                      getTimelinePerInstanceDayInStack: a, getTimelinePerInstanceDayOutside: b, uplift: uplift)
     }
 

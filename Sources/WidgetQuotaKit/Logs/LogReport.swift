@@ -46,9 +46,9 @@ public struct LogReport: Sendable {
         inputs.append(["Files", a.files.map { "\($0.path) (\($0.format))" }.joined(separator: ", ")])
         inputs.append(["Devices", String(a.devices)])
         inputs.append(["Device-days (device-local)", String(a.deviceDays)])
-        inputs.append(["Lines read", n(Double(a.linesRead))])
-        inputs.append(["Lines recognised", n(Double(a.linesRecognised))])
-        inputs.append(["Lines malformed", n(Double(a.malformedLines))])
+        inputs.append(["Lines read", ReportFormat.whole(Double(a.linesRead))])
+        inputs.append(["Lines recognised", ReportFormat.whole(Double(a.linesRecognised))])
+        inputs.append(["Lines malformed", ReportFormat.whole(Double(a.malformedLines))])
         if !a.extensionProcesses.isEmpty { inputs.append(["Widget extension", a.extensionProcesses.joined(separator: ", ")]) }
         if !a.appProcesses.isEmpty { inputs.append(["App", a.appProcesses.joined(separator: ", ")]) }
         out += inputs.markdown + "\n"
@@ -73,9 +73,10 @@ public struct LogReport: Sendable {
         if let s = a.smartStack {
             out += "## Smart Stack\n\n"
             var t = MarkdownTable(["Figure", "Value"])
-            t.append(["Devices with the widget in a Smart Stack", "\(s.devices) (\(NumberText.percent(s.share)))"])
-            t.append(["getTimeline per instance-day, in a Smart Stack", opt(s.getTimelinePerInstanceDayInStack)])
-            t.append(["getTimeline per instance-day, elsewhere", opt(s.getTimelinePerInstanceDayOutside)])
+            let known = s.devicesWithData.map { " of the \($0) whose logs say" } ?? ""
+            t.append(["Devices with the widget in a Smart Stack", "\(s.devices)\(known) (\(NumberText.percent(s.share)))"])
+            t.append(["System-initiated getTimeline per instance-day, in a Smart Stack", opt(s.getTimelinePerInstanceDayInStack)])
+            t.append(["System-initiated getTimeline per instance-day, elsewhere", opt(s.getTimelinePerInstanceDayOutside)])
             t.append(["Uplift", opt(s.uplift)])
             out += t.markdown + "\n"
         }

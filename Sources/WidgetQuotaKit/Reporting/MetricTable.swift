@@ -116,6 +116,11 @@ public struct MetricTable: Sendable {
     /// (`staleShare` → `freshness.staleShare`), or an object's mean (`totalRequestsPerMonth`).
     public func resolve(_ name: String) throws -> String {
         let known = Set(records.map(\.metric))
+        // metrics.csv names a single figure's statistic `value`: its metric + "." + statistic is a path too.
+        if name.hasSuffix(".value"), !known.contains(name) {
+            let bare = String(name.dropLast(".value".count))
+            if known.contains(MetricTable.aliases[bare] ?? bare) { return try resolve(bare) }
+        }
         let wanted = MetricTable.aliases[name] ?? name
         if known.contains(wanted) { return wanted }
         for candidate in [wanted, wanted + ".mean"] {

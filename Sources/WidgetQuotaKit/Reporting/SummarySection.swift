@@ -21,11 +21,18 @@ struct SummarySection {
         md += "\n" + byUsersTable().markdown
         md += "\nEach cell: requests a month (mean over runs; k = thousand, M = million, B = billion)\(facts.hasCost ? " · cost a month" : "") · the cheapest quota tier with at most a "
         md += "\(NumberText.percent(facts.result.scenario.quotas.acceptableRisk, digits: 0)) chance of hitting a limit in the month. "
-        md += "*Stale or no content*: when the user glances at it, the widget shows content older than its cache TTL and the "
-        md += "freshness target (\(NumberText.human(facts.result.scenario.population.freshnessTargetMinutes)) min), or an error or "
-        md += "placeholder instead of content (a failed direct call, or a cache nobody has filled).\n"
+        md += "*\(staleHeader)*: when the user glances at it, the widget shows content older than the freshness target "
+        md += "(`population.freshnessTargetMinutes`), or an error or placeholder instead of content (a failed direct call, or a "
+        md += "cache nobody has filled). The same yardstick for every design, whatever its cache TTL; the freshness table also "
+        md += "gives the share older than each design's own TTL.\n"
         return md
     }
+
+    /// The freshness target in minutes, as the headline prints it.
+    var target: String { NumberText.human(facts.result.scenario.population.freshnessTargetMinutes) }
+
+    /// The headline's freshness column: glances that find content older than the target, or none.
+    var staleHeader: String { "Older than \(target) min, or no content" }
 
     /// The baseline design in words: requests, cost, tier, staleness.
     func describe(_ r: DesignResult) -> String {
@@ -36,7 +43,7 @@ struct SummarySection {
             text += ", costs about **\(NumberText.dollars(cost)) a month**"
         }
         text += ", needs **\(facts.tierText(r))**"
-        text += " and shows stale or no content at \(NumberText.percent(r.freshness.staleShare + r.freshness.errorShare, digits: 0)) of glances"
+        text += " and shows content older than \(target) min, or none, at \(NumberText.percent(r.freshness.overTargetShare, digits: 0)) of glances"
         if let age = r.freshness.medianAgeMinutes { text += " (median content age \(NumberText.human(age)) min)" }
         return text + "."
     }
@@ -46,7 +53,7 @@ struct SummarySection {
         var text = "**\(r.design)**: \(ReportFormat.whole(r.totalRequestsPerMonth.mean)) requests a month"
         if let x = r.ratioToBaseline { text += " (\(NumberText.human(x))× the baseline)" }
         if let cost = r.cost?.perMonth.mean { text += ", \(NumberText.dollars(cost))" }
-        return text + ", needs \(facts.tierText(r)), stale or no content at \(NumberText.percent(r.freshness.staleShare + r.freshness.errorShare, digits: 0)) of glances."
+        return text + ", needs \(facts.tierText(r)), older than \(target) min or none at \(NumberText.percent(r.freshness.overTargetShare, digits: 0)) of glances."
     }
 
     /// The one assumption that moves the answer most.
@@ -66,7 +73,7 @@ struct SummarySection {
     /// Designs × user counts: requests, cost and tier.
     func byUsersTable() -> MarkdownTable {
         let users = facts.userCounts
-        var t = MarkdownTable(["Design"] + users.map { ReportFormat.users($0) + ($0 == 1 ? " user" : " users") } + ["Stale or no content"])
+        var t = MarkdownTable(["Design"] + users.map { ReportFormat.users($0) + ($0 == 1 ? " user" : " users") } + [staleHeader])
         for design in facts.designs {
             var row = [design]
             for n in users {
@@ -75,7 +82,7 @@ struct SummarySection {
                 if let cost = r.cost?.perMonth.mean { cell += " · " + ReportFormat.shortMoney(cost) }
                 row.append(cell + " · " + facts.tierText(r))
             }
-            row.append(facts.rows(design).first.map { NumberText.percent($0.freshness.staleShare + $0.freshness.errorShare, digits: 0) } ?? "–")
+            row.append(facts.rows(design).first.map { NumberText.percent($0.freshness.overTargetShare, digits: 0) } ?? "–")
             t.append(row)
         }
         return t

@@ -62,7 +62,9 @@ struct ResultAggregator {
     /// allowed to break (k = ⌊risk × runs⌋), the answer is one less than the (k+1)-th smallest.
     func headroomTable() -> [SimulationResult.Headroom] {
         var table = [SimulationResult.Headroom]()
-        let allowed = Int((scenario.quotas.acceptableRisk * Double(runs)).rounded(.down) + 1e-9)
+        // The epsilon before rounding down: 0.29 × 100 is 28.999999999999996 in binary, and 29
+        // runs may break, as the quota table (k / runs ≤ risk) counts them.
+        let allowed = Int((scenario.quotas.acceptableRisk * Double(runs) + 1e-9).rounded(.down))
         for (d, design) in designs.enumerated() {
             for (t, tier) in scenario.quotas.tiers.enumerated() {
                 let breaking = (0..<runs).compactMap { output(run: $0, design: d).firstExceedingUsers[t] }.sorted()

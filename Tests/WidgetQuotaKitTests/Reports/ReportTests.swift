@@ -32,7 +32,10 @@ import FoundationXML
         let head = String(md[summary.lowerBound..<tables.lowerBound])
         #expect(head.contains("**cache-bgtask** (the baseline design)"))
         #expect(head.contains("needs **"))
-        #expect(head.contains("stale or no content at"))
+        // Freshness on one yardstick for every design (the target), not each design's own TTL.
+        let target = NumberText.human(ReportFixtures.result.scenario.population.freshnessTargetMinutes)
+        let base = try #require(ReportFixtures.result.results.first { $0.design == "cache-bgtask" && $0.users == ReportFixtures.result.focusUsers })
+        #expect(head.contains("older than \(target) min, or none, at \(NumberText.percent(base.freshness.overTargetShare, digits: 0)) of glances"))
         let top = try #require(ReportFixtures.sensitivity.drivers.first)
         #expect(head.contains("What moves the answer most:** `\(top.assumption)`"))
         #expect(head.contains("## Thresholds"))

@@ -84,6 +84,15 @@ import Testing
         #expect(failed.contains("**1 of 2 fail-if thresholds failed.**"))
     }
 
+    /// metrics.csv gives a single figure the statistic `value`; metric + "." + statistic must be
+    /// a path a threshold takes, as the README says, for those figures too.
+    @Test func aSingleFiguresValuePathIsAccepted() throws {
+        let table = try MetricTable(ReportFixtures.result)
+        #expect(try table.resolve("appOpensPerUserDay.value") == "appOpensPerUserDay")
+        #expect(try table.resolve("ratioToBaseline.value") == "ratioToBaseline")
+        #expect(throws: (any Error).self) { try table.resolve("noSuchFigure.value") }
+    }
+
     @Test func numbersAcceptUnderscoresExponentsAndPercent() throws {
         #expect(try ThresholdExpression.parse("a > 1_000_000").limit == 1_000_000)
         #expect(try ThresholdExpression.parse("a > 2.5e3").limit == 2_500)
