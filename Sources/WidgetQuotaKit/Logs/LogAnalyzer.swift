@@ -29,7 +29,7 @@ public struct LogAnalyzer {
 
     public let options: Options
     private let recognizer: AppleLogRecognizer
-    private let redactor = SecretRedactor()
+    private let redactor = SecretRedactor.shared
 
     var devices: [String: DeviceAccumulator] = [:]
     /// The device of the previous record and where it is in `devices` (records of one device

@@ -13,6 +13,11 @@ public struct SecretRedactor: Sendable {
     /// What replaces a secret.
     public static let marker = "[REDACTED]"
 
+    /// One redactor for every reader: its rules compile once per process, not once per file or
+    /// fuzz input (Foundation on Linux also keeps a copy of every pattern longer than 256
+    /// characters it compiles, and the key-name rule is one). Immutable, so sharing is safe.
+    public static let shared = SecretRedactor()
+
     private struct Rule: @unchecked Sendable {
         let regex: NSRegularExpression
         let template: String
