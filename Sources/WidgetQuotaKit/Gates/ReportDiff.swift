@@ -69,8 +69,12 @@ public struct ReportDiff: Sendable {
     /// Scenario and method values that differ between the two reports.
     static func changes(base: JSONValue, head: JSONValue) -> [ChangedValue] {
         func leaves(_ json: JSONValue) -> [(path: String, value: String)] {
-            (json["scenario"]?.leaves(prefix: "scenario") ?? [])
-                + (json["method"]?.leaves(prefix: "method").filter { $0.path != "method.description" } ?? [])
+            // The price table is an assumption too; each result row repeats it.
+            let price = (json["results"]?.array?.first?["cost"]?.leaves(prefix: "prices") ?? []).filter {
+                ["prices.inputCostPerToken", "prices.outputCostPerToken", "prices.model", "prices.priceSource"].contains($0.path)
+            }
+            return (json["scenario"]?.leaves(prefix: "scenario") ?? [])
+                + (json["method"]?.leaves(prefix: "method").filter { $0.path != "method.description" } ?? []) + price
         }
         let old = leaves(base), new = leaves(head)
         let oldMap = Dictionary(old, uniquingKeysWith: { a, _ in a }), newMap = Dictionary(new, uniquingKeysWith: { a, _ in a })
@@ -129,7 +133,23 @@ public struct ReportDiff: Sendable {
         let common = moved.filter { $0.old != nil && $0.new != nil }
         let added = moved.filter { $0.old == nil }.count, removed = moved.filter { $0.new == nil }.count
         guard let largest = common.max(by: { abs($0.share ?? .infinity) < abs($1.share ?? .infinity) }) ?? moved.first else {
-            return "Requests are unchanged; \(changedAssumptions.count) assumption(s) changed (see the footnote)."
+            // Requests held: say what did move (cost, the tier needed), then the assumptions.
+            var parts = ["Requests are unchanged"]
+            for table in tables.dropFirst() {
+                let changed = table.rows.filter { ($0.change ?? 1) != 0 }
+                guard !changed.isEmpty else { continue }
+                var text = "\(table.title.lowercased()) changed in \(changed.count) of \(table.rows.count) rows"
+                if let big = changed.filter({ $0.share != nil }).max(by: { abs($0.share!) < abs($1.share!) }) {
+                    text += " (largest: \(big.design) at \(ReportFormat.users(big.users)) users, \(ReportFormat.signed(big.share!) { NumberText.percent($0) }))"
+                }
+                parts.append(text)
+            }
+            let tiers = requests.rows.filter { $0.oldTier != $0.newTier }.count
+            if tiers > 0 { parts.append("the tier needed moved in \(tiers) row\(tiers == 1 ? "" : "s")") }
+            if !changedAssumptions.isEmpty {
+                parts.append("\(changedAssumptions.count) assumption\(changedAssumptions.count == 1 ? "" : "s") changed (see the footnote)")
+            }
+            return parts.joined(separator: "; ") + "."
         }
         var text = "\(moved.count) of \(requests.rows.count) design × user rows changed"
         if added + removed > 0 { text += " (\(added) new in head, \(removed) removed in head)" }

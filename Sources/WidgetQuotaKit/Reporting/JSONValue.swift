@@ -49,7 +49,8 @@ public enum JSONValue: Sendable, Equatable, Decodable {
         switch self {
         case .null: return [(prefix, "null")]
         case .bool(let b): return [(prefix, b ? "true" : "false")]
-        case .number(let n): return [(prefix, NumberText.plain(n))]
+        // Six significant digits however small (a price per token), so a change is never rounded away.
+        case .number(let n): return [(prefix, NumberText.plain(n, maxFractionDigits: CSVWriter.fractionDigits(n)))]
         case .string(let s): return [(prefix, s)]
         case .array(let items):
             if items.isEmpty { return [(prefix, "[]")] }

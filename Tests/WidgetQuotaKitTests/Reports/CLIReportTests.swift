@@ -69,6 +69,21 @@ import Testing
         _ = try GFMTables.parse(diff.out)
     }
 
+    /// A price change moves cost, not requests: the headline says so, and the prices are listed
+    /// with the assumptions that changed, to six significant digits however small.
+    @Test func diffOfAPriceChangeNamesTheCostAndThePrices() throws {
+        let base = try ReportFixtures.fixture("tiny-report.json")
+            .replacingOccurrences(of: "\"cost\": { \"model\": \"m\",", with: "\"cost\": { \"model\": \"m\", \"inputCostPerToken\": 3e-07,")
+        let head = base.replacingOccurrences(of: "\"inputCostPerToken\": 3e-07", with: "\"inputCostPerToken\": 6e-07")
+            .replacingOccurrences(of: "\"mean\": 9.5,", with: "\"mean\": 19,")
+        let basePath = try TestSupport.temporaryFile(base, name: "base.json"), headPath = try TestSupport.temporaryFile(head, name: "head.json")
+        let diff = TestSupport.cli(["diff", basePath, headPath])
+        #expect(diff.code == .success, "\(diff.err)")
+        #expect(diff.out.contains("Requests are unchanged; cost per month changed in 1 of"), "\(diff.out.prefix(400))")
+        #expect(diff.out.contains("1 assumption changed (see the footnote)."))
+        #expect(diff.out.contains("`prices.inputCostPerToken`: 0.0000003 → 0.0000006"))
+    }
+
     @Test func diffReportsMissingAndInvalidInputs() throws {
         #expect(TestSupport.cli(["diff", "/nonexistent/a.json", "/nonexistent/b.json"]).code == .noInput)
         let notReport = try TestSupport.temporaryFile("{\"hello\": 1}", name: "x.json")
