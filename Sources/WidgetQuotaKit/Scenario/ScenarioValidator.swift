@@ -83,6 +83,14 @@ public enum ScenarioValidator {
 
         let q = s.quotas
         v.number(q.resetUTCOffsetHours, "quotas.resetUTCOffsetHours", -12...14)
+        // A requests-per-day limit is checked on complete quota days (midnight to midnight in the
+        // quota's zone) inside the counted days; a horizon with none would pass every such limit.
+        if q.resetUTCOffsetHours.isFinite, h.days >= 1, q.tiers.contains(where: { $0.rpd != nil }) {
+            let start = ((Int((-q.resetUTCOffsetHours * 60).rounded()) % 1_440) + 1_440) % 1_440
+            v.check(h.days * 1_440 - start >= 1_440, "horizon.days",
+                    "\(h.days == 1 ? "1 day holds" : "\(h.days) days hold") no complete quota day (quota days reset at UTC\(NumberText.plain(q.resetUTCOffsetHours)) h), "
+                    + "so no requests-per-day limit could be checked; use at least \(h.days + 1) days")
+        }
         v.number(q.acceptableRisk, "quotas.acceptableRisk", 0...1)
         v.check(!q.tiers.isEmpty, "quotas.tiers", "must list at least one tier")
         for (i, tier) in q.tiers.enumerated() {

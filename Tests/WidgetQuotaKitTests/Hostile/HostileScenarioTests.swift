@@ -68,6 +68,8 @@ import WidgetQuotaCLI
         Case("seed past UInt64", scenario: #"{"horizon": {"seed": 18446744073709551616}}"#, .dataError,
              "horizon.seed: must be a whole number between 0 and 18446744073709551615"),
         Case("negative seed in a file", scenario: #"{"horizon": {"seed": -1}}"#, .dataError, "horizon.seed: must be a whole number"),
+        Case("no complete quota day", scenario: #"{"horizon": {"days": 1}}"#, .dataError,
+             "horizon.days: 1 day holds no complete quota day"),
         Case("no entry spacing", scenario: #"{"platform": {"minEntrySpacingMinutes": 0}}"#, .dataError,
              "platform.minEntrySpacingMinutes: must be between 1 and 1440 minutes"),
         Case("empty design list", args: ["--designs", ","], .usage, "--designs needs at least one design name"),
