@@ -61,7 +61,16 @@ enum SimulateCommand {
         if let runs = try a.int("runs") { scenario.horizon.runs = runs }
         if let seed = try a.uint64("seed") { scenario.horizon.seed = seed }
         if let sample = try a.int("sample-users") { scenario.horizon.sampleUsers = sample }
-        try ScenarioValidator.validate(scenario)
+        do {
+            try ScenarioValidator.validate(scenario)
+        } catch WidgetQuotaError.invalidScenario(let field, let problem) {
+            // A value that came from a flag is a usage error (exit 64) naming the flag.
+            let flags = [("horizon.users", "users"), ("horizon.runs", "runs"), ("horizon.sampleUsers", "sample-users")]
+            if let (_, flag) = flags.first(where: { field.hasPrefix($0.0) && a.value($0.1) != nil }) {
+                throw WidgetQuotaError.usage("--\(flag): \(problem)")
+            }
+            throw WidgetQuotaError.invalidScenario(field: field, problem: problem)
+        }
         let threads = try a.int("threads", min: 1, max: 1_024)
         let format = a.value("format") ?? "markdown"
         guard formats.contains(format) else {

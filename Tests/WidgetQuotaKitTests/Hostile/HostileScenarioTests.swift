@@ -72,6 +72,8 @@ import WidgetQuotaCLI
              "horizon.days: 1 day holds no complete quota day"),
         Case("no entry spacing", scenario: #"{"platform": {"minEntrySpacingMinutes": 0}}"#, .dataError,
              "platform.minEntrySpacingMinutes: must be between 1 and 1440 minutes"),
+        Case("zero users as a flag", args: ["--users", "0"], .usage, "--users: must be between 1 and 1000000000, got 0"),
+        Case("zero runs as a flag", args: ["--runs", "0"], .usage, "--runs: must be between 1 and 100000, got 0"),
         Case("empty design list", args: ["--designs", ","], .usage, "--designs needs at least one design name"),
         Case("a design listed twice", args: ["--designs", "direct,cache-bgtask,direct"], .usage, "--designs names \"direct\" twice"),
         Case("missing price file", args: ["--prices", "/nonexistent/prices.json"], .noInput, "no such file"),
