@@ -103,7 +103,9 @@ public enum ScenarioLoader {
                 let childPath = path.isEmpty ? key : "\(path).\(key)"
                 guard allowed.contains(key) else {
                     var problem = "unknown key \(quoted(key))"
-                    if let suggestion = Levenshtein.nearest(to: key, in: allowed) {
+                    // The nearest by edits, or a key this one begins (`cacheTTL` for `cacheTTLMinutes`).
+                    if let suggestion = Levenshtein.nearest(to: key, in: allowed)
+                        ?? allowed.sorted().first(where: { $0.lowercased().hasPrefix(key.lowercased()) }) {
                         problem += "; did you mean \"\(suggestion)\"?"
                     }
                     throw WidgetQuotaError.invalidScenario(field: childPath, problem: problem)
