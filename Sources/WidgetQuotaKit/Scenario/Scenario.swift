@@ -26,6 +26,15 @@ public struct Scenario: Codable, Sendable, Equatable {
         case schemaVersion, horizon, population, platform, api, quotas, designs, baseline, calibration
     }
 
+    /// Any key by name, to ask whether a nested object wrote one.
+    struct NamedKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
     public init(from decoder: Decoder) throws {
         let d = Scenario()
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -38,8 +47,10 @@ public struct Scenario: Codable, Sendable, Equatable {
         designs = try c.value(.designs, or: d.designs)
         baseline = try c.value(.baseline, or: d.baseline)
         calibration = try c.decodeIfPresent(Calibration.self, forKey: .calibration)
-        // The default outage falls on day 12 of 30; keep it inside a shorter horizon.
-        if api.outages == APIModel().outages, let first = api.outages.first, first.day > horizon.days {
+        // The default outage falls on day 12 of 30; keep it inside a shorter horizon, unless the
+        // file wrote it out (then a day past the horizon is the file's mistake, reported as such).
+        let outagesWritten = (try? c.nestedContainer(keyedBy: NamedKey.self, forKey: .api))?.contains(NamedKey("outages")) ?? false
+        if !outagesWritten, api.outages == APIModel().outages, let first = api.outages.first, first.day > horizon.days {
             api.outages[0].day = max(1, (horizon.days + 1) / 2)
         }
     }
