@@ -103,6 +103,31 @@ public struct Design: Codable, Sendable, Equatable {
             alignToWallClockMinutes = try c.decodeIfPresent(Double.self, forKey: .alignToWallClockMinutes)
         }
         jitterSeconds = try c.value(.jitterSeconds, or: base.jitterSeconds)
+        // A preset changed by the file no longer is what its one-line summary says.
+        if let preset = DesignPresets.named(name), !c.contains(.summary) {
+            let changed = differences(from: preset)
+            if !changed.isEmpty {
+                summary = preset.summary + " Modified by the scenario: " + changed.joined(separator: ", ") + "."
+            }
+        }
+    }
+
+    /// The behaviour fields in which this design differs from `other`.
+    func differences(from other: Design) -> [String] {
+        let fields: [(String, Bool)] = [
+            ("fetchTriggers", Set(fetchTriggers) != Set(other.fetchTriggers)),
+            ("cacheTTLMinutes", cacheTTLMinutes != other.cacheTTLMinutes),
+            ("reloadPolicy", reloadPolicy != other.reloadPolicy),
+            ("timelineEntries", timelineEntries != other.timelineEntries),
+            ("entrySpacingMinutes", entrySpacingMinutes != other.entrySpacingMinutes),
+            ("reloadCalls", reloadCalls != other.reloadCalls),
+            ("requestsPerFetch", requestsPerFetch != other.requestsPerFetch),
+            ("backgroundIntervalHours", backgroundIntervalHours != other.backgroundIntervalHours),
+            ("retry", retry != other.retry),
+            ("alignToWallClockMinutes", alignToWallClockMinutes != other.alignToWallClockMinutes),
+            ("jitterSeconds", jitterSeconds != other.jitterSeconds),
+        ]
+        return fields.filter(\.1).map(\.0)
     }
 
     public func encode(to encoder: Encoder) throws {

@@ -110,6 +110,20 @@ import WidgetQuotaCLI
         #expect(TestSupport.cli(["simulat"]).err.contains("did you mean \"simulate\""))
     }
 
+    /// A preset the file changes says so in its summary (which the report's design table shows);
+    /// restating a preset's own values changes nothing, and a summary the file gives is kept.
+    @Test func anOverriddenPresetSaysWhatChanged() throws {
+        func summary(_ json: String) throws -> String {
+            let s = try ScenarioLoader.decode(Data(json.utf8))
+            return try #require(s.availableDesigns.first { $0.name == "cache-bgtask" }).summary
+        }
+        let preset = DesignPresets.cacheBGTask.summary
+        #expect(try summary(#"{"designs": [{"name": "cache-bgtask", "cacheTTLMinutes": 720, "requestsPerFetch": 3}]}"#)
+                == preset + " Modified by the scenario: cacheTTLMinutes, requestsPerFetch.")
+        #expect(try summary(#"{"designs": [{"name": "cache-bgtask", "cacheTTLMinutes": 60}]}"#) == preset)
+        #expect(try summary(#"{"designs": [{"name": "cache-bgtask", "cacheTTLMinutes": 720, "summary": "Ours."}]}"#) == "Ours.")
+    }
+
     @Test func customDesignsBuildOnPresets() throws {
         let json = #"{"designs": [{"name": "cache-bgtask-2h", "fetchTriggers": ["appForeground", "backgroundTask"], "cacheTTLMinutes": 120, "reloadPolicy": "after(120)"}]}"#
         let s = try ScenarioLoader.decode(Data(json.utf8))
