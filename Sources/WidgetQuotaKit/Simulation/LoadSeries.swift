@@ -72,11 +72,13 @@ public struct LoadSummary: Sendable, Equatable {
 /// m(t) is estimated from the sample, whose counts carry sampling noise that scaling to N would
 /// multiply by √(N / n) — and the busiest minute would be the noisiest, not the busiest. So:
 /// - on ordinary days (no outage or its aftermath) each minute of the day is pooled over every
-///   such day, then denoised: a minute keeps its own mean only when it stands out from the
-///   ±15-minute average of its neighbours by more than noise can explain (the stampede of an
-///   aligned poll at :00 does; a lucky minute does not, with the universal threshold
-///   σ·√(2 ln 1440), σ the Poisson noise times the dispersion measured), and takes that
-///   average otherwise;
+///   such day, then denoised: a minute keeps its own mean only when its count stands out from
+///   the median of its ±15 minutes by more than noise can explain (the stampede of an aligned
+///   poll at :00 does; a lucky minute does not), and otherwise takes the mean of its neighbours
+///   that do not stand out. "More than noise can explain" is the universal threshold √(2 ln m)
+///   over m minutes, in Anscombe units (Poisson noise), times the sample's dispersion, which
+///   the odd and the even users' counts measure (devices that repeat their minutes every day
+///   make a sample noisier than Poisson);
 /// - around an outage (the outage and the `recoveryHours` after it), a minute is its ordinary
 ///   mean plus the sample's excess over it, denoised the same way over ±7 minutes within each
 ///   stretch between the outage's start, end and recovery end (where the excess changes at
@@ -212,6 +214,7 @@ public struct LoadProjection: Sendable {
         }
     }
 
+    /// The median (the mean of the two middle values for an even count; 0 when empty).
     static func median(of values: [Double]) -> Double {
         let sorted = values.sorted()
         guard !sorted.isEmpty else { return 0 }
