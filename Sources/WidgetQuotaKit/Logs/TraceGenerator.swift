@@ -9,13 +9,6 @@ struct TraceObserver: SimulationObserver {
     }
 }
 
-extension SimulationEvent {
-    var isCacheHit: Bool {
-        if case .cacheHit = self { return true }
-        return false
-    }
-}
-
 /// Synthetic logs from the model: `widget-quota trace`.
 ///
 /// Every device is one user of the engine's `UserSimulator` (the same code `simulate` runs),
@@ -101,6 +94,16 @@ public struct TraceGenerator: Sendable {
                 e.lowPowerMode = lowPower
                 return e
             }
+            /// A cache read; the widget's names its instance (two can read at one moment).
+            func cacheRead(_ kind: LogEventKind, _ instance: Int?) -> LogEvent {
+                var e = make(kind)
+                if let instance {
+                    e.widgetKind = widgetKind
+                    e.widgetFamily = families[instance % families.count]
+                    e.instance = instance
+                }
+                return e
+            }
             var e: LogEvent
             switch event {
             case .getTimeline(let instance, let origin, _):
@@ -135,13 +138,8 @@ public struct TraceGenerator: Sendable {
                 e.outcome = success ? .success : .failure
                 e.durationMs = (duration * 1_000).rounded()
                 if success { e.tokens = tokens }
-            case .cacheHit(let instance), .cacheStale(let instance):
-                e = make(event.isCacheHit ? .cacheHit : .cacheStale)
-                if let instance {
-                    e.widgetKind = widgetKind
-                    e.widgetFamily = families[instance % families.count]
-                    e.instance = instance
-                }
+            case .cacheHit(let instance): e = cacheRead(.cacheHit, instance)
+            case .cacheStale(let instance): e = cacheRead(.cacheStale, instance)
             case .lowPowerMode(let on):
                 e = make(.lowPowerMode)
                 e.lowPowerMode = on

@@ -129,7 +129,9 @@ public struct LoadProjection: Sendable {
             while end < minutes && disturbed[end] && segment[end] == segment[t] { end += 1 }
             let excess = (t..<end).map { Double(sample[$0]) / n - means[$0] }
             let stretchStart = t
-            let smoothed = LoadProjection.denoise(excess, halfWindow: LoadProjection.disturbedHalfWindow, circular: false) { i, around in
+            let h = LoadProjection.disturbedHalfWindow
+            let around = LoadProjection.neighbourMedians(excess, halfWindow: h, circular: false)
+            let smoothed = LoadProjection.denoise(excess, medians: around, halfWindow: h, circular: false) { i, around in
                 let u = stretchStart + i
                 let expected = n * Swift.max(0, means[u] + around)
                 return LoadProjection.countDistance(Double(sample[u]), expected: expected, batch: b) > threshold * dispersion
@@ -157,13 +159,11 @@ public struct LoadProjection: Sendable {
         }
         // The dispersion: the median distance from the neighbours' median, against the 0.6745
         // a Normal variable's would be (robust to the few real spikes).
-        var distances = [Double]()
-        for tau in 0..<1_440 where pooledDays[tau] > 0 {
-            distances.append(distance(tau, median(of: (-h...h).map { raw[(tau + $0 + 1_440) % 1_440] })))
-        }
-        let dispersion = measured ?? Swift.max(1, median(of: distances) / 0.6745)
+        let medians = neighbourMedians(raw, halfWindow: h, circular: true)
+        let distances = (0..<1_440).filter { pooledDays[$0] > 0 }.map { distance($0, medians[$0]) }
+        let dispersion = measured ?? Swift.max(1, Statistics.median(distances) / 0.6745)
         let threshold = (2 * Foundation.log(1_440.0)).squareRoot()
-        let smoothed = denoise(raw, halfWindow: h, circular: true) { tau, around in
+        let smoothed = denoise(raw, medians: medians, halfWindow: h, circular: true) { tau, around in
             distance(tau, around) > threshold * dispersion
         }
         return ((0..<1_440).map { pooledDays[$0] > 0 ? smoothed[$0] : nil }, dispersion)
@@ -184,7 +184,7 @@ public struct LoadProjection: Sendable {
             squares.append(difference * difference / variance)
         }
         guard squares.count >= 100 else { return nil }
-        return Swift.max(1, (median(of: squares) / 0.455).squareRoot())
+        return Swift.max(1, (Statistics.median(squares) / 0.455).squareRoot())
     }
 
     /// How far an observed count is from an expected one, in standard deviations of Poisson
@@ -193,33 +193,34 @@ public struct LoadProjection: Sendable {
         abs(2 * (observed / batch + 0.375).squareRoot() - 2 * (expected / batch + 0.375).squareRoot())
     }
 
-    /// `values` with noise removed: a value for which `standsOut(index, neighbours' median)` is
-    /// true is kept (a spike, a storm); any other takes the mean of its neighbours within
-    /// `halfWindow` that do not stand out (so a spike is neither lost nor spread around).
-    static func denoise(_ values: [Double], halfWindow h: Int, circular: Bool, standsOut test: (Int, Double) -> Bool) -> [Double] {
-        let count = values.count
-        guard count > 0 else { return [] }
-        func neighbours(_ i: Int) -> [Int] {
-            (-h...h).compactMap { offset in
-                let j = i + offset
-                if circular { return ((j % count) + count) % count }
-                return j >= 0 && j < count ? j : nil
-            }
-        }
-        let standsOut = (0..<count).map { i in test(i, median(of: neighbours(i).map { values[$0] })) }
-        return (0..<count).map { i in
-            if standsOut[i] { return values[i] }
-            let calm = neighbours(i).filter { !standsOut[$0] }
-            return calm.isEmpty ? values[i] : calm.reduce(0) { $0 + values[$1] } / Double(calm.count)
+    /// The indices within `halfWindow` of `i` in a series of `count` (wrapping round when
+    /// `circular`, as the minutes of a day do).
+    static func neighbours(of i: Int, count: Int, halfWindow h: Int, circular: Bool) -> [Int] {
+        (-h...h).compactMap { offset in
+            let j = i + offset
+            if circular { return ((j % count) + count) % count }
+            return j >= 0 && j < count ? j : nil
         }
     }
 
-    /// The median (the mean of the two middle values for an even count; 0 when empty).
-    static func median(of values: [Double]) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        let mid = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+    /// Each value's neighbours' median (itself included), the reference a spike stands out from.
+    static func neighbourMedians(_ values: [Double], halfWindow h: Int, circular: Bool) -> [Double] {
+        values.indices.map { i in
+            Statistics.median(neighbours(of: i, count: values.count, halfWindow: h, circular: circular).map { values[$0] })
+        }
+    }
+
+    /// `values` with noise removed: a value for which `standsOut(index, medians[index])` is true
+    /// is kept (a spike, a storm); any other takes the mean of its neighbours within `halfWindow`
+    /// that do not stand out (so a spike is neither lost nor spread around).
+    static func denoise(_ values: [Double], medians: [Double], halfWindow h: Int, circular: Bool,
+                        standsOut test: (Int, Double) -> Bool) -> [Double] {
+        let standsOut = values.indices.map { test($0, medians[$0]) }
+        return values.indices.map { i in
+            if standsOut[i] { return values[i] }
+            let calm = neighbours(of: i, count: values.count, halfWindow: h, circular: circular).filter { !standsOut[$0] }
+            return calm.isEmpty ? values[i] : calm.reduce(0) { $0 + values[$1] } / Double(calm.count)
+        }
     }
 
     /// For each counted minute, which stretch between outage boundaries (starts, ends and

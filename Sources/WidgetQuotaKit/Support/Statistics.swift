@@ -13,6 +13,11 @@ public enum Statistics {
         return values[lower] + (values[upper] - values[lower]) * fraction
     }
 
+    /// The median: the 0.5 quantile of the values in any order (NaN when empty).
+    public static func median(_ values: [Double]) -> Double {
+        quantile(sorted: values.sorted(), 0.5)
+    }
+
     /// The arithmetic mean (NaN when empty), summed in a fixed order.
     public static func mean(_ values: [Double]) -> Double {
         guard !values.isEmpty else { return .nan }
