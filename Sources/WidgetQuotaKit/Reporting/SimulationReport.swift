@@ -116,8 +116,10 @@ public struct SimulationReport: Sendable {
                 + "for \(NumberText.plain(o.durationHours, maxFractionDigits: 2)) h, "
                 + "\(NumberText.percent(o.errorRate, digits: 0)) of requests failing"
         }
-        return "What users saw at a glance during the outage (\(windows.joined(separator: "; "))), how many requests it added "
-            + "(against the same users without it) and the retry storm when it ended, for \(ReportFormat.users(facts.focusUsers)) users. "
+        let several = outages.count > 1
+        return "What users saw at a glance during the \(several ? "outages" : "outage") (\(windows.joined(separator: "; "))), "
+            + "how many requests \(several ? "they" : "it") added (against the same users without \(several ? "them" : "it")) "
+            + "and the retry storm when \(several ? "the earliest" : "it") ended, for \(ReportFormat.users(facts.focusUsers)) users. "
             + "Extra requests are measured on the first \(MonteCarloEngine.outageCounterfactualUsers) simulated users of each run, "
             + "re-simulated without the outage, and scaled to the population; a negative figure means the outage saved requests "
             + "(a fetch stops at its first failed request, so a design that sends several requests per fetch sends fewer).\n\n"

@@ -12,7 +12,7 @@ public struct LoadSummary: Sendable, Equatable {
     public var busiestQuotaDay: Int
     /// Sum of the series.
     public var total: Double
-    /// Busiest minute in the hour after the first outage ends (the retry storm), if there is one.
+    /// Busiest minute in the hour after the earliest outage ends (the retry storm), if there is one.
     public var afterOutagePeak: Double?
     /// The busiest minute in the same hour of the day on days without an outage, averaged.
     public var afterOutageUsualPeak: Double?
@@ -51,13 +51,24 @@ public struct LoadSummary: Sendable, Equatable {
         }
     }
 
-    /// The hour after the first outage ends, as counted minutes, and the days an outage touches.
+    /// The hour after the earliest outage ends, as counted minutes, and the counted days that any
+    /// outage or the hour after it touches (none of which is an ordinary day to compare with).
     static func stormWindow(_ model: SimulationModel) -> (start: Int, days: [Int])? {
         guard let o = model.outages.first else { return nil }
-        let start = Int(((o.end - model.countedStartUTC) / 60).rounded(.down))
+        let start = minute(o.end, model)
         guard start >= 0, start + 60 <= model.countedMinutes else { return nil }
-        let first = Int(((o.start - model.countedStartUTC) / 60).rounded(.down)) / 1_440
-        return (start, Array(max(first, 0)...((start + 60) / 1_440)))
+        var days = Set<Int>()
+        for outage in model.outages {
+            let first = max(minute(outage.start, model), 0) / 1_440
+            let last = (minute(outage.end, model) + 60) / 1_440
+            if first <= last { days.formUnion(first...last) }
+        }
+        return (start, days.sorted())
+    }
+
+    /// The counted minute of a UTC time (negative before the window).
+    private static func minute(_ utc: Double, _ model: SimulationModel) -> Int {
+        Int(((utc - model.countedStartUTC) / 60).rounded(.down))
     }
 }
 

@@ -70,10 +70,11 @@ public struct SimulationModel: Sendable {
         zoneCumulative = zones.map { running += $0.share / total; return running }
         zoneOffsets = zones.map { $0.utcOffsetHours * 3_600 }
 
+        // In time order, whatever order the scenario lists them in: the storm follows the earliest.
         outages = scenario.api.outages.map { o in
             let start = Double(SimulationModel.paddingDays + h.warmupDays + o.day - 1) * 86_400 + o.startHourUTC * 3_600
             return (start, start + o.durationHours * 3_600, o.errorRate)
-        }
+        }.sorted { $0.start < $1.start }
 
         let start = Int((-scenario.quotas.resetUTCOffsetHours * 60).rounded())
         quotaStartMinute = ((start % 1_440) + 1_440) % 1_440

@@ -108,7 +108,7 @@ public struct DesignResult: Codable, Sendable {
         public var extraRequestsPerUserMonth: Double
         /// The same for the whole population.
         public var extraRequestsPerMonth: Double
-        /// Busiest minute in the hour after the first outage ends (the retry storm), across runs.
+        /// Busiest minute in the hour after the earliest outage ends (the retry storm), across runs.
         public var peakAfterOutagePerMinute: RunSpread
         /// The busiest minute of that hour of the day on ordinary days, mean over runs.
         public var usualPeakPerMinute: Double

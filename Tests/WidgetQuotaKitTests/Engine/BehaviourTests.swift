@@ -182,6 +182,28 @@ import Testing
         #expect(abs(storm - exactStorm) < 0.25, "storm ratio \(storm) against \(exactStorm)")
     }
 
+    /// With several outages, the storm is the hour after the earliest one, whatever order the
+    /// scenario lists them in, and no outage's day serves as an ordinary day to compare it with.
+    @Test func stormFollowsTheEarliestOutageAndSkipsEveryOutageDay() throws {
+        var s = TestSupport.smallScenario(users: [300], runs: 1, days: 14)
+        let early = Outage(day: 4, startHourUTC: 6, durationHours: 2, errorRate: 1)
+        let late = Outage(day: 10, startHourUTC: 15, durationHours: 3, errorRate: 1)
+        s.api.outages = [late, early]
+        let design = s.availableDesigns.first { $0.name == "direct" }!
+        let model = SimulationModel(scenario: s, design: design, run: 0, parameters: RunParameters.central(s))
+        let window = try #require(LoadSummary.stormWindow(model))
+        #expect(window.start == 3 * 1_440 + 8 * 60, "the hour after day 4's outage, 08:00 UTC")
+        #expect(window.days.contains(3) && window.days.contains(9), "days \(window.days)")
+
+        let listed = TestSupport.row(TestSupport.run(s, designs: ["direct"]), "direct")
+        s.api.outages = [early, late]
+        let sorted = TestSupport.row(TestSupport.run(s, designs: ["direct"]), "direct")
+        let a = try #require(listed.outage), b = try #require(sorted.outage)
+        #expect(a.stormRatio == b.stormRatio && a.usualPeakPerMinute == b.usualPeakPerMinute)
+        #expect(a.peakAfterOutagePerMinute.mean == b.peakAfterOutagePerMinute.mean)
+        #expect(a.extraRequestsPerMonth == b.extraRequestsPerMonth)
+    }
+
     @Test func projectionAgreesWithFullSimulation() {
         var s = TestSupport.smallScenario(users: [1_200], runs: 2, days: 7)
         s.horizon.sampleUsers = 1_200
