@@ -46,6 +46,9 @@ func runFuzzerDriver(_ argc: UnsafeMutablePointer<CInt>,
 /// SwiftPM names an executable's entry point after its module on Linux; start libFuzzer from it.
 @_cdecl("widget_quota_fuzz_main")
 public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    // Resolve the target before libFuzzer starts: an exit from inside a run is a crash to it,
+    // and a mistyped name would leave a spurious crash file behind.
+    _ = target
     var count = argc
     var arguments = argv
     return runFuzzerDriver(&count, &arguments) { data, size in fuzzOneInput(data, size) }
