@@ -48,44 +48,59 @@ public struct LineChart: Sendable {
     static let left = 84.0, top = 64.0, bottom = 58.0
 
     /// The chart as an SVG document.
+    ///
+    /// What the chart cannot show is said beside the legend: values a logarithmic axis cannot
+    /// place (zero or below), and point labels left out because every spot for them was taken.
     public func svg() -> String {
-        let legendWidth = min(230, Double(series.map(\.name.count).max() ?? 0) * 7 + 44)
+        // Wide enough for the longest name (up to a point) and for a readable note under the legend.
+        let legendWidth = min(230, max(Double(series.map(\.name.count).max() ?? 0) * 7 + 44, 160))
         let plotRight = LineChart.width - legendWidth - 16
+        let subtitleLines = TextLayout.wrap(subtitle, width: LineChart.width - LineChart.left - 16)
+        let plotTop = LineChart.top + 13 * Double(max(subtitleLines.count - 1, 0))
         let plotBottom = LineChart.height - LineChart.bottom
-        let plotWidth = plotRight - LineChart.left, plotHeight = plotBottom - LineChart.top
+        let plotWidth = plotRight - LineChart.left, plotHeight = plotBottom - plotTop
         func px(_ x: Double) -> Double { LineChart.left + xScale.position(x) * plotWidth }
         func py(_ y: Double) -> Double { plotBottom - yScale.position(y) * plotHeight }
 
         var c = SVGCanvas(width: LineChart.width, height: LineChart.height)
         c.text(title, LineChart.left, 24, class: "title")
-        c.text(subtitle, LineChart.left, 42, class: "subtitle")
+        for (i, line) in subtitleLines.enumerated() { c.text(line, LineChart.left, 42 + 13 * Double(i), class: "subtitle") }
         for t in yScale.ticks {
             c.line(LineChart.left, py(t), plotRight, py(t), class: "grid")
             c.text(yScale.label(t), LineChart.left - 8, py(t) + 4, anchor: .end)
         }
         for t in xScale.ticks {
-            c.line(px(t), LineChart.top, px(t), plotBottom, class: "grid")
+            c.line(px(t), plotTop, px(t), plotBottom, class: "grid")
             c.text(xScale.label(t), px(t), plotBottom + 18, anchor: .middle)
         }
         c.line(LineChart.left, plotBottom, plotRight, plotBottom, class: "axis")
-        c.line(LineChart.left, LineChart.top, LineChart.left, plotBottom, class: "axis")
+        c.line(LineChart.left, plotTop, LineChart.left, plotBottom, class: "axis")
         c.text(xTitle, (LineChart.left + plotRight) / 2, LineChart.height - 14, anchor: .middle)
-        c.text(yTitle, 18, (LineChart.top + plotBottom) / 2, anchor: .middle, rotate: true)
+        c.text(yTitle, 18, (plotTop + plotBottom) / 2, anchor: .middle, rotate: true)
         for r in references where r.y >= yScale.lower && r.y <= yScale.upper {
             c.line(LineChart.left, py(r.y), plotRight, py(r.y), class: "reference")
             c.text(r.label, plotRight - 4, py(r.y) - 4, anchor: .end, class: "reference-label")
         }
-        var labels = LabelPlacer()
-        for (i, s) in series.enumerated() {
+        func drawable(_ p: ChartPoint) -> Bool {
+            p.x.isFinite && p.y.isFinite && (xScale.kind == .linear || p.x > 0) && (yScale.kind == .linear || p.y > 0)
+        }
+        let shown = series.map { $0.points.filter(drawable) }
+        // Every marker is placed before any label, so that no label covers a point.
+        var labels = LabelPlacer(bounds: (LineChart.left, plotTop, plotRight, plotBottom))
+        for (s, points) in zip(series, shown) where s.style != .line {
+            for p in points { labels.reserve(x: px(p.x), y: py(p.y), radius: 4) }
+        }
+        var hidden = [String](), unlabelled = 0
+        for (i, (s, points)) in zip(series, shown).enumerated() {
             let cls = ChartStyle.seriesClass(i)
-            let points = s.points.filter { $0.x.isFinite && $0.y.isFinite && (yScale.kind == .linear || $0.y > 0) }
+            if points.count < s.points.count { hidden.append(s.name) }
             // Dense series (a value a minute) get a thinner line so that overlapping curves stay readable.
             let weight = points.count > 200 ? " thin" : ""
             if s.style != .markers { c.polyline(points.map { (px($0.x), py($0.y)) }, class: "line " + cls + weight) }
             if s.style != .line {
                 for p in points {
                     c.circle(px(p.x), py(p.y), r: 3.5, class: cls)
-                    if let label = p.label { labels.place(label, x: px(p.x), y: py(p.y), on: &c) }
+                    if let label = p.label, !labels.place(label, x: px(p.x), y: py(p.y), on: &c) { unlabelled += 1 }
                 }
             }
             let y = LineChart.top + 8 + Double(i) * 20
@@ -93,32 +108,18 @@ public struct LineChart: Sendable {
             c.circle(plotRight + 28, y, r: 3, class: cls)
             c.text(s.name, plotRight + 46, y + 4)
         }
-        return c.document(title: title, description: subtitle)
-    }
-}
-
-/// Places point labels beside their points, trying a few positions so labels do not overlap.
-struct LabelPlacer {
-    private var taken: [(x0: Double, y0: Double, x1: Double, y1: Double)] = []
-
-    /// Approximate width of `text` at the note font size.
-    static func width(_ text: String) -> Double { Double(text.count) * 6.2 }
-
-    mutating func place(_ text: String, x: Double, y: Double, on canvas: inout SVGCanvas) {
-        let w = LabelPlacer.width(text), h = 12.0
-        // (dx, dy, anchored at the end): right-above, right-below, left-above, left-below, further out.
-        let candidates: [(Double, Double, Bool)] = [(7, -6, false), (7, 14, false), (-7, -6, true), (-7, 14, true),
-                                                    (7, -20, false), (7, 28, false), (-7, -20, true), (-7, 28, true)]
-        var chosen = candidates[0]
-        var box = (x0: 0.0, y0: 0.0, x1: 0.0, y1: 0.0)
-        for candidate in candidates {
-            let x0 = candidate.2 ? x + candidate.0 - w : x + candidate.0
-            let b = (x0: x0, y0: y + candidate.1 - h, x1: x0 + w, y1: y + candidate.1 + 2)
-            box = b
-            chosen = candidate
-            if !taken.contains(where: { $0.x0 < b.x1 && b.x0 < $0.x1 && $0.y0 < b.y1 && b.y0 < $0.y1 }) { break }
+        var notes = [String]()
+        if !hidden.isEmpty {
+            notes.append("Not drawn: values of zero or below, which a log scale cannot show (\(hidden.joined(separator: ", "))).")
         }
-        taken.append(box)
-        canvas.text(text, x + chosen.0, y + chosen.1, anchor: chosen.2 ? .end : .start, class: "note")
+        if unlabelled > 0 {
+            notes.append("\(unlabelled) point label\(unlabelled == 1 ? " is" : "s are") left out where \(unlabelled == 1 ? "it" : "they") would cover another.")
+        }
+        var y = LineChart.top + 8 + Double(series.count) * 20 + 10
+        for line in notes.flatMap({ TextLayout.wrap($0, width: LineChart.width - plotRight - 24) }) {
+            c.text(line, plotRight + 16, y, class: "note")
+            y += 13
+        }
+        return c.document(title: title, description: subtitle)
     }
 }
