@@ -16,7 +16,8 @@ public struct Design: Codable, Sendable, Equatable {
 
     /// When WidgetKit should ask for the next timeline.
     public enum ReloadPolicy: Sendable, Equatable {
-        /// After the last entry (entries × spacing after the timeline was built).
+        /// After the last entry's date ((entries − 1) × spacing after the timeline was built,
+        /// at least the minimum spacing).
         case atEnd
         /// A fixed interval after the timeline was built.
         case after(minutes: Double)
@@ -29,6 +30,8 @@ public struct Design: Codable, Sendable, Equatable {
         /// Once, after a successful fetch (seed 000's advice).
         case onceOnSuccess
         /// On every app foreground, whether or not anything changed (seed 001's anti-pattern).
+        /// Reloads while the app is in the foreground do not spend the budget, so what this costs
+        /// is getTimeline calls, and requests when the widget fetches in getTimeline.
         case everyForeground
         /// After every fetch attempt, failures included.
         case everyFetch
@@ -57,7 +60,8 @@ public struct Design: Codable, Sendable, Equatable {
     public var timelineEntries: Int = 1
     public var entrySpacingMinutes: Double = 60
     public var reloadCalls: ReloadCalls = .onceOnSuccess
-    /// HTTP requests per fetch (seed 002 downloads JSON, then an image: 2).
+    /// Metered API requests per fetch (a refresh that calls the API twice: 2). Downloads from
+    /// hosts outside the API, such as an image CDN, are not requests here.
     public var requestsPerFetch: Int = 1
     /// BGAppRefreshTask earliestBeginDate; `nil` uses the platform default.
     public var backgroundIntervalHours: Double?

@@ -20,15 +20,16 @@ public enum DesignPresets {
         return d
     }
 
-    /// Seed 002's widget: `.after(15 min)`, JSON then an image per refresh, capped by the budget.
+    /// Seed 002's widget: `.after(15 min)`, one API call per refresh, capped by the budget. The
+    /// image it then downloads comes from the service's image host, not from the metered API, so
+    /// it is not a request here.
     public static var directPoll15m: Design {
         var d = Design(name: "direct-poll-15m")
-        d.summary = "The widget polls every 15 min with .after(15 min), JSON + image per refresh; the budget caps it."
+        d.summary = "The widget polls every 15 min with .after(15 min), one API call per refresh (the image host is not metered); the budget caps it."
         d.source = "seed 002"
         d.fetchTriggers = [.getTimeline]
         d.reloadPolicy = .after(minutes: 15)
         d.entrySpacingMinutes = 15
-        d.requestsPerFetch = 2
         return d
     }
 
@@ -62,7 +63,9 @@ public enum DesignPresets {
         d.fetchTriggers = [.getTimeline, .push]
         d.timelineEntries = 12
         d.entrySpacingMinutes = 30
-        d.cacheTTLMinutes = 360
+        // Under the 5.5 h to the last entry, so the .atEnd reload fetches (seed 000: keep the TTL
+        // and the reload interval consistent) instead of rebuilding from the same data.
+        d.cacheTTLMinutes = 300
         d.reloadPolicy = .atEnd
         d.reloadCalls = .onceOnSuccess
         return d

@@ -43,6 +43,8 @@ struct SimulationConstants: Sendable {
     let policyNever: Bool
     /// Seconds from building a timeline to its policy reload (before alignment and jitter).
     let policyDelay: Double
+    /// WidgetKit's minimum spacing between reloads, in seconds (at least 1).
+    let minReloadSpacing: Double
     let aligned: Bool
     /// Alignment period in seconds (aligned designs).
     let alignPeriod: Double
@@ -100,10 +102,15 @@ struct SimulationConstants: Sendable {
         // At least a second, even for an unvalidated scenario: a reload due at the moment of the
         // previous one would repeat without end while the app is in the foreground.
         let spacing = max(s.platform.minEntrySpacingMinutes * 60, 1)
+        minReloadSpacing = spacing
         switch d.reloadPolicy {
         case .never: policyNever = true; policyDelay = .infinity
         case .after(let minutes): policyNever = false; policyDelay = max(minutes * 60, spacing)
-        case .atEnd: policyNever = false; policyDelay = max(Double(d.timelineEntries) * d.entrySpacingMinutes * 60, spacing)
+        case .atEnd:
+            // The first entry is dated when the timeline is built, the last (entries − 1) spacings
+            // later; WidgetKit reloads once that date has passed (seed 004).
+            policyNever = false
+            policyDelay = max(Double(max(d.timelineEntries - 1, 0)) * d.entrySpacingMinutes * 60, spacing)
         }
         aligned = d.alignToWallClockMinutes != nil
         alignPeriod = (d.alignToWallClockMinutes ?? 0) * 60

@@ -62,6 +62,13 @@ struct UserSimulator<Observer: SimulationObserver> {
     /// When in its day this device's reload budget renews.
     let budgetPhase: Double
     var retryActor = RequestActor.app
+    /// The widget instance whose getTimeline a widget-extension retry completes.
+    var retryInstance = 0
+    /// End of the running background task's slice, and of the time a push wakes the app for.
+    var backgroundDeadline = -Double.infinity
+    var pushDeadline = -Double.infinity
+    /// When the last fetch ended (its last response, or the slice's end).
+    var lastFetchEnd = 0.0
     private let utcOffset: Double
 
     // Next event times.
@@ -264,20 +271,37 @@ struct UserSimulator<Observer: SimulationObserver> {
             tBackground = .infinity
             submitBackground(at: t)
         case .push:
+            pushDeadline = t + k.taskSliceSeconds
             _ = fetch(at: t, actor: .app)
             tPush = pushClock.next(&pushRNG, zig)
         case .retry:
             nextRetry = .infinity
-            if counted(t) { tally.retries += 1 }
-            let ok = fetch(at: t, actor: retryActor)
-            if ok && retryActor == .widgetExtension {
-                for i in 0..<instances { displayedContent[i] = contentTime; displayedError[i] = false }
-            }
+            retry(at: t)
         case .budget:
             budgetReset(t)
             tBudget = t + 86_400
         }
         updateRare()
+    }
+
+    /// A retry runs only while what started it still runs: the app in the foreground (or woken
+    /// by a push), the background task within its slice, or the extension's getTimeline, whose
+    /// timeline it completes. A background task completes after its last attempt.
+    private mutating func retry(at t: Double) {
+        let actor = retryActor, instance = retryInstance
+        if actor == .app && t >= foregroundUntil && t >= pushDeadline {
+            retryAttempt = 0   // the app was suspended: the retry never runs
+            return
+        }
+        if counted(t) { tally.retries += 1 }
+        let ok = fetch(at: t, actor: actor, instance: actor == .widgetExtension ? instance : nil)
+        if ok && actor == .widgetExtension {
+            displayedContent[instance] = contentTime
+            displayedError[instance] = false
+        }
+        if actor == .background && nextRetry == .infinity {
+            observer.record(.bgTaskComplete(success: ok), local: lastFetchEnd, utc: utc(lastFetchEnd))
+        }
     }
 
     /// Recomputes the earliest rare event (in the original precedence on ties).
@@ -376,14 +400,23 @@ struct UserSimulator<Observer: SimulationObserver> {
             displayedError[i] = false
         }
         if !k.policyNever {
-            nextPolicy[i] = aligned(t + k.policyDelay)
+            nextPolicy[i] = policyTime(after: t)
             updatePolicy()
         }
     }
 
     /// When the timeline built at `t` asks to be reloaded.
-    mutating func policyTime(after t: Double) -> Double {
-        k.policyNever ? .infinity : aligned(t + k.policyDelay)
+    ///
+    /// An aligned poll asks for the next wall-clock boundary (:00, :30, ... shifted by this
+    /// device's phase) a whole period after the previous one, so a getTimeline between two
+    /// boundaries keeps the next boundary rather than skipping it; WidgetKit honours it as soon
+    /// as its minimum spacing allows. Other designs ask `policyDelay` later.
+    @inline(__always) mutating func policyTime(after t: Double) -> Double {
+        if k.policyNever { return .infinity }
+        guard k.aligned else { return aligned(t + k.policyDelay) }
+        let period = k.alignPeriod
+        let boundary = (UserSimulator.floor((t + k.policyDelay - period - phase) / period) + 1) * period + phase
+        return max(boundary, t + k.minReloadSpacing)
     }
 
     /// Applies wall-clock alignment and jitter to a requested time.
@@ -405,6 +438,12 @@ struct UserSimulator<Observer: SimulationObserver> {
     @inline(__always) static func ceil(_ x: Double) -> Double {
         let truncated = Double(Int(x))
         return truncated < x ? truncated + 1 : truncated
+    }
+
+    /// `x.rounded(.down)`, likewise.
+    @inline(__always) static func floor(_ x: Double) -> Double {
+        let truncated = Double(Int(x))
+        return truncated > x ? truncated - 1 : truncated
     }
 
     mutating func appForeground(at t: Double) {
@@ -444,15 +483,19 @@ struct UserSimulator<Observer: SimulationObserver> {
     mutating func backgroundLaunch(at t: Double) {
         if counted(t) { tally.bgLaunches += 1 }
         observer.record(.bgTaskLaunch, local: t, utc: utc(t))
-        var success = true
+        backgroundDeadline = t + k.taskSliceSeconds
+        var success = true, end = t
         if k.fetchOnBackground {
             if isStale(t) {
                 success = fetch(at: t, actor: .background)
+                end = lastFetchEnd
+                // A retry within the slice keeps the task running; it completes after the last attempt.
+                if nextRetry != .infinity && retryActor == .background { return }
             } else {
                 observer.record(.cacheHit(instance: nil), local: t, utc: utc(t))
             }
         }
-        observer.record(.bgTaskComplete(success: success), local: t, utc: utc(t))
+        observer.record(.bgTaskComplete(success: success), local: end, utc: utc(end))
     }
 
     /// Sends the requests of one fetch; returns true when the content was refreshed.
@@ -462,7 +505,8 @@ struct UserSimulator<Observer: SimulationObserver> {
         var elapsed = 0.0
         var ok = true
         var expired = false
-        let slice = k.taskSliceSeconds
+        // What is left of the background task's slice (a retry runs in the same task).
+        let slice = actor == .background ? backgroundDeadline - t : .infinity
         for _ in 0..<k.requestsPerFetch {
             let sendTime = t + elapsed
             if actor == .background && elapsed >= slice { expired = true; ok = false; break }
@@ -510,6 +554,7 @@ struct UserSimulator<Observer: SimulationObserver> {
             if isCounted { tally.bgExpirations += 1 }
             observer.record(.bgTaskExpire, local: t + slice, utc: utc(t + slice))
         }
+        lastFetchEnd = expired ? t + slice : t + elapsed
         if isCounted {
             tally.fetches += 1
             if !ok { tally.failedFetches += 1 }
@@ -522,12 +567,14 @@ struct UserSimulator<Observer: SimulationObserver> {
             }
         } else {
             if actor != .widgetExtension, k.reloadCalls == .everyFetch { reloadCall(at: t + elapsed) }
-            if k.retries, retryAttempt < k.maxRetries {
-                var delay = k.retryBaseSeconds * Foundation.pow(2, Double(retryAttempt))
-                if k.retryJitter { delay *= apiRNG.uniform() }
+            var delay = k.retryBaseSeconds * Foundation.pow(2, Double(retryAttempt))
+            if k.retries, retryAttempt < k.maxRetries, k.retryJitter { delay *= apiRNG.uniform() }
+            // A background task cannot wait past its slice.
+            if k.retries, retryAttempt < k.maxRetries, actor != .background || t + elapsed + delay < backgroundDeadline {
                 retryAttempt += 1
                 nextRetry = t + elapsed + delay
                 retryActor = actor
+                retryInstance = instance ?? 0
                 updateRare()
             } else {
                 retryAttempt = 0

@@ -176,4 +176,105 @@ import Testing
             }
         }
     }
+
+    /// One device's getTimeline calls over its counted days (local seconds, and whether each is a
+    /// policy reload), with a budget that never runs out.
+    static func timelines(_ design: Design, systemCallsPerDay: Double? = nil) -> (calls: [(t: Double, policy: Bool)], model: SimulationModel) {
+        var s = TestSupport.smallScenario(users: [1], runs: 1, days: 4)
+        if let calls = systemCallsPerDay { s.platform.getTimelinePerDay = .fixed(calls) }
+        s.platform.reloadBudgetMin = 100_000
+        s.platform.reloadBudgetMax = 100_000
+        s.population.rarelyViewedShare = 0
+        s.population.multiWidgetShare = 0
+        s.designs = [design]
+        let m = SimulationModel(scenario: s, design: design, run: 0, parameters: RunParameters.central(s))
+        var sim = UserSimulator(model: m, user: 0, observer: Recorder())
+        sim.run()
+        let calls = sim.observer.events.compactMap { event, t -> (Double, Bool)? in
+            guard case .getTimeline(_, let origin, _) = event, t >= Double(m.countedFirstDay) * 86_400,
+                  t < Double(m.countedEndDay) * 86_400 else { return nil }
+            return (t, origin == .policy)
+        }
+        return (calls, m)
+    }
+
+    /// An aligned 30-minute poll reloads at every :00 and :30, however WidgetKit's own calls fall
+    /// between them (seed 002's stampede); it used to skip the boundary after each of them. Only
+    /// a call in the last 5 minutes before a boundary (the minimum spacing) moves that reload.
+    @Test func anAlignedPollReloadsAtEveryBoundary() {
+        let (calls, m) = SimulatorInternalsTests.timelines(DesignPresets.pollAligned)
+        let boundaries = Set((0..<(48 * (m.countedEndDay - m.countedFirstDay))).map { Double(m.countedFirstDay * 86_400 + $0 * 1_800) })
+        let reloads = Set(calls.filter(\.policy).map(\.t))
+        let crowded = Set(calls.filter { !$0.policy }.compactMap { call -> Double? in
+            let next = (call.t / 1_800).rounded(.up) * 1_800
+            return next - call.t < 300 ? next : nil
+        })
+        #expect(boundaries.subtracting(reloads).subtracting(crowded).count <= 1, "missed \(boundaries.subtracting(reloads).subtracting(crowded).sorted())")
+        #expect(reloads.subtracting(boundaries).allSatisfy { t in calls.contains { !$0.policy && abs(t - 300 - $0.t) < 1e-6 } })
+    }
+
+    /// `.atEnd` reloads when the last entry's date has passed: (entries − 1) spacings after the
+    /// timeline was built, and no sooner than the minimum spacing (5 min) for a single entry.
+    @Test(arguments: [(3, 60.0, 7_200.0), (12, 30.0, 19_800.0), (1, 60.0, 300.0)])
+    func atEndReloadsAtTheLastEntry(entries: Int, spacingMinutes: Double, expectedSeconds: Double) {
+        var d = Design(name: "at-end")
+        d.fetchTriggers = [.appForeground]
+        d.cacheTTLMinutes = 60
+        d.reloadPolicy = .atEnd
+        d.timelineEntries = entries
+        d.entrySpacingMinutes = spacingMinutes
+        let calls = SimulatorInternalsTests.timelines(d, systemCallsPerDay: 0.5).calls
+        let gaps = zip(calls, calls.dropFirst()).filter { $1.policy }.map { $1.t - $0.t }
+        #expect(!gaps.isEmpty)
+        #expect(gaps.allSatisfy { abs($0 - expectedSeconds) < 1e-6 }, "gaps \(Set(gaps).sorted())")
+    }
+
+    /// Retries run only while what started them runs: background requests stay inside their
+    /// task's slice and the task completes after its last one; the app's stop once it is
+    /// suspended.
+    @Test(arguments: [true, false])
+    func retriesEndWithWhatStartedThem(hang: Bool) {
+        var d = Design(name: "retrying")
+        d.fetchTriggers = [.appForeground, .backgroundTask, .getTimeline]
+        d.cacheTTLMinutes = 60
+        d.retry = .backoff(maxRetries: 6, baseSeconds: 2, jitter: false)
+        var s = TestSupport.smallScenario(users: [30], runs: 1, days: 5)
+        s.api.failureProbability = .fixed(0.6)
+        s.api.hangShareOfFailures = hang ? 1 : 0
+        s.designs = [d]
+        let m = SimulationModel(scenario: s, design: d, run: 0, parameters: RunParameters.central(s))
+        let slice = s.platform.taskSliceSeconds
+        var retriedInBackground = 0
+        for user in 0..<30 {
+            var sim = UserSimulator(model: m, user: user, observer: Recorder())
+            sim.run()
+            var launch: Double?, lastRequest = -Double.infinity, inForeground = false
+            var backgroundRequests = 0
+            for (event, t) in sim.observer.events {
+                switch event {
+                case .bgTaskLaunch:
+                    launch = t; backgroundRequests = 0
+                case .apiRequest(.background, _, _, _):
+                    let start = try! #require(launch, "a background request outside any task")
+                    #expect(t >= start && t < start + slice, "user \(user): background request \(t - start) s into its task")
+                    lastRequest = t
+                    backgroundRequests += 1
+                    if backgroundRequests > 1 { retriedInBackground += 1 }
+                case .bgTaskComplete:
+                    #expect(launch != nil, "user \(user): a task completed twice")
+                    #expect(t >= lastRequest || launch.map { lastRequest < $0 } == true)
+                    launch = nil
+                case .appForeground:
+                    inForeground = true
+                case .appBackground:
+                    inForeground = false
+                case .apiRequest(.app, _, _, _):
+                    #expect(inForeground, "user \(user): an app request at \(t) while the app is suspended")
+                default:
+                    break
+                }
+            }
+        }
+        #expect(retriedInBackground > 0, "the scenario exercises background retries")
+    }
 }
