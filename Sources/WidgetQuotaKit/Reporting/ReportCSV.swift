@@ -24,6 +24,8 @@ struct ReportCSV {
         ] + tiers.map { "exceed_probability_" + $0 } + [
             "cost_per_month_mean", "cost_per_month_p5", "cost_per_month_p95", "cost_per_user_month",
             "outage_extra_requests_per_month", "outage_peak_after_per_minute_p95", "outage_storm_ratio",
+            // Added later, at the end so that readers by position keep working.
+            "over_target_glance_share", "exceeds_every_tier", "outage_peak_after_per_minute_mean",
         ])
         for r in facts.result.results {
             let fixed: [CSVWriter.Cell] = [
@@ -42,7 +44,9 @@ struct ReportCSV {
             let perTier = tiers.map { name in r.quota.first { $0.tier == name }.map { CSVWriter.Cell.number($0.exceedProbability) } ?? .empty }
             func cell(_ v: Double?) -> CSVWriter.Cell { v.map(CSVWriter.Cell.number) ?? .empty }
             let extra = [cell(r.cost?.perMonth.mean), cell(r.cost?.perMonth.p5), cell(r.cost?.perMonth.p95), cell(r.cost?.perUserMonth),
-                         cell(r.outage?.extraRequestsPerMonth), cell(r.outage?.peakAfterOutagePerMinute.p95), cell(r.outage?.stormRatio)]
+                         cell(r.outage?.extraRequestsPerMonth), cell(r.outage?.peakAfterOutagePerMinute.p95), cell(r.outage?.stormRatio),
+                         .number(r.freshness.overTargetShare), .text(r.exceedsEveryTier ? "true" : "false"),
+                         cell(r.outage?.peakAfterOutagePerMinute.mean)]
             w.appendRow(fixed + perTier + extra)
         }
         return w.output

@@ -99,10 +99,13 @@ struct ResultTables {
     }
 
     func freshness() -> MarkdownTable {
-        var t = MarkdownTable(["Design", "Glances / day", "Stale glances", "Error / placeholder", "Median age (min)", "p95 age (min)"])
+        let target = NumberText.plain(facts.result.scenario.population.freshnessTargetMinutes)
+        var t = MarkdownTable(["Design", "Glances / day", "Older than \(target) min, or none", "Older than its TTL (≥ \(target) min)",
+                               "Error / placeholder", "Median age (min)", "p95 age (min)"])
         for r in perDesign {
             let f = r.freshness
-            t.append([r.design, NumberText.human(f.glancesPerUserDay), NumberText.percent(f.staleShare), NumberText.percent(f.errorShare),
+            t.append([r.design, NumberText.human(f.glancesPerUserDay), NumberText.percent(f.overTargetShare),
+                      NumberText.percent(f.staleShare), NumberText.percent(f.errorShare),
                       f.medianAgeMinutes.map { NumberText.human($0) } ?? "–", f.p95AgeMinutes.map { NumberText.human($0) } ?? "–"])
         }
         return t
@@ -111,8 +114,9 @@ struct ResultTables {
     /// What users see during the scenario's outages, and what the outage costs in requests and load.
     func outage() -> MarkdownTable {
         let n = facts.focusUsers
-        var t = MarkdownTable(["Design", "Glances showing an error", "Glances showing old content", "Extra requests / user",
-                               "Extra requests (\(ReportFormat.users(n)) users)", "Peak req/min after it ends (p95)", "× usual peak"])
+        var t = MarkdownTable(["Design", "Glances at an error or placeholder", "Glances at old content", "Extra requests / user",
+                               "Extra requests (\(ReportFormat.users(n)) users)", "Peak req/min after it ends (mean · p95)",
+                               "Mean peak × usual peak"])
         for design in facts.designs {
             guard let r = facts.row(design, users: n) else { continue }
             let f = r.freshness, o = r.outage
@@ -120,7 +124,7 @@ struct ResultTables {
                       f.outageStaleShare.map { NumberText.percent($0) } ?? "–",
                       o.map { NumberText.human($0.extraRequestsPerUserMonth) } ?? "–",
                       o.map { ReportFormat.whole($0.extraRequestsPerMonth) } ?? "–",
-                      o.map { NumberText.human($0.peakAfterOutagePerMinute.p95) } ?? "–",
+                      o.map { NumberText.human($0.peakAfterOutagePerMinute.mean) + " · " + NumberText.human($0.peakAfterOutagePerMinute.p95) } ?? "–",
                       o?.stormRatio.map { NumberText.human($0) + "×" } ?? "–"])
         }
         return t

@@ -37,6 +37,7 @@ struct ResultAggregator {
                 guard let h = headroom.first(where: { $0.design == results[i].design && $0.tier == tier.name }) else { return false }
                 return h.maxUsers.map { users <= $0 } ?? true
             }?.name
+            results[i].exceedsEveryTier = results[i].requiredTier == nil && !scenario.quotas.tiers.isEmpty
         }
         let typical = designs.enumerated().map { d, design -> SimulationResult.TypicalDay in
             var minutes = [Double](repeating: 0, count: 1_440)

@@ -87,6 +87,9 @@ public struct DesignResult: Codable, Sendable {
     public var quota: [TierOutcome]
     /// The cheapest tier with enough headroom for this population (nil: none of the listed tiers).
     public var requiredTier: String?
+    /// True when the scenario lists tiers and none of them is enough (`requiredTier` is then nil),
+    /// so that a reader can tell "above every tier" from "no tiers to check".
+    public var exceedsEveryTier: Bool = false
     /// Monthly API cost (nil when the model has no price).
     public var cost: Cost?
     /// What the scenario's outages did (nil without outages).

@@ -181,3 +181,42 @@ import FoundationXML
         #expect(designs > 0 && json["results"]?.array?.count == designs * users, "one result per design × user count")
     }
 }
+
+/// The summary CSV says what the Markdown says, in columns a spreadsheet can filter on.
+@Suite struct SummaryCSVTests {
+    static func rows(_ csv: String) -> [[String: String]] {
+        let lines = csv.split(whereSeparator: \.isNewline).map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        return lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(lines[0], $0)) }
+    }
+
+    /// A population no tier can serve is marked as such, not left blank like "no tiers".
+    @Test func aPopulationAboveEveryTierIsMarked() throws {
+        var s = ReportFixtures.scenario
+        s.quotas.tiers = [QuotaTier(name: "tiny", rpm: 2, tpm: nil, rpd: nil, readOn: "test", note: "")]
+        let report = SimulationReport(TestSupport.run(s, designs: ["direct"]))
+        let rows = SummaryCSVTests.rows(report.csv())
+        #expect(rows.count == 2)
+        for row in rows {
+            let above = row["exceeds_every_tier"] == "true"
+            #expect(above == (row["tier_needed"] == ""), "\(row)")
+        }
+        #expect(rows.first { $0["users"] == "100" }?["exceeds_every_tier"] == "true", "100 direct users send more than 2 a minute")
+        s.quotas.tiers = []
+        let noTiers = SummaryCSVTests.rows(SimulationReport(TestSupport.run(s, designs: ["direct"])).csv())
+        #expect(noTiers.allSatisfy { $0["exceeds_every_tier"] == "false" && $0["tier_needed"] == "" })
+    }
+
+    /// The headline's freshness yardstick is in the CSV too, and agrees with the JSON.
+    @Test func overTargetShareMatchesTheJSON() throws {
+        let report = ReportFixtures.report
+        let json = try JSONValue.parse(Data(try report.json().utf8), file: "report.json")
+        let results = try #require(json["results"]?.array)
+        let rows = SummaryCSVTests.rows(report.csv())
+        #expect(rows.count == results.count)
+        for (row, result) in zip(rows, results) {
+            let csv = try #require(Double(row["over_target_glance_share"] ?? ""))
+            let value = try #require(result["freshness"]?["overTargetShare"]?.number)
+            #expect(abs(csv - value) <= 1e-5 * max(value, 1e-9) + 1e-12)
+        }
+    }
+}
