@@ -76,7 +76,7 @@ public struct ReportDiff: Sendable {
             return (json["scenario"]?.leaves(prefix: "scenario") ?? [])
                 + (json["method"]?.leaves(prefix: "method").filter { $0.path != "method.description" } ?? []) + price
         }
-        let old = leaves(base), new = leaves(head)
+        let old = collapsingLists(leaves(base)), new = collapsingLists(leaves(head))
         let oldMap = Dictionary(old, uniquingKeysWith: { a, _ in a }), newMap = Dictionary(new, uniquingKeysWith: { a, _ in a })
         var paths = old.map(\.path)
         for item in new where oldMap[item.path] == nil { paths.append(item.path) }
@@ -84,6 +84,29 @@ public struct ReportDiff: Sendable {
             oldMap[path] == newMap[path] ? nil : ChangedValue(path: path.hasPrefix("scenario.") ? String(path.dropFirst(9)) : path,
                                                                old: oldMap[path], new: newMap[path])
         }
+    }
+
+    /// Lists of plain values (`method.designs[0]`, `[1]`, ...) as one value each (`method.designs`:
+    /// "a, b, c"), so that a design added at the front reads as that, not as every later index
+    /// changing. Lists of objects keep their indexed paths.
+    static func collapsingLists(_ leaves: [(path: String, value: String)]) -> [(path: String, value: String)] {
+        var out = [(path: String, value: String)]()
+        var listIndex = [String: Int]()
+        for leaf in leaves {
+            guard leaf.path.hasSuffix("]"), let open = leaf.path.lastIndex(of: "["),
+                  Int(leaf.path[leaf.path.index(after: open)..<leaf.path.index(before: leaf.path.endIndex)]) != nil else {
+                out.append(leaf)
+                continue
+            }
+            let list = String(leaf.path[..<open])
+            if let i = listIndex[list] {
+                out[i].value += ", " + leaf.value
+            } else {
+                listIndex[list] = out.count
+                out.append((list, leaf.value))
+            }
+        }
+        return out
     }
 
     /// True when no compared figure and no assumption changed.
@@ -130,6 +153,7 @@ public struct ReportDiff: Sendable {
         if isUnchanged { return "**No change**: every design and user count sends the same number of requests, and no assumption changed." }
         let moved = requests.rows.filter { ($0.change ?? 1) != 0 }
         // The largest change among rows both reports have; added or removed rows are counted apart.
+        let shared = requests.rows.filter { $0.old != nil && $0.new != nil }
         let common = moved.filter { $0.old != nil && $0.new != nil }
         let added = moved.filter { $0.old == nil }.count, removed = moved.filter { $0.new == nil }.count
         guard let largest = common.max(by: { abs($0.share ?? .infinity) < abs($1.share ?? .infinity) }) ?? moved.first else {
@@ -151,8 +175,9 @@ public struct ReportDiff: Sendable {
             }
             return parts.joined(separator: "; ") + "."
         }
-        var text = "\(moved.count) of \(requests.rows.count) design × user rows changed"
-        if added + removed > 0 { text += " (\(added) new in head, \(removed) removed in head)" }
+        var text = shared.isEmpty ? "No design × user row is in both reports"
+            : "\(common.count) of the \(shared.count) design × user rows both reports have changed"
+        if added + removed > 0 { text += "; \(added) new in head, \(removed) removed in head" }
         text += ". Largest: **\(largest.design)** at "
         text += "\(ReportFormat.users(largest.users)) user\(largest.users == 1 ? "" : "s"), "
         if let share = largest.share {

@@ -84,6 +84,20 @@ import Testing
         #expect(diff.out.contains("`prices.inputCostPerToken`: 0.0000003 → 0.0000006"))
     }
 
+    /// Dropping a design from a report is one changed list of designs and rows removed in head,
+    /// not a change at every later position, nor "changed" rows.
+    @Test func diffOfADroppedDesignSaysWhatWasRemoved() throws {
+        let common = ["--runs", "2", "--sample-users", "30", "--users", "1,30", "--quiet", "--no-sensitivity", "--format", "json"]
+        let base = TestSupport.cli(["simulate", "--designs", "direct,cache-on-open,cache-bgtask"] + common)
+        let head = TestSupport.cli(["simulate", "--designs", "direct,cache-bgtask"] + common)
+        let basePath = try TestSupport.temporaryFile(base.out, name: "base.json"), headPath = try TestSupport.temporaryFile(head.out, name: "head.json")
+        let diff = TestSupport.cli(["diff", basePath, headPath])
+        #expect(diff.code == .success, "\(diff.err)")
+        #expect(diff.out.contains("`method.designs`: direct, cache-on-open, cache-bgtask → direct, cache-bgtask"), "\(diff.out)")
+        #expect(!diff.out.contains("designs[1]"))
+        #expect(diff.out.contains("0 of the 4 design × user rows both reports have changed; 0 new in head, 2 removed in head"), "\(diff.out.prefix(300))")
+    }
+
     @Test func diffReportsMissingAndInvalidInputs() throws {
         #expect(TestSupport.cli(["diff", "/nonexistent/a.json", "/nonexistent/b.json"]).code == .noInput)
         let notReport = try TestSupport.temporaryFile("{\"hello\": 1}", name: "x.json")
