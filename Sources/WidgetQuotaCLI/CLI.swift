@@ -98,12 +98,14 @@ public enum CLI {
         Exit codes:
 
         """
-        text += exitCodeHelp()
+        text += exitCodeHelp(thresholds: true)
         return text
     }
 
     /// The exit-code table shared by every `--help`.
-    static func exitCodeHelp() -> String {
-        ExitCode.allCases.map { "  \(String($0.rawValue).padding(toLength: 4, withPad: " ", startingAt: 0))\($0.meaning)\n" }.joined()
+    /// The exit codes a command can return; code 1 only for commands that take `--fail-if`.
+    static func exitCodeHelp(thresholds: Bool = false) -> String {
+        ExitCode.allCases.filter { thresholds || $0 != .thresholdFailed }
+            .map { "  \(String($0.rawValue).padding(toLength: 4, withPad: " ", startingAt: 0))\($0.meaning)\n" }.joined()
     }
 }

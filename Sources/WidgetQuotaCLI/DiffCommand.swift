@@ -26,7 +26,7 @@ enum DiffCommand {
           widget-quota diff main.json pr.json --fail-if 'requestsPerMonth{design=cache-bgtask,users=1000} > 150000'
 
         Exit codes:
-        \(CLI.exitCodeHelp())
+        \(CLI.exitCodeHelp(thresholds: true))
         """,
         run: run)
 

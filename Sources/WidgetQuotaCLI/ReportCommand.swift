@@ -36,7 +36,7 @@ enum ReportCommand {
           widget-quota report --logs device-logs/ --scenario my-scenario.json --out review
 
         Exit codes:
-        \(CLI.exitCodeHelp())
+        \(CLI.exitCodeHelp(thresholds: true))
         """,
         run: run)
 

@@ -45,7 +45,7 @@ enum SimulateCommand {
                                 --warn-if 'quotaExceedProbability{tier=free,users=1000} > 0.05'
 
         Exit codes:
-        \(CLI.exitCodeHelp())
+        \(CLI.exitCodeHelp(thresholds: true))
         """,
         run: run)
 

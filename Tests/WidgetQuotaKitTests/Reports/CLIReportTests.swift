@@ -111,7 +111,19 @@ import Testing
         #expect(run.code == .success)
         #expect(run.out.contains("Usage: widget-quota \(command)"))
         #expect(run.out.contains("Examples:"))
-        #expect(run.out.contains("Exit codes:") && run.out.contains("a --fail-if threshold failed"))
+        #expect(run.out.contains("Exit codes:") && run.out.contains("64  usage error"))
+    }
+
+    /// Exit code 1 is listed by exactly the commands that take `--fail-if`; the others reject it.
+    @Test(arguments: [("simulate", true), ("diff", true), ("report", true), ("scenario", false), ("designs", false),
+                      ("sweep", false), ("analyze", false), ("trace", false), ("bench", false)])
+    func exitCodeOneIsListedOnlyWhereThresholdsAreTaken(command: String, takesThresholds: Bool) {
+        let help = TestSupport.cli([command, "--help"])
+        #expect(help.out.contains("a --fail-if threshold failed") == takesThresholds, "\(command) --help")
+        if !takesThresholds {
+            let run = TestSupport.cli([command, "--fail-if", "requestsPerMonth > 1"])
+            #expect(run.code == .usage, "\(command) --fail-if: \(run.err)")
+        }
     }
 
     @Test func versionAndTidyCSVOnStandardOutput() throws {
