@@ -66,6 +66,7 @@ enum SweepCommand {
             throw WidgetQuotaError.usage("--format expects markdown, csv or json, got \"\(format)\"")
         }
         let sweep = try Sweep(scenario: scenario, design: design, knob: knob, values: values, users: users)
+        if let addition = knob.addition(to: design) { console.err("widget-quota sweep: note: \(addition)\n") }
         let result = sweep.run(threads: try a.int("threads", min: 1, max: 1_024), prices: prices)
         let text: String
         switch format {

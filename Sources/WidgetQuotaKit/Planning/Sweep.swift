@@ -29,6 +29,21 @@ public struct Sweep: Sendable {
             }
         }
 
+        /// What the knob adds to `design` beyond its own value (a cache, a reload policy, background
+        /// refresh), or nil when the design already has what the knob varies.
+        public func addition(to design: Design) -> String? {
+            switch self {
+            case .ttl where design.cacheTTLMinutes == nil:
+                return "\(design.name) has no cache: each value gives it one (`cacheTTLMinutes`), a different design"
+            case .poll where design.reloadPolicy == .never:
+                return "\(design.name) has no reload policy: each value gives it `.after(value)`, a different design"
+            case .background where !design.fetchTriggers.contains(.backgroundTask):
+                return "\(design.name) does not refresh in the background: each value adds a BGAppRefreshTask, a different design"
+            default:
+                return nil
+            }
+        }
+
         /// `design` with the knob set to `value`.
         public func apply(_ value: Double, to design: Design) -> Design {
             var d = design
@@ -101,7 +116,7 @@ public struct Sweep: Sendable {
             }
         }
         return SweepResult(design: design.name, knob: knob, unit: knob.unit, users: users,
-                           runs: s.horizon.runs, seed: s.horizon.seed, points: points)
+                           runs: s.horizon.runs, seed: s.horizon.seed, points: points, addition: knob.addition(to: design))
     }
 }
 
@@ -115,6 +130,8 @@ public struct SweepResult: Codable, Sendable {
     public var runs: Int
     public var seed: UInt64
     public var points: [Point]
+    /// What the sweep added to the design beyond the knob's value (nil: nothing).
+    public var addition: String?
 
     public struct Point: Codable, Sendable {
         public var value: Double
@@ -144,7 +161,8 @@ public struct SweepResult: Codable, Sendable {
                       NumberText.percent(p.overTargetShare), p.medianAgeMinutes.map { NumberText.human($0) } ?? "–",
                       p.pareto ? "✓" : ""])
         }
-        return "## Trade-off: \(design), \(knob.rawValue) for \(NumberText.human(Double(users))) users\n\n" + t.markdown
+        return "## Trade-off: \(design), \(knob.rawValue) for \(NumberText.human(Double(users))) users\n\n"
+            + (addition.map { "**Note:** \($0).\n\n" } ?? "") + t.markdown
             + "\n✓ marks values that no other value beats on both requests and glances older than the freshness target "
             + "(the Pareto front). "
             + "\(runs) runs, seed \(seed).\n" + note
