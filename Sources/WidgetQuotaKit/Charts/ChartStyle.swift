@@ -37,15 +37,15 @@ enum ChartStyle {
             dark.append(".s\(i) { stroke: \(colour.dark); fill: \(colour.dark); } .line.s\(i) { fill: none; }")
         }
         for (i, dash) in dashes.enumerated() where !dash.isEmpty {
-            rules.append(".d\(i) { stroke-dasharray: \(dash); }")
+            rules.append(".line.d\(i) { stroke-dasharray: \(dash); }")
         }
         return rules.joined(separator: "\n") + "\n@media (prefers-color-scheme: dark) {\n  "
             + dark.joined(separator: "\n  ") + "\n}"
     }
 
-    /// The CSS classes of series `i`.
-    static func seriesClass(_ i: Int) -> String {
-        let dash = (i / palette.count) % dashes.count
+    /// The CSS classes of series `i`, drawn over `covering` earlier lines it coincides with.
+    static func seriesClass(_ i: Int, covering: Int = 0) -> String {
+        let dash = (i / palette.count + covering) % dashes.count
         return "s\(i % palette.count)" + (dash > 0 ? " d\(dash)" : "")
     }
 }

@@ -91,8 +91,14 @@ public struct LineChart: Sendable {
             for p in points { labels.reserve(x: px(p.x), y: py(p.y), radius: 4) }
         }
         var hidden = [String](), unlabelled = 0
+        let pixels = shown.map { $0.map { (px($0.x), py($0.y)) } }
         for (i, (s, points)) in zip(series, shown).enumerated() {
-            let cls = ChartStyle.seriesClass(i)
+            // A line drawn over an earlier one is dashed, so that the one beneath shows through.
+            let under = (0..<i).filter { j in
+                series[j].style != .markers && s.style != .markers && pixels[j].count == pixels[i].count && !pixels[i].isEmpty
+                    && zip(pixels[j], pixels[i]).allSatisfy { abs($0.0 - $1.0) < 1 && abs($0.1 - $1.1) < 2 }
+            }.count
+            let cls = ChartStyle.seriesClass(i, covering: under)
             if points.count < s.points.count { hidden.append(s.name) }
             // Dense series (a value a minute) get a thinner line so that overlapping curves stay readable.
             let weight = points.count > 200 ? " thin" : ""

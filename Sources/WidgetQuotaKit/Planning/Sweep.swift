@@ -157,7 +157,7 @@ public struct SweepResult: Codable, Sendable {
         for p in points {
             t.append([NumberText.plain(p.value), NumberText.human(p.requestsPerUserMonth),
                       NumberText.human(p.totalRequestsPerMonth.mean.rounded()),
-                      p.costPerMonth.map(NumberText.dollars) ?? "–", NumberText.human(p.peakRequestsPerMinuteP95),
+                      p.costPerMonth.map(ReportFormat.money) ?? "–", NumberText.human(p.peakRequestsPerMinuteP95),
                       NumberText.percent(p.overTargetShare), p.medianAgeMinutes.map { NumberText.human($0) } ?? "–",
                       p.pareto ? "✓" : ""])
         }

@@ -24,8 +24,11 @@ enum ReportFormat {
     }
 
     /// Dollars, with enough digits for small per-user amounts: `$1,234`, `$8.52`, `$0.0049`.
+    /// Dollars to the cent, and amounts under 10 cents to three significant digits (`$0.0058`),
+    /// so that every cost of a report reads the same way; an amount that rounds to 10 cents is
+    /// `$0.10`, not `$0.100`.
     static func money(_ value: Double) -> String {
-        abs(value) < 0.1 && value != 0 ? "$" + NumberText.human(value) : NumberText.dollars(value)
+        abs(value) < 0.0995 && value != 0 ? "$" + NumberText.human(value) : NumberText.dollars(value)
     }
 
     /// Three significant digits with a unit: `892`, `90.5k`, `9.03M`, `1.2B` (for dense tables).
@@ -52,7 +55,7 @@ enum ReportFormat {
     /// A figure named by its metric path: dollars for cost, percentages for shares and probabilities.
     static func metric(_ path: String, _ value: Double) -> String {
         let last = path.split(separator: ".").last.map(String.init) ?? path
-        if path.hasPrefix("cost") || last.lowercased().contains("cost") { return NumberText.dollars(value) }
+        if path.hasPrefix("cost") || last.lowercased().contains("cost") { return money(value) }
         if last.hasSuffix("Share") || last.hasSuffix("Probability") || last.hasSuffix("Rate") { return NumberText.percent(value) }
         return NumberText.human(value)
     }

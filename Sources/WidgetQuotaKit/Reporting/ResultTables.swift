@@ -92,8 +92,8 @@ struct ResultTables {
         var t = MarkdownTable(["Design", "Users", "Cost / month (mean)", "p5–p95 (runs)", "Per user / month"])
         for r in result.results {
             guard let c = r.cost else { t.append([r.design, ReportFormat.users(r.users), "–", "–", "–"]); continue }
-            t.append([r.design, ReportFormat.users(r.users), NumberText.dollars(c.perMonth.mean),
-                      NumberText.dollars(c.perMonth.p5) + "–" + NumberText.dollars(c.perMonth.p95), ReportFormat.money(c.perUserMonth)])
+            t.append([r.design, ReportFormat.users(r.users), ReportFormat.money(c.perMonth.mean),
+                      ReportFormat.money(c.perMonth.p5) + "–" + ReportFormat.money(c.perMonth.p95), ReportFormat.money(c.perUserMonth)])
         }
         return t
     }

@@ -40,7 +40,7 @@ struct SummarySection {
         text += "(\(ReportFormat.range(r.totalRequestsPerMonth.p5, r.totalRequestsPerMonth.p95)) across runs; "
         text += "\(NumberText.human(r.requestsPerUserMonth.mean)) per user)"
         if let cost = r.cost?.perMonth.mean {
-            text += ", costs about **\(NumberText.dollars(cost)) a month**"
+            text += ", costs about **\(ReportFormat.money(cost)) a month**"
         }
         text += ", needs **\(facts.tierText(r))**"
         text += " and shows content older than \(target) min, or none, at \(NumberText.percent(r.freshness.overTargetShare, digits: 0)) of glances"
@@ -52,7 +52,7 @@ struct SummarySection {
     func brief(_ r: DesignResult) -> String {
         var text = "**\(r.design)**: \(ReportFormat.whole(r.totalRequestsPerMonth.mean)) requests a month"
         if let x = r.ratioToBaseline { text += " (\(NumberText.human(x))× the baseline)" }
-        if let cost = r.cost?.perMonth.mean { text += ", \(NumberText.dollars(cost))" }
+        if let cost = r.cost?.perMonth.mean { text += ", \(ReportFormat.money(cost))" }
         return text + ", needs \(facts.tierText(r)), older than \(target) min or none at \(NumberText.percent(r.freshness.overTargetShare, digits: 0)) of glances."
     }
 

@@ -71,4 +71,18 @@ import Testing
         }
         #expect(gridTops.allSatisfy { $0 > lines.last!.y })
     }
+
+    /// Lines that coincide stay visible: each one drawn over another is dashed.
+    @Test func aLineOverAnotherIsDashed() {
+        let points = [ChartPoint(x: 1, y: 10), ChartPoint(x: 2, y: 100)]
+        let chart = LineChart(title: "t", subtitle: "s", xTitle: "x", yTitle: "y",
+                              xScale: AxisScale(kind: .linear, covering: [1, 2]), yScale: AxisScale(kind: .log, covering: [10, 100]),
+                              series: [ChartSeries(name: "a", points: points), ChartSeries(name: "b", points: points),
+                                       ChartSeries(name: "c", points: points.map { ChartPoint(x: $0.x, y: $0.y * 3) })])
+        let svg = chart.svg()
+        #expect(svg.contains("<polyline class=\"line s0\""))
+        #expect(svg.contains("<polyline class=\"line s1 d1\""))
+        #expect(svg.contains("<polyline class=\"line s2\""))
+        #expect(svg.contains(".line.d1 { stroke-dasharray"))
+    }
 }
