@@ -91,9 +91,13 @@ public struct LoadSummary: Sendable, Equatable {
 ///   the odd and the even users' counts measure (devices that repeat their minutes every day
 ///   make a sample noisier than Poisson);
 /// - around an outage (the outage and the `recoveryHours` after it), a minute is its ordinary
-///   mean plus the sample's excess over it, denoised the same way over ±7 minutes within each
-///   stretch between the outage's start, end and recovery end (where the excess changes at
-///   once): the retry storm just after an outage stands out and is kept, noise is averaged.
+///   mean plus the sample's excess over it, denoised likewise within each stretch between the
+///   outage's start, end and recovery end (where the excess changes at once), over ±7 minutes
+///   or, where the sample sends few requests, as many more (up to ±60) as hold about 100 of
+///   them, and against the larger of those minutes' median and mean (one day's counts are
+///   small, and the median of small counts sits below their mean). The retry storm just after
+///   an outage stands out and is kept; noise is averaged, so that the hour after an outage is
+///   not made busier than it was by the noise its busiest minute would pick up.
 public struct LoadProjection: Sendable {
     /// Per-user mean requests for each counted minute.
     public let perUserMean: [Double]
@@ -103,6 +107,10 @@ public struct LoadProjection: Sendable {
     /// Half-widths, in minutes, of the windows described above.
     static let ordinaryHalfWindow = 15
     static let disturbedHalfWindow = 7
+    /// Around an outage the half-window widens, up to an hour, until it holds about this many of
+    /// the sample's requests (a level known to ±10%).
+    static let countsPerWindow = 100.0
+    static let widestDisturbedHalfWindow = 60
 
     /// - Parameters:
     ///   - sample: per-minute counts of `sampleUsers` simulated users.
@@ -140,9 +148,17 @@ public struct LoadProjection: Sendable {
             while end < minutes && disturbed[end] && segment[end] == segment[t] { end += 1 }
             let excess = (t..<end).map { Double(sample[$0]) / n - means[$0] }
             let stretchStart = t
-            let h = LoadProjection.disturbedHalfWindow
-            let around = LoadProjection.neighbourMedians(excess, halfWindow: h, circular: false)
-            let smoothed = LoadProjection.denoise(excess, medians: around, halfWindow: h, circular: false) { i, around in
+            // Wide enough to hold some `countsPerWindow` requests of the sample, so that the
+            // level a calm minute takes is not itself noise the busiest minute would pick up.
+            let perMinute = Swift.max((t..<end).reduce(0.0) { $0 + Double(sample[$1]) } / Double(end - t), 1e-9)
+            let wanted = Int((LoadProjection.countsPerWindow / perMinute - 1) / 2) + 1
+            let h = Swift.min(Swift.max(LoadProjection.disturbedHalfWindow, wanted), LoadProjection.widestDisturbedHalfWindow)
+            // Not below the neighbours' mean: one day's counts are small (a few a minute in a
+            // sample), and the median of small counts sits below their mean, so an ordinary
+            // minute would stand out against the median alone.
+            let medians = LoadProjection.neighbourMedians(excess, halfWindow: h, circular: false)
+            let around = zip(medians, LoadProjection.neighbourMeans(excess, halfWindow: h)).map { Swift.max($0, $1) }
+            let smoothed = LoadProjection.denoise(excess, references: around, halfWindow: h, circular: false) { i, around in
                 let u = stretchStart + i
                 let expected = n * Swift.max(0, means[u] + around)
                 return LoadProjection.countDistance(Double(sample[u]), expected: expected, batch: b) > threshold * dispersion
@@ -174,7 +190,7 @@ public struct LoadProjection: Sendable {
         let distances = (0..<1_440).filter { pooledDays[$0] > 0 }.map { distance($0, medians[$0]) }
         let dispersion = measured ?? Swift.max(1, Statistics.median(distances) / 0.6745)
         let threshold = (2 * Foundation.log(1_440.0)).squareRoot()
-        let smoothed = denoise(raw, medians: medians, halfWindow: h, circular: true) { tau, around in
+        let smoothed = denoise(raw, references: medians, halfWindow: h, circular: true) { tau, around in
             distance(tau, around) > threshold * dispersion
         }
         return ((0..<1_440).map { pooledDays[$0] > 0 ? smoothed[$0] : nil }, dispersion)
@@ -221,12 +237,21 @@ public struct LoadProjection: Sendable {
         }
     }
 
-    /// `values` with noise removed: a value for which `standsOut(index, medians[index])` is true
-    /// is kept (a spike, a storm); any other takes the mean of its neighbours within `halfWindow`
-    /// that do not stand out (so a spike is neither lost nor spread around).
-    static func denoise(_ values: [Double], medians: [Double], halfWindow h: Int, circular: Bool,
+    /// The mean of each value's neighbours within `halfWindow`, itself left out (a series that
+    /// does not wrap round).
+    static func neighbourMeans(_ values: [Double], halfWindow h: Int) -> [Double] {
+        values.indices.map { i in
+            let others = neighbours(of: i, count: values.count, halfWindow: h, circular: false).filter { $0 != i }
+            return others.isEmpty ? values[i] : others.reduce(0) { $0 + values[$1] } / Double(others.count)
+        }
+    }
+
+    /// `values` with noise removed: a value for which `standsOut(index, references[index])` is
+    /// true is kept (a spike, a storm); any other takes the mean of its neighbours within
+    /// `halfWindow` that do not stand out (so a spike is neither lost nor spread around).
+    static func denoise(_ values: [Double], references: [Double], halfWindow h: Int, circular: Bool,
                         standsOut test: (Int, Double) -> Bool) -> [Double] {
-        let standsOut = values.indices.map { test($0, medians[$0]) }
+        let standsOut = values.indices.map { test($0, references[$0]) }
         return values.indices.map { i in
             if standsOut[i] { return values[i] }
             let calm = neighbours(of: i, count: values.count, halfWindow: h, circular: circular).filter { !standsOut[$0] }

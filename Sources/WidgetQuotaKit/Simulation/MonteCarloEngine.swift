@@ -51,10 +51,18 @@ public struct MonteCarloEngine: Sendable {
         let perDesign = DesignTask.bytesPerDesign(days: scenario.horizon.days)
         let groups = MonteCarloEngine.designGroups(designs: designCount, runs: runs, threads: threads,
                                                    maxPerGroup: max(1, MonteCarloEngine.taskMemoryBudget / perDesign))
+        // Background launch rates depend on the design's interval and the scenario, not the run.
+        let backgroundShape = DayShape(weights: scenario.population.activity.background)
+        let intervals = Set(designs.filter { $0.fetchTriggers.contains(.backgroundTask) }
+            .map { SimulationModel.backgroundIntervalHours($0, scenario) })
+        let calibrations = Dictionary(uniqueKeysWithValues: intervals.map {
+            ($0, BackgroundCalibration(shape: backgroundShape, intervalHours: $0))
+        })
         let grouped = Parallel.map(count: runs * groups.count, threads: threads) { index in
             let run = index / groups.count, group = groups[index % groups.count]
             let models = group.map { d in
-                SimulationModel(scenario: scenario, design: designs[d], run: run, parameters: parameters[run])
+                SimulationModel(scenario: scenario, design: designs[d], run: run, parameters: parameters[run],
+                                backgroundCalibration: calibrations[SimulationModel.backgroundIntervalHours(designs[d], scenario)])
             }
             return MonteCarloEngine.simulate(models: models, sampleUsers: sample, userCounts: userCounts)
         }
@@ -162,8 +170,8 @@ public struct MonteCarloEngine: Sendable {
         guard !model.outages.isEmpty else { return nil }
         var calm = model.scenario
         calm.api.outages = []
-        let calmModel = SimulationModel(scenario: calm, design: model.design,
-                                        run: model.run, parameters: model.parameters)
+        let calmModel = SimulationModel(scenario: calm, design: model.design, run: model.run, parameters: model.parameters,
+                                        backgroundCalibration: model.backgroundCalibration)
         let users = min(outageCounterfactualUsers, withOutage.count)
         guard users > 0 else { return nil }
         var difference = 0.0

@@ -40,8 +40,14 @@ public struct SimulationModel: Sendable {
     let quotaStartMinute: Int
     let completeQuotaDays: Int
 
+    /// Launch rates for the design's background interval (nil when it does not refresh in the background).
+    let backgroundCalibration: BackgroundCalibration?
 
-    public init(scenario: Scenario, design: Design, run: Int, parameters: RunParameters) {
+    /// - Parameter backgroundCalibration: launch rates for this design's background interval and
+    ///   the scenario's background shape, when the caller has them already (they take a few
+    ///   milliseconds to compute, and every run of a design shares them); computed when nil.
+    public init(scenario: Scenario, design: Design, run: Int, parameters: RunParameters,
+                backgroundCalibration: BackgroundCalibration? = nil) {
         self.scenario = scenario
         self.design = design
         self.run = run
@@ -57,6 +63,13 @@ public struct SimulationModel: Sendable {
         appShape = DayShape(weights: activity.app)
         widgetShape = DayShape(weights: activity.widget)
         backgroundShape = DayShape(weights: activity.background)
+        if design.fetchTriggers.contains(.backgroundTask) {
+            let interval = SimulationModel.backgroundIntervalHours(design, scenario)
+            self.backgroundCalibration = backgroundCalibration?.intervalHours == interval ? backgroundCalibration
+                : BackgroundCalibration(shape: backgroundShape, intervalHours: interval)
+        } else {
+            self.backgroundCalibration = nil
+        }
 
         let cv = scenario.platform.getTimelineDaySpread
         let sigma = Foundation.log(1 + cv * cv).squareRoot()
@@ -80,6 +93,11 @@ public struct SimulationModel: Sendable {
         quotaStartMinute = ((start % 1_440) + 1_440) % 1_440
         completeQuotaDays = max(0, (countedMinutes - quotaStartMinute) / 1_440)
 
+    }
+
+    /// The earliest-begin interval a design's background task asks for.
+    static func backgroundIntervalHours(_ design: Design, _ scenario: Scenario) -> Double {
+        design.backgroundIntervalHours ?? scenario.platform.backgroundEarliestBeginHours
     }
 
     /// The counted UTC minute of a UTC time, or nil outside the window.

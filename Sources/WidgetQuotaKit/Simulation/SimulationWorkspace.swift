@@ -93,7 +93,7 @@ struct SimulationConstants: Sendable {
 
         foregroundSeconds = s.population.foregroundMinutes * 60
         foregroundReloadsExempt = s.platform.foregroundReloadsExempt
-        backgroundIntervalHours = d.backgroundIntervalHours ?? s.platform.backgroundEarliestBeginHours
+        backgroundIntervalHours = SimulationModel.backgroundIntervalHours(d, s)
         backgroundIntervalSeconds = backgroundIntervalHours * 3_600
         dataChangesPerDay = m.parameters.dataChangesPerDay
         taskSliceSeconds = s.platform.taskSliceSeconds

@@ -152,10 +152,7 @@ struct UserSimulator<Observer: SimulationObserver> {
         pushClock = PoissonClock(storage: ws.clockStorage(1), days: days, shape: ws.shape(3)) { _ in pushes }
         // iOS launches at a rate that gives the user's runs per day: a cycle is the earliest-begin
         // interval plus a wait, mostly at night, almost never in Low Power Mode (seed 000).
-        let interval = k.backgroundIntervalHours
-        let cycleHours = traits.backgroundRunsPerDay > 0 ? 24 / traits.backgroundRunsPerDay : .infinity
-        let waitHours = max(cycleHours - interval, 0.25)
-        let launches = max(k.fetchOnBackground && waitHours.isFinite ? 24 / waitHours : 0, 0)
+        let launches = max(k.fetchOnBackground ? model.backgroundCalibration?.launchRate(runsPerDay: traits.backgroundRunsPerDay) ?? 0 : 0, 0)
         let lowPowerFactor = k.lowPowerBackgroundFactor
         backgroundClock = PoissonClock(storage: ws.clockStorage(2), days: days, shape: ws.shape(2)) {
             lowPower[$0] ? launches * lowPowerFactor : launches
