@@ -42,6 +42,8 @@ public struct LogReport: Sendable {
             return percent ? NumberText.percent(v) : n(v)
         }
         var out = "# Log analysis\n\n"
+        out += "What the logged devices did. A projection does not use these figures unless it is calibrated from them: "
+            + "`widget-quota analyze LOGS --emit-scenario measured.json`, then `widget-quota simulate --scenario measured.json`.\n\n"
         var inputs = MarkdownTable(["Input", "Value"])
         inputs.append(["Files", a.files.map { "\($0.path) (\($0.format))" }.joined(separator: ", ")])
         inputs.append(["Devices", String(a.devices)])
@@ -52,6 +54,11 @@ public struct LogReport: Sendable {
         if !a.extensionProcesses.isEmpty { inputs.append(["Widget extension", a.extensionProcesses.joined(separator: ", ")]) }
         if !a.appProcesses.isEmpty { inputs.append(["App", a.appProcesses.joined(separator: ", ")]) }
         out += inputs.markdown + "\n"
+        if a.appProcesses.count > 1 || a.extensionProcesses.count > 1 {
+            let names = (a.appProcesses.count > 1 ? a.appProcesses : a.extensionProcesses).joined(separator: ", ")
+            out += "**Mixed apps.** These logs come from more than one app (\(names)), and every figure below is over all "
+                + "their devices together, as if they ran one design. Analyse each app's logs on their own for its figures.\n\n"
+        }
 
         out += "## Per device-day\n\n"
         var table = MarkdownTable(["Figure", "Mean", "p50", "p95", "Max"])
