@@ -97,7 +97,9 @@ public struct LoadSummary: Sendable, Equatable {
 ///   them, and against the larger of those minutes' median and mean (one day's counts are
 ///   small, and the median of small counts sits below their mean). The retry storm just after
 ///   an outage stands out and is kept; noise is averaged, so that the hour after an outage is
-///   not made busier than it was by the noise its busiest minute would pick up.
+///   not made busier than it was by the noise its busiest minute would pick up. The minutes
+///   that stand out on ordinary days (an aligned poll's :00 and :30) are scaled instead, by
+///   the sample's ratio to their ordinary counts over them and their ±7 like minutes.
 public struct LoadProjection: Sendable {
     /// Per-user mean requests for each counted minute.
     public let perUserMean: [Double]
@@ -134,36 +136,29 @@ public struct LoadProjection: Sendable {
         }
         let halves = oddUsersSample != nil && sampleUsers >= 2
             ? LoadProjection.halvesDispersion(all: pooledSum, odd: pooledOdd, users: sampleUsers, batch: b) : nil
-        let (ordinary, dispersion) = LoadProjection.denoised(pooledSum: pooledSum, pooledDays: pooledDays, users: n, batch: b,
-                                                            dispersion: halves)
-        var means = (0..<minutes).map { t in ordinary[t % 1_440] ?? 0 }
+        let (ordinary, special, dispersion) = LoadProjection.denoised(pooledSum: pooledSum, pooledDays: pooledDays, users: n,
+                                                                     batch: b, dispersion: halves)
+        let ordinaryMeans = (0..<minutes).map { t in ordinary[t % 1_440] ?? 0 }
+        var means = ordinaryMeans
         // Around an outage: the ordinary mean plus the sample's excess over it, the excess
-        // denoised within each stretch between the outage's start, end and recovery end.
+        // denoised within each stretch between the outage's start, end and recovery end. The
+        // minutes of the day that stand out on ordinary days (an aligned poll's :00 and :30)
+        // are scaled among themselves instead: their change is their own, in proportion to
+        // their level, not their quiet neighbours' excess.
         let segment = LoadProjection.segments(model: model, minutes: minutes)
-        let threshold = (2 * Foundation.log(Double(max(disturbed.filter { $0 }.count, 2)))).squareRoot()
+        let threshold = (2 * Foundation.log(Double(max(disturbed.filter { $0 }.count, 2)))).squareRoot() * dispersion
         var t = 0
         while t < minutes {
             guard disturbed[t] else { t += 1; continue }
             var end = t
             while end < minutes && disturbed[end] && segment[end] == segment[t] { end += 1 }
-            let excess = (t..<end).map { Double(sample[$0]) / n - means[$0] }
-            let stretchStart = t
-            // Wide enough to hold some `countsPerWindow` requests of the sample, so that the
-            // level a calm minute takes is not itself noise the busiest minute would pick up.
-            let perMinute = Swift.max((t..<end).reduce(0.0) { $0 + Double(sample[$1]) } / Double(end - t), 1e-9)
-            let wanted = Int((LoadProjection.countsPerWindow / perMinute - 1) / 2) + 1
-            let h = Swift.min(Swift.max(LoadProjection.disturbedHalfWindow, wanted), LoadProjection.widestDisturbedHalfWindow)
-            // Not below the neighbours' mean: one day's counts are small (a few a minute in a
-            // sample), and the median of small counts sits below their mean, so an ordinary
-            // minute would stand out against the median alone.
-            let medians = LoadProjection.neighbourMedians(excess, halfWindow: h, circular: false)
-            let around = zip(medians, LoadProjection.neighbourMeans(excess, halfWindow: h)).map { Swift.max($0, $1) }
-            let smoothed = LoadProjection.denoise(excess, references: around, halfWindow: h, circular: false) { i, around in
-                let u = stretchStart + i
-                let expected = n * Swift.max(0, means[u] + around)
-                return LoadProjection.countDistance(Double(sample[u]), expected: expected, batch: b) > threshold * dispersion
-            }
-            for (i, e) in smoothed.enumerated() { means[t + i] = Swift.max(0, means[t + i] + e) }
+            let calm = (t..<end).filter { !special[$0 % 1_440] }, peaks = (t..<end).filter { special[$0 % 1_440] }
+            let smoothed = LoadProjection.smoothedExcess(at: calm, sample: sample, ordinary: ordinaryMeans, users: n,
+                                                         batch: b, threshold: threshold)
+            for (u, e) in zip(calm, smoothed) { means[u] = Swift.max(0, ordinaryMeans[u] + e) }
+            let scaled = LoadProjection.scaledPeaks(at: peaks, sample: sample, ordinary: ordinaryMeans, users: n,
+                                                    batch: b, threshold: threshold)
+            for (u, m) in zip(peaks, scaled) { means[u] = m }
             t = end
         }
         perUserMean = means
@@ -171,13 +166,57 @@ public struct LoadProjection: Sendable {
         deviates = (0..<minutes).map { _ in rng.standardNormal() }
     }
 
+    /// The sample's excess over the ordinary mean at `indices` (ascending minutes of one
+    /// stretch around an outage), denoised: a minute keeps its own excess only when its count
+    /// stands out by more than `threshold` (Anscombe units) from what its neighbours' excess
+    /// predicts; the others take their calm neighbours' mean.
+    static func smoothedExcess(at indices: [Int], sample: [Int32], ordinary: [Double], users n: Double, batch b: Double,
+                               threshold: Double) -> [Double] {
+        let excess = indices.map { Double(sample[$0]) / n - ordinary[$0] }
+        // Wide enough to hold some `countsPerWindow` requests of the sample, so that the level a
+        // calm minute takes is not itself noise the busiest minute would pick up.
+        let perMinute = Swift.max(indices.reduce(0.0) { $0 + Double(sample[$1]) } / Double(indices.count), 1e-9)
+        let wanted = Int((countsPerWindow / perMinute - 1) / 2) + 1
+        let h = Swift.min(Swift.max(disturbedHalfWindow, wanted), widestDisturbedHalfWindow)
+        // Not below the neighbours' mean: one day's counts are small (a few a minute in a
+        // sample), and the median of small counts sits below their mean, so an ordinary minute
+        // would stand out against the median alone.
+        let medians = neighbourMedians(excess, halfWindow: h, circular: false)
+        let around = zip(medians, neighbourMeans(excess, halfWindow: h)).map { Swift.max($0, $1) }
+        return denoise(excess, references: around, halfWindow: h, circular: false) { i, around in
+            let u = indices[i]
+            let expected = n * Swift.max(0, ordinary[u] + around)
+            return countDistance(Double(sample[u]), expected: expected, batch: b) > threshold
+        }
+    }
+
+    /// Per-user means at `indices`, minutes of one stretch around an outage that stand out on
+    /// ordinary days: each is its ordinary mean times the ratio of the sample's requests to the
+    /// ordinary ones over it and its ±7 such neighbours, unless its own count stands out from
+    /// that by more than `threshold`, when it keeps its own.
+    static func scaledPeaks(at indices: [Int], sample: [Int32], ordinary: [Double], users n: Double, batch b: Double,
+                            threshold: Double) -> [Double] {
+        indices.indices.map { i in
+            let u = indices[i]
+            let around = neighbours(of: i, count: indices.count, halfWindow: disturbedHalfWindow, circular: false).map { indices[$0] }
+            let expectedSum = around.reduce(0.0) { $0 + n * ordinary[$1] }
+            guard expectedSum > 0 else { return Double(sample[u]) / n }
+            let ratio = around.reduce(0.0) { $0 + Double(sample[$1]) } / expectedSum
+            let scaled = ordinary[u] * ratio
+            let standsOut = countDistance(Double(sample[u]), expected: n * scaled, batch: b) > threshold
+            return standsOut ? Double(sample[u]) / n : scaled
+        }
+    }
+
     /// Per-user means per minute of the day from counts pooled over `pooledDays[τ]` ordinary days
     /// (nil where no ordinary day covers the minute), denoised as the type's comment describes,
     /// and the dispersion found: how much noisier the pooled counts are than Poisson counts
     /// (a device that polls at the same minutes every day adds to one minute on every day).
     static func denoised(pooledSum: [Double], pooledDays: [Double], users n: Double, batch b: Double,
-                         dispersion measured: Double? = nil) -> (means: [Double?], dispersion: Double) {
-        guard pooledDays.contains(where: { $0 > 0 }) else { return ([Double?](repeating: nil, count: 1_440), 1) }
+                         dispersion measured: Double? = nil) -> (means: [Double?], standsOut: [Bool], dispersion: Double) {
+        guard pooledDays.contains(where: { $0 > 0 }) else {
+            return ([Double?](repeating: nil, count: 1_440), [Bool](repeating: false, count: 1_440), 1)
+        }
         // Every minute of the day is covered as soon as one ordinary day is.
         let raw = (0..<1_440).map { pooledDays[$0] > 0 ? pooledSum[$0] / pooledDays[$0] / n : 0 }
         let h = ordinaryHalfWindow
@@ -190,10 +229,9 @@ public struct LoadProjection: Sendable {
         let distances = (0..<1_440).filter { pooledDays[$0] > 0 }.map { distance($0, medians[$0]) }
         let dispersion = measured ?? Swift.max(1, Statistics.median(distances) / 0.6745)
         let threshold = (2 * Foundation.log(1_440.0)).squareRoot()
-        let smoothed = denoise(raw, references: medians, halfWindow: h, circular: true) { tau, around in
-            distance(tau, around) > threshold * dispersion
-        }
-        return ((0..<1_440).map { pooledDays[$0] > 0 ? smoothed[$0] : nil }, dispersion)
+        let standsOut = (0..<1_440).map { distance($0, medians[$0]) > threshold * dispersion }
+        let smoothed = denoise(raw, references: medians, halfWindow: h, circular: true) { tau, _ in standsOut[tau] }
+        return ((0..<1_440).map { pooledDays[$0] > 0 ? smoothed[$0] : nil }, standsOut, dispersion)
     }
 
     /// How much noisier than Poisson counts the pooled per-minute counts are (at least 1), from

@@ -170,7 +170,8 @@ import Testing
     /// devices that repeat their minutes every day) must not be multiplied into a false peak.
     /// Six runs: for cache-bgtask the storm is the busiest of some 60 minutes holding about 16
     /// requests each, so one run's ratio, exact or projected, varies by ±0.15 on its own.
-    @Test(arguments: ["cache-bgtask", "direct-poll-15m"])
+    /// An aligned poll's stampede during the outage must not be flattened either.
+    @Test(arguments: ["cache-bgtask", "direct-poll-15m", "poll-30m-aligned"])
     func projectedPeaksAreNotInflatedBySampleNoise(design: String) throws {
         var s = TestSupport.smallScenario(users: [4_000], runs: 6, days: 14, sample: 4_000)
         s.api.outages = [Outage(day: 6, startHourUTC: 14, durationHours: 2, errorRate: 1)]
@@ -204,6 +205,27 @@ import Testing
         #expect(a.stormRatio == b.stormRatio && a.usualPeakPerMinute == b.usualPeakPerMinute)
         #expect(a.peakAfterOutagePerMinute.mean == b.peakAfterOutagePerMinute.mean)
         #expect(a.extraRequestsPerMonth == b.extraRequestsPerMonth)
+    }
+
+    /// During an outage, an aligned poll's :00 and :30 minutes are projected from their own
+    /// change (+15% here), not flattened to their quiet neighbours' excess; the quiet minutes
+    /// keep theirs. (At 2,000 users projected to 20,000 the stampede came out 13% low.)
+    @Test func aStampedeDuringAnOutageKeepsItsOwnChange() throws {
+        var s = TestSupport.smallScenario(users: [1_000], runs: 1, days: 14)
+        s.api.outages = [Outage(day: 6, startHourUTC: 14, durationHours: 2, errorRate: 1)]
+        let design = s.availableDesigns.first { $0.name == "poll-30m-aligned" }!
+        let model = SimulationModel(scenario: s, design: design, run: 0, parameters: RunParameters.central(s))
+        let disturbed = LoadProjection.disturbedMinutes(model: model)
+        let sample = (0..<model.countedMinutes).map { t -> Int32 in
+            let boundary = t % 30 == 0
+            if disturbed[t] { return boundary ? 630 : 25 }
+            return boundary ? 550 : 15
+        }
+        let projection = LoadProjection(sample: sample, sampleUsers: 1_000, model: model)
+        let boundary = try #require((0..<model.countedMinutes).first { disturbed[$0] && $0 % 30 == 0 })
+        let quiet = boundary + 10
+        #expect(abs(projection.perUserMean[boundary] / 0.63 - 1) < 0.03, "\(projection.perUserMean[boundary]) per user at a boundary")
+        #expect(abs(projection.perUserMean[quiet] / 0.025 - 1) < 0.03, "\(projection.perUserMean[quiet]) per user between")
     }
 
     @Test func projectionAgreesWithFullSimulation() {
