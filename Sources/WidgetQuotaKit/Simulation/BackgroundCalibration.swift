@@ -69,28 +69,37 @@ public struct BackgroundCalibration: Sendable {
         let n = bins, slot = 24 / Double(bins)
         // Per half-hour slot: the rate per hour and the chance of no launch within it.
         var ratePerHour = [Double](repeating: 0, count: n), survive = [Double](repeating: 1, count: n)
+        var halfSurvive = [Double](repeating: 1, count: n)
         for k in 0..<n {
             let h = k * 24 / n
             let share = shape.cumulative[h + 1] - shape.cumulative[h]
             ratePerHour[k] = rate * share
             survive[k] = Foundation.exp(-ratePerHour[k] * slot)
+            halfSurvive[k] = Foundation.exp(-ratePerHour[k] * slot / 2)
         }
         let dayNoLaunch = Foundation.exp(-rate)   // a whole day passes without one
         let repeats = 1 / (1 - dayNoLaunch)       // later days repeat the first, scaled by the chance of reaching them
-        let shift = Int((intervalHours / slot).rounded())
-        // From each start half-hour: the mean wait, and the chance that the next start (launch +
-        // interval) falls in each slot, as one flat n × n matrix.
+        // The interval in slots: a launch spread over slot k starts the next cycle in slot
+        // k + whole or the one after, in proportion.
+        let shift = intervalHours / slot
+        let whole = Int(shift.rounded(.down)), fraction = shift - Double(whole)
+        // From the middle of each start slot: the mean wait, and the chance that the next start
+        // (launch + interval) falls in each slot, as one flat n × n matrix.
         var meanWait = [Double](repeating: 0, count: n)
         var next = [Double](repeating: 0, count: n * n)
         next.withUnsafeMutableBufferPointer { matrix in
             for start in 0..<n {
                 var s = 1.0, wait = 0.0
-                for step in 0..<n {
+                // Round the day back to the start: half a slot, n − 1 slots, half a slot.
+                for step in 0...n {
                     let k = (start + step) % n
-                    let launched = s * (1 - survive[k])
-                    wait += ratePerHour[k] > 0 ? launched / ratePerHour[k] : s * slot
-                    matrix[start * n + (k + shift) % n] = launched * repeats
-                    s *= survive[k]
+                    let half = step == 0 || step == n
+                    let stay = half ? halfSurvive[k] : survive[k]
+                    let launched = s * (1 - stay)
+                    wait += ratePerHour[k] > 0 ? launched / ratePerHour[k] : s * (half ? slot / 2 : slot)
+                    matrix[start * n + (k + whole) % n] += launched * repeats * (1 - fraction)
+                    matrix[start * n + (k + whole + 1) % n] += launched * repeats * fraction
+                    s *= stay
                 }
                 meanWait[start] = wait * repeats
             }

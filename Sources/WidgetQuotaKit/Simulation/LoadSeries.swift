@@ -172,6 +172,7 @@ public struct LoadProjection: Sendable {
     /// predicts; the others take their calm neighbours' mean.
     static func smoothedExcess(at indices: [Int], sample: [Int32], ordinary: [Double], users n: Double, batch b: Double,
                                threshold: Double) -> [Double] {
+        guard !indices.isEmpty else { return [] }   // a stretch of special minutes only
         let excess = indices.map { Double(sample[$0]) / n - ordinary[$0] }
         // Wide enough to hold some `countsPerWindow` requests of the sample, so that the level a
         // calm minute takes is not itself noise the busiest minute would pick up.

@@ -412,7 +412,9 @@ struct UserSimulator<Observer: SimulationObserver> {
         if k.policyNever { return .infinity }
         guard k.aligned else { return aligned(t + k.policyDelay) }
         let period = k.alignPeriod
-        let boundary = (UserSimulator.floor((t + k.policyDelay - period - phase) / period) + 1) * period + phase
+        // The first boundary after t, or after t + delay − period for a delay longer than the period.
+        let from = t + Swift.max(k.policyDelay - period, 0)
+        let boundary = (UserSimulator.floor((from - phase) / period) + 1) * period + phase
         return max(boundary, t + k.minReloadSpacing)
     }
 
@@ -564,8 +566,11 @@ struct UserSimulator<Observer: SimulationObserver> {
             }
         } else {
             if actor != .widgetExtension, k.reloadCalls == .everyFetch { reloadCall(at: t + elapsed) }
-            var delay = k.retryBaseSeconds * Foundation.pow(2, Double(retryAttempt))
-            if k.retries, retryAttempt < k.maxRetries, k.retryJitter { delay *= apiRNG.uniform() }
+            var delay = 0.0
+            if k.retries, retryAttempt < k.maxRetries {
+                delay = k.retryBaseSeconds * Foundation.pow(2, Double(retryAttempt))
+                if k.retryJitter { delay *= apiRNG.uniform() }
+            }
             // A background task cannot wait past its slice.
             if k.retries, retryAttempt < k.maxRetries, actor != .background || t + elapsed + delay < backgroundDeadline {
                 retryAttempt += 1

@@ -228,6 +228,18 @@ import Testing
         #expect(abs(projection.perUserMean[quiet] / 0.025 - 1) < 0.03, "\(projection.perUserMean[quiet]) per user between")
     }
 
+    /// Outages can cut a stretch down to one :00 minute, with no quiet minute beside it.
+    @Test func aStretchOfStampedeMinutesOnlyIsProjected() {
+        var s = TestSupport.smallScenario(users: [1_000], runs: 1, days: 14)
+        s.api.outages = [Outage(day: 6, startHourUTC: 13.5, durationHours: 0.5, errorRate: 1),
+                         Outage(day: 6, startHourUTC: 14 + 1.0 / 60, durationHours: 1, errorRate: 1)]
+        let design = s.availableDesigns.first { $0.name == "poll-30m-aligned" }!
+        let model = SimulationModel(scenario: s, design: design, run: 0, parameters: RunParameters.central(s))
+        let sample = (0..<model.countedMinutes).map { t -> Int32 in t % 30 == 0 ? 550 : 15 }
+        let projection = LoadProjection(sample: sample, sampleUsers: 1_000, model: model)
+        #expect(projection.perUserMean.allSatisfy { $0.isFinite && $0 >= 0 })
+    }
+
     @Test func projectionAgreesWithFullSimulation() {
         var s = TestSupport.smallScenario(users: [1_200], runs: 2, days: 7)
         s.horizon.sampleUsers = 1_200
@@ -256,10 +268,11 @@ import Testing
 
     /// Devices get `platform.backgroundRunsPerDay` launches a day on average (without Low Power
     /// Mode); the night-weighted launch process used to give them 5–9% fewer.
-    @Test(arguments: [1.0, 2.0, 3.0])
-    func launchesPerDayMatchTheKnob(runsPerDay: Double) {
+    @Test(arguments: [(1.0, 4.0), (2.0, 4.0), (3.0, 4.0), (20.0, 0.0), (6.0, 1.2)])
+    func launchesPerDayMatchTheKnob(runsPerDay: Double, intervalHours: Double) {
         var s = TestSupport.smallScenario(users: [500], runs: 1, days: 20)
         s.platform.backgroundRunsPerDay = .fixed(runsPerDay)
+        s.platform.backgroundEarliestBeginHours = intervalHours
         s.population.lowPowerDayShare = .fixed(0)
         s.population.appOpensPerDay = .fixed(0)
         let r = TestSupport.row(TestSupport.run(s, designs: ["cache-bgtask"], central: true), "cache-bgtask")

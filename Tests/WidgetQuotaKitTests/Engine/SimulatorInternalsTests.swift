@@ -213,6 +213,22 @@ import Testing
         #expect(reloads.subtracting(boundaries).allSatisfy { t in calls.contains { !$0.policy && abs(t - 300 - $0.t) < 1e-6 } })
     }
 
+    /// A delay shorter than the alignment (`.after(15 min)` on the hour) asks for the next hour,
+    /// not for a reload every five minutes.
+    @Test func aShortDelayAlignedToTheHourWaitsForTheHour() {
+        var d = DesignPresets.pollAligned
+        d.reloadPolicy = .after(minutes: 15)
+        d.alignToWallClockMinutes = 60
+        let (calls, m) = SimulatorInternalsTests.timelines(d)
+        let reloads = calls.filter(\.policy).map(\.t)
+        let days = m.countedEndDay - m.countedFirstDay
+        #expect(!reloads.isEmpty && reloads.count <= 26 * days, "\(reloads.count) reloads in \(days) days")
+        // On the hour, or as soon as the minimum spacing allows after a call just before it.
+        #expect(reloads.allSatisfy { t in
+            t.truncatingRemainder(dividingBy: 3_600) == 0 || calls.contains { !$0.policy && abs(t - 300 - $0.t) < 1e-6 }
+        })
+    }
+
     /// `.atEnd` reloads when the last entry's date has passed: (entries − 1) spacings after the
     /// timeline was built, and no sooner than the minimum spacing (5 min) for a single entry.
     @Test(arguments: [(3, 60.0, 7_200.0), (12, 30.0, 19_800.0), (1, 60.0, 300.0)])
