@@ -81,16 +81,14 @@ public struct LineChart: Sendable {
             c.line(LineChart.left, py(r.y), plotRight, py(r.y), class: "reference")
             c.text(r.label, plotRight - 4, py(r.y) - 4, anchor: .end, class: "reference-label")
         }
-        func drawable(_ p: ChartPoint) -> Bool {
-            p.x.isFinite && p.y.isFinite && (xScale.kind == .linear || p.x > 0) && (yScale.kind == .linear || p.y > 0)
-        }
-        let shown = series.map { $0.points.filter(drawable) }
+        func onLogScale(_ p: ChartPoint) -> Bool { (xScale.kind == .linear || p.x > 0) && (yScale.kind == .linear || p.y > 0) }
+        let shown = series.map { $0.points.filter { $0.x.isFinite && $0.y.isFinite && onLogScale($0) } }
         // Every marker is placed before any label, so that no label covers a point.
         var labels = LabelPlacer(bounds: (LineChart.left, plotTop, plotRight, plotBottom))
         for (s, points) in zip(series, shown) where s.style != .line {
             for p in points { labels.reserve(x: px(p.x), y: py(p.y), radius: 4) }
         }
-        var hidden = [String](), unlabelled = 0
+        var hidden = [String](), unknown = [String](), unlabelled = 0
         let pixels = shown.map { $0.map { (px($0.x), py($0.y)) } }
         for (i, (s, points)) in zip(series, shown).enumerated() {
             // A line drawn over an earlier one is dashed, so that the one beneath shows through.
@@ -99,7 +97,8 @@ public struct LineChart: Sendable {
                     && zip(pixels[j], pixels[i]).allSatisfy { abs($0.0 - $1.0) < 1 && abs($0.1 - $1.1) < 2 }
             }.count
             let cls = ChartStyle.seriesClass(i, covering: under)
-            if points.count < s.points.count { hidden.append(s.name) }
+            if s.points.contains(where: { $0.x.isFinite && $0.y.isFinite && !onLogScale($0) }) { hidden.append(s.name) }
+            if s.points.contains(where: { !$0.x.isFinite || !$0.y.isFinite }) { unknown.append(s.name) }
             // Dense series (a value a minute) get a thinner line so that overlapping curves stay readable.
             let weight = points.count > 200 ? " thin" : ""
             if s.style != .markers { c.polyline(points.map { (px($0.x), py($0.y)) }, class: "line " + cls + weight) }
@@ -109,7 +108,7 @@ public struct LineChart: Sendable {
                     if let label = p.label, !labels.place(label, x: px(p.x), y: py(p.y), on: &c) { unlabelled += 1 }
                 }
             }
-            let y = LineChart.top + 8 + Double(i) * 20
+            let y = plotTop + 8 + Double(i) * 20
             c.line(plotRight + 16, y, plotRight + 40, y, class: "line " + cls)
             c.circle(plotRight + 28, y, r: 3, class: cls)
             c.text(s.name, plotRight + 46, y + 4)
@@ -118,10 +117,13 @@ public struct LineChart: Sendable {
         if !hidden.isEmpty {
             notes.append("Not drawn: values of zero or below, which a log scale cannot show (\(hidden.joined(separator: ", "))).")
         }
-        if unlabelled > 0 {
-            notes.append("\(unlabelled) point label\(unlabelled == 1 ? " is" : "s are") left out where \(unlabelled == 1 ? "it" : "they") would cover another.")
+        if !unknown.isEmpty {
+            notes.append("Not drawn: values that are not numbers (\(unknown.joined(separator: ", "))).")
         }
-        var y = LineChart.top + 8 + Double(series.count) * 20 + 10
+        if unlabelled > 0 {
+            notes.append("\(unlabelled) point label\(unlabelled == 1 ? " is" : "s are") left out for want of room beside \(unlabelled == 1 ? "its point" : "their points").")
+        }
+        var y = plotTop + 8 + Double(series.count) * 20 + 10
         for line in notes.flatMap({ TextLayout.wrap($0, width: LineChart.width - plotRight - 24) }) {
             c.text(line, plotRight + 16, y, class: "note")
             y += 13

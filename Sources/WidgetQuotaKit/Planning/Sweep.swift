@@ -37,6 +37,8 @@ public struct Sweep: Sendable {
                 return "\(design.name) has no cache: each value gives it one (`cacheTTLMinutes`), a different design"
             case .poll where design.reloadPolicy == .never:
                 return "\(design.name) has no reload policy: each value gives it `.after(value)`, a different design"
+            case .poll where design.reloadPolicy == .atEnd:
+                return "\(design.name) reloads at its timeline's end: each value replaces that with `.after(value)`"
             case .background where !design.fetchTriggers.contains(.backgroundTask):
                 return "\(design.name) does not refresh in the background: each value adds a BGAppRefreshTask, a different design"
             default:

@@ -24,9 +24,9 @@ enum ReportFormat {
     }
 
     /// Dollars, with enough digits for small per-user amounts: `$1,234`, `$8.52`, `$0.0049`.
-    /// Dollars to the cent, and amounts under 10 cents to three significant digits (`$0.0058`),
-    /// so that every cost of a report reads the same way; an amount that rounds to 10 cents is
-    /// `$0.10`, not `$0.100`.
+    /// Dollars to the cent, and amounts under 10 cents as `NumberText.human` writes them
+    /// (`$0.0058`, `$0.012`), so that every cost of a report reads the same way; an amount that
+    /// rounds to 10 cents is `$0.10`, not `$0.100`.
     static func money(_ value: Double) -> String {
         abs(value) < 0.0995 && value != 0 ? "$" + NumberText.human(value) : NumberText.dollars(value)
     }

@@ -29,7 +29,8 @@ import Testing
 
     /// Sweeping a knob the design does not have gives it one: the output says so.
     @Test(arguments: [("direct", Sweep.Knob.ttl, "has no cache"), ("direct", .poll, "has no reload policy"),
-                      ("cache-on-open", .background, "does not refresh in the background")])
+                      ("cache-on-open", .background, "does not refresh in the background"),
+                      ("prebuilt-timeline", .poll, "reloads at its timeline's end")])
     func aKnobTheDesignLacksIsNamed(design: String, knob: Sweep.Knob, says: String) throws {
         let r = try SweepTests.sweep(design, knob, [60])
         #expect(r.addition?.contains(says) == true)

@@ -45,7 +45,7 @@ import Testing
         }
         #expect(labels.count < 30, "the corner cannot hold thirty labels")
         let left = 30 - labels.count
-        #expect(ChartLayoutTests.notes(svg).contains("\(left) point labels are left out"), "the chart says how many it left out")
+        #expect(ChartLayoutTests.notes(svg).contains("\(left) point labels are left out for want of room"), "the chart says how many it left out")
     }
 
     @Test func aLogAxisSaysWhichValuesItCannotDraw() {
@@ -55,6 +55,8 @@ import Testing
         #expect(negativeX.contains("Not drawn"))
         let positive = ChartLayoutTests.scatter([ChartPoint(x: 1, y: 1), ChartPoint(x: 2, y: 10)]).svg()
         #expect(!positive.contains("Not drawn"))
+        let notANumber = ChartLayoutTests.scatter([ChartPoint(x: 1, y: .nan), ChartPoint(x: 2, y: 10)]).svg()
+        #expect(ChartLayoutTests.notes(notANumber) == "Not drawn: values that are not numbers (crowd).")
     }
 
     @Test func longSubtitlesWrapInsideTheCanvas() throws {
@@ -70,6 +72,9 @@ import Testing
             return Double(part[r].dropFirst(4).dropLast())
         }
         #expect(gridTops.allSatisfy { $0 > lines.last!.y })
+        // So does the legend.
+        let legend = try #require(ChartLayoutTests.texts(svg).first { $0.text == "crowd" })
+        #expect(legend.y > lines.last!.y + 8)
     }
 
     /// Lines that coincide stay visible: each one drawn over another is dashed.
