@@ -64,9 +64,11 @@ struct UserSimulator<Observer: SimulationObserver> {
     var retryActor = RequestActor.app
     /// The widget instance whose getTimeline a widget-extension retry completes.
     var retryInstance = 0
-    /// End of the running background task's slice, and of the time a push wakes the app for.
+    /// End of the running background task's slice, of the time a push wakes the app for, and
+    /// of the time the extension's getTimeline has (the same allowance as a task's slice).
     var backgroundDeadline = -Double.infinity
     var pushDeadline = -Double.infinity
+    var extensionDeadline = -Double.infinity
     /// When the last fetch ended (its last response, or the slice's end).
     var lastFetchEnd = 0.0
     private let utcOffset: Double
@@ -286,8 +288,9 @@ struct UserSimulator<Observer: SimulationObserver> {
     /// timeline it completes. A background task completes after its last attempt.
     private mutating func retry(at t: Double) {
         let actor = retryActor, instance = retryInstance
-        if actor == .app && t >= foregroundUntil && t >= pushDeadline {
-            retryAttempt = 0   // the app was suspended: the retry never runs
+        let suspended = actor == .app && t >= foregroundUntil && t >= pushDeadline
+        if suspended || (actor == .widgetExtension && t >= extensionDeadline) {
+            retryAttempt = 0   // the app was suspended, or getTimeline's time is up: the retry never runs
             return
         }
         if counted(t) { tally.retries += 1 }
@@ -380,6 +383,7 @@ struct UserSimulator<Observer: SimulationObserver> {
                 displayedContent[i] = contentTime
                 displayedError[i] = false
             } else {
+                extensionDeadline = t + k.taskSliceSeconds
                 let ok = fetch(at: t, actor: .widgetExtension, instance: i)
                 if ok {
                     displayedContent[i] = contentTime
@@ -573,6 +577,11 @@ struct UserSimulator<Observer: SimulationObserver> {
             }
             // A background task cannot wait past its slice.
             if k.retries, retryAttempt < k.maxRetries, actor != .background || t + elapsed + delay < backgroundDeadline {
+                // One retry at a time: a background task whose retry this one replaces ends here.
+                if nextRetry != .infinity && retryActor == .background && actor != .background {
+                    let end = Swift.min(t, backgroundDeadline)
+                    observer.record(.bgTaskComplete(success: false), local: end, utc: utc(end))
+                }
                 retryAttempt += 1
                 nextRetry = t + elapsed + delay
                 retryActor = actor

@@ -265,11 +265,15 @@ import Testing
             var sim = UserSimulator(model: m, user: user, observer: Recorder())
             sim.run()
             var launch: Double?, lastRequest = -Double.infinity, inForeground = false
-            var backgroundRequests = 0
+            var backgroundRequests = 0, launches = 0, completions = 0, lastTimeline = -Double.infinity
             for (event, t) in sim.observer.events {
                 switch event {
                 case .bgTaskLaunch:
-                    launch = t; backgroundRequests = 0
+                    launch = t; backgroundRequests = 0; launches += 1
+                case .getTimeline:
+                    lastTimeline = t
+                case .apiRequest(.widgetExtension, _, _, _):
+                    #expect(t - lastTimeline < slice, "user \(user): an extension request \(t - lastTimeline) s after getTimeline")
                 case .apiRequest(.background, _, _, _):
                     let start = try! #require(launch, "a background request outside any task")
                     #expect(t >= start && t < start + slice, "user \(user): background request \(t - start) s into its task")
@@ -278,6 +282,7 @@ import Testing
                     if backgroundRequests > 1 { retriedInBackground += 1 }
                 case .bgTaskComplete:
                     #expect(launch != nil, "user \(user): a task completed twice")
+                    completions += 1
                     #expect(t >= lastRequest || launch.map { lastRequest < $0 } == true)
                     launch = nil
                 case .appForeground:
@@ -290,6 +295,8 @@ import Testing
                     break
                 }
             }
+            // Every task completes (but one still running when the window ends).
+            #expect(completions == launches || completions == launches - 1, "user \(user): \(launches) launches, \(completions) completions")
         }
         #expect(retriedInBackground > 0, "the scenario exercises background retries")
     }
