@@ -55,21 +55,17 @@ public struct LoadSummary: Sendable, Equatable {
     /// outage or the hour after it touches (none of which is an ordinary day to compare with).
     static func stormWindow(_ model: SimulationModel) -> (start: Int, days: [Int])? {
         guard let o = model.outages.first else { return nil }
-        let start = minute(o.end, model)
+        let start = model.countedMinute(utc: o.end)
         guard start >= 0, start + 60 <= model.countedMinutes else { return nil }
         var days = Set<Int>()
         for outage in model.outages {
-            let first = max(minute(outage.start, model), 0) / 1_440
-            let last = (minute(outage.end, model) + 60) / 1_440
+            let first = max(model.countedMinute(utc: outage.start), 0) / 1_440
+            let last = (model.countedMinute(utc: outage.end) + 60) / 1_440
             if first <= last { days.formUnion(first...last) }
         }
         return (start, days.sorted())
     }
 
-    /// The counted minute of a UTC time (negative before the window).
-    private static func minute(_ utc: Double, _ model: SimulationModel) -> Int {
-        Int(((utc - model.countedStartUTC) / 60).rounded(.down))
-    }
 }
 
 /// Projects the per-minute load of a large population from a simulated sample of users.
@@ -304,7 +300,7 @@ public struct LoadProjection: Sendable {
         var cuts = [Int]()
         for o in model.outages {
             for time in [o.start, o.end, o.end + recoveryHours * 3_600] {
-                cuts.append(Int(((time - model.countedStartUTC) / 60).rounded(.down)))
+                cuts.append(model.countedMinute(utc: time))
             }
         }
         cuts.sort()
@@ -347,7 +343,7 @@ public struct LoadProjection: Sendable {
     public static func disturbedMinutes(model: SimulationModel, recoveryHours: Double = 6) -> [Bool] {
         var mask = [Bool](repeating: false, count: model.countedMinutes)
         for o in model.outages {
-            let from = Int(((o.start - model.countedStartUTC) / 60).rounded(.down))
+            let from = model.countedMinute(utc: o.start)
             let to = Int(((o.end + recoveryHours * 3_600 - model.countedStartUTC) / 60).rounded(.up))
             for t in max(0, from)..<min(mask.count, max(to, 0)) { mask[t] = true }
         }

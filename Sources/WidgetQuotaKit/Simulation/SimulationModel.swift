@@ -100,6 +100,11 @@ public struct SimulationModel: Sendable {
         design.backgroundIntervalHours ?? scenario.platform.backgroundEarliestBeginHours
     }
 
+    /// The counted minute a UTC time falls in (negative before the window, past its end after it).
+    func countedMinute(utc: Double) -> Int {
+        Int(((utc - countedStartUTC) / 60).rounded(.down))
+    }
+
     /// The counted UTC minute of a UTC time, or nil outside the window.
     @inline(__always) func bucket(utc: Double) -> Int? {
         guard utc >= countedStartUTC else { return nil }
