@@ -50,11 +50,6 @@ public struct ToolInfo: Codable, Sendable {
     public init() {}
 }
 
-/// The tool's version.
-public enum WidgetQuotaVersion {
-    public static let current = "0.1.0"
-}
-
 /// One design at one population size.
 public struct DesignResult: Codable, Sendable {
     public var design: String

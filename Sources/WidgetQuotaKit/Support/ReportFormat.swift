@@ -69,17 +69,6 @@ enum ReportFormat {
 }
 
 extension ReportFormat {
-    /// A column header from a metric path: `perMonth.p95` → `per month (p95)`.
-    static func header(_ path: String) -> String {
-        var parts = path.split(separator: ".").map(String.init)
-        var statistic = ""
-        if let last = parts.last, MetricTable.statistics.contains(last), parts.count > 1 {
-            statistic = " (\(last))"
-            parts.removeLast()
-        }
-        return parts.map(words).joined(separator: " ") + statistic
-    }
-
     /// `retryStormPeakPerMinute` → `retry storm peak per minute`.
     static func words(_ camel: String) -> String {
         var out = ""

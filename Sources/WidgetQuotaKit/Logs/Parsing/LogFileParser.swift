@@ -63,7 +63,7 @@ struct LogFileParser {
     private var duplicates: DuplicateFilter
     private var skippingRepeat = false
 
-    mutating func consume(_ line: LineView, into sink: inout LogAnalyzer) throws {
+    mutating func consume(_ line: LineView, into sink: inout some LogRecordSink) throws {
         if line.isOverlong {
             try flushPending(into: &sink)
             try sink.malformed(file: file, line: line.number, problem: "line longer than \(LineReader.defaultBufferSize / 1_048_576) MiB; skipped to the next line")
@@ -111,7 +111,7 @@ struct LogFileParser {
     }
 
     /// Called after the last line.
-    mutating func finish(into sink: inout LogAnalyzer) throws {
+    mutating func finish(into sink: inout some LogRecordSink) throws {
         if format == nil {
             if contentLines > 0 { throw unknownFormat() }
             return
@@ -125,7 +125,7 @@ struct LogFileParser {
 
     // MARK: Detection
 
-    private mutating func detect(_ b: UnsafeBufferPointer<UInt8>, line: LineView, into sink: inout LogAnalyzer) throws {
+    private mutating func detect(_ b: UnsafeBufferPointer<UInt8>, line: LineView, into sink: inout some LogRecordSink) throws {
         if ByteSearch.isBlank(b) { return }
         if let style = LogFormat.styleOfHeader(b) { headerHint = style; return }
         if LogFormat.isPreamble(b) { return }
@@ -166,13 +166,13 @@ struct LogFileParser {
 
     // MARK: WidgetQuota trace
 
-    private mutating func traceJSON(_ b: UnsafeBufferPointer<UInt8>, line: Int, into sink: inout LogAnalyzer) throws {
+    private mutating func traceJSON(_ b: UnsafeBufferPointer<UInt8>, line: Int, into sink: inout some LogRecordSink) throws {
         var f = TraceFields()
         if let p = traceReader.read(b, into: &f) { return try sink.malformed(file: file, line: line, problem: p.text) }
         try record(&f, line: line, into: &sink)
     }
 
-    private mutating func traceCSV(_ b: UnsafeBufferPointer<UInt8>, line: Int, into sink: inout LogAnalyzer) throws {
+    private mutating func traceCSV(_ b: UnsafeBufferPointer<UInt8>, line: Int, into sink: inout some LogRecordSink) throws {
         var f = TraceFields()
         switch csvReader.read(b, into: &f) {
         case .header: return
@@ -182,14 +182,14 @@ struct LogFileParser {
     }
 
     /// Hands a trace record's event to the analyzer, or says what the record lacks.
-    private func record(_ f: inout TraceFields, line: Int, into sink: inout LogAnalyzer) throws {
+    private func record(_ f: inout TraceFields, line: Int, into sink: inout some LogRecordSink) throws {
         if let p = f.validate() { return try sink.malformed(file: file, line: line, problem: p.text) }
         sink.record(f.draft, fileDevice: file)
     }
 
     // MARK: Apple JSON styles
 
-    private mutating func appleJSONObject(_ b: UnsafeBufferPointer<UInt8>, line: Int, into sink: inout LogAnalyzer) throws {
+    private mutating func appleJSONObject(_ b: UnsafeBufferPointer<UInt8>, line: Int, into sink: inout some LogRecordSink) throws {
         var ts: JSONValueRef?, message: JSONValueRef?, image: JSONValueRef?, subsystem: JSONValueRef?
         var category: JSONValueRef?, type: JSONValueRef?
         var trailer = false
@@ -237,7 +237,7 @@ struct LogFileParser {
     }
 
     /// `log show --style json`: objects span many lines; collect each, then scan it like an NDJSON line.
-    private mutating func jsonArray(_ b: UnsafeBufferPointer<UInt8>, line: Int, into sink: inout LogAnalyzer) throws {
+    private mutating func jsonArray(_ b: UnsafeBufferPointer<UInt8>, line: Int, into sink: inout some LogRecordSink) throws {
         var stray = false
         let n = b.count
         var i = 0
@@ -291,7 +291,7 @@ struct LogFileParser {
         if bytes.count > room { objectOverflow = true }
     }
 
-    private mutating func completeObject(into sink: inout LogAnalyzer) throws {
+    private mutating func completeObject(into sink: inout some LogRecordSink) throws {
         if objectOverflow {
             return try sink.malformed(file: file, line: objectLine, problem: "JSON object longer than 1 MiB; skipped")
         }
@@ -301,7 +301,7 @@ struct LogFileParser {
 
     // MARK: Apple text styles
 
-    private mutating func text(_ b: UnsafeBufferPointer<UInt8>, line: LineView, style: AppleTextHeader.Style, into sink: inout LogAnalyzer) throws {
+    private mutating func text(_ b: UnsafeBufferPointer<UInt8>, line: LineView, style: AppleTextHeader.Style, into sink: inout some LogRecordSink) throws {
         let startsRecord = b.count >= 19 && b[0] &- 0x30 < 10 && LogTimestamp.parse(b) != nil
         if !startsRecord {
             if LogFormat.isPreamble(b) { return }
@@ -330,7 +330,7 @@ struct LogFileParser {
         }
     }
 
-    private mutating func flushPending(into sink: inout LogAnalyzer) throws {
+    private mutating func flushPending(into sink: inout some LogRecordSink) throws {
         guard let header = pendingHeader else { return }
         pendingHeader = nil
         if !continuation.isEmpty { pendingLine.append(contentsOf: continuation) }

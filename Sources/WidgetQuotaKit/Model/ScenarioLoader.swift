@@ -169,33 +169,3 @@ enum JSONProblem {
     }
 }
 
-/// Edit distance, for "did you mean" suggestions.
-public enum Levenshtein {
-    /// The edit distance between two strings.
-    public static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a.lowercased()), b = Array(b.lowercased())
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        var current = previous
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
-    }
-
-    /// The closest candidate within a third of the word's length (at least 2 edits), if any.
-    public static func nearest(to word: String, in candidates: some Sequence<String>) -> String? {
-        guard word.count <= 64 else { return nil }
-        let limit = max(2, word.count / 3)
-        return candidates
-            .map { ($0, distance(word, $0)) }
-            .filter { $0.1 <= limit }
-            .sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }
-            .first?.0
-    }
-}

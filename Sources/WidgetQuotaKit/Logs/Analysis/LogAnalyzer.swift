@@ -5,7 +5,7 @@ import Foundation
 /// Feed it inputs with `read(path:)` (files, folders, `-`) or `read(source:name:)`, then ask for
 /// `analysis()`. Memory grows with devices and days, never with lines: a 1 GB export is read
 /// through one 1 MiB buffer.
-public struct LogAnalyzer {
+public struct LogAnalyzer: LogRecordSink {
     /// How to read.
     public struct Options: Sendable {
         /// Stop at the first malformed line (exit 65) instead of counting it.
