@@ -16,7 +16,7 @@ enum SimulateCommand {
         total, load per minute and per quota day, quota risk and freshness. Flags override the scenario.
 
         Options:
-          --scenario FILE   scenario JSON (see `widget-quota scenario`); defaults from the seeds otherwise
+          --scenario FILE   scenario JSON (see `widget-quota scenario`); built-in defaults otherwise
           --designs LIST    designs to compare (default: all; see `widget-quota designs`)
           --users LIST      population sizes, e.g. 1000,100000
           --runs N          Monte-Carlo runs

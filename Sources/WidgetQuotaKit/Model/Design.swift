@@ -27,9 +27,9 @@ public struct Design: Codable, Sendable, Equatable {
 
     /// When the app calls `reloadAllTimelines()` / `reloadTimelines(ofKind:)`.
     public enum ReloadCalls: String, Codable, Sendable, CaseIterable {
-        /// Once, after a successful fetch (seed 000's advice).
+        /// Once, after a successful fetch (the Gemini widget report's advice).
         case onceOnSuccess
-        /// On every app foreground, whether or not anything changed (seed 001's anti-pattern).
+        /// On every app foreground, whether or not anything changed (the reload-budget notes's anti-pattern).
         /// Reloads while the app is in the foreground do not spend the budget, so what this costs
         /// is getTimeline calls, and requests when the widget fetches in getTimeline.
         case everyForeground
@@ -41,7 +41,7 @@ public struct Design: Codable, Sendable, Equatable {
 
     /// What happens after a failed fetch.
     public enum Retry: Sendable, Equatable {
-        /// Nothing now: the next natural trigger finds the data stale and fetches (seed 000).
+        /// Nothing now: the next natural trigger finds the data stale and fetches (the Gemini widget report).
         case nextOpportunity
         /// Immediate retries after `baseSeconds × 2^attempt`, optionally with full jitter.
         case backoff(maxRetries: Int, baseSeconds: Double, jitter: Bool)

@@ -10,23 +10,23 @@ public enum DesignPresets {
         all.first { $0.name == name }
     }
 
-    /// The widget calls the API inside getTimeline (seed 000, before): ≈30 requests a day.
+    /// The widget calls the API inside getTimeline (the Gemini widget report, before): ≈30 requests a day.
     public static var direct: Design {
         var d = Design(name: "direct")
         d.summary = "The widget calls the API inside getTimeline; WidgetKit decides how often (≈30/day)."
-        d.source = "seed 000 (before)"
+        d.source = "Gemini widget report (before the cache)"
         d.fetchTriggers = [.getTimeline]
         d.reloadPolicy = .never
         return d
     }
 
-    /// Seed 002's widget: `.after(15 min)`, one API call per refresh, capped by the budget. The
+    /// The remote-data widget article's widget: `.after(15 min)`, one API call per refresh, capped by the budget. The
     /// image it then downloads comes from the service's image host, not from the metered API, so
     /// it is not a request here.
     public static var directPoll15m: Design {
         var d = Design(name: "direct-poll-15m")
         d.summary = "The widget polls every 15 min with .after(15 min), one API call per refresh (the image host is not metered); the budget caps it."
-        d.source = "seed 002"
+        d.source = "remote-data widget article"
         d.fetchTriggers = [.getTimeline]
         d.reloadPolicy = .after(minutes: 15)
         d.entrySpacingMinutes = 15
@@ -37,7 +37,7 @@ public enum DesignPresets {
     public static var cacheOnOpen: Design {
         var d = Design(name: "cache-on-open")
         d.summary = "The app refreshes an App Group cache on open when older than 1 h; the widget only reads."
-        d.source = "seed 000 (first version)"
+        d.source = "Gemini widget report (first version)"
         d.fetchTriggers = [.appForeground]
         d.cacheTTLMinutes = 60
         d.reloadPolicy = .after(minutes: 60)
@@ -45,12 +45,12 @@ public enum DesignPresets {
         return d
     }
 
-    /// The same plus BGAppRefreshTask every ≥4 h (seed 000, final): ≈3 requests a day.
+    /// The same plus BGAppRefreshTask every ≥4 h (the Gemini widget report, final): ≈3 requests a day.
     public static var cacheBGTask: Design {
         var d = cacheOnOpen
         d.name = "cache-bgtask"
         d.summary = "App Group cache refreshed on open and by BGAppRefreshTask every ≥4 h; the widget only reads (≈3/day)."
-        d.source = "seed 000 (final)"
+        d.source = "Gemini widget report (final design)"
         d.fetchTriggers = [.appForeground, .backgroundTask]
         return d
     }
@@ -59,11 +59,11 @@ public enum DesignPresets {
     public static var prebuiltTimeline: Design {
         var d = Design(name: "prebuilt-timeline")
         d.summary = "One fetch builds 12 entries 30 min apart (.atEnd); a push reloads only when the data changes."
-        d.source = "seeds 001, 004"
+        d.source = "reload-budget notes; timeline-model article"
         d.fetchTriggers = [.getTimeline, .push]
         d.timelineEntries = 12
         d.entrySpacingMinutes = 30
-        // Under the 5.5 h to the last entry, so the .atEnd reload fetches (seed 000: keep the TTL
+        // Under the 5.5 h to the last entry, so the .atEnd reload fetches (the Gemini widget report: keep the TTL
         // and the reload interval consistent) instead of rebuilding from the same data.
         d.cacheTTLMinutes = 300
         d.reloadPolicy = .atEnd
@@ -74,8 +74,8 @@ public enum DesignPresets {
     /// A 30-minute poll aligned to the wall clock: every device asks at :00 and :30.
     public static var pollAligned: Design {
         var d = Design(name: "poll-30m-aligned")
-        d.summary = "The widget polls at :00 and :30 on every device at once (seed 002 warns against this); keeps its last content (25-min cache) when a poll fails."
-        d.source = "seed 002 (Be Cautious)"
+        d.summary = "The widget polls at :00 and :30 on every device at once (the remote-data widget article warns against this); keeps its last content (25-min cache) when a poll fails."
+        d.source = "remote-data widget article (its warning)"
         d.fetchTriggers = [.getTimeline]
         // Slightly under the period so every policy reload finds the content due.
         d.cacheTTLMinutes = 25
@@ -90,7 +90,7 @@ public enum DesignPresets {
         var d = pollAligned
         d.name = "poll-30m-jittered"
         d.summary = "The same 30-min poll, each device at its own random offset within the 30 min: same total, no stampede."
-        d.source = "seed 002 (Be Cautious)"
+        d.source = "remote-data widget article (its warning)"
         d.jitterSeconds = 1800
         return d
     }

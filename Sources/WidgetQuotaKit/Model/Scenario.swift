@@ -132,7 +132,7 @@ public struct ActivityProfile: Codable, Sendable, Equatable {
 
 /// How users differ from each other.
 public struct Population: Codable, Sendable, Equatable {
-    /// Share of users with the widget in a Smart Stack (seed 000: rotation triggers reloads).
+    /// Share of users with the widget in a Smart Stack (the Gemini widget report: rotation triggers reloads).
     public var smartStackShare: Distribution = .uniform(min: 0.2, max: 0.4)
     /// getTimeline multiplier for Smart Stack users.
     public var smartStackUplift: Distribution = 1.5
@@ -142,7 +142,7 @@ public struct Population: Codable, Sendable, Equatable {
     public var appOpensPerDay: Distribution = .triangular(min: 1, mode: 2, max: 4)
     /// Spread of app opens between users (lognormal coefficient of variation).
     public var appOpensUserSpread: Double = 0.8
-    /// Users who keep the widget but never open the app (seed 000: "the day nobody opens your app").
+    /// Users who keep the widget but never open the app (the Gemini widget report: "the day nobody opens your app").
     public var neverOpenShare: Distribution = .uniform(min: 0.1, max: 0.2)
     /// Minutes the app stays in the foreground per open.
     public var foregroundMinutes: Double = 3
@@ -190,7 +190,7 @@ public struct Population: Codable, Sendable, Equatable {
 /// What WidgetKit and BackgroundTasks do, as measured and documented.
 public struct Platform: Codable, Sendable, Equatable {
     /// System-initiated getTimeline calls per widget instance per day, without Smart Stack
-    /// (seed 000: about 30 a day on average across users, 15 on some days and 40+ on others).
+    /// (the Gemini widget report: about 30 a day on average across users, 15 on some days and 40+ on others).
     public var getTimelinePerDay: Distribution = .normal(mean: 28.5, sd: 1.5, min: 1, max: nil)
     /// Day-to-day variation of getTimeline calls (lognormal coefficient of variation).
     public var getTimelineDaySpread: Double = 0.35
@@ -201,19 +201,19 @@ public struct Platform: Codable, Sendable, Equatable {
     /// Reload budget per instance per 24 h for a frequently viewed widget (seeds 001, 004: 40–70).
     public var reloadBudgetMin: Int = 40
     public var reloadBudgetMax: Int = 70
-    /// Reload budget per instance per 24 h for a rarely viewed widget (seed 001: "far fewer").
+    /// Reload budget per instance per 24 h for a rarely viewed widget (the reload-budget notes: "far fewer").
     public var rarelyViewedBudget: Int = 15
     /// Reloads while the app is in the foreground do not count against the budget.
     public var foregroundReloadsExempt: Bool = true
-    /// Minimum spacing between timeline entries and policy reloads (seed 001: about five minutes).
+    /// Minimum spacing between timeline entries and policy reloads (the reload-budget notes: about five minutes).
     public var minEntrySpacingMinutes: Double = 5
-    /// BGAppRefreshTask earliestBeginDate (seed 000: no earlier than 4 hours).
+    /// BGAppRefreshTask earliestBeginDate (the Gemini widget report: no earlier than 4 hours).
     public var backgroundEarliestBeginHours: Double = 4
-    /// Real BGAppRefreshTask launches per day (seed 000: about 1–3).
+    /// Real BGAppRefreshTask launches per day (the Gemini widget report: about 1–3).
     public var backgroundRunsPerDay: Distribution = .triangular(min: 1, mode: 2, max: 3)
-    /// Launch-rate multiplier on Low Power Mode days (seed 000: almost never).
+    /// Launch-rate multiplier on Low Power Mode days (the Gemini widget report: almost never).
     public var backgroundLowPowerFactor: Double = 0.05
-    /// Time a background launch may run before it expires (seed 000: just under 30 s).
+    /// Time a background launch may run before it expires (the Gemini widget report: just under 30 s).
     public var taskSliceSeconds: Double = 29
 
     public init() {}
@@ -237,7 +237,7 @@ public struct Platform: Codable, Sendable, Equatable {
     }
 }
 
-/// A window in which the API fails (seed 000's outage).
+/// A window in which the API fails (the Gemini widget report's outage).
 public struct Outage: Codable, Sendable, Equatable {
     /// Day of the reported month on which the outage starts (1-based).
     public var day: Int
@@ -259,7 +259,7 @@ public struct Outage: Codable, Sendable, Equatable {
 public struct APIModel: Codable, Sendable, Equatable {
     /// Seconds a successful request takes.
     public var latencySeconds: Double = 1.5
-    /// URLRequest.timeoutInterval (seed 000: 10 s instead of the 60 s default).
+    /// URLRequest.timeoutInterval (the Gemini widget report: 10 s instead of the 60 s default).
     public var timeoutSeconds: Double = 10
     /// Probability that a request fails outside outages.
     public var failureProbability: Distribution = .uniform(min: 0.005, max: 0.02)
@@ -269,7 +269,7 @@ public struct APIModel: Codable, Sendable, Equatable {
     public var outages: [Outage] = [Outage(day: 12, startHourUTC: 15, durationHours: 3, errorRate: 0.95)]
     /// Prompt tokens per request (a short fixed prompt).
     public var inputTokensPerRequest: Distribution = 25
-    /// Output tokens per request (seed 000: maxOutputTokens 80).
+    /// Output tokens per request (the Gemini widget report: maxOutputTokens 80).
     public var outputTokensPerRequest: Distribution = .triangular(min: 20, mode: 40, max: 80)
     /// How often the underlying data changes per day (drives push-triggered designs).
     public var dataChangesPerDay: Distribution = 1

@@ -25,7 +25,7 @@ extension SweepResult {
         switch knob {
         case .background:
             return "\niOS grants about `platform.backgroundRunsPerDay` launches a day whatever `earliestBeginDate` says, as long "
-                + "as the interval is shorter than 24 h ÷ runs per day (seed 000: \"not a promise\"), so short intervals change "
+                + "as the interval is shorter than 24 h ÷ runs per day (the Gemini widget report: \"not a promise\"), so short intervals change "
                 + "little; differences smaller than the run-to-run spread are noise, not a reason to choose.\n"
         case .ttl, .poll:
             return ""

@@ -2,7 +2,7 @@ import Foundation
 
 /// One user's days: how busy each local day is and whether it is spent in Low Power Mode.
 struct UserCalendar: Sendable {
-    /// getTimeline multiplier per local day (seed 000: 15 calls on some days, 40+ on others).
+    /// getTimeline multiplier per local day (the Gemini widget report: 15 calls on some days, 40+ on others).
     let dayFactor: [Double]
     /// Whether each local day is spent in Low Power Mode.
     let lowPower: [Bool]

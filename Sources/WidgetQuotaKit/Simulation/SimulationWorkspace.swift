@@ -108,7 +108,7 @@ struct SimulationConstants: Sendable {
         case .after(let minutes): policyNever = false; policyDelay = max(minutes * 60, spacing)
         case .atEnd:
             // The first entry is dated when the timeline is built, the last (entries − 1) spacings
-            // later; WidgetKit reloads once that date has passed (seed 004).
+            // later; WidgetKit reloads once that date has passed (the timeline-model article).
             policyNever = false
             policyDelay = max(Double(max(d.timelineEntries - 1, 0)) * d.entrySpacingMinutes * 60, spacing)
         }

@@ -153,7 +153,7 @@ struct UserSimulator<Observer: SimulationObserver> {
         let pushes = max(k.fetchOnPush ? k.dataChangesPerDay : 0, 0)
         pushClock = PoissonClock(storage: ws.clockStorage(1), days: days, shape: ws.shape(3)) { _ in pushes }
         // iOS launches at a rate that gives the user's runs per day: a cycle is the earliest-begin
-        // interval plus a wait, mostly at night, almost never in Low Power Mode (seed 000).
+        // interval plus a wait, mostly at night, almost never in Low Power Mode (the Gemini widget report).
         let launches = max(k.fetchOnBackground ? model.backgroundCalibration?.launchRate(runsPerDay: traits.backgroundRunsPerDay) ?? 0 : 0, 0)
         let lowPowerFactor = k.lowPowerBackgroundFactor
         backgroundClock = PoissonClock(storage: ws.clockStorage(2), days: days, shape: ws.shape(2)) {
@@ -469,7 +469,7 @@ struct UserSimulator<Observer: SimulationObserver> {
     mutating func submitBackground(at t: Double) {
         guard k.fetchOnBackground else { return }
         if counted(t) { tally.bgSubmits += 1 }
-        // Seed 000: submitting while an identical request is queued fails, which is not fatal.
+        // The Gemini widget report: submitting while an identical request is queued fails, which is not fatal.
         observer.record(.bgTaskSubmit(accepted: !backgroundPending), local: t, utc: utc(t))
         guard !backgroundPending else { return }
         backgroundPending = true

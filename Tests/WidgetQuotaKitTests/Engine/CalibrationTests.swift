@@ -1,7 +1,7 @@
 import Testing
 @testable import WidgetQuotaKit
 
-/// Seed 000's table: direct ≈ 30 calls a day (900 a month), the cache ≈ 3 a day (90 a month).
+/// The Gemini widget report's table: direct ≈ 30 calls a day (900 a month), the cache ≈ 3 a day (90 a month).
 @Suite struct SeedCalibrationTests {
     @Test func defaultsReproduceSeed000Table() {
         var s = TestSupport.smallScenario(users: [600], runs: 1, days: 30)

@@ -199,7 +199,7 @@ import Testing
     }
 
     /// An aligned 30-minute poll reloads at every :00 and :30, however WidgetKit's own calls fall
-    /// between them (seed 002's stampede); it used to skip the boundary after each of them. Only
+    /// between them (the remote-data widget article's stampede); it used to skip the boundary after each of them. Only
     /// a call in the last 5 minutes before a boundary (the minimum spacing) moves that reload.
     @Test func anAlignedPollReloadsAtEveryBoundary() {
         let (calls, m) = SimulatorInternalsTests.timelines(DesignPresets.pollAligned)

@@ -75,7 +75,7 @@ import Testing
         }
         let waiting = extra(.nextOpportunity)
         let retrying = extra(.backoff(maxRetries: 4, baseSeconds: 30, jitter: true))
-        #expect(abs(waiting) < 0.05, "seed 000's design adds nothing: \(waiting)")
+        #expect(abs(waiting) < 0.05, "the Gemini widget report's design adds nothing: \(waiting)")
         #expect(retrying > 1, "each failed getTimeline retries up to four times: \(retrying)")
     }
 

@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func smartStackMovesDirectButNotTheCacheDesign() {
-        // Seed 000: Smart Stack rotation triggers getTimeline reloads; a cache design does not fetch on them.
+        // The Gemini widget report: Smart Stack rotation triggers getTimeline reloads; a cache design does not fetch on them.
         let direct = Self.analysis("direct").drivers.first { $0.assumption == "population.smartStackShare" }!
         let cache = ReportFixtures.sensitivity.drivers.first { $0.assumption == "population.smartStackShare" }!
         #expect(direct.requestsAtHigh > direct.requestsAtLow)

@@ -10,7 +10,7 @@ import Foundation
 ///   `submitTaskRequest: <BGAppRefreshTaskRequest: ...>` → bgTaskSubmit (the process is the app);
 /// - CFNetwork `Task <UUID>.<n> summary for task success|failure {... response_status=200 ...}` →
 ///   apiRequest, attributed later to the app or extension (system daemons never count);
-/// - seed 000's `[GeminiWidget] Fetch error: ...` → fetchError and `[BGTask] submit failed: ...` →
+/// - the Gemini widget report's `[GeminiWidget] Fetch error: ...` → fetchError and `[BGTask] submit failed: ...` →
 ///   failed bgTaskSubmit; `reloadAllTimelines` / `reloadTimelines(ofKind:` in the app → reload calls;
 /// - the WidgetQuota app convention `[WidgetQuota] <event> key=value ...` (what `trace` writes).
 public struct AppleLogRecognizer: Sendable {
