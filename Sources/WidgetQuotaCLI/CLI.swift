@@ -1,27 +1,32 @@
 import Foundation
 import WidgetQuotaKit
 
-/// The `widget-quota` command line: a thin layer that parses flags and calls WidgetQuotaKit.
+/// The `widget-quota` command line: flags → a command's job → an exit code; every decision is in
+/// WidgetQuotaKit.
 public enum CLI {
-    /// A command: its name, one line of help, its full help, and what it does.
-    struct Command: Sendable {
-        let name: String
-        let summary: String
-        let help: String
-        let run: @Sendable ([String], Console) throws -> ExitCode
-    }
-
-    static let commands: [Command] = [
-        ReportCommand.command,
-        SimulateCommand.command,
-        DiffCommand.command,
-        ScenarioCommand.command,
-        DesignsCommand.command,
-        AnalyzeCommand.command,
-        TraceCommand.command,
-        SweepCommand.command,
-        BenchCommand.command,
+    /// Every command, in the order `--help` lists them.
+    static let commands: [Registered] = [
+        Registered(ReportCommand.self),
+        Registered(SimulateCommand.self),
+        Registered(DiffCommand.self),
+        Registered(ScenarioCommand.self),
+        Registered(DesignsCommand.self),
+        Registered(AnalyzeCommand.self),
+        Registered(TraceCommand.self),
+        Registered(SweepCommand.self),
+        Registered(BenchCommand.self),
     ]
+
+    /// A command's declaration and the function that reads its arguments and runs it.
+    struct Registered: Sendable {
+        let spec: CommandSpec
+        let execute: @Sendable ([String], Console) throws -> ExitCode
+
+        init<C: Command>(_ type: C.Type) {
+            spec = C.spec
+            execute = { args, console in try C(ParsedArguments(args, options: C.spec.options)).run(console: console) }
+        }
+    }
 
     /// Runs the command line `args` (without the program name) and returns the exit code.
     public static func run(_ args: [String], console: Console) -> ExitCode {
@@ -31,8 +36,8 @@ public enum CLI {
         }
         switch first {
         case "--help", "-h", "help":
-            if args.count > 1, let command = commands.first(where: { $0.name == args[1] }) {
-                console.out(command.help)
+            if args.count > 1, let command = commands.first(where: { $0.spec.name == args[1] }) {
+                console.out(command.spec.help)
             } else {
                 console.out(usage())
             }
@@ -43,66 +48,72 @@ public enum CLI {
         default:
             break
         }
-        guard let command = commands.first(where: { $0.name == first }) else {
-            let hint = Levenshtein.nearest(to: first, in: commands.map(\.name)).map { " (did you mean \"\($0)\"?)" } ?? ""
-            console.err("widget-quota: unknown command \(quoted(first))\(hint)\n\n" + usage())
+        guard let command = commands.first(where: { $0.spec.name == first }) else {
+            let problem: String
+            if first.hasPrefix("-") && !first.hasPrefix("--") {
+                problem = ParsedArguments.shortOptionMessage(first)
+            } else {
+                let hint = Levenshtein.nearest(to: first, in: commands.map(\.spec.name)).map { " (did you mean \"\($0)\"?)" } ?? ""
+                problem = "unknown command \(quoted(first))\(hint)"
+            }
+            console.err("widget-quota: \(problem)\n\n" + usage())
             return .usage
         }
         let rest = Array(args.dropFirst())
         if rest.contains("--help") || rest.contains("-h") {
-            console.out(command.help)
+            console.out(command.spec.help)
             return .success
         }
+        let name = command.spec.name
         do {
-            let code = try command.run(rest, console)
+            let code = try command.execute(rest, console)
             // A result that did not reach standard output (a full disk) is not a success.
             if let failure = console.outputFailure {
-                console.err("widget-quota \(command.name): cannot write to standard output: \(failure)\n")
+                console.err("widget-quota \(name): cannot write to standard output: \(failure)\n")
                 return code == .success ? .ioError : code
             }
             return code
         } catch let error as WidgetQuotaError {
-            console.err("widget-quota \(command.name): \(CLI.bounded(error.description))\n")
-            if case .usage = error { console.err("Try: widget-quota \(command.name) --help\n") }
+            console.err("widget-quota \(name): \(CLI.bounded(error.description))\n")
+            if case .usage = error { console.err("Try: widget-quota \(name) --help\n") }
             return error.exitCode
         } catch {
-            console.err("widget-quota \(command.name): \(error)\n")
+            console.err("widget-quota \(name): \(error)\n")
             return .internalError
         }
     }
 
     /// An error message cut to a readable length: input data must never flood the terminal.
     static func bounded(_ raw: String, limit: Int = 2_000) -> String {
-        let message = PrintableText.clean(raw)   // a file name or value must not drive the terminal
+        let message = PrintableText.clean(raw)  // a file name or value must not drive the terminal
         return message.count <= limit ? message : String(message.prefix(limit)) + "… (message shortened)"
     }
 
     /// The top-level help.
     static func usage() -> String {
         var text = """
-        widget-quota \(WidgetQuotaVersion.current) — how many API requests, dollars and quota will this widget design burn?
+            widget-quota \(WidgetQuotaVersion.current) — how many API requests, dollars and quota will this widget design burn?
 
-        Usage: widget-quota <command> [options]
+            Usage: widget-quota <command> [options]
 
-        Commands:
+            Commands:
 
-        """
-        let width = (commands.map(\.name.count).max() ?? 0) + 2
+            """
+        let width = (commands.map(\.spec.name.count).max() ?? 0) + 2
         for c in commands {
-            text += "  " + c.name.padding(toLength: width, withPad: " ", startingAt: 0) + c.summary + "\n"
+            text += "  " + c.spec.name.padding(toLength: width, withPad: " ", startingAt: 0) + c.spec.summary + "\n"
         }
         text += """
 
-        Run `widget-quota <command> --help` for a command's options and examples.
+            Run `widget-quota <command> --help` for a command's options and examples.
 
-        Exit codes:
+            Exit codes:
 
-        """
+            """
         text += exitCodeHelp(thresholds: true)
         return text
     }
 
-    /// The exit-code table shared by every `--help`.
     /// The exit codes a command can return; code 1 only for commands that take `--fail-if`.
     static func exitCodeHelp(thresholds: Bool = false) -> String {
         ExitCode.allCases.filter { thresholds || $0 != .thresholdFailed }

@@ -8,7 +8,11 @@ public enum ScenarioLoader {
             let exists = FileManager.default.fileExists(atPath: path)
             throw WidgetQuotaError.unreadable(file: path, problem: exists ? "permission denied or not a file" : "no such file")
         }
-        return try decode(data, file: path)
+        do {
+            return try decode(data, file: path)
+        } catch WidgetQuotaError.invalidScenario(let field, let problem) {
+            throw WidgetQuotaError.malformedScenario(file: path, problem: "\(field): \(problem)")
+        }
     }
 
     /// Decodes and validates scenario JSON; `file` names the source in messages.
@@ -16,6 +20,7 @@ public enum ScenarioLoader {
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             throw WidgetQuotaError.emptyInput(file: file)
         }
+        try WidgetQuotaError.checkJSONSyntax(data, file: file)
         let tree: Any
         do {
             tree = try JSONSerialization.jsonObject(with: data, options: [])

@@ -22,6 +22,7 @@ public enum JSONValue: Sendable, Equatable, Decodable {
 
     /// Parses JSON text; `file` names the source in the error.
     public static func parse(_ data: Data, file: String) throws -> JSONValue {
+        try WidgetQuotaError.checkJSONSyntax(data, file: file)
         do {
             return try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {

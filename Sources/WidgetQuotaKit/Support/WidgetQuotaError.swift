@@ -7,11 +7,16 @@ public func quoted(_ text: some StringProtocol, limit: Int = 60) -> String {
 }
 
 /// Every error the library reports, each with a message a person can act on.
+///
+/// An error about a file starts with the file's name (and line, when there is one):
+/// `FILE: what is wrong`, `FILE:LINE: what is wrong`, `FILE:LINE:COLUMN: what is wrong`.
 public enum WidgetQuotaError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A scenario value is invalid; `field` is its dotted path (`horizon.users[2]`).
     case invalidScenario(field: String, problem: String)
     /// A scenario file could not be decoded.
     case malformedScenario(file: String, problem: String)
+    /// A JSON file is not valid JSON; `line` and `column` (1-based) point at the problem.
+    case malformedJSON(file: String, line: Int, column: Int, problem: String)
     /// An input line is malformed (`--strict`), or a file as a whole is unusable.
     case malformedInput(file: String, line: Int?, problem: String)
     /// A file could not be opened or read.
@@ -30,7 +35,7 @@ public enum WidgetQuotaError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The process exit code for this error.
     public var exitCode: ExitCode {
         switch self {
-        case .invalidScenario, .malformedScenario, .malformedInput, .badExpression: return .dataError
+        case .invalidScenario, .malformedScenario, .malformedJSON, .malformedInput, .badExpression: return .dataError
         case .unreadable, .emptyInput: return .noInput
         case .unwritable: return .ioError
         case .usage: return .usage
@@ -44,6 +49,8 @@ public enum WidgetQuotaError: Error, Sendable, Equatable, CustomStringConvertibl
             return "invalid scenario: \(field): \(problem)"
         case .malformedScenario(let file, let problem):
             return "\(file): not a valid scenario: \(problem)"
+        case .malformedJSON(let file, let line, let column, let problem):
+            return "\(file):\(line):\(column): not valid JSON: \(problem)"
         case .malformedInput(let file, let line, let problem):
             if let line { return "\(file):\(line): \(problem)" }
             return "\(file): \(problem)"
@@ -59,6 +66,15 @@ public enum WidgetQuotaError: Error, Sendable, Equatable, CustomStringConvertibl
             return "threshold '\(expression)': \(problem)"
         case .childProcessFailed(let command, let problem):
             return "\(command): \(problem)"
+        }
+    }
+}
+
+extension WidgetQuotaError {
+    /// Throws `.malformedJSON` with the line and column of the first syntax problem in `data`.
+    public static func checkJSONSyntax(_ data: Data, file: String) throws {
+        if let p = JSONSyntax.problem(in: data) {
+            throw WidgetQuotaError.malformedJSON(file: file, line: p.line, column: p.column, problem: p.message)
         }
     }
 }

@@ -2,15 +2,20 @@ import Foundation
 import WidgetQuotaKit
 
 /// Progress messages on standard error, only when it is a terminal and `--quiet` is not given.
-struct Progress: Sendable {
+struct TerminalProgress: JobProgress {
     let console: Console
     let enabled: Bool
+
+    init(console: Console, quiet: Bool) {
+        self.console = console
+        self.enabled = !quiet && console.stderrIsTerminal
+    }
 
     func note(_ text: String) {
         if enabled { console.err(text + "\n") }
     }
 
-    /// A callback that redraws `label: done/total` in place each time it is called.
+    /// A callback that redraws `label [###...] done/total` in place each time it is called.
     func counter(label: String, total: Int) -> (@Sendable () -> Void)? {
         guard enabled else { return nil }
         let count = Count()
@@ -23,7 +28,6 @@ struct Progress: Sendable {
         }
     }
 
-    /// Ends an in-place progress line.
     func finish() {
         if enabled { console.err("\r\u{1B}[K") }
     }
@@ -31,6 +35,11 @@ struct Progress: Sendable {
     private final class Count: @unchecked Sendable {
         private let lock = NSLock()
         private var value = 0
-        func increment() -> Int { lock.lock(); defer { lock.unlock() }; value += 1; return value }
+        func increment() -> Int {
+            lock.lock()
+            defer { lock.unlock() }
+            value += 1
+            return value
+        }
     }
 }

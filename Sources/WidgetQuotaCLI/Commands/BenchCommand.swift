@@ -2,13 +2,18 @@ import Foundation
 import WidgetQuotaKit
 
 /// `widget-quota bench`: performance figures for this machine (targets live here, not in tests).
-enum BenchCommand {
-    static let command = CLI.Command(
+struct BenchCommand: Command {
+    static let parts = ["engine", "memory", "simulate", "parse"]
+    static let only = Option.valued("only", "PART", "run one part only: \(ParsedArguments.orList(parts))")
+    static let users = Option.valued("users", "N", "users per design in the engine benchmark (default 4000)")
+    static let parseMiB = Option.valued("parse-mb", "N", "size of each generated export in MiB (default 200)")
+    static let threads = Option.valued("threads", "N", "threads for the multi-threaded figure (default: all cores)")
+    static let json = Option.flag("json", "machine-readable figures")
+
+    static let spec = CommandSpec(
         name: "bench",
         summary: "Measure engine and parser speed and memory on this machine",
-        help: """
-        Usage: widget-quota bench [--only engine|memory|simulate|parse] [--users N] [--threads N] [--parse-mb N] [--json]
-
+        discussion: """
         Prints, for this machine (build with -c release first):
           engine     simulated user-days per second, 1 thread and all threads, per-minute aggregation on
           memory     peak memory of `simulate` at 10,000 and 1,000,000 users simulated event by event,
@@ -18,22 +23,27 @@ enum BenchCommand {
                      least 200 MB streamed in bounded memory, against counting newlines (`wc -l`);
                      the formats are parsed in 3 interleaved rounds and each keeps its fastest
                      (meanwhile the exports take up to \(NumberText.human(Double(ParserBenchmark.temporaryMiB(200 << 20)))) MiB of temporary space)
-
-        Options:
-          --only PART    run one part only
-          --users N      users per design in the engine benchmark (default 4000)
-          --parse-mb N   size of each generated export in MiB (default 200)
-          --threads N    threads for the multi-threaded figure (default: all cores)
-          --json         machine-readable figures
-
-        Examples:
-          swift run -c release widget-quota bench
-          swift run -c release widget-quota bench --only engine --users 10000
-
-        Exit codes:
-        \(CLI.exitCodeHelp())
         """,
-        run: run)
+        options: [only, users, parseMiB, threads, json],
+        examples: [
+            "swift run -c release widget-quota bench",
+            "swift run -c release widget-quota bench --only engine --users 10000",
+        ])
+
+    let only: String?
+    let threads: Int
+    let engineUsers: Int
+    let parseBytes: Int
+    let asJSON: Bool
+
+    init(_ a: ParsedArguments) throws {
+        try a.expectNoPositionals()
+        only = a.has(Self.only) ? try a.choice(Self.only, in: Self.parts, default: "engine") : nil
+        threads = try a.int(Self.threads, min: 1, max: 1_024) ?? Parallel.defaultThreads
+        engineUsers = try a.int(Self.users, min: 100, max: 10_000_000) ?? 4_000
+        parseBytes = (try a.int(Self.parseMiB, min: 1, max: 100_000) ?? 200) << 20
+        asJSON = a.flag(Self.json)
+    }
 
     struct Report: Codable {
         var cores: Int
@@ -54,13 +64,7 @@ enum BenchCommand {
         var memoryLauncherPeakMiB: Double?
     }
 
-    static func run(_ args: [String], console: Console) throws -> ExitCode {
-        let a = try Arguments(args, valued: ["only", "users", "threads", "parse-mb"], switches: ["json"])
-        let only = a.value("only")
-        if let only, !["engine", "memory", "simulate", "parse"].contains(only) {
-            throw WidgetQuotaError.usage("--only expects engine, memory, simulate or parse, got \(quoted(only))")
-        }
-        let threads = try a.int("threads", min: 1, max: 1_024) ?? Parallel.defaultThreads
+    func run(console: Console) throws -> ExitCode {
         var report = Report(cores: Parallel.defaultThreads)
         // The memory jobs first: each runs as a child process of this very program, so each peak
         // is its own, except that Linux starts a child's peak reading at the high-water mark of
@@ -75,12 +79,12 @@ enum BenchCommand {
         }
         // Parsing next, so its peak memory is measured before the engine allocates anything.
         if only == nil || only == "parse" {
-            let bench = ParserBenchmark(targetBytes: (try a.int("parse-mb", min: 1, max: 100_000) ?? 200) << 20)
+            let bench = ParserBenchmark(targetBytes: parseBytes)
             report.parse = try bench.measure(styles: TraceGenerator.Style.allCases, directory: FileManager.default.temporaryDirectory.path)
             report.parseRounds = bench.rounds
         }
         if only == nil || only == "engine" {
-            let bench = EngineBenchmark(users: try a.int("users", min: 100, max: 10_000_000) ?? 4_000)
+            let bench = EngineBenchmark(users: engineUsers)
             _ = bench.measure(threads: threads)   // warm caches and page in the code
             report.engine = [bench.measure(threads: 1), bench.measure(threads: threads)]
         }
@@ -92,11 +96,11 @@ enum BenchCommand {
             report.simulatePeakMemoryMiB = Double(ResourceUsage.peakResidentBytes()) / 1_048_576
             report.simulatePeakMemoryIncludesEarlierParts = only == nil
         }
-        if a.flag("json") {
+        if asJSON {
             console.out(try JSONOutput.encode(report))
             return .success
         }
-        console.out("widget-quota bench — \(report.cores) cores\n\n" + sections(report).joined(separator: "\n"))
+        console.out("widget-quota bench — \(report.cores) cores\n\n" + Self.sections(report).joined(separator: "\n"))
         return .success
     }
 

@@ -1,0 +1,50 @@
+import Foundation
+import WidgetQuotaKit
+
+/// `widget-quota report`: the main job. Analyses the sample logs, simulates the scenario, sweeps
+/// the baseline's cache TTL, and writes every report, table and chart into one folder.
+struct ReportCommand: Command {
+    static let logs = Option.valued("logs", "PATH", "logs to analyse (file or folder; default SampleLogs)")
+    static let noLogs = Option.flag("no-logs", "skip the log analysis")
+    static let out = Option.valued("out", "DIR", "output folder (default Reports)")
+
+    static let spec = CommandSpec(
+        name: "report",
+        summary: "The main job: analyse logs, simulate every design, sweep the TTL, write Reports/",
+        discussion: """
+        Runs everything a design review needs, on the bundled defaults unless told otherwise:
+          1. `analyze` on PATH (default SampleLogs): analysis.md and analysis.json
+          2. `simulate` with the sensitivity analysis: report.md, report.json, summary.csv,
+             metrics.csv and the SVG charts
+          3. `sweep` of the baseline design's cache TTL (same runs and seed), drawn in the
+             trade-off chart: sweep-ttl.csv
+        Every file is written atomically into DIR (default Reports): a failed run leaves the
+        previous reports whole.
+        """,
+        options: [logs, noLogs, .scenario, out, .threads, .prices] + Option.thresholds + [.quiet],
+        examples: [
+            "swift run -c release widget-quota report",
+            "widget-quota report --logs device-logs/ --scenario my-scenario.json --out review",
+        ])
+
+    let job: ReportJob
+    let out: String
+    let quiet: Bool
+
+    init(_ a: ParsedArguments) throws {
+        try a.expectNoPositionals()
+        if a.flag(Self.noLogs) && a.has(Self.logs) { throw WidgetQuotaError.usage("--logs and --no-logs contradict each other; give one") }
+        var simulation = try SimulationJob(scenario: a.scenario(), threads: a.threads(), prices: a.prices())
+        simulation.thresholds = try a.thresholds()
+        job = ReportJob(logs: a.flag(Self.noLogs) ? nil : a.value(Self.logs) ?? "SampleLogs", simulation: simulation)
+        out = a.value(Self.out) ?? "Reports"
+        quiet = a.flag(.quiet)
+    }
+
+    func run(console: Console) throws -> ExitCode {
+        let (files, report) = try job.run(into: out, progress: TerminalProgress(console: console, quiet: quiet))
+        try files.write()
+        console.wrote(files, quiet: quiet)
+        return ThresholdMessages.report(report.thresholds, console: console, quiet: quiet)
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import WidgetQuotaKit
+
+/// `widget-quota scenario`: prints the full default scenario, or validates one.
+struct ScenarioCommand: Command {
+    static let check = Option.valued("check", "FILE", "validate FILE and print it with every default filled in")
+
+    static let spec = CommandSpec(
+        name: "scenario",
+        summary: "Print the default scenario (every assumption, with its default) or check a scenario file",
+        discussion: """
+        Prints the full default scenario as JSON, ready to copy and edit. Every field is optional in a
+        scenario file: missing fields take these defaults.
+        """,
+        options: [check],
+        examples: [
+            "widget-quota scenario > my-scenario.json",
+            "widget-quota scenario --check my-scenario.json",
+        ])
+
+    let scenario: Scenario
+
+    init(_ a: ParsedArguments) throws {
+        try a.expectNoPositionals()
+        scenario = try a.value(Self.check).map(ScenarioLoader.load(path:)) ?? Scenario()
+    }
+
+    func run(console: Console) throws -> ExitCode {
+        console.out(ScenarioLoader.encode(scenario))
+        return .success
+    }
+}

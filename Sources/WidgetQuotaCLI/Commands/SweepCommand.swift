@@ -1,0 +1,77 @@
+import Foundation
+import WidgetQuotaKit
+
+/// `widget-quota sweep`: the trade-off between requests and staleness along one design knob.
+struct SweepCommand: Command {
+    static let design = Option.design("design to vary (default cache-bgtask)")
+    static let knob = Option.valued("knob", "K", "ttl (cache TTL, minutes; default), background (BGAppRefreshTask interval,\n"
+                                        + "hours) or poll (reload policy .after, minutes)")
+    static let values = Option.valued("values", "LIST", "values to try (default depends on the knob)")
+    static let users = Option.valued("users", "N", "population for totals, cost and peak (default 1000)")
+    static let formats = ["markdown", "csv", "json"]
+    static let format = Option.format(formats)
+
+    static let spec = CommandSpec(
+        name: "sweep",
+        summary: "Vary one design knob (TTL, background interval, poll interval) and show the trade-off",
+        discussion: """
+        Runs the design once per value of the knob (same users, same seed) and reports requests,
+        cost, peak load and staleness for each, marking the values that no other value beats on
+        both requests and staleness (the Pareto front).
+        """,
+        options: [design, knob, values, users, .sampleUsers, .scenario, .runs, .seed, .threads, .prices, format, .outFile],
+        examples: [
+            "widget-quota sweep",
+            "widget-quota sweep --design cache-bgtask --knob background --values 2,4,8,12",
+            "widget-quota sweep --design direct-poll-15m --knob poll --format csv",
+        ])
+
+    let sweep: Sweep
+    let threads: Int?
+    let prices: PriceTable
+    let format: String
+    let out: String?
+
+    init(_ a: ParsedArguments) throws {
+        try a.expectNoPositionals()
+        var scenario = try a.scenario()
+        if let runs = try a.int(.runs) { scenario.horizon.runs = runs }
+        if let seed = try a.uint64(.seed) { scenario.horizon.seed = seed }
+        if let sample = try a.int(.sampleUsers) { scenario.horizon.sampleUsers = sample }
+        let users = try a.int(Self.users, min: 1, max: ScenarioValidator.maxUsers) ?? 1_000
+        scenario.horizon.users = [users]
+        try ScenarioValidator.validate(scenario)
+        let design = try a.design(a.value(Self.design) ?? "cache-bgtask", option: Self.design, in: scenario)
+        let knobName = try a.choice(Self.knob, in: Sweep.Knob.allCases.map(\.rawValue), default: Sweep.Knob.ttl.rawValue)
+        let knob = Sweep.Knob(rawValue: knobName)!
+        let values = try a.list(Self.values).map { items in
+            try items.map { item -> Double in
+                guard let v = Double(item) else { throw WidgetQuotaError.usage("--values expects numbers, got \(quoted(item))") }
+                return v
+            }
+        } ?? knob.defaultValues
+        prices = try a.prices()
+        _ = try prices.price(for: scenario.api.model)
+        format = try a.choice(Self.format, in: Self.formats, default: "markdown")
+        threads = try a.threads()
+        out = a.value(.outFile)
+        sweep = try Sweep(scenario: scenario, design: design, knob: knob, values: values, users: users)
+    }
+
+    func run(console: Console) throws -> ExitCode {
+        if let addition = sweep.knob.addition(to: sweep.design) { console.err("widget-quota sweep: note: \(addition)\n") }
+        let result = sweep.run(threads: threads, prices: prices)
+        let text: String
+        switch format {
+        case "csv": text = result.csv()
+        case "json": text = try JSONOutput.encode(result)
+        default: text = result.markdown()
+        }
+        if let out {
+            try AtomicFileWriter.write(text, to: out)
+        } else {
+            console.out(text)
+        }
+        return .success
+    }
+}

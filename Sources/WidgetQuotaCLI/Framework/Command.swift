@@ -1,0 +1,13 @@
+import WidgetQuotaKit
+
+/// A command of `widget-quota`, in the shape of swift-argument-parser's `ParsableCommand`:
+/// its declaration, reading and checking of its arguments apart from the work, and the work.
+protocol Command: Sendable {
+    /// Name, summary, options and help.
+    static var spec: CommandSpec { get }
+    /// Reads and checks the arguments; everything that can be wrong with the command line fails
+    /// here, before any work.
+    init(_ arguments: ParsedArguments) throws
+    /// Does the work and returns the exit code.
+    func run(console: Console) throws -> ExitCode
+}

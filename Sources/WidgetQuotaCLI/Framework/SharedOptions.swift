@@ -1,0 +1,68 @@
+import Foundation
+import WidgetQuotaKit
+
+/// The options several commands share, each declared once.
+extension Option {
+    static let help = Option.flag("help", "show this help (also -h)")
+    static let scenario = Option.valued("scenario", "FILE", "scenario JSON (see `widget-quota scenario`; default: the built-in one)")
+    static let seed = Option.valued("seed", "S", "random seed (same seed and inputs: byte-identical output)")
+    static let threads = Option.valued("threads", "N", "worker threads (default: all cores; the output does not depend on it)")
+    static let runs = Option.valued("runs", "N", "Monte-Carlo runs")
+    static let sampleUsers = Option.valued("sample-users", "N", "users simulated event by event per run; larger populations are projected")
+    static let prices = Option.valued("prices", "FILE", "price table in LiteLLM's model_prices_and_context_window.json format")
+    static let quiet = Option.flag("quiet", "no progress or threshold-pass messages on standard error")
+    static let failIf = Option.valued("fail-if", "EXPR", "fail (exit 1, after writing the output) if EXPR holds for any matching row",
+                                      repeatable: true)
+    static let warnIf = Option.valued("warn-if", "EXPR", "print a warning if EXPR holds for any matching row", repeatable: true)
+    /// `--fail-if` and `--warn-if`.
+    static let thresholds: [Option] = [.failIf, .warnIf]
+
+    /// `--format` with the formats a command writes; the first is the default.
+    static func format(_ choices: [String], help: String? = nil) -> Option {
+        .valued("format", "F", help ?? "\(ParsedArguments.orList(choices)) (default \(choices[0]))")
+    }
+
+    /// `--out` writing to a file (atomically) instead of standard output.
+    static let outFile = Option.valued("out", "FILE", "write the output to FILE (atomically) instead of standard output")
+    /// `--design`, the one design a command works on.
+    static func design(_ help: String) -> Option { .valued("design", "NAME", help) }
+}
+
+extension ParsedArguments {
+    /// The scenario named by `--scenario`, or the built-in one.
+    func scenario() throws -> Scenario {
+        try value(.scenario).map(ScenarioLoader.load(path:)) ?? Scenario()
+    }
+
+    /// `--threads` (nil: all cores).
+    func threads() throws -> Int? { try int(.threads, min: 1, max: 1_024) }
+
+    /// The price table named by `--prices`, or the bundled one.
+    func prices() throws -> PriceTable {
+        try value(.prices).map(PriceTable.load(path:)) ?? .bundled
+    }
+
+    /// `--fail-if` and `--warn-if`, parsed before any work so that a typo fails fast.
+    func thresholds() throws -> [Threshold] {
+        try all(.failIf).map { try Threshold($0, severity: .fail) } + all(.warnIf).map { try Threshold($0, severity: .warn) }
+    }
+
+    /// The design named by `option` in `scenario`; an unknown name is a usage error naming the option.
+    func design(_ name: String, option: Option, in scenario: Scenario) throws -> Design {
+        try ParsedArguments.designs([name], option: option, in: scenario)[0]
+    }
+
+    /// The designs named by `option` in `scenario`; an unknown name is a usage error naming the option.
+    static func designs(_ names: [String], option: Option, in scenario: Scenario) throws -> [Design] {
+        let available = scenario.availableDesigns
+        return try names.map { name in
+            guard let design = available.first(where: { $0.name == name }) else {
+                let known = available.map(\.name)
+                let hint = Levenshtein.nearest(to: name, in: known).map { "; did you mean \(quoted($0))?" } ?? ""
+                throw WidgetQuotaError.usage("--\(option.name): unknown design \(quoted(name))\(hint); known designs: "
+                                             + known.joined(separator: ", "))
+            }
+            return design
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// The comparison behind `diff`: two JSON reports, the thresholds checked against the second,
+/// and the Markdown for a pull request.
+public struct DiffJob: Sendable {
+    public var basePath: String
+    public var headPath: String
+    public var thresholds: [Threshold]
+
+    public init(base: String, head: String, thresholds: [Threshold] = []) {
+        self.basePath = base
+        self.headPath = head
+        self.thresholds = thresholds
+    }
+
+    /// The Markdown comparison and the threshold outcomes on HEAD.
+    public func run() throws -> (markdown: String, thresholds: [ThresholdOutcome]) {
+        let base = try Self.loadReport(basePath), head = try Self.loadReport(headPath)
+        let outcomes = try ThresholdEvaluator.evaluate(thresholds, on: MetricTable(json: head))
+        let markdown = ReportDiff(base: base, head: head)
+            .markdown(base: Self.displayName(basePath), head: Self.displayName(headPath), thresholds: outcomes)
+        return (markdown, outcomes)
+    }
+
+    /// A report's name in the comparison: its file name, or its path when it is a `report.json`
+    /// (whose folder tells the two apart).
+    static func displayName(_ path: String) -> String {
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        return name == "report.json" ? path : name
+    }
+
+    /// Reads a JSON report: a missing file is exit 66, a file that is not a report exit 65.
+    public static func loadReport(_ path: String) throws -> JSONValue {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw WidgetQuotaError.unreadable(file: path, problem: FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file")
+        }
+        guard !data.isEmpty else { throw WidgetQuotaError.emptyInput(file: path) }
+        let json = try JSONValue.parse(data, file: path)
+        guard json["results"]?.array != nil else {
+            throw WidgetQuotaError.malformedInput(file: path, line: nil,
+                                                  problem: "not a widget-quota JSON report (no \"results\"); write one with `simulate --format json`")
+        }
+        return json
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// The files a job writes into one folder, written together: all of them or none.
+public struct OutputFiles: Sendable {
+    /// The folder the files go into.
+    public let directory: String
+    /// Each file's path (inside `directory`) and contents, in the order they are listed to a reader.
+    public private(set) var files: [(path: String, contents: String)] = []
+    /// Names of files this tool writes into such a folder; those a run does not write are removed,
+    /// so that the folder never mixes two runs.
+    public let ownNames: [String]
+
+    public init(directory: String, ownNames: [String]) {
+        self.directory = directory
+        self.ownNames = ownNames
+    }
+
+    /// Adds a file by its name inside the folder.
+    public mutating func add(_ name: String, _ contents: String) {
+        files.append((directory + "/" + name, contents))
+    }
+
+    /// Adds files already named by their path.
+    public mutating func add(contentsOf more: [(path: String, contents: String)]) {
+        files += more
+    }
+
+    /// The names of the files, in order.
+    public var names: [String] { files.map { URL(fileURLWithPath: $0.path).lastPathComponent } }
+
+    /// Writes every file atomically and removes this tool's files that this run did not write;
+    /// on failure the folder keeps its previous files.
+    public func write() throws {
+        try AtomicFileWriter.replaceSet(files: files, in: directory, ownNames: ownNames)
+    }
+}

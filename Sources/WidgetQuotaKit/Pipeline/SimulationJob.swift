@@ -1,0 +1,53 @@
+import Foundation
+
+/// The projection job behind `simulate` and `report`: simulate the scenario's designs, then
+/// (optionally) the sensitivity analysis and the TTL sweep of the baseline design, and check the
+/// thresholds against the result.
+public struct SimulationJob: Sendable {
+    /// The scenario, with any command-line overrides applied and validated.
+    public var scenario: Scenario
+    /// The designs to simulate (nil: every design of the scenario).
+    public var designs: [Design]?
+    /// Worker threads (nil: all cores); the result does not depend on it.
+    public var threads: Int?
+    public var prices: PriceTable
+    /// Run "What drives the number" for the baseline design.
+    public var sensitivity = true
+    /// Sweep the baseline design's cache TTL (when it has a cache) for the trade-off chart.
+    public var sweep = false
+    /// Thresholds checked against the report.
+    public var thresholds: [Threshold] = []
+
+    /// Checks that the price table prices the scenario's model before any work is done.
+    public init(scenario: Scenario, designs: [Design]? = nil, threads: Int? = nil, prices: PriceTable = .bundled) throws {
+        _ = try prices.price(for: scenario.api.model)
+        self.scenario = scenario
+        self.designs = designs
+        self.threads = threads
+        self.prices = prices
+    }
+
+    /// Runs the simulation and the studies; the report carries the threshold outcomes.
+    public func run(progress: some JobProgress = .silent) throws -> SimulationReport {
+        let engine = MonteCarloEngine(scenario: scenario, designs: designs, threads: threads, prices: prices)
+        progress.note("Simulating \(engine.designs.count) designs × \(scenario.horizon.runs) runs × \(engine.sampleSize) users…")
+        let result = engine.run()
+        var report = SimulationReport(result)
+        if let baseline = engine.designs.first(where: { $0.name == result.method.baseline }) {
+            if sensitivity {
+                let analysis = SensitivityAnalysis(scenario: scenario, design: baseline, users: result.focusUsers, threads: threads)
+                report.sensitivity = analysis.run(progress: progress.counter(label: "Sensitivity", total: analysis.settingCount))
+            }
+            if sweep && baseline.hasCache {
+                progress.note("Sweeping the cache TTL of \(baseline.name)…")
+                // Same runs and seed as the projection, so the sweep's default-TTL row matches its table.
+                let sweep = try Sweep(scenario: scenario, design: baseline, knob: .ttl,
+                                      values: Sweep.Knob.ttl.defaultValues, users: result.focusUsers)
+                report.sweep = sweep.run(threads: threads, prices: prices)
+            }
+        }
+        progress.finish()
+        report.thresholds = try ThresholdEvaluator.evaluate(thresholds, on: report.metrics)
+        return report
+    }
+}

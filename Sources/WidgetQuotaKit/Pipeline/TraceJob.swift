@@ -1,0 +1,27 @@
+import Foundation
+
+/// The job behind `trace`: the logs that simulated devices would write, as one text (trace
+/// styles) or one file per device (Apple styles, which carry no device id).
+public struct TraceJob: Sendable {
+    public let generator: TraceGenerator
+    public let devices: Int
+
+    public init(scenario: Scenario, design: Design, devices: Int, style: TraceGenerator.Style) {
+        self.generator = TraceGenerator(scenario: scenario, design: design, devices: devices, style: style)
+        self.devices = devices
+    }
+
+    /// Every device's log in one stream, the header once, passed to `write` piece by piece.
+    public func writeStream(_ write: (String) -> Void) {
+        for i in 0..<devices { generator.write(device: i, header: i == 0) { write($0) } }
+    }
+
+    /// One file per device, named after the device, in `directory`.
+    public func files(in directory: String) -> [(path: String, contents: String)] {
+        (0..<devices).map { i in
+            var text = ""
+            generator.write(device: i, header: true) { text += $0 }
+            return (directory + "/" + generator.deviceName(i) + "." + generator.style.fileExtension, text)
+        }
+    }
+}
