@@ -7,16 +7,16 @@ import Darwin
 
 /// Runs a program as a child process and reports what it used: a benchmark's way to measure the
 /// peak memory of one job alone, which this process's own high-water mark cannot (it only grows).
-public enum ChildProcess {
+package enum ChildProcess {
     /// What a finished child used.
-    public struct Usage: Sendable {
-        public var seconds: Double
-        public var peakResidentBytes: Int
+    package struct Usage: Sendable {
+        package var seconds: Double
+        package var peakResidentBytes: Int
     }
 
     /// Runs `executable` with `arguments`, its standard output discarded and its standard error
     /// inherited, waits for it, and returns its usage; throws unless it exits with status 0.
-    public static func run(_ executable: String, _ arguments: [String]) throws -> Usage {
+    package static func run(_ executable: String, _ arguments: [String]) throws -> Usage {
         #if canImport(Darwin)
         var actions: posix_spawn_file_actions_t? = nil
         #else

@@ -1,22 +1,22 @@
 import Foundation
 
 /// Measures the event-level engine: simulated user-days per second with per-minute aggregation on.
-public struct EngineBenchmark: Sendable {
-    public struct Figure: Sendable, Codable {
-        public var threads: Int
-        public var userDays: Int
-        public var seconds: Double
-        public var userDaysPerSecond: Double
+package struct EngineBenchmark: Sendable {
+    package struct Figure: Sendable, Codable {
+        package var threads: Int
+        package var userDays: Int
+        package var seconds: Double
+        package var userDaysPerSecond: Double
         /// CPU time of all threads, and user-days per CPU-second (steady on a shared machine).
-        public var cpuSeconds: Double
-        public var userDaysPerCPUSecond: Double
+        package var cpuSeconds: Double
+        package var userDaysPerCPUSecond: Double
     }
 
     /// The scenario measured: every preset design, `users` users each, one run per design and pass.
-    public let scenario: Scenario
-    public let designs: [Design]
+    package let scenario: Scenario
+    package let designs: [Design]
 
-    public init(users: Int = 4_000, runs: Int = 2) {
+    package init(users: Int = 4_000, runs: Int = 2) {
         var s = Scenario()
         s.horizon.users = [users]
         s.horizon.sampleUsers = users
@@ -26,14 +26,14 @@ public struct EngineBenchmark: Sendable {
     }
 
     /// Simulated user-days per run of the benchmark (warm-up and padding days included).
-    public var userDays: Int {
+    package var userDays: Int {
         let h = scenario.horizon
         let daysPerUser = SimulationModel.paddingDays + h.warmupDays + h.days + 1
         return daysPerUser * h.users[0] * h.runs * designs.count
     }
 
     /// Runs the engine once with `threads` threads.
-    public func measure(threads: Int) -> Figure {
+    package func measure(threads: Int) -> Figure {
         let cpuBefore = ResourceUsage.cpuSeconds()
         let (_, seconds) = ResourceUsage.time {
             MonteCarloEngine(scenario: scenario, designs: designs, threads: threads).run()

@@ -7,30 +7,30 @@ import Foundation
 /// Every format is parsed once per round, round after round, and each figure is the format's
 /// fastest round: on a shared machine a slow spell then costs one format one round, not its
 /// figure, and formats compared in one run were measured in the same stretches of time.
-public struct ParserBenchmark: Sendable {
-    public struct Figure: Sendable, Codable {
-        public var style: String
-        public var bytes: Int
-        public var lines: Int
+package struct ParserBenchmark: Sendable {
+    package struct Figure: Sendable, Codable {
+        package var style: String
+        package var bytes: Int
+        package var lines: Int
         /// The fastest round.
-        public var seconds: Double
-        public var megabytesPerSecond: Double
-        public var linesPerSecond: Double
+        package var seconds: Double
+        package var megabytesPerSecond: Double
+        package var linesPerSecond: Double
         /// Counting newlines over the same bytes (fastest round): the ceiling.
-        public var newlineCountMegabytesPerSecond: Double
+        package var newlineCountMegabytesPerSecond: Double
         /// Peak resident memory of the process after this format's first round (it only grows).
-        public var peakMemoryMiB: Double
+        package var peakMemoryMiB: Double
         /// Seconds of every round, in order.
-        public var roundSeconds: [Double] = []
+        package var roundSeconds: [Double] = []
     }
 
-    public let targetBytes: Int
+    package let targetBytes: Int
     /// Times each format is parsed.
-    public let rounds: Int
+    package let rounds: Int
     /// Days each simulated device logs (a device-year by default).
-    public let daysPerDevice: Int
+    package let daysPerDevice: Int
 
-    public init(targetBytes: Int = 200 << 20, rounds: Int = 3, daysPerDevice: Int = 366) {
+    package init(targetBytes: Int = 200 << 20, rounds: Int = 3, daysPerDevice: Int = 366) {
         self.targetBytes = targetBytes
         self.rounds = max(1, rounds)
         self.daysPerDevice = max(1, daysPerDevice)
@@ -83,7 +83,7 @@ public struct ParserBenchmark: Sendable {
     /// Generates an export of each style in `directory` (all at once: about
     /// `temporaryMiB(targetBytes)` MiB, removed afterwards), parses each once per round, and
     /// returns the figures in the order of `styles`.
-    public func measure(styles: [TraceGenerator.Style], directory: String) throws -> [Figure] {
+    package func measure(styles: [TraceGenerator.Style], directory: String) throws -> [Figure] {
         // A folder of this run's own: styles share extensions, and runs may overlap.
         let folder = directory + "/widget-quota-bench-\(UUID().uuidString)"
         do {
@@ -128,7 +128,7 @@ public struct ParserBenchmark: Sendable {
 
     /// Temporary space `measure` needs for every style at `targetBytes` each, in MiB (the
     /// exports overshoot their target by up to one device-year, and `json` is the largest).
-    public static func temporaryMiB(_ targetBytes: Int) -> Int {
+    package static func temporaryMiB(_ targetBytes: Int) -> Int {
         TraceGenerator.Style.allCases.count * (targetBytes / 1_048_576 + 80)
     }
 

@@ -6,16 +6,16 @@ import Darwin
 #endif
 
 /// Wall-clock time and peak memory of this process, for benchmarks.
-public enum ResourceUsage {
+package enum ResourceUsage {
     /// Seconds on a monotonic clock.
-    public static func now() -> Double {
+    package static func now() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
     }
 
     /// Peak resident memory of this process so far, in bytes.
-    public static func peakResidentBytes() -> Int {
+    package static func peakResidentBytes() -> Int {
         peakResidentBytes(selfUsage())
     }
 
@@ -32,7 +32,7 @@ public enum ResourceUsage {
     /// the system does not report one. Unlike `peakResidentBytes`, it starts afresh at exec: a
     /// program started by a bigger one (`swift run`) does not inherit the bigger one's peak. A
     /// child this process spawns on Linux starts its peak reading here.
-    public static func imageHighWaterBytes() -> Int? {
+    package static func imageHighWaterBytes() -> Int? {
         #if os(Linux)
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
@@ -46,7 +46,7 @@ public enum ResourceUsage {
 
     /// CPU seconds (user + system) this process has used so far, over all its threads: on a
     /// machine shared with other work, CPU time is steadier than wall time.
-    public static func cpuSeconds() -> Double {
+    package static func cpuSeconds() -> Double {
         let usage = selfUsage()
         func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) * 1e-6 }
         return seconds(usage.ru_utime) + seconds(usage.ru_stime)
@@ -63,7 +63,7 @@ public enum ResourceUsage {
     }
 
     /// Times `body` and returns its result with the elapsed seconds.
-    public static func time<T>(_ body: () throws -> T) rethrows -> (T, Double) {
+    package static func time<T>(_ body: () throws -> T) rethrows -> (T, Double) {
         let start = now()
         let value = try body()
         return (value, now() - start)

@@ -4,7 +4,7 @@ import Foundation
 /// hang or corrupt memory; errors are expected answers. Used by the libFuzzer executable
 /// (`widget-quota-fuzz`) and by the regression tests, which replay every input that ever
 /// crashed one of them.
-public enum FuzzTarget: String, CaseIterable, Sendable {
+package enum FuzzTarget: String, CaseIterable, Sendable {
     case scenario
     case thresholds
     case rules
@@ -45,7 +45,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     }
 
     /// Feeds `bytes` to the parser; anything but a crash is a pass.
-    public func run(_ bytes: [UInt8]) {
+    package func run(_ bytes: [UInt8]) {
         switch self {
         case .scenario: FuzzTarget.scenario(bytes)
         case .thresholds: FuzzTarget.thresholds(bytes)

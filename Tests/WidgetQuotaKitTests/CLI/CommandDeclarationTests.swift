@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+@testable import WidgetQuotaCLI
+@testable import WidgetQuotaKit
+
+/// Every command's usage line, help and parsing come from one list of options.
+@Suite("Command declarations")
+struct CommandDeclarationTests {
+    static let specs = CLI.commands.map(\.spec)
+
+    @Test("the usage line and the help list every option the command accepts", arguments: specs.map(\.name))
+    func usageAndHelpListEveryOption(name: String) throws {
+        let spec = try #require(Self.specs.first { $0.name == name })
+        for option in spec.options {
+            #expect(spec.usage.contains("[\(option.synopsis)]"), "usage of \(name) lacks --\(option.name)")
+            #expect(spec.help.contains("  \(option.synopsis)"), "help of \(name) lacks --\(option.name)")
+        }
+        #expect(Set(spec.options.map(\.name)).count == spec.options.count, "\(name) declares an option twice")
+        #expect(spec.usage.split(separator: "\n").allSatisfy { $0.count <= CommandSpec.width })
+    }
+
+    @Test("every option an example uses is one the command declares", arguments: specs.map(\.name))
+    func examplesUseDeclaredOptions(name: String) throws {
+        let spec = try #require(Self.specs.first { $0.name == name })
+        let declared = Set(spec.options.map(\.name))
+        for example in spec.examples {
+            // Only the part that runs this command (an example may pipe into another command).
+            let words = example.split(separator: "|").first { $0.contains("widget-quota \(name)") }?.split(separator: " ") ?? []
+            for word in words where word.hasPrefix("--") {
+                #expect(declared.contains(String(word.dropFirst(2))), "example of \(name) uses undeclared \(word)")
+            }
+        }
+    }
+
+    @Test("shared options are the same declaration in every command that takes them")
+    func sharedOptionsAreDeclaredOnce() {
+        for shared in [Option.scenario, .seed, .threads, .prices, .failIf, .warnIf, .runs, .sampleUsers] {
+            for spec in Self.specs {
+                guard let own = spec.options.first(where: { $0.name == shared.name }) else { continue }
+                // `analyze --scenario` and `designs --scenario` read the base scenario and so say so.
+                if shared == .scenario && ["analyze", "designs"].contains(spec.name) { continue }
+                #expect(own.help == shared.help && own.value == shared.value, "\(spec.name) --\(shared.name) is declared apart")
+            }
+        }
+    }
+
+    @Test("an unknown option is a usage error that suggests the nearest declared one")
+    func unknownOptionSuggests() {
+        #expect(throws: WidgetQuotaError.usage("unknown option --sede; did you mean --seed?")) {
+            try ParsedArguments(["--sede", "1"], options: [.seed, .scenario])
+        }
+        #expect(throws: WidgetQuotaError.usage("--seed needs a value (S)")) {
+            try ParsedArguments(["--seed"], options: [.seed])
+        }
+        #expect(throws: WidgetQuotaError.usage("--quiet takes no value")) {
+            try ParsedArguments(["--quiet=yes"], options: [.quiet])
+        }
+    }
+}
