@@ -3,7 +3,7 @@ import WidgetQuotaKit
 
 // Two builds of one program:
 // - with `-Xswiftc -sanitize=fuzzer -Xswiftc -DFUZZING`, a libFuzzer target; the parser is chosen
-//   by the environment variable WIDGET_QUOTA_FUZZ_TARGET (see README, "Fuzzing");
+//   by the environment variable WIDGET_QUOTA_FUZZ_TARGET (see docs/robustness.md);
 // - otherwise a replayer: `widget-quota-fuzz TARGET FILE...` runs saved inputs through a target,
 //   to reproduce a crash outside the fuzzer.
 

@@ -29,7 +29,7 @@ public struct Design: Codable, Sendable, Equatable {
     public enum ReloadCalls: String, Codable, Sendable, CaseIterable {
         /// Once, after a successful fetch (the Gemini widget report's advice).
         case onceOnSuccess
-        /// On every app foreground, whether or not anything changed (the reload-budget notes's anti-pattern).
+        /// On every app foreground, whether or not anything changed (an anti-pattern the reload-budget notes warn of).
         /// Reloads while the app is in the foreground do not spend the budget, so what this costs
         /// is getTimeline calls, and requests when the widget fetches in getTimeline.
         case everyForeground

@@ -2,7 +2,7 @@ import Foundation
 
 /// Everything a projection assumes: horizon, population, platform, API and the designs compared.
 ///
-/// Every field is optional in JSON; missing fields take the defaults documented in README,
+/// Every field is optional in JSON; missing fields take the defaults documented in docs/scenario.md,
 /// each traced to the article it comes from.
 public struct Scenario: Codable, Sendable, Equatable {
     /// The version of the scenario file format.
@@ -198,7 +198,7 @@ public struct Platform: Codable, Sendable, Equatable {
     public var getTimelineUserSpread: Double = 0.2
     /// getTimeline multiplier for a rarely viewed widget.
     public var rarelyViewedReloadFactor: Double = 0.5
-    /// Reload budget per instance per 24 h for a frequently viewed widget (seeds 001, 004: 40–70).
+    /// Reload budget per instance per 24 h for a frequently viewed widget (the reload-budget notes and the timeline-model article: 40–70).
     public var reloadBudgetMin: Int = 40
     public var reloadBudgetMax: Int = 70
     /// Reload budget per instance per 24 h for a rarely viewed widget (the reload-budget notes: "far fewer").

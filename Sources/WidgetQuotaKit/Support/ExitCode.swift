@@ -1,4 +1,4 @@
-/// Process exit codes, the same for every command (documented in README and `--help`).
+/// Process exit codes, the same for every command (documented in README.md and `--help`).
 public enum ExitCode: Int32, Sendable, CaseIterable {
     /// Everything worked and every threshold passed.
     case success = 0

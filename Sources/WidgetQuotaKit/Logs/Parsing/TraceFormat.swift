@@ -1,7 +1,7 @@
 import Foundation
 
 /// WidgetQuota's own trace format, as NDJSON (one object per line) or CSV (a header line, then
-/// one row per event). Documented in README ("Logs: analyze and trace").
+/// one row per event). Documented as a contract in docs/trace-format.md.
 ///
 /// Every record carries `schemaVersion` (1), an ISO 8601 `timestamp` with offset, the `device`
 /// and the `event` (a `LogEventKind` raw value); the other fields are optional.
