@@ -10,6 +10,7 @@ struct SweepCommand: Command {
     static let users = Option.valued("users", "N", "population for totals, cost and peak (default 1000)")
     static let formats = ["markdown", "csv", "json"]
     static let format = Option.format(formats)
+    static let quiet = Option.flag("quiet", "no note on standard error when the sweep adds to the design what the knob needs")
 
     static let spec = CommandSpec(
         name: "sweep",
@@ -19,7 +20,7 @@ struct SweepCommand: Command {
         cost, peak load and staleness for each, marking the values that no other value beats on
         both requests and staleness (the Pareto front).
         """,
-        options: [design, knob, values, users, .sampleUsers, .scenario, .runs, .seed, .threads, .prices, format, .outFile],
+        options: [design, knob, values, users, .sampleUsers, .scenario, .runs, .seed, .threads, .prices, format, .outFile, quiet],
         examples: [
             "widget-quota sweep",
             "widget-quota sweep --design cache-bgtask --knob background --values 2,4,8,12",
@@ -31,6 +32,7 @@ struct SweepCommand: Command {
     let prices: PriceTable
     let format: String
     let out: String?
+    let quiet: Bool
 
     init(_ a: ParsedArguments) throws {
         try a.expectNoPositionals()
@@ -55,11 +57,12 @@ struct SweepCommand: Command {
         format = try a.choice(Self.format, in: Self.formats, default: "markdown")
         threads = try a.threads()
         out = a.value(.outFile)
+        quiet = a.flag(Self.quiet)
         sweep = try Sweep(scenario: scenario, design: design, knob: knob, values: values, users: users)
     }
 
     func run(console: Console) throws -> ExitCode {
-        if let addition = sweep.knob.addition(to: sweep.design) { console.err("widget-quota sweep: note: \(addition)\n") }
+        if !quiet, let addition = sweep.knob.addition(to: sweep.design) { console.err("widget-quota sweep: note: \(addition)\n") }
         let result = sweep.run(threads: threads, prices: prices)
         let text: String
         switch format {
