@@ -24,13 +24,15 @@ import Testing
     /// Each style is parsed from its own export, every round: styles that share a file name
     /// ending (trace and `log show` NDJSON, the three text styles) must not read each other's.
     @Test func parseFiguresComeFromEachStylesOwnExport() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
         let styles: [TraceGenerator.Style] = [.trace, .traceCSV, .ndjson, .default, .compact]
         let bench = ParserBenchmark(targetBytes: 64 << 10, rounds: 2, daysPerDevice: 3)
-        let figures = try bench.measure(styles: styles, directory: FileManager.default.temporaryDirectory.path)
+        let figures = try bench.measure(styles: styles, directory: tmp.path)
         #expect(figures.map(\.style) == styles.map(\.rawValue))
         // Each figure counts the lines of its own style's export, generated again here alone.
         for (style, figure) in zip(styles, figures) {
-            let path = try TestSupport.temporaryFile("", name: "alone.\(style.fileExtension)")
+            let path = try tmp.file("", name: "alone.\(style.fileExtension)")
             let bytes = try bench.generate(style: style, path: path)
             var source = try FileDescriptorSource(path: path)
             defer { source.close() }

@@ -6,7 +6,7 @@ import Testing
 /// `Fixtures/fuzz/TARGET/` and replayed here; each target also gets a deterministic burst of
 /// mutated inputs, so the suite fuzzes a little on every run even without libFuzzer.
 @Suite struct FuzzRegressionTests {
-    static let fixtures: URL = Bundle.module.resourceURL!.appendingPathComponent("Fixtures/fuzz")
+    static let fixtures: URL = Fixtures.url("fuzz")
 
     static func savedInputs() -> [(target: FuzzTarget, file: String)] {
         FuzzTarget.allCases.flatMap { target -> [(FuzzTarget, String)] in

@@ -46,11 +46,13 @@ import Testing
 
     @Test(arguments: cases)
     func badLogsGetAClearErrorAndItsExitCode(_ c: Case) throws {
-        let path = try TestSupport.temporaryFile("", name: "device.ndjson")
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let path = try tmp.file("", name: "device.ndjson")
         try Data(c.bytes).write(to: URL(fileURLWithPath: path))
         var extra = c.extra
         for (i, arg) in extra.enumerated() where arg.hasPrefix("RULES:") {
-            extra[i] = try TestSupport.temporaryFile(String(arg.dropFirst(6)), name: "rules.json")
+            extra[i] = try tmp.file(String(arg.dropFirst(6)), name: "rules.json")
         }
         let (code, _, err) = TestSupport.cli(["analyze", path] + extra)
         #expect(code == c.code, "\(c.name): exit \(code.rawValue): \(err.prefix(300))")
@@ -112,7 +114,9 @@ import Testing
     /// A file given twice, or as itself and inside its folder, counts once; an empty file inside
     /// a folder is skipped like any other non-log, and a folder with no log at all is an error.
     @Test func eachFileCountsOnceAndAFolderNeedsOneLog() throws {
-        let path = try TestSupport.temporaryFile(Self.ndjson(["2025-07-27 15:47:10.504275-0400"]), name: "device.ndjson")
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let path = try tmp.file(Self.ndjson(["2025-07-27 15:47:10.504275-0400"]), name: "device.ndjson")
         let folder = (path as NSString).deletingLastPathComponent
         try Data().write(to: URL(fileURLWithPath: folder + "/zz-empty.log"))
         let twice = TestSupport.cli(["analyze", "--format", "json", path, folder, folder + "/../" + (folder as NSString).lastPathComponent + "/device.ndjson"])
@@ -123,7 +127,7 @@ import Testing
         #expect(notes.filter { $0.contains("which was read already") }.count == 2, "\(notes)")
         #expect(notes.contains { $0.contains("zz-empty.log: the file is empty") }, "\(notes)")
 
-        let empty = (try TestSupport.temporaryFile("", name: "only.log") as NSString).deletingLastPathComponent
+        let empty = (try tmp.file("", name: "only.log") as NSString).deletingLastPathComponent
         let none = TestSupport.cli(["analyze", empty])
         #expect(none.code == .dataError && none.err.contains("the folder holds no log in a known format"), "\(none.err)")
     }
@@ -131,8 +135,10 @@ import Testing
     /// Terminal escape sequences and other control characters in a log never reach an output:
     /// a device name that clears the screen prints as U+FFFD in Markdown and CSV.
     @Test func controlCharactersNeverReachAnOutput() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
         let text = #"{"schemaVersion":1,"timestamp":"2026-09-01T10:00:00Z","device":"d\u001b[2J\u001b]0;owned\u0007","event":"fetchError","detail":"x\u001b[31mRED\u0000"}"# + "\n"
-        let path = try TestSupport.temporaryFile(text, name: "esc.ndjson")
+        let path = try tmp.file(text, name: "esc.ndjson")
         for format in ["markdown", "csv", "json"] {
             let r = TestSupport.cli(["analyze", "--format", format, path])
             #expect(r.code == .success, "\(r.err)")
@@ -180,9 +186,9 @@ import Testing
         let day = (0..<40).map { String(format: "2025-07-27 %02d:%02d:10.504275-0400", 8 + $0 / 6, $0 % 6 * 10) }
         // A byte-order mark, a copied line, and the export pasted again after it.
         let text = "\u{FEFF}" + Self.ndjson(day + [day[3]] + day)
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("widget-quota-reread-\(UInt32.random(in: 0...UInt32.max)).ndjson").path
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let path = try tmp.file(text, name: "reread.ndjson")
         var fromFile = LogAnalyzer()
         try fromFile.read(path: path)
         var fromPipe = LogAnalyzer()
@@ -199,9 +205,9 @@ import Testing
         let day = (0..<10).map { String(format: "2025-07-27 %02d:00:10.504275-0400", 8 + $0) }
         let skipped = "not part of the export\n"
         let text = skipped + Self.ndjson(day + day)
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("widget-quota-stdin-\(UInt32.random(in: 0...UInt32.max)).ndjson").path
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let path = try tmp.file(text, name: "stdin.ndjson")
         let fd = open(path, O_RDONLY)
         try #require(fd >= 0)
         defer { close(fd) }

@@ -90,9 +90,11 @@ import WidgetQuotaCLI
 
     @Test(arguments: cases)
     func badInputGetsAClearErrorAndItsExitCode(_ c: Case) throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
         var args = ["simulate", "--quiet"] + c.args
         if let bytes = c.scenario {
-            let path = try TestSupport.temporaryFile("", name: "scenario.json")
+            let path = try tmp.file("", name: "scenario.json")
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             args += ["--scenario", path]
         }
@@ -118,14 +120,18 @@ import WidgetQuotaCLI
 
     /// A scenario file takes any seed `--seed` takes, up to UInt64.max.
     @Test func aScenarioFileTakesEverySeedTheFlagTakes() throws {
-        let path = try TestSupport.temporaryFile(#"{"horizon": {"seed": 18446744073709551615}}"#)
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let path = try tmp.file(#"{"horizon": {"seed": 18446744073709551615}}"#)
         #expect(try ScenarioLoader.load(path: path).horizon.seed == .max)
     }
 
     @Test func aFailedRunNeverDestroysThePreviousReport() throws {
-        let old = try TestSupport.temporaryFile("previous report\n", name: "report.md")
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let old = try tmp.file("previous report\n", name: "report.md")
         let folder = URL(fileURLWithPath: old).deletingLastPathComponent().path
-        let bad = try TestSupport.temporaryFile(#"{"horizon": {"days": -1}}"#)
+        let bad = try tmp.file(#"{"horizon": {"days": -1}}"#)
         let (code, _, _) = TestSupport.cli(["simulate", "--quiet", "--scenario", bad, "--out", folder])
         #expect(code == .dataError)
         #expect(try String(contentsOfFile: old, encoding: .utf8) == "previous report\n")

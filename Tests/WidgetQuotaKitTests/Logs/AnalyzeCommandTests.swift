@@ -36,7 +36,9 @@ struct AnalyzeCommandTests {
     /// Root reads anything, so this runs (and can fail) only for other users; it shows as skipped under root.
     @Test(.enabled(if: getuid() != 0, "root can read a file without permissions"))
     func unreadableFileIsNoInput() throws {
-        let folder = try LogTestSupport.temporaryFolder()
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let folder = try tmp.subfolder()
         let path = folder + "/locked.log"
         _ = FileManager.default.createFile(atPath: path, contents: Data("2026-09-14 11:18:19.799 Df a[1:2] x\n".utf8))
         chmod(path, 0)
@@ -53,19 +55,21 @@ struct AnalyzeCommandTests {
     }
 
     @Test func folderReadsEveryLogSortedAndSkipsTheRest() throws {
-        let fixtures = Bundle.module.resourceURL!.appendingPathComponent("Fixtures/logs").path
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let fixtures = Fixtures.path("logs")
         // empty.log is skipped with a note, like any file in a folder that is not a log; with
         // --strict it stops the run.
         let r = LogTestSupport.run(["analyze", "--format", "json", fixtures])
         #expect(r.code == .success, "\(r.err)")
         #expect(r.out.contains("empty.log: the file is empty"))
-        let strictFolder = try LogTestSupport.temporaryFolder()
+        let strictFolder = try tmp.subfolder()
         for name in ["trace.ndjson", "empty.log"] {
             try FileManager.default.copyItem(atPath: LogTestSupport.fixture(name), toPath: strictFolder + "/" + name)
         }
         let strict = LogTestSupport.run(["analyze", "--strict", "--format", "json", strictFolder])
         #expect(strict.code == .noInput && strict.err.contains("empty.log: the file is empty"), "\(strict.err)")
-        let folder = try LogTestSupport.temporaryFolder()
+        let folder = try tmp.subfolder()
         for name in ["trace.ndjson", "apple-compact.log", "not-a-log.txt"] {
             try FileManager.default.copyItem(atPath: LogTestSupport.fixture(name), toPath: folder + "/" + name)
         }
@@ -99,7 +103,9 @@ struct AnalyzeCommandTests {
     }
 
     @Test func outIsWrittenAndEmitScenarioIsAcceptedBySimulate() throws {
-        let folder = try LogTestSupport.temporaryFolder()
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let folder = try tmp.subfolder()
         let r = LogTestSupport.run(["analyze", LogTestSupport.fixture("trace.ndjson"), "--out", folder + "/report.md",
                                     "--emit-scenario", folder + "/measured.json"])
         #expect(r.code == .success)
@@ -113,7 +119,9 @@ struct AnalyzeCommandTests {
     }
 
     @Test func emitScenarioCorrectsTheRateUnderTheBaselineByDefault() throws {
-        let folder = try LogTestSupport.temporaryFolder()
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let folder = try tmp.subfolder()
         let trace = LogTestSupport.run(["trace", "--design", "cache-bgtask", "--devices", "20", "--days", "5", "--out", folder + "/t.ndjson"])
         #expect(trace.code == .success, "\(trace.err)")
         let r = LogTestSupport.run(["analyze", folder + "/t.ndjson", "--out", folder + "/report.md", "--emit-scenario", folder + "/measured.json"])
@@ -127,7 +135,9 @@ struct AnalyzeCommandTests {
     /// One extreme device (a task relaunched 100 times a day) must not cost the whole calibration:
     /// the value is capped at what the model accepts, with a note, and the scenario is written.
     @Test func anExtremeMeasurementIsCappedWithANote() throws {
-        let folder = try LogTestSupport.temporaryFolder()
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let folder = try tmp.subfolder()
         let lines = (0..<100).map { i in
             #"{"schemaVersion":1,"timestamp":"2026-09-01T\#(String(format: "%02d:%02d", i / 60, i % 60)):00Z","device":"d","event":"bgTaskLaunch"}"#
         }
@@ -140,7 +150,9 @@ struct AnalyzeCommandTests {
     }
 
     @Test func designNamesTheLoggedAppsDesign() throws {
-        let folder = try LogTestSupport.temporaryFolder()
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let folder = try tmp.subfolder()
         let wrong = LogTestSupport.run(["analyze", LogTestSupport.fixture("trace.ndjson"), "--design", "drect", "--out", folder + "/r.md",
                                         "--emit-scenario", folder + "/wrong.json"])
         #expect(wrong.code == .dataError)
@@ -191,7 +203,9 @@ struct LogRulesTests {
     }
 
     @Test func invalidRegexExitsWith65() throws {
-        let folder = try LogTestSupport.temporaryFolder()
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let folder = try tmp.subfolder()
         try #"{"rules": [{"name": "broken", "message": "([", "event": "fetchError"}]}"#.write(toFile: folder + "/rules.json", atomically: true, encoding: .utf8)
         let r = LogTestSupport.run(["analyze", "--rules", folder + "/rules.json", LogTestSupport.fixture("apple.ndjson")])
         #expect(r.code == .dataError)

@@ -7,7 +7,7 @@ import Testing
 enum LogTestSupport {
     /// The path of a fixture under Fixtures/logs.
     static func fixture(_ name: String) -> String {
-        Bundle.module.resourceURL!.appendingPathComponent("Fixtures/logs/\(name)").path
+        Fixtures.path("logs/" + name)
     }
 
     /// Analyses text as one input called `name`.
@@ -30,12 +30,6 @@ enum LogTestSupport {
         TestSupport.cli(args)
     }
 
-    /// A fresh temporary folder.
-    static func temporaryFolder() throws -> String {
-        let path = NSTemporaryDirectory() + "widget-quota-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
 
     /// Sum of a per-day figure over every device-day.
     static func total(_ a: LogAnalysis, _ f: (DeviceDay) -> Int) -> Int {

@@ -77,7 +77,9 @@ struct RedactionTests {
     }
 
     @Test func noOutputContainsAPlantedSecret() throws {
-        let folder = try LogTestSupport.temporaryFolder()
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let folder = try tmp.subfolder()
         var paths = [String]()
         for input in Self.inputs() {
             let path = folder + "/" + input.name

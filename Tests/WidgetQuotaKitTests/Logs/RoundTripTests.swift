@@ -91,7 +91,7 @@ struct RoundTripTests {
         }
     }
 
-    @Test func traceFormatRecoversTheModel() throws {
+    @Test(.slow) func traceFormatRecoversTheModel() throws {
         let (emitted, truth, analysis) = try Self.measure(DesignPresets.cacheBGTask, style: .trace, devices: 200, days: 14)
         #expect(analysis.malformedLines == 0)
         let getTimeline = emitted.platform.getTimelinePerDay.central
@@ -108,7 +108,7 @@ struct RoundTripTests {
         try ScenarioValidator.validate(emitted)
     }
 
-    @Test func appleExportRecoversGetTimelineAndBackgroundRuns() throws {
+    @Test(.slow) func appleExportRecoversGetTimelineAndBackgroundRuns() throws {
         // Apple logs carry no Smart Stack state: the base scenario's share and uplift are backed out.
         let (emitted, truth, analysis) = try Self.measure(DesignPresets.cacheBGTask, style: .ndjson, devices: 80, days: 10)
         #expect(analysis.malformedLines == 0)

@@ -6,14 +6,10 @@ import Testing
 @Suite struct CLIReportTests {
     static let small = ["--designs", "direct,cache-bgtask", "--runs", "2", "--sample-users", "30", "--users", "1,30", "--quiet"]
 
-    func temporaryDirectory() throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wq-reports-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir
-    }
-
     @Test func failedThresholdExitsOneAfterWritingEveryFile() throws {
-        let dir = try temporaryDirectory() + "/out"
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let dir = tmp.path + "/out"
         let run = TestSupport.cli(["simulate"] + Self.small + ["--no-sensitivity", "--out", dir,
                                                                "--fail-if", "requestsPerUserMonth.mean{design=direct} > 10",
                                                                "--warn-if", "staleShare > 100%"])
@@ -37,7 +33,9 @@ import Testing
     @Test(arguments: [("requestsPerUserMonth.p95 >", ExitCode.dataError), ("nosuchMetric > 1", .dataError),
                       ("requestsPerUserMonth.p95{design=nope} > 1", .dataError)])
     func badThresholdsAreDataErrorsAndWriteNothing(expression: String, code: ExitCode) throws {
-        let dir = try temporaryDirectory() + "/out"
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let dir = tmp.path + "/out"
         let run = TestSupport.cli(["simulate"] + Self.small + ["--no-sensitivity", "--out", dir, "--fail-if", expression])
         #expect(run.code == code)
         #expect(run.err.contains("threshold '\(expression)'"))
@@ -45,8 +43,10 @@ import Testing
     }
 
     @Test func diffOfAReportWithItselfShowsNoChange() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
         let run = TestSupport.cli(["simulate"] + Self.small + ["--no-sensitivity", "--format", "json"])
-        let path = try TestSupport.temporaryFile(run.out, name: "report.json")
+        let path = try tmp.file(run.out, name: "report.json")
         let diff = TestSupport.cli(["diff", path, path])
         #expect(diff.code == .success)
         #expect(diff.out.contains("**No change**"))
@@ -56,11 +56,13 @@ import Testing
     }
 
     @Test func diffShowsChangesTiersAndChangedAssumptionsInAFootnote() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
         let base = try ReportFixtures.fixture("tiny-report.json")
         let head = base.replacingOccurrences(of: "\"mean\": 91000", with: "\"mean\": 120000")
             .replacingOccurrences(of: "\"max\": 0.4", with: "\"max\": 0.6")
             .replacingOccurrences(of: "{ \"tier\": \"tier1\", \"exceedProbability\": 0.04 }", with: "{ \"tier\": \"tier1\", \"exceedProbability\": 0.5 }")
-        let basePath = try TestSupport.temporaryFile(base, name: "base.json"), headPath = try TestSupport.temporaryFile(head, name: "head.json")
+        let basePath = try tmp.file(base, name: "base.json"), headPath = try tmp.file(head, name: "head.json")
         let diff = TestSupport.cli(["diff", basePath, headPath, "--fail-if", "requestsPerMonth{design=cache-bgtask,users=1000} > 100000"])
         #expect(diff.code == .thresholdFailed)
         #expect(diff.out.contains("| cache-bgtask | 1,000 | 91,000 | 120,000 | +29,000 | +31.9% | tier1 → **above tier1** |"))
@@ -72,11 +74,13 @@ import Testing
     /// A price change moves cost, not requests: the headline says so, and the prices are listed
     /// with the assumptions that changed, to six significant digits however small.
     @Test func diffOfAPriceChangeNamesTheCostAndThePrices() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
         let base = try ReportFixtures.fixture("tiny-report.json")
             .replacingOccurrences(of: "\"cost\": { \"model\": \"m\",", with: "\"cost\": { \"model\": \"m\", \"inputCostPerToken\": 3e-07,")
         let head = base.replacingOccurrences(of: "\"inputCostPerToken\": 3e-07", with: "\"inputCostPerToken\": 6e-07")
             .replacingOccurrences(of: "\"mean\": 9.5,", with: "\"mean\": 19,")
-        let basePath = try TestSupport.temporaryFile(base, name: "base.json"), headPath = try TestSupport.temporaryFile(head, name: "head.json")
+        let basePath = try tmp.file(base, name: "base.json"), headPath = try tmp.file(head, name: "head.json")
         let diff = TestSupport.cli(["diff", basePath, headPath])
         #expect(diff.code == .success, "\(diff.err)")
         #expect(diff.out.contains("Requests are unchanged; cost per month changed in 1 of"), "\(diff.out.prefix(400))")
@@ -87,10 +91,12 @@ import Testing
     /// Dropping a design from a report is one changed list of designs and rows removed in head,
     /// not a change at every later position, nor "changed" rows.
     @Test func diffOfADroppedDesignSaysWhatWasRemoved() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
         let common = ["--runs", "2", "--sample-users", "30", "--users", "1,30", "--quiet", "--no-sensitivity", "--format", "json"]
         let base = TestSupport.cli(["simulate", "--designs", "direct,cache-on-open,cache-bgtask"] + common)
         let head = TestSupport.cli(["simulate", "--designs", "direct,cache-bgtask"] + common)
-        let basePath = try TestSupport.temporaryFile(base.out, name: "base.json"), headPath = try TestSupport.temporaryFile(head.out, name: "head.json")
+        let basePath = try tmp.file(base.out, name: "base.json"), headPath = try tmp.file(head.out, name: "head.json")
         let diff = TestSupport.cli(["diff", basePath, headPath])
         #expect(diff.code == .success, "\(diff.err)")
         #expect(diff.out.contains("`method.designs`: direct, cache-on-open, cache-bgtask → direct, cache-bgtask"), "\(diff.out)")
@@ -99,8 +105,10 @@ import Testing
     }
 
     @Test func diffReportsMissingAndInvalidInputs() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
         #expect(TestSupport.cli(["diff", "/nonexistent/a.json", "/nonexistent/b.json"]).code == .noInput)
-        let notReport = try TestSupport.temporaryFile("{\"hello\": 1}", name: "x.json")
+        let notReport = try tmp.file("{\"hello\": 1}", name: "x.json")
         #expect(TestSupport.cli(["diff", notReport, notReport]).code == .dataError)
         #expect(TestSupport.cli(["diff", notReport]).code == .usage)
     }

@@ -29,7 +29,6 @@ enum ReportFixtures {
 
     /// A fixture file's text.
     static func fixture(_ name: String) throws -> String {
-        let url = Bundle.module.url(forResource: "Fixtures/reports/" + name, withExtension: nil)!
-        return try String(contentsOf: url, encoding: .utf8)
+        try Fixtures.text("reports/" + name)
     }
 }

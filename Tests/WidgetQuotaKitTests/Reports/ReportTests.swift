@@ -156,8 +156,7 @@ import FoundationXML
 
 /// The committed `Reports/` folder: the default report in every format, and it parses.
 @Suite struct CommittedReportsTests {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Reports")
+    static let folder = Fixtures.packageURL("Reports")
 
     func read(_ name: String) throws -> String {
         try String(contentsOf: Self.folder.appendingPathComponent(name), encoding: .utf8)

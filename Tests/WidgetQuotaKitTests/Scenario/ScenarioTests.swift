@@ -85,7 +85,9 @@ import WidgetQuotaCLI
         ("", "the file is empty"),
     ])
     func invalidScenariosNameTheField(json: String, fragment: String) throws {
-        let path = try TestSupport.temporaryFile(json)
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let path = try tmp.file(json)
         let (code, out, err) = TestSupport.cli(["simulate", "--scenario", path])
         #expect(code == (json.isEmpty ? .noInput : .dataError), "\(json): exit \(code)")
         #expect(out.isEmpty)

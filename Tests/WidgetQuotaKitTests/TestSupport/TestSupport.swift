@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import WidgetQuotaKit
 import WidgetQuotaCLI
 
@@ -40,14 +41,6 @@ enum TestSupport {
         return (code, box.out, box.err)
     }
 
-    /// A temporary file holding `text`.
-    static func temporaryFile(_ text: String, name: String = "scenario.json") throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wq-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let path = dir.appendingPathComponent(name).path
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
 
     final class Captured: @unchecked Sendable {
         private let lock = NSLock()
@@ -55,5 +48,14 @@ enum TestSupport {
         private(set) var err = ""
         func append(out text: String) { lock.lock(); out += text; lock.unlock() }
         func append(err text: String) { lock.lock(); err += text; lock.unlock() }
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Statistical checks that need minutes in a debug build (most of it generating traces):
+    /// they run only with WIDGET_QUOTA_SLOW_TESTS=1, which CI sets for a separate run.
+    static var slow: Self {
+        .enabled(if: ProcessInfo.processInfo.environment["WIDGET_QUOTA_SLOW_TESTS"] == "1",
+                 "slow statistical check: set WIDGET_QUOTA_SLOW_TESTS=1 to run it")
     }
 }
