@@ -5,14 +5,14 @@ import Testing
 
 @Suite("analyze command")
 struct AnalyzeCommandTests {
-    @Test func strictStopsAtTheFirstMalformedLine() {
+    @Test("strict stops at the first malformed line") func strictStopsAtTheFirstMalformedLine() {
         let r = LogTestSupport.run(["analyze", "--strict", LogTestSupport.fixture("apple-syslog.log")])
         #expect(r.code == .dataError)
         #expect(r.err.contains("apple-syslog.log:8: expected \"process[pid]:\" after the host name"))
         #expect(r.out.isEmpty)
     }
 
-    @Test func withoutStrictMalformedLinesAreReported() throws {
+    @Test("without strict malformed lines are reported") func withoutStrictMalformedLinesAreReported() throws {
         let r = LogTestSupport.run(["analyze", "--format", "json", LogTestSupport.fixture("apple-syslog.log")])
         #expect(r.code == .success)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
@@ -21,20 +21,20 @@ struct AnalyzeCommandTests {
         #expect(examples.count == 1 && examples[0].contains("apple-syslog.log:8:"))
     }
 
-    @Test func emptyFileIsNoInput() {
+    @Test("empty file is no input") func emptyFileIsNoInput() {
         let r = LogTestSupport.run(["analyze", LogTestSupport.fixture("empty.log")])
         #expect(r.code == .noInput)
         #expect(r.err.contains("empty.log: the file is empty"))
     }
 
-    @Test func missingFileIsNoInput() {
+    @Test("missing file is no input") func missingFileIsNoInput() {
         let r = LogTestSupport.run(["analyze", LogTestSupport.fixture("missing.log")])
         #expect(r.code == .noInput)
         #expect(r.err.contains("missing.log: cannot read: no such file"))
     }
 
     /// Root reads anything, so this runs (and can fail) only for other users; it shows as skipped under root.
-    @Test(.enabled(if: getuid() != 0, "root can read a file without permissions"))
+    @Test("unreadable file is no input", .enabled(if: getuid() != 0, "root can read a file without permissions"))
     func unreadableFileIsNoInput() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
@@ -48,13 +48,13 @@ struct AnalyzeCommandTests {
         #expect(r.err.contains("locked.log: cannot read"))
     }
 
-    @Test func unknownFormatIsDataError() {
+    @Test("unknown format is data error") func unknownFormatIsDataError() {
         let r = LogTestSupport.run(["analyze", LogTestSupport.fixture("not-a-log.txt")])
         #expect(r.code == .dataError)
         #expect(r.err.contains("not a log in a known format"))
     }
 
-    @Test func folderReadsEveryLogSortedAndSkipsTheRest() throws {
+    @Test("folder reads every log sorted and skips the rest") func folderReadsEveryLogSortedAndSkipsTheRest() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let fixtures = Fixtures.path("logs")
@@ -81,7 +81,7 @@ struct AnalyzeCommandTests {
         #expect((json["notes"] as? [String])?.contains { $0.contains("not-a-log.txt") } == true)
     }
 
-    @Test func jsonKeysForCI() throws {
+    @Test("json keys for CI") func jsonKeysForCI() throws {
         let r = LogTestSupport.run(["analyze", "--format", "json", LogTestSupport.fixture("trace.ndjson")])
         let json = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
         #expect(json["schemaVersion"] as? Int == 1)
@@ -102,7 +102,7 @@ struct AnalyzeCommandTests {
         #expect(!a.out.isEmpty)
     }
 
-    @Test func outIsWrittenAndEmitScenarioIsAcceptedBySimulate() throws {
+    @Test("out is written and emit scenario is accepted by simulate") func outIsWrittenAndEmitScenarioIsAcceptedBySimulate() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let folder = try tmp.subfolder()
@@ -118,7 +118,7 @@ struct AnalyzeCommandTests {
         #expect(sim.code == .success, "\(sim.err)")
     }
 
-    @Test func emitScenarioCorrectsTheRateUnderTheBaselineByDefault() throws {
+    @Test("emit scenario corrects the rate under the baseline by default") func emitScenarioCorrectsTheRateUnderTheBaselineByDefault() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let folder = try tmp.subfolder()
@@ -134,7 +134,7 @@ struct AnalyzeCommandTests {
 
     /// One extreme device (a task relaunched 100 times a day) must not cost the whole calibration:
     /// the value is capped at what the model accepts, with a note, and the scenario is written.
-    @Test func anExtremeMeasurementIsCappedWithANote() throws {
+    @Test("an extreme measurement is capped with a note") func anExtremeMeasurementIsCappedWithANote() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let folder = try tmp.subfolder()
@@ -149,7 +149,7 @@ struct AnalyzeCommandTests {
         #expect(scenario.calibration?.notes.contains { $0.contains("backgroundRunsPerDay measured 100, capped at 96") } == true)
     }
 
-    @Test func designNamesTheLoggedAppsDesign() throws {
+    @Test("design names the logged apps design") func designNamesTheLoggedAppsDesign() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let folder = try tmp.subfolder()
@@ -170,7 +170,7 @@ struct AnalyzeCommandTests {
 struct LogRulesTests {
     static let line = "2026-09-14 11:18:19.799 Df GeminiApp[401:1a2b] [com.example.app:power] Battery saver engaged\n"
 
-    @Test func ruleMapsAnAppLine() throws {
+    @Test("rule maps an app line") func ruleMapsAnAppLine() throws {
         let rules = try LogRules.parse(Data("""
         {"rules": [{"name": "power", "process": "^GeminiApp$", "category": "power", "message": "saver engaged", "event": "lowPowerMode", "state": "on"}]}
         """.utf8), file: "rules.json")
@@ -202,7 +202,7 @@ struct LogRulesTests {
         }
     }
 
-    @Test func invalidRegexExitsWith65() throws {
+    @Test("invalid regex exits with 65") func invalidRegexExitsWith65() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let folder = try tmp.subfolder()
@@ -215,7 +215,7 @@ struct LogRulesTests {
 
 @Suite("Scenario files with other distribution forms")
 struct DistributionFormTests {
-    @Test func aDistributionMayChangeItsForm() throws {
+    @Test("a distribution may change its form") func aDistributionMayChangeItsForm() throws {
         // The default lowPowerDayShare is uniform; a calibrated one is normal. Both must load.
         let json = #"{"population": {"lowPowerDayShare": {"distribution": "normal", "mean": 0.1, "sd": 0.01, "min": 0, "max": 1}}}"#
         let s = try ScenarioLoader.decode(Data(json.utf8))

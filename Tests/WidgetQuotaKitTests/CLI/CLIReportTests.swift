@@ -3,10 +3,10 @@ import Testing
 @testable import WidgetQuotaKit
 @testable import WidgetQuotaCLI
 
-@Suite struct CLIReportTests {
+@Suite("CLI report") struct CLIReportTests {
     static let small = ["--designs", "direct,cache-bgtask", "--runs", "2", "--sample-users", "30", "--users", "1,30", "--quiet"]
 
-    @Test func failedThresholdExitsOneAfterWritingEveryFile() throws {
+    @Test("failed threshold exits one after writing every file") func failedThresholdExitsOneAfterWritingEveryFile() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let dir = tmp.path + "/out"
@@ -21,7 +21,7 @@ import Testing
         #expect(md.contains("**FAILED**") && md.contains("![Requests per month"))
     }
 
-    @Test func warningsAndPassesExitZero() {
+    @Test("warnings and passes exit zero") func warningsAndPassesExitZero() {
         let run = TestSupport.cli(["simulate"] + Self.small + ["--no-sensitivity", "--format", "json",
                                                                "--warn-if", "requestsPerUserMonth.mean{design=direct} > 10",
                                                                "--fail-if", "quotaExceedProbability{tier=tier3} > 0.5"])
@@ -30,7 +30,7 @@ import Testing
         #expect(run.out.hasPrefix("{"))
     }
 
-    @Test(arguments: [("requestsPerUserMonth.p95 >", ExitCode.dataError), ("nosuchMetric > 1", .dataError),
+    @Test("bad thresholds are data errors and write nothing", arguments: [("requestsPerUserMonth.p95 >", ExitCode.dataError), ("nosuchMetric > 1", .dataError),
                       ("requestsPerUserMonth.p95{design=nope} > 1", .dataError)])
     func badThresholdsAreDataErrorsAndWriteNothing(expression: String, code: ExitCode) throws {
         let tmp = try TemporaryDirectory()
@@ -42,7 +42,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir))
     }
 
-    @Test func diffOfAReportWithItselfShowsNoChange() throws {
+    @Test("diff of a report with itself shows no change") func diffOfAReportWithItselfShowsNoChange() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let run = TestSupport.cli(["simulate"] + Self.small + ["--no-sensitivity", "--format", "json"])
@@ -55,7 +55,7 @@ import Testing
         #expect(tables.first?.rows.allSatisfy { $0[4] == "0" && $0[5] == "0.0%" } == true)
     }
 
-    @Test func diffShowsChangesTiersAndChangedAssumptionsInAFootnote() throws {
+    @Test("diff shows changes tiers and changed assumptions in a footnote") func diffShowsChangesTiersAndChangedAssumptionsInAFootnote() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let base = try ReportFixtures.fixture("tiny-report.json")
@@ -73,7 +73,7 @@ import Testing
 
     /// A price change moves cost, not requests: the headline says so, and the prices are listed
     /// with the assumptions that changed, to six significant digits however small.
-    @Test func diffOfAPriceChangeNamesTheCostAndThePrices() throws {
+    @Test("diff of a price change names the cost and the prices") func diffOfAPriceChangeNamesTheCostAndThePrices() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let base = try ReportFixtures.fixture("tiny-report.json")
@@ -90,7 +90,7 @@ import Testing
 
     /// Dropping a design from a report is one changed list of designs and rows removed in head,
     /// not a change at every later position, nor "changed" rows.
-    @Test func diffOfADroppedDesignSaysWhatWasRemoved() throws {
+    @Test("diff of a dropped design says what was removed") func diffOfADroppedDesignSaysWhatWasRemoved() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let common = ["--runs", "2", "--sample-users", "30", "--users", "1,30", "--quiet", "--no-sensitivity", "--format", "json"]
@@ -104,7 +104,7 @@ import Testing
         #expect(diff.out.contains("0 of the 4 design × user rows both reports have changed; 0 new in head, 2 removed in head"), "\(diff.out.prefix(300))")
     }
 
-    @Test func diffReportsMissingAndInvalidInputs() throws {
+    @Test("diff reports missing and invalid inputs") func diffReportsMissingAndInvalidInputs() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         #expect(TestSupport.cli(["diff", "/nonexistent/a.json", "/nonexistent/b.json"]).code == .noInput)
@@ -113,7 +113,7 @@ import Testing
         #expect(TestSupport.cli(["diff", notReport]).code == .usage)
     }
 
-    @Test(arguments: ["simulate", "diff", "scenario", "designs"])
+    @Test("every command has help with examples and exit codes", arguments: ["simulate", "diff", "scenario", "designs"])
     func everyCommandHasHelpWithExamplesAndExitCodes(command: String) {
         let run = TestSupport.cli([command, "--help"])
         #expect(run.code == .success)
@@ -123,7 +123,7 @@ import Testing
     }
 
     /// Exit code 1 is listed by exactly the commands that take `--fail-if`; the others reject it.
-    @Test(arguments: [("simulate", true), ("diff", true), ("report", true), ("scenario", false), ("designs", false),
+    @Test("exit code one is listed only where thresholds are taken", arguments: [("simulate", true), ("diff", true), ("report", true), ("scenario", false), ("designs", false),
                       ("sweep", false), ("analyze", false), ("trace", false), ("bench", false)])
     func exitCodeOneIsListedOnlyWhereThresholdsAreTaken(command: String, takesThresholds: Bool) {
         let help = TestSupport.cli([command, "--help"])
@@ -134,7 +134,7 @@ import Testing
         }
     }
 
-    @Test func versionAndTidyCSVOnStandardOutput() throws {
+    @Test("version and tidy CSV on standard output") func versionAndTidyCSVOnStandardOutput() throws {
         #expect(TestSupport.cli(["--version"]).out == "widget-quota \(WidgetQuotaVersion.current)\n")
         let run = TestSupport.cli(["simulate"] + Self.small + ["--no-sensitivity", "--format", "csv-long"])
         #expect(run.code == .success && run.err.isEmpty)
@@ -142,8 +142,8 @@ import Testing
     }
 }
 
-@Suite struct ExitCodeDocsTests {
-    @Test(arguments: ExitCode.allCases)
+@Suite("exit code docs") struct ExitCodeDocsTests {
+    @Test("readme lists every exit code", arguments: ExitCode.allCases)
     func readmeListsEveryExitCode(code: ExitCode) {
         let table = ReadmeTests.readme.components(separatedBy: "## Exit codes").last ?? ""
         #expect(table.contains("| \(code.rawValue) | "), "README's exit-code table misses \(code.rawValue)")

@@ -3,7 +3,7 @@ import Testing
 @testable import WidgetQuotaKit
 
 /// `report`, the README's main command: every file, written together, and the same bytes twice.
-@Suite struct ReportCommandTests {
+@Suite("report command") struct ReportCommandTests {
     static let scenario = #"{"horizon": {"users": [1, 50], "runs": 2, "days": 5, "sampleUsers": 50}}"#
 
     /// What one `report` run wrote: its exit code, standard error and every file by name.
@@ -33,7 +33,7 @@ import Testing
     /// sensitivity study: computed once, not once per test).
     static let first = Result { try runReport() }
 
-    @Test func writesEveryFileAndIsReproducible() throws {
+    @Test("writes every file and is reproducible") func writesEveryFileAndIsReproducible() throws {
         let first = try Self.first.get()
         #expect(first.code == .success, "\(first.err)")
         for name in ["analysis.json", "analysis.md", "report.json", "report.md", "summary.csv", "metrics.csv", "sweep-ttl.csv",
@@ -52,7 +52,7 @@ import Testing
 
     /// A run that writes fewer files (no logs, no cache to sweep, no sensitivity) replaces the
     /// earlier run's set: nothing of it stays beside the new report, and other files stay put.
-    @Test func aSmallerRunLeavesNoStaleFilesBehind() throws {
+    @Test("a smaller run leaves no stale files behind") func aSmallerRunLeavesNoStaleFilesBehind() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         // The folder as the shared `report` run left it.
@@ -73,7 +73,7 @@ import Testing
         #expect(!after.contains("analysis.md") && !after.contains("analysis.json") && after.contains("notes.txt"))
     }
 
-    @Test func missingLogsFolderIsNoInput() throws {
+    @Test("missing logs folder is no input") func missingLogsFolderIsNoInput() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let out = tmp.path + "/never"

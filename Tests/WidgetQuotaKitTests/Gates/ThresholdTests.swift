@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import WidgetQuotaKit
 
-@Suite struct ThresholdTests {
+@Suite("threshold") struct ThresholdTests {
     static let table: MetricTable = {
         let json = try! JSONValue.parse(Data(try! ReportFixtures.fixture("tiny-report.json").utf8), file: "tiny-report.json")
         return MetricTable(json: json)
@@ -12,7 +12,7 @@ import Testing
         try ThresholdEvaluator.evaluate(try Threshold(text, severity: .fail), on: Self.table)
     }
 
-    @Test(arguments: [
+    @Test("operators", arguments: [
         // (expression, violated?) — direct@100 p95 is 1400, direct@1000 is 1410.
         ("requestsPerUserMonth.p95{design=direct} > 1405", true),
         ("requestsPerUserMonth.p95{design=direct} > 1410", false),
@@ -27,7 +27,7 @@ import Testing
         #expect(try check(expression).passed == !violated)
     }
 
-    @Test(arguments: [
+    @Test("selectors and aliases", arguments: [
         ("quotaExceedProbability{tier=free} > 0.6", 3),          // every row but cache-bgtask@100
         ("quotaExceedProbability{tier=tier1,users=1000} > 0.05", 1),
         ("quotaExceedProbability{tier=tier1,users=1_000,design=cache-bgtask} > 0.05", 0),
@@ -41,7 +41,7 @@ import Testing
         #expect(try check(expression).violations.count == violations)
     }
 
-    @Test func worstViolationComesFirst() throws {
+    @Test("worst violation comes first") func worstViolationComesFirst() throws {
         let outcome = try check("requestsPerUserMonth.p95 > 100")
         #expect(outcome.violations.first?.value == 1410)
         #expect(outcome.violations.first?.row == "design=direct, users=1000")
@@ -51,7 +51,7 @@ import Testing
     /// A tier no searched population breaks has unlimited headroom (no `maxUsers` in the JSON):
     /// a threshold sees it as above any limit, not as a row that does not exist. NaN and
     /// infinities, which JSON carries as strings, are values too, not labels.
-    @Test func unlimitedHeadroomAndNonFiniteValuesAreNumbers() throws {
+    @Test("unlimited headroom and non finite values are numbers") func unlimitedHeadroomAndNonFiniteValuesAreNumbers() throws {
         let text = #"""
         {"headroom": [{"design": "a", "tier": "big", "largestPopulationSearched": 1000000000, "exceedProbabilityAtMax": 0},
                       {"design": "a", "tier": "free", "maxUsers": 80, "largestPopulationSearched": 1000000000, "exceedProbabilityAtMax": 0.05}],
@@ -70,7 +70,7 @@ import Testing
     }
 
     /// The report's summary line counts fail-ifs and warn-ifs apart: warnings are not passes.
-    @Test func theThresholdsSectionCountsFailIfsAndWarnIfsApart() {
+    @Test("the thresholds section counts fail ifs and warn ifs apart") func theThresholdsSectionCountsFailIfsAndWarnIfsApart() {
         func outcome(_ severity: Threshold.Severity, violated: Bool) -> ThresholdOutcome {
             ThresholdOutcome(expression: "freshness.staleShare > 0.01", severity: severity, metric: "freshness.staleShare", rowsChecked: 1,
                              violations: violated ? [.init(row: "design=direct", value: 0.77)] : [])
@@ -86,14 +86,14 @@ import Testing
 
     /// metrics.csv gives a single figure the statistic `value`; metric + "." + statistic must be
     /// a path a threshold takes, as the README says, for those figures too.
-    @Test func aSingleFiguresValuePathIsAccepted() throws {
+    @Test("a single figures value path is accepted") func aSingleFiguresValuePathIsAccepted() throws {
         let table = try MetricTable(ReportFixtures.result)
         #expect(try table.resolve("appOpensPerUserDay.value") == "appOpensPerUserDay")
         #expect(try table.resolve("ratioToBaseline.value") == "ratioToBaseline")
         #expect(throws: (any Error).self) { try table.resolve("noSuchFigure.value") }
     }
 
-    @Test func numbersAcceptUnderscoresExponentsAndPercent() throws {
+    @Test("numbers accept underscores exponents and percent") func numbersAcceptUnderscoresExponentsAndPercent() throws {
         #expect(try ThresholdExpression.parse("a > 1_000_000").limit == 1_000_000)
         #expect(try ThresholdExpression.parse("a > 2.5e3").limit == 2_500)
         #expect(try ThresholdExpression.parse("a > -3E-2").limit == -0.03)
@@ -103,7 +103,7 @@ import Testing
         #expect(e.selector == [.init(key: "design", value: "x-y"), .init(key: "users", value: "10")])
     }
 
-    @Test(arguments: ["", "> 5", "a >", "a 5", "a = 5", "a > 1__0", "a > 1_", "a > _1", "a > 1e", "a > 1e999", "a{design} > 1",
+    @Test("malformed expressions are bad expressions", arguments: ["", "> 5", "a >", "a 5", "a = 5", "a > 1__0", "a > 1_", "a > _1", "a > 1e", "a > 1e999", "a{design} > 1",
                       "a{design=x > 1", "a{design=x,design=y} > 1", "a > 5 extra", "a..b > 1", "a. > 1", "a > --1", "a{=x} > 1"])
     func malformedExpressionsAreBadExpressions(text: String) {
         #expect {
@@ -114,7 +114,7 @@ import Testing
         }
     }
 
-    @Test func unknownMetricSuggestsTheNearestName() {
+    @Test("unknown metric suggests the nearest name") func unknownMetricSuggestsTheNearestName() {
         #expect {
             _ = try check("requestsPerUserMonth.p59 > 1")
         } throws: { error in
@@ -122,7 +122,7 @@ import Testing
         }
     }
 
-    @Test func selectorMatchingNoRowIsAnErrorNamingTheValues() {
+    @Test("selector matching no row is an error naming the values") func selectorMatchingNoRowIsAnErrorNamingTheValues() {
         #expect {
             _ = try check("requestsPerUserMonth.p95{design=drect} > 1")
         } throws: { error in
@@ -140,7 +140,7 @@ import Testing
         }
     }
 
-    @Test func parserNeverCrashesOnRandomInput() {
+    @Test("parser never crashes on random input") func parserNeverCrashesOnRandomInput() {
         // Deterministic fuzzing: random strings over the grammar's alphabet and a few wild characters.
         let alphabet = Array("abcdeDesignusrtifq.{}=,<>!=_-+%0123456789eE \t\"'|\\\u{0}é🙂".unicodeScalars)
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15

@@ -5,7 +5,7 @@ import WidgetQuotaCLI
 
 /// Bad input of every kind: each case names the exit code and the message it must produce.
 /// Nothing may crash, no number may be silently wrong, no previous report may be destroyed.
-@Suite struct HostileScenarioTests {
+@Suite("hostile scenario") struct HostileScenarioTests {
     struct Case: CustomTestStringConvertible, Sendable {
         let name: String
         /// Scenario file contents (nil: no --scenario).
@@ -88,7 +88,7 @@ import WidgetQuotaCLI
         Case("output under a file", args: ["--users", "5", "--runs", "1", "--out", "/etc/hostname/report"], .ioError, "cannot"),
     ]
 
-    @Test(arguments: cases)
+    @Test("bad input gets a clear error and its exit code", arguments: cases)
     func badInputGetsAClearErrorAndItsExitCode(_ c: Case) throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
@@ -106,7 +106,7 @@ import WidgetQuotaCLI
     }
 
     /// Values other commands take that no design can be simulated with: refused, never a trap.
-    @Test(arguments: [
+    @Test("sweep values are validated like designs", arguments: [
         (["sweep", "--knob", "background", "--values", "4,1e21"], ExitCode.usage, "backgroundIntervalHours: must be between 0 and 168"),
         (["sweep", "--design", "poll-30m-aligned", "--knob", "poll", "--values", "1e21"], .usage, "reloadPolicy"),
         (["sweep", "--knob", "ttl", "--values", "60,50000"], .usage, "cacheTTLMinutes: must be between 0 and 43200"),
@@ -119,14 +119,14 @@ import WidgetQuotaCLI
     }
 
     /// A scenario file takes any seed `--seed` takes, up to UInt64.max.
-    @Test func aScenarioFileTakesEverySeedTheFlagTakes() throws {
+    @Test("a scenario file takes every seed the flag takes") func aScenarioFileTakesEverySeedTheFlagTakes() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let path = try tmp.file(#"{"horizon": {"seed": 18446744073709551615}}"#)
         #expect(try ScenarioLoader.load(path: path).horizon.seed == .max)
     }
 
-    @Test func aFailedRunNeverDestroysThePreviousReport() throws {
+    @Test("a failed run never destroys the previous report") func aFailedRunNeverDestroysThePreviousReport() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let old = try tmp.file("previous report\n", name: "report.md")

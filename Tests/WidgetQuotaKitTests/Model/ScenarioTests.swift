@@ -3,21 +3,21 @@ import Testing
 @testable import WidgetQuotaKit
 import WidgetQuotaCLI
 
-@Suite struct ScenarioTests {
-    @Test func defaultScenarioRoundTripsThroughItsJSON() throws {
+@Suite("scenario") struct ScenarioTests {
+    @Test("default scenario round trips through its JSON") func defaultScenarioRoundTripsThroughItsJSON() throws {
         let text = ScenarioLoader.encode(Scenario())
         let decoded = try ScenarioLoader.decode(Data(text.utf8))
         #expect(decoded == Scenario())
     }
 
-    @Test func everyFieldIsOptional() throws {
+    @Test("every field is optional") func everyFieldIsOptional() throws {
         let s = try ScenarioLoader.decode(Data(#"{"horizon": {"days": 7}}"#.utf8))
         #expect(s.horizon.days == 7)
         #expect(s.horizon.users == Horizon().users)
         #expect(s.platform == Platform())
     }
 
-    @Test(arguments: [
+    @Test("distributions decode", arguments: [
         (#"{"platform": {"getTimelinePerDay": {"distribution": "triangular", "min": 10, "mode": 30, "max": 45}}}"#,
          Distribution.triangular(min: 10, mode: 30, max: 45)),
         (#"{"platform": {"getTimelinePerDay": {"distribution": "lognormal", "mean": 30, "sd": 8}}}"#,
@@ -33,7 +33,7 @@ import WidgetQuotaCLI
 
     /// Beta quantiles are exact (to 1e-8, far below what a report prints): checked against closed forms (beta(1, b) and beta(a, 1) invert
     /// by hand) and against draws for a skewed failure rate.
-    @Test(arguments: [(1.0, 9.0), (1.0, 1.0), (3.0, 1.0), (1.0, 50.0)])
+    @Test("beta quantiles match their closed form", arguments: [(1.0, 9.0), (1.0, 1.0), (3.0, 1.0), (1.0, 50.0)])
     func betaQuantilesMatchTheirClosedForm(a: Double, b: Double) {
         for q in [0.05, 0.25, 0.5, 0.95] {
             let expected = a == 1 ? 1 - Foundation.pow(1 - q, 1 / b) : Foundation.pow(q, 1 / a)
@@ -41,7 +41,7 @@ import WidgetQuotaCLI
         }
     }
 
-    @Test func skewedBetaQuantilesMatchItsDraws() {
+    @Test("skewed beta quantiles match its draws") func skewedBetaQuantilesMatchItsDraws() {
         let d = Distribution.beta(alpha: 2, beta: 50)
         var rng = RandomStream(seed: 3)
         let draws = (0..<200_000).map { _ in d.sample(&rng) }.sorted()
@@ -53,7 +53,7 @@ import WidgetQuotaCLI
         #expect(abs(d.quantile(0.05) - 0.00700) < 0.0002)
     }
 
-    @Test func sampledDistributionsStayInTheirSupportAndCentre() {
+    @Test("sampled distributions stay in their support and centre") func sampledDistributionsStayInTheirSupportAndCentre() {
         let cases: [Distribution] = [.uniform(min: 1, max: 3), .triangular(min: 1, mode: 2, max: 3),
                                      .normal(mean: 5, sd: 1, min: 4, max: nil), .lognormal(mean: 30, sd: 10),
                                      .beta(alpha: 2, beta: 6)]
@@ -67,7 +67,7 @@ import WidgetQuotaCLI
         }
     }
 
-    @Test(arguments: [
+    @Test("invalid scenarios name the field", arguments: [
         (#"{"horizon": {"users": [1000, -5]}}"#, "horizon.users[1]"),
         (#"{"horizon": {"users": [0]}}"#, "horizon.users[0]"),
         (#"{"horizon": {"days": 0}}"#, "horizon.days"),
@@ -94,19 +94,19 @@ import WidgetQuotaCLI
         #expect(err.contains(fragment), "\(json) → \(err)")
     }
 
-    @Test func unknownDesignOnTheCommandLineIsRejected() {
+    @Test("unknown design on the command line is rejected") func unknownDesignOnTheCommandLineIsRejected() {
         let (code, _, err) = TestSupport.cli(["simulate", "--designs", "direct,cache-bg"])
         #expect(code == .dataError)
         #expect(err.contains("unknown design \"cache-bg\""))
     }
 
-    @Test func missingScenarioFileIsNoInput() {
+    @Test("missing scenario file is no input") func missingScenarioFileIsNoInput() {
         let (code, _, err) = TestSupport.cli(["simulate", "--scenario", "/nonexistent/scenario.json"])
         #expect(code == .noInput)
         #expect(err.contains("no such file"))
     }
 
-    @Test func badFlagsAreUsageErrors() {
+    @Test("bad flags are usage errors") func badFlagsAreUsageErrors() {
         #expect(TestSupport.cli(["simulate", "--runz", "3"]).code == .usage)
         #expect(TestSupport.cli(["simulate", "--runs", "many"]).code == .usage)
         #expect(TestSupport.cli(["simulat"]).err.contains("did you mean \"simulate\""))
@@ -114,7 +114,7 @@ import WidgetQuotaCLI
 
     /// A preset the file changes says so in its summary (which the report's design table shows);
     /// restating a preset's own values changes nothing, and a summary the file gives is kept.
-    @Test func anOverriddenPresetSaysWhatChanged() throws {
+    @Test("an overridden preset says what changed") func anOverriddenPresetSaysWhatChanged() throws {
         func summary(_ json: String) throws -> String {
             let s = try ScenarioLoader.decode(Data(json.utf8))
             return try #require(s.availableDesigns.first { $0.name == "cache-bgtask" }).summary
@@ -126,7 +126,7 @@ import WidgetQuotaCLI
         #expect(try summary(#"{"designs": [{"name": "cache-bgtask", "cacheTTLMinutes": 720, "summary": "Ours."}]}"#) == "Ours.")
     }
 
-    @Test func customDesignsBuildOnPresets() throws {
+    @Test("custom designs build on presets") func customDesignsBuildOnPresets() throws {
         let json = #"{"designs": [{"name": "cache-bgtask-2h", "fetchTriggers": ["appForeground", "backgroundTask"], "cacheTTLMinutes": 120, "reloadPolicy": "after(120)"}]}"#
         let s = try ScenarioLoader.decode(Data(json.utf8))
         let d = try #require(s.availableDesigns.first { $0.name == "cache-bgtask-2h" })

@@ -3,9 +3,9 @@ import Testing
 @testable import WidgetQuotaKit
 
 /// What the log analysis report says about itself.
-@Suite struct LogReportTests {
+@Suite("log report") struct LogReportTests {
     /// Logs of two apps are summed as if they were one: the report says so, and one app's do not.
-    @Test func mixedAppsAreNamed() throws {
+    @Test("mixed apps are named") func mixedAppsAreNamed() throws {
         let text = try String(contentsOfFile: LogTestSupport.fixture("apple-default.log"), encoding: .utf8)
         var analyzer = LogAnalyzer(options: .init())
         var one = MemoryByteSource(text, maxRead: .max)

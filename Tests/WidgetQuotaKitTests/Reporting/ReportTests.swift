@@ -5,17 +5,17 @@ import Testing
 import FoundationXML
 #endif
 
-@Suite struct ReportTests {
+@Suite("report") struct ReportTests {
     let report = ReportFixtures.report
 
-    @Test func markdownTablesAreValidGFMWithMatchingColumnCounts() throws {
+    @Test("markdown tables are valid GFM with matching column counts") func markdownTablesAreValidGFMWithMatchingColumnCounts() throws {
         let tables = try GFMTables.parse(report.markdown(linkCharts: true))
         #expect(tables.count >= 10)
         let requests = try #require(tables.first { $0.header.first == "Design" && $0.header.contains("Total / month (mean)") })
         #expect(requests.rows.count == ReportFixtures.result.results.count)
     }
 
-    @Test func pipesAndLineBreaksInCellsDoNotBreakTables() throws {
+    @Test("pipes and line breaks in cells do not break tables") func pipesAndLineBreaksInCellsDoNotBreakTables() throws {
         var t = MarkdownTable(["Name", "Value"])
         t.append(["a | b", "1\n2"])
         t.append(["back\\slash|", ""])
@@ -24,7 +24,7 @@ import FoundationXML
         #expect(parsed[0].rows[0][0] == "a \\| b" && parsed[0].rows[0][1] == "1<br>2")
     }
 
-    @Test func summaryComesFirstAndNamesTiersStalenessAndTheTopDriver() throws {
+    @Test("summary comes first and names tiers staleness and the top driver") func summaryComesFirstAndNamesTiersStalenessAndTheTopDriver() throws {
         let md = report.markdown()
         let summary = try #require(md.range(of: "## In 30 seconds"))
         let tables = try #require(md.range(of: "## Requests per month"))
@@ -41,7 +41,7 @@ import FoundationXML
         #expect(head.contains("## Thresholds"))
     }
 
-    @Test func assumptionsListEveryValueMarkUncertainAndCalibratedOnesAndTheMethod() {
+    @Test("assumptions list every value mark uncertain and calibrated ones and the method") func assumptionsListEveryValueMarkUncertainAndCalibratedOnesAndTheMethod() {
         let md = report.markdown()
         let assumptions = String(md[md.range(of: "## Assumptions")!.lowerBound...])
         for (path, d) in RunParameters.assumptions(of: ReportFixtures.scenario) {
@@ -53,13 +53,13 @@ import FoundationXML
         #expect(assumptions.contains("`horizon.users` | 1, 100"))
     }
 
-    @Test func thresholdsAreListedWithTheirVerdict() {
+    @Test("thresholds are listed with their verdict") func thresholdsAreListedWithTheirVerdict() {
         let md = report.markdown()
         #expect(md.contains("| `requestsPerUserMonth.p95{design=direct} > 1` | fail-if | **FAILED** |"))
         #expect(md.contains("| `staleShare > 2` | warn-if | passed |"))
     }
 
-    @Test func csvFilesRoundTripThroughAStrictReader() throws {
+    @Test("csv files round trip through a strict reader") func csvFilesRoundTripThroughAStrictReader() throws {
         let wide = try StrictCSV.parse(report.csv())
         #expect(wide.count == ReportFixtures.result.results.count + 1)
         let header = wide[0]
@@ -76,7 +76,7 @@ import FoundationXML
         #expect(tidy.contains { $0[2] == "free" && $0[3] == "quota.exceedProbability" })
     }
 
-    @Test(arguments: ["plain", "a,b", "say \"hi\"", "two\nlines", "cr\r\nlf", "=SUM(A1:A9)", "+1", "-2", "@cmd", "\tTab", ""])
+    @Test("csv text cells round trip and formulas are neutralised", arguments: ["plain", "a,b", "say \"hi\"", "two\nlines", "cr\r\nlf", "=SUM(A1:A9)", "+1", "-2", "@cmd", "\tTab", ""])
     func csvTextCellsRoundTripAndFormulasAreNeutralised(text: String) throws {
         var w = CSVWriter(header: ["text", "n"])
         w.appendRow([.text(text), .number(1234567.5)])
@@ -87,13 +87,13 @@ import FoundationXML
     }
 
     /// A CSV number keeps six significant digits however small (prices per token are ~1e-7).
-    @Test(arguments: [(3e-7, "0.0000003"), (2.5e-6, "0.0000025"), (0.000123456789, "0.000123457"), (0.136466123, "0.136466"),
+    @Test("csv numbers keep six significant digits", arguments: [(3e-7, "0.0000003"), (2.5e-6, "0.0000025"), (0.000123456789, "0.000123457"), (0.136466123, "0.136466"),
                       (1234567.5, "1234567.5"), (-0.0123456789, "-0.0123457"), (0.0, "0"), (42.0, "42")])
     func csvNumbersKeepSixSignificantDigits(value: Double, text: String) {
         #expect(CSVWriter.encode(.number(value)) == text)
     }
 
-    @Test func chartsAreWellFormedSVGWithLightAndDarkStyles() throws {
+    @Test("charts are well formed SVG with light and dark styles") func chartsAreWellFormedSVGWithLightAndDarkStyles() throws {
         let charts = report.charts()
         #expect(Set(charts.map(\.name)) == ["requests-by-users.svg", "typical-day.svg", "tradeoff.svg", "sensitivity.svg"])
         for chart in charts {
@@ -104,7 +104,7 @@ import FoundationXML
         }
     }
 
-    @Test func svgEscapesTextFromTheScenario() throws {
+    @Test("svg escapes text from the scenario") func svgEscapesTextFromTheScenario() throws {
         let chart = LineChart(title: "A <b> & \"c\"", subtitle: "x\u{1}", xTitle: "x", yTitle: "y",
                               xScale: AxisScale(kind: .linear, covering: [0, 1]), yScale: AxisScale(kind: .log, covering: [1, 1000]),
                               series: [ChartSeries(name: "<script>", points: [ChartPoint(x: 0, y: 10, label: "a&b"), ChartPoint(x: 1, y: 100)])])
@@ -113,7 +113,7 @@ import FoundationXML
         #expect(!chart.svg().contains("<script>"))
     }
 
-    @Test func sameInputsGiveTheSameBytesWhateverTheThreadCount() throws {
+    @Test("same inputs give the same bytes whatever the thread count") func sameInputsGiveTheSameBytesWhateverTheThreadCount() throws {
         let one = TestSupport.run(ReportFixtures.scenario, designs: ReportFixtures.designs, threads: 1)
         let a = SimulationReport(one, sensitivity: ReportFixtures.sensitivity)
         let b = SimulationReport(ReportFixtures.result, sensitivity: ReportFixtures.sensitivity)
@@ -122,7 +122,7 @@ import FoundationXML
         for (x, y) in zip(filesA, filesB) { #expect(x.contents == y.contents, "\(x.path) differs between 1 and 2 threads") }
     }
 
-    @Test func jsonKeepsTheContractAndAddsSensitivityAndThresholds() throws {
+    @Test("json keeps the contract and adds sensitivity and thresholds") func jsonKeepsTheContractAndAddsSensitivityAndThresholds() throws {
         let json = try JSONValue.parse(Data(try report.json().utf8), file: "report.json")
         #expect(json["schemaVersion"]?.number == 1)
         #expect(json["results"]?.array?.first?["requestsPerUserMonth"]?["p95"] != nil)
@@ -132,8 +132,8 @@ import FoundationXML
     }
 }
 
-@Suite struct AxisScaleTests {
-    @Test func linearTicksAreRound() {
+@Suite("axis scale") struct AxisScaleTests {
+    @Test("linear ticks are round") func linearTicksAreRound() {
         let s = AxisScale(kind: .linear, covering: [3, 97])
         #expect(s.ticks == [0, 20, 40, 60, 80, 100])
         let small = AxisScale(kind: .linear, covering: [0.013, 0.29])
@@ -141,28 +141,28 @@ import FoundationXML
         #expect(small.lower == 0 && small.upper >= 0.29)
     }
 
-    @Test func logTicksAreDecades() {
+    @Test("log ticks are decades") func logTicksAreDecades() {
         let s = AxisScale(kind: .log, covering: [1, 880_000])
         #expect(s.ticks == [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000])
         #expect(s.label(100_000) == "100k" && s.label(1_000_000) == "1M")
         #expect(abs(s.position(1_000) - 0.5) < 1e-12)
     }
 
-    @Test func clockAndPercentLabels() {
+    @Test("clock and percent labels") func clockAndPercentLabels() {
         #expect(AxisScale(kind: .linear, format: .timeOfDay, lower: 0, upper: 1_440, ticks: []).label(390) == "06:30")
         #expect(AxisScale(kind: .linear, format: .percent, lower: 0, upper: 1, ticks: []).label(0.25) == "25%")
     }
 }
 
 /// The committed `Reports/` folder: the default report in every format, and it parses.
-@Suite struct CommittedReportsTests {
+@Suite("committed reports") struct CommittedReportsTests {
     static let folder = Fixtures.packageURL("Reports")
 
     func read(_ name: String) throws -> String {
         try String(contentsOf: Self.folder.appendingPathComponent(name), encoding: .utf8)
     }
 
-    @Test func markdownTablesAndChartLinksAreValid() throws {
+    @Test("markdown tables and chart links are valid") func markdownTablesAndChartLinksAreValid() throws {
         let md = try read("report.md")
         _ = try GFMTables.parse(md)
         for chart in ["requests-by-users.svg", "typical-day.svg", "tradeoff.svg", "sensitivity.svg"] {
@@ -172,7 +172,7 @@ import FoundationXML
         }
     }
 
-    @Test func csvAndJSONParse() throws {
+    @Test("csv and JSON parse") func csvAndJSONParse() throws {
         _ = try StrictCSV.parse(try read("summary.csv"))
         _ = try StrictCSV.parse(try read("metrics.csv"))
         let json = try JSONValue.parse(Data(try read("report.json").utf8), file: "report.json")
@@ -182,14 +182,14 @@ import FoundationXML
 }
 
 /// The summary CSV says what the Markdown says, in columns a spreadsheet can filter on.
-@Suite struct SummaryCSVTests {
+@Suite("summary CSV") struct SummaryCSVTests {
     static func rows(_ csv: String) -> [[String: String]] {
         let lines = csv.split(whereSeparator: \.isNewline).map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         return lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(lines[0], $0)) }
     }
 
     /// A population no tier can serve is marked as such, not left blank like "no tiers".
-    @Test func aPopulationAboveEveryTierIsMarked() throws {
+    @Test("a population above every tier is marked") func aPopulationAboveEveryTierIsMarked() throws {
         var s = ReportFixtures.scenario
         s.quotas.tiers = [QuotaTier(name: "tiny", rpm: 2, tpm: nil, rpd: nil, readOn: "test", note: "")]
         let report = SimulationReport(TestSupport.run(s, designs: ["direct"]))
@@ -206,7 +206,7 @@ import FoundationXML
     }
 
     /// The headline's freshness yardstick is in the CSV too, and agrees with the JSON.
-    @Test func overTargetShareMatchesTheJSON() throws {
+    @Test("over target share matches the JSON") func overTargetShareMatchesTheJSON() throws {
         let report = ReportFixtures.report
         let json = try JSONValue.parse(Data(try report.json().utf8), file: "report.json")
         let results = try #require(json["results"]?.array)

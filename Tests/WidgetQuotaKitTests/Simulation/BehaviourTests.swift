@@ -3,8 +3,8 @@ import Testing
 @testable import WidgetQuotaKit
 
 /// How the projection must respond when an assumption moves: the model's invariants.
-@Suite struct BehaviourTests {
-    @Test func totalsGrowLinearlyWithUsers() {
+@Suite("behaviour") struct BehaviourTests {
+    @Test("totals grow linearly with users") func totalsGrowLinearlyWithUsers() {
         let s = TestSupport.smallScenario(users: [100, 400, 4_000], runs: 2, days: 10, sample: 400)
         let result = TestSupport.run(s, designs: ["direct", "cache-bgtask"])
         for design in ["direct", "cache-bgtask"] {
@@ -19,7 +19,7 @@ import Testing
         }
     }
 
-    @Test func smartStackRaisesDirectRequestsOnly() {
+    @Test("smart stack raises direct requests only") func smartStackRaisesDirectRequestsOnly() {
         var few = TestSupport.smallScenario()
         few.population.smartStackShare = 0.0
         var many = few
@@ -36,7 +36,7 @@ import Testing
         }
     }
 
-    @Test func lowPowerModeSuppressesBackgroundFetches() {
+    @Test("low power mode suppresses background fetches") func lowPowerModeSuppressesBackgroundFetches() {
         var rare = TestSupport.smallScenario()
         rare.population.lowPowerDayShare = 0.0
         var often = rare
@@ -48,7 +48,7 @@ import Testing
         #expect(b.requestShares.background * b.requestsPerUserDay < a.requestShares.background * a.requestsPerUserDay)
     }
 
-    @Test(arguments: ["cache-on-open", "cache-bgtask"])
+    @Test("longer TTL means fewer cache fetches", arguments: ["cache-on-open", "cache-bgtask"])
     func longerTTLMeansFewerCacheFetches(design: String) {
         func requests(ttl: Double) -> Double {
             var s = TestSupport.smallScenario()
@@ -61,7 +61,7 @@ import Testing
         #expect(short > medium && medium > long, "\(short) > \(medium) > \(long)")
     }
 
-    @Test func reloadBudgetCapsGetTimeline() {
+    @Test("reload budget caps get timeline") func reloadBudgetCapsGetTimeline() {
         var s = TestSupport.smallScenario(users: [100])
         s.platform.getTimelinePerDay = 400
         s.platform.foregroundReloadsExempt = false
@@ -73,7 +73,7 @@ import Testing
         #expect(r.budgetExhaustedDayShare > 0.9)
     }
 
-    @Test func foregroundReloadsDoNotSpendTheBudget() {
+    @Test("foreground reloads do not spend the budget") func foregroundReloadsDoNotSpendTheBudget() {
         var s = TestSupport.smallScenario(users: [100])
         s.platform.getTimelinePerDay = 400
         s.population.appOpensPerDay = 20
@@ -89,7 +89,7 @@ import Testing
 
     /// The app's reload after its own foreground fetch lands seconds after the open (the fetch's
     /// latency), still inside the session: WidgetKit does not charge it to the budget.
-    @Test(arguments: [0.5, 1.5, 8.0])
+    @Test("the apps reload after its foreground fetch is exempt", arguments: [0.5, 1.5, 8.0])
     func theAppsReloadAfterItsForegroundFetchIsExempt(latencySeconds: Double) {
         var s = TestSupport.smallScenario(users: [30])
         s.api.latencySeconds = latencySeconds
@@ -122,7 +122,7 @@ import Testing
 
     /// A design's figures are its own: the same whether it is simulated alone, with others, or
     /// at another place in the list (random streams are keyed by user, never by design).
-    @Test func aDesignsResultsDoNotDependOnTheOtherDesigns() throws {
+    @Test("a designs results do not depend on the other designs") func aDesignsResultsDoNotDependOnTheOtherDesigns() throws {
         var s = TestSupport.smallScenario(users: [40, 5_000], runs: 2, days: 7, sample: 40)
         s.api.outages = [Outage(day: 3, startHourUTC: 10, durationHours: 2, errorRate: 0.9)]
         let encoder = JSONEncoder()
@@ -139,7 +139,7 @@ import Testing
         #expect(try result(["poll-30m-jittered", "cache-bgtask", "direct-poll-15m"]) == alone)
     }
 
-    @Test func outputDoesNotDependOnThreadCount() throws {
+    @Test("output does not depend on thread count") func outputDoesNotDependOnThreadCount() throws {
         var s = TestSupport.smallScenario(users: [1, 50, 500], runs: 3, days: 7, sample: 50)
         s.api.outages = [Outage(day: 3, startHourUTC: 10, durationHours: 2, errorRate: 0.9)]
         // 1 thread: every design of a run in one task; 2 and 4: designs split into 2 and 3 groups
@@ -151,7 +151,7 @@ import Testing
         #expect(one == two && one == four)
     }
 
-    @Test(arguments: [(7, 20, 2), (7, 2, 2), (7, 1, 2), (7, 1, 8), (3, 3, 4), (1, 1, 16), (12, 5, 3)])
+    @Test("design groups deal every design once", arguments: [(7, 20, 2), (7, 2, 2), (7, 1, 2), (7, 1, 8), (3, 3, 4), (1, 1, 16), (12, 5, 3)])
     func designGroupsDealEveryDesignOnce(designs: Int, runs: Int, threads: Int) {
         let groups = MonteCarloEngine.designGroups(designs: designs, runs: runs, threads: threads)
         #expect(groups.flatMap { $0 }.sorted() == Array(0..<designs))
@@ -171,7 +171,7 @@ import Testing
     /// Six runs: for cache-bgtask the storm is the busiest of some 60 minutes holding about 16
     /// requests each, so one run's ratio, exact or projected, varies by ±0.15 on its own.
     /// An aligned poll's stampede during the outage must not be flattened either.
-    @Test(.slow, arguments: ["cache-bgtask", "direct-poll-15m", "poll-30m-aligned"])
+    @Test("projected peaks are not inflated by sample noise", .slow, arguments: ["cache-bgtask", "direct-poll-15m", "poll-30m-aligned"])
     func projectedPeaksAreNotInflatedBySampleNoise(design: String) throws {
         var s = TestSupport.smallScenario(users: [4_000], runs: 6, days: 14, sample: 4_000)
         s.api.outages = [Outage(day: 6, startHourUTC: 14, durationHours: 2, errorRate: 1)]
@@ -187,7 +187,7 @@ import Testing
 
     /// With several outages, the storm is the hour after the earliest one, whatever order the
     /// scenario lists them in, and no outage's day serves as an ordinary day to compare it with.
-    @Test func stormFollowsTheEarliestOutageAndSkipsEveryOutageDay() throws {
+    @Test("storm follows the earliest outage and skips every outage day") func stormFollowsTheEarliestOutageAndSkipsEveryOutageDay() throws {
         var s = TestSupport.smallScenario(users: [300], runs: 1, days: 14)
         let early = Outage(day: 4, startHourUTC: 6, durationHours: 2, errorRate: 1)
         let late = Outage(day: 10, startHourUTC: 15, durationHours: 3, errorRate: 1)
@@ -210,7 +210,7 @@ import Testing
     /// During an outage, an aligned poll's :00 and :30 minutes are projected from their own
     /// change (+15% here), not flattened to their quiet neighbours' excess; the quiet minutes
     /// keep theirs. (At 2,000 users projected to 20,000 the stampede came out 13% low.)
-    @Test func aStampedeDuringAnOutageKeepsItsOwnChange() throws {
+    @Test("a stampede during an outage keeps its own change") func aStampedeDuringAnOutageKeepsItsOwnChange() throws {
         var s = TestSupport.smallScenario(users: [1_000], runs: 1, days: 14)
         s.api.outages = [Outage(day: 6, startHourUTC: 14, durationHours: 2, errorRate: 1)]
         let design = s.availableDesigns.first { $0.name == "poll-30m-aligned" }!
@@ -229,7 +229,7 @@ import Testing
     }
 
     /// Outages can cut a stretch down to one :00 minute, with no quiet minute beside it.
-    @Test func aStretchOfStampedeMinutesOnlyIsProjected() {
+    @Test("a stretch of stampede minutes only is projected") func aStretchOfStampedeMinutesOnlyIsProjected() {
         var s = TestSupport.smallScenario(users: [1_000], runs: 1, days: 14)
         s.api.outages = [Outage(day: 6, startHourUTC: 13.5, durationHours: 0.5, errorRate: 1),
                          Outage(day: 6, startHourUTC: 14 + 1.0 / 60, durationHours: 1, errorRate: 1)]
@@ -240,7 +240,7 @@ import Testing
         #expect(projection.perUserMean.allSatisfy { $0.isFinite && $0 >= 0 })
     }
 
-    @Test func projectionAgreesWithFullSimulation() {
+    @Test("projection agrees with full simulation") func projectionAgreesWithFullSimulation() {
         var s = TestSupport.smallScenario(users: [1_200], runs: 2, days: 7)
         s.horizon.sampleUsers = 1_200
         let full = TestSupport.row(TestSupport.run(s, designs: ["direct"]), "direct")
@@ -257,9 +257,9 @@ import Testing
 }
 
 /// BGAppRefreshTask runs as often as the scenario says, whatever the day's shape.
-@Suite struct BackgroundRunsTests {
+@Suite("background runs") struct BackgroundRunsTests {
     /// A flat day needs no correction: the mean cycle is the interval plus 24 h ÷ rate.
-    @Test(arguments: [0.5, 2.0, 6.0])
+    @Test("a flat day gives the textbook cycle", arguments: [0.5, 2.0, 6.0])
     func aFlatDayGivesTheTextbookCycle(rate: Double) {
         let flat = DayShape(weights: Array(repeating: 1, count: 24))
         let cycle = BackgroundCalibration.meanCycleHours(rate: rate, shape: flat, intervalHours: 4)
@@ -268,7 +268,7 @@ import Testing
 
     /// Devices get `platform.backgroundRunsPerDay` launches a day on average (without Low Power
     /// Mode); the night-weighted launch process used to give them 5–9% fewer.
-    @Test(arguments: [(1.0, 4.0), (2.0, 4.0), (3.0, 4.0), (20.0, 0.0), (6.0, 1.2)])
+    @Test("launches per day match the knob", arguments: [(1.0, 4.0), (2.0, 4.0), (3.0, 4.0), (20.0, 0.0), (6.0, 1.2)])
     func launchesPerDayMatchTheKnob(runsPerDay: Double, intervalHours: Double) {
         var s = TestSupport.smallScenario(users: [500], runs: 1, days: 20)
         s.platform.backgroundRunsPerDay = .fixed(runsPerDay)

@@ -2,7 +2,7 @@ import Testing
 @testable import WidgetQuotaKit
 
 /// The closed-form headroom search must find what a bisection over whole projected series finds.
-@Suite struct HeadroomSearchTests {
+@Suite("headroom search") struct HeadroomSearchTests {
     static func projection(design: String, outage: Bool, sample: Int) -> (LoadProjection, SimulationModel) {
         var s = TestSupport.smallScenario(users: [sample], runs: 1, days: 6, sample: sample)
         if outage { s.api.outages = [Outage(day: 3, startHourUTC: 9, durationHours: 2, errorRate: 0.9)] }
@@ -32,7 +32,7 @@ import Testing
         QuotaTier(name: "zero", rpm: 0, tpm: nil, rpd: nil, readOn: "", note: ""),
     ] + QuotaTier.gemini
 
-    @Test(arguments: ["direct", "cache-bgtask", "poll-30m-aligned", "direct-poll-15m"], [false, true])
+    @Test("agrees with bisection", arguments: ["direct", "cache-bgtask", "poll-30m-aligned", "direct-poll-15m"], [false, true])
     func agreesWithBisection(design: String, outage: Bool) {
         let (projection, model) = HeadroomSearchTests.projection(design: design, outage: outage, sample: 60)
         for tier in HeadroomSearchTests.tiers {
@@ -46,7 +46,7 @@ import Testing
         }
     }
 
-    @Test func minuteThresholdIsTheSmallestBreakingCount() {
+    @Test("minute threshold is the smallest breaking count") func minuteThresholdIsTheSmallestBreakingCount() {
         for tier in HeadroomSearchTests.tiers {
             guard let c = LoadProjection.minuteThreshold(tier: tier, tokensPerRequest: 65) else {
                 #expect(tier.rpm == nil && tier.tpm == nil)

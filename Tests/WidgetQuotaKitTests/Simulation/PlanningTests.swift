@@ -3,8 +3,8 @@ import Testing
 @testable import WidgetQuotaKit
 
 /// Quotas, headroom, cost, synchronisation and outages: the relations issue 4 promises.
-@Suite struct PlanningTests {
-    @Test func directBreaksTheFreeTierAtAThousandUsersAndTheCacheHasMoreHeadroom() {
+@Suite("planning") struct PlanningTests {
+    @Test("direct breaks the free tier at a thousand users and the cache has more headroom") func directBreaksTheFreeTierAtAThousandUsersAndTheCacheHasMoreHeadroom() {
         var s = TestSupport.smallScenario(users: [1_000], runs: 4, days: 10, sample: 300)
         s.quotas.tiers = [QuotaTier.gemini[0]]
         let result = TestSupport.run(s, designs: ["direct", "cache-bgtask"])
@@ -17,7 +17,7 @@ import Testing
     }
 
     /// The search must agree with checking every population size one by one.
-    @Test func headroomSearchMatchesBruteForce() {
+    @Test("headroom search matches brute force") func headroomSearchMatchesBruteForce() {
         let sizes = Array(1...40)
         var s = TestSupport.smallScenario(users: sizes, runs: 10, days: 5, sample: 40)
         s.quotas.tiers = [QuotaTier(name: "tiny", rpm: 6, tpm: nil, rpd: 300, readOn: "test", note: "test")]
@@ -30,7 +30,7 @@ import Testing
         #expect(result.headroom[0].exceedProbabilityAtMax <= 0.2)
     }
 
-    @Test func headroomIsMonotoneInTheLimit() {
+    @Test("headroom is monotone in the limit") func headroomIsMonotoneInTheLimit() {
         var s = TestSupport.smallScenario(users: [100], runs: 6, days: 7, sample: 100)
         s.quotas.tiers = [300.0, 3_000, 30_000].map { QuotaTier(name: "rpd\(Int($0))", rpm: nil, tpm: nil, rpd: $0, readOn: "", note: "") }
         let rooms = TestSupport.run(s, designs: ["cache-bgtask"]).headroom.map { $0.maxUsers ?? Int.max }
@@ -39,7 +39,7 @@ import Testing
         #expect(abs(Double(rooms[2]) / Double(rooms[1]) - 10) < 1.5, "\(rooms)")
     }
 
-    @Test func alignedRefreshesPeakFarHigherForTheSameTotal() {
+    @Test("aligned refreshes peak far higher for the same total") func alignedRefreshesPeakFarHigherForTheSameTotal() {
         var s = TestSupport.smallScenario(users: [2_000], runs: 2, days: 7, sample: 400)
         s.api.outages = []
         let result = TestSupport.run(s, designs: ["poll-30m-aligned", "poll-30m-jittered"])
@@ -51,7 +51,7 @@ import Testing
         #expect(abs(totals - 1) < 0.02, "totals differ: \(totals)")
     }
 
-    @Test func duringAnOutageDirectShowsErrorsAndTheCacheShowsItsLastContent() {
+    @Test("during an outage direct shows errors and the cache shows its last content") func duringAnOutageDirectShowsErrorsAndTheCacheShowsItsLastContent() {
         var s = TestSupport.smallScenario(users: [200], runs: 2, days: 7)
         s.population.neverOpenShare = 0   // nobody stays on the placeholder forever
         s.api.outages = [Outage(day: 3, startHourUTC: 8, durationHours: 6, errorRate: 1)]
@@ -63,7 +63,7 @@ import Testing
         #expect(TestSupport.row(result, "cache-bgtask").outage != nil)
     }
 
-    @Test func immediateRetriesAddRequestsThatWaitingForTheNextOpportunityDoesNot() {
+    @Test("immediate retries add requests that waiting for the next opportunity does not") func immediateRetriesAddRequestsThatWaitingForTheNextOpportunityDoesNot() {
         func extra(_ retry: Design.Retry) -> Double {
             var s = TestSupport.smallScenario(users: [300], runs: 2, days: 5)
             s.api.outages = [Outage(day: 2, startHourUTC: 12, durationHours: 2, errorRate: 1)]
@@ -79,7 +79,7 @@ import Testing
         #expect(retrying > 1, "each failed getTimeline retries up to four times: \(retrying)")
     }
 
-    @Test func costFollowsRequestsAndPrices() throws {
+    @Test("cost follows requests and prices") func costFollowsRequestsAndPrices() throws {
         var s = TestSupport.smallScenario(users: [100])
         s.api.inputTokensPerRequest = 100
         s.api.outputTokensPerRequest = 50
@@ -96,7 +96,7 @@ import Testing
         #expect(TestSupport.row(result, "cache-bgtask").cost!.perMonth.mean < TestSupport.row(result, "direct").cost!.perMonth.mean / 5)
     }
 
-    @Test func liteLLMPriceFilesAreReadAsIs() throws {
+    @Test("lite LLM price files are read as is") func liteLLMPriceFilesAreReadAsIs() throws {
         let json = #"""
         {"sample_spec": {"max_tokens": "set to max_output_tokens if provider specifies it"},
          "gemini/gemini-2.5-flash": {"input_cost_per_token": 3e-07, "output_cost_per_token": 2.5e-06, "litellm_provider": "gemini"},

@@ -2,8 +2,8 @@ import Testing
 @testable import WidgetQuotaKit
 
 /// The Gemini widget report's table: direct ≈ 30 calls a day (900 a month), the cache ≈ 3 a day (90 a month).
-@Suite struct SeedCalibrationTests {
-    @Test func defaultsReproduceSeed000Table() {
+@Suite("seed calibration") struct SeedCalibrationTests {
+    @Test("defaults reproduce seed 000 table") func defaultsReproduceSeed000Table() {
         var s = TestSupport.smallScenario(users: [600], runs: 1, days: 30)
         s.horizon.seed = 7
         let result = TestSupport.run(s, designs: ["direct", "cache-bgtask"], central: true)

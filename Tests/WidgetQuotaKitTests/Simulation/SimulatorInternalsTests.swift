@@ -3,7 +3,7 @@ import Testing
 @testable import WidgetQuotaKit
 
 /// The fast engine's parts: reused workspaces, the Poisson clocks, observers, alignment.
-@Suite struct SimulatorInternalsTests {
+@Suite("simulator internals") struct SimulatorInternalsTests {
     static func model(_ design: String, scenario: Scenario? = nil) -> SimulationModel {
         var s = scenario ?? TestSupport.smallScenario(users: [40], runs: 1, days: 5)
         s.population.multiWidgetShare = 0.5   // many users with several instances
@@ -14,7 +14,7 @@ import Testing
     }
 
     /// One workspace reused user after user must give what a fresh one per user gives.
-    @Test(arguments: DesignPresets.all.map(\.name))
+    @Test("reused workspace leaks nothing between users", arguments: DesignPresets.all.map(\.name))
     func reusedWorkspaceLeaksNothingBetweenUsers(design: String) {
         let m = SimulatorInternalsTests.model(design)
         let shared = SimulationWorkspace(model: m)
@@ -35,7 +35,7 @@ import Testing
     }
 
     /// An observer sees the same run as the engine's silent one, glances in time order.
-    @Test(arguments: ["direct", "cache-bgtask", "poll-30m-aligned"])
+    @Test("observed run matches the tally", arguments: ["direct", "cache-bgtask", "poll-30m-aligned"])
     func observedRunMatchesTheTally(design: String) {
         let m = SimulatorInternalsTests.model(design)
         for user in 0..<20 {
@@ -55,7 +55,7 @@ import Testing
     }
 
     /// The clock's counts per day and per hour follow its masses and its day shape.
-    @Test func poissonClockFollowsItsMassesAndShape() {
+    @Test("poisson clock follows its masses and shape") func poissonClockFollowsItsMassesAndShape() {
         let days = 400
         let weights = (0..<24).map { Double(($0 * 7) % 5) }   // zero-weight hours included
         let shape = DayShape(weights: weights)
@@ -97,7 +97,7 @@ import Testing
 
     /// The hour lookup (a slot table plus a correction scan) agrees with a plain search, at hour
     /// boundaries, at exact slot edges, near 0 and at 1.
-    @Test func hourLookupMatchesAPlainSearch() {
+    @Test("hour lookup matches a plain search") func hourLookupMatchesAPlainSearch() {
         let weights = (0..<24).map { Double(($0 * 7) % 5) + ($0 == 3 ? 0.001 : 0) }   // zero and tiny hours
         let shape = DayShape(weights: weights)
         let doubles = UnsafeMutablePointer<Double>.allocate(capacity: ShapeTable.doubles)
@@ -122,7 +122,7 @@ import Testing
 
     /// The widget stream is the superposition it claims: calls per day follow the day's mass,
     /// glances are their share of each day, and times ascend within the window.
-    @Test func widgetStreamSplitsCallsAndGlances() {
+    @Test("widget stream splits calls and glances") func widgetStreamSplitsCallsAndGlances() {
         let m = SimulatorInternalsTests.model("direct")
         let ws = SimulationWorkspace(model: m)
         let days = 300
@@ -147,7 +147,7 @@ import Testing
         #expect(abs(perDay[1].glances - 2_000) < 5 * 2_000.0.squareRoot())
     }
 
-    @Test func ceilMatchesTheStandardLibrary() {
+    @Test("ceil matches the standard library") func ceilMatchesTheStandardLibrary() {
         var rng = RandomStream(state: 5)
         let samples: [Double] = [0, -0.0, 1, -1, 2.5, -2.5, 1e15 + 0.5, -0.3, 86_400, 0.999_999_999_999] + (0..<10_000).map { _ in
             (rng.uniform() - 0.3) * 3e6
@@ -201,7 +201,7 @@ import Testing
     /// An aligned 30-minute poll reloads at every :00 and :30, however WidgetKit's own calls fall
     /// between them (the remote-data widget article's stampede); it used to skip the boundary after each of them. Only
     /// a call in the last 5 minutes before a boundary (the minimum spacing) moves that reload.
-    @Test func anAlignedPollReloadsAtEveryBoundary() {
+    @Test("an aligned poll reloads at every boundary") func anAlignedPollReloadsAtEveryBoundary() {
         let (calls, m) = SimulatorInternalsTests.timelines(DesignPresets.pollAligned)
         let boundaries = Set((0..<(48 * (m.countedEndDay - m.countedFirstDay))).map { Double(m.countedFirstDay * 86_400 + $0 * 1_800) })
         let reloads = Set(calls.filter(\.policy).map(\.t))
@@ -215,7 +215,7 @@ import Testing
 
     /// A delay shorter than the alignment (`.after(15 min)` on the hour) asks for the next hour,
     /// not for a reload every five minutes.
-    @Test func aShortDelayAlignedToTheHourWaitsForTheHour() {
+    @Test("a short delay aligned to the hour waits for the hour") func aShortDelayAlignedToTheHourWaitsForTheHour() {
         var d = DesignPresets.pollAligned
         d.reloadPolicy = .after(minutes: 15)
         d.alignToWallClockMinutes = 60
@@ -231,7 +231,7 @@ import Testing
 
     /// `.atEnd` reloads when the last entry's date has passed: (entries − 1) spacings after the
     /// timeline was built, and no sooner than the minimum spacing (5 min) for a single entry.
-    @Test(arguments: [(3, 60.0, 7_200.0), (12, 30.0, 19_800.0), (1, 60.0, 300.0)])
+    @Test("at end reloads at the last entry", arguments: [(3, 60.0, 7_200.0), (12, 30.0, 19_800.0), (1, 60.0, 300.0)])
     func atEndReloadsAtTheLastEntry(entries: Int, spacingMinutes: Double, expectedSeconds: Double) {
         var d = Design(name: "at-end")
         d.fetchTriggers = [.appForeground]
@@ -248,7 +248,7 @@ import Testing
     /// Retries run only while what started them runs: background requests stay inside their
     /// task's slice and the task completes after its last one; the app's stop once it is
     /// suspended.
-    @Test(arguments: [true, false])
+    @Test("retries end with what started them", arguments: [true, false])
     func retriesEndWithWhatStartedThem(hang: Bool) {
         var d = Design(name: "retrying")
         d.fetchTriggers = [.appForeground, .backgroundTask, .getTimeline]

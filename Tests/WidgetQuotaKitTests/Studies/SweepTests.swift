@@ -3,7 +3,7 @@ import Testing
 @testable import WidgetQuotaKit
 
 /// A sweep varies one knob and says so; anything else it has to change is said too.
-@Suite struct SweepTests {
+@Suite("sweep") struct SweepTests {
     static func sweep(_ design: String, _ knob: Sweep.Knob, _ values: [Double]) throws -> SweepResult {
         let s = TestSupport.smallScenario(users: [60], runs: 2, days: 7)
         let d = s.availableDesigns.first { $0.name == design }!
@@ -12,7 +12,7 @@ import Testing
 
     /// A longer cache lifetime means fewer requests and older content, and the Pareto marks are
     /// exactly the values no other value beats on both.
-    @Test func longerTTLTradesRequestsForStaleness() throws {
+    @Test("longer TTL trades requests for staleness") func longerTTLTradesRequestsForStaleness() throws {
         let r = try SweepTests.sweep("cache-bgtask", .ttl, [15, 60, 240, 720])
         let requests = r.points.map(\.requestsPerUserMonth), stale = r.points.map(\.overTargetShare)
         #expect(zip(requests, requests.dropFirst()).allSatisfy { $0 > $1 }, "\(requests)")
@@ -28,7 +28,7 @@ import Testing
     }
 
     /// Sweeping a knob the design does not have gives it one: the output says so.
-    @Test(arguments: [("direct", Sweep.Knob.ttl, "has no cache"), ("direct", .poll, "has no reload policy"),
+    @Test("a knob the design lacks is named", arguments: [("direct", Sweep.Knob.ttl, "has no cache"), ("direct", .poll, "has no reload policy"),
                       ("cache-on-open", .background, "does not refresh in the background"),
                       ("prebuilt-timeline", .poll, "reloads at its timeline's end")])
     func aKnobTheDesignLacksIsNamed(design: String, knob: Sweep.Knob, says: String) throws {

@@ -3,7 +3,7 @@ import Testing
 
 /// The engine keeps requests per user as a histogram, not a list: every figure read from it must
 /// equal the figure read from the list it stands for.
-@Suite struct CountHistogramTests {
+@Suite("count histogram") struct CountHistogramTests {
     static let lists: [[Int]] = [
         [], [7], [0], [3, 3, 3], [5, 1], [0, 0, 1, 900, 900, 2, 31],
         Array(0..<100), Array(repeating: 42, count: 1_000),
@@ -16,7 +16,7 @@ import Testing
         [3, 70_000, 5_000_000_000, 70_000, 65_535, 65_536, 0, 4_000_000_000_000],
     ]
 
-    @Test(arguments: lists)
+    @Test("figures match the list", arguments: lists)
     func figuresMatchTheList(_ list: [Int]) {
         let histogram = CountHistogram(list)
         let sorted = list.map(Double.init).sorted()
@@ -33,14 +33,14 @@ import Testing
         for (rank, value) in sorted.enumerated() { #expect(histogram.element(atRank: Int64(rank)) == Int64(value)) }
     }
 
-    @Test(arguments: zip(lists, lists.reversed()))
+    @Test("merging equals counting both lists", arguments: zip(lists, lists.reversed()))
     func mergingEqualsCountingBothLists(_ a: [Int], _ b: [Int]) {
         #expect(CountHistogram(a).merged(with: CountHistogram(b)) == CountHistogram(a + b))
         #expect(CountHistogram(a).merged(with: CountHistogram()) == CountHistogram(a))
     }
 
     /// The quantiles a report prints for an exact population are those of the users it simulated.
-    @Test func reportedPercentilesAreThoseOfTheSimulatedUsers() {
+    @Test("reported percentiles are those of the simulated users") func reportedPercentilesAreThoseOfTheSimulatedUsers() {
         let s = TestSupport.smallScenario(users: [150, 400], runs: 2, days: 7, sample: 400)
         let result = TestSupport.run(s, designs: ["direct"])
         let parameters = (0..<2).map { RunParameters.draw(s, run: $0) }

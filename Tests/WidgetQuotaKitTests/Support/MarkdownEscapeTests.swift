@@ -6,7 +6,7 @@ import Testing
 /// result is what the plain chain of replacements (backslashes, pipes, CRLF, LF, CR, then
 /// trimming) gives; where a pipe, backslash or line break carries a combining mark, the chain
 /// (which matches whole characters) let it through and broke the row, and the pass escapes it.
-@Suite struct MarkdownEscapeTests {
+@Suite("markdown escape") struct MarkdownEscapeTests {
     static func reference(_ cell: String) -> String {
         // Control characters (terminal escapes, NUL, BEL, DEL, C1) first become U+FFFD.
         var s = String(String.UnicodeScalarView(cell.unicodeScalars.map { u -> Unicode.Scalar in
@@ -21,7 +21,7 @@ import Testing
         return s.isEmpty ? " " : s
     }
 
-    @Test(arguments: [
+    @Test("one pass matches the replacement chain", arguments: [
         "", " ", "\t", "899,613", "cache-bgtask", "a|b", "a\\|b", "\\", "||", "line\nbreak", "cr\rlf", "crlf\r\nend",
         "\r\r\n", "\n\r", "\r\n\r\n", " padded | cell ", "\u{00A0}nbsp\u{00A0}", "tab\tinside", "é|ü\\ß\n日本",
         "👩‍👩‍👧|x", "\u{2003}em space", "trailing\r", "\n", "`code|pipe`", "<br>",
@@ -42,7 +42,7 @@ import Testing
         #expect(!MarkdownTable.escape(cell).contains("\n"))
     }
 
-    @Test func escapedCellsNeverBreakARow() {
+    @Test("escaped cells never break a row") func escapedCellsNeverBreakARow() {
         let cell = MarkdownTable.escape("a|b\nc\\")
         #expect(!cell.contains("\n") && !cell.replacingOccurrences(of: "\\|", with: "").contains("|"))
     }

@@ -53,20 +53,20 @@ struct AppleLogFixtureTests {
         #expect(a.appProcesses == ["GeminiApp"])
     }
 
-    @Test func ndjsonAndJSONAgree() throws {
+    @Test("ndjson and JSON agree") func ndjsonAndJSONAgree() throws {
         let ndjson = try LogTestSupport.analyze(fixtures: ["apple.ndjson"])
         let json = try LogTestSupport.analyze(fixtures: ["apple.json"])
         #expect(ndjson.measurements.map(\.days) == json.measurements.map(\.days))
         #expect(ndjson.linesRecognised == json.linesRecognised)
     }
 
-    @Test func cutOffLastLineIsCountedNotFatal() throws {
+    @Test("cut off last line is counted not fatal") func cutOffLastLineIsCountedNotFatal() throws {
         let a = try LogTestSupport.analyze(fixtures: ["apple-crlf-truncated.ndjson"])
         #expect(a.malformedExamples.contains { $0.hasSuffix(":12: unterminated string (the line is cut off)") })
         #expect(a.malformedExamples.contains { $0.contains(":4: ") })
     }
 
-    @Test func multiLineMessageStaysOneRecord() throws {
+    @Test("multi line message stays one record") func multiLineMessageStaysOneRecord() throws {
         // The default-style fetch error spans three lines; its continuation lines are not malformed.
         let a = try LogTestSupport.analyze(fixtures: ["apple-default.log"])
         #expect(LogTestSupport.total(a, \.fetchErrors) == 1)
@@ -74,19 +74,19 @@ struct AppleLogFixtureTests {
         #expect(a.topErrors.first?.message == "Fetch error: The request timed out.")
     }
 
-    @Test func nonASCIIAndUnicodeEscapesSurvive() throws {
+    @Test("non ASCII and unicode escapes survive") func nonASCIIAndUnicodeEscapesSurvive() throws {
         let a = try LogTestSupport.analyze(fixtures: ["apple.ndjson"])
         #expect(a.topErrors.contains { $0.message.contains("Zeitüberschreitung 時間切れ") })
         #expect(LogTestSupport.total(a, \.bgSubmitFailures) == 1)
     }
 
-    @Test func compactTimestampsAreDeviceLocal() throws {
+    @Test("compact timestamps are device local") func compactTimestampsAreDeviceLocal() throws {
         let a = try LogTestSupport.analyze(fixtures: ["apple-compact.log"])
         #expect(a.deviceDays == 2)
         #expect(a.notes.contains { $0.contains("no UTC offset") })
     }
 
-    @Test func overridesChooseTheProcesses() throws {
+    @Test("overrides choose the processes") func overridesChooseTheProcesses() throws {
         var options = LogAnalyzer.Options()
         options.appProcesses = ["nsurlsessiond"]
         let a = try LogTestSupport.analyze(fixtures: ["apple.ndjson"], options: options)
@@ -95,7 +95,7 @@ struct AppleLogFixtureTests {
         #expect(a.otherProcessRequests == 1)
     }
 
-    @Test func generatedNoiseNeverCounts() throws {
+    @Test("generated noise never counts") func generatedNoiseNeverCounts() throws {
         // nsurlsessiond and dasd lines in every style `trace` writes stay out of the API request count.
         var scenario = Scenario()
         scenario.horizon.days = 3

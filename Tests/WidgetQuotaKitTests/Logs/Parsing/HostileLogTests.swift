@@ -3,7 +3,7 @@ import Testing
 @testable import WidgetQuotaKit
 
 /// Hostile log files through `analyze`: the exit code, the message, and what the numbers say.
-@Suite struct HostileLogTests {
+@Suite("hostile log") struct HostileLogTests {
     static let line = #"{"timestamp":"2025-07-27 15:47:10.504275-0400","eventMessage":"[com.apple.chrono:timeline] Request ended for W:systemSmall:(noIntent) - success","processImagePath":"\/private\/var\/containers\/Bundle\/Application\/X\/App.app\/PlugIns\/AppWidgetExtension.appex\/AppWidgetExtension","messageType":"Default","subsystem":"com.apple.chrono","category":"timeline","processID":900}"#
 
     static func ndjson(_ timestamps: [String]) -> String {
@@ -44,7 +44,7 @@ import Testing
         Case("missing rules file", line, extra: ["--rules", "/nonexistent/rules.json"], .noInput, "no such file"),
     ]
 
-    @Test(arguments: cases)
+    @Test("bad logs get a clear error and its exit code", arguments: cases)
     func badLogsGetAClearErrorAndItsExitCode(_ c: Case) throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
@@ -61,7 +61,7 @@ import Testing
     }
 
     /// Without --strict, damage is counted and reported, and the good lines still count.
-    @Test(arguments: [
+    @Test("damage is counted not fatal", arguments: [
         ("a 10 MB line", line + "\n" + #"{"eventMessage":""# + String(repeating: "x", count: 10_500_000) + "\"}\n" + line + "\n", 1),
         ("an array that never closes", "[{\n\"timestamp\" : \"2025-07-27 15:47:10.504275-0400\",\n\"eventMessage\" : \"hi\",\n", 1),
         ("a cut-off last line", line + "\n" + String(line.prefix(80)), 1),
@@ -99,7 +99,7 @@ import Testing
 
     /// Instances are counted from the events that render one: a reload call that names only the
     /// kind, or a request that names only the instance, is not another widget on the device.
-    @Test func eventsThatNameAPartOfAWidgetAreNotMoreInstances() throws {
+    @Test("events that name a part of a widget are not more instances") func eventsThatNameAPartOfAWidgetAreNotMoreInstances() throws {
         let lines = [
             #"{"schemaVersion":1,"timestamp":"2026-09-01T10:00:00Z","device":"d","event":"getTimeline","widgetKind":"W","widgetFamily":"systemSmall","instance":0}"#,
             #"{"schemaVersion":1,"timestamp":"2026-09-01T10:00:01Z","device":"d","event":"apiRequest","actor":"extension","instance":0}"#,
@@ -113,7 +113,7 @@ import Testing
 
     /// A file given twice, or as itself and inside its folder, counts once; an empty file inside
     /// a folder is skipped like any other non-log, and a folder with no log at all is an error.
-    @Test func eachFileCountsOnceAndAFolderNeedsOneLog() throws {
+    @Test("each file counts once and a folder needs one log") func eachFileCountsOnceAndAFolderNeedsOneLog() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let path = try tmp.file(Self.ndjson(["2025-07-27 15:47:10.504275-0400"]), name: "device.ndjson")
@@ -134,7 +134,7 @@ import Testing
 
     /// Terminal escape sequences and other control characters in a log never reach an output:
     /// a device name that clears the screen prints as U+FFFD in Markdown and CSV.
-    @Test func controlCharactersNeverReachAnOutput() throws {
+    @Test("control characters never reach an output") func controlCharactersNeverReachAnOutput() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let text = #"{"schemaVersion":1,"timestamp":"2026-09-01T10:00:00Z","device":"d\u001b[2J\u001b]0;owned\u0007","event":"fetchError","detail":"x\u001b[31mRED\u0000"}"# + "\n"
@@ -147,7 +147,7 @@ import Testing
         }
     }
 
-    @Test func exactDuplicateLinesCountOnce() throws {
+    @Test("exact duplicate lines count once") func exactDuplicateLinesCountOnce() throws {
         let once = try analyze(Self.ndjson(["2025-07-27 15:47:10.504275-0400", "2025-07-27 16:47:10.504275-0400"]))
         let twice = try analyze(Self.ndjson(["2025-07-27 15:47:10.504275-0400", "2025-07-27 16:47:10.504275-0400",
                                              "2025-07-27 15:47:10.504275-0400"]))
@@ -245,7 +245,7 @@ import Testing
         #expect(withHuge.malformedExamples.contains { $0.contains("JSON object longer than 1 MiB") })
     }
 
-    @Test func outOfOrderTimestampsCountTheSame() throws {
+    @Test("out of order timestamps count the same") func outOfOrderTimestampsCountTheSame() throws {
         let ordered = try analyze(Self.ndjson(["2025-07-27 09:00:00.000000-0400", "2025-07-27 10:00:00.000000-0400",
                                                "2025-07-28 09:00:00.000000-0400"]))
         let shuffled = try analyze(Self.ndjson(["2025-07-28 09:00:00.000000-0400", "2025-07-27 10:00:00.000000-0400",
@@ -254,7 +254,7 @@ import Testing
         #expect(ordered.perDeviceDay.getTimeline.mean == shuffled.perDeviceDay.getTimeline.mean)
     }
 
-    @Test func aStrayFutureTimestampAddsOneDayNotYears() throws {
+    @Test("a stray future timestamp adds one day not years") func aStrayFutureTimestampAddsOneDayNotYears() throws {
         let a = try analyze(Self.ndjson(["2025-07-27 09:00:00.000000-0400", "2025-07-28 09:00:00.000000-0400",
                                          "2099-12-31 23:00:00.000000-0400"]))
         #expect(a.deviceDays == 3)

@@ -20,14 +20,14 @@ struct LineReaderTests {
         #expect(got.map(\.2) == [false, false, false, false, false, true])
     }
 
-    @Test func lineLongerThanBufferIsReportedAndSkipped() throws {
+    @Test("line longer than buffer is reported and skipped") func lineLongerThanBufferIsReportedAndSkipped() throws {
         let long = String(repeating: "x", count: 100)
         let got = try lines("short\n\(long)\nafter\n\(long)", bufferSize: 16, maxRead: 5)
         #expect(got.map(\.0) == ["short", "", "after", ""])
         #expect(got.map(\.1) == [false, true, false, true])
     }
 
-    @Test func manyLinesThroughOneSmallBuffer() throws {
+    @Test("many lines through one small buffer") func manyLinesThroughOneSmallBuffer() throws {
         // 20,000 lines through a 64-byte buffer: the buffer never grows, every line arrives intact.
         var text = ""
         for i in 0..<20_000 { text += "line \(i)\n" }
@@ -58,7 +58,7 @@ struct LineReaderTests {
         #expect(seen == 8)
     }
 
-    @Test func invalidUTF8IsRepairedNotFatal() throws {
+    @Test("invalid UTF 8 is repaired not fatal") func invalidUTF8IsRepairedNotFatal() throws {
         var source = MemoryByteSource([0x61, 0xFF, 0xFE, 0x62, 0x0A])
         var got = [String]()
         try LineReader(bufferSize: 16).forEachLine(in: &source) { got.append(String(decoding: $0.bytes, as: UTF8.self)) }
@@ -79,13 +79,13 @@ struct LogTimestampTests {
         #expect(ts?.utcOffsetSeconds == offset)
     }
 
-    @Test func compactHasNoOffsetAndCountsLocalDays() throws {
+    @Test("compact has no offset and counts local days") func compactHasNoOffsetAndCountsLocalDays() throws {
         let ts = try #require(LogTimestamp.parse("2026-09-14 23:59:59.999"))
         #expect(ts.utcOffsetSeconds == nil)
         #expect(LogTimestamp.dateText(day: ts.localDay) == "2026-09-14")
     }
 
-    @Test func sameInstantDifferentLocalDays() throws {
+    @Test("same instant different local days") func sameInstantDifferentLocalDays() throws {
         // 23:30 in Tokyo and 14:30 UTC are the same instant, but on the devices' own calendars.
         let tokyo = try #require(LogTimestamp.parse("2026-09-01T23:30:00.000+09:00"))
         let utc = try #require(LogTimestamp.parse("2026-09-01T14:30:00.000Z"))
@@ -111,7 +111,7 @@ struct LogTimestampTests {
         #expect(LogTimestamp.parse(text) == nil)
     }
 
-    @Test func roundTripsThroughISO() throws {
+    @Test("round trips through ISO") func roundTripsThroughISO() throws {
         let ts = try #require(LogTimestamp.parse("2026-09-01T07:12:03.120-04:00"))
         #expect(ts.iso8601() == "2026-09-01T07:12:03.120-04:00")
     }

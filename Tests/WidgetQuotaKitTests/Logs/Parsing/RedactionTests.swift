@@ -76,7 +76,7 @@ struct RedactionTests {
         ]
     }
 
-    @Test func noOutputContainsAPlantedSecret() throws {
+    @Test("no output contains a planted secret") func noOutputContainsAPlantedSecret() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let folder = try tmp.subfolder()

@@ -3,7 +3,7 @@ import Testing
 
 @Suite("Trace format")
 struct TraceFormatTests {
-    @Test func ndjsonFixture() throws {
+    @Test("ndjson fixture") func ndjsonFixture() throws {
         let a = try LogTestSupport.analyze(fixtures: ["trace.ndjson"])
         #expect(a.devices == 2)
         #expect(a.malformedLines == 2)
@@ -20,7 +20,7 @@ struct TraceFormatTests {
         #expect(LogTestSupport.total(a, \.failedRequests) == 1)
     }
 
-    @Test func csvFixture() throws {
+    @Test("csv fixture") func csvFixture() throws {
         let a = try LogTestSupport.analyze(fixtures: ["trace.csv"])
         #expect(a.files.map(\.format) == ["trace-csv"])
         #expect(a.malformedLines == 1)

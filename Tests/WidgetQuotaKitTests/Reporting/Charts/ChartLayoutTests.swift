@@ -4,7 +4,7 @@ import Testing
 
 /// What a chart shows must be readable and complete: labels apart, text inside the canvas, and
 /// a word for anything it cannot draw.
-@Suite struct ChartLayoutTests {
+@Suite("chart layout") struct ChartLayoutTests {
     /// The text elements of an SVG: class, position, anchor and content.
     static func texts(_ svg: String) -> [(cls: String, x: Double, y: Double, anchor: String, text: String)] {
         let pattern = #"<text class="([^"]*)" x="([^"]*)" y="([^"]*)" text-anchor="([^"]*)"[^>]*>([^<]*)</text>"#
@@ -27,7 +27,7 @@ import Testing
                   series: [ChartSeries(name: "crowd", points: points, style: .markers)])
     }
 
-    @Test func pointLabelsNeverOverlapAndTheLeftOutOnesAreCounted() throws {
+    @Test("point labels never overlap and the left out ones are counted") func pointLabelsNeverOverlapAndTheLeftOutOnesAreCounted() throws {
         // Thirty labelled points in a small corner of the plot.
         let points = (0..<30).map { ChartPoint(x: 1 + Double($0 % 6) * 0.05, y: 100 + Double($0 / 6) * 4, label: "point \($0)") }
         let svg = ChartLayoutTests.scatter(points + [ChartPoint(x: 10, y: 1_000)]).svg()
@@ -48,7 +48,7 @@ import Testing
         #expect(ChartLayoutTests.notes(svg).contains("\(left) point labels are left out for want of room"), "the chart says how many it left out")
     }
 
-    @Test func aLogAxisSaysWhichValuesItCannotDraw() {
+    @Test("a log axis says which values it cannot draw") func aLogAxisSaysWhichValuesItCannotDraw() {
         let withZero = ChartLayoutTests.scatter([ChartPoint(x: 1, y: 0), ChartPoint(x: 2, y: 10)]).svg()
         #expect(ChartLayoutTests.notes(withZero) == "Not drawn: values of zero or below, which a log scale cannot show (crowd).")
         let negativeX = ChartLayoutTests.scatter([ChartPoint(x: -1, y: 5), ChartPoint(x: 2, y: 10)], xKind: .log).svg()
@@ -59,7 +59,7 @@ import Testing
         #expect(ChartLayoutTests.notes(notANumber) == "Not drawn: values that are not numbers (crowd).")
     }
 
-    @Test func longSubtitlesWrapInsideTheCanvas() throws {
+    @Test("long subtitles wrap inside the canvas") func longSubtitlesWrapInsideTheCanvas() throws {
         let subtitle = Array(repeating: "a long explanation of the chart", count: 8).joined(separator: ", ")
         let svg = ChartLayoutTests.scatter([ChartPoint(x: 1, y: 1), ChartPoint(x: 2, y: 10)], subtitle: subtitle).svg()
         let lines = ChartLayoutTests.texts(svg).filter { $0.cls == "subtitle" }
@@ -78,7 +78,7 @@ import Testing
     }
 
     /// Lines that coincide stay visible: each one drawn over another is dashed.
-    @Test func aLineOverAnotherIsDashed() {
+    @Test("a line over another is dashed") func aLineOverAnotherIsDashed() {
         let points = [ChartPoint(x: 1, y: 10), ChartPoint(x: 2, y: 100)]
         let chart = LineChart(title: "t", subtitle: "s", xTitle: "x", yTitle: "y",
                               xScale: AxisScale(kind: .linear, covering: [1, 2]), yScale: AxisScale(kind: .log, covering: [10, 100]),

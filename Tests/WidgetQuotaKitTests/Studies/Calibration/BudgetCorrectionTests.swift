@@ -27,7 +27,7 @@ struct BudgetCorrectionTests {
     /// Under the default 40–70 budget, the corrected rate lands on the rate that generated the
     /// logs (within its stated uncertainty), while the rate as the logs show it misses it in the
     /// expected direction.
-    @Test(.slow, arguments: cases)
+    @Test("corrected rate recovers the systems rate", .slow, arguments: cases)
     func correctedRateRecoversTheSystemsRate(_ c: Case) throws {
         let days = 14
         let (base, truth, analysis) = try RoundTrip.analyse(c.design, style: c.style, devices: c.devices, days: days, budgetsBind: true, seed: 41)
@@ -61,7 +61,7 @@ struct BudgetCorrectionTests {
     }
 
     /// With budgets nobody reaches and origins in the logs, the logs show every system call.
-    @Test func unboundedBudgetShowsEverySystemCall() {
+    @Test("unbounded budget shows every system call") func unboundedBudgetShowsEverySystemCall() {
         var s = Scenario()
         s.platform.reloadBudgetMin = TimelineVisibility.unboundedBudget
         s.platform.reloadBudgetMax = TimelineVisibility.unboundedBudget
@@ -77,7 +77,7 @@ struct BudgetCorrectionTests {
     }
 
     /// A tighter budget hides more calls.
-    @Test func tighterBudgetsHideMore() {
+    @Test("tighter budgets hide more") func tighterBudgetsHideMore() {
         var v = TimelineVisibility(design: DesignPresets.direct, originKnownShare: 1)
         v.users = 300
         var loose = Scenario(), tight = Scenario()
@@ -89,7 +89,7 @@ struct BudgetCorrectionTests {
         #expect(b < a && a < 1, "tight \(b), loose \(a)")
     }
 
-    @Test func calibrationIsDeterministic() throws {
+    @Test("calibration is deterministic") func calibrationIsDeterministic() throws {
         let (a, _, _) = try RoundTrip.measure(DesignPresets.direct, style: .trace, devices: 60, days: 7, budgetsBind: true)
         let (b, _, _) = try RoundTrip.measure(DesignPresets.direct, style: .trace, devices: 60, days: 7, budgetsBind: true)
         #expect(ScenarioLoader.encode(a) == ScenarioLoader.encode(b))
@@ -97,7 +97,7 @@ struct BudgetCorrectionTests {
 
     /// When every device spends its budget, the logs say only that the rate is at least the
     /// budget: no rate reproduces them, and the calibration says so instead of guessing.
-    @Test func hopelessCensoringIsReportedNotGuessed() throws {
+    @Test("hopeless censoring is reported not guessed") func hopelessCensoringIsReportedNotGuessed() throws {
         var s = RoundTrip.scenario(days: 7)
         s.platform.reloadBudgetMin = 5
         s.platform.reloadBudgetMax = 5
@@ -119,7 +119,7 @@ struct BudgetCorrectionTests {
 
     /// Trace-format logs name each call's origin even when every call was the system's, so the
     /// design's own reloads are never counted as shown calls, whichever design is simulated.
-    @Test func tracesCountOnlySystemCallsUnderAnyDesign() throws {
+    @Test("traces count only system calls under any design") func tracesCountOnlySystemCallsUnderAnyDesign() throws {
         let (base, _, analysis) = try RoundTrip.analyse(DesignPresets.direct, style: .trace, devices: 80, days: 7, budgetsBind: true)
         let emitted = try ScenarioCalibrator.calibrate(analysis, base: base, design: DesignPresets.cacheBGTask,
                                                        simulatedUsers: RoundTrip.simulatedUsers)
@@ -131,7 +131,7 @@ struct BudgetCorrectionTests {
 
     /// A design whose own reloads would flood the logs cannot be the one logged: the rate is left
     /// as shown, no design is recorded, and the note says to check --design.
-    @Test func implausibleDesignIsReportedNotFitted() throws {
+    @Test("implausible design is reported not fitted") func implausibleDesignIsReportedNotFitted() throws {
         let (base, _, analysis) = try RoundTrip.analyse(DesignPresets.direct, style: .compact, devices: 30, days: 7, budgetsBind: true)
         let emitted = try ScenarioCalibrator.calibrate(analysis, base: base, design: DesignPresets.directPoll15m,
                                                        simulatedUsers: RoundTrip.simulatedUsers)
@@ -143,7 +143,7 @@ struct BudgetCorrectionTests {
     }
 
     /// Emitted scenarios with the new provenance fields load back (they are valid keys).
-    @Test func emittedScenarioLoadsBack() throws {
+    @Test("emitted scenario loads back") func emittedScenarioLoadsBack() throws {
         let (emitted, _, _) = try RoundTrip.measure(DesignPresets.direct, style: .trace, devices: 40, days: 7, budgetsBind: true)
         let loaded = try ScenarioLoader.decode(Data(ScenarioLoader.encode(emitted).utf8), file: "emitted.json")
         #expect(loaded.calibration == emitted.calibration)

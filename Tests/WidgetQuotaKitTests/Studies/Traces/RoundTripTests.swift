@@ -68,7 +68,7 @@ struct RoundTripTests {
 
     /// Two instances reloaded at once fetch and read the cache at the same moment: their lines must
     /// differ, so the duplicate check counts every event the generator logged, in every style.
-    @Test(arguments: TraceGenerator.Style.allCases)
+    @Test("simultaneous events of two instances are not folded as repeats", arguments: TraceGenerator.Style.allCases)
     func simultaneousEventsOfTwoInstancesAreNotFoldedAsRepeats(style: TraceGenerator.Style) throws {
         // The scenario `analyse` builds for these arguments.
         var s = Self.scenario(days: 14)
@@ -91,7 +91,7 @@ struct RoundTripTests {
         }
     }
 
-    @Test(.slow) func traceFormatRecoversTheModel() throws {
+    @Test("trace format recovers the model", .slow) func traceFormatRecoversTheModel() throws {
         let (emitted, truth, analysis) = try Self.measure(DesignPresets.cacheBGTask, style: .trace, devices: 200, days: 14)
         #expect(analysis.malformedLines == 0)
         let getTimeline = emitted.platform.getTimelinePerDay.central
@@ -108,7 +108,7 @@ struct RoundTripTests {
         try ScenarioValidator.validate(emitted)
     }
 
-    @Test(.slow) func appleExportRecoversGetTimelineAndBackgroundRuns() throws {
+    @Test("apple export recovers get timeline and background runs", .slow) func appleExportRecoversGetTimelineAndBackgroundRuns() throws {
         // Apple logs carry no Smart Stack state: the base scenario's share and uplift are backed out.
         let (emitted, truth, analysis) = try Self.measure(DesignPresets.cacheBGTask, style: .ndjson, devices: 80, days: 10)
         #expect(analysis.malformedLines == 0)
@@ -122,13 +122,13 @@ struct RoundTripTests {
         #expect(abs(lowPower - truth.lowPowerDayShare) <= Self.shareTolerance, "low power \(lowPower)")
     }
 
-    @Test func directDesignAppleExportRecoversGetTimeline() throws {
+    @Test("direct design apple export recovers get timeline") func directDesignAppleExportRecoversGetTimeline() throws {
         let (emitted, truth, _) = try Self.measure(DesignPresets.direct, style: .compact, devices: 120, days: 10)
         let getTimeline = emitted.platform.getTimelinePerDay.central
         #expect(Self.close(getTimeline, truth.getTimelinePerDay, Self.relativeTolerance), "getTimeline \(getTimeline) vs \(truth.getTimelinePerDay)")
     }
 
-    @Test func traceIsReproducible() {
+    @Test("trace is reproducible") func traceIsReproducible() {
         let s = Self.scenario(days: 3)
         let g = TraceGenerator(scenario: s, design: DesignPresets.direct, devices: 2, style: .syslog)
         var a = "", b = ""

@@ -5,7 +5,7 @@ import Testing
 /// Every input that ever crashed, hung or misled a parser under libFuzzer is kept in
 /// `Fixtures/fuzz/TARGET/` and replayed here; each target also gets a deterministic burst of
 /// mutated inputs, so the suite fuzzes a little on every run even without libFuzzer.
-@Suite struct FuzzRegressionTests {
+@Suite("fuzz regression") struct FuzzRegressionTests {
     static let fixtures: URL = Fixtures.url("fuzz")
 
     static func savedInputs() -> [(target: FuzzTarget, file: String)] {
@@ -16,7 +16,7 @@ import Testing
         }
     }
 
-    @Test func savedCrashesStayFixed() throws {
+    @Test("saved crashes stay fixed") func savedCrashesStayFixed() throws {
         let inputs = Self.savedInputs()
         #expect(!inputs.isEmpty, "the regression corpus must not vanish")
         for (target, file) in inputs {
@@ -26,7 +26,7 @@ import Testing
     }
 
     /// A stray timestamp decades away once made one device span 739,617 days.
-    @Test func aCorruptYearDoesNotInventDeviceDays() throws {
+    @Test("a corrupt year does not invent device days") func aCorruptYearDoesNotInventDeviceDays() throws {
         let file = Self.fixtures.appendingPathComponent("logs/year-25-days-apart.log").path
         var analyzer = LogAnalyzer()
         try analyzer.read(path: file)
@@ -47,7 +47,7 @@ import Testing
 
     /// Each format's target starts its input with a line of that format, so the fuzzer's bytes
     /// reach that format's parser rather than the "unknown format" answer.
-    @Test(arguments: [(FuzzTarget.traceNDJSON, LogFormat.traceNDJSON), (.traceCSV, .traceCSV), (.appleNDJSON, .appleNDJSON),
+    @Test("each format target reaches its parser", arguments: [(FuzzTarget.traceNDJSON, LogFormat.traceNDJSON), (.traceCSV, .traceCSV), (.appleNDJSON, .appleNDJSON),
                       (.appleJSON, .appleJSON), (.appleDefault, .appleDefault), (.appleSyslog, .appleSyslog), (.appleCompact, .appleCompact)])
     func eachFormatTargetReachesItsParser(target: FuzzTarget, format: LogFormat) throws {
         let record = target == .traceCSV ? "1,2026-09-14T11:18:19.799-04:00,d1,getTimeline" + String(repeating: ",", count: 12) + "\n" : ""
@@ -58,7 +58,7 @@ import Testing
         #expect(analyzer.analysis().linesRecognised >= 1 || target == .appleJSON)
     }
 
-    @Test(arguments: Array(Self.seeds.keys).sorted { $0.rawValue < $1.rawValue })
+    @Test("mutated inputs never crash", arguments: Array(Self.seeds.keys).sorted { $0.rawValue < $1.rawValue })
     func mutatedInputsNeverCrash(target: FuzzTarget) {
         var rng = RandomStream(seed: 99, RandomStream.mix(UInt64(target.rawValue.utf8.count)))
         for seed in Self.seeds[target]! {
