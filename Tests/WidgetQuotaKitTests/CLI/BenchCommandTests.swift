@@ -4,8 +4,8 @@ import Testing
 
 /// `bench` prints figures, never judges them (targets are not timed tests); these check its
 /// contract: the parts asked for, in a JSON shape scripts can read, and a clear usage error.
-@Suite struct BenchCommandTests {
-    @Test func engineFiguresAreMachineReadable() throws {
+@Suite("bench command") struct BenchCommandTests {
+    @Test("engine figures are machine readable") func engineFiguresAreMachineReadable() throws {
         let run = TestSupport.cli(["bench", "--only", "engine", "--users", "100", "--threads", "2", "--json"])
         #expect(run.code == .success, "\(run.err)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
@@ -23,14 +23,16 @@ import Testing
 
     /// Each style is parsed from its own export, every round: styles that share a file name
     /// ending (trace and `log show` NDJSON, the three text styles) must not read each other's.
-    @Test func parseFiguresComeFromEachStylesOwnExport() throws {
+    @Test("parse figures come from each styles own export") func parseFiguresComeFromEachStylesOwnExport() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
         let styles: [TraceGenerator.Style] = [.trace, .traceCSV, .ndjson, .default, .compact]
         let bench = ParserBenchmark(targetBytes: 64 << 10, rounds: 2, daysPerDevice: 3)
-        let figures = try bench.measure(styles: styles, directory: FileManager.default.temporaryDirectory.path)
+        let figures = try bench.measure(styles: styles, directory: tmp.path)
         #expect(figures.map(\.style) == styles.map(\.rawValue))
         // Each figure counts the lines of its own style's export, generated again here alone.
         for (style, figure) in zip(styles, figures) {
-            let path = try TestSupport.temporaryFile("", name: "alone.\(style.fileExtension)")
+            let path = try tmp.file("", name: "alone.\(style.fileExtension)")
             let bytes = try bench.generate(style: style, path: path)
             var source = try FileDescriptorSource(path: path)
             defer { source.close() }
@@ -47,7 +49,7 @@ import Testing
     }
 
     /// The memory part runs `simulate` in child processes: its command line must stay valid.
-    @Test func memoryJobIsAValidSimulateCommand() throws {
+    @Test("memory job is a valid simulate command") func memoryJobIsAValidSimulateCommand() throws {
         let bench = MemoryBenchmark(users: [60])
         let run = TestSupport.cli(bench.arguments(users: 60, threads: 1))
         #expect(run.code == .success, "\(run.err)")
@@ -57,7 +59,7 @@ import Testing
         #expect(rows.map { $0["method"] as? String } == ["exact"])
     }
 
-    @Test func childProcessReportsItsExitAndUsage() throws {
+    @Test("child process reports its exit and usage") func childProcessReportsItsExitAndUsage() throws {
         let usage = try ChildProcess.run("/bin/sh", ["-c", "exit 0"])
         #expect(usage.peakResidentBytes > 0 && usage.seconds >= 0)
         #if os(Linux)
@@ -77,7 +79,7 @@ import Testing
         }
     }
 
-    @Test func unknownPartIsAUsageError() {
+    @Test("unknown part is a usage error") func unknownPartIsAUsageError() {
         let run = TestSupport.cli(["bench", "--only", "everything"])
         #expect(run.code == .usage)
         #expect(run.err.contains("--only expects engine, memory, simulate or parse"))

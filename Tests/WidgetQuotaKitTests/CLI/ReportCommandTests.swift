@@ -3,47 +3,65 @@ import Testing
 @testable import WidgetQuotaKit
 
 /// `report`, the README's main command: every file, written together, and the same bytes twice.
-@Suite struct ReportCommandTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+@Suite("report command") struct ReportCommandTests {
+    static let scenario = #"{"horizon": {"users": [1, 50], "runs": 2, "days": 5, "sampleUsers": 50}}"#
 
-    func runReport(into folder: String) throws -> (ExitCode, String) {
-        let scenario = try TestSupport.temporaryFile(#"{"horizon": {"users": [1, 50], "runs": 2, "days": 5, "sampleUsers": 50}}"#)
-        let logs = Self.root.appendingPathComponent("SampleLogs/direct-trace.ndjson").path
-        let (code, _, err) = TestSupport.cli(["report", "--scenario", scenario, "--logs", logs, "--out", folder, "--threads", "2",
-                                               "--fail-if", "requestsPerUserMonth.mean{design=direct} > 1e9"])
-        return (code, err)
+    /// What one `report` run wrote: its exit code, standard error and every file by name.
+    struct Run: Sendable {
+        let code: ExitCode
+        let err: String
+        let files: [String: Data]
     }
 
-    @Test func writesEveryFileAndIsReproducible() throws {
-        let first = FileManager.default.temporaryDirectory.appendingPathComponent("wq-report-\(UUID().uuidString)").path
-        let second = first + "-again"
-        let (code, err) = try runReport(into: first)
-        #expect(code == .success, "\(err)")
-        let files = try FileManager.default.contentsOfDirectory(atPath: first).sorted()
+    /// Runs `report` into a fresh folder and reads back what it wrote; the folder is removed.
+    static func runReport() throws -> Run {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let scenario = try tmp.file(Self.scenario)
+        let folder = tmp.path + "/out"
+        let logs = Fixtures.packageURL("SampleLogs/direct-trace.ndjson").path
+        let (code, _, err) = TestSupport.cli(["report", "--scenario", scenario, "--logs", logs, "--out", folder, "--threads", "2",
+                                               "--fail-if", "requestsPerUserMonth.mean{design=direct} > 1e9"])
+        var files = [String: Data]()
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+            files[name] = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
+        }
+        return Run(code: code, err: err, files: files)
+    }
+
+    /// One run shared by the tests below (a report simulates, sweeps, calibrates and runs the
+    /// sensitivity study: computed once, not once per test).
+    static let first = Result { try runReport() }
+
+    @Test("writes every file and is reproducible") func writesEveryFileAndIsReproducible() throws {
+        let first = try Self.first.get()
+        #expect(first.code == .success, "\(first.err)")
         for name in ["analysis.json", "analysis.md", "report.json", "report.md", "summary.csv", "metrics.csv", "sweep-ttl.csv",
                      "requests-by-users.svg", "typical-day.svg", "tradeoff.svg", "sensitivity.svg"] {
-            #expect(files.contains(name), "missing \(name)")
+            #expect(first.files[name] != nil, "missing \(name)")
         }
-        let markdown = try String(contentsOfFile: first + "/report.md", encoding: .utf8)
+        let markdown = String(decoding: first.files["report.md"] ?? Data(), as: UTF8.self)
         #expect(markdown.contains("![") && markdown.contains("tradeoff.svg"))
         #expect(markdown.contains("Trade-off: cache-bgtask, ttl"))
-        _ = try runReport(into: second)
-        for name in files {
-            let a = try Data(contentsOf: URL(fileURLWithPath: first + "/" + name))
-            let b = try Data(contentsOf: URL(fileURLWithPath: second + "/" + name))
-            #expect(a == b, "\(name) differs between two runs")
+        let second = try Self.runReport()
+        #expect(second.files.keys.sorted() == first.files.keys.sorted())
+        for (name, bytes) in first.files {
+            #expect(second.files[name] == bytes, "\(name) differs between two runs")
         }
     }
 
     /// A run that writes fewer files (no logs, no cache to sweep, no sensitivity) replaces the
     /// earlier run's set: nothing of it stays beside the new report, and other files stay put.
-    @Test func aSmallerRunLeavesNoStaleFilesBehind() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wq-report-\(UUID().uuidString)").path
-        let (code, err) = try runReport(into: folder)
-        #expect(code == .success, "\(err)")
+    @Test("a smaller run leaves no stale files behind") func aSmallerRunLeavesNoStaleFilesBehind() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        // The folder as the shared `report` run left it.
+        let first = try Self.first.get()
+        #expect(first.code == .success, "\(first.err)")
+        let folder = try tmp.subfolder()
+        for (name, bytes) in first.files { try bytes.write(to: URL(fileURLWithPath: folder + "/" + name)) }
         try "mine\n".write(toFile: folder + "/notes.txt", atomically: true, encoding: .utf8)
-        let scenario = try TestSupport.temporaryFile(#"{"horizon": {"users": [1, 50], "runs": 2, "days": 5, "sampleUsers": 50}}"#)
+        let scenario = try tmp.file(Self.scenario)
         let again = TestSupport.cli(["simulate", "--scenario", scenario, "--designs", "direct", "--no-sensitivity", "--quiet", "--out", folder])
         #expect(again.code == .success, "\(again.err)")
         let files = Set(try FileManager.default.contentsOfDirectory(atPath: folder))
@@ -55,8 +73,10 @@ import Testing
         #expect(!after.contains("analysis.md") && !after.contains("analysis.json") && after.contains("notes.txt"))
     }
 
-    @Test func missingLogsFolderIsNoInput() {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("wq-never-\(UUID().uuidString)").path
+    @Test("missing logs folder is no input") func missingLogsFolderIsNoInput() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let out = tmp.path + "/never"
         let (code, _, err) = TestSupport.cli(["report", "--logs", "/nonexistent/logs", "--out", out])
         #expect(code == .noInput)
         #expect(err.contains("--no-logs"))

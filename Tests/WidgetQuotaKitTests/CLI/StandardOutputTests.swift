@@ -10,8 +10,8 @@ import Darwin
 
 /// What reaches standard output: a reader that goes away (`| head`) ends the run quietly, while
 /// output that cannot be written (a full disk) makes the run fail with exit 74.
-@Suite struct StandardOutputTests {
-    @Test func aClosedPipeIsNotAFailure() throws {
+@Suite("standard output") struct StandardOutputTests {
+    @Test("a closed pipe is not a failure") func aClosedPipeIsNotAFailure() throws {
         signal(SIGPIPE, SIG_IGN)   // as the program does, so the write fails with EPIPE instead
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
@@ -21,7 +21,7 @@ import Darwin
     }
 
     #if os(Linux)
-    @Test func aFullDiskIsAFailure() throws {
+    @Test("a full disk is a failure") func aFullDiskIsAFailure() throws {
         let fd = open("/dev/full", O_WRONLY)
         try #require(fd >= 0)
         defer { close(fd) }
@@ -30,7 +30,7 @@ import Darwin
     }
     #endif
 
-    @Test func aRunWhoseOutputCannotBeWrittenExits74() {
+    @Test("a run whose output cannot be written exits 74") func aRunWhoseOutputCannotBeWrittenExits74() {
         var err = ""
         let console = Console(failableOut: { _ in "No space left on device" }, failableErr: { err += $0; return nil },
                               stderrIsTerminal: false, environment: [:])
@@ -39,7 +39,7 @@ import Darwin
         #expect(err.contains("cannot write to standard output: No space left on device"), "\(err)")
     }
 
-    @Test func aRunWhoseOutputIsWrittenSucceeds() {
+    @Test("a run whose output is written succeeds") func aRunWhoseOutputIsWrittenSucceeds() {
         let console = Console(failableOut: { _ in nil }, failableErr: { _ in nil }, stderrIsTerminal: false, environment: [:])
         #expect(CLI.run(["designs"], console: console) == .success)
         #expect(console.outputFailure == nil)
