@@ -38,7 +38,9 @@ struct ErrorMessageTests {
 
     @Test("an invalid value in a scenario file names the file and the field")
     func invalidScenarioFileNamesTheFile() throws {
-        let path = try TestSupport.temporaryFile(#"{"horizon": {"runs": 0}}"#)
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let path = try tmp.file(#"{"horizon": {"runs": 0}}"#)
         let (code, _, err) = TestSupport.cli(["simulate", "--scenario", path])
         #expect(code == .dataError)
         #expect(err.contains("\(path): not a valid scenario: horizon.runs: must be between 1 and 100000, got 0"), "\(err)")
@@ -46,7 +48,9 @@ struct ErrorMessageTests {
 
     @Test("a JSON syntax error in any input file gives its line and column", arguments: ["scenario", "diff", "rules"])
     func jsonSyntaxErrorsGiveLineAndColumn(command: String) throws {
-        let path = try TestSupport.temporaryFile("{\n  \"a\": [1, 2,],\n}\n", name: "input.json")
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let path = try tmp.file("{\n  \"a\": [1, 2,],\n}\n", name: "input.json")
         let args: [String]
         switch command {
         case "scenario": args = ["scenario", "--check", path]

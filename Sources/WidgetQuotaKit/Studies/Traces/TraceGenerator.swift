@@ -46,6 +46,8 @@ public struct TraceGenerator: Sendable {
     /// The app's process name in Apple styles (its extension is `<app>WidgetExtension`).
     public let app = "AIMessage"
     public let widgetKind = "AIMessageWidget"
+    /// The model every device runs (its background calibration is costly; built once).
+    private let model: SimulationModel
 
     public init(scenario: Scenario, design: Design, devices: Int, style: Style,
                 startDay: Int = LogTimestamp.daysFromCivil(year: 2026, month: 9, day: 1)) {
@@ -54,6 +56,7 @@ public struct TraceGenerator: Sendable {
         self.devices = devices
         self.style = style
         self.startDay = startDay
+        self.model = SimulationModel(scenario: scenario, design: design, run: 0, parameters: RunParameters.central(scenario))
     }
 
     /// The parameters every device shares: the scenario's central values.
@@ -67,7 +70,6 @@ public struct TraceGenerator: Sendable {
 
     /// The events device `index` logs on its counted days, in time order.
     public func events(device index: Int) -> [LogEvent] {
-        let model = SimulationModel(scenario: scenario, design: design, run: 0, parameters: parameters)
         var sim = UserSimulator(model: model, user: index, observer: TraceObserver())
         sim.run()
         let traits = sim.traits
