@@ -40,7 +40,7 @@ struct BenchCommand: Command {
         try a.expectNoPositionals()
         only = a.has(Self.only) ? try a.choice(Self.only, in: Self.parts, default: "engine") : nil
         threads = try a.int(Self.threads, min: 1, max: 1_024) ?? Parallel.defaultThreads
-        engineUsers = try a.int(Self.users, min: 100, max: 10_000_000) ?? 4_000
+        engineUsers = try a.int(Self.users, min: 10, max: 10_000_000) ?? 4_000
         parseBytes = (try a.int(Self.parseMiB, min: 1, max: 100_000) ?? 200) << 20
         asJSON = a.flag(Self.json)
     }

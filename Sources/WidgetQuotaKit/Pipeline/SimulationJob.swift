@@ -35,7 +35,10 @@ public struct SimulationJob: Sendable {
         var report = SimulationReport(result)
         if let baseline = engine.designs.first(where: { $0.name == result.method.baseline }) {
             if sensitivity {
-                let analysis = SensitivityAnalysis(scenario: scenario, design: baseline, users: result.focusUsers, threads: threads)
+                // No more users per setting than the scenario simulates event by event.
+                let sample = min(SensitivityAnalysis.defaultSampleUsers, scenario.horizon.sampleUsers)
+                let analysis = SensitivityAnalysis(scenario: scenario, design: baseline, users: result.focusUsers,
+                                                   sampleUsers: sample, threads: threads)
                 report.sensitivity = analysis.run(progress: progress.counter(label: "Sensitivity", total: analysis.settingCount))
             }
             if sweep && baseline.hasCache {

@@ -43,11 +43,13 @@ public struct SensitivityAnalysis: Sendable {
     public var threads: Int
     /// The quantiles an assumption is moved to.
     public static let lowQuantile = 0.05, highQuantile = 0.95
+    /// Users simulated per setting unless told otherwise: about a second for all settings.
+    public static let defaultSampleUsers = 300
 
     /// - Parameters:
     ///   - users: the population monthly requests are stated for.
-    ///   - sampleUsers: users simulated per setting (default 300: about a second for all settings).
-    public init(scenario: Scenario, design: Design, users: Int, sampleUsers: Int = 300, threads: Int? = nil) {
+    ///   - sampleUsers: users simulated per setting (default `defaultSampleUsers`).
+    public init(scenario: Scenario, design: Design, users: Int, sampleUsers: Int = defaultSampleUsers, threads: Int? = nil) {
         self.scenario = scenario
         self.design = design
         self.users = users

@@ -6,15 +6,15 @@ import Testing
 /// contract: the parts asked for, in a JSON shape scripts can read, and a clear usage error.
 @Suite("bench command") struct BenchCommandTests {
     @Test("engine figures are machine readable") func engineFiguresAreMachineReadable() throws {
-        let run = TestSupport.cli(["bench", "--only", "engine", "--users", "100", "--threads", "2", "--json"])
+        let run = TestSupport.cli(["bench", "--only", "engine", "--users", "10", "--threads", "2", "--json"])
         #expect(run.code == .success, "\(run.err)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
         let engine = try #require(json["engine"] as? [[String: Any]])
         #expect(engine.map { $0["threads"] as? Int } == [1, 2])
         for figure in engine {
             let userDays = try #require(figure["userDays"] as? Int)
-            // 7 presets × 2 runs × 100 users × the simulated days of each (padding, warm-up, 30, tail).
-            #expect(userDays == 7 * 2 * 100 * 33)
+            // 7 presets × 2 runs × 10 users × the simulated days of each (padding, warm-up, 30, tail).
+            #expect(userDays == 7 * 2 * 10 * 33)
             #expect((figure["userDaysPerSecond"] as? Double ?? 0) > 0)
         }
         #expect(json["parse"] as? [Any] == nil || (json["parse"] as? [Any])?.isEmpty == true)
