@@ -30,7 +30,6 @@ struct ReportCSV {
             "over_target_glance_share", "exceeds_every_tier", "outage_peak_after_per_minute_mean",
             "verdict_deciding_tier", "verdict_deciding_limit", "verdict_deciding_value", "verdict_limit_value",
             "verdict_exceed_probability", "verdict_cause", "verdict_tier_without_outage", "verdict_deciding_value_without_outage",
-            "verdict_advice",
         ])
         for r in facts.result.results {
             let fixed: [CSVWriter.Cell] = [
@@ -57,7 +56,7 @@ struct ReportCSV {
             let verdict = [text(v?.decidingTier), text(v?.decidingLimit), cell(v?.decidingValue), cell(v?.limitValue),
                            cell(v?.exceedProbability), text(v?.cause),
                            text(v.flatMap { $0.exceedsEveryTierWithoutOutage == nil ? nil : ($0.tierWithoutOutage ?? "none") }),
-                           cell(v?.decidingValueWithoutOutage), text(v?.advice)]
+                           cell(v?.decidingValueWithoutOutage)]
             w.appendRow(fixed + perTier + extra + verdict)
         }
         return w.output
