@@ -44,6 +44,7 @@ struct ReportCommand: Command {
     func run(console: Console) throws -> ExitCode {
         let (files, report) = try job.run(into: out, progress: TerminalProgress(console: console, quiet: quiet))
         try files.write()
+        console.verdict(report, quiet: quiet)
         console.wrote(files, quiet: quiet)
         return ThresholdMessages.report(report.thresholds, console: console, quiet: quiet)
     }

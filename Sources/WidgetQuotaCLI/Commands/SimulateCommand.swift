@@ -85,6 +85,7 @@ struct SimulateCommand: Command {
             var files = OutputFiles(directory: out, ownNames: SimulationReport.FileName.all)
             files.add(contentsOf: try report.files(in: out))
             try files.write()
+            console.verdict(report, quiet: quiet)
             console.wrote(files, quiet: quiet)
         } else {
             switch format {

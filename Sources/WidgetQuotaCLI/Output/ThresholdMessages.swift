@@ -19,6 +19,12 @@ enum ThresholdMessages {
 }
 
 extension Console {
+    /// The report's verdict, a few lines per design, on standard error (not with `--quiet`).
+    func verdict(_ report: SimulationReport, quiet: Bool) {
+        guard !quiet else { return }
+        err(report.verdictText())
+    }
+
     /// `Wrote N files into DIR: a, b, c` (unless quiet).
     func wrote(_ files: OutputFiles, quiet: Bool) {
         guard !quiet else { return }

@@ -15,6 +15,9 @@ public struct SimulationJob: Sendable {
     public var sensitivity = true
     /// Sweep the baseline design's cache TTL (when it has a cache) for the trade-off chart.
     public var sweep = false
+    /// Simulate the scenario again without its outages (when it has any), so that the verdict
+    /// can say which tier the outage costs.
+    public var withoutOutages = true
     /// Thresholds checked against the report.
     public var thresholds: [Threshold] = []
 
@@ -33,6 +36,12 @@ public struct SimulationJob: Sendable {
         progress.note("Simulating \(engine.designs.count) designs × \(scenario.horizon.runs) runs × \(engine.sampleSize) users…")
         let result = engine.run()
         var report = SimulationReport(result)
+        if withoutOutages && !scenario.api.outages.isEmpty {
+            progress.note("Simulating again without the outage, for the verdict…")
+            var calm = scenario
+            calm.api.outages = []
+            report.withoutOutages = MonteCarloEngine(scenario: calm, designs: designs, threads: threads, prices: prices).run()
+        }
         if let baseline = engine.designs.first(where: { $0.name == result.method.baseline }) {
             if sensitivity {
                 // No more users per setting than the scenario simulates event by event.

@@ -26,7 +26,12 @@ struct AssumptionsSection {
         if let s = sensitivity {
             md += "**Sensitivity.** Each uncertain assumption was moved alone to its p5 and its p95 while the others stayed at their "
             md += "central value; each setting is one run of \(ReportFormat.users(s.sampleUsers)) users of \(s.design) with the same random "
-            md += "streams (common random numbers), scaled to \(ReportFormat.users(s.users)) users. Swings of a few percent are within that sample's noise.\n\n"
+            md += "streams (common random numbers), scaled to \(ReportFormat.users(s.users)) users. "
+            md += s.noise.map { noise in
+                "The sample's own noise, measured by repeating every setting on each half of its users, is "
+                    + "±\(ReportFormat.whole(noise)) requests a month (\(NumberText.percent(s.noiseShare ?? 0, digits: 1))) on a swing; the headline names "
+                    + "an assumption only when its swing is at least \(NumberText.plain(SensitivityResult.noiseMultiple)) times that.\n\n"
+            } ?? "Swings of a few percent are within that sample's noise.\n\n"
         }
         if let c = scenario.calibration {
             md += "**Calibrated.** Values marked *measured* come from `analyze` (\(c.source)).\n\n"

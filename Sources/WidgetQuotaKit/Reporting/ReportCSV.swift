@@ -4,6 +4,8 @@ import Foundation
 /// (one row per number) for pivot tables. Both RFC 4180, numbers without thousands separators.
 struct ReportCSV {
     let facts: ReportFacts
+    /// The verdict of each row, matched by design and users (none: the verdict columns stay empty).
+    var verdicts: [Verdict] = []
 
     /// `cost.perMonth.mean` → `cost_per_month_mean`.
     static func column(_ path: String) -> String {
@@ -26,6 +28,8 @@ struct ReportCSV {
             "outage_extra_requests_per_month", "outage_peak_after_per_minute_p95", "outage_storm_ratio",
             // Added later, at the end so that readers by position keep working.
             "over_target_glance_share", "exceeds_every_tier", "outage_peak_after_per_minute_mean",
+            "verdict_deciding_tier", "verdict_deciding_limit", "verdict_deciding_value", "verdict_limit_value",
+            "verdict_exceed_probability", "verdict_cause", "verdict_tier_without_outage", "verdict_deciding_value_without_outage",
         ])
         for r in facts.result.results {
             let fixed: [CSVWriter.Cell] = [
@@ -47,7 +51,13 @@ struct ReportCSV {
                          cell(r.outage?.extraRequestsPerMonth), cell(r.outage?.peakAfterOutagePerMinute.p95), cell(r.outage?.stormRatio),
                          .number(r.freshness.overTargetShare), .text(r.exceedsEveryTier ? "true" : "false"),
                          cell(r.outage?.peakAfterOutagePerMinute.mean)]
-            w.appendRow(fixed + perTier + extra)
+            let v = verdicts.first { $0.design == r.design && $0.users == r.users }
+            func text(_ t: String?) -> CSVWriter.Cell { t.map(CSVWriter.Cell.text) ?? .empty }
+            let verdict = [text(v?.decidingTier), text(v?.decidingLimit), cell(v?.decidingValue), cell(v?.limitValue),
+                           cell(v?.exceedProbability), text(v?.cause),
+                           text(v.flatMap { $0.exceedsEveryTierWithoutOutage == nil ? nil : ($0.tierWithoutOutage ?? "none") }),
+                           cell(v?.decidingValueWithoutOutage)]
+            w.appendRow(fixed + perTier + extra + verdict)
         }
         return w.output
     }

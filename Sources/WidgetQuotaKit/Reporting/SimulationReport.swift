@@ -12,6 +12,8 @@ public struct SimulationReport: Sendable {
     public var thresholds: [ThresholdOutcome]
     /// A sweep of one design knob (the TTL trade-off), when it was run.
     public var sweep: SweepResult?
+    /// The same scenario simulated without its outages, for the verdict's tier without them.
+    public var withoutOutages: SimulationResult?
     let facts: ReportFacts
 
     public init(_ result: SimulationResult, sensitivity: SensitivityResult? = nil, thresholds: [ThresholdOutcome] = []) {
@@ -19,6 +21,16 @@ public struct SimulationReport: Sendable {
         self.sensitivity = sensitivity
         self.thresholds = thresholds
         self.facts = ReportFacts(result)
+    }
+
+    /// For each design and population: the tier, the limit that decides it and when, and advice.
+    public var verdicts: [Verdict] { VerdictBuilder(result: result, withoutOutages: withoutOutages).all() }
+
+    /// The verdict for the terminal: a few lines per design, no tables.
+    public func verdictText() -> String { verdictSection().terminal() }
+
+    func verdictSection() -> VerdictSection {
+        VerdictSection(result: result, verdicts: verdicts, comparedWithoutOutages: withoutOutages != nil && !result.scenario.api.outages.isEmpty)
     }
 
     /// The report's numbers as labelled records (for thresholds).
@@ -38,16 +50,16 @@ public struct SimulationReport: Sendable {
 
     // MARK: JSON
 
-    /// The JSON contract (`schemaVersion` 1), plus `sensitivity` and `thresholds` when present.
+    /// The JSON contract (`schemaVersion` 1), plus `verdicts`, and `sensitivity` and `thresholds` when present.
     public func json() throws -> String {
         try JSONOutput.encode(ReportDocument(result: result, sensitivity: sensitivity, thresholds: thresholds.isEmpty ? nil : thresholds,
-                                             sweep: sweep))
+                                             sweep: sweep, verdicts: verdicts))
     }
 
     // MARK: CSV
 
     /// The wide summary: one row per design × user count.
-    public func csv() -> String { ReportCSV(facts: facts).wide() }
+    public func csv() -> String { ReportCSV(facts: facts, verdicts: verdicts).wide() }
 
     /// The tidy long file: design, users, tier, metric, statistic, value.
     public func tidyCSV() -> String { ReportCSV(facts: facts).tidy() }
@@ -64,6 +76,7 @@ public struct SimulationReport: Sendable {
         let tables = ResultTables(facts: facts)
         func chart(_ file: String, _ alt: String) -> String { linkCharts ? "![\(alt)](\(file))\n\n" : "" }
         var md = "# WidgetQuota projection\n\n"
+        md += verdictSection().markdown() + "\n"
         md += SummarySection(facts: facts, sensitivity: sensitivity).markdown()
         if !thresholds.isEmpty { md += "\n" + ThresholdSection(outcomes: thresholds).markdown() }
         md += "\n## Requests per month\n\n"
@@ -152,8 +165,9 @@ struct ReportDocument: Encodable {
     let sensitivity: SensitivityResult?
     let thresholds: [ThresholdOutcome]?
     let sweep: SweepResult?
+    let verdicts: [Verdict]
 
-    enum Keys: String, CodingKey { case sensitivity, thresholds, sweep }
+    enum Keys: String, CodingKey { case sensitivity, thresholds, sweep, verdicts }
 
     func encode(to encoder: Encoder) throws {
         try result.encode(to: encoder)
@@ -161,5 +175,6 @@ struct ReportDocument: Encodable {
         try c.encodeIfPresent(sensitivity, forKey: .sensitivity)
         try c.encodeIfPresent(thresholds, forKey: .thresholds)
         try c.encodeIfPresent(sweep, forKey: .sweep)
+        if !verdicts.isEmpty { try c.encode(verdicts, forKey: .verdicts) }
     }
 }
