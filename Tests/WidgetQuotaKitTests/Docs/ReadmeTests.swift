@@ -91,25 +91,12 @@ import Testing
         }
     }
 
-    @Test("CI runs the README's test command, and the slow checks it skips")
+    @Test("CI runs the README's test command")
     func ciRunsTheReadmeTestCommand() throws {
         let ci = try String(contentsOf: Self.root.appendingPathComponent(".ci/run"), encoding: .utf8)
         let command = try #require(Self.quickStartCommands.last)
         #expect(command.hasPrefix("swift test"))
         #expect(ci.split(separator: "\n").contains(Substring(command)), "\(command)")
-        // `.ci/slow-tests` names exactly the tests marked `.slow`.
-        let listed = Set(try SourceTree.text(".ci/slow-tests").trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "|").map(String.init))
-        var marked = Set<String>()
-        for (_, text) in try SourceTree.swiftFiles(under: "Tests") {
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-            for (i, line) in lines.enumerated()
-            where line.trimmingCharacters(in: .whitespaces).hasPrefix("@Test(") && line.contains(", .slow") {
-                let declaration = line.contains(" func ") ? line : lines[min(i + 1, lines.count - 1)]
-                if let name = declaration.components(separatedBy: " func ").last?.split(separator: "(").first { marked.insert(String(name)) }
-            }
-        }
-        #expect(!marked.isEmpty)
-        #expect(listed == marked, "listed \(listed.sorted()), marked .slow \(marked.sorted())")
     }
 
     /// The commands in the README's quick start, in order.
@@ -125,7 +112,7 @@ import Testing
     @Test("The README's quick start is the two commands")
     func quickStartIsTheTwoCommands() {
         let commands = Self.quickStartCommands
-        #expect(commands == ["swift run -c release widget-quota report", "swift test --disable-xctest -q"], "\(commands)")
+        #expect(commands == ["swift run -c release widget-quota report", "swift test -Xswiftc -O --disable-xctest -q"], "\(commands)")
     }
 
     @Test("The README's command table lists every command")

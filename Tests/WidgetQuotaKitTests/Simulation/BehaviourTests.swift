@@ -171,7 +171,7 @@ import Testing
     /// Six runs: for cache-bgtask the storm is the busiest of some 60 minutes holding about 16
     /// requests each, so one run's ratio, exact or projected, varies by ±0.15 on its own.
     /// An aligned poll's stampede during the outage must not be flattened either.
-    @Test("projected peaks are not inflated by sample noise", .slow, arguments: ["cache-bgtask", "direct-poll-15m", "poll-30m-aligned"])
+    @Test("projected peaks are not inflated by sample noise", arguments: ["cache-bgtask", "direct-poll-15m", "poll-30m-aligned"])
     func projectedPeaksAreNotInflatedBySampleNoise(design: String) throws {
         var s = TestSupport.smallScenario(users: [4_000], runs: 6, days: 14, sample: 4_000)
         s.api.outages = [Outage(day: 6, startHourUTC: 14, durationHours: 2, errorRate: 1)]

@@ -50,12 +50,3 @@ enum TestSupport {
         func append(err text: String) { lock.lock(); err += text; lock.unlock() }
     }
 }
-
-extension Trait where Self == ConditionTrait {
-    /// Statistical checks that need minutes in a debug build (most of it generating traces):
-    /// they run only with WIDGET_QUOTA_SLOW_TESTS=1, which CI sets for a separate run.
-    static var slow: Self {
-        .enabled(if: ProcessInfo.processInfo.environment["WIDGET_QUOTA_SLOW_TESTS"] == "1",
-                 "slow statistical check: set WIDGET_QUOTA_SLOW_TESTS=1 to run it")
-    }
-}

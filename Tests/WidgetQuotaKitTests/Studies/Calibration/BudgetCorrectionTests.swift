@@ -27,7 +27,7 @@ struct BudgetCorrectionTests {
     /// Under the default 40–70 budget, the corrected rate lands on the rate that generated the
     /// logs (within its stated uncertainty), while the rate as the logs show it misses it in the
     /// expected direction.
-    @Test("corrected rate recovers the systems rate", .slow, arguments: cases)
+    @Test("corrected rate recovers the systems rate", arguments: cases)
     func correctedRateRecoversTheSystemsRate(_ c: Case) throws {
         let days = 14
         let (base, truth, analysis) = try RoundTrip.analyse(c.design, style: c.style, devices: c.devices, days: days, budgetsBind: true, seed: 41)

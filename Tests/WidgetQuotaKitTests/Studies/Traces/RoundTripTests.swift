@@ -91,7 +91,7 @@ struct RoundTripTests {
         }
     }
 
-    @Test("trace format recovers the model", .slow) func traceFormatRecoversTheModel() throws {
+    @Test("trace format recovers the model") func traceFormatRecoversTheModel() throws {
         let (emitted, truth, analysis) = try Self.measure(DesignPresets.cacheBGTask, style: .trace, devices: 200, days: 14)
         #expect(analysis.malformedLines == 0)
         let getTimeline = emitted.platform.getTimelinePerDay.central
@@ -108,7 +108,7 @@ struct RoundTripTests {
         try ScenarioValidator.validate(emitted)
     }
 
-    @Test("apple export recovers get timeline and background runs", .slow) func appleExportRecoversGetTimelineAndBackgroundRuns() throws {
+    @Test("apple export recovers get timeline and background runs") func appleExportRecoversGetTimelineAndBackgroundRuns() throws {
         // Apple logs carry no Smart Stack state: the base scenario's share and uplift are backed out.
         let (emitted, truth, analysis) = try Self.measure(DesignPresets.cacheBGTask, style: .ndjson, devices: 80, days: 10)
         #expect(analysis.malformedLines == 0)
