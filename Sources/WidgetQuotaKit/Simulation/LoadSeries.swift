@@ -158,7 +158,7 @@ public struct LoadProjection: Sendable {
             t = end
         }
         perUserMean = means
-        var rng = RandomStream(seed: model.scenario.horizon.seed, 0x10AD, UInt64(model.run))
+        var rng = RandomStream(seed: model.scenario.horizon.seed, .minuteLoad, UInt64(model.run))
         deviates = (0..<minutes).map { _ in rng.standardNormal() }
     }
 

@@ -131,7 +131,7 @@ public struct UserTraits: Sendable, Equatable {
     public init(model: SimulationModel, user: Int) {
         let s = model.scenario
         let p = model.parameters
-        var rng = RandomStream(seed: s.horizon.seed, 0x7EA1_75, UInt64(model.run), UInt64(user))
+        var rng = RandomStream(seed: s.horizon.seed, .userTraits, UInt64(model.run), UInt64(user))
         let zoneDraw = rng.uniform()
         let zone = model.zoneCumulative.firstIndex { zoneDraw < $0 } ?? (model.zoneCumulative.count - 1)
         utcOffsetSeconds = model.zoneOffsets[zone]

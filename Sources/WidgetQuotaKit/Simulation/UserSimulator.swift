@@ -130,13 +130,13 @@ struct UserSimulator<Observer: SimulationObserver> {
         utcOffset = traits.utcOffsetSeconds
         let seed = model.scenario.horizon.seed
         let run = UInt64(model.run), u = UInt64(user)
-        appRNG = RandomStream(seed: seed, 2, run, u)
-        backgroundRNG = RandomStream(seed: seed, 3, run, u)
-        pushRNG = RandomStream(seed: seed, 4, run, u)
-        instanceRNG = RandomStream(seed: seed, 5, run, u)
-        apiRNG = RandomStream(seed: seed, 6, run, u)
-        policyRNG = RandomStream(seed: seed, 7, run, u)
-        var phaseRNG = RandomStream(seed: seed, 9, run, u)
+        appRNG = RandomStream(seed: seed, .appOpens, run, u)
+        backgroundRNG = RandomStream(seed: seed, .backgroundRuns, run, u)
+        pushRNG = RandomStream(seed: seed, .pushes, run, u)
+        instanceRNG = RandomStream(seed: seed, .instances, run, u)
+        apiRNG = RandomStream(seed: seed, .apiOutcomes, run, u)
+        policyRNG = RandomStream(seed: seed, .reloadPolicy, run, u)
+        var phaseRNG = RandomStream(seed: seed, .phases, run, u)
         budgetPhase = phaseRNG.uniform() * 86_400
         phase = k.aligned ? min(k.jitterSeconds, k.alignPeriod) * phaseRNG.uniform() : 0
         tBudget = budgetPhase

@@ -19,7 +19,7 @@ struct AppleLogWriter {
         self.style = style
         self.app = app
         self.taskIdentifier = "com.example.\(app.lowercased()).refresh"
-        rng = RandomStream(seed: seed, 0x1065)
+        rng = RandomStream(seed: seed, .appleLogWriter)
         traceID = 0x2_0000_0000 + (rng.next() & 0xFFFF_FFFF)
     }
 
