@@ -40,12 +40,14 @@ struct ResultAggregator {
             results[i].exceedsEveryTier = results[i].requiredTier == nil && !scenario.quotas.tiers.isEmpty
         }
         let typical = designs.enumerated().map { d, design -> SimulationResult.TypicalDay in
-            var minutes = [Double](repeating: 0, count: 1_440)
+            var minutes = [Double](repeating: 0, count: TimeUnits.minutesPerDay)
             for run in 0..<runs {
                 let o = output(run: run, design: d)
-                for i in 0..<1_440 { minutes[i] += o.minuteOfDayPerUser[i] / Double(runs) }
+                for i in 0..<TimeUnits.minutesPerDay { minutes[i] += o.minuteOfDayPerUser[i] / Double(runs) }
             }
-            let hours = (0..<24).map { h in minutes[(h * 60)..<(h * 60 + 60)].reduce(0, +) / 60 }
+            let hours = (0..<TimeUnits.hoursPerDay).map { h in
+                minutes[(h * TimeUnits.minutesPerHour)..<((h + 1) * TimeUnits.minutesPerHour)].reduce(0, +) / .minutesPerHour
+            }
             return .init(design: design.name, requestsPerUserPerMinuteByHour: hours, requestsPerUserByMinute: minutes)
         }
         let method = SimulationResult.Method(

@@ -28,7 +28,7 @@ struct UserActivity {
         let days = buffers.days
         let dayFactor = buffers.dayFactor, lowPower = buffers.lowPower
         model.dayFactorQuantiles.withUnsafeBufferPointer { levels in
-            for d in 0...days { dayFactor[d] = levels[Int(dayRNG.next() >> 54)] }
+            for d in 0...days { dayFactor[d] = levels[Int(dayRNG.next() >> UInt64(64 - SimulationModel.dayFactorLevelBits))] }
         }
         let lowPowerProbability = traits.lowPowerProbability
         for d in 0...days { lowPower[d] = dayRNG.bernoulli(lowPowerProbability) }

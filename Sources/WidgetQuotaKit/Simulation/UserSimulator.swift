@@ -137,7 +137,7 @@ struct UserSimulator<Observer: SimulationObserver> {
         apiRNG = RandomStream(seed: seed, .apiOutcomes, run, u)
         policyRNG = RandomStream(seed: seed, .reloadPolicy, run, u)
         var phaseRNG = RandomStream(seed: seed, .phases, run, u)
-        budgetPhase = phaseRNG.uniform() * 86_400
+        budgetPhase = phaseRNG.uniform() * .secondsPerDay
         phase = k.aligned ? min(k.jitterSeconds, k.alignPeriod) * phaseRNG.uniform() : 0
         tBudget = budgetPhase
 
@@ -191,7 +191,7 @@ struct UserSimulator<Observer: SimulationObserver> {
     // MARK: Time
 
     @inline(__always) func utc(_ local: Double) -> Double { local - utcOffset }
-    @inline(__always) func day(_ local: Double) -> Int { Int(local / 86_400) }
+    @inline(__always) func day(_ local: Double) -> Int { Int(local / .secondsPerDay) }
     @inline(__always) func counted(_ local: Double) -> Bool {
         local >= k.countedStartLocal && local < k.countedEndLocal
     }
@@ -259,7 +259,7 @@ struct UserSimulator<Observer: SimulationObserver> {
         switch rareSource {
         case .midnight:
             midnight(t)
-            tMidnight = t + 86_400
+            tMidnight = t + .secondsPerDay
         case .close:
             tClose = .infinity
             observer.record(.appBackground, local: t, utc: utc(t))
@@ -278,7 +278,7 @@ struct UserSimulator<Observer: SimulationObserver> {
             retry(at: t)
         case .budget:
             budgetReset(t)
-            tBudget = t + 86_400
+            tBudget = t + .secondsPerDay
         }
         updateRare()
     }
@@ -531,7 +531,7 @@ struct UserSimulator<Observer: SimulationObserver> {
             if let buckets {
                 let u = utc(sendTime)
                 if u >= k.countedStartUTC {
-                    let minute = Int((u - k.countedStartUTC) * (1.0 / 60))
+                    let minute = Int((u - k.countedStartUTC) * (1.0 / .secondsPerMinute))
                     if minute < k.countedMinutes {
                         let count = buckets[minute] &+ 1
                         buckets[minute] = count
@@ -539,7 +539,7 @@ struct UserSimulator<Observer: SimulationObserver> {
                         if let halfBuckets { halfBuckets[minute] &+= 1 }
                         let q = minute - k.quotaStartMinute
                         if let quotaDays, q >= 0, q < k.completeQuotaMinutes {
-                            let day = q / 1_440
+                            let day = q / TimeUnits.minutesPerDay
                             let dayCount = quotaDays[day] &+ 1
                             quotaDays[day] = dayCount
                             peakQuotaDay = max(peakQuotaDay, dayCount)
