@@ -225,7 +225,7 @@ public struct LoadProjection: Sendable {
         let medians = neighbourMedians(raw, halfWindow: h, circular: true)
         let distances = (0..<TimeUnits.minutesPerDay).filter { pooledDays[$0] > 0 }.map { distance($0, medians[$0]) }
         let dispersion = measured ?? Swift.max(1, Statistics.median(distances) / 0.6745)
-        let threshold = (2 * Foundation.log(1_440.0)).squareRoot()
+        let threshold = (2 * Foundation.log(Double.minutesPerDay)).squareRoot()
         let standsOut = (0..<TimeUnits.minutesPerDay).map { distance($0, medians[$0]) > threshold * dispersion }
         let smoothed = denoise(raw, references: medians, halfWindow: h, circular: true) { tau, _ in standsOut[tau] }
         return ((0..<TimeUnits.minutesPerDay).map { pooledDays[$0] > 0 ? smoothed[$0] : nil }, standsOut, dispersion)
