@@ -7,6 +7,22 @@ public enum ScenarioValidator {
     /// Longest horizon, in days.
     public static let maxDays = 366
 
+    /// The values the model accepts for the fields `analyze` measures (and a few like them);
+    /// the validator checks them and the calibrator caps measurements to them.
+    public enum Bounds {
+        /// Any share: smart-stack, Low Power day and never-open shares, multi-widget share.
+        public static let share = 0.0...1.0
+        /// A positive factor such as the Smart Stack uplift.
+        public static let positiveFactor = 0.000_001...1_000.0
+        public static let appOpensPerDay = 0.0...500.0
+        public static let instancesWhenMulti = 1...16
+        public static let getTimelinePerDay = 0.0...10_000.0
+        /// A coefficient of variation, such as `getTimelineDaySpread`.
+        public static let spread = 0.0...10.0
+        public static let backgroundRunsPerDay = 0.0...96.0
+        public static let backgroundLowPowerFactor = 0.0...1.0
+    }
+
     /// Throws `WidgetQuotaError.invalidScenario` for the first invalid value.
     public static func validate(_ s: Scenario) throws {
         var v = Checker()
@@ -25,13 +41,13 @@ public enum ScenarioValidator {
         v.share(p.smartStackShare, "population.smartStackShare")
         v.positive(p.smartStackUplift, "population.smartStackUplift")
         v.share(p.lowPowerDayShare, "population.lowPowerDayShare")
-        v.nonNegative(p.appOpensPerDay, "population.appOpensPerDay", max: 500)
-        v.number(p.appOpensUserSpread, "population.appOpensUserSpread", 0...10)
+        v.distribution(p.appOpensPerDay, "population.appOpensPerDay", Bounds.appOpensPerDay)
+        v.number(p.appOpensUserSpread, "population.appOpensUserSpread", Bounds.spread)
         v.share(p.neverOpenShare, "population.neverOpenShare")
         v.number(p.foregroundMinutes, "population.foregroundMinutes", 0...Double.minutesPerDay)
-        v.number(p.multiWidgetShare, "population.multiWidgetShare", 0...1)
-        v.check(p.instancesWhenMulti >= 1 && p.instancesWhenMulti <= 16, "population.instancesWhenMulti",
-                "must be between 1 and 16, got \(p.instancesWhenMulti)")
+        v.number(p.multiWidgetShare, "population.multiWidgetShare", Bounds.share)
+        v.check(Bounds.instancesWhenMulti.contains(p.instancesWhenMulti), "population.instancesWhenMulti",
+                "must be between \(Bounds.instancesWhenMulti.lowerBound) and \(Bounds.instancesWhenMulti.upperBound), got \(p.instancesWhenMulti)")
         v.number(p.rarelyViewedShare, "population.rarelyViewedShare", 0...1)
         v.nonNegative(p.glancesPerDay, "population.glancesPerDay", max: 1000)
         v.number(p.freshnessTargetMinutes, "population.freshnessTargetMinutes", 0...(.minutesPerDay * 30))
@@ -50,9 +66,9 @@ public enum ScenarioValidator {
         }
 
         let f = s.platform
-        v.nonNegative(f.getTimelinePerDay, "platform.getTimelinePerDay", max: 10_000)
-        v.number(f.getTimelineDaySpread, "platform.getTimelineDaySpread", 0...10)
-        v.number(f.getTimelineUserSpread, "platform.getTimelineUserSpread", 0...10)
+        v.distribution(f.getTimelinePerDay, "platform.getTimelinePerDay", Bounds.getTimelinePerDay)
+        v.number(f.getTimelineDaySpread, "platform.getTimelineDaySpread", Bounds.spread)
+        v.number(f.getTimelineUserSpread, "platform.getTimelineUserSpread", Bounds.spread)
         v.number(f.rarelyViewedReloadFactor, "platform.rarelyViewedReloadFactor", 0...10)
         v.check(f.reloadBudgetMin >= 0, "platform.reloadBudgetMin", "must not be negative, got \(f.reloadBudgetMin)")
         v.check(f.reloadBudgetMax >= f.reloadBudgetMin, "platform.reloadBudgetMax",
@@ -61,8 +77,8 @@ public enum ScenarioValidator {
         v.number(f.minEntrySpacingMinutes, "platform.minEntrySpacingMinutes", 1...Double.minutesPerDay,
                  note: "must be between 1 and 1440 minutes (a timeline reloading itself at once would never end)")
         v.number(f.backgroundEarliestBeginHours, "platform.backgroundEarliestBeginHours", 0...168)
-        v.nonNegative(f.backgroundRunsPerDay, "platform.backgroundRunsPerDay", max: 96)
-        v.number(f.backgroundLowPowerFactor, "platform.backgroundLowPowerFactor", 0...1)
+        v.distribution(f.backgroundRunsPerDay, "platform.backgroundRunsPerDay", Bounds.backgroundRunsPerDay)
+        v.number(f.backgroundLowPowerFactor, "platform.backgroundLowPowerFactor", Bounds.backgroundLowPowerFactor)
         v.number(f.taskSliceSeconds, "platform.taskSliceSeconds", 0.001...Double.secondsPerHour)
 
         let a = s.api
@@ -199,8 +215,8 @@ public enum ScenarioValidator {
             }
         }
 
-        mutating func share(_ d: Distribution, _ field: String) { distribution(d, field, 0...1) }
-        mutating func positive(_ d: Distribution, _ field: String) { distribution(d, field, 0.000_001...1_000) }
+        mutating func share(_ d: Distribution, _ field: String) { distribution(d, field, Bounds.share) }
+        mutating func positive(_ d: Distribution, _ field: String) { distribution(d, field, Bounds.positiveFactor) }
         mutating func nonNegative(_ d: Distribution, _ field: String, max: Double) { distribution(d, field, 0...max) }
     }
 }
