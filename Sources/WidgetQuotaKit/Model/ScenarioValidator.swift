@@ -7,6 +7,22 @@ public enum ScenarioValidator {
     /// Longest horizon, in days.
     public static let maxDays = 366
 
+    /// The values the model accepts for the fields `analyze` measures (and a few like them);
+    /// the validator checks them and the calibrator caps measurements to them.
+    public enum Bounds {
+        /// Any share: smart-stack, Low Power day and never-open shares, multi-widget share.
+        public static let share = 0.0...1.0
+        /// A positive factor such as the Smart Stack uplift.
+        public static let positiveFactor = 0.000_001...1_000.0
+        public static let appOpensPerDay = 0.0...500.0
+        public static let instancesWhenMulti = 1...16
+        public static let getTimelinePerDay = 0.0...10_000.0
+        /// A coefficient of variation, such as `getTimelineDaySpread`.
+        public static let spread = 0.0...10.0
+        public static let backgroundRunsPerDay = 0.0...96.0
+        public static let backgroundLowPowerFactor = 0.0...1.0
+    }
+
     /// Throws `WidgetQuotaError.invalidScenario` for the first invalid value.
     public static func validate(_ s: Scenario) throws {
         var v = Checker()
@@ -25,16 +41,16 @@ public enum ScenarioValidator {
         v.share(p.smartStackShare, "population.smartStackShare")
         v.positive(p.smartStackUplift, "population.smartStackUplift")
         v.share(p.lowPowerDayShare, "population.lowPowerDayShare")
-        v.nonNegative(p.appOpensPerDay, "population.appOpensPerDay", max: 500)
-        v.number(p.appOpensUserSpread, "population.appOpensUserSpread", 0...10)
+        v.distribution(p.appOpensPerDay, "population.appOpensPerDay", Bounds.appOpensPerDay)
+        v.number(p.appOpensUserSpread, "population.appOpensUserSpread", Bounds.spread)
         v.share(p.neverOpenShare, "population.neverOpenShare")
-        v.number(p.foregroundMinutes, "population.foregroundMinutes", 0...1440)
-        v.number(p.multiWidgetShare, "population.multiWidgetShare", 0...1)
-        v.check(p.instancesWhenMulti >= 1 && p.instancesWhenMulti <= 16, "population.instancesWhenMulti",
-                "must be between 1 and 16, got \(p.instancesWhenMulti)")
+        v.number(p.foregroundMinutes, "population.foregroundMinutes", 0...Double.minutesPerDay)
+        v.number(p.multiWidgetShare, "population.multiWidgetShare", Bounds.share)
+        v.check(Bounds.instancesWhenMulti.contains(p.instancesWhenMulti), "population.instancesWhenMulti",
+                "must be between \(Bounds.instancesWhenMulti.lowerBound) and \(Bounds.instancesWhenMulti.upperBound), got \(p.instancesWhenMulti)")
         v.number(p.rarelyViewedShare, "population.rarelyViewedShare", 0...1)
         v.nonNegative(p.glancesPerDay, "population.glancesPerDay", max: 1000)
-        v.number(p.freshnessTargetMinutes, "population.freshnessTargetMinutes", 0...(1440 * 30))
+        v.number(p.freshnessTargetMinutes, "population.freshnessTargetMinutes", 0...(.minutesPerDay * 30))
         v.check(!p.timeZones.isEmpty, "population.timeZones", "must list at least one time zone")
         for (i, zone) in p.timeZones.enumerated() {
             v.number(zone.utcOffsetHours, "population.timeZones[\(i)].utcOffsetHours", -12...14)
@@ -50,29 +66,29 @@ public enum ScenarioValidator {
         }
 
         let f = s.platform
-        v.nonNegative(f.getTimelinePerDay, "platform.getTimelinePerDay", max: 10_000)
-        v.number(f.getTimelineDaySpread, "platform.getTimelineDaySpread", 0...10)
-        v.number(f.getTimelineUserSpread, "platform.getTimelineUserSpread", 0...10)
+        v.distribution(f.getTimelinePerDay, "platform.getTimelinePerDay", Bounds.getTimelinePerDay)
+        v.number(f.getTimelineDaySpread, "platform.getTimelineDaySpread", Bounds.spread)
+        v.number(f.getTimelineUserSpread, "platform.getTimelineUserSpread", Bounds.spread)
         v.number(f.rarelyViewedReloadFactor, "platform.rarelyViewedReloadFactor", 0...10)
         v.check(f.reloadBudgetMin >= 0, "platform.reloadBudgetMin", "must not be negative, got \(f.reloadBudgetMin)")
         v.check(f.reloadBudgetMax >= f.reloadBudgetMin, "platform.reloadBudgetMax",
                 "must be at least reloadBudgetMin (\(f.reloadBudgetMin)), got \(f.reloadBudgetMax)")
         v.check(f.rarelyViewedBudget >= 0, "platform.rarelyViewedBudget", "must not be negative")
-        v.number(f.minEntrySpacingMinutes, "platform.minEntrySpacingMinutes", 1...1440,
+        v.number(f.minEntrySpacingMinutes, "platform.minEntrySpacingMinutes", 1...Double.minutesPerDay,
                  note: "must be between 1 and 1440 minutes (a timeline reloading itself at once would never end)")
         v.number(f.backgroundEarliestBeginHours, "platform.backgroundEarliestBeginHours", 0...168)
-        v.nonNegative(f.backgroundRunsPerDay, "platform.backgroundRunsPerDay", max: 96)
-        v.number(f.backgroundLowPowerFactor, "platform.backgroundLowPowerFactor", 0...1)
-        v.number(f.taskSliceSeconds, "platform.taskSliceSeconds", 0.001...3600)
+        v.distribution(f.backgroundRunsPerDay, "platform.backgroundRunsPerDay", Bounds.backgroundRunsPerDay)
+        v.number(f.backgroundLowPowerFactor, "platform.backgroundLowPowerFactor", Bounds.backgroundLowPowerFactor)
+        v.number(f.taskSliceSeconds, "platform.taskSliceSeconds", 0.001...Double.secondsPerHour)
 
         let a = s.api
         v.number(a.latencySeconds, "api.latencySeconds", 0...600)
-        v.number(a.timeoutSeconds, "api.timeoutSeconds", 0.001...3600)
+        v.number(a.timeoutSeconds, "api.timeoutSeconds", 0.001...Double.secondsPerHour)
         v.share(a.failureProbability, "api.failureProbability")
         v.number(a.hangShareOfFailures, "api.hangShareOfFailures", 0...1)
         v.nonNegative(a.inputTokensPerRequest, "api.inputTokensPerRequest", max: 10_000_000)
         v.nonNegative(a.outputTokensPerRequest, "api.outputTokensPerRequest", max: 10_000_000)
-        v.nonNegative(a.dataChangesPerDay, "api.dataChangesPerDay", max: 1440)
+        v.nonNegative(a.dataChangesPerDay, "api.dataChangesPerDay", max: .minutesPerDay)
         for (i, o) in a.outages.enumerated() {
             let field = "api.outages[\(i)]"
             v.check(o.day >= 1 && o.day <= h.days, field + ".day", "must be between 1 and horizon.days (\(h.days)), got \(o.day)")
@@ -86,8 +102,8 @@ public enum ScenarioValidator {
         // A requests-per-day limit is checked on complete quota days (midnight to midnight in the
         // quota's zone) inside the counted days; a horizon with none would pass every such limit.
         if q.resetUTCOffsetHours.isFinite, h.days >= 1, q.tiers.contains(where: { $0.rpd != nil }) {
-            let start = ((Int((-q.resetUTCOffsetHours * 60).rounded()) % 1_440) + 1_440) % 1_440
-            v.check(h.days * 1_440 - start >= 1_440, "horizon.days",
+            let start = ((Int((-q.resetUTCOffsetHours * .minutesPerHour).rounded()) % TimeUnits.minutesPerDay) + TimeUnits.minutesPerDay) % TimeUnits.minutesPerDay
+            v.check(h.days * TimeUnits.minutesPerDay - start >= TimeUnits.minutesPerDay, "horizon.days",
                     "\(h.days == 1 ? "1 day holds" : "\(h.days) days hold") no complete quota day (quota days reset at UTC\(NumberText.plain(q.resetUTCOffsetHours)) h), "
                     + "so no requests-per-day limit could be checked; use at least \(h.days + 1) days")
         }
@@ -126,14 +142,14 @@ public enum ScenarioValidator {
     static func validate(design d: Design, field: String, platform: Platform, into v: inout Checker) {
         v.check(!d.fetchTriggers.isEmpty, field + ".fetchTriggers", "must name at least one trigger")
         if let ttl = d.cacheTTLMinutes {
-            v.number(ttl, field + ".cacheTTLMinutes", 0...(1440 * 30))
+            v.number(ttl, field + ".cacheTTLMinutes", 0...(.minutesPerDay * 30))
         }
         if case .after(let minutes) = d.reloadPolicy {
-            v.number(minutes, field + ".reloadPolicy", platform.minEntrySpacingMinutes...(1440 * 30))
+            v.number(minutes, field + ".reloadPolicy", platform.minEntrySpacingMinutes...(.minutesPerDay * 30))
         }
         v.check(d.timelineEntries >= 1 && d.timelineEntries <= 1000, field + ".timelineEntries",
                 "must be between 1 and 1000, got \(d.timelineEntries)")
-        v.number(d.entrySpacingMinutes, field + ".entrySpacingMinutes", platform.minEntrySpacingMinutes...1440,
+        v.number(d.entrySpacingMinutes, field + ".entrySpacingMinutes", platform.minEntrySpacingMinutes...Double.minutesPerDay,
                  note: "timeline entries must be at least \(NumberText.plain(platform.minEntrySpacingMinutes)) minutes apart")
         v.check(d.requestsPerFetch >= 1 && d.requestsPerFetch <= 100, field + ".requestsPerFetch",
                 "must be between 1 and 100, got \(d.requestsPerFetch)")
@@ -142,12 +158,12 @@ public enum ScenarioValidator {
         }
         if case .backoff(let n, let base, _) = d.retry {
             v.check(n >= 0 && n <= 20, field + ".retry.maxRetries", "must be between 0 and 20, got \(n)")
-            v.number(base, field + ".retry.baseSeconds", 0.001...86400)
+            v.number(base, field + ".retry.baseSeconds", 0.001...Double.secondsPerDay)
         }
         if let align = d.alignToWallClockMinutes {
-            v.number(align, field + ".alignToWallClockMinutes", 1...1440)
+            v.number(align, field + ".alignToWallClockMinutes", 1...Double.minutesPerDay)
         }
-        v.number(d.jitterSeconds, field + ".jitterSeconds", 0...86400)
+        v.number(d.jitterSeconds, field + ".jitterSeconds", 0...Double.secondsPerDay)
     }
 
     static func suggestion(_ name: String, _ known: [String]) -> String {
@@ -199,8 +215,8 @@ public enum ScenarioValidator {
             }
         }
 
-        mutating func share(_ d: Distribution, _ field: String) { distribution(d, field, 0...1) }
-        mutating func positive(_ d: Distribution, _ field: String) { distribution(d, field, 0.000_001...1_000) }
+        mutating func share(_ d: Distribution, _ field: String) { distribution(d, field, Bounds.share) }
+        mutating func positive(_ d: Distribution, _ field: String) { distribution(d, field, Bounds.positiveFactor) }
         mutating func nonNegative(_ d: Distribution, _ field: String, max: Double) { distribution(d, field, 0...max) }
     }
 }

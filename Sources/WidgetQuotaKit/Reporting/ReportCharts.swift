@@ -55,7 +55,7 @@ struct ReportCharts {
             title: "Requests per minute over a typical day, \(ReportFormat.users(facts.focusUsers)) users",
             subtitle: "Mean of each UTC minute over the month and runs (log scale); peaks on a single day are higher (see the quota table).",
             xTitle: "Time of day (UTC)", yTitle: "Requests per minute",
-            xScale: AxisScale(kind: .linear, format: .timeOfDay, lower: 0, upper: 1_440, ticks: stride(from: 0.0, through: 1_440, by: 180).map { $0 }),
+            xScale: AxisScale(kind: .linear, format: .timeOfDay, lower: 0, upper: .minutesPerDay, ticks: stride(from: 0.0, through: .minutesPerDay, by: 180).map { $0 }),
             yScale: AxisScale(kind: .log, covering: ys.filter { $0 >= top / 10_000 } + shown.map(\.y)), series: series, references: shown)
     }
 
@@ -75,7 +75,7 @@ struct ReportCharts {
             series.append(ChartSeries(name: "\(sweep.design), \(sweep.knob.rawValue) sweep", points: points, style: .lineAndMarkers))
         }
         let xs = series.flatMap { $0.points.map(\.x) }
-        let target = NumberText.plain(facts.result.scenario.population.freshnessTargetMinutes / 60)
+        let target = NumberText.plain(facts.result.scenario.population.freshnessTargetMinutes / .minutesPerHour)
         return LineChart(
             title: "Trade-off: requests against staleness",
             subtitle: "Share of glances at content older than \(target) h (or an error) against requests per user. Down and left is better."

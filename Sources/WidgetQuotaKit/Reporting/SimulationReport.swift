@@ -129,7 +129,7 @@ public struct SimulationReport: Sendable {
         let outages = result.scenario.api.outages
         guard !outages.isEmpty else { return "The scenario has no outage window.\n\n" }
         let windows = outages.map { o in
-            "day \(o.day) from \(ReportFormat.clock(minutes: o.startHourUTC * 60)) UTC "
+            "day \(o.day) from \(ReportFormat.clock(minutes: o.startHourUTC * .minutesPerHour)) UTC "
                 + "for \(NumberText.plain(o.durationHours, maxFractionDigits: 2)) h, "
                 + "\(NumberText.percent(o.errorRate, digits: 0)) of requests failing"
         }

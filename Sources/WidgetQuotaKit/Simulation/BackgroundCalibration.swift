@@ -30,7 +30,7 @@ public struct BackgroundCalibration: Sendable {
         // measure them on a grid of rates and read the rate for any runs per day by interpolation.
         let grid = BackgroundCalibration.rateGrid(intervalHours: intervalHours)
         rates = grid
-        runs = grid.map { 24 / BackgroundCalibration.meanCycleHours(rate: $0, shape: shape, intervalHours: intervalHours) }
+        runs = grid.map { .hoursPerDay / BackgroundCalibration.meanCycleHours(rate: $0, shape: shape, intervalHours: intervalHours) }
     }
 
     /// The launch rate per day (of the process started at each earliest begin date) that gives
@@ -51,13 +51,13 @@ public struct BackgroundCalibration: Sendable {
     /// The rate a flat day would need: one launch per (cycle − interval), the wait at least 15 min.
     static func naiveRate(runsPerDay r: Double, intervalHours: Double) -> Double {
         guard r > 0 else { return 0 }
-        return 24 / max(24 / r - intervalHours, 0.25)
+        return .hoursPerDay / max(.hoursPerDay / r - intervalHours, 0.25)
     }
 
     /// Rates worth measuring: log-spaced from what 0.04 runs a day need on a flat day to well
     /// beyond what the most runs the interval allows need.
     static func rateGrid(intervalHours: Double) -> [Double] {
-        let top = 24 / max(intervalHours + 0.25, 0.25) * 0.97
+        let top = Double.hoursPerDay / max(intervalHours + 0.25, 0.25) * 0.97
         let low = naiveRate(runsPerDay: 0.04, intervalHours: intervalHours)
         let high = max(naiveRate(runsPerDay: top, intervalHours: intervalHours) * 2, low * 4)
         let count = 20
@@ -66,12 +66,12 @@ public struct BackgroundCalibration: Sendable {
 
     /// Mean hours from one launch to the next at `rate` launches per day of the shaped process.
     static func meanCycleHours(rate: Double, shape: DayShape, intervalHours: Double) -> Double {
-        let n = bins, slot = 24 / Double(bins)
+        let n = bins, slot = Double.hoursPerDay / Double(bins)
         // Per half-hour slot: the rate per hour and the chance of no launch within it.
         var ratePerHour = [Double](repeating: 0, count: n), survive = [Double](repeating: 1, count: n)
         var halfSurvive = [Double](repeating: 1, count: n)
         for k in 0..<n {
-            let h = k * 24 / n
+            let h = k * TimeUnits.hoursPerDay / n
             let share = shape.cumulative[h + 1] - shape.cumulative[h]
             ratePerHour[k] = rate * share
             survive[k] = Foundation.exp(-ratePerHour[k] * slot)

@@ -56,7 +56,7 @@ final class DesignTask {
     /// Bytes a task keeps per design while it runs, for `days` counted days (the per-minute,
     /// per-quota-day and content-age counters).
     static func bytesPerDesign(days: Int) -> Int {
-        2 * 4 * 1_440 * days + 8 * (days + 1) + 8 * AgeHistogram.binCount   // all users' and odd users' minutes
+        2 * 4 * TimeUnits.minutesPerDay * days + 8 * (days + 1) + 8 * AgeHistogram.binCount   // all users' and odd users' minutes
     }
 
     deinit {
@@ -119,7 +119,7 @@ final class DesignTask {
         out.outageExtraRequestsPerUser = MonteCarloEngine.outageExtra(model: model, withOutage: firstUsersRequests)
         let days = Double(model.scenario.horizon.days) * Double(sampleUsers)
         for (t, count) in sample.enumerated() {
-            out.minuteOfDayPerUser[t % 1_440] += Double(count) / days
+            out.minuteOfDayPerUser[t % TimeUnits.minutesPerDay] += Double(count) / days
         }
         return out
     }

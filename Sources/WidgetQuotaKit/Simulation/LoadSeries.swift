@@ -29,9 +29,9 @@ public struct LoadSummary: Sendable, Equatable {
         meanPerMinute = series.isEmpty ? 0 : total / Double(series.count)
         var best = 0.0, bestDay = 0
         for day in 0..<model.completeQuotaDays {
-            let start = model.quotaStartMinute + day * 1_440
+            let start = model.quotaStartMinute + day * TimeUnits.minutesPerDay
             var sum = 0.0
-            for i in start..<(start + 1_440) { sum += series[i] }
+            for i in start..<(start + TimeUnits.minutesPerDay) { sum += series[i] }
             if sum > best { best = sum; bestDay = day }
         }
         peakQuotaDay = best
@@ -39,14 +39,14 @@ public struct LoadSummary: Sendable, Equatable {
         if let window = LoadSummary.stormWindow(model) {
             func windowPeak(_ from: Int) -> Double {
                 var p = 0.0
-                for i in max(from, 0)..<min(from + 60, series.count) { p = max(p, series[i]) }
+                for i in max(from, 0)..<min(from + TimeUnits.minutesPerHour, series.count) { p = max(p, series[i]) }
                 return p
             }
             afterOutagePeak = windowPeak(window.start)
             let disturbedDays = Set(window.days)
-            let minuteOfDay = window.start % 1_440
-            let usual = (0..<(series.count / 1_440)).filter { !disturbedDays.contains($0) }
-                .map { windowPeak($0 * 1_440 + minuteOfDay) }
+            let minuteOfDay = window.start % TimeUnits.minutesPerDay
+            let usual = (0..<(series.count / TimeUnits.minutesPerDay)).filter { !disturbedDays.contains($0) }
+                .map { windowPeak($0 * TimeUnits.minutesPerDay + minuteOfDay) }
             afterOutageUsualPeak = usual.isEmpty ? nil : usual.reduce(0, +) / Double(usual.count)
         }
     }
@@ -56,11 +56,11 @@ public struct LoadSummary: Sendable, Equatable {
     static func stormWindow(_ model: SimulationModel) -> (start: Int, days: [Int])? {
         guard let o = model.outages.first else { return nil }
         let start = model.countedMinute(utc: o.end)
-        guard start >= 0, start + 60 <= model.countedMinutes else { return nil }
+        guard start >= 0, start + TimeUnits.minutesPerHour <= model.countedMinutes else { return nil }
         var days = Set<Int>()
         for outage in model.outages {
-            let first = max(model.countedMinute(utc: outage.start), 0) / 1_440
-            let last = (model.countedMinute(utc: outage.end) + 60) / 1_440
+            let first = max(model.countedMinute(utc: outage.start), 0) / TimeUnits.minutesPerDay
+            let last = (model.countedMinute(utc: outage.end) + TimeUnits.minutesPerHour) / TimeUnits.minutesPerDay
             if first <= last { days.formUnion(first...last) }
         }
         return (start, days.sorted())
@@ -122,19 +122,19 @@ public struct LoadProjection: Sendable {
         let b = Double(max(model.design.requestsPerFetch, 1))
         batch = b
         let disturbed = LoadProjection.disturbedMinutes(model: model)
-        var pooledSum = [Double](repeating: 0, count: 1_440)
-        var pooledOdd = [Double](repeating: 0, count: 1_440)
-        var pooledDays = [Double](repeating: 0, count: 1_440)
+        var pooledSum = [Double](repeating: 0, count: TimeUnits.minutesPerDay)
+        var pooledOdd = [Double](repeating: 0, count: TimeUnits.minutesPerDay)
+        var pooledDays = [Double](repeating: 0, count: TimeUnits.minutesPerDay)
         for t in 0..<minutes where !disturbed[t] {
-            pooledSum[t % 1_440] += Double(sample[t])
-            pooledOdd[t % 1_440] += Double(oddUsersSample?[t] ?? 0)
-            pooledDays[t % 1_440] += 1
+            pooledSum[t % TimeUnits.minutesPerDay] += Double(sample[t])
+            pooledOdd[t % TimeUnits.minutesPerDay] += Double(oddUsersSample?[t] ?? 0)
+            pooledDays[t % TimeUnits.minutesPerDay] += 1
         }
         let halves = oddUsersSample != nil && sampleUsers >= 2
             ? LoadProjection.halvesDispersion(all: pooledSum, odd: pooledOdd, users: sampleUsers, batch: b) : nil
         let (ordinary, special, dispersion) = LoadProjection.denoised(pooledSum: pooledSum, pooledDays: pooledDays, users: n,
                                                                      batch: b, dispersion: halves)
-        let ordinaryMeans = (0..<minutes).map { t in ordinary[t % 1_440] ?? 0 }
+        let ordinaryMeans = (0..<minutes).map { t in ordinary[t % TimeUnits.minutesPerDay] ?? 0 }
         var means = ordinaryMeans
         // Around an outage: the ordinary mean plus the sample's excess over it, the excess
         // denoised within each stretch between the outage's start, end and recovery end. The
@@ -148,7 +148,7 @@ public struct LoadProjection: Sendable {
             guard disturbed[t] else { t += 1; continue }
             var end = t
             while end < minutes && disturbed[end] && segment[end] == segment[t] { end += 1 }
-            let calm = (t..<end).filter { !special[$0 % 1_440] }, peaks = (t..<end).filter { special[$0 % 1_440] }
+            let calm = (t..<end).filter { !special[$0 % TimeUnits.minutesPerDay] }, peaks = (t..<end).filter { special[$0 % TimeUnits.minutesPerDay] }
             let smoothed = LoadProjection.smoothedExcess(at: calm, sample: sample, ordinary: ordinaryMeans, users: n,
                                                          batch: b, threshold: threshold)
             for (u, e) in zip(calm, smoothed) { means[u] = Swift.max(0, ordinaryMeans[u] + e) }
@@ -158,7 +158,7 @@ public struct LoadProjection: Sendable {
             t = end
         }
         perUserMean = means
-        var rng = RandomStream(seed: model.scenario.horizon.seed, 0x10AD, UInt64(model.run))
+        var rng = RandomStream(seed: model.scenario.horizon.seed, .minuteLoad, UInt64(model.run))
         deviates = (0..<minutes).map { _ in rng.standardNormal() }
     }
 
@@ -212,10 +212,10 @@ public struct LoadProjection: Sendable {
     static func denoised(pooledSum: [Double], pooledDays: [Double], users n: Double, batch b: Double,
                          dispersion measured: Double? = nil) -> (means: [Double?], standsOut: [Bool], dispersion: Double) {
         guard pooledDays.contains(where: { $0 > 0 }) else {
-            return ([Double?](repeating: nil, count: 1_440), [Bool](repeating: false, count: 1_440), 1)
+            return ([Double?](repeating: nil, count: TimeUnits.minutesPerDay), [Bool](repeating: false, count: TimeUnits.minutesPerDay), 1)
         }
         // Every minute of the day is covered as soon as one ordinary day is.
-        let raw = (0..<1_440).map { pooledDays[$0] > 0 ? pooledSum[$0] / pooledDays[$0] / n : 0 }
+        let raw = (0..<TimeUnits.minutesPerDay).map { pooledDays[$0] > 0 ? pooledSum[$0] / pooledDays[$0] / n : 0 }
         let h = ordinaryHalfWindow
         func distance(_ tau: Int, _ around: Double) -> Double {
             countDistance(pooledSum[tau], expected: around * n * pooledDays[tau], batch: b)
@@ -223,12 +223,12 @@ public struct LoadProjection: Sendable {
         // The dispersion: the median distance from the neighbours' median, against the 0.6745
         // a Normal variable's would be (robust to the few real spikes).
         let medians = neighbourMedians(raw, halfWindow: h, circular: true)
-        let distances = (0..<1_440).filter { pooledDays[$0] > 0 }.map { distance($0, medians[$0]) }
+        let distances = (0..<TimeUnits.minutesPerDay).filter { pooledDays[$0] > 0 }.map { distance($0, medians[$0]) }
         let dispersion = measured ?? Swift.max(1, Statistics.median(distances) / 0.6745)
-        let threshold = (2 * Foundation.log(1_440.0)).squareRoot()
-        let standsOut = (0..<1_440).map { distance($0, medians[$0]) > threshold * dispersion }
+        let threshold = (2 * Foundation.log(Double.minutesPerDay)).squareRoot()
+        let standsOut = (0..<TimeUnits.minutesPerDay).map { distance($0, medians[$0]) > threshold * dispersion }
         let smoothed = denoise(raw, references: medians, halfWindow: h, circular: true) { tau, _ in standsOut[tau] }
-        return ((0..<1_440).map { pooledDays[$0] > 0 ? smoothed[$0] : nil }, standsOut, dispersion)
+        return ((0..<TimeUnits.minutesPerDay).map { pooledDays[$0] > 0 ? smoothed[$0] : nil }, standsOut, dispersion)
     }
 
     /// How much noisier than Poisson counts the pooled per-minute counts are (at least 1), from
@@ -299,7 +299,7 @@ public struct LoadProjection: Sendable {
     static func segments(model: SimulationModel, minutes: Int, recoveryHours: Double = 6) -> [Int] {
         var cuts = [Int]()
         for o in model.outages {
-            for time in [o.start, o.end, o.end + recoveryHours * 3_600] {
+            for time in [o.start, o.end, o.end + recoveryHours * .secondsPerHour] {
                 cuts.append(model.countedMinute(utc: time))
             }
         }
@@ -326,14 +326,14 @@ public struct LoadProjection: Sendable {
     public func peaks(users: Int, model: SimulationModel) -> (perMinute: Double, quotaDay: Double) {
         let N = Double(users)
         var peak = 0.0, day = 0.0, bestDay = 0.0
-        let start = model.quotaStartMinute, end = start + model.completeQuotaDays * 1_440
+        let start = model.quotaStartMinute, end = start + model.completeQuotaDays * TimeUnits.minutesPerDay
         for t in 0..<perUserMean.count {
             let mean = N * perUserMean[t]
             let v = Double(Int(max(0, mean + (batch * mean).squareRoot() * deviates[t]) + 0.5))
             if v > peak { peak = v }
             if t >= start && t < end {
                 day += v
-                if (t - start) % 1_440 == 1_439 { bestDay = max(bestDay, day); day = 0 }
+                if (t - start) % TimeUnits.minutesPerDay == 1_439 { bestDay = max(bestDay, day); day = 0 }
             }
         }
         return (peak, bestDay)
@@ -344,7 +344,7 @@ public struct LoadProjection: Sendable {
         var mask = [Bool](repeating: false, count: model.countedMinutes)
         for o in model.outages {
             let from = model.countedMinute(utc: o.start)
-            let to = Int(((o.end + recoveryHours * 3_600 - model.countedStartUTC) / 60).rounded(.up))
+            let to = Int(((o.end + recoveryHours * .secondsPerHour - model.countedStartUTC) / .secondsPerMinute).rounded(.up))
             for t in max(0, from)..<min(mask.count, max(to, 0)) { mask[t] = true }
         }
         return mask
@@ -379,11 +379,11 @@ extension LoadProjection {
             func daySum(_ d: Int, _ n: Int) -> Double {
                 let users = Double(n)
                 var sum = 0.0
-                for t in (start + d * 1_440)..<(start + (d + 1) * 1_440) { sum += value(minute: t, users: users) }
+                for t in (start + d * TimeUnits.minutesPerDay)..<(start + (d + 1) * TimeUnits.minutesPerDay) { sum += value(minute: t, users: users) }
                 return sum
             }
             let expected = (0..<model.completeQuotaDays).map { d in
-                perUserMean[(start + d * 1_440)..<(start + (d + 1) * 1_440)].reduce(0, +)
+                perUserMean[(start + d * TimeUnits.minutesPerDay)..<(start + (d + 1) * TimeUnits.minutesPerDay)].reduce(0, +)
             }
             for d in expected.indices.sorted(by: { expected[$0] > expected[$1] }) {
                 var high = min(best - 1, largest)

@@ -105,7 +105,7 @@ public struct MonteCarloEngine: Sendable {
         /// One load summary per user count, in ascending user-count order.
         public var loads: [LoadSummary] = []
         /// Mean requests per user in each UTC minute of the day, for the typical-day chart.
-        public var minuteOfDayPerUser = [Double](repeating: 0, count: 1_440)
+        public var minuteOfDayPerUser = [Double](repeating: 0, count: TimeUnits.minutesPerDay)
         /// Per quota tier: the smallest population that breaks one of its limits in this run
         /// (nil: none up to `MonteCarloEngine.largestPopulation`).
         public var firstExceedingUsers: [Int?] = []

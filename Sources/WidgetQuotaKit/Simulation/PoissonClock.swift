@@ -26,7 +26,7 @@ struct DayShape: Sendable {
         }
         cumulative[24] = 1
         self.cumulative = cumulative
-        secondsPerShare = weights.map { $0 > 0 ? 3_600 * total / $0 : 0 }
+        secondsPerShare = weights.map { $0 > 0 ? .secondsPerHour * total / $0 : 0 }
     }
 }
 
@@ -79,16 +79,16 @@ struct PoissonClock {
     /// The next event strictly after real time `t` (the process restarts at `t`).
     mutating func next(after t: Double, _ rng: inout RandomStream, _ tables: ExponentialTables) -> Double {
         // Past the window (or not a time) before converting: `Int(_:)` traps on huge values.
-        guard t >= 0, t < Double(days) * 86_400 else { return .infinity }
-        let d = Int(t * (1.0 / 86_400))
-        let seconds = t - Double(d) * 86_400
-        let h = min(Int(seconds * (1.0 / 3_600)), 23)
+        guard t >= 0, t < Double(days) * .secondsPerDay else { return .infinity }
+        let d = Int(t * (1.0 / .secondsPerDay))
+        let seconds = t - Double(d) * .secondsPerDay
+        let h = min(Int(seconds * (1.0 / .secondsPerHour)), 23)
         var share = shape.cumulative[h]
         if shape.secondsPerShare[h] > 0 {
-            share += (seconds - Double(h) * 3_600) / shape.secondsPerShare[h]
+            share += (seconds - Double(h) * .secondsPerHour) / shape.secondsPerShare[h]
         }
         day = d
-        dayStart = Double(d) * 86_400
+        dayStart = Double(d) * .secondsPerDay
         position = dayCumulative[d] + min(share, 1) * dayMass[d] + rng.exponential(tables)
         return locate()
     }
@@ -97,7 +97,7 @@ struct PoissonClock {
     private mutating func locate() -> Double {
         while day < days && dayCumulative[day + 1] <= position {
             day += 1
-            dayStart = Double(day) * 86_400
+            dayStart = Double(day) * .secondsPerDay
         }
         guard day < days else { return .infinity }
         let share = (position - dayCumulative[day]) * inverseDayMass[day]

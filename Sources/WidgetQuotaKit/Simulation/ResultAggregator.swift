@@ -40,12 +40,14 @@ struct ResultAggregator {
             results[i].exceedsEveryTier = results[i].requiredTier == nil && !scenario.quotas.tiers.isEmpty
         }
         let typical = designs.enumerated().map { d, design -> SimulationResult.TypicalDay in
-            var minutes = [Double](repeating: 0, count: 1_440)
+            var minutes = [Double](repeating: 0, count: TimeUnits.minutesPerDay)
             for run in 0..<runs {
                 let o = output(run: run, design: d)
-                for i in 0..<1_440 { minutes[i] += o.minuteOfDayPerUser[i] / Double(runs) }
+                for i in 0..<TimeUnits.minutesPerDay { minutes[i] += o.minuteOfDayPerUser[i] / Double(runs) }
             }
-            let hours = (0..<24).map { h in minutes[(h * 60)..<(h * 60 + 60)].reduce(0, +) / 60 }
+            let hours = (0..<TimeUnits.hoursPerDay).map { h in
+                minutes[(h * TimeUnits.minutesPerHour)..<((h + 1) * TimeUnits.minutesPerHour)].reduce(0, +) / .minutesPerHour
+            }
             return .init(design: design.name, requestsPerUserPerMinuteByHour: hours, requestsPerUserByMinute: minutes)
         }
         let method = SimulationResult.Method(
@@ -81,124 +83,69 @@ struct ResultAggregator {
         return table
     }
 
+    /// One design at one user count, over every run.
     func result(design d: Int, userIndex k: Int, users n: Int) -> DesignResult {
-        let exact = n <= sampleUsers
-        var totals = [Double]()
-        var perUser = CountHistogram()
+        let tiers = scenario.quotas.tiers
+        var requests = RequestsAcrossRuns(users: n, exact: n <= sampleUsers)
         var tally = UserTally()
         var ages = AgeHistogram()
-        var peaks = [Double](), means = [Double](), ratios = [Double](), tokenPeaks = [Double](), dayPeaks = [Double]()
-        var busiestDays = [Int: Int]()
-        var costs = [Double](), extras = [Double](), stormPeaks = [Double](), usualPeaks = [Double]()
-        var tierHits = [[(Bool, Bool, Bool)]](repeating: [], count: scenario.quotas.tiers.count)
-        var tierUtil = [[(Double?, Double?, Double?)]](repeating: [], count: scenario.quotas.tiers.count)
+        var load = LoadAcrossRuns()
+        var outage = OutageAcrossRuns()
+        var cost = price.map(CostAcrossRuns.init)
+        var tierOutcomes = [TierOutcomesAcrossRuns](repeating: .init(), count: tiers.count)
         for run in 0..<runs {
             let o = output(run: run, design: d)
-            let counts = o.requestsPerUser[k]
-            perUser = perUser.merged(with: counts)
-            let sum = Double(counts.sum)
-            let total = exact ? sum : sum / Double(counts.count) * Double(n)
-            totals.append(total)
-            if let price {
-                // Failed requests are not billed: scale by the run's success rate.
-                let billed = total * (o.tally.requests > 0 ? 1 - Double(o.tally.failedRequests) / Double(o.tally.requests) : 1)
-                let p = parameters[run]
-                costs.append(billed * (p.inputTokensPerRequest * price.inputCostPerToken + p.outputTokensPerRequest * price.outputCostPerToken))
-            }
-            if let extra = o.outageExtraRequestsPerUser { extras.append(extra) }
+            let total = requests.add(o.requestsPerUser[k])
+            cost?.add(totalRequests: total, tally: o.tally, parameters: parameters[run])
             tally.add(o.tally)
             ages.add(o.ages)
-            let load = o.loads[k]
+            let runLoad = o.loads[k]
             let tokens = parameters[run].tokensPerRequest
-            peaks.append(load.peakPerMinute)
-            means.append(load.meanPerMinute)
-            ratios.append(load.meanPerMinute > 0 ? load.peakPerMinute / load.meanPerMinute : 0)
-            tokenPeaks.append(load.peakPerMinute * tokens)
-            dayPeaks.append(load.peakQuotaDay)
-            if let storm = load.afterOutagePeak, let usual = load.afterOutageUsualPeak {
-                stormPeaks.append(storm)
-                usualPeaks.append(usual)
-            }
-            busiestDays[load.busiestQuotaDay, default: 0] += 1
-            for (t, tier) in scenario.quotas.tiers.enumerated() {
-                let rpm = tier.rpm.map { load.peakPerMinute > $0 } ?? false
-                let tpm = tier.tpm.map { load.peakPerMinute * tokens > $0 } ?? false
-                let rpd = tier.rpd.map { load.peakQuotaDay > $0 } ?? false
-                tierHits[t].append((rpm, tpm, rpd))
-                tierUtil[t].append((tier.rpm.map { load.peakPerMinute / $0 },
-                                    tier.tpm.map { load.peakPerMinute * tokens / $0 },
-                                    tier.rpd.map { load.peakQuotaDay / $0 }))
+            outage.add(extraRequestsPerUser: o.outageExtraRequestsPerUser, load: runLoad)
+            load.add(runLoad, tokensPerRequest: tokens)
+            for (t, tier) in tiers.enumerated() {
+                tierOutcomes[t].add(TierRunOutcome(tier: tier, load: runLoad, tokensPerRequest: tokens))
             }
         }
-        func per(_ value: Int64, _ over: Int64) -> Double { over > 0 ? Double(value) / Double(over) : 0 }
-        let userDays = tally.userDays
-        let successfulFetches = tally.fetches - tally.failedFetches
-        let quota = scenario.quotas.tiers.enumerated().map { t, tier -> DesignResult.TierOutcome in
-            let hits = tierHits[t]
-            func share(_ f: ((Bool, Bool, Bool)) -> Bool) -> Double { Double(hits.filter(f).count) / Double(max(hits.count, 1)) }
-            func p95(_ values: [Double?]) -> Double? {
-                let present = values.compactMap { $0 }
-                return present.isEmpty ? nil : RunSpread(present).p95
-            }
-            return .init(tier: tier.name,
-                         exceedProbability: share { $0.0 || $0.1 || $0.2 },
-                         rpmExceedProbability: share { $0.0 },
-                         tpmExceedProbability: share { $0.1 },
-                         rpdExceedProbability: share { $0.2 },
-                         rpmUtilizationP95: p95(tierUtil[t].map(\.0)),
-                         tpmUtilizationP95: p95(tierUtil[t].map(\.1)),
-                         rpdUtilizationP95: p95(tierUtil[t].map(\.2)))
-        }
-        let busiest = busiestDays.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key ?? 0
-        let totalSpread = RunSpread(totals)
-        let requestShares = DesignResult.RequestShares(
-            widgetExtension: per(tally.extensionRequests, tally.requests),
-            app: per(tally.appRequests, tally.requests),
-            background: per(tally.backgroundRequests, tally.requests))
-        let cost = price.map { price in
-            DesignResult.Cost(model: scenario.api.model, inputCostPerToken: price.inputCostPerToken,
-                              outputCostPerToken: price.outputCostPerToken, perMonth: RunSpread(costs),
-                              perUserMonth: Statistics.mean(costs) / Double(n), priceSource: priceSource)
-        }
-        var outage: DesignResult.OutageImpact?
-        if !extras.isEmpty {
-            let extra = Statistics.mean(extras)
-            let usual = usualPeaks.isEmpty ? 0 : Statistics.mean(usualPeaks)
-            let storm = RunSpread(stormPeaks.isEmpty ? [0] : stormPeaks)
-            outage = .init(extraRequestsPerUserMonth: extra, extraRequestsPerMonth: extra * Double(n),
-                           peakAfterOutagePerMinute: storm, usualPeakPerMinute: usual,
-                           stormRatio: usual > 0 ? storm.mean / usual : nil)
-        }
-        var perUserQuantiles = Quantiles(perUser)
+        let quota = zip(tiers, tierOutcomes).map { tier, outcomes in outcomes.outcome(tier: tier.name) }
+        let totalSpread = RunSpread(requests.totalPerRun)
+        var perUserQuantiles = Quantiles(requests.perUser)
         perUserQuantiles.mean = totalSpread.mean / Double(n)
         return DesignResult(
-            design: designs[d].name, users: n, method: exact ? "exact" : "projected",
+            design: designs[d].name, users: n, method: requests.exact ? "exact" : "projected",
             requestsPerUserMonth: perUserQuantiles,
             totalRequestsPerMonth: totalSpread,
             requestsPerUserDay: perUserQuantiles.mean / Double(scenario.horizon.days),
             ratioToBaseline: nil,
-            getTimelinePerUserDay: per(tally.getTimelines, userDays),
-            budgetExhaustedDayShare: per(tally.exhaustedInstanceDays, tally.instanceDays),
-            backgroundRunsPerUserDay: per(tally.bgLaunches, userDays),
-            backgroundExpirationsPerUserDay: per(tally.bgExpirations, userDays),
-            appOpensPerUserDay: per(tally.appOpens, userDays),
-            reloadCallsPerUserDay: per(tally.reloadCalls, userDays),
-            reloadCallsPerSuccessfulFetch: successfulFetches > 0 ? per(tally.reloadCalls, successfulFetches) : nil,
-            fetchesPerUserDay: per(tally.fetches, userDays),
-            fetchFailureRate: per(tally.failedFetches, tally.fetches),
-            retriesPerUserDay: per(tally.retries, userDays),
-            requestShares: requestShares,
-            load: .init(peakRequestsPerMinute: RunSpread(peaks), meanRequestsPerMinute: Statistics.mean(means),
-                        peakToMeanRatio: Statistics.mean(ratios), peakTokensPerMinute: RunSpread(tokenPeaks),
-                        peakRequestsPerQuotaDay: RunSpread(dayPeaks), busiestQuotaDay: busiest + 1),
-            freshness: .init(glancesPerUserDay: per(tally.glances, userDays),
-                             staleShare: per(tally.staleGlances, tally.glances),
-                             overTargetShare: per(tally.overTargetGlances, tally.glances),
-                             errorShare: per(tally.errorGlances, tally.glances),
-                             medianAgeMinutes: ages.quantileMinutes(0.5),
-                             p95AgeMinutes: ages.quantileMinutes(0.95),
-                             outageErrorShare: tally.outageGlances > 0 ? per(tally.outageErrorGlances, tally.outageGlances) : nil,
-                             outageStaleShare: tally.outageGlances > 0 ? per(tally.outageStaleGlances, tally.outageGlances) : nil),
-            quota: quota, requiredTier: nil, cost: cost, outage: outage)
+            getTimelinePerUserDay: tally.perUserDay(\.getTimelines),
+            budgetExhaustedDayShare: UserTally.ratio(tally.exhaustedInstanceDays, tally.instanceDays),
+            backgroundRunsPerUserDay: tally.perUserDay(\.bgLaunches),
+            backgroundExpirationsPerUserDay: tally.perUserDay(\.bgExpirations),
+            appOpensPerUserDay: tally.perUserDay(\.appOpens),
+            reloadCallsPerUserDay: tally.perUserDay(\.reloadCalls),
+            reloadCallsPerSuccessfulFetch: tally.successfulFetches > 0 ? UserTally.ratio(tally.reloadCalls, tally.successfulFetches) : nil,
+            fetchesPerUserDay: tally.perUserDay(\.fetches),
+            fetchFailureRate: UserTally.ratio(tally.failedFetches, tally.fetches),
+            retriesPerUserDay: tally.perUserDay(\.retries),
+            requestShares: .init(widgetExtension: UserTally.ratio(tally.extensionRequests, tally.requests),
+                                 app: UserTally.ratio(tally.appRequests, tally.requests),
+                                 background: UserTally.ratio(tally.backgroundRequests, tally.requests)),
+            load: load.summary,
+            freshness: ResultAggregator.freshness(tally, ages),
+            quota: quota, requiredTier: nil,
+            cost: cost?.cost(model: scenario.api.model, users: n, priceSource: priceSource),
+            outage: outage.impact(users: n))
+    }
+
+    /// What users saw at their glances: how often the content was stale, over target or an error, and how old it was.
+    static func freshness(_ tally: UserTally, _ ages: AgeHistogram) -> DesignResult.Freshness {
+        .init(glancesPerUserDay: tally.perUserDay(\.glances),
+              staleShare: UserTally.ratio(tally.staleGlances, tally.glances),
+              overTargetShare: UserTally.ratio(tally.overTargetGlances, tally.glances),
+              errorShare: UserTally.ratio(tally.errorGlances, tally.glances),
+              medianAgeMinutes: ages.quantileMinutes(0.5),
+              p95AgeMinutes: ages.quantileMinutes(0.95),
+              outageErrorShare: tally.outageGlances > 0 ? UserTally.ratio(tally.outageErrorGlances, tally.outageGlances) : nil,
+              outageStaleShare: tally.outageGlances > 0 ? UserTally.ratio(tally.outageStaleGlances, tally.outageGlances) : nil)
     }
 }

@@ -59,7 +59,7 @@ public struct RunParameters: Sendable, Equatable {
     /// Draws run `run`'s values; each assumption has its own stream, keyed by its name.
     public static func draw(_ scenario: Scenario, run: Int) -> RunParameters {
         RunParameters(scenario: scenario) { path, distribution in
-            var rng = RandomStream(seed: scenario.horizon.seed, 0xA55E_2710, UInt64(run), stableHash(path))
+            var rng = RandomStream(seed: scenario.horizon.seed, .runParameters, UInt64(run), stableHash(path))
             return distribution.sample(&rng)
         }
     }

@@ -23,11 +23,17 @@ public struct SimulationModel: Sendable {
     let appShape: DayShape
     let widgetShape: DayShape
     let backgroundShape: DayShape
-    let flatShape = DayShape(weights: Array(repeating: 1, count: 24))
+    let flatShape = DayShape(weights: Array(repeating: 1, count: TimeUnits.hoursPerDay))
 
     /// Quantiles of the day-to-day getTimeline factor (mean-one lognormal with the scenario's
-    /// spread) at 1,024 evenly spaced levels: a day's factor is one uniform draw and a lookup.
+    /// spread) at `dayFactorLevels` evenly spaced levels: a day's factor is one uniform draw and a lookup.
     let dayFactorQuantiles: [Double]
+
+    /// Bits of a random draw that pick a day factor's level: 10, so 1,024 levels, finer than
+    /// the spread between days could show.
+    static let dayFactorLevelBits = 10
+    /// Levels of the day-factor quantile table: one per value of `dayFactorLevelBits` bits.
+    static let dayFactorLevels = 1 << dayFactorLevelBits
 
     /// Cumulative time-zone shares and their offsets in seconds.
     let zoneCumulative: [Double]
@@ -56,8 +62,8 @@ public struct SimulationModel: Sendable {
         countedFirstDay = SimulationModel.paddingDays + h.warmupDays
         countedEndDay = countedFirstDay + h.days
         simulatedDays = countedEndDay + 1
-        countedStartUTC = Double(countedFirstDay) * 86_400
-        countedMinutes = h.days * 1_440
+        countedStartUTC = Double(countedFirstDay) * .secondsPerDay
+        countedMinutes = h.days * TimeUnits.minutesPerDay
 
         let activity = scenario.population.activity
         appShape = DayShape(weights: activity.app)
@@ -73,7 +79,8 @@ public struct SimulationModel: Sendable {
 
         let cv = scenario.platform.getTimelineDaySpread
         let sigma = Foundation.log(1 + cv * cv).squareRoot()
-        let levels = (0..<1_024).map { Foundation.exp(-sigma * sigma / 2 + sigma * Distribution.normalQuantile((Double($0) + 0.5) / 1_024)) }
+        let count = SimulationModel.dayFactorLevels
+        let levels = (0..<count).map { Foundation.exp(-sigma * sigma / 2 + sigma * Distribution.normalQuantile((Double($0) + 0.5) / Double(count))) }
         let levelMean = levels.reduce(0, +) / Double(levels.count)
         dayFactorQuantiles = levels.map { $0 / levelMean }
 
@@ -81,17 +88,17 @@ public struct SimulationModel: Sendable {
         let total = zones.reduce(0) { $0 + $1.share }
         var running = 0.0
         zoneCumulative = zones.map { running += $0.share / total; return running }
-        zoneOffsets = zones.map { $0.utcOffsetHours * 3_600 }
+        zoneOffsets = zones.map { $0.utcOffsetHours * .secondsPerHour }
 
         // In time order, whatever order the scenario lists them in: the storm follows the earliest.
         outages = scenario.api.outages.map { o in
-            let start = Double(SimulationModel.paddingDays + h.warmupDays + o.day - 1) * 86_400 + o.startHourUTC * 3_600
-            return (start, start + o.durationHours * 3_600, o.errorRate)
+            let start = Double(SimulationModel.paddingDays + h.warmupDays + o.day - 1) * .secondsPerDay + o.startHourUTC * .secondsPerHour
+            return (start, start + o.durationHours * .secondsPerHour, o.errorRate)
         }.sorted { $0.start < $1.start }
 
-        let start = Int((-scenario.quotas.resetUTCOffsetHours * 60).rounded())
-        quotaStartMinute = ((start % 1_440) + 1_440) % 1_440
-        completeQuotaDays = max(0, (countedMinutes - quotaStartMinute) / 1_440)
+        let start = Int((-scenario.quotas.resetUTCOffsetHours * .minutesPerHour).rounded())
+        quotaStartMinute = ((start % TimeUnits.minutesPerDay) + TimeUnits.minutesPerDay) % TimeUnits.minutesPerDay
+        completeQuotaDays = max(0, (countedMinutes - quotaStartMinute) / TimeUnits.minutesPerDay)
 
     }
 
@@ -102,13 +109,13 @@ public struct SimulationModel: Sendable {
 
     /// The counted minute a UTC time falls in (negative before the window, past its end after it).
     func countedMinute(utc: Double) -> Int {
-        Int(((utc - countedStartUTC) / 60).rounded(.down))
+        Int(((utc - countedStartUTC) / .secondsPerMinute).rounded(.down))
     }
 
     /// The counted UTC minute of a UTC time, or nil outside the window.
     @inline(__always) func bucket(utc: Double) -> Int? {
         guard utc >= countedStartUTC else { return nil }
-        let m = Int((utc - countedStartUTC) * (1.0 / 60))
+        let m = Int((utc - countedStartUTC) * (1.0 / .secondsPerMinute))
         return m < countedMinutes ? m : nil
     }
 }
@@ -131,7 +138,7 @@ public struct UserTraits: Sendable, Equatable {
     public init(model: SimulationModel, user: Int) {
         let s = model.scenario
         let p = model.parameters
-        var rng = RandomStream(seed: s.horizon.seed, 0x7EA1_75, UInt64(model.run), UInt64(user))
+        var rng = RandomStream(seed: s.horizon.seed, .userTraits, UInt64(model.run), UInt64(user))
         let zoneDraw = rng.uniform()
         let zone = model.zoneCumulative.firstIndex { zoneDraw < $0 } ?? (model.zoneCumulative.count - 1)
         utcOffsetSeconds = model.zoneOffsets[zone]
@@ -151,17 +158,19 @@ public struct UserTraits: Sendable, Equatable {
             * (rarelyViewed ? platform.rarelyViewedReloadFactor : 1)
         let opens = rng.bernoulli(p.neverOpenShare) ? 0 : p.appOpensPerDay
         appOpensPerDay = opens * UserTraits.meanOneLognormal(cv: s.population.appOpensUserSpread, &rng)
-        glancesPerDay = p.glancesPerDay * UserTraits.meanOneLognormal(cv: 0.5, &rng) * (rarelyViewed ? 0.3 : 1)
-        // Low Power Mode habits differ: beta with the run's mean share and concentration 4.
+        glancesPerDay = p.glancesPerDay * UserTraits.meanOneLognormal(cv: ModelAssumptions.glancesUserSpread, &rng)
+            * (rarelyViewed ? ModelAssumptions.rarelyViewedGlanceShare : 1)
+        // Low Power Mode habits differ: a beta with the run's mean share.
         let share = min(max(p.lowPowerDayShare, 0), 1)
         if share <= 0 || share >= 1 {
             lowPowerProbability = share
         } else {
-            let a = share * 4, b = (1 - share) * 4
+            let a = share * ModelAssumptions.lowPowerHabitConcentration
+            let b = (1 - share) * ModelAssumptions.lowPowerHabitConcentration
             let x = rng.gamma(shape: a), y = rng.gamma(shape: b)
             lowPowerProbability = x + y > 0 ? x / (x + y) : share
         }
-        backgroundRunsPerDay = p.backgroundRunsPerDay * UserTraits.meanOneLognormal(cv: 0.25, &rng)
+        backgroundRunsPerDay = p.backgroundRunsPerDay * UserTraits.meanOneLognormal(cv: ModelAssumptions.backgroundRunsUserSpread, &rng)
     }
 
     /// A lognormal factor with mean 1 and the given coefficient of variation.

@@ -73,47 +73,47 @@ struct SimulationConstants: Sendable {
         simulatedDays = m.simulatedDays
         countedFirstDay = m.countedFirstDay
         countedEndDay = m.countedEndDay
-        countedStartLocal = Double(m.countedFirstDay) * 86_400
-        countedEndLocal = Double(m.countedEndDay) * 86_400
-        endLocal = Double(m.simulatedDays) * 86_400
+        countedStartLocal = Double(m.countedFirstDay) * .secondsPerDay
+        countedEndLocal = Double(m.countedEndDay) * .secondsPerDay
+        endLocal = Double(m.simulatedDays) * .secondsPerDay
         countedStartUTC = m.countedStartUTC
         countedMinutes = m.countedMinutes
         quotaStartMinute = m.quotaStartMinute
         completeQuotaDays = m.completeQuotaDays
-        completeQuotaMinutes = m.completeQuotaDays * 1_440
+        completeQuotaMinutes = m.completeQuotaDays * TimeUnits.minutesPerDay
 
         fetchOnGetTimeline = d.fetchTriggers.contains(.getTimeline)
         fetchOnForeground = d.fetchTriggers.contains(.appForeground)
         fetchOnBackground = d.fetchTriggers.contains(.backgroundTask)
         fetchOnPush = d.fetchTriggers.contains(.push)
         hasTTL = d.cacheTTLMinutes != nil
-        ttl = (d.cacheTTLMinutes ?? 0) * 60
-        freshnessTargetSeconds = s.population.freshnessTargetMinutes * 60
+        ttl = (d.cacheTTLMinutes ?? 0) * .secondsPerMinute
+        freshnessTargetSeconds = s.population.freshnessTargetMinutes * .secondsPerMinute
         staleThreshold = max(ttl, freshnessTargetSeconds)
 
-        foregroundSeconds = s.population.foregroundMinutes * 60
+        foregroundSeconds = s.population.foregroundMinutes * .secondsPerMinute
         foregroundReloadsExempt = s.platform.foregroundReloadsExempt
         backgroundIntervalHours = SimulationModel.backgroundIntervalHours(d, s)
-        backgroundIntervalSeconds = backgroundIntervalHours * 3_600
+        backgroundIntervalSeconds = backgroundIntervalHours * .secondsPerHour
         dataChangesPerDay = m.parameters.dataChangesPerDay
         taskSliceSeconds = s.platform.taskSliceSeconds
         lowPowerBackgroundFactor = s.platform.backgroundLowPowerFactor
 
         // At least a second, even for an unvalidated scenario: a reload due at the moment of the
         // previous one would repeat without end while the app is in the foreground.
-        let spacing = max(s.platform.minEntrySpacingMinutes * 60, 1)
+        let spacing = max(s.platform.minEntrySpacingMinutes * .secondsPerMinute, 1)
         minReloadSpacing = spacing
         switch d.reloadPolicy {
         case .never: policyNever = true; policyDelay = .infinity
-        case .after(let minutes): policyNever = false; policyDelay = max(minutes * 60, spacing)
+        case .after(let minutes): policyNever = false; policyDelay = max(minutes * .secondsPerMinute, spacing)
         case .atEnd:
             // The first entry is dated when the timeline is built, the last (entries − 1) spacings
             // later; WidgetKit reloads once that date has passed (the timeline-model article).
             policyNever = false
-            policyDelay = max(Double(max(d.timelineEntries - 1, 0)) * d.entrySpacingMinutes * 60, spacing)
+            policyDelay = max(Double(max(d.timelineEntries - 1, 0)) * d.entrySpacingMinutes * .secondsPerMinute, spacing)
         }
         aligned = d.alignToWallClockMinutes != nil
-        alignPeriod = (d.alignToWallClockMinutes ?? 0) * 60
+        alignPeriod = (d.alignToWallClockMinutes ?? 0) * .secondsPerMinute
         jitterSeconds = d.jitterSeconds
         reloadCalls = d.reloadCalls
 
@@ -157,9 +157,9 @@ struct ShapeTable {
     /// (`hourSlots` entries), and returns a view of them.
     static func write(_ shape: DayShape, doubles: UnsafeMutablePointer<Double>, slots: UnsafeMutablePointer<UInt8>) -> ShapeTable {
         for i in 0..<25 { doubles[i] = shape.cumulative[i] }
-        for i in 0..<24 {
+        for i in 0..<TimeUnits.hoursPerDay {
             doubles[25 + i] = shape.secondsPerShare[i]
-            doubles[49 + i] = Double(i) * 3_600 - shape.cumulative[i] * shape.secondsPerShare[i]
+            doubles[49 + i] = Double(i) * .secondsPerHour - shape.cumulative[i] * shape.secondsPerShare[i]
         }
         var hour = 0
         for slot in 0..<hourSlots {

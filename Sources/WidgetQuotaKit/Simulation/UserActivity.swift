@@ -24,18 +24,18 @@ struct UserActivity {
         let run = UInt64(model.run), u = UInt64(user)
 
         // Per local day: how busy, and whether in Low Power Mode.
-        var dayRNG = RandomStream(seed: seed, 8, run, u)
+        var dayRNG = RandomStream(seed: seed, .days, run, u)
         let days = buffers.days
         let dayFactor = buffers.dayFactor, lowPower = buffers.lowPower
         model.dayFactorQuantiles.withUnsafeBufferPointer { levels in
-            for d in 0...days { dayFactor[d] = levels[Int(dayRNG.next() >> 54)] }
+            for d in 0...days { dayFactor[d] = levels[Int(dayRNG.next() >> UInt64(64 - SimulationModel.dayFactorLevelBits))] }
         }
         let lowPowerProbability = traits.lowPowerProbability
         for d in 0...days { lowPower[d] = dayRNG.bernoulli(lowPowerProbability) }
         self.dayFactor = UnsafePointer(dayFactor)
         self.lowPower = UnsafePointer(lowPower)
 
-        var widgetRNG = RandomStream(seed: seed, 1, run, u)
+        var widgetRNG = RandomStream(seed: seed, .widgetRequests, run, u)
         let systemPerDay = max(traits.getTimelinePerDay * Double(traits.instances), 0)
         widget = WidgetStream.generate(in: buffers, days: days, callsPerDay: { systemPerDay * dayFactor[$0] },
                                        glancesPerDay: max(traits.glancesPerDay, 0), rng: &widgetRNG,

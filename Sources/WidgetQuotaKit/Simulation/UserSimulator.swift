@@ -17,18 +17,18 @@ import Foundation
 struct UserSimulator<Observer: SimulationObserver> {
     let traits: UserTraits
     var observer: Observer
-    let k: SimulationConstants
+    let constants: SimulationConstants
     let workspace: SimulationWorkspace
-    private let zig: ExponentialTables
+    private let exponentialTables: ExponentialTables
 
     // Random streams, one per source.
-    var appRNG: RandomStream
-    var backgroundRNG: RandomStream
-    var pushRNG: RandomStream
+    var appOpenRandom: RandomStream
+    var backgroundLaunchRandom: RandomStream
+    var pushRandom: RandomStream
     /// Which instance a system getTimeline call goes to (users with several widgets).
-    var instanceRNG: RandomStream
-    var apiRNG: RandomStream
-    var policyRNG: RandomStream
+    var instanceRandom: RandomStream
+    var apiOutcomeRandom: RandomStream
+    var reloadJitterRandom: RandomStream
 
     /// System getTimeline calls and glances of the whole window, in time order.
     let widget: WidgetStream
@@ -58,9 +58,9 @@ struct UserSimulator<Observer: SimulationObserver> {
     var retryAttempt = 0
     var nextRetry = Double.infinity
     /// This device's fixed offset from the wall-clock boundaries (aligned designs with jitter).
-    let phase: Double
+    let wallClockPhase: Double
     /// When in its day this device's reload budget renews.
-    let budgetPhase: Double
+    let budgetRenewalPhase: Double
     var retryActor = RequestActor.app
     /// The widget instance whose getTimeline a widget-extension retry completes.
     var retryInstance = 0
@@ -74,17 +74,17 @@ struct UserSimulator<Observer: SimulationObserver> {
     private let utcOffset: Double
 
     // Next event times.
-    private var tMidnight = 86_400.0
-    private var tClose = Double.infinity
-    private var tBackground = Double.infinity
-    private var tPush = Double.infinity
-    private var tBudget = 0.0
+    private var nextMidnight = Double.secondsPerDay
+    private var nextAppClose = Double.infinity
+    private var nextBackgroundLaunch = Double.infinity
+    private var nextPush = Double.infinity
+    private var nextBudgetRenewal = 0.0
     /// Earliest of the rare sources above and `nextRetry`, and which one (see `Source`).
-    private var tRare = 0.0
-    private var rareSource = Source.midnight
+    private var nextRareEvent = 0.0
+    private var nextRareSource = Source.midnight
     /// Earliest policy reload over the instances, and its instance (lowest index on ties).
-    private var tPolicy = Double.infinity
-    private var policyInstance = 0
+    private var nextPolicyReload = Double.infinity
+    private var nextPolicyReloadInstance = 0
 
     private enum Source { case midnight, close, background, push, retry, budget }
 
@@ -120,28 +120,28 @@ struct UserSimulator<Observer: SimulationObserver> {
 
     /// A simulator that replays `activity`, drawn for this user under any design of `model`'s run.
     init(model: SimulationModel, user: Int, observer: Observer, workspace ws: SimulationWorkspace, activity: UserActivity) {
-        let k = ws.constants
-        self.k = k
+        let constants = ws.constants
+        self.constants = constants
         self.workspace = ws
-        zig = ExponentialTables.shared
+        exponentialTables = ExponentialTables.shared
         let traits = activity.traits
         self.traits = traits
         self.observer = observer
         utcOffset = traits.utcOffsetSeconds
         let seed = model.scenario.horizon.seed
         let run = UInt64(model.run), u = UInt64(user)
-        appRNG = RandomStream(seed: seed, 2, run, u)
-        backgroundRNG = RandomStream(seed: seed, 3, run, u)
-        pushRNG = RandomStream(seed: seed, 4, run, u)
-        instanceRNG = RandomStream(seed: seed, 5, run, u)
-        apiRNG = RandomStream(seed: seed, 6, run, u)
-        policyRNG = RandomStream(seed: seed, 7, run, u)
-        var phaseRNG = RandomStream(seed: seed, 9, run, u)
-        budgetPhase = phaseRNG.uniform() * 86_400
-        phase = k.aligned ? min(k.jitterSeconds, k.alignPeriod) * phaseRNG.uniform() : 0
-        tBudget = budgetPhase
+        appOpenRandom = RandomStream(seed: seed, .appOpens, run, u)
+        backgroundLaunchRandom = RandomStream(seed: seed, .backgroundRuns, run, u)
+        pushRandom = RandomStream(seed: seed, .pushes, run, u)
+        instanceRandom = RandomStream(seed: seed, .instances, run, u)
+        apiOutcomeRandom = RandomStream(seed: seed, .apiOutcomes, run, u)
+        reloadJitterRandom = RandomStream(seed: seed, .reloadPolicy, run, u)
+        var phaseRandom = RandomStream(seed: seed, .phases, run, u)
+        budgetRenewalPhase = phaseRandom.uniform() * .secondsPerDay
+        wallClockPhase = constants.aligned ? min(constants.jitterSeconds, constants.alignPeriod) * phaseRandom.uniform() : 0
+        nextBudgetRenewal = budgetRenewalPhase
 
-        let days = k.simulatedDays
+        let days = constants.simulatedDays
         let lowPower = activity.lowPower
         lowPowerDays = lowPower
         dayFactors = activity.dayFactor
@@ -150,12 +150,12 @@ struct UserSimulator<Observer: SimulationObserver> {
         // The clocks of the other sources.
         let opens = max(traits.appOpensPerDay, 0)
         appClock = PoissonClock(storage: ws.clockStorage(0), days: days, shape: ws.shape(0)) { _ in opens }
-        let pushes = max(k.fetchOnPush ? k.dataChangesPerDay : 0, 0)
+        let pushes = max(constants.fetchOnPush ? constants.dataChangesPerDay : 0, 0)
         pushClock = PoissonClock(storage: ws.clockStorage(1), days: days, shape: ws.shape(3)) { _ in pushes }
         // iOS launches at a rate that gives the user's runs per day: a cycle is the earliest-begin
         // interval plus a wait, mostly at night, almost never in Low Power Mode (the Gemini widget report).
-        let launches = max(k.fetchOnBackground ? model.backgroundCalibration?.launchRate(runsPerDay: traits.backgroundRunsPerDay) ?? 0 : 0, 0)
-        let lowPowerFactor = k.lowPowerBackgroundFactor
+        let launches = max(constants.fetchOnBackground ? model.backgroundCalibration?.launchRate(runsPerDay: traits.backgroundRunsPerDay) ?? 0 : 0, 0)
+        let lowPowerFactor = constants.lowPowerBackgroundFactor
         backgroundClock = PoissonClock(storage: ws.clockStorage(2), days: days, shape: ws.shape(2)) {
             lowPower[$0] ? launches * lowPowerFactor : launches
         }
@@ -176,109 +176,109 @@ struct UserSimulator<Observer: SimulationObserver> {
             displayedContent[i] = -.infinity
             displayedError[i] = false
         }
-        endLocal = k.endLocal
+        endLocal = constants.endLocal
     }
 
     /// Whether each local day of the simulated window is spent in Low Power Mode.
-    var lowPower: [Bool] { Array(UnsafeBufferPointer(start: lowPowerDays, count: k.simulatedDays + 1)) }
+    var lowPower: [Bool] { Array(UnsafeBufferPointer(start: lowPowerDays, count: constants.simulatedDays + 1)) }
 
     /// This user's days, copied out of the activity's buffers (valid until they serve another user).
     var calendar: UserCalendar {
-        UserCalendar(dayFactor: Array(UnsafeBufferPointer(start: dayFactors, count: k.simulatedDays + 1)),
+        UserCalendar(dayFactor: Array(UnsafeBufferPointer(start: dayFactors, count: constants.simulatedDays + 1)),
                      lowPower: lowPower)
     }
 
     // MARK: Time
 
     @inline(__always) func utc(_ local: Double) -> Double { local - utcOffset }
-    @inline(__always) func day(_ local: Double) -> Int { Int(local / 86_400) }
+    @inline(__always) func day(_ local: Double) -> Int { Int(local / .secondsPerDay) }
     @inline(__always) func counted(_ local: Double) -> Bool {
-        local >= k.countedStartLocal && local < k.countedEndLocal
+        local >= constants.countedStartLocal && local < constants.countedEndLocal
     }
 
     // MARK: Run
 
     mutating func run() {
         let instances = self.instances
-        let foregroundSeconds = k.foregroundSeconds
+        let foregroundSeconds = constants.foregroundSeconds
         let times = widget.times, kinds = widget.kinds
         var nextWidget = 0
 
-        var tOpen = appClock.next(&appRNG, zig)
-        tPush = pushClock.next(&pushRNG, zig)
-        if k.fetchOnBackground {
+        var nextAppOpen = appClock.next(&appOpenRandom, exponentialTables)
+        nextPush = pushClock.next(&pushRandom, exponentialTables)
+        if constants.fetchOnBackground {
             // Apps that use background refresh submitted a request at install.
-            tBackground = scheduleBackground(from: 0)
+            nextBackgroundLaunch = scheduleBackground(from: 0)
             backgroundPending = true
         }
         updateRare()
         // The earliest event that is not the widget's own; the stream ends with +infinity.
-        var tOther = min(tRare, min(tOpen, tPolicy))
+        var nextOtherEvent = min(nextRareEvent, min(nextAppOpen, nextPolicyReload))
 
         while true {
             let t = times[nextWidget]
-            if t < tOther {
+            if t < nextOtherEvent {
                 let kind = kinds[nextWidget]
                 nextWidget += 1
                 if kind == .glance {
                     glance(at: t)   // only reads what is shown
                     continue
                 }
-                let instance = instances == 1 ? 0 : Int(instanceRNG.next() % UInt64(instances))
+                let instance = instances == 1 ? 0 : Int(instanceRandom.next() % UInt64(instances))
                 getTimeline(instance, at: t, origin: .system)
-                tOther = min(tRare, min(tOpen, tPolicy))   // the policy reload or a retry may have moved
+                nextOtherEvent = min(nextRareEvent, min(nextAppOpen, nextPolicyReload))   // the policy reload or a retry may have moved
                 continue
             }
-            let now = tOther
+            let now = nextOtherEvent
             if now >= endLocal { break }
             // Ties go to the rare sources, then app opens, then policy reloads (fixed times can tie).
-            if tRare == now {
+            if nextRareEvent == now {
                 rareEvent(at: now)
-            } else if tOpen == now {
+            } else if nextAppOpen == now {
                 let alreadyOpen = now < foregroundUntil
                 // A new session, or the open one goes on. Set before the app's own work, so a
                 // reload it asks for after its fetch (seconds later) is exempt from the budget.
                 foregroundUntil = now + foregroundSeconds
-                tClose = foregroundUntil
+                nextAppClose = foregroundUntil
                 if !alreadyOpen { appForeground(at: now) }
-                tOpen = appClock.next(&appRNG, zig)
+                nextAppOpen = appClock.next(&appOpenRandom, exponentialTables)
                 updateRare()
             } else {
-                let i = policyInstance
+                let i = nextPolicyReloadInstance
                 nextPolicy[i] = .infinity
                 updatePolicy()
                 getTimeline(i, at: now, origin: .policy)
             }
-            tOther = min(tRare, min(tOpen, tPolicy))
+            nextOtherEvent = min(nextRareEvent, min(nextAppOpen, nextPolicyReload))
         }
         tally.users = 1
     }
 
     /// Handles the rare source that is due at `t`.
     private mutating func rareEvent(at t: Double) {
-        switch rareSource {
+        switch nextRareSource {
         case .midnight:
             midnight(t)
-            tMidnight = t + 86_400
+            nextMidnight = t + .secondsPerDay
         case .close:
-            tClose = .infinity
+            nextAppClose = .infinity
             observer.record(.appBackground, local: t, utc: utc(t))
-            if k.fetchOnBackground { submitBackground(at: t) }
+            if constants.fetchOnBackground { submitBackground(at: t) }
         case .background:
             backgroundPending = false
             backgroundLaunch(at: t)
-            tBackground = .infinity
+            nextBackgroundLaunch = .infinity
             submitBackground(at: t)
         case .push:
-            pushDeadline = t + k.taskSliceSeconds
+            pushDeadline = t + constants.taskSliceSeconds
             _ = fetch(at: t, actor: .app)
-            tPush = pushClock.next(&pushRNG, zig)
+            nextPush = pushClock.next(&pushRandom, exponentialTables)
         case .retry:
             nextRetry = .infinity
             retry(at: t)
         case .budget:
             budgetReset(t)
-            tBudget = t + 86_400
+            nextBudgetRenewal = t + .secondsPerDay
         }
         updateRare()
     }
@@ -306,39 +306,39 @@ struct UserSimulator<Observer: SimulationObserver> {
 
     /// Recomputes the earliest rare event (in the original precedence on ties).
     @inline(__always) private mutating func updateRare() {
-        var t = tMidnight, s = Source.midnight
-        if tClose < t { t = tClose; s = .close }
-        if tBackground < t { t = tBackground; s = .background }
-        if tPush < t { t = tPush; s = .push }
+        var t = nextMidnight, s = Source.midnight
+        if nextAppClose < t { t = nextAppClose; s = .close }
+        if nextBackgroundLaunch < t { t = nextBackgroundLaunch; s = .background }
+        if nextPush < t { t = nextPush; s = .push }
         if nextRetry < t { t = nextRetry; s = .retry }
-        if tBudget < t { t = tBudget; s = .budget }
-        tRare = t
-        rareSource = s
+        if nextBudgetRenewal < t { t = nextBudgetRenewal; s = .budget }
+        nextRareEvent = t
+        nextRareSource = s
     }
 
     /// Recomputes the earliest policy reload over the instances.
     @inline(__always) private mutating func updatePolicy() {
         if instances == 1 {
-            tPolicy = nextPolicy[0]
-            policyInstance = 0
+            nextPolicyReload = nextPolicy[0]
+            nextPolicyReloadInstance = 0
             return
         }
         var t = Double.infinity, index = 0
         for i in 0..<instances where nextPolicy[i] < t { t = nextPolicy[i]; index = i }
-        tPolicy = t
-        policyInstance = index
+        nextPolicyReload = t
+        nextPolicyReloadInstance = index
     }
 
     // MARK: Handlers
 
     mutating func midnight(_ t: Double) {
         let endedDay = day(t) - 1
-        if endedDay >= k.countedFirstDay && endedDay < k.countedEndDay {
+        if endedDay >= constants.countedFirstDay && endedDay < constants.countedEndDay {
             tally.userDays += 1
             if lowPowerDays[endedDay] { tally.lowPowerDays += 1 }
         }
         let today = day(t)
-        if today <= k.simulatedDays, lowPowerDays[today] != lowPowerDays[max(today - 1, 0)] {
+        if today <= constants.simulatedDays, lowPowerDays[today] != lowPowerDays[max(today - 1, 0)] {
             observer.record(.lowPowerMode(on: lowPowerDays[today]), local: t, utc: utc(t))
         }
     }
@@ -363,7 +363,7 @@ struct UserSimulator<Observer: SimulationObserver> {
     }
 
     @inline(__always) mutating func getTimeline(_ i: Int, at t: Double, origin: TimelineOrigin) {
-        let exempt = k.foregroundReloadsExempt && t < foregroundUntil
+        let exempt = constants.foregroundReloadsExempt && t < foregroundUntil
         if !exempt {
             if budgetUsed[i] >= traits.budgetPerInstance {
                 if !exhausted[i] { observer.record(.budgetExhausted(instance: i), local: t, utc: utc(t)) }
@@ -377,30 +377,30 @@ struct UserSimulator<Observer: SimulationObserver> {
         if counted(t) { tally.getTimelines += 1 }
         observer.record(.getTimeline(instance: i, origin: origin, budgetExempt: exempt), local: t, utc: utc(t))
 
-        if k.fetchOnGetTimeline {
-            if k.hasTTL && t - contentTime <= k.ttl {
+        if constants.fetchOnGetTimeline {
+            if constants.hasTTL && t - contentTime <= constants.ttl {
                 observer.record(.cacheHit(instance: i), local: t, utc: utc(t))
                 displayedContent[i] = contentTime
                 displayedError[i] = false
             } else {
-                extensionDeadline = t + k.taskSliceSeconds
+                extensionDeadline = t + constants.taskSliceSeconds
                 let ok = fetch(at: t, actor: .widgetExtension, instance: i)
                 if ok {
                     displayedContent[i] = contentTime
                     displayedError[i] = false
-                } else if !k.hasTTL {
+                } else if !constants.hasTTL {
                     displayedError[i] = true
                 } else {
                     displayedContent[i] = contentTime
                 }
             }
         } else {
-            let fresh = k.hasTTL && t - contentTime <= k.ttl
+            let fresh = constants.hasTTL && t - contentTime <= constants.ttl
             observer.record(fresh ? .cacheHit(instance: i) : .cacheStale(instance: i), local: t, utc: utc(t))
             displayedContent[i] = contentTime
             displayedError[i] = false
         }
-        if !k.policyNever {
+        if !constants.policyNever {
             nextPolicy[i] = policyTime(after: t)
             updatePolicy()
         }
@@ -413,13 +413,13 @@ struct UserSimulator<Observer: SimulationObserver> {
     /// boundaries keeps the next boundary rather than skipping it; WidgetKit honours it as soon
     /// as its minimum spacing allows. Other designs ask `policyDelay` later.
     @inline(__always) mutating func policyTime(after t: Double) -> Double {
-        if k.policyNever { return .infinity }
-        guard k.aligned else { return aligned(t + k.policyDelay) }
-        let period = k.alignPeriod
+        if constants.policyNever { return .infinity }
+        guard constants.aligned else { return aligned(t + constants.policyDelay) }
+        let period = constants.alignPeriod
         // The first boundary after t, or after t + delay − period for a delay longer than the period.
-        let from = t + Swift.max(k.policyDelay - period, 0)
-        let boundary = (UserSimulator.floor((from - phase) / period) + 1) * period + phase
-        return max(boundary, t + k.minReloadSpacing)
+        let from = t + Swift.max(constants.policyDelay - period, 0)
+        let boundary = (UserSimulator.floor((from - wallClockPhase) / period) + 1) * period + wallClockPhase
+        return max(boundary, t + constants.minReloadSpacing)
     }
 
     /// Applies wall-clock alignment and jitter to a requested time.
@@ -428,11 +428,11 @@ struct UserSimulator<Observer: SimulationObserver> {
     /// phase (0 ... jitter), so jitter spreads devices without stretching the period; unaligned
     /// designs add a fresh random delay to each request.
     @inline(__always) mutating func aligned(_ time: Double) -> Double {
-        if k.aligned {
-            let period = k.alignPeriod
-            return UserSimulator.ceil((time - phase) / period) * period + phase
+        if constants.aligned {
+            let period = constants.alignPeriod
+            return UserSimulator.ceil((time - wallClockPhase) / period) * period + wallClockPhase
         }
-        if k.jitterSeconds > 0 { return time + policyRNG.uniform() * k.jitterSeconds }
+        if constants.jitterSeconds > 0 { return time + reloadJitterRandom.uniform() * constants.jitterSeconds }
         return time
     }
 
@@ -452,43 +452,43 @@ struct UserSimulator<Observer: SimulationObserver> {
     mutating func appForeground(at t: Double) {
         if counted(t) { tally.appOpens += 1 }
         observer.record(.appForeground, local: t, utc: utc(t))
-        if k.fetchOnForeground {
+        if constants.fetchOnForeground {
             if isStale(t) {
                 _ = fetch(at: t, actor: .app)
             } else {
                 observer.record(.cacheHit(instance: nil), local: t, utc: utc(t))
             }
         }
-        if k.reloadCalls == .everyForeground { reloadCall(at: t) }
+        if constants.reloadCalls == .everyForeground { reloadCall(at: t) }
     }
 
     @inline(__always) func isStale(_ t: Double) -> Bool {
-        !k.hasTTL || t - contentTime > k.ttl
+        !constants.hasTTL || t - contentTime > constants.ttl
     }
 
     mutating func submitBackground(at t: Double) {
-        guard k.fetchOnBackground else { return }
+        guard constants.fetchOnBackground else { return }
         if counted(t) { tally.bgSubmits += 1 }
         // The Gemini widget report: submitting while an identical request is queued fails, which is not fatal.
         observer.record(.bgTaskSubmit(accepted: !backgroundPending), local: t, utc: utc(t))
         guard !backgroundPending else { return }
         backgroundPending = true
-        tBackground = scheduleBackground(from: t)
+        nextBackgroundLaunch = scheduleBackground(from: t)
     }
 
     /// When iOS launches a task submitted at `t`: not before the earliest begin date, then at a
     /// rate that gives the run's launches per day, mostly at night, almost never in Low Power Mode.
     mutating func scheduleBackground(from t: Double) -> Double {
-        let earliest = aligned(t + k.backgroundIntervalSeconds)
-        return backgroundClock.next(after: earliest, &backgroundRNG, zig)
+        let earliest = aligned(t + constants.backgroundIntervalSeconds)
+        return backgroundClock.next(after: earliest, &backgroundLaunchRandom, exponentialTables)
     }
 
     mutating func backgroundLaunch(at t: Double) {
         if counted(t) { tally.bgLaunches += 1 }
         observer.record(.bgTaskLaunch, local: t, utc: utc(t))
-        backgroundDeadline = t + k.taskSliceSeconds
+        backgroundDeadline = t + constants.taskSliceSeconds
         var success = true, end = t
-        if k.fetchOnBackground {
+        if constants.fetchOnBackground {
             if isStale(t) {
                 success = fetch(at: t, actor: .background)
                 end = lastFetchEnd
@@ -510,15 +510,15 @@ struct UserSimulator<Observer: SimulationObserver> {
         var expired = false
         // What is left of the background task's slice (a retry runs in the same task).
         let slice = actor == .background ? backgroundDeadline - t : .infinity
-        for _ in 0..<k.requestsPerFetch {
+        for _ in 0..<constants.requestsPerFetch {
             let sendTime = t + elapsed
             if actor == .background && elapsed >= slice { expired = true; ok = false; break }
-            let failed = apiRNG.bernoulli(threshold: failureThreshold(atLocal: sendTime))
+            let failed = apiOutcomeRandom.bernoulli(threshold: failureThreshold(atLocal: sendTime))
             let duration: Double
             if failed {
-                duration = apiRNG.uniform() < k.hangShareOfFailures ? k.timeoutSeconds : k.fastFailureSeconds
+                duration = apiOutcomeRandom.uniform() < constants.hangShareOfFailures ? constants.timeoutSeconds : constants.fastFailureSeconds
             } else {
-                duration = k.successSeconds
+                duration = constants.successSeconds
             }
             if isCounted {
                 tally.requests &+= 1
@@ -530,16 +530,16 @@ struct UserSimulator<Observer: SimulationObserver> {
             }
             if let buckets {
                 let u = utc(sendTime)
-                if u >= k.countedStartUTC {
-                    let minute = Int((u - k.countedStartUTC) * (1.0 / 60))
-                    if minute < k.countedMinutes {
+                if u >= constants.countedStartUTC {
+                    let minute = Int((u - constants.countedStartUTC) * (1.0 / .secondsPerMinute))
+                    if minute < constants.countedMinutes {
                         let count = buckets[minute] &+ 1
                         buckets[minute] = count
                         peakPerMinute = max(peakPerMinute, count)
                         if let halfBuckets { halfBuckets[minute] &+= 1 }
-                        let q = minute - k.quotaStartMinute
-                        if let quotaDays, q >= 0, q < k.completeQuotaMinutes {
-                            let day = q / 1_440
+                        let q = minute - constants.quotaStartMinute
+                        if let quotaDays, q >= 0, q < constants.completeQuotaMinutes {
+                            let day = q / TimeUnits.minutesPerDay
                             let dayCount = quotaDays[day] &+ 1
                             quotaDays[day] = dayCount
                             peakQuotaDay = max(peakQuotaDay, dayCount)
@@ -565,18 +565,18 @@ struct UserSimulator<Observer: SimulationObserver> {
         if ok {
             contentTime = t + elapsed
             retryAttempt = 0
-            if actor != .widgetExtension, k.reloadCalls == .onceOnSuccess || k.reloadCalls == .everyFetch {
+            if actor != .widgetExtension, constants.reloadCalls == .onceOnSuccess || constants.reloadCalls == .everyFetch {
                 reloadCall(at: t + elapsed)
             }
         } else {
-            if actor != .widgetExtension, k.reloadCalls == .everyFetch { reloadCall(at: t + elapsed) }
+            if actor != .widgetExtension, constants.reloadCalls == .everyFetch { reloadCall(at: t + elapsed) }
             var delay = 0.0
-            if k.retries, retryAttempt < k.maxRetries {
-                delay = k.retryBaseSeconds * Foundation.pow(2, Double(retryAttempt))
-                if k.retryJitter { delay *= apiRNG.uniform() }
+            if constants.retries, retryAttempt < constants.maxRetries {
+                delay = constants.retryBaseSeconds * Foundation.pow(2, Double(retryAttempt))
+                if constants.retryJitter { delay *= apiOutcomeRandom.uniform() }
             }
             // A background task cannot wait past its slice.
-            if k.retries, retryAttempt < k.maxRetries, actor != .background || t + elapsed + delay < backgroundDeadline {
+            if constants.retries, retryAttempt < constants.maxRetries, actor != .background || t + elapsed + delay < backgroundDeadline {
                 // One retry at a time: a background task whose retry this one replaces ends here.
                 if nextRetry != .infinity && retryActor == .background && actor != .background {
                     let end = Swift.min(t, backgroundDeadline)
@@ -597,17 +597,17 @@ struct UserSimulator<Observer: SimulationObserver> {
     /// The chance that a request sent at `local` fails, as a `bernoulli(threshold:)` threshold.
     @inline(__always) func failureThreshold(atLocal local: Double) -> UInt64 {
         let u = utc(local)
-        if u >= k.outageFrom && u < k.outageTo {
+        if u >= constants.outageFrom && u < constants.outageTo {
             for o in workspace.outages where u >= o.start && u < o.end {
-                return RandomStream.threshold(max(o.errorRate, k.failureProbability))
+                return RandomStream.threshold(max(o.errorRate, constants.failureProbability))
             }
         }
-        return k.failureThreshold
+        return constants.failureThreshold
     }
 
     @inline(__always) func inOutage(_ local: Double) -> Bool {
         let u = utc(local)
-        guard u >= k.outageFrom && u < k.outageTo else { return false }
+        guard u >= constants.outageFrom && u < constants.outageTo else { return false }
         return workspace.outages.contains { u >= $0.start && u < $0.end }
     }
 
@@ -627,12 +627,12 @@ struct UserSimulator<Observer: SimulationObserver> {
         observer.record(.glance(ageSeconds: isError ? nil : shown, error: isError), local: t, utc: utc(t))
         guard counted(t) else { return }
         let error = Int64(isError ? 1 : 0), outage = Int64(inOutage(t) ? 1 : 0)
-        let stale = (1 - error) & Int64(shown > k.staleThreshold ? 1 : 0)
+        let stale = (1 - error) & Int64(shown > constants.staleThreshold ? 1 : 0)
         tally.glances &+= 1
         tally.outageGlances &+= outage
         tally.errorGlances &+= error
         tally.outageErrorGlances &+= error & outage
-        tally.overTargetGlances &+= error | Int64(shown > k.freshnessTargetSeconds ? 1 : 0)
+        tally.overTargetGlances &+= error | Int64(shown > constants.freshnessTargetSeconds ? 1 : 0)
         tally.staleGlances &+= stale
         tally.outageStaleGlances &+= stale & outage
         if let ages, !isError { ages[AgeHistogram.index(ageSeconds: shown)] &+= 1 }

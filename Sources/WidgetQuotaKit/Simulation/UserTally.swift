@@ -60,7 +60,7 @@ public struct AgeHistogram: Sendable, Equatable {
     /// The bin of an age.
     @inline(__always) static func index(ageSeconds: Double) -> Int {
         if ageSeconds < Double(fineBins) * 300 { return max(0, Int(ageSeconds / 300)) }
-        return min(fineBins + Int((ageSeconds - Double(fineBins) * 300) / 86_400), binCount - 1)
+        return min(fineBins + Int((ageSeconds - Double(fineBins) * 300) / .secondsPerDay), binCount - 1)
     }
 
     /// Adds one glance of the given age.
@@ -82,16 +82,16 @@ public struct AgeHistogram: Sendable, Equatable {
             let next = running + Double(c)
             if next >= target {
                 let (lo, width) = AgeHistogram.bounds(i)
-                return (lo + width * (target - running) / Double(c)) / 60
+                return (lo + width * (target - running) / Double(c)) / .secondsPerMinute
             }
             running = next
         }
         let (lo, width) = AgeHistogram.bounds(counts.count - 1)
-        return (lo + width) / 60
+        return (lo + width) / .secondsPerMinute
     }
 
     static func bounds(_ i: Int) -> (lower: Double, width: Double) {
         if i < fineBins { return (Double(i) * 300, 300) }
-        return (Double(fineBins) * 300 + Double(i - fineBins) * 86_400, 86_400)
+        return (Double(fineBins) * 300 + Double(i - fineBins) * .secondsPerDay, .secondsPerDay)
     }
 }

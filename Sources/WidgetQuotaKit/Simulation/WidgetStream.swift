@@ -46,7 +46,7 @@ struct WidgetStream {
             guard mass > 0 else { continue }   // an empty day passes; the process is memoryless
             let inverse = 1 / mass
             let glanceThreshold = UInt64(glances * inverse * scale)
-            let dayStart = Double(d) * 86_400
+            let dayStart = Double(d) * .secondsPerDay
             while position < mass {
                 if n == capacity {
                     buffers.reserveWidgetEvents(n + 1, keeping: n)

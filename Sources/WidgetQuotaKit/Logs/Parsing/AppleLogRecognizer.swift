@@ -1,18 +1,8 @@
 import Foundation
 
-/// Turns Apple log entries into events: the rules file first, then the built-in line shapes.
-///
-/// Built in (real line shapes):
-/// - `Request ended for <kind>:<family>:<intent> - success|error: ...` → getTimeline (the process
-///   logging it is the widget extension);
-/// - chronod's `on local reload: succeeded with N entries` → reloadOutcome, never a getTimeline;
-/// - `Received run request for <id>` → bgTaskLaunch; `Received request to expire <id>` → bgTaskExpire;
-///   `submitTaskRequest: <BGAppRefreshTaskRequest: ...>` → bgTaskSubmit (the process is the app);
-/// - CFNetwork `Task <UUID>.<n> summary for task success|failure {... response_status=200 ...}` →
-///   apiRequest, attributed later to the app or extension (system daemons never count);
-/// - the Gemini widget report's `[GeminiWidget] Fetch error: ...` → fetchError and `[BGTask] submit failed: ...` →
-///   failed bgTaskSubmit; `reloadAllTimelines` / `reloadTimelines(ofKind:` in the app → reload calls;
-/// - the WidgetQuota app convention `[WidgetQuota] <event> key=value ...` (what `trace` writes).
+/// Turns Apple log entries into events: the rules file first, then the built-in recognisers of
+/// `AppleLogRecognizer.table` in order, each with its name, what it recognises and examples that
+/// must and must not match.
 public struct AppleLogRecognizer: Sendable {
     public let rules: LogRules
 
@@ -26,11 +16,7 @@ public struct AppleLogRecognizer: Sendable {
     ]
 
     /// Byte patterns of every built-in line; other lines are not turned into Strings at all.
-    static let needles = [
-        "Request ended for ", "on local reload", "Received run request for", "Received request to expire",
-        "submitTaskRequest", "summary for task", "Fetch error", "submit failed", "[WidgetQuota] ",
-        "reloadAllTimelines", "reloadTimelines",
-    ]
+    static let needles = table.flatMap(\.needles)
     private static let candidates = NeedleSet(needles)
 
     /// True when the message might be recognised (always true when rules are loaded).
@@ -42,115 +28,43 @@ public struct AppleLogRecognizer: Sendable {
     /// The event an entry stands for, if any.
     public func recognise(_ entry: AppleLogEntry) -> LogEvent? {
         for rule in rules.rules where rule.matches(entry) {
-            var e = event(rule.event, entry)
+            var e = LogEvent(rule.event, entry)
             e.outcome = rule.outcome
             e.actor = rule.actor
             if let state = rule.state { e.lowPowerMode = state }
             if rule.event == .fetchError { e.detail = entry.message }
             return e
         }
-        return builtIn(entry)
-    }
-
-    private func event(_ kind: LogEventKind, _ entry: AppleLogEntry) -> LogEvent {
-        var e = LogEvent(kind: kind, time: entry.time)
-        e.process = entry.process
-        return e
-    }
-
-    /// Byte patterns of the built-in lines.
-    private enum P {
-        static let requestEnded = Array("Request ended for ".utf8)
-        static let dash = Array(" - ".utf8)
-        static let localReload = Array("on local reload".utf8)
-        static let succeeded = Array("succeeded".utf8)
-        static let summary = Array("summary for task".utf8)
-        static let summarySuccess = Array("summary for task success".utf8)
-        static let status = Array("response_status=".utf8)
-        static let duration = Array("transaction_duration_ms=".utf8)
-        static let convention = Array("[WidgetQuota] ".utf8)
-        static let runRequest = Array("Received run request for".utf8)
-        static let expire = Array("Received request to expire".utf8)
-        static let submit = Array("submitTaskRequest".utf8)
-        static let refreshRequest = Array("BGAppRefreshTaskRequest".utf8)
-        static let fetchError = Array("Fetch error".utf8)
-        static let bgTask = Array("[BGTask]".utf8)
-        static let submitFailed = Array("submit failed".utf8)
-        static let reloadAll = Array("reloadAllTimelines".utf8)
-        static let reloadKind = Array("reloadTimelines(ofKind".utf8)
-    }
-
-    private func builtIn(_ entry: AppleLogEntry) -> LogEvent? {
         var message = entry.message
-        return message.withUTF8 { m in builtIn(entry, m) }
+        return message.withUTF8 { m in AppleLogRecognizer.builtIn(entry, m) }
     }
 
-    private func builtIn(_ entry: AppleLogEntry, _ m: UnsafeBufferPointer<UInt8>) -> LogEvent? {
-        func has(_ needle: [UInt8]) -> Bool { ByteSearch.contains(m, needle) }
-        let system = AppleLogRecognizer.systemProcesses.contains(entry.process)
-        if let at = ByteSearch.index(of: P.requestEnded, in: m) {
-            guard !system else { return nil }
-            var e = event(.getTimeline, entry)
-            let start = at + P.requestEnded.count
-            let dash = ByteSearch.index(of: P.dash, in: m, from: start)
-            let identity = start..<(dash ?? m.count)
-            if let colon = identity.first(where: { m[$0] == 0x3A }) {
-                e.widgetKind = ByteSearch.string(m, identity.lowerBound..<colon)
-                let rest = (colon + 1)..<identity.upperBound
-                e.widgetFamily = ByteSearch.string(m, rest.lowerBound..<(rest.first(where: { m[$0] == 0x3A }) ?? rest.upperBound))
-            } else {
-                e.widgetKind = ByteSearch.string(m, identity)
-            }
-            if let dash {
-                let outcome = (dash + P.dash.count)..<m.count
-                e.outcome = ByteSearch.hasPrefix(m, Array("success".utf8), at: outcome.lowerBound) ? .success : .failure
-                if e.outcome == .failure { e.detail = ByteSearch.string(m, outcome) }
-            }
-            return e
+    /// What the per-line loop reads of each built-in recogniser: no names, needles or examples to
+    /// retain and release per line.
+    private struct Matcher: Sendable {
+        let claims: @Sendable (UnsafeBufferPointer<UInt8>) -> Bool
+        let event: @Sendable (AppleLogEntry, UnsafeBufferPointer<UInt8>) -> LogEvent?
+        let countsSystemProcesses: Bool
+    }
+
+    private static let matchers = table.map {
+        Matcher(claims: $0.claims, event: $0.event, countsSystemProcesses: $0.countsSystemProcesses)
+    }
+
+    /// The event of the first built-in recogniser that claims the message, if it gives one.
+    private static func builtIn(_ entry: AppleLogEntry, _ m: UnsafeBufferPointer<UInt8>) -> LogEvent? {
+        for matcher in matchers where matcher.claims(m) {
+            if !matcher.countsSystemProcesses && systemProcesses.contains(entry.process) { return nil }
+            return matcher.event(entry, m)
         }
-        if has(P.localReload) {
-            var e = event(.reloadOutcome, entry)
-            e.outcome = has(P.succeeded) ? .success : .failure
-            return e
-        }
-        if has(P.summary) {
-            var e = event(.apiRequest, entry)
-            var ok = has(P.summarySuccess)
-            if let status = AppleLogRecognizer.number(after: P.status, in: m) { ok = ok && status >= 200 && status < 400 }
-            e.outcome = ok ? .success : .failure
-            e.durationMs = AppleLogRecognizer.number(after: P.duration, in: m).map(Double.init)
-            return e
-        }
-        if ByteSearch.hasPrefix(m, P.convention) { return convention(entry) }
-        if system { return nil }
-        if has(P.runRequest) { return event(.bgTaskLaunch, entry) }
-        if has(P.expire) { return event(.bgTaskExpire, entry) }
-        if has(P.submit) && has(P.refreshRequest) {
-            var e = event(.bgTaskSubmit, entry)
-            e.outcome = .success
-            return e
-        }
-        if let at = ByteSearch.index(of: P.fetchError, in: m) {
-            var e = event(.fetchError, entry)
-            e.outcome = .failure
-            e.detail = ByteSearch.string(m, at..<m.count)
-            return e
-        }
-        if has(P.bgTask) && has(P.submitFailed) {
-            var e = event(.bgTaskSubmit, entry)
-            e.outcome = .failure
-            return e
-        }
-        if has(P.reloadAll) { return event(.reloadAllTimelines, entry) }
-        if has(P.reloadKind) { return event(.reloadTimelines, entry) }
         return nil
     }
 
     /// `[WidgetQuota] apiRequest actor=background outcome=success durationMs=1500`.
-    private func convention(_ entry: AppleLogEntry) -> LogEvent? {
+    static func convention(_ entry: AppleLogEntry) -> LogEvent? {
         let words = entry.message.dropFirst("[WidgetQuota] ".count).split(separator: " ")
         guard let name = words.first, let kind = LogEventKind(rawValue: String(name)) else { return nil }
-        var e = event(kind, entry)
+        var e = LogEvent(kind, entry)
         for word in words.dropFirst() {
             let pair = word.split(separator: "=", maxSplits: 1)
             guard pair.count == 2 else {

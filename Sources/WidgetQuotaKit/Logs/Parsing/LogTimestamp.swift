@@ -16,7 +16,7 @@ public struct LogTimestamp: Sendable, Equatable {
     }
 
     /// The device-local day: days since 1970-01-01.
-    public var localDay: Int { Int((localSeconds / 86_400).rounded(.down)) }
+    public var localDay: Int { Int((localSeconds / .secondsPerDay).rounded(.down)) }
 
     /// Seconds since the epoch in UTC, when the offset is known.
     public var utcSeconds: Double? { utcOffsetSeconds.map { localSeconds - Double($0) } }
@@ -70,7 +70,7 @@ public struct LogTimestamp: Sendable, Equatable {
               // Logs come from iOS devices: a year outside this range is a corrupt line, not a date.
               year >= 2000, year <= 2100,
               day <= daysInMonth(year: year, month: month),   // 2026-02-31 is not March 3rd
-              hour < 24, minute < 60, second < 61 else { return nil }
+              hour < TimeUnits.hoursPerDay, minute < TimeUnits.minutesPerHour, second < 61 else { return nil }
         var i = end
         var fraction = 0.0
         if i < n, bytes[i] == 0x2E || bytes[i] == 0x2C {
@@ -99,15 +99,15 @@ public struct LogTimestamp: Sendable, Equatable {
                 var cursor = DigitCursor(bytes: bytes, at: i + 1)
                 if let hh = cursor.digits(2) {
                     _ = cursor.expect(0x3A)
-                    if let mm = cursor.digits(2), hh <= 14, mm < 60 {
-                        offset = (c == 0x2D ? -1 : 1) * (hh * 3_600 + mm * 60)
+                    if let mm = cursor.digits(2), hh <= 14, mm < TimeUnits.minutesPerHour {
+                        offset = (c == 0x2D ? -1 : 1) * (hh * TimeUnits.secondsPerHour + mm * TimeUnits.secondsPerMinute)
                         i = cursor.at
                     }
                 }
             }
         }
         let days = daysFromCivil(year: year, month: month, day: day)
-        let seconds = Double(days * 86_400 + hour * 3_600 + minute * 60 + wholeSecond) + fraction
+        let seconds = Double(days * TimeUnits.secondsPerDay + hour * TimeUnits.secondsPerHour + minute * TimeUnits.secondsPerMinute + wholeSecond) + fraction
         return (LogTimestamp(localSeconds: seconds, utcOffsetSeconds: offset), i)
     }
 
@@ -193,7 +193,7 @@ public struct LogTimestamp: Sendable, Equatable {
         let micros = Int(rest % 1_000_000)
         func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
         var text = LogTimestamp.dateText(day: Int(day)) + dateSeparator
-            + two(secondsOfDay / 3_600) + ":" + two(secondsOfDay / 60 % 60) + ":" + two(secondsOfDay % 60)
+            + two(secondsOfDay / TimeUnits.secondsPerHour) + ":" + two(secondsOfDay / TimeUnits.secondsPerMinute % TimeUnits.minutesPerHour) + ":" + two(secondsOfDay % TimeUnits.secondsPerMinute)
         if fractionDigits > 0 {
             var digits = String(micros)
             digits = String(repeating: "0", count: 6 - digits.count) + digits
@@ -206,7 +206,7 @@ public struct LogTimestamp: Sendable, Equatable {
     public static func offsetText(_ seconds: Int, colon: Bool) -> String {
         let sign = seconds < 0 ? "-" : "+"
         let a = abs(seconds)
-        let h = a / 3_600, m = a / 60 % 60
+        let h = a / TimeUnits.secondsPerHour, m = a / TimeUnits.secondsPerMinute % TimeUnits.minutesPerHour
         return sign + (h < 10 ? "0" : "") + "\(h)" + (colon ? ":" : "") + (m < 10 ? "0" : "") + "\(m)"
     }
 }

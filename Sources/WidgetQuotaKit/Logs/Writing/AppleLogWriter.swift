@@ -19,7 +19,7 @@ struct AppleLogWriter {
         self.style = style
         self.app = app
         self.taskIdentifier = "com.example.\(app.lowercased()).refresh"
-        rng = RandomStream(seed: seed, 0x1065)
+        rng = RandomStream(seed: seed, .appleLogWriter)
         traceID = 0x2_0000_0000 + (rng.next() & 0xFFFF_FFFF)
     }
 
@@ -85,7 +85,7 @@ struct AppleLogWriter {
             if e.outcome == .failure {
                 return [appLine("[BGTask] submit failed: Error Domain=BGTaskSchedulerErrorDomain Code=1 \"(null)\"")]
             }
-            let begin = LogTimestamp(localSeconds: e.time.localSeconds + 4 * 3_600, utcOffsetSeconds: 0)
+            let begin = LogTimestamp(localSeconds: e.time.localSeconds + 4 * .secondsPerHour, utcOffsetSeconds: 0)
             return [appLine("submitTaskRequest: <BGAppRefreshTaskRequest: \(taskIdentifier), earliestBeginDate: \(begin.wallClock(fractionDigits: 0)) +0000>",
                             sender: "BackgroundTasks", subsystem: "com.apple.BackgroundTasks", category: "scheduler"),
                     Line(process: "dasd", pid: 97, sender: "DuetActivityScheduler", subsystem: "com.apple.duetactivityscheduler", category: "scheduler",
@@ -127,7 +127,7 @@ struct AppleLogWriter {
         }
     }
 
-    private func begin(_ e: LogEvent) -> String { "\(Int(e.time.localSeconds) % 86_400 / 60) min" }
+    private func begin(_ e: LogEvent) -> String { "\(Int(e.time.localSeconds) % TimeUnits.secondsPerDay / TimeUnits.secondsPerMinute) min" }
 
     private mutating func uuid() -> String {
         let a = rng.next(), b = rng.next()

@@ -35,143 +35,88 @@ public enum ScenarioCalibrator {
         guard !ms.isEmpty else {
             throw WidgetQuotaError.malformedInput(file: "logs", line: nil, problem: "no device-days were measured; expected records with timestamps")
         }
-        func mean(_ v: [Double]) -> Double { Statistics.mean(v) }
-        func standardError(_ v: [Double]) -> Double {
-            guard v.count > 1 else { return 0 }
-            let m = mean(v)
-            let variance = v.reduce(0) { $0 + ($1 - m) * ($1 - m) } / Double(v.count - 1)
-            return (variance / Double(v.count)).squareRoot()
-        }
+        typealias Measure = CalibrationMeasurement
+        typealias Bounds = ScenarioValidator.Bounds
         // A measurement outside what the model accepts (a reload loop logging 20,000 getTimelines
         // a day) is capped with a note, so the rest of the calibration still lands.
         var capped = [String: String]()   // by field: a field measured again keeps its last note
-        func measured(_ field: String, _ value: Double, _ se: Double, min lo: Double, max hi: Double) -> Distribution {
-            let v = Swift.min(Swift.max(value, lo), hi)
-            capped[field] = v == value ? nil : "\(field) measured \(NumberText.plain(value, maxFractionDigits: 3)), capped at "
-                + "\(NumberText.plain(v)), \(v == hi ? "the most" : "the least") the model accepts"
-            guard se > 0 else { return .fixed(v) }
-            return .normal(mean: v, sd: se, min: lo, max: hi)
+        func measured(_ field: String, _ value: Double, _ se: Double, _ bounds: ClosedRange<Double>) -> Distribution {
+            let (distribution, note) = bounded(field, value, standardError: se, bounds)
+            capped[field] = note
+            return distribution
         }
 
-        // Widget instances per device.
-        let multi = ms.filter { $0.instances > 1 }
-        s.population.multiWidgetShare = Double(multi.count) / Double(ms.count)
-        if !multi.isEmpty {
-            s.population.instancesWhenMulti = Swift.min(16, Int(mean(multi.map { Double($0.instances) }).rounded()))
-        }
+        let instances = Measure.widgetInstances(ms)
+        s.population.multiWidgetShare = instances.multiWidgetShare
+        if let n = instances.instancesWhenMulti { s.population.instancesWhenMulti = n }
         fields += ["population.multiWidgetShare", "population.instancesWhenMulti"]
 
-        // Smart Stack share and uplift.
-        let stackKnown = ms.filter { $0.smartStack != nil }
-        let inStack = stackKnown.filter { $0.smartStack == true }.map(LogAnalyzer.instanceRate)
-        let outside = stackKnown.filter { $0.smartStack == false }.map(LogAnalyzer.instanceRate)
-        if !stackKnown.isEmpty {
-            let share = Double(inStack.count) / Double(stackKnown.count)
-            let se = (share * (1 - share) / Double(stackKnown.count)).squareRoot()
-            s.population.smartStackShare = measured("population.smartStackShare", share, se, min: 0, max: 1)
+        if let share = Measure.smartStackShare(ms) {
+            s.population.smartStackShare = measured("population.smartStackShare", share.value, share.standardError, Bounds.share)
             fields.append("population.smartStackShare")
         }
-        var shownUplift: (value: Double, relativeSE: Double)?
-        if !inStack.isEmpty && !outside.isEmpty && mean(outside) > 0 {
-            let a = mean(inStack), b = mean(outside)
-            let uplift = a / b
-            let relative = (pow(standardError(inStack) / a, 2) + pow(standardError(outside) / b, 2)).squareRoot()
-            s.population.smartStackUplift = measured("population.smartStackUplift", uplift, uplift * relative, min: 0.01, max: 1_000)
-            shownUplift = (uplift, relative)
+        let shownUplift = Measure.smartStackUplift(ms)
+        if let shownUplift {
+            s.population.smartStackUplift = measured("population.smartStackUplift", shownUplift.uplift,
+                                                     shownUplift.uplift * shownUplift.relativeSE, measuredUpliftBounds)
             fields.append("population.smartStackUplift")
         }
 
-        // getTimeline per instance per day outside Smart Stacks, before the rarely-viewed mix.
-        let base = s.population
-        let rarely = base.rarelyViewedShare, factor = s.platform.rarelyViewedReloadFactor
-        let rarelyMix = 1 - rarely + rarely * factor
-        var rates = outside
-        var stackMix = 1.0
-        var measuredOutside = true
-        if stackKnown.count < ms.count || outside.isEmpty {
-            measuredOutside = false
-            // Smart Stack unknown: the measured rate mixes both; back out the scenario's share and uplift.
-            rates = ms.map(LogAnalyzer.instanceRate)
-            let share = s.population.smartStackShare.central, uplift = s.population.smartStackUplift.central
-            stackMix = 1 - share + share * uplift
-        }
-        var shownRate: (mean: Double, se: Double)?
-        if rarelyMix > 0 && stackMix > 0 {
-            let scale = 1 / (rarelyMix * stackMix)
-            shownRate = (mean(rates) * scale, standardError(rates) * scale)
-            s.platform.getTimelinePerDay = measured("platform.getTimelinePerDay", shownRate!.mean, shownRate!.se, min: 0, max: 10_000)
+        // With the Smart Stack share and uplift just measured, when the rate has to back them out.
+        let getTimeline = Measure.getTimelinePerDay(ms, population: s.population, platform: s.platform)
+        if let rate = getTimeline?.rate {
+            s.platform.getTimelinePerDay = measured("platform.getTimelinePerDay", rate.value, rate.standardError, Bounds.getTimelinePerDay)
             fields.append("platform.getTimelinePerDay")
         }
 
-        // Day-to-day spread: variance beyond Poisson noise, as a coefficient of variation (the
-        // same estimator the budget correction applies to simulated logs).
-        let cv2 = ms.compactMap { m in TimelineVisibility.spreadSquared(m.days.map(\.getTimelineSystem)) }
-        var shownSpreadSquared: Double?
-        if !cv2.isEmpty {
-            shownSpreadSquared = mean(cv2)
-            s.platform.getTimelineDaySpread = spread(squared: mean(cv2))
+        let shownSpreadSquared = Measure.getTimelineDaySpreadSquared(ms)
+        if let shownSpreadSquared {
+            s.platform.getTimelineDaySpread = spread(squared: shownSpreadSquared)
             fields.append("platform.getTimelineDaySpread")
         }
 
-        // Low Power Mode days.
-        let lowPowerKnown = ms.filter(\.lowPowerKnown)
-        if !lowPowerKnown.isEmpty {
-            let shares = lowPowerKnown.map { Double($0.days.filter(\.lowPowerMode).count) / Double($0.days.count) }
-            let days = lowPowerKnown.flatMap(\.days)
-            let share = Double(days.filter(\.lowPowerMode).count) / Double(days.count)
-            s.population.lowPowerDayShare = measured("population.lowPowerDayShare", share, standardError(shares), min: 0, max: 1)
+        if let share = Measure.lowPowerDayShare(ms) {
+            s.population.lowPowerDayShare = measured("population.lowPowerDayShare", share.value, share.standardError, Bounds.share)
             fields.append("population.lowPowerDayShare")
         }
 
-        // Background refresh: launches per day on ordinary days, among devices that use it.
-        let background = ms.filter { m in m.days.contains { $0.bgLaunches > 0 || $0.bgSubmits > 0 } }
-        if !background.isEmpty {
-            let ordinary = background.compactMap { m -> Double? in
-                let days = m.days.filter { !$0.lowPowerMode }
-                return days.isEmpty ? nil : Double(days.reduce(0) { $0 + $1.bgLaunches }) / Double(days.count)
-            }
-            if !ordinary.isEmpty {
-                s.platform.backgroundRunsPerDay = measured("platform.backgroundRunsPerDay", mean(ordinary), standardError(ordinary), min: 0, max: 96)
-                fields.append("platform.backgroundRunsPerDay")
-                let lowDays = background.flatMap(\.days).filter(\.lowPowerMode)
-                let lowRate = lowDays.isEmpty ? 0 : Double(lowDays.reduce(0) { $0 + $1.bgLaunches }) / Double(lowDays.count)
-                if lowDays.count >= 20 && mean(ordinary) > 0 {
-                    s.platform.backgroundLowPowerFactor = Swift.min(1, lowRate / mean(ordinary))
-                    fields.append("platform.backgroundLowPowerFactor")
-                }
+        if let runs = Measure.backgroundRunsPerDay(ms) {
+            s.platform.backgroundRunsPerDay = measured("platform.backgroundRunsPerDay", runs.value, runs.standardError, Bounds.backgroundRunsPerDay)
+            fields.append("platform.backgroundRunsPerDay")
+            if let factor = Measure.backgroundLowPowerFactor(ms, ordinaryRate: runs.value) {
+                s.platform.backgroundLowPowerFactor = factor
+                fields.append("platform.backgroundLowPowerFactor")
             }
         }
 
-        // App opens, among devices whose users open the app at all.
-        if ms.contains(where: { m in m.days.contains { $0.appOpens > 0 } }) {
-            let perDevice = ms.map { m in Double(m.days.reduce(0) { $0 + $1.appOpens }) / Double(m.days.count) }
-            let opening = perDevice.filter { $0 > 0 }
-            s.population.neverOpenShare = .fixed(Double(perDevice.count - opening.count) / Double(perDevice.count))
-            s.population.appOpensPerDay = measured("population.appOpensPerDay", mean(opening), standardError(opening), min: 0, max: 500)
+        if let opens = Measure.appOpens(ms) {
+            s.population.neverOpenShare = .fixed(opens.neverOpenShare)
+            s.population.appOpensPerDay = measured("population.appOpensPerDay", opens.perDay.value, opens.perDay.standardError, Bounds.appOpensPerDay)
             fields += ["population.appOpensPerDay", "population.neverOpenShare"]
         }
 
         let formats = Array(Set(a.files.map(\.format))).sorted().joined(separator: ", ")
         var calibration = Calibration(fields: fields, source: "widget-quota analyze: \(a.devices) devices, \(a.deviceDays) device-days, "
                                       + "\(a.files.count) file\(a.files.count == 1 ? "" : "s") (\(formats))")
-        if let design, let shown = shownRate, shown.mean > 0 {
+        if let design, let getTimeline, getTimeline.rate.value > 0 {
             // Last, so the simulation sees every other measured field (app opens, Smart Stack, instances).
             var visibility = TimelineVisibility(design: design, originKnownShare: Double(ms.filter(\.originKnown).count) / Double(ms.count))
             visibility.users = Swift.max(simulatedUsers, 1)
             // As many days per simulated device as the logs have: the spread estimate depends on it.
             let dayCounts = ms.map(\.days.count).sorted()
             visibility.days = Swift.min(Swift.max(dayCounts[dayCounts.count / 2], 3), 60)
-            let mixedShare = !measuredOutside && shownUplift != nil ? s.population.smartStackShare.central : nil
-            let shown = Shown(rate: shown.mean, outsideStacks: measuredOutside, uplift: shownUplift?.value,
+            let mixedShare = !getTimeline.outsideStacks && shownUplift != nil ? s.population.smartStackShare.central : nil
+            let shown = Shown(rate: getTimeline.rate.value, outsideStacks: getTimeline.outsideStacks, uplift: shownUplift?.uplift,
                               spreadSquared: shownSpreadSquared, mixedStackShare: mixedShare)
             switch corrected(shown, scenario: s, visibility: visibility) {
             case .success(let fit):
                 // The logs' sampling error, carried through the slope of shown against true rate:
                 // where the design's own reloads fill in for the system's, the logs say little
                 // about the system's rate, and the emitted uncertainty says so.
-                s.platform.getTimelinePerDay = measured("platform.getTimelinePerDay", fit.rate, shownRate!.se / fit.slope, min: 0, max: 10_000)
+                s.platform.getTimelinePerDay = measured("platform.getTimelinePerDay", fit.rate, getTimeline.rate.standardError / fit.slope,
+                                                        Bounds.getTimelinePerDay)
                 if let uplift = fit.uplift, let relative = shownUplift?.relativeSE {
-                    s.population.smartStackUplift = measured("population.smartStackUplift", uplift, uplift * relative, min: 0.01, max: 1_000)
+                    s.population.smartStackUplift = measured("population.smartStackUplift", uplift, uplift * relative, measuredUpliftBounds)
                 }
                 if let squared = fit.spreadSquared {
                     s.platform.getTimelineDaySpread = spread(squared: squared)
@@ -194,9 +139,25 @@ public enum ScenarioCalibrator {
     }
 
     /// The day-to-day spread (a coefficient of variation) of a squared estimate, which sampling
-    /// can push below zero.
+    /// can push below zero, within the field's bounds.
     static func spread(squared: Double) -> Double {
-        Swift.min(10, Swift.max(0, squared).squareRoot())
+        Swift.min(ScenarioValidator.Bounds.spread.upperBound, Swift.max(0, squared).squareRoot())
+    }
+
+    /// Bounds of a measured Smart Stack uplift: the validator's, with a floor of 0.01 (stacked
+    /// widgets refreshed a hundredth as often as others), below which a ratio of two rates
+    /// says more about empty logs than about Smart Stacks.
+    static let measuredUpliftBounds = 0.01...ScenarioValidator.Bounds.positiveFactor.upperBound
+
+    /// A measurement as a distribution within `bounds`: fixed without a standard error, else a
+    /// normal clamped to them; and a note when the value had to be capped.
+    static func bounded(_ field: String, _ value: Double, standardError se: Double,
+                        _ bounds: ClosedRange<Double>) -> (Distribution, note: String?) {
+        let v = Swift.min(Swift.max(value, bounds.lowerBound), bounds.upperBound)
+        let note = v == value ? nil : "\(field) measured \(NumberText.plain(value, maxFractionDigits: 3)), capped at "
+            + "\(NumberText.plain(v)), \(v == bounds.upperBound ? "the most" : "the least") the model accepts"
+        guard se > 0 else { return (.fixed(v), note) }
+        return (.normal(mean: v, sd: se, min: bounds.lowerBound, max: bounds.upperBound), note)
     }
 
     /// What the logs showed: getTimeline per instance-day (outside Smart Stacks, or over all
@@ -266,9 +227,10 @@ public enum ScenarioCalibrator {
     /// same random streams, so the steps are not thrown around by noise.
     static func corrected(_ shown: Shown, scenario: Scenario, visibility: TimelineVisibility) -> Result<Fit, CorrectionFailure> {
         var s = scenario
-        var rate = SecantSearch(x: shown.rate, target: shown.rate, range: 0...10_000)
-        var uplift = shown.uplift.map { SecantSearch(x: $0, target: $0, range: 0.01...1_000) }
-        var squared = shown.spreadSquared.map { SecantSearch(x: Swift.max($0, 0), target: $0, range: 0...100, additive: true) }
+        var rate = SecantSearch(x: shown.rate, target: shown.rate, range: ScenarioValidator.Bounds.getTimelinePerDay)
+        var uplift = shown.uplift.map { SecantSearch(x: $0, target: $0, range: measuredUpliftBounds) }
+        let largestSquared = ScenarioValidator.Bounds.spread.upperBound * ScenarioValidator.Bounds.spread.upperBound
+        var squared = shown.spreadSquared.map { SecantSearch(x: Swift.max($0, 0), target: $0, range: 0...largestSquared, additive: true) }
         /// What the logs would show at this step, as a shown rate: the calls that ran, over the
         /// same Smart Stack mix the real rate was divided by.
         func logged(_ rate: Double, _ shares: TimelineVisibility.Shares, uplift: Double?) -> Double? {

@@ -69,7 +69,7 @@ struct TimelineVisibility: Sendable {
         // before the event loop) are the same, whatever the budget.
         let model = SimulationModel(scenario: s, design: design, run: 0, parameters: .central(s))
         let workspace = SimulationWorkspace(model: model)
-        let from = Double(model.countedFirstDay) * 86_400, to = Double(model.countedEndDay) * 86_400
+        let from = Double(model.countedFirstDay) * .secondsPerDay, to = Double(model.countedEndDay) * .secondsPerDay
         var inside = Count(), outside = Count()
         var spread = (sum: 0.0, devices: 0)
         for user in 0..<users {
@@ -110,14 +110,14 @@ private struct TimelineCounter: SimulationObserver {
     init(from: Double, to: Double) {
         self.from = from
         self.to = to
-        let days = Int(((to - from) / 86_400).rounded())
+        let days = Int(((to - from) / .secondsPerDay).rounded())
         system = Array(repeating: 0, count: days)
         all = Array(repeating: 0, count: days)
     }
 
     mutating func record(_ event: SimulationEvent, local: Double, utc: Double) {
         guard case .getTimeline(_, let origin, _) = event, local >= from, local < to else { return }
-        let day = Int((local - from) / 86_400)
+        let day = Int((local - from) / .secondsPerDay)
         all[day] += 1
         if origin == .system { system[day] += 1 }
     }

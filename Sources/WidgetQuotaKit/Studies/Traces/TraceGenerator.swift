@@ -73,14 +73,14 @@ public struct TraceGenerator: Sendable {
         var sim = UserSimulator(model: model, user: index, observer: TraceObserver())
         sim.run()
         let traits = sim.traits
-        let first = Double(model.countedFirstDay) * 86_400, end = Double(model.countedEndDay) * 86_400
+        let first = Double(model.countedFirstDay) * .secondsPerDay, end = Double(model.countedEndDay) * .secondsPerDay
         var lowPower = sim.calendar.lowPower[model.countedFirstDay]
         let offset = Int(traits.utcOffsetSeconds.rounded())
         let tokens = Int((parameters.inputTokensPerRequest + parameters.outputTokensPerRequest).rounded())
         let families = ["systemSmall", "systemMedium", "systemLarge", "accessoryRectangular"]
         var out = [LogEvent]()
         // The app logs its Low Power Mode state when the log starts, so every day's state is known.
-        var initial = LogEvent(kind: .lowPowerMode, time: LogTimestamp(localSeconds: Double(startDay) * 86_400, utcOffsetSeconds: offset))
+        var initial = LogEvent(kind: .lowPowerMode, time: LogTimestamp(localSeconds: Double(startDay) * .secondsPerDay, utcOffsetSeconds: offset))
         initial.smartStack = traits.smartStack
         initial.lowPowerMode = lowPower
         out.append(initial)
@@ -89,7 +89,7 @@ public struct TraceGenerator: Sendable {
             guard local >= first && local < end else { continue }
             // The first day's state is already logged (the initial record above).
             if case .lowPowerMode = event, local == first { continue }
-            let time = LogTimestamp(localSeconds: Double(startDay) * 86_400 + (local - first), utcOffsetSeconds: offset)
+            let time = LogTimestamp(localSeconds: Double(startDay) * .secondsPerDay + (local - first), utcOffsetSeconds: offset)
             func make(_ kind: LogEventKind) -> LogEvent {
                 var e = LogEvent(kind: kind, time: time)
                 e.smartStack = traits.smartStack
