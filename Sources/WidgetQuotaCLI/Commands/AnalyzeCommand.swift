@@ -3,16 +3,21 @@ import WidgetQuotaKit
 
 /// `widget-quota analyze`: measures what devices did from their logs.
 struct AnalyzeCommand: Command {
-    static let format = Option.format(["markdown", "csv", "json"],
-                                      help: "markdown (default), csv (one row per device-day) or json (stable keys for CI)")
+    static let format = Option.format(
+        ["markdown", "csv", "json"],
+        help: "markdown (default), csv (one row per device-day) or json (stable keys for CI)")
     static let strict = Option.flag("strict", "stop at the first malformed line (exit 65) instead of counting it")
     static let rules = Option.valued("rules", "FILE", "JSON rules mapping process/subsystem/category/message patterns to events")
-    static let app = Option.valued("app", "NAME", "the app's process name (default: identified from the logs); repeatable", repeatable: true)
-    static let extensionProcess = Option.valued("extension", "NAME", "the widget extension's process name (default: identified); repeatable",
-                                                repeatable: true)
-    static let emitScenario = Option.valued("emit-scenario", "FILE", "write a scenario calibrated to the measurement, for `simulate --scenario`")
+    static let app = Option.valued(
+        "app", "NAME", "the app's process name (default: identified from the logs); repeatable", repeatable: true)
+    static let extensionProcess = Option.valued(
+        "extension", "NAME", "the widget extension's process name (default: identified); repeatable",
+        repeatable: true)
+    static let emitScenario = Option.valued(
+        "emit-scenario", "FILE", "write a scenario calibrated to the measurement, for `simulate --scenario`")
     static let baseScenario = Option.valued("scenario", "FILE", "the base scenario for --emit-scenario (default: the built-in one)")
-    static let design = Option.design("""
+    static let design = Option.design(
+        """
         the design the logged app runs (default: the scenario's baseline).
         Logs show the getTimeline calls that ran: --emit-scenario simulates
         NAME to find the system's rate behind them (the reload budget drops
@@ -25,12 +30,12 @@ struct AnalyzeCommand: Command {
         summary: "Measure getTimeline calls, API requests and background runs from device logs; calibrate a scenario",
         arguments: "PATH...",
         discussion: """
-        Reads WidgetQuota traces (NDJSON, CSV) and Apple `log show` exports (--style ndjson, json,
-        default, syslog, compact), detected per file. PATH is a file, a folder (read recursively,
-        sorted by path) or - for standard input. Each file is one device unless its records carry
-        a device id. Days are counted in each device's local time. Secrets in messages (API keys,
-        tokens, Authorization headers) are redacted as they are read.
-        """,
+            Reads WidgetQuota traces (NDJSON, CSV) and Apple `log show` exports (--style ndjson, json,
+            default, syslog, compact), detected per file. PATH is a file, a folder (read recursively,
+            sorted by path) or - for standard input. Each file is one device unless its records carry
+            a device id. Days are counted in each device's local time. Secrets in messages (API keys,
+            tokens, Authorization headers) are redacted as they are read.
+            """,
         options: [format, .outFile, strict, rules, app, extensionProcess, emitScenario, baseScenario, design],
         examples: [
             "widget-quota analyze SampleLogs",
@@ -83,8 +88,9 @@ struct AnalyzeCommand: Command {
             if let c = scenario.calibration {
                 if let design = c.design, let share = c.getTimelineLoggedShare {
                     let rate = scenario.platform.getTimelinePerDay.central
-                    console.err("getTimeline: \(NumberText.fixed(rate, digits: 1)) system calls per instance-day; under \(design) "
-                                + "the logs show \(NumberText.fixed(share, digits: 3)) calls per call offered\n")
+                    console.err(
+                        "getTimeline: \(NumberText.fixed(rate, digits: 1)) system calls per instance-day; under \(design) "
+                            + "the logs show \(NumberText.fixed(share, digits: 3)) calls per call offered\n")
                 }
                 for note in c.notes { console.err("Note: \(note)\n") }
             }

@@ -14,16 +14,16 @@ struct BenchCommand: Command {
         name: "bench",
         summary: "Measure engine and parser speed and memory on this machine",
         discussion: """
-        Prints, for this machine (build with -c release first):
-          engine     simulated user-days per second, 1 thread and all threads, per-minute aggregation on
-          memory     peak memory of `simulate` at 10,000 and 1,000,000 users simulated event by event,
-                     each run as a child process (memory must not grow with the users simulated)
-          simulate   wall time of the default `simulate` and peak memory (1,000,000 users projected)
-          parse      MB/s and lines/s of `analyze` for each log format on a generated export of at
-                     least 200 MB streamed in bounded memory, against counting newlines (`wc -l`);
-                     the formats are parsed in 3 interleaved rounds and each keeps its fastest
-                     (meanwhile the exports take up to \(NumberText.human(Double(ParserBenchmark.temporaryMiB(200 << 20)))) MiB of temporary space)
-        """,
+            Prints, for this machine (build with -c release first):
+              engine     simulated user-days per second, 1 thread and all threads, per-minute aggregation on
+              memory     peak memory of `simulate` at 10,000 and 1,000,000 users simulated event by event,
+                         each run as a child process (memory must not grow with the users simulated)
+              simulate   wall time of the default `simulate` and peak memory (1,000,000 users projected)
+              parse      MB/s and lines/s of `analyze` for each log format on a generated export of at
+                         least 200 MB streamed in bounded memory, against counting newlines (`wc -l`);
+                         the formats are parsed in 3 interleaved rounds and each keeps its fastest
+                         (meanwhile the exports take up to \(NumberText.human(Double(ParserBenchmark.temporaryMiB(200 << 20)))) MiB of temporary space)
+            """,
         options: [only, users, parseMiB, threads, json],
         examples: [
             "swift run -c release widget-quota bench",
@@ -72,7 +72,10 @@ struct BenchCommand: Command {
         // still as small as a starting child here.
         if only == nil || only == "memory" {
             guard let executable = Bundle.main.executablePath else {
-                throw WidgetQuotaError.childProcessFailed(command: "widget-quota", problem: "cannot find this program's own path to run the memory jobs; run the others with --only engine, simulate or parse")
+                throw WidgetQuotaError.childProcessFailed(
+                    command: "widget-quota",
+                    problem:
+                        "cannot find this program's own path to run the memory jobs; run the others with --only engine, simulate or parse")
             }
             report.memoryLauncherPeakMiB = ResourceUsage.imageHighWaterBytes().map { Double($0) / 1_048_576 }
             report.memory = try MemoryBenchmark().measure(executable: executable, threads: threads)
@@ -85,7 +88,7 @@ struct BenchCommand: Command {
         }
         if only == nil || only == "engine" {
             let bench = EngineBenchmark(users: engineUsers)
-            _ = bench.measure(threads: threads)   // warm caches and page in the code
+            _ = bench.measure(threads: threads)  // warm caches and page in the code
             report.engine = [bench.measure(threads: 1), bench.measure(threads: threads)]
         }
         if only == nil || only == "simulate" {
@@ -110,49 +113,59 @@ struct BenchCommand: Command {
         if !report.parse.isEmpty {
             var t = MarkdownTable(["Format", "MiB", "Lines", "MB/s", "Lines/s", "Newline count MB/s (ceiling)", "Peak memory MiB"])
             for f in report.parse {
-                t.append([f.style, NumberText.human(Double(f.bytes) / 1_048_576), NumberText.human(Double(f.lines)),
-                          NumberText.human(f.megabytesPerSecond), NumberText.human(f.linesPerSecond),
-                          NumberText.human(f.newlineCountMegabytesPerSecond), NumberText.human(f.peakMemoryMiB)])
+                t.append([
+                    f.style, NumberText.human(Double(f.bytes) / 1_048_576), NumberText.human(Double(f.lines)),
+                    NumberText.human(f.megabytesPerSecond), NumberText.human(f.linesPerSecond),
+                    NumberText.human(f.newlineCountMegabytesPerSecond), NumberText.human(f.peakMemoryMiB),
+                ])
             }
-            sections.append("Parsing with `analyze`, one core (MB = MiB; every format parsed \(report.parseRounds ?? 1) times, "
-                            + "interleaved, and its fastest kept):\n\n" + t.markdown)
+            sections.append(
+                "Parsing with `analyze`, one core (MB = MiB; every format parsed \(report.parseRounds ?? 1) times, "
+                    + "interleaved, and its fastest kept):\n\n" + t.markdown)
         }
         if !report.engine.isEmpty {
             var text = "Engine (all \(DesignPresets.all.count) presets, per-minute aggregation on):\n"
             for f in report.engine {
-                text += "  \(f.threads) thread\(f.threads == 1 ? " " : "s"): \(NumberText.human(f.userDaysPerSecond)) user-days/s "
+                text +=
+                    "  \(f.threads) thread\(f.threads == 1 ? " " : "s"): \(NumberText.human(f.userDaysPerSecond)) user-days/s "
                     + "(\(NumberText.human(Double(f.userDays))) user-days in \(NumberText.fixed(f.seconds, digits: 2)) s; "
                     + "\(NumberText.human(f.userDaysPerCPUSecond)) per CPU-second)\n"
             }
             if report.engine.count == 2 {
-                text += "  scaling: \(NumberText.fixed(report.engine[1].userDaysPerSecond / report.engine[0].userDaysPerSecond, digits: 2))× "
+                text +=
+                    "  scaling: \(NumberText.fixed(report.engine[1].userDaysPerSecond / report.engine[0].userDaysPerSecond, digits: 2))× "
                     + "with \(report.engine[1].threads) threads\n"
             }
             sections.append(text)
         }
         if let first = report.memory.first, let last = report.memory.last {
             let bench = MemoryBenchmark()
-            var text = "Memory (`simulate --designs \(bench.design)`, \(bench.runs) runs, every user simulated event by event, "
+            var text =
+                "Memory (`simulate --designs \(bench.design)`, \(bench.runs) runs, every user simulated event by event, "
                 + "each job a process of its own):\n"
             for f in report.memory {
-                text += "  \(NumberText.human(Double(f.users))) users: peak \(NumberText.human(f.peakMemoryMiB)) MiB "
+                text +=
+                    "  \(NumberText.human(Double(f.users))) users: peak \(NumberText.human(f.peakMemoryMiB)) MiB "
                     + "(\(NumberText.human(Double(f.userDays))) user-days in \(NumberText.fixed(f.seconds, digits: 2)) s)\n"
             }
             if report.memory.count > 1 {
-                text += "  growth: \(NumberText.fixed(last.peakMemoryMiB / first.peakMemoryMiB, digits: 2))× the memory for "
+                text +=
+                    "  growth: \(NumberText.fixed(last.peakMemoryMiB / first.peakMemoryMiB, digits: 2))× the memory for "
                     + "\(NumberText.human(Double(last.users) / Double(first.users)))× the users\n"
             }
             if let floor = report.memoryLauncherPeakMiB {
-                text += "  (no reading can be below \(NumberText.human(floor)) MiB: on Linux a child starts from this process's peak at launch)\n"
+                text +=
+                    "  (no reading can be below \(NumberText.human(floor)) MiB: on Linux a child starts from this process's peak at launch)\n"
             }
             sections.append(text)
         }
         if let seconds = report.simulateSeconds, let memory = report.simulatePeakMemoryMiB {
-            sections.append("Default simulate (all presets, 1 to 1,000,000 users): \(NumberText.fixed(seconds, digits: 2)) s"
-                + " (\(NumberText.fixed(report.simulateCPUSeconds ?? 0, digits: 2)) CPU-seconds), "
-                + (report.simulatePeakMemoryIncludesEarlierParts == true
-                    ? "peak memory of the whole benchmark \(NumberText.human(memory)) MiB (`--only simulate` for its own)\n"
-                    : "peak memory \(NumberText.human(memory)) MiB\n"))
+            sections.append(
+                "Default simulate (all presets, 1 to 1,000,000 users): \(NumberText.fixed(seconds, digits: 2)) s"
+                    + " (\(NumberText.fixed(report.simulateCPUSeconds ?? 0, digits: 2)) CPU-seconds), "
+                    + (report.simulatePeakMemoryIncludesEarlierParts == true
+                        ? "peak memory of the whole benchmark \(NumberText.human(memory)) MiB (`--only simulate` for its own)\n"
+                        : "peak memory \(NumberText.human(memory)) MiB\n"))
         }
         return sections
     }

@@ -12,11 +12,11 @@ struct DiffCommand: Command {
         summary: "Compare two JSON reports (baseline and proposed) as Markdown for a pull request",
         arguments: "BASE.json HEAD.json",
         discussion: """
-        Compares two reports written by `simulate --format json` (or report.json from --out): per design
-        and user count the old and new requests a month, the change and the percent, the cost when both
-        reports have it, the quota tier each needs, and a footnote listing the assumptions that changed.
-        Thresholds are checked against HEAD.
-        """,
+            Compares two reports written by `simulate --format json` (or report.json from --out): per design
+            and user count the old and new requests a month, the change and the percent, the cost when both
+            reports have it, the quota tier each needs, and a footnote listing the assumptions that changed.
+            Thresholds are checked against HEAD.
+            """,
         options: Option.thresholds + [out, quiet],
         examples: [
             "widget-quota diff base/report.json Reports/report.json >> \"$GITHUB_STEP_SUMMARY\"",

@@ -12,15 +12,15 @@ struct ReportCommand: Command {
         name: "report",
         summary: "The main job: analyse logs, simulate every design, sweep the TTL, write Reports/",
         discussion: """
-        Runs everything a design review needs, on the bundled defaults unless told otherwise:
-          1. `analyze` on PATH (default SampleLogs): analysis.md and analysis.json
-          2. `simulate` with the sensitivity analysis: report.md, report.json, summary.csv,
-             metrics.csv and the SVG charts
-          3. `sweep` of the baseline design's cache TTL (same runs and seed), drawn in the
-             trade-off chart: sweep-ttl.csv
-        Every file is written atomically into DIR (default Reports): a failed run leaves the
-        previous reports whole.
-        """,
+            Runs everything a design review needs, on the bundled defaults unless told otherwise:
+              1. `analyze` on PATH (default SampleLogs): analysis.md and analysis.json
+              2. `simulate` with the sensitivity analysis: report.md, report.json, summary.csv,
+                 metrics.csv and the SVG charts
+              3. `sweep` of the baseline design's cache TTL (same runs and seed), drawn in the
+                 trade-off chart: sweep-ttl.csv
+            Every file is written atomically into DIR (default Reports): a failed run leaves the
+            previous reports whole.
+            """,
         options: [logs, noLogs, .scenario, out, .threads, .prices] + Option.thresholds + [.quiet],
         examples: [
             "swift run -c release widget-quota report",

@@ -9,9 +9,9 @@ struct ScenarioCommand: Command {
         name: "scenario",
         summary: "Print the default scenario (every assumption, with its default) or check a scenario file",
         discussion: """
-        Prints the full default scenario as JSON, ready to copy and edit. Every field is optional in a
-        scenario file: missing fields take these defaults.
-        """,
+            Prints the full default scenario as JSON, ready to copy and edit. Every field is optional in a
+            scenario file: missing fields take these defaults.
+            """,
         options: [check],
         examples: [
             "widget-quota scenario > my-scenario.json",

@@ -3,27 +3,32 @@ import WidgetQuotaKit
 
 /// `widget-quota simulate`: the Monte-Carlo projection.
 struct SimulateCommand: Command {
-    static let designs = Option.valued("designs", "LIST", "designs to compare, e.g. direct,cache-bgtask (default: all; see `widget-quota designs`)")
+    static let designs = Option.valued(
+        "designs", "LIST", "designs to compare, e.g. direct,cache-bgtask (default: all; see `widget-quota designs`)")
     static let users = Option.valued("users", "LIST", "population sizes, e.g. 1000,100000")
     static let formats = ["markdown", "csv", "csv-long", "json"]
-    static let format = Option.format(formats, help: "on standard output: markdown (default), csv (wide summary),\n"
-                                          + "csv-long (tidy: design, users, tier, metric, statistic, value) or json")
-    static let out = Option.valued("out", "DIR", "write report.md, report.json, summary.csv, metrics.csv and the SVG charts\n"
-                                       + "into DIR, all or nothing (a failed run leaves the previous report intact)")
+    static let format = Option.format(
+        formats,
+        help: "on standard output: markdown (default), csv (wide summary),\n"
+            + "csv-long (tidy: design, users, tier, metric, statistic, value) or json")
+    static let out = Option.valued(
+        "out", "DIR",
+        "write report.md, report.json, summary.csv, metrics.csv and the SVG charts\n"
+            + "into DIR, all or nothing (a failed run leaves the previous report intact)")
     static let noSensitivity = Option.flag("no-sensitivity", "skip \"What drives the number\" (17 small runs, about 1 CPU-second)")
 
     static let spec = CommandSpec(
         name: "simulate",
         summary: "Project requests, load, quota and freshness for each design and user count",
         discussion: """
-        Simulates populations of users under each design (WidgetKit's reload budget, Smart Stack,
-        Low Power Mode, app opens, BGAppRefreshTask, outages) and reports requests per user and in
-        total, load per minute and per quota day, quota risk and freshness. Flags override the scenario.
+            Simulates populations of users under each design (WidgetKit's reload budget, Smart Stack,
+            Low Power Mode, app opens, BGAppRefreshTask, outages) and reports requests per user and in
+            total, load per minute and per quota day, quota risk and freshness. Flags override the scenario.
 
-        Threshold expressions: METRIC{LABEL=VALUE,...} OP NUMBER, where METRIC is a dotted path into a
-        result row of the JSON report (or an alias such as quotaExceedProbability, costPerMonth,
-        requestsPerMonth), labels are design, users and tier, and OP is one of > >= < <= == !=.
-        """,
+            Threshold expressions: METRIC{LABEL=VALUE,...} OP NUMBER, where METRIC is a dotted path into a
+            result row of the JSON report (or an alias such as quotaExceedProbability, costPerMonth,
+            requestsPerMonth), labels are design, users and tier, and OP is one of > >= < <= == !=.
+            """,
         options: [.scenario, designs, users, .runs, .seed, .threads, .sampleUsers, .prices, format, out]
             + Option.thresholds + [noSensitivity, .quiet],
         examples: [

@@ -4,8 +4,10 @@ import WidgetQuotaKit
 /// `widget-quota sweep`: the trade-off between requests and staleness along one design knob.
 struct SweepCommand: Command {
     static let design = Option.design("design to vary (default cache-bgtask)")
-    static let knob = Option.valued("knob", "K", "ttl (cache TTL, minutes; default), background (BGAppRefreshTask interval,\n"
-                                        + "hours) or poll (reload policy .after, minutes)")
+    static let knob = Option.valued(
+        "knob", "K",
+        "ttl (cache TTL, minutes; default), background (BGAppRefreshTask interval,\n"
+            + "hours) or poll (reload policy .after, minutes)")
     static let values = Option.valued("values", "LIST", "values to try (default depends on the knob)")
     static let users = Option.valued("users", "N", "population for totals, cost and peak (default 1000)")
     static let formats = ["markdown", "csv", "json"]
@@ -16,10 +18,10 @@ struct SweepCommand: Command {
         name: "sweep",
         summary: "Vary one design knob (TTL, background interval, poll interval) and show the trade-off",
         discussion: """
-        Runs the design once per value of the knob (same users, same seed) and reports requests,
-        cost, peak load and staleness for each, marking the values that no other value beats on
-        both requests and staleness (the Pareto front).
-        """,
+            Runs the design once per value of the knob (same users, same seed) and reports requests,
+            cost, peak load and staleness for each, marking the values that no other value beats on
+            both requests and staleness (the Pareto front).
+            """,
         options: [design, knob, values, users, .sampleUsers, .scenario, .runs, .seed, .threads, .prices, format, .outFile, quiet],
         examples: [
             "widget-quota sweep",
@@ -46,12 +48,13 @@ struct SweepCommand: Command {
         let design = try a.design(a.value(Self.design) ?? "cache-bgtask", option: Self.design, in: scenario)
         let knobName = try a.choice(Self.knob, in: Sweep.Knob.allCases.map(\.rawValue), default: Sweep.Knob.ttl.rawValue)
         let knob = Sweep.Knob(rawValue: knobName)!
-        let values = try a.list(Self.values).map { items in
-            try items.map { item -> Double in
-                guard let v = Double(item) else { throw WidgetQuotaError.usage("--values expects numbers, got \(quoted(item))") }
-                return v
-            }
-        } ?? knob.defaultValues
+        let values =
+            try a.list(Self.values).map { items in
+                try items.map { item -> Double in
+                    guard let v = Double(item) else { throw WidgetQuotaError.usage("--values expects numbers, got \(quoted(item))") }
+                    return v
+                }
+            } ?? knob.defaultValues
         prices = try a.prices()
         _ = try prices.price(for: scenario.api.model)
         format = try a.choice(Self.format, in: Self.formats, default: "markdown")

@@ -6,9 +6,13 @@ struct TraceCommand: Command {
     static let design = Option.design("the design the devices run (see `widget-quota designs`)")
     static let devices = Option.valued("devices", "N", "devices to simulate (default 10)")
     static let days = Option.valued("days", "D", "days per device (default 14)")
-    static let style = Option.valued("style", "STYLE", "trace (NDJSON, default), trace-csv, or an Apple style: ndjson, json,\n"
-                                         + "default, syslog, compact")
-    static let out = Option.valued("out", "PATH", """
+    static let style = Option.valued(
+        "style", "STYLE",
+        "trace (NDJSON, default), trace-csv, or an Apple style: ndjson, json,\n"
+            + "default, syslog, compact")
+    static let out = Option.valued(
+        "out", "PATH",
+        """
         a file for trace styles; a folder (one file per device) for Apple styles,
         which carry no device id. Without --out, output goes to standard output
         (Apple styles then need --devices 1).
@@ -18,11 +22,11 @@ struct TraceCommand: Command {
         name: "trace",
         summary: "Write the logs simulated devices would produce (WidgetQuota trace or Apple log show styles)",
         discussion: """
-        Simulates N devices for D days with the engine that `simulate` uses (the scenario's
-        assumptions at their central values) and writes what they would have logged: WidgetQuota's
-        trace format, or an Apple `log show` export with the app, its widget extension, chronod,
-        dasd and nsurlsessiond. `analyze` reads every style back.
-        """,
+            Simulates N devices for D days with the engine that `simulate` uses (the scenario's
+            assumptions at their central values) and writes what they would have logged: WidgetQuota's
+            trace format, or an Apple `log show` export with the app, its widget extension, chronod,
+            dasd and nsurlsessiond. `analyze` reads every style back.
+            """,
         options: [design, devices, days, style, .seed, .scenario, out],
         examples: [
             "widget-quota trace --design direct --devices 20 --days 14 > direct.ndjson",
@@ -36,7 +40,9 @@ struct TraceCommand: Command {
 
     init(_ a: ParsedArguments) throws {
         try a.expectNoPositionals()
-        guard let designName = a.value(Self.design) else { throw WidgetQuotaError.usage("trace needs --design NAME (see `widget-quota designs`)") }
+        guard let designName = a.value(Self.design) else {
+            throw WidgetQuotaError.usage("trace needs --design NAME (see `widget-quota designs`)")
+        }
         var scenario = try a.scenario()
         let design = try a.design(designName, option: Self.design, in: scenario)
         let devices = try a.int(Self.devices, min: 1, max: 1_000_000) ?? 10
@@ -53,8 +59,9 @@ struct TraceCommand: Command {
         style = TraceGenerator.Style(rawValue: try a.choice(Self.style, in: styles, default: "trace"))!
         out = a.value(Self.out)
         if out == nil && style.isApple && devices > 1 {
-            throw WidgetQuotaError.usage("Apple log styles carry no device id, so \(devices) devices on standard output would read back as one; "
-                                         + "use --out FOLDER (one file per device), --devices 1, or --style trace")
+            throw WidgetQuotaError.usage(
+                "Apple log styles carry no device id, so \(devices) devices on standard output would read back as one; "
+                    + "use --out FOLDER (one file per device), --devices 1, or --style trace")
         }
         job = TraceJob(scenario: scenario, design: design, devices: devices, style: style)
     }

@@ -77,7 +77,9 @@ struct ParsedArguments {
 
     func uint64(_ option: Option) throws -> UInt64? {
         guard let text = value(option) else { return nil }
-        guard let v = UInt64(text) else { throw WidgetQuotaError.usage("--\(option.name) expects a non-negative whole number, got \(quoted(text))") }
+        guard let v = UInt64(text) else {
+            throw WidgetQuotaError.usage("--\(option.name) expects a non-negative whole number, got \(quoted(text))")
+        }
         return v
     }
 

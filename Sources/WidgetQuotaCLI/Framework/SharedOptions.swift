@@ -11,8 +11,9 @@ extension Option {
     static let sampleUsers = Option.valued("sample-users", "N", "users simulated event by event per run; larger populations are projected")
     static let prices = Option.valued("prices", "FILE", "price table in LiteLLM's model_prices_and_context_window.json format")
     static let quiet = Option.flag("quiet", "no progress or threshold-pass messages on standard error")
-    static let failIf = Option.valued("fail-if", "EXPR", "fail (exit 1, after writing the output) if EXPR holds for any matching row",
-                                      repeatable: true)
+    static let failIf = Option.valued(
+        "fail-if", "EXPR", "fail (exit 1, after writing the output) if EXPR holds for any matching row",
+        repeatable: true)
     static let warnIf = Option.valued("warn-if", "EXPR", "print a warning if EXPR holds for any matching row", repeatable: true)
     /// `--fail-if` and `--warn-if`.
     static let thresholds: [Option] = [.failIf, .warnIf]
@@ -59,8 +60,9 @@ extension ParsedArguments {
             guard let design = available.first(where: { $0.name == name }) else {
                 let known = available.map(\.name)
                 let hint = Levenshtein.nearest(to: name, in: known).map { "; did you mean \(quoted($0))?" } ?? ""
-                throw WidgetQuotaError.usage("--\(option.name): unknown design \(quoted(name))\(hint); known designs: "
-                                             + known.joined(separator: ", "))
+                throw WidgetQuotaError.usage(
+                    "--\(option.name): unknown design \(quoted(name))\(hint); known designs: "
+                        + known.joined(separator: ", "))
             }
             return design
         }

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where a command writes: results to `out`, messages to `err`. Tests capture both.
@@ -17,17 +18,27 @@ public final class Console: @unchecked Sendable {
     /// Environment variables (NO_COLOR and friends).
     public let environment: [String: String]
 
-    public init(out: @escaping (String) -> Void, err: @escaping (String) -> Void,
-                stderrIsTerminal: Bool = false, environment: [String: String] = [:]) {
-        self.writeOut = { out($0); return nil }
-        self.writeErr = { err($0); return nil }
+    public init(
+        out: @escaping (String) -> Void, err: @escaping (String) -> Void,
+        stderrIsTerminal: Bool = false, environment: [String: String] = [:]
+    ) {
+        self.writeOut = {
+            out($0)
+            return nil
+        }
+        self.writeErr = {
+            err($0)
+            return nil
+        }
         self.stderrIsTerminal = stderrIsTerminal
         self.environment = environment
     }
 
     /// A console whose writers say why a write failed (nil: written, or the reader is gone).
-    init(failableOut: @escaping (String) -> String?, failableErr: @escaping (String) -> String?,
-         stderrIsTerminal: Bool, environment: [String: String]) {
+    init(
+        failableOut: @escaping (String) -> String?, failableErr: @escaping (String) -> String?,
+        stderrIsTerminal: Bool, environment: [String: String]
+    ) {
         self.writeOut = failableOut
         self.writeErr = failableErr
         self.stderrIsTerminal = stderrIsTerminal
@@ -36,10 +47,11 @@ public final class Console: @unchecked Sendable {
 
     /// The process's standard output and error.
     public static var standard: Console {
-        Console(failableOut: { FileHandleWriter.write($0, to: STDOUT_FILENO) },
-                failableErr: { FileHandleWriter.write($0, to: STDERR_FILENO) },
-                stderrIsTerminal: isatty(STDERR_FILENO) == 1,
-                environment: ProcessInfo.processInfo.environment)
+        Console(
+            failableOut: { FileHandleWriter.write($0, to: STDOUT_FILENO) },
+            failableErr: { FileHandleWriter.write($0, to: STDERR_FILENO) },
+            stderrIsTerminal: isatty(STDERR_FILENO) == 1,
+            environment: ProcessInfo.processInfo.environment)
     }
 
     public func out(_ text: String) {
@@ -48,7 +60,11 @@ public final class Console: @unchecked Sendable {
         lock.unlock()
     }
 
-    public func err(_ text: String) { lock.lock(); _ = writeErr(text); lock.unlock() }
+    public func err(_ text: String) {
+        lock.lock()
+        _ = writeErr(text)
+        lock.unlock()
+    }
 
     /// Why standard output could not be written (a full disk, a closed file), if it could not;
     /// a reader that went away (`| head`) is not a failure.
@@ -71,15 +87,15 @@ enum FileHandleWriter {
         while offset < bytes.count {
             let written = bytes.withUnsafeMutableBytes { buffer in
                 #if canImport(Glibc)
-                Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                    Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
                 #else
-                Darwin.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                    Darwin.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
                 #endif
             }
             if written < 0 {
                 let code = errno
                 if code == EINTR { continue }
-                if code == EPIPE { return nil }   // the reader is gone: end quietly
+                if code == EPIPE { return nil }  // the reader is gone: end quietly
                 return String(cString: strerror(code))
             }
             offset += written

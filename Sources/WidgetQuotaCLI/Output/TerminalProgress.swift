@@ -22,7 +22,8 @@ struct TerminalProgress: JobProgress {
         let console = self.console
         return {
             let done = count.increment()
-            let width = 24, filled = total > 0 ? width * done / total : width
+            let width = 24
+            let filled = total > 0 ? width * done / total : width
             let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
             console.err("\r\(label) [\(bar)] \(done)/\(total)")
         }

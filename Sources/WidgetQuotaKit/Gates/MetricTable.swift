@@ -44,7 +44,10 @@ public struct MetricTable: Sendable {
     /// The records of a report's JSON tree.
     public init(json: JSONValue) {
         var records = [MetricRecord]()
-        guard case .object(let top) = json else { self.records = []; return }
+        guard case .object(let top) = json else {
+            self.records = []
+            return
+        }
         for key in top.keys.sorted() where key != "scenario" && key != "typicalDay" {
             guard let rows = top[key]?.array else { continue }
             let prefix = key == "results" ? "" : key
@@ -66,8 +69,10 @@ public struct MetricTable: Sendable {
         self.init(json: try JSONValue.of(result))
     }
 
-    private static func collect(_ members: [String: JSONValue], path: String, labels inherited: [String: String],
-                                into records: inout [MetricRecord]) {
+    private static func collect(
+        _ members: [String: JSONValue], path: String, labels inherited: [String: String],
+        into records: inout [MetricRecord]
+    ) {
         var labels = inherited
         for (key, value) in members {
             if let s = value.string, MetricTable.nonFinite(s) == nil { labels[key] = s }
@@ -141,9 +146,10 @@ public struct MetricTable: Sendable {
     /// Records of `metric` (already resolved) that carry every label in `selector`.
     public func records(metric: String, matching selector: [(key: String, value: String)]) -> [MetricRecord] {
         records.filter { record in
-            record.metric == metric && selector.allSatisfy { item in
-                record.labels[item.key].map { MetricTable.same($0, item.value) } ?? false
-            }
+            record.metric == metric
+                && selector.allSatisfy { item in
+                    record.labels[item.key].map { MetricTable.same($0, item.value) } ?? false
+                }
         }
     }
 

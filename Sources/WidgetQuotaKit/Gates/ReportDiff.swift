@@ -37,16 +37,20 @@ public struct ReportDiff: Sendable {
 
     /// Compares `base` with `head`.
     public init(base: JSONValue, head: JSONValue) {
-        let baseTable = MetricTable(json: base), headTable = MetricTable(json: head)
-        let baseTiers = TierReader(json: base, table: baseTable), headTiers = TierReader(json: head, table: headTable)
+        let baseTable = MetricTable(json: base)
+        let headTable = MetricTable(json: head)
+        let baseTiers = TierReader(json: base, table: baseTable)
+        let headTiers = TierReader(json: head, table: headTable)
         var tables = [(title: String, dollars: Bool, rows: [Row])]()
         for metric in ReportDiff.metrics {
-            let old = ReportDiff.values(metric.path, in: baseTable), new = ReportDiff.values(metric.path, in: headTable)
+            let old = ReportDiff.values(metric.path, in: baseTable)
+            let new = ReportDiff.values(metric.path, in: headTable)
             guard !old.isEmpty || !new.isEmpty else { continue }
             var keys = old.map(\.key)
             for item in new where !keys.contains(where: { $0 == item.key }) { keys.append(item.key) }
             let rows = keys.map { key in
-                Row(design: key.design, users: key.users,
+                Row(
+                    design: key.design, users: key.users,
                     old: old.first { $0.key == key }?.value, new: new.first { $0.key == key }?.value,
                     oldTier: baseTiers.needed(design: key.design, users: key.users),
                     newTier: headTiers.needed(design: key.design, users: key.users))
@@ -57,7 +61,10 @@ public struct ReportDiff: Sendable {
         self.changedAssumptions = ReportDiff.changes(base: base, head: head)
     }
 
-    struct Key: Equatable { var design: String; var users: Int }
+    struct Key: Equatable {
+        var design: String
+        var users: Int
+    }
 
     static func values(_ metric: String, in table: MetricTable) -> [(key: Key, value: Double)] {
         table.records.compactMap { r in
@@ -76,13 +83,18 @@ public struct ReportDiff: Sendable {
             return (json["scenario"]?.leaves(prefix: "scenario") ?? [])
                 + (json["method"]?.leaves(prefix: "method").filter { $0.path != "method.description" } ?? []) + price
         }
-        let old = collapsingLists(leaves(base)), new = collapsingLists(leaves(head))
-        let oldMap = Dictionary(old, uniquingKeysWith: { a, _ in a }), newMap = Dictionary(new, uniquingKeysWith: { a, _ in a })
+        let old = collapsingLists(leaves(base))
+        let new = collapsingLists(leaves(head))
+        let oldMap = Dictionary(old, uniquingKeysWith: { a, _ in a })
+        let newMap = Dictionary(new, uniquingKeysWith: { a, _ in a })
         var paths = old.map(\.path)
         for item in new where oldMap[item.path] == nil { paths.append(item.path) }
         return paths.compactMap { path in
-            oldMap[path] == newMap[path] ? nil : ChangedValue(path: path.hasPrefix("scenario.") ? String(path.dropFirst(9)) : path,
-                                                               old: oldMap[path], new: newMap[path])
+            oldMap[path] == newMap[path]
+                ? nil
+                : ChangedValue(
+                    path: path.hasPrefix("scenario.") ? String(path.dropFirst(9)) : path,
+                    old: oldMap[path], new: newMap[path])
         }
     }
 
@@ -94,7 +106,8 @@ public struct ReportDiff: Sendable {
         var listIndex = [String: Int]()
         for leaf in leaves {
             guard leaf.path.hasSuffix("]"), let open = leaf.path.lastIndex(of: "["),
-                  Int(leaf.path[leaf.path.index(after: open)..<leaf.path.index(before: leaf.path.endIndex)]) != nil else {
+                Int(leaf.path[leaf.path.index(after: open)..<leaf.path.index(before: leaf.path.endIndex)]) != nil
+            else {
                 out.append(leaf)
                 continue
             }

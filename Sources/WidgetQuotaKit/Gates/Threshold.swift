@@ -92,8 +92,9 @@ public enum ThresholdEvaluator {
         case .less, .lessOrEqual: violations.sort { $0.value < $1.value }
         case .equal, .notEqual: break
         }
-        return ThresholdOutcome(expression: e.text, severity: threshold.severity, metric: metric, rowsChecked: rows.count,
-                                violations: violations.map { .init(row: describe($0.labels), value: $0.value) })
+        return ThresholdOutcome(
+            expression: e.text, severity: threshold.severity, metric: metric, rowsChecked: rows.count,
+            violations: violations.map { .init(row: describe($0.labels), value: $0.value) })
     }
 
     /// Which row: its design, users and tier labels.
@@ -108,7 +109,8 @@ public enum ThresholdEvaluator {
             let keys = Set(rows.flatMap(\.labels.keys))
             guard keys.contains(item.key) else {
                 let hint = Levenshtein.nearest(to: item.key, in: keys).map { "; did you mean \"\($0)\"?" } ?? ""
-                return "rows of \(metric) have no label \"\(item.key)\"\(hint) (labels: \(MetricTable.ordered(keys).joined(separator: ", ")))"
+                return
+                    "rows of \(metric) have no label \"\(item.key)\"\(hint) (labels: \(MetricTable.ordered(keys).joined(separator: ", ")))"
             }
             let values = rows.compactMap { $0.labels[item.key] }
             if !values.contains(where: { MetricTable.same($0, item.value) }) {

@@ -15,7 +15,12 @@ import Foundation
 public struct ThresholdExpression: Sendable, Equatable {
     /// A comparison operator.
     public enum Operator: String, Sendable, CaseIterable {
-        case greaterOrEqual = ">=", lessOrEqual = "<=", equal = "==", notEqual = "!=", greater = ">", less = "<"
+        case greaterOrEqual = ">="
+        case lessOrEqual = "<="
+        case equal = "=="
+        case notEqual = "!="
+        case greater = ">"
+        case less = "<"
 
         /// True when `value op limit` holds.
         public func holds(_ value: Double, _ limit: Double) -> Bool {
@@ -34,7 +39,10 @@ public struct ThresholdExpression: Sendable, Equatable {
     public struct LabelMatch: Sendable, Equatable {
         public var key: String
         public var value: String
-        public init(key: String, value: String) { self.key = key; self.value = value }
+        public init(key: String, value: String) {
+            self.key = key
+            self.value = value
+        }
     }
 
     /// The text as written.
@@ -117,10 +125,13 @@ public struct ThresholdExpression: Sendable, Equatable {
         }
 
         mutating func labels() throws -> [LabelMatch] {
-            i += 1   // "{"
+            i += 1  // "{"
             var result = [LabelMatch]()
             skipSpaces()
-            if peek() == "}" { i += 1; return result }
+            if peek() == "}" {
+                i += 1
+                return result
+            }
             while true {
                 skipSpaces()
                 let key = try name(what: "a label (design, users or tier)", dotted: false)
@@ -139,14 +150,16 @@ public struct ThresholdExpression: Sendable, Equatable {
                 skipSpaces()
                 switch peek() {
                 case ",": i += 1
-                case "}": i += 1; return result
+                case "}":
+                    i += 1
+                    return result
                 default: throw fail("expected \",\" or \"}\" in the selector \(here)")
                 }
             }
         }
 
         mutating func comparison() throws -> Operator {
-            for op in Operator.allCases {   // two-character operators first
+            for op in Operator.allCases {  // two-character operators first
                 let symbol = Array(op.rawValue.unicodeScalars)
                 if (0..<symbol.count).allSatisfy({ peek($0) == symbol[$0] }) {
                     i += symbol.count
@@ -160,7 +173,10 @@ public struct ThresholdExpression: Sendable, Equatable {
         mutating func number() throws -> Double {
             let start = i
             var digits = ""
-            func take(_ c: Unicode.Scalar) { digits.unicodeScalars.append(c); i += 1 }
+            func take(_ c: Unicode.Scalar) {
+                digits.unicodeScalars.append(c)
+                i += 1
+            }
             // Digits, grouped by single underscores between digits (`1_000`, not `1__0` or `1_`).
             func integerPart() -> Bool {
                 var any = false
@@ -191,7 +207,10 @@ public struct ThresholdExpression: Sendable, Equatable {
                 i = start
                 throw fail("expected a number such as 120, 0.05, 1_000 or 5% \(here)")
             }
-            if peek() == "%" { i += 1; return value / 100 }
+            if peek() == "%" {
+                i += 1
+                return value / 100
+            }
             return value
         }
     }

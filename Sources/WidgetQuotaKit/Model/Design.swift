@@ -160,15 +160,23 @@ extension Design.ReloadPolicy: Codable {
         // Accept the short string forms "atEnd", "never", "after(15)" as well as objects.
         if let single = try? decoder.singleValueContainer(), let text = try? single.decode(String.self) {
             switch text {
-            case "atEnd": self = .atEnd; return
-            case "never": self = .never; return
+            case "atEnd":
+                self = .atEnd
+                return
+            case "never":
+                self = .never
+                return
             default:
                 if text.hasPrefix("after("), text.hasSuffix(")"),
-                   let minutes = Double(text.dropFirst(6).dropLast()) {
-                    self = .after(minutes: minutes); return
+                    let minutes = Double(text.dropFirst(6).dropLast())
+                {
+                    self = .after(minutes: minutes)
+                    return
                 }
-                throw DecodingError.dataCorruptedError(in: single, debugDescription:
-                    "unknown reload policy \(quoted(text)); expected \"atEnd\", \"never\" or \"after(MINUTES)\"")
+                throw DecodingError.dataCorruptedError(
+                    in: single,
+                    debugDescription:
+                        "unknown reload policy \(quoted(text)); expected \"atEnd\", \"never\" or \"after(MINUTES)\"")
             }
         }
         let c = try decoder.container(keyedBy: Keys.self)
@@ -177,8 +185,10 @@ extension Design.ReloadPolicy: Codable {
         case "never": self = .never
         case "after": self = .after(minutes: try c.decode(Double.self, forKey: .minutes))
         case let other:
-            throw DecodingError.dataCorruptedError(forKey: .kind, in: c, debugDescription:
-                "unknown reload policy \(quoted(other)); expected atEnd, after or never")
+            throw DecodingError.dataCorruptedError(
+                forKey: .kind, in: c,
+                debugDescription:
+                    "unknown reload policy \(quoted(other)); expected atEnd, after or never")
         }
     }
 
@@ -207,8 +217,10 @@ extension Design.Retry: Codable {
     public init(from decoder: Decoder) throws {
         if let single = try? decoder.singleValueContainer(), let text = try? single.decode(String.self) {
             guard text == "nextOpportunity" else {
-                throw DecodingError.dataCorruptedError(in: single, debugDescription:
-                    "unknown retry \(quoted(text)); expected \"nextOpportunity\" or {\"kind\": \"backoff\", ...}")
+                throw DecodingError.dataCorruptedError(
+                    in: single,
+                    debugDescription:
+                        "unknown retry \(quoted(text)); expected \"nextOpportunity\" or {\"kind\": \"backoff\", ...}")
             }
             self = .nextOpportunity
             return
@@ -217,12 +229,15 @@ extension Design.Retry: Codable {
         switch try c.decode(String.self, forKey: .kind) {
         case "nextOpportunity": self = .nextOpportunity
         case "backoff":
-            self = .backoff(maxRetries: try c.value(.maxRetries, or: 3),
-                            baseSeconds: try c.value(.baseSeconds, or: 2),
-                            jitter: try c.value(.jitter, or: true))
+            self = .backoff(
+                maxRetries: try c.value(.maxRetries, or: 3),
+                baseSeconds: try c.value(.baseSeconds, or: 2),
+                jitter: try c.value(.jitter, or: true))
         case let other:
-            throw DecodingError.dataCorruptedError(forKey: .kind, in: c, debugDescription:
-                "unknown retry kind \(quoted(other)); expected nextOpportunity or backoff")
+            throw DecodingError.dataCorruptedError(
+                forKey: .kind, in: c,
+                debugDescription:
+                    "unknown retry kind \(quoted(other)); expected nextOpportunity or backoff")
         }
     }
 

@@ -25,7 +25,8 @@ public enum DesignPresets {
     /// it is not a request here.
     public static var directPoll15m: Design {
         var d = Design(name: "direct-poll-15m")
-        d.summary = "The widget polls every 15 min with .after(15 min), one API call per refresh (the image host is not metered); the budget caps it."
+        d.summary =
+            "The widget polls every 15 min with .after(15 min), one API call per refresh (the image host is not metered); the budget caps it."
         d.source = "remote-data widget article"
         d.fetchTriggers = [.getTimeline]
         d.reloadPolicy = .after(minutes: 15)
@@ -74,7 +75,8 @@ public enum DesignPresets {
     /// A 30-minute poll aligned to the wall clock: every device asks at :00 and :30.
     public static var pollAligned: Design {
         var d = Design(name: "poll-30m-aligned")
-        d.summary = "The widget polls at :00 and :30 on every device at once (the remote-data widget article warns against this); keeps its last content (25-min cache) when a poll fails."
+        d.summary =
+            "The widget polls at :00 and :30 on every device at once (the remote-data widget article warns against this); keeps its last content (25-min cache) when a poll fails."
         d.source = "remote-data widget article (its warning)"
         d.fetchTriggers = [.getTimeline]
         // Slightly under the period so every policy reload finds the content due.

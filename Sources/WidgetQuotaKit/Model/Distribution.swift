@@ -109,26 +109,32 @@ public enum Distribution: Sendable, Equatable {
 
     /// Acklam's rational approximation of the standard normal quantile (relative error < 1.2e-9).
     static func normalQuantile(_ p: Double) -> Double {
-        let a = [-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
-                 1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00]
-        let b = [-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
-                 6.680131188771972e+01, -1.328068155288572e+01]
-        let c = [-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
-                 -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00]
+        let a = [
+            -3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+            1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00,
+        ]
+        let b = [
+            -5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+            6.680131188771972e+01, -1.328068155288572e+01,
+        ]
+        let c = [
+            -7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+            -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00,
+        ]
         let d = [7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00, 3.754408661907416e+00]
         let p = Swift.min(Swift.max(p, 1e-12), 1 - 1e-12)
         if p < 0.02425 {
             let q = (-2 * Foundation.log(p)).squareRoot()
-            return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
-                ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1)
+            return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5])
+                / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1)
         }
         if p > 1 - 0.02425 {
             return -normalQuantile(1 - p)
         }
         let q = p - 0.5
         let r = q * q
-        return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
-            (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1)
+        return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q
+            / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1)
     }
 }
 
@@ -146,8 +152,11 @@ extension Distribution: Codable {
         let kind = try c.decode(String.self, forKey: .distribution)
         func need(_ key: Keys) throws -> Double {
             guard let v = try c.decodeIfPresent(Double.self, forKey: key) else {
-                throw DecodingError.keyNotFound(key, .init(codingPath: c.codingPath,
-                    debugDescription: "a \(kind) distribution needs \"\(key.rawValue)\""))
+                throw DecodingError.keyNotFound(
+                    key,
+                    .init(
+                        codingPath: c.codingPath,
+                        debugDescription: "a \(kind) distribution needs \"\(key.rawValue)\""))
             }
             return v
         }
@@ -156,13 +165,15 @@ extension Distribution: Codable {
         case "uniform": self = .uniform(min: try need(.min), max: try need(.max))
         case "triangular": self = .triangular(min: try need(.min), mode: try need(.mode), max: try need(.max))
         case "normal":
-            self = .normal(mean: try need(.mean), sd: try need(.sd),
-                           min: try c.decodeIfPresent(Double.self, forKey: .min),
-                           max: try c.decodeIfPresent(Double.self, forKey: .max))
+            self = .normal(
+                mean: try need(.mean), sd: try need(.sd),
+                min: try c.decodeIfPresent(Double.self, forKey: .min),
+                max: try c.decodeIfPresent(Double.self, forKey: .max))
         case "lognormal": self = .lognormal(mean: try need(.mean), sd: try need(.sd))
         case "beta":
             if let mean = try c.decodeIfPresent(Double.self, forKey: .mean),
-               let sd = try c.decodeIfPresent(Double.self, forKey: .sd) {
+                let sd = try c.decodeIfPresent(Double.self, forKey: .sd)
+            {
                 // Method of moments: friendlier than alpha/beta for most people.
                 let common = mean * (1 - mean) / (sd * sd) - 1
                 self = .beta(alpha: mean * common, beta: (1 - mean) * common)
@@ -170,8 +181,10 @@ extension Distribution: Codable {
                 self = .beta(alpha: try need(.alpha), beta: try need(.beta))
             }
         default:
-            throw DecodingError.dataCorruptedError(forKey: .distribution, in: c, debugDescription:
-                "unknown distribution \(quoted(kind)); expected one of fixed, uniform, triangular, normal, lognormal, beta")
+            throw DecodingError.dataCorruptedError(
+                forKey: .distribution, in: c,
+                debugDescription:
+                    "unknown distribution \(quoted(kind)); expected one of fixed, uniform, triangular, normal, lognormal, beta")
         }
     }
 
@@ -185,17 +198,28 @@ extension Distribution: Codable {
         switch self {
         case .fixed: break
         case .uniform(let a, let b):
-            try c.encode("uniform", forKey: .distribution); try c.encode(a, forKey: .min); try c.encode(b, forKey: .max)
+            try c.encode("uniform", forKey: .distribution)
+            try c.encode(a, forKey: .min)
+            try c.encode(b, forKey: .max)
         case .triangular(let a, let m, let b):
-            try c.encode("triangular", forKey: .distribution); try c.encode(a, forKey: .min)
-            try c.encode(m, forKey: .mode); try c.encode(b, forKey: .max)
+            try c.encode("triangular", forKey: .distribution)
+            try c.encode(a, forKey: .min)
+            try c.encode(m, forKey: .mode)
+            try c.encode(b, forKey: .max)
         case .normal(let m, let s, let lo, let hi):
-            try c.encode("normal", forKey: .distribution); try c.encode(m, forKey: .mean); try c.encode(s, forKey: .sd)
-            try c.encodeIfPresent(lo, forKey: .min); try c.encodeIfPresent(hi, forKey: .max)
+            try c.encode("normal", forKey: .distribution)
+            try c.encode(m, forKey: .mean)
+            try c.encode(s, forKey: .sd)
+            try c.encodeIfPresent(lo, forKey: .min)
+            try c.encodeIfPresent(hi, forKey: .max)
         case .lognormal(let m, let s):
-            try c.encode("lognormal", forKey: .distribution); try c.encode(m, forKey: .mean); try c.encode(s, forKey: .sd)
+            try c.encode("lognormal", forKey: .distribution)
+            try c.encode(m, forKey: .mean)
+            try c.encode(s, forKey: .sd)
         case .beta(let a, let b):
-            try c.encode("beta", forKey: .distribution); try c.encode(a, forKey: .alpha); try c.encode(b, forKey: .beta)
+            try c.encode("beta", forKey: .distribution)
+            try c.encode(a, forKey: .alpha)
+            try c.encode(b, forKey: .beta)
         }
     }
 }

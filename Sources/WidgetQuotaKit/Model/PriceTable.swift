@@ -29,7 +29,9 @@ public struct PriceTable: Sendable, Equatable {
             "gemini-2.5-flash": Price(inputCostPerToken: 0.30 / 1_000_000, outputCostPerToken: 2.50 / 1_000_000),
             "gemini-2.5-flash-lite": Price(inputCostPerToken: 0.10 / 1_000_000, outputCostPerToken: 0.40 / 1_000_000),
         ],
-        source: "bundled Gemini API prices read 2026-11-29 (Gemini 2.5 Flash $0.30/$2.50, Flash-Lite $0.10/$0.40 per 1M input/output tokens); check current pricing")
+        source:
+            "bundled Gemini API prices read 2026-11-29 (Gemini 2.5 Flash $0.30/$2.50, Flash-Lite $0.10/$0.40 per 1M input/output tokens); check current pricing"
+    )
 
     /// The price of `model`: an exact name, or a LiteLLM provider-prefixed one (`gemini/gemini-2.5-flash`).
     public func price(for model: String) throws -> Price {
@@ -45,7 +47,8 @@ public struct PriceTable: Sendable, Equatable {
     /// `input_cost_per_token` and `output_cost_per_token`; entries without both are skipped.
     public static func load(path: String) throws -> PriceTable {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw WidgetQuotaError.unreadable(file: path, problem: FileManager.default.fileExists(atPath: path) ? "permission denied or not a file" : "no such file")
+            throw WidgetQuotaError.unreadable(
+                file: path, problem: FileManager.default.fileExists(atPath: path) ? "permission denied or not a file" : "no such file")
         }
         return try decode(data, file: path)
     }
@@ -61,20 +64,24 @@ public struct PriceTable: Sendable, Equatable {
             throw WidgetQuotaError.malformedInput(file: file, line: nil, problem: "not valid JSON (\(JSONProblem.describe(error)))")
         }
         guard let models = tree as? [String: Any] else {
-            throw WidgetQuotaError.malformedInput(file: file, line: nil, problem: "expected a JSON object of models, as LiteLLM's model_prices_and_context_window.json")
+            throw WidgetQuotaError.malformedInput(
+                file: file, line: nil, problem: "expected a JSON object of models, as LiteLLM's model_prices_and_context_window.json")
         }
         var prices = [String: Price]()
         for (name, value) in models {
             guard let entry = value as? [String: Any],
-                  let input = (entry["input_cost_per_token"] as? NSNumber)?.doubleValue,
-                  let output = (entry["output_cost_per_token"] as? NSNumber)?.doubleValue else { continue }
+                let input = (entry["input_cost_per_token"] as? NSNumber)?.doubleValue,
+                let output = (entry["output_cost_per_token"] as? NSNumber)?.doubleValue
+            else { continue }
             guard input.isFinite, output.isFinite, input >= 0, output >= 0 else {
-                throw WidgetQuotaError.malformedInput(file: file, line: nil, problem: "\(name): costs per token must be finite and not negative")
+                throw WidgetQuotaError.malformedInput(
+                    file: file, line: nil, problem: "\(name): costs per token must be finite and not negative")
             }
             prices[name] = Price(inputCostPerToken: input, outputCostPerToken: output)
         }
         guard !prices.isEmpty else {
-            throw WidgetQuotaError.malformedInput(file: file, line: nil, problem: "no model has both input_cost_per_token and output_cost_per_token")
+            throw WidgetQuotaError.malformedInput(
+                file: file, line: nil, problem: "no model has both input_cost_per_token and output_cost_per_token")
         }
         return PriceTable(prices: prices, source: "price file \(URL(fileURLWithPath: file).lastPathComponent)")
     }

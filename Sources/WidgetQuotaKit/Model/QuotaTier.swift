@@ -14,19 +14,28 @@ public struct QuotaTier: Codable, Sendable, Equatable {
     public var note: String
 
     public init(name: String, rpm: Double?, tpm: Double?, rpd: Double?, readOn: String, note: String) {
-        self.name = name; self.rpm = rpm; self.tpm = tpm; self.rpd = rpd; self.readOn = readOn; self.note = note
+        self.name = name
+        self.rpm = rpm
+        self.tpm = tpm
+        self.rpd = rpd
+        self.readOn = readOn
+        self.note = note
     }
 
     /// The Gemini API tiers (gemini-2.5-flash), as published when read.
     public static let gemini: [QuotaTier] = [
-        QuotaTier(name: "free", rpm: 10, tpm: 250_000, rpd: 250, readOn: "2026-11-29",
-                  note: "Gemini API free tier; check the AI Studio console for your project's limits"),
-        QuotaTier(name: "tier1", rpm: 1_000, tpm: 1_000_000, rpd: 10_000, readOn: "2026-11-29",
-                  note: "Gemini API tier 1 (billing enabled); check the console"),
-        QuotaTier(name: "tier2", rpm: 2_000, tpm: 3_000_000, rpd: 100_000, readOn: "2026-11-29",
-                  note: "Gemini API tier 2; check the console"),
-        QuotaTier(name: "tier3", rpm: 10_000, tpm: 8_000_000, rpd: nil, readOn: "2026-11-29",
-                  note: "Gemini API tier 3; requests per day unpublished, treated as unlimited"),
+        QuotaTier(
+            name: "free", rpm: 10, tpm: 250_000, rpd: 250, readOn: "2026-11-29",
+            note: "Gemini API free tier; check the AI Studio console for your project's limits"),
+        QuotaTier(
+            name: "tier1", rpm: 1_000, tpm: 1_000_000, rpd: 10_000, readOn: "2026-11-29",
+            note: "Gemini API tier 1 (billing enabled); check the console"),
+        QuotaTier(
+            name: "tier2", rpm: 2_000, tpm: 3_000_000, rpd: 100_000, readOn: "2026-11-29",
+            note: "Gemini API tier 2; check the console"),
+        QuotaTier(
+            name: "tier3", rpm: 10_000, tpm: 8_000_000, rpd: nil, readOn: "2026-11-29",
+            note: "Gemini API tier 3; requests per day unpublished, treated as unlimited"),
     ]
 }
 
@@ -54,9 +63,11 @@ public struct QuotaSettings: Codable, Sendable, Equatable {
 extension QuotaTier {
     /// Which of the tier's limits a population's peaks break, given the tokens each request uses.
     public func exceeded(peakPerMinute: Double, peakQuotaDay: Double, tokensPerRequest: Double) -> (rpm: Bool, tpm: Bool, rpd: Bool) {
-        (rpm.map { peakPerMinute > $0 } ?? false,
-         tpm.map { peakPerMinute * tokensPerRequest > $0 } ?? false,
-         rpd.map { peakQuotaDay > $0 } ?? false)
+        (
+            rpm.map { peakPerMinute > $0 } ?? false,
+            tpm.map { peakPerMinute * tokensPerRequest > $0 } ?? false,
+            rpd.map { peakQuotaDay > $0 } ?? false
+        )
     }
 
     /// True when any limit is broken.

@@ -111,14 +111,20 @@ public struct TimeZoneShare: Codable, Sendable, Equatable {
 /// When in the user's local day things happen: 24 relative weights, one per hour.
 public struct ActivityProfile: Codable, Sendable, Equatable {
     /// App opens: waking hours, peaks at commute, lunch and evening.
-    public var app: [Double] = [0.2, 0.1, 0.05, 0.05, 0.05, 0.2, 0.6, 1.4, 1.8, 1.3, 1.1, 1.2,
-                                1.6, 1.3, 1.1, 1.1, 1.2, 1.5, 1.7, 1.8, 1.7, 1.4, 0.9, 0.5]
+    public var app: [Double] = [
+        0.2, 0.1, 0.05, 0.05, 0.05, 0.2, 0.6, 1.4, 1.8, 1.3, 1.1, 1.2,
+        1.6, 1.3, 1.1, 1.1, 1.2, 1.5, 1.7, 1.8, 1.7, 1.4, 0.9, 0.5,
+    ]
     /// getTimeline and glances: through the waking day, some at night.
-    public var widget: [Double] = [0.4, 0.3, 0.25, 0.25, 0.3, 0.5, 0.9, 1.3, 1.4, 1.3, 1.2, 1.2,
-                                   1.3, 1.2, 1.2, 1.2, 1.3, 1.4, 1.4, 1.4, 1.3, 1.1, 0.8, 0.6]
+    public var widget: [Double] = [
+        0.4, 0.3, 0.25, 0.25, 0.3, 0.5, 0.9, 1.3, 1.4, 1.3, 1.2, 1.2,
+        1.3, 1.2, 1.2, 1.2, 1.3, 1.4, 1.4, 1.4, 1.3, 1.1, 0.8, 0.6,
+    ]
     /// BGAppRefreshTask launches: mostly at night, on the charger.
-    public var background: [Double] = [1.8, 2.2, 2.4, 2.4, 2.2, 1.6, 0.8, 0.5, 0.4, 0.4, 0.4, 0.4,
-                                       0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.6, 0.7, 0.9, 1.2, 1.5]
+    public var background: [Double] = [
+        1.8, 2.2, 2.4, 2.4, 2.2, 1.6, 0.8, 0.5, 0.4, 0.4, 0.4, 0.4,
+        0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.6, 0.7, 0.9, 1.2, 1.5,
+    ]
     public init() {}
 
     public init(from decoder: Decoder) throws {

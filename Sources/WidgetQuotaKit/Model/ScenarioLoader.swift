@@ -83,7 +83,8 @@ public enum ScenarioLoader {
             if key == "seed" {
                 // Any UInt64, as --seed takes; read from the digits, since doubles round near 2^64.
                 if UInt64(number.stringValue) == nil && !(v == v.rounded() && v >= 0 && v < 0x1p63) {
-                    throw WidgetQuotaError.invalidScenario(field: at, problem: "must be a whole number between 0 and \(UInt64.max), got \(number)")
+                    throw WidgetQuotaError.invalidScenario(
+                        field: at, problem: "must be a whole number between 0 and \(UInt64.max), got \(number)")
                 }
                 continue
             }
@@ -110,7 +111,8 @@ public enum ScenarioLoader {
                     var problem = "unknown key \(quoted(key))"
                     // The nearest by edits, or a key this one begins (`cacheTTL` for `cacheTTLMinutes`).
                     if let suggestion = Levenshtein.nearest(to: key, in: allowed)
-                        ?? allowed.sorted().first(where: { $0.lowercased().hasPrefix(key.lowercased()) }) {
+                        ?? allowed.sorted().first(where: { $0.lowercased().hasPrefix(key.lowercased()) })
+                    {
                         problem += "; did you mean \"\(suggestion)\"?"
                     }
                     throw WidgetQuotaError.invalidScenario(field: childPath, problem: problem)
@@ -149,8 +151,8 @@ enum JSONProblem {
             return "\(path(context)): expected \(typeName(type)), found null"
         case .keyNotFound(let key, let context):
             let at = path(context)
-            return "\(at.isEmpty ? "" : at + ": ")missing \"\(key.stringValue)\"" +
-                (context.debugDescription.hasPrefix("a ") ? " (\(context.debugDescription))" : "")
+            return "\(at.isEmpty ? "" : at + ": ")missing \"\(key.stringValue)\""
+                + (context.debugDescription.hasPrefix("a ") ? " (\(context.debugDescription))" : "")
         case .dataCorrupted(let context):
             let at = path(context)
             return (at.isEmpty ? "" : at + ": ") + context.debugDescription
@@ -173,4 +175,3 @@ enum JSONProblem {
         }
     }
 }
-

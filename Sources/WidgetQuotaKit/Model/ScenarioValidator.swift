@@ -34,8 +34,9 @@ public enum ScenarioValidator {
             v.check(n >= 1 && n <= maxUsers, "horizon.users[\(i)]", "must be between 1 and \(maxUsers), got \(n)")
         }
         v.check(h.runs >= 1 && h.runs <= 100_000, "horizon.runs", "must be between 1 and 100000, got \(h.runs)")
-        v.check(h.sampleUsers >= 1 && h.sampleUsers <= 10_000_000, "horizon.sampleUsers",
-                "must be between 1 and 10000000, got \(h.sampleUsers)")
+        v.check(
+            h.sampleUsers >= 1 && h.sampleUsers <= 10_000_000, "horizon.sampleUsers",
+            "must be between 1 and 10000000, got \(h.sampleUsers)")
 
         let p = s.population
         v.share(p.smartStackShare, "population.smartStackShare")
@@ -46,8 +47,10 @@ public enum ScenarioValidator {
         v.share(p.neverOpenShare, "population.neverOpenShare")
         v.number(p.foregroundMinutes, "population.foregroundMinutes", 0...Double.minutesPerDay)
         v.number(p.multiWidgetShare, "population.multiWidgetShare", Bounds.share)
-        v.check(Bounds.instancesWhenMulti.contains(p.instancesWhenMulti), "population.instancesWhenMulti",
-                "must be between \(Bounds.instancesWhenMulti.lowerBound) and \(Bounds.instancesWhenMulti.upperBound), got \(p.instancesWhenMulti)")
+        v.check(
+            Bounds.instancesWhenMulti.contains(p.instancesWhenMulti), "population.instancesWhenMulti",
+            "must be between \(Bounds.instancesWhenMulti.lowerBound) and \(Bounds.instancesWhenMulti.upperBound), got \(p.instancesWhenMulti)"
+        )
         v.number(p.rarelyViewedShare, "population.rarelyViewedShare", 0...1)
         v.nonNegative(p.glancesPerDay, "population.glancesPerDay", max: 1000)
         v.number(p.freshnessTargetMinutes, "population.freshnessTargetMinutes", 0...(.minutesPerDay * 30))
@@ -71,11 +74,13 @@ public enum ScenarioValidator {
         v.number(f.getTimelineUserSpread, "platform.getTimelineUserSpread", Bounds.spread)
         v.number(f.rarelyViewedReloadFactor, "platform.rarelyViewedReloadFactor", 0...10)
         v.check(f.reloadBudgetMin >= 0, "platform.reloadBudgetMin", "must not be negative, got \(f.reloadBudgetMin)")
-        v.check(f.reloadBudgetMax >= f.reloadBudgetMin, "platform.reloadBudgetMax",
-                "must be at least reloadBudgetMin (\(f.reloadBudgetMin)), got \(f.reloadBudgetMax)")
+        v.check(
+            f.reloadBudgetMax >= f.reloadBudgetMin, "platform.reloadBudgetMax",
+            "must be at least reloadBudgetMin (\(f.reloadBudgetMin)), got \(f.reloadBudgetMax)")
         v.check(f.rarelyViewedBudget >= 0, "platform.rarelyViewedBudget", "must not be negative")
-        v.number(f.minEntrySpacingMinutes, "platform.minEntrySpacingMinutes", 1...Double.minutesPerDay,
-                 note: "must be between 1 and 1440 minutes (a timeline reloading itself at once would never end)")
+        v.number(
+            f.minEntrySpacingMinutes, "platform.minEntrySpacingMinutes", 1...Double.minutesPerDay,
+            note: "must be between 1 and 1440 minutes (a timeline reloading itself at once would never end)")
         v.number(f.backgroundEarliestBeginHours, "platform.backgroundEarliestBeginHours", 0...168)
         v.distribution(f.backgroundRunsPerDay, "platform.backgroundRunsPerDay", Bounds.backgroundRunsPerDay)
         v.number(f.backgroundLowPowerFactor, "platform.backgroundLowPowerFactor", Bounds.backgroundLowPowerFactor)
@@ -102,9 +107,12 @@ public enum ScenarioValidator {
         // A requests-per-day limit is checked on complete quota days (midnight to midnight in the
         // quota's zone) inside the counted days; a horizon with none would pass every such limit.
         if q.resetUTCOffsetHours.isFinite, h.days >= 1, q.tiers.contains(where: { $0.rpd != nil }) {
-            let start = ((Int((-q.resetUTCOffsetHours * .minutesPerHour).rounded()) % TimeUnits.minutesPerDay) + TimeUnits.minutesPerDay) % TimeUnits.minutesPerDay
-            v.check(h.days * TimeUnits.minutesPerDay - start >= TimeUnits.minutesPerDay, "horizon.days",
-                    "\(h.days == 1 ? "1 day holds" : "\(h.days) days hold") no complete quota day (quota days reset at UTC\(NumberText.plain(q.resetUTCOffsetHours)) h), "
+            let start =
+                ((Int((-q.resetUTCOffsetHours * .minutesPerHour).rounded()) % TimeUnits.minutesPerDay) + TimeUnits.minutesPerDay)
+                % TimeUnits.minutesPerDay
+            v.check(
+                h.days * TimeUnits.minutesPerDay - start >= TimeUnits.minutesPerDay, "horizon.days",
+                "\(h.days == 1 ? "1 day holds" : "\(h.days) days hold") no complete quota day (quota days reset at UTC\(NumberText.plain(q.resetUTCOffsetHours)) h), "
                     + "so no requests-per-day limit could be checked; use at least \(h.days + 1) days")
         }
         v.number(q.acceptableRisk, "quotas.acceptableRisk", 0...1)
@@ -125,8 +133,9 @@ public enum ScenarioValidator {
             validate(design: d, field: field, platform: f, into: &v)
         }
         let known = s.availableDesigns.map(\.name)
-        v.check(known.contains(s.baseline), "baseline",
-                "unknown design \(quoted(s.baseline))" + suggestion(s.baseline, known))
+        v.check(
+            known.contains(s.baseline), "baseline",
+            "unknown design \(quoted(s.baseline))" + suggestion(s.baseline, known))
         if let error = v.first { throw error }
     }
 
@@ -134,8 +143,10 @@ public enum ScenarioValidator {
     public static func checkDesignNames(_ names: [String], in scenario: Scenario, field: String = "--designs") throws {
         let known = scenario.availableDesigns.map(\.name)
         for name in names where !known.contains(name) {
-            throw WidgetQuotaError.invalidScenario(field: field, problem:
-                "unknown design \(quoted(name))" + suggestion(name, known) + "; known designs: " + known.joined(separator: ", "))
+            throw WidgetQuotaError.invalidScenario(
+                field: field,
+                problem:
+                    "unknown design \(quoted(name))" + suggestion(name, known) + "; known designs: " + known.joined(separator: ", "))
         }
     }
 
@@ -147,12 +158,15 @@ public enum ScenarioValidator {
         if case .after(let minutes) = d.reloadPolicy {
             v.number(minutes, field + ".reloadPolicy", platform.minEntrySpacingMinutes...(.minutesPerDay * 30))
         }
-        v.check(d.timelineEntries >= 1 && d.timelineEntries <= 1000, field + ".timelineEntries",
-                "must be between 1 and 1000, got \(d.timelineEntries)")
-        v.number(d.entrySpacingMinutes, field + ".entrySpacingMinutes", platform.minEntrySpacingMinutes...Double.minutesPerDay,
-                 note: "timeline entries must be at least \(NumberText.plain(platform.minEntrySpacingMinutes)) minutes apart")
-        v.check(d.requestsPerFetch >= 1 && d.requestsPerFetch <= 100, field + ".requestsPerFetch",
-                "must be between 1 and 100, got \(d.requestsPerFetch)")
+        v.check(
+            d.timelineEntries >= 1 && d.timelineEntries <= 1000, field + ".timelineEntries",
+            "must be between 1 and 1000, got \(d.timelineEntries)")
+        v.number(
+            d.entrySpacingMinutes, field + ".entrySpacingMinutes", platform.minEntrySpacingMinutes...Double.minutesPerDay,
+            note: "timeline entries must be at least \(NumberText.plain(platform.minEntrySpacingMinutes)) minutes apart")
+        v.check(
+            d.requestsPerFetch >= 1 && d.requestsPerFetch <= 100, field + ".requestsPerFetch",
+            "must be between 1 and 100, got \(d.requestsPerFetch)")
         if let hours = d.backgroundIntervalHours {
             v.number(hours, field + ".backgroundIntervalHours", 0...168)
         }
@@ -180,35 +194,47 @@ public enum ScenarioValidator {
 
         mutating func number(_ value: Double, _ field: String, _ range: ClosedRange<Double>, note: String? = nil) {
             guard value.isFinite else { return check(false, field, "must be a finite number, got \(value)") }
-            check(range.contains(value), field, note.map { "\($0), got \(NumberText.plain(value))" } ??
-                  "must be between \(NumberText.plain(range.lowerBound)) and \(NumberText.plain(range.upperBound)), got \(NumberText.plain(value))")
+            check(
+                range.contains(value), field,
+                note.map { "\($0), got \(NumberText.plain(value))" }
+                    ?? "must be between \(NumberText.plain(range.lowerBound)) and \(NumberText.plain(range.upperBound)), got \(NumberText.plain(value))"
+            )
         }
 
         mutating func distribution(_ d: Distribution, _ field: String, _ range: ClosedRange<Double>) {
             switch d {
             case .fixed(let x): number(x, field, range)
             case .uniform(let a, let b):
-                number(a, field + ".min", range); number(b, field + ".max", range)
+                number(a, field + ".min", range)
+                number(b, field + ".max", range)
                 check(a <= b, field, "uniform min (\(NumberText.plain(a))) must not exceed max (\(NumberText.plain(b)))")
             case .triangular(let a, let m, let b):
-                number(a, field + ".min", range); number(m, field + ".mode", range); number(b, field + ".max", range)
+                number(a, field + ".min", range)
+                number(m, field + ".mode", range)
+                number(b, field + ".max", range)
                 check(a <= m && m <= b, field, "triangular needs min ≤ mode ≤ max")
             case .normal(let m, let s, let lo, let hi):
                 number(m, field + ".mean", range)
                 check(s.isFinite && s >= 0, field + ".sd", "must be a finite number ≥ 0")
                 // Unclamped tails are fine when they practically never leave the valid range (6 sd).
                 if (lo ?? -.infinity) < range.lowerBound && m - 6 * s < range.lowerBound {
-                    check(false, field + ".min", "a normal distribution here needs \"min\" of at least \(NumberText.plain(range.lowerBound)) so draws stay valid")
+                    check(
+                        false, field + ".min",
+                        "a normal distribution here needs \"min\" of at least \(NumberText.plain(range.lowerBound)) so draws stay valid")
                 }
                 if (hi ?? .infinity) > range.upperBound && m + 6 * s > range.upperBound {
-                    check(false, field + ".max", "a normal distribution here needs \"max\" of at most \(NumberText.plain(range.upperBound)) so draws stay valid")
+                    check(
+                        false, field + ".max",
+                        "a normal distribution here needs \"max\" of at most \(NumberText.plain(range.upperBound)) so draws stay valid")
                 }
                 if let lo, let hi { check(lo <= hi, field, "min must not exceed max") }
             case .lognormal(let m, let s):
                 check(m.isFinite && m > 0, field + ".mean", "a lognormal mean must be a finite number > 0")
                 check(s.isFinite && s >= 0, field + ".sd", "must be a finite number ≥ 0")
-                check(range.upperBound == .infinity || range.upperBound >= 1_000, field,
-                      "a lognormal is unbounded; use beta, uniform or triangular for a value limited to \(NumberText.plain(range.lowerBound))...\(NumberText.plain(range.upperBound))")
+                check(
+                    range.upperBound == .infinity || range.upperBound >= 1_000, field,
+                    "a lognormal is unbounded; use beta, uniform or triangular for a value limited to \(NumberText.plain(range.lowerBound))...\(NumberText.plain(range.upperBound))"
+                )
             case .beta(let a, let b):
                 check(a.isFinite && a > 0 && b.isFinite && b > 0, field, "beta needs alpha > 0 and beta > 0")
                 check(range.lowerBound <= 0 && range.upperBound >= 1, field, "beta draws lie in 0...1, outside the valid range")

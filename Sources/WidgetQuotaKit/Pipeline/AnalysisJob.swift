@@ -30,8 +30,9 @@ public struct AnalysisJob: Sendable {
         var scenario = try ScenarioCalibrator.calibrate(analysis, base: base, design: design)
         if designAssumed, let design, scenario.calibration?.design == design.name {
             // The file must say what the correction assumed, not only the terminal.
-            scenario.calibration?.notes.append("the getTimeline rate was corrected as if the logged app ran \(design.name), "
-                                               + "the scenario's baseline; pass --design NAME with the design it runs, or --design none")
+            scenario.calibration?.notes.append(
+                "the getTimeline rate was corrected as if the logged app ran \(design.name), "
+                    + "the scenario's baseline; pass --design NAME with the design it runs, or --design none")
         }
         return scenario
     }

@@ -15,7 +15,8 @@ public struct DiffJob: Sendable {
 
     /// The Markdown comparison and the threshold outcomes on HEAD.
     public func run() throws -> (markdown: String, thresholds: [ThresholdOutcome]) {
-        let base = try Self.loadReport(basePath), head = try Self.loadReport(headPath)
+        let base = try Self.loadReport(basePath)
+        let head = try Self.loadReport(headPath)
         let outcomes = try ThresholdEvaluator.evaluate(thresholds, on: MetricTable(json: head))
         let markdown = ReportDiff(base: base, head: head)
             .markdown(base: Self.displayName(basePath), head: Self.displayName(headPath), thresholds: outcomes)
@@ -32,13 +33,15 @@ public struct DiffJob: Sendable {
     /// Reads a JSON report: a missing file is exit 66, a file that is not a report exit 65.
     public static func loadReport(_ path: String) throws -> JSONValue {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw WidgetQuotaError.unreadable(file: path, problem: FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file")
+            throw WidgetQuotaError.unreadable(
+                file: path, problem: FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file")
         }
         guard !data.isEmpty else { throw WidgetQuotaError.emptyInput(file: path) }
         let json = try JSONValue.parse(data, file: path)
         guard json["results"]?.array != nil else {
-            throw WidgetQuotaError.malformedInput(file: path, line: nil,
-                                                  problem: "not a widget-quota JSON report (no \"results\"); write one with `simulate --format json`")
+            throw WidgetQuotaError.malformedInput(
+                file: path, line: nil,
+                problem: "not a widget-quota JSON report (no \"results\"); write one with `simulate --format json`")
         }
         return json
     }

@@ -46,15 +46,17 @@ public struct SimulationJob: Sendable {
             if sensitivity {
                 // No more users per setting than the scenario simulates event by event.
                 let sample = min(SensitivityAnalysis.defaultSampleUsers, scenario.horizon.sampleUsers)
-                let analysis = SensitivityAnalysis(scenario: scenario, design: baseline, users: result.focusUsers,
-                                                   sampleUsers: sample, threads: threads)
+                let analysis = SensitivityAnalysis(
+                    scenario: scenario, design: baseline, users: result.focusUsers,
+                    sampleUsers: sample, threads: threads)
                 report.sensitivity = analysis.run(progress: progress.counter(label: "Sensitivity", total: analysis.settingCount))
             }
             if sweep && baseline.hasCache {
                 progress.note("Sweeping the cache TTL of \(baseline.name)…")
                 // Same runs and seed as the projection, so the sweep's default-TTL row matches its table.
-                let sweep = try Sweep(scenario: scenario, design: baseline, knob: .ttl,
-                                      values: Sweep.Knob.ttl.defaultValues, users: result.focusUsers)
+                let sweep = try Sweep(
+                    scenario: scenario, design: baseline, knob: .ttl,
+                    values: Sweep.Knob.ttl.defaultValues, users: result.focusUsers)
                 report.sweep = sweep.run(threads: threads, prices: prices)
             }
         }

@@ -20,18 +20,21 @@ struct AssumptionsSection {
         let m = result.method
         var md = "## Assumptions\n\n"
         md += "Seed \(m.seed), \(m.runs) Monte-Carlo runs × \(ReportFormat.users(m.sampleUsers)) simulated users, "
-        md += "\(scenario.horizon.days) days after a \(scenario.horizon.warmupDays)-day warm-up; written by \(result.tool.name) \(result.tool.version). "
+        md +=
+            "\(scenario.horizon.days) days after a \(scenario.horizon.warmupDays)-day warm-up; written by \(result.tool.name) \(result.tool.version). "
         md += "The same scenario and seed give byte-identical reports, whatever the number of threads.\n\n"
         md += "**Method.** " + m.description + "\n\n"
         if let s = sensitivity {
             md += "**Sensitivity.** Each uncertain assumption was moved alone to its p5 and its p95 while the others stayed at their "
-            md += "central value; each setting is one run of \(ReportFormat.users(s.sampleUsers)) users of \(s.design) with the same random "
+            md +=
+                "central value; each setting is one run of \(ReportFormat.users(s.sampleUsers)) users of \(s.design) with the same random "
             md += "streams (common random numbers), scaled to \(ReportFormat.users(s.users)) users. "
-            md += s.noise.map { noise in
-                "The sample's own noise, measured by repeating every setting on each half of its users, is "
-                    + "±\(ReportFormat.whole(noise)) requests a month (\(NumberText.percent(s.noiseShare ?? 0, digits: 1))) on a swing; the headline names "
-                    + "an assumption only when its swing is at least \(NumberText.plain(SensitivityResult.noiseMultiple)) times that.\n\n"
-            } ?? "Swings of a few percent are within that sample's noise.\n\n"
+            md +=
+                s.noise.map { noise in
+                    "The sample's own noise, measured by repeating every setting on each half of its users, is "
+                        + "±\(ReportFormat.whole(noise)) requests a month (\(NumberText.percent(s.noiseShare ?? 0, digits: 1))) on a swing; the headline names "
+                        + "an assumption only when its swing is at least \(NumberText.plain(SensitivityResult.noiseMultiple)) times that.\n\n"
+                } ?? "Swings of a few percent are within that sample's noise.\n\n"
         }
         if let c = scenario.calibration {
             md += "**Calibrated.** Values marked *measured* come from `analyze` (\(c.source)).\n\n"
@@ -44,8 +47,11 @@ struct AssumptionsSection {
         md += "\n<details>\n<summary>Every scenario value used (\(all.count))</summary>\n\n"
         var t = MarkdownTable(["Setting", "Value", "Kind"], alignments: [.left, .left, .left])
         for s in all {
-            t.append(["`\(s.path)`", s.value, [s.uncertain ? "uncertain" : "", s.calibrated ? "measured" : ""]
-                        .filter { !$0.isEmpty }.joined(separator: ", ")])
+            t.append([
+                "`\(s.path)`", s.value,
+                [s.uncertain ? "uncertain" : "", s.calibrated ? "measured" : ""]
+                    .filter { !$0.isEmpty }.joined(separator: ", "),
+            ])
         }
         md += t.markdown + "\n</details>\n"
         return md
@@ -55,9 +61,11 @@ struct AssumptionsSection {
         var t = MarkdownTable(["Assumption", "Distribution", "Central", "p5–p95", "Source"])
         let calibrated = Set(scenario.calibration?.fields ?? [])
         for (path, d) in RunParameters.assumptions(of: scenario) where d.isUncertain {
-            t.append(["`\(path)`", d.summary, NumberText.human(d.central),
-                      "\(NumberText.human(d.quantile(0.05)))–\(NumberText.human(d.quantile(0.95)))",
-                      calibrated.contains(path) ? "measured by analyze" : "scenario"])
+            t.append([
+                "`\(path)`", d.summary, NumberText.human(d.central),
+                "\(NumberText.human(d.quantile(0.05)))–\(NumberText.human(d.quantile(0.95)))",
+                calibrated.contains(path) ? "measured by analyze" : "scenario",
+            ])
         }
         if t.rows.isEmpty { t.append(["(none: every assumption is fixed)", "–", "–", "–", "–"]) }
         return t
@@ -91,12 +99,16 @@ struct AssumptionsSection {
             switch node {
             case .object(let members):
                 let named = members["name"]?.string != nil && path.hasSuffix("]")
-                for key in members.keys.sorted() where !(path.isEmpty && (key == "calibration" || key == "schemaVersion")) && !(named && key == "name") {
+                for key in members.keys.sorted()
+                where !(path.isEmpty && (key == "calibration" || key == "schemaVersion")) && !(named && key == "name") {
                     walk(members[key]!, path.isEmpty ? key : path + "." + key)
                 }
             case .array(let items):
                 if items.allSatisfy({ $0.number != nil || $0.string != nil }) {
-                    add(path, items.isEmpty ? "(none)" : items.map { $0.number.map { NumberText.plain($0) } ?? $0.string! }.joined(separator: ", "))
+                    add(
+                        path,
+                        items.isEmpty
+                            ? "(none)" : items.map { $0.number.map { NumberText.plain($0) } ?? $0.string! }.joined(separator: ", "))
                 } else {
                     for (i, item) in items.enumerated() { walk(item, path + "[" + (item["name"]?.string ?? String(i)) + "]") }
                 }

@@ -19,11 +19,14 @@ extension ReportDiff {
                 let change: String
                 if let c = row.change { change = ReportFormat.signed(c, format) } else { change = row.old == nil ? "added" : "removed" }
                 let share: String
-                if let s = row.share { share = ReportFormat.signed(s) { NumberText.percent($0) } } else {
+                if let s = row.share {
+                    share = ReportFormat.signed(s) { NumberText.percent($0) }
+                } else {
                     share = row.change == 0 ? NumberText.percent(0) : "–"
                 }
                 let tier = row.oldTier == row.newTier ? (row.newTier ?? "–") : "\(row.oldTier ?? "–") → **\(row.newTier ?? "–")**"
-                let old = row.old.map { format($0) } ?? "–", new = row.new.map { format($0) } ?? "–"
+                let old = row.old.map { format($0) } ?? "–"
+                let new = row.new.map { format($0) } ?? "–"
                 t.append([row.design, ReportFormat.users(row.users), old, new, change, share] + (withTier ? [tier] : []))
             }
             md += t.markdown
@@ -43,7 +46,8 @@ extension ReportDiff {
         // The largest change among rows both reports have; added or removed rows are counted apart.
         let shared = requests.rows.filter { $0.old != nil && $0.new != nil }
         let common = moved.filter { $0.old != nil && $0.new != nil }
-        let added = moved.filter { $0.old == nil }.count, removed = moved.filter { $0.new == nil }.count
+        let added = moved.filter { $0.old == nil }.count
+        let removed = moved.filter { $0.new == nil }.count
         guard let largest = common.max(by: { abs($0.share ?? .infinity) < abs($1.share ?? .infinity) }) ?? moved.first else {
             // Requests held: say what did move (cost, the tier needed), then the assumptions.
             var parts = ["Requests are unchanged"]
@@ -52,7 +56,8 @@ extension ReportDiff {
                 guard !changed.isEmpty else { continue }
                 var text = "\(table.title.lowercased()) changed in \(changed.count) of \(table.rows.count) rows"
                 if let big = changed.filter({ $0.share != nil }).max(by: { abs($0.share!) < abs($1.share!) }) {
-                    text += " (largest: \(big.design) at \(ReportFormat.users(big.users)) users, \(ReportFormat.signed(big.share!) { NumberText.percent($0) }))"
+                    text +=
+                        " (largest: \(big.design) at \(ReportFormat.users(big.users)) users, \(ReportFormat.signed(big.share!) { NumberText.percent($0) }))"
                 }
                 parts.append(text)
             }
@@ -63,13 +68,16 @@ extension ReportDiff {
             }
             return parts.joined(separator: "; ") + "."
         }
-        var text = shared.isEmpty ? "No design × user row is in both reports"
+        var text =
+            shared.isEmpty
+            ? "No design × user row is in both reports"
             : "\(common.count) of the \(shared.count) design × user rows both reports have changed"
         if added + removed > 0 { text += "; \(added) new in head, \(removed) removed in head" }
         text += ". Largest: **\(largest.design)** at "
         text += "\(ReportFormat.users(largest.users)) user\(largest.users == 1 ? "" : "s"), "
         if let share = largest.share {
-            text += "\(ReportFormat.signed(share) { NumberText.percent($0) }) (\(largest.old.map(ReportFormat.whole) ?? "–") → \(largest.new.map(ReportFormat.whole) ?? "–") requests a month)."
+            text +=
+                "\(ReportFormat.signed(share) { NumberText.percent($0) }) (\(largest.old.map(ReportFormat.whole) ?? "–") → \(largest.new.map(ReportFormat.whole) ?? "–") requests a month)."
         } else {
             text += largest.old == nil ? "new in head." : (largest.new == nil ? "removed in head." : "from 0.")
         }

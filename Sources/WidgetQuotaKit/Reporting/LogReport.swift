@@ -15,23 +15,26 @@ public struct LogReport: Sendable {
 
     /// One row per device-day: the data behind every figure.
     public func csv() -> String {
-        var w = CSVWriter(header: ["device", "date", "getTimeline", "getTimelineSystem", "timelineErrors", "apiRequests", "appRequests",
-                                   "extensionRequests", "backgroundRequests", "failedRequests", "fetchErrors", "bgTaskSubmits",
-                                   "bgTaskLaunches", "bgTaskExpirations", "reloadCalls", "reloadOutcomes", "appOpens",
-                                   "lowPowerMode", "smartStack"])
+        var w = CSVWriter(header: [
+            "device", "date", "getTimeline", "getTimelineSystem", "timelineErrors", "apiRequests", "appRequests",
+            "extensionRequests", "backgroundRequests", "failedRequests", "fetchErrors", "bgTaskSubmits",
+            "bgTaskLaunches", "bgTaskExpirations", "reloadCalls", "reloadOutcomes", "appOpens",
+            "lowPowerMode", "smartStack",
+        ])
         for m in analysis.measurements {
             for (i, d) in m.days.enumerated() {
-                w.appendRow([.text(m.device), .text(LogTimestamp.dateText(day: m.dayNumbers[i])), .integer(d.getTimeline),
-                             .integer(d.getTimelineSystem), .integer(d.timelineErrors), .integer(d.apiRequests), .integer(d.appRequests),
-                             .integer(d.extensionRequests), .integer(d.backgroundRequests), .integer(d.failedRequests),
-                             .integer(d.fetchErrors), .integer(d.bgSubmits), .integer(d.bgLaunches), .integer(d.bgExpirations),
-                             .integer(d.reloadCalls), .integer(d.reloadOutcomes), .integer(d.appOpens),
-                             .text(d.lowPowerMode ? "true" : "false"), m.smartStack.map { .text(String($0)) } ?? .empty])
+                w.appendRow([
+                    .text(m.device), .text(LogTimestamp.dateText(day: m.dayNumbers[i])), .integer(d.getTimeline),
+                    .integer(d.getTimelineSystem), .integer(d.timelineErrors), .integer(d.apiRequests), .integer(d.appRequests),
+                    .integer(d.extensionRequests), .integer(d.backgroundRequests), .integer(d.failedRequests),
+                    .integer(d.fetchErrors), .integer(d.bgSubmits), .integer(d.bgLaunches), .integer(d.bgExpirations),
+                    .integer(d.reloadCalls), .integer(d.reloadOutcomes), .integer(d.appOpens),
+                    .text(d.lowPowerMode ? "true" : "false"), m.smartStack.map { .text(String($0)) } ?? .empty,
+                ])
             }
         }
         return w.output
     }
-
 
     /// The human report.
     public func markdown() -> String {
@@ -42,7 +45,8 @@ public struct LogReport: Sendable {
             return percent ? NumberText.percent(v) : n(v)
         }
         var out = "# Log analysis\n\n"
-        out += "What the logged devices did. A projection does not use these figures unless it is calibrated from them: "
+        out +=
+            "What the logged devices did. A projection does not use these figures unless it is calibrated from them: "
             + "`widget-quota analyze LOGS --emit-scenario measured.json`, then `widget-quota simulate --scenario measured.json`.\n\n"
         var inputs = MarkdownTable(["Input", "Value"])
         inputs.append(["Files", a.files.map { "\($0.path) (\($0.format))" }.joined(separator: ", ")])
@@ -56,16 +60,19 @@ public struct LogReport: Sendable {
         out += inputs.markdown + "\n"
         if a.appProcesses.count > 1 || a.extensionProcesses.count > 1 {
             let names = (a.appProcesses.count > 1 ? a.appProcesses : a.extensionProcesses).joined(separator: ", ")
-            out += "**Mixed apps.** These logs come from more than one app (\(names)), and every figure below is over all "
+            out +=
+                "**Mixed apps.** These logs come from more than one app (\(names)), and every figure below is over all "
                 + "their devices together, as if they ran one design. Analyse each app's logs on their own for its figures.\n\n"
         }
 
         out += "## Per device-day\n\n"
         var table = MarkdownTable(["Figure", "Mean", "p50", "p95", "Max"])
         let p = a.perDeviceDay
-        for (name, s) in [("getTimeline calls", p.getTimeline), ("API requests", p.apiRequests), ("– by the app", p.appRequests),
-                          ("– by the extension", p.extensionRequests), ("Background launches", p.bgTaskLaunches),
-                          ("Background expirations", p.bgTaskExpirations), ("Reload calls", p.reloadCalls), ("App opens", p.appOpens)] {
+        for (name, s) in [
+            ("getTimeline calls", p.getTimeline), ("API requests", p.apiRequests), ("– by the app", p.appRequests),
+            ("– by the extension", p.extensionRequests), ("Background launches", p.bgTaskLaunches),
+            ("Background expirations", p.bgTaskExpirations), ("Reload calls", p.reloadCalls), ("App opens", p.appOpens),
+        ] {
             table.append([name, n(s.mean), n(s.p50), n(s.p95), n(s.max)])
         }
         out += table.markdown + "\n"
@@ -97,13 +104,17 @@ public struct LogReport: Sendable {
         }
 
         out += "## Devices\n\n"
-        var devices = MarkdownTable(["Device", "Days", "Instances", "Smart Stack", "LPM days", "getTimeline/day", "API/day",
-                                     "App/day", "Extension/day", "BG launches/day", "Expirations", "Failed requests"])
+        var devices = MarkdownTable([
+            "Device", "Days", "Instances", "Smart Stack", "LPM days", "getTimeline/day", "API/day",
+            "App/day", "Extension/day", "BG launches/day", "Expirations", "Failed requests",
+        ])
         let shown = a.perDevice.prefix(50)
         for d in shown {
-            devices.append([d.device, String(d.days), String(d.instances), d.smartStack.map { $0 ? "yes" : "no" } ?? "–",
-                            String(d.lowPowerDays), n(d.getTimelinePerDay), n(d.apiRequestsPerDay), n(d.appRequestsPerDay),
-                            n(d.extensionRequestsPerDay), n(d.bgTaskLaunchesPerDay), String(d.bgTaskExpirations), String(d.failedRequests)])
+            devices.append([
+                d.device, String(d.days), String(d.instances), d.smartStack.map { $0 ? "yes" : "no" } ?? "–",
+                String(d.lowPowerDays), n(d.getTimelinePerDay), n(d.apiRequestsPerDay), n(d.appRequestsPerDay),
+                n(d.extensionRequestsPerDay), n(d.bgTaskLaunchesPerDay), String(d.bgTaskExpirations), String(d.failedRequests),
+            ])
         }
         out += devices.markdown
         if a.perDevice.count > shown.count { out += "\n(\(a.perDevice.count - shown.count) more devices in --format csv or json)\n" }
@@ -116,7 +127,8 @@ public struct LogReport: Sendable {
             out += t.markdown + "\n"
         }
         if a.malformedLines > 0 {
-            out += "## Malformed lines\n\n\(a.malformedLines) line\(a.malformedLines == 1 ? "" : "s") fit no record and were not counted (`--strict` stops at the first). The first:\n\n"
+            out +=
+                "## Malformed lines\n\n\(a.malformedLines) line\(a.malformedLines == 1 ? "" : "s") fit no record and were not counted (`--strict` stops at the first). The first:\n\n"
             out += a.malformedExamples.map { "- `\($0)`\n" }.joined() + "\n"
         }
         if !a.notes.isEmpty {

@@ -18,8 +18,10 @@ struct ReportCharts {
 
     /// Every chart this report has, as (file name, SVG).
     func all() -> [(name: String, svg: String)] {
-        var charts = [(File.requestsByUsers, requestsByUsers().svg()), (File.typicalDay, typicalDay().svg()),
-                      (File.tradeoff, tradeoff().svg())]
+        var charts = [
+            (File.requestsByUsers, requestsByUsers().svg()), (File.typicalDay, typicalDay().svg()),
+            (File.tradeoff, tradeoff().svg()),
+        ]
         if let s = sensitivity { charts.append((File.sensitivity, tornado(s).svg())) }
         return charts
     }
@@ -29,7 +31,8 @@ struct ReportCharts {
         let series = facts.designs.map { design in
             ChartSeries(name: design, points: facts.rows(design).map { ChartPoint(x: Double($0.users), y: $0.totalRequestsPerMonth.mean) })
         }
-        let xs = series.flatMap { $0.points.map(\.x) }, ys = series.flatMap { $0.points.map(\.y) }
+        let xs = series.flatMap { $0.points.map(\.x) }
+        let ys = series.flatMap { $0.points.map(\.y) }
         return LineChart(
             title: "Requests per month by number of users",
             subtitle: "Mean over \(facts.result.method.runs) Monte-Carlo runs; both axes logarithmic (each step is ×10).",
@@ -41,8 +44,10 @@ struct ReportCharts {
     func typicalDay() -> LineChart {
         let n = Double(facts.focusUsers)
         let series = facts.result.typicalDay.map { day in
-            ChartSeries(name: day.design, points: day.requestsPerUserByMinute.enumerated().map { ChartPoint(x: Double($0.offset), y: $0.element * n) },
-                        style: .line)
+            ChartSeries(
+                name: day.design,
+                points: day.requestsPerUserByMinute.enumerated().map { ChartPoint(x: Double($0.offset), y: $0.element * n) },
+                style: .line)
         }
         let ys = series.flatMap { $0.points.map(\.y) }
         let limits = facts.result.scenario.quotas.tiers.compactMap { tier in
@@ -53,9 +58,12 @@ struct ReportCharts {
         let shown = limits.filter { $0.y <= top * 3 }
         return LineChart(
             title: "Requests per minute over a typical day, \(ReportFormat.users(facts.focusUsers)) users",
-            subtitle: "Mean of each UTC minute over the month and runs (log scale); peaks on a single day are higher (see the quota table).",
+            subtitle:
+                "Mean of each UTC minute over the month and runs (log scale); peaks on a single day are higher (see the quota table).",
             xTitle: "Time of day (UTC)", yTitle: "Requests per minute",
-            xScale: AxisScale(kind: .linear, format: .timeOfDay, lower: 0, upper: .minutesPerDay, ticks: stride(from: 0.0, through: .minutesPerDay, by: 180).map { $0 }),
+            xScale: AxisScale(
+                kind: .linear, format: .timeOfDay, lower: 0, upper: .minutesPerDay,
+                ticks: stride(from: 0.0, through: .minutesPerDay, by: 180).map { $0 }),
             yScale: AxisScale(kind: .log, covering: ys.filter { $0 >= top / 10_000 } + shown.map(\.y)), series: series, references: shown)
     }
 
@@ -64,13 +72,15 @@ struct ReportCharts {
         let n = facts.focusUsers
         var series = facts.designs.compactMap { design -> ChartSeries? in
             guard let r = facts.row(design, users: n) else { return nil }
-            return ChartSeries(name: design, points: [ChartPoint(x: r.requestsPerUserMonth.mean, y: r.freshness.overTargetShare, label: design)],
-                               style: .markers)
+            return ChartSeries(
+                name: design, points: [ChartPoint(x: r.requestsPerUserMonth.mean, y: r.freshness.overTargetShare, label: design)],
+                style: .markers)
         }
         if let sweep {
             let points = sweep.points.map {
-                ChartPoint(x: $0.requestsPerUserMonth, y: $0.overTargetShare,
-                           label: "\(sweep.knob.rawValue) \(NumberText.plain($0.value)) \(sweep.unit)")
+                ChartPoint(
+                    x: $0.requestsPerUserMonth, y: $0.overTargetShare,
+                    label: "\(sweep.knob.rawValue) \(NumberText.plain($0.value)) \(sweep.unit)")
             }
             series.append(ChartSeries(name: "\(sweep.design), \(sweep.knob.rawValue) sweep", points: points, style: .lineAndMarkers))
         }
@@ -84,7 +94,6 @@ struct ReportCharts {
             xScale: AxisScale(kind: .log, covering: xs),
             yScale: AxisScale(kind: .linear, format: .percent, lower: 0, upper: 1, ticks: [0, 0.25, 0.5, 0.75, 1]), series: series)
     }
-
 
     func tornado(_ s: SensitivityResult) -> TornadoChart {
         TornadoChart(

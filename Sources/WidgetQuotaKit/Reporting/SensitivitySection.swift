@@ -15,12 +15,13 @@ struct SensitivitySection {
         if let chart { md += "![Tornado: the swing in monthly requests from each assumption](\(chart))\n\n" }
         var t = MarkdownTable(["Assumption", "Distribution", "p5 → p95", "Requests at p5", "Requests at p95", "Swing", "Swing %"])
         for d in s.drivers {
-            t.append(["`\(d.assumption)`", d.distribution, "\(NumberText.human(d.lowValue)) → \(NumberText.human(d.highValue))",
-                      ReportFormat.whole(d.requestsAtLow), ReportFormat.whole(d.requestsAtHigh), ReportFormat.whole(d.swing),
-                      NumberText.percent(d.swingShare)])
+            t.append([
+                "`\(d.assumption)`", d.distribution, "\(NumberText.human(d.lowValue)) → \(NumberText.human(d.highValue))",
+                ReportFormat.whole(d.requestsAtLow), ReportFormat.whole(d.requestsAtHigh), ReportFormat.whole(d.swing),
+                NumberText.percent(d.swingShare),
+            ])
         }
         if t.rows.isEmpty { t.append(["(none: every assumption is fixed)", "–", "–", "–", "–", "–", "–"]) }
         return md + t.markdown
     }
 }
-

@@ -30,7 +30,8 @@ public struct SimulationReport: Sendable {
     public func verdictText() -> String { verdictSection().terminal() }
 
     func verdictSection() -> VerdictSection {
-        VerdictSection(result: result, verdicts: verdicts, comparedWithoutOutages: withoutOutages != nil && !result.scenario.api.outages.isEmpty)
+        VerdictSection(
+            result: result, verdicts: verdicts, comparedWithoutOutages: withoutOutages != nil && !result.scenario.api.outages.isEmpty)
     }
 
     /// The report's numbers as labelled records (for thresholds).
@@ -52,8 +53,10 @@ public struct SimulationReport: Sendable {
 
     /// The JSON contract (`schemaVersion` 1), plus `verdicts`, and `sensitivity` and `thresholds` when present.
     public func json() throws -> String {
-        try JSONOutput.encode(ReportDocument(result: result, sensitivity: sensitivity, thresholds: thresholds.isEmpty ? nil : thresholds,
-                                             sweep: sweep, verdicts: verdicts))
+        try JSONOutput.encode(
+            ReportDocument(
+                result: result, sensitivity: sensitivity, thresholds: thresholds.isEmpty ? nil : thresholds,
+                sweep: sweep, verdicts: verdicts))
     }
 
     // MARK: CSV
@@ -93,18 +96,22 @@ public struct SimulationReport: Sendable {
         md += tables.quotas().markdown
         if let headroom = tables.headroom() {
             md += "\nHeadroom: the most users each design can serve on each tier with at most a "
-            md += "\(NumberText.percent(result.scenario.quotas.acceptableRisk, digits: 0)) chance of hitting a limit.\n\n" + headroom.markdown
+            md +=
+                "\(NumberText.percent(result.scenario.quotas.acceptableRisk, digits: 0)) chance of hitting a limit.\n\n" + headroom.markdown
         }
         md += "\nTier limits used (check them in your console; they change):\n\n" + tables.tiers().markdown
         if let cost = tables.cost() {
             md += "\n## Cost\n\n" + costIntro() + cost.markdown
         }
         md += "\n## Freshness: what users see at a glance\n\n"
-        md += chart(ReportCharts.File.tradeoff, sweep == nil
-                    ? "Requests per user against the share of glances older than the freshness target, one point per design"
-                    : "Requests per user against the share of glances older than the freshness target: each design, and the TTL sweep")
+        md += chart(
+            ReportCharts.File.tradeoff,
+            sweep == nil
+                ? "Requests per user against the share of glances older than the freshness target, one point per design"
+                : "Requests per user against the share of glances older than the freshness target: each design, and the TTL sweep")
         let target = NumberText.plain(result.scenario.population.freshnessTargetMinutes)
-        md += "*Older than \(target) min, or none* is the summary's yardstick, the same for every design: content older "
+        md +=
+            "*Older than \(target) min, or none* is the summary's yardstick, the same for every design: content older "
             + "than the freshness target, or an error or placeholder. *Older than its TTL* is what the design itself would "
             + "call stale: content older than its cache lifetime, or than the target when that is longer.\n\n"
         md += tables.freshness().markdown

@@ -19,7 +19,8 @@ struct SummarySection {
         md += bullets.map { "- " + $0 }.joined(separator: "\n") + "\n"
         md += "\n" + driverSentence(baseline: baseline) + "\n"
         md += "\n" + byUsersTable().markdown
-        md += "\nEach cell: requests a month (mean over runs; k = thousand, M = million, B = billion)\(facts.hasCost ? " · cost a month" : "") · the cheapest quota tier with at most a "
+        md +=
+            "\nEach cell: requests a month (mean over runs; k = thousand, M = million, B = billion)\(facts.hasCost ? " · cost a month" : "") · the cheapest quota tier with at most a "
         md += "\(NumberText.percent(facts.result.scenario.quotas.acceptableRisk, digits: 0)) chance of hitting a limit in the month. "
         md += "*\(staleHeader)*: when the user glances at it, the widget shows content older than the freshness target "
         md += "(`population.freshnessTargetMinutes`), or an error or placeholder instead of content (a failed direct call, or a "
@@ -43,7 +44,8 @@ struct SummarySection {
             text += ", costs about **\(ReportFormat.money(cost)) a month**"
         }
         text += ", needs **\(facts.tierText(r))**"
-        text += " and shows content older than \(target) min, or none, at \(NumberText.percent(r.freshness.overTargetShare, digits: 0)) of glances"
+        text +=
+            " and shows content older than \(target) min, or none, at \(NumberText.percent(r.freshness.overTargetShare, digits: 0)) of glances"
         if let age = r.freshness.medianAgeMinutes { text += " (median content age \(NumberText.human(age)) min)" }
         return text + "."
     }
@@ -53,7 +55,8 @@ struct SummarySection {
         var text = "**\(r.design)**: \(ReportFormat.whole(r.totalRequestsPerMonth.mean)) requests a month"
         if let x = r.ratioToBaseline { text += " (\(NumberText.human(x))× the baseline)" }
         if let cost = r.cost?.perMonth.mean { text += ", \(ReportFormat.money(cost))" }
-        return text + ", needs \(facts.tierText(r)), older than \(target) min or none at \(NumberText.percent(r.freshness.overTargetShare, digits: 0)) of glances."
+        return text
+            + ", needs \(facts.tierText(r)), older than \(target) min or none at \(NumberText.percent(r.freshness.overTargetShare, digits: 0)) of glances."
     }
 
     /// The one assumption that moves the answer most.
@@ -72,15 +75,19 @@ struct SummarySection {
                 + "the totals' ranges across runs are the uncertainty to plan with."
         }
         // Assumptions whose swing is within the noise of the widest one's move the answer as much.
-        let peers = s.noise.map { noise in
-            s.drivers.dropFirst().filter { top.swing - $0.swing < SensitivityResult.noiseMultiple * noise && $0.exceedsNoise == true }
-        } ?? []
+        let peers =
+            s.noise.map { noise in
+                s.drivers.dropFirst().filter { top.swing - $0.swing < SensitivityResult.noiseMultiple * noise && $0.exceedsNoise == true }
+            } ?? []
         if !peers.isEmpty {
-            let named = ([top] + peers).map { "`\($0.assumption)` (assumed \($0.distribution), a swing of \(NumberText.percent($0.swingShare, digits: 0)))" }
+            let named = ([top] + peers).map {
+                "`\($0.assumption)` (assumed \($0.distribution), a swing of \(NumberText.percent($0.swingShare, digits: 0)))"
+            }
             return "**What moves the answer most:** \(named.dropLast().joined(separator: ", ")) and \(named.last!), about equally: their "
                 + "swings in \(s.design)'s monthly requests for \(ReportFormat.users(s.users)) users differ by less than "
                 + "\(NumberText.plain(SensitivityResult.noiseMultiple)) times the sensitivity sample's own noise"
-                + (s.noiseShare.map { " (±\(NumberText.percent($0, digits: 1)) of them)" } ?? "") + ". Pin them down first (see *What drives the number*)."
+                + (s.noiseShare.map { " (±\(NumberText.percent($0, digits: 1)) of them)" } ?? "")
+                + ". Pin them down first (see *What drives the number*)."
         }
         return "**What moves the answer most:** `\(top.assumption)`, assumed \(top.distribution). "
             + "At its p5 (\(NumberText.human(top.lowValue))) \(s.design) sends \(ReportFormat.whole(top.requestsAtLow)) requests a month "
@@ -95,7 +102,10 @@ struct SummarySection {
         for design in facts.designs {
             var row = [design]
             for n in users {
-                guard let r = facts.row(design, users: n) else { row.append("–"); continue }
+                guard let r = facts.row(design, users: n) else {
+                    row.append("–")
+                    continue
+                }
                 var cell = ReportFormat.short(r.totalRequestsPerMonth.mean)
                 if let cost = r.cost?.perMonth.mean { cell += " · " + ReportFormat.shortMoney(cost) }
                 row.append(cell + " · " + facts.tierText(r))

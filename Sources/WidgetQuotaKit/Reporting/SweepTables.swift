@@ -4,14 +4,18 @@ import Foundation
 extension SweepResult {
     /// A Markdown table with the Pareto-optimal values marked.
     public func markdown() -> String {
-        var t = MarkdownTable(["\(knob.rawValue) (\(unit))", "Requests / user / month", "Total / month",
-                               "Cost / month", "Peak req/min p95", "Older than target", "Median age (min)", "Pareto"])
+        var t = MarkdownTable([
+            "\(knob.rawValue) (\(unit))", "Requests / user / month", "Total / month",
+            "Cost / month", "Peak req/min p95", "Older than target", "Median age (min)", "Pareto",
+        ])
         for p in points {
-            t.append([NumberText.plain(p.value), NumberText.human(p.requestsPerUserMonth),
-                      NumberText.human(p.totalRequestsPerMonth.mean.rounded()),
-                      p.costPerMonth.map(ReportFormat.money) ?? "–", NumberText.human(p.peakRequestsPerMinuteP95),
-                      NumberText.percent(p.overTargetShare), p.medianAgeMinutes.map { NumberText.human($0) } ?? "–",
-                      p.pareto ? "✓" : ""])
+            t.append([
+                NumberText.plain(p.value), NumberText.human(p.requestsPerUserMonth),
+                NumberText.human(p.totalRequestsPerMonth.mean.rounded()),
+                p.costPerMonth.map(ReportFormat.money) ?? "–", NumberText.human(p.peakRequestsPerMinuteP95),
+                NumberText.percent(p.overTargetShare), p.medianAgeMinutes.map { NumberText.human($0) } ?? "–",
+                p.pareto ? "✓" : "",
+            ])
         }
         return "## Trade-off: \(design), \(knob.rawValue) for \(NumberText.human(Double(users))) users\n\n"
             + (addition.map { "**Note:** \($0).\n\n" } ?? "") + t.markdown
@@ -34,14 +38,18 @@ extension SweepResult {
 
     /// One row per value.
     public func csv() -> String {
-        var w = CSVWriter(header: ["design", "knob", "value", "unit", "users", "requests_per_user_month", "total_requests_month_mean",
-                                   "cost_per_month", "peak_rpm_p95", "over_target_share", "stale_share", "error_share", "median_age_minutes", "pareto"])
+        var w = CSVWriter(header: [
+            "design", "knob", "value", "unit", "users", "requests_per_user_month", "total_requests_month_mean",
+            "cost_per_month", "peak_rpm_p95", "over_target_share", "stale_share", "error_share", "median_age_minutes", "pareto",
+        ])
         for p in points {
-            w.appendRow([.text(design), .text(knob.rawValue), .number(p.value), .text(unit), .integer(users),
-                         .number(p.requestsPerUserMonth), .number(p.totalRequestsPerMonth.mean),
-                         p.costPerMonth.map(CSVWriter.Cell.number) ?? .empty, .number(p.peakRequestsPerMinuteP95),
-                         .number(p.overTargetShare), .number(p.staleShare), .number(p.errorShare),
-                         p.medianAgeMinutes.map(CSVWriter.Cell.number) ?? .empty, .text(p.pareto ? "true" : "false")])
+            w.appendRow([
+                .text(design), .text(knob.rawValue), .number(p.value), .text(unit), .integer(users),
+                .number(p.requestsPerUserMonth), .number(p.totalRequestsPerMonth.mean),
+                p.costPerMonth.map(CSVWriter.Cell.number) ?? .empty, .number(p.peakRequestsPerMinuteP95),
+                .number(p.overTargetShare), .number(p.staleShare), .number(p.errorShare),
+                p.medianAgeMinutes.map(CSVWriter.Cell.number) ?? .empty, .text(p.pareto ? "true" : "false"),
+            ])
         }
         return w.output
     }

@@ -117,10 +117,12 @@ struct VerdictBuilder {
     func rank(_ r: DesignResult) -> Int { r.requiredTier.flatMap { t in tiers.firstIndex { $0.name == t } } ?? tiers.count }
 
     func verdict(_ r: DesignResult) -> Verdict {
-        var v = Verdict(design: r.design, users: r.users, tier: r.requiredTier, exceedsEveryTier: r.exceedsEveryTier,
-                        limitHolds: true, cause: "noTiers", costPerMonth: r.cost?.perMonth.mean,
-                        overTargetShare: r.freshness.overTargetShare, medianAgeMinutes: r.freshness.medianAgeMinutes,
-                        reason: "The scenario lists no quota tiers to check.", advice: "List your provider's tiers under `quotas.tiers` to see which one this needs.")
+        var v = Verdict(
+            design: r.design, users: r.users, tier: r.requiredTier, exceedsEveryTier: r.exceedsEveryTier,
+            limitHolds: true, cause: "noTiers", costPerMonth: r.cost?.perMonth.mean,
+            overTargetShare: r.freshness.overTargetShare, medianAgeMinutes: r.freshness.medianAgeMinutes,
+            reason: "The scenario lists no quota tiers to check.",
+            advice: "List your provider's tiers under `quotas.tiers` to see which one this needs.")
         guard !tiers.isEmpty else { return v }
         let i = rank(r)
         let deciding = i == 0 ? tiers[0] : tiers[i - 1]
@@ -143,7 +145,11 @@ struct VerdictBuilder {
         v.limitHolds = i == 0
         v.decidingValueWithoutOutage = calm.map { Self.peak($0, limit) }
         v.cause = outageRaises ? "outage" : (limit == .requestsPerDay ? "busiestQuotaDay" : "busiestMinute")
-        if limit == .requestsPerDay { v.busiestQuotaDay = r.load.busiestQuotaDay } else { v.typicalPeakMinuteUTC = typicalPeakMinute(r.design) }
+        if limit == .requestsPerDay {
+            v.busiestQuotaDay = r.load.busiestQuotaDay
+        } else {
+            v.typicalPeakMinuteUTC = typicalPeakMinute(r.design)
+        }
         v.reason = reason(v, r, limit: limit, calm: calm)
         v.advice = advice(v, r, limit: limit, calm: calm)
         return v
@@ -151,7 +157,9 @@ struct VerdictBuilder {
 
     /// The UTC minute of a typical day with the most requests per user.
     func typicalPeakMinute(_ design: String) -> Int? {
-        guard let minutes = result.typicalDay.first(where: { $0.design == design })?.requestsPerUserByMinute, !minutes.isEmpty else { return nil }
+        guard let minutes = result.typicalDay.first(where: { $0.design == design })?.requestsPerUserByMinute, !minutes.isEmpty else {
+            return nil
+        }
         return minutes.indices.max { minutes[$0] != minutes[$1] ? minutes[$0] < minutes[$1] : $0 > $1 }
     }
 
@@ -178,10 +186,11 @@ struct VerdictBuilder {
     var outageQuotaDays: Set<Int> {
         let reset = Int((-result.scenario.quotas.resetUTCOffsetHours * 60).rounded())
         let start = ((reset % 1_440) + 1_440) % 1_440
-        return Set(result.scenario.api.outages.map { o in
-            let minute = (o.day - 1) * 1_440 + Int((o.startHourUTC * 60).rounded())
-            return Int((Double(minute - start) / 1_440).rounded(.down)) + 1
-        })
+        return Set(
+            result.scenario.api.outages.map { o in
+                let minute = (o.day - 1) * 1_440 + Int((o.startHourUTC * 60).rounded())
+                return Int((Double(minute - start) / 1_440).rounded(.down)) + 1
+            })
     }
 
     /// What the peak is, and when: `the busiest minute (a typical day peaks at 17:00 UTC)`;
@@ -203,14 +212,18 @@ struct VerdictBuilder {
     static let noticeableOutageShare = 0.9
 
     func reason(_ v: Verdict, _ r: DesignResult, limit: Limit, calm: DesignResult?) -> String {
-        let tier = v.decidingTier ?? "", value = v.decidingValue ?? 0, limitValue = v.limitValue ?? 0
+        let tier = v.decidingTier ?? ""
+        let value = v.decidingValue ?? 0
+        let limitValue = v.limitValue ?? 0
         let limitText = "\(tier)'s \(ReportFormat.whole(limitValue)) \(limit.unit)"
         if v.limitHolds {
-            return "\(tier) is enough: \(peakText(v, limit, when: false)) reaches \(ReportFormat.whole(value)) of its \(ReportFormat.whole(limitValue)) "
+            return
+                "\(tier) is enough: \(peakText(v, limit, when: false)) reaches \(ReportFormat.whole(value)) of its \(ReportFormat.whole(limitValue)) "
                 + "\(limit.unit), its closest limit."
         }
         if v.cause == "outage", let calm {
-            var text = "\(limitText) are exceeded \(runsText(v.exceedProbability ?? 0)) because of \(outageText): with it "
+            var text =
+                "\(limitText) are exceeded \(runsText(v.exceedProbability ?? 0)) because of \(outageText): with it "
                 + "\(peakText(v, limit, when: false)) reaches \(ReportFormat.whole(value))"
             if limit == .requestsPerMinute, let storm = r.outage?.peakAfterOutagePerMinute.p95, storm > limitValue {
                 text += " (the retry storm in the hour after it alone \(ReportFormat.whole(storm)))"
@@ -218,7 +231,8 @@ struct VerdictBuilder {
             return text + "; re-simulated without it, \(peakText(v, limit, when: false)) is \(ReportFormat.whole(Self.peak(calm, limit))) "
                 + "and \(tierText(calm.requiredTier)) holds."
         }
-        var text = "\(limitText) are exceeded \(runsText(v.exceedProbability ?? 0)): \(peakText(v, limit)) reaches \(ReportFormat.whole(value))"
+        var text =
+            "\(limitText) are exceeded \(runsText(v.exceedProbability ?? 0)): \(peakText(v, limit)) reaches \(ReportFormat.whole(value))"
         if let calmValue = v.decidingValueWithoutOutage, calmValue <= Self.noticeableOutageShare * value {
             text += " (\(ReportFormat.whole(calmValue)) without the outage)"
         }
@@ -229,27 +243,35 @@ struct VerdictBuilder {
     static let withinReach = 0.25
 
     func advice(_ v: Verdict, _ r: DesignResult, limit: Limit, calm: DesignResult?) -> String {
-        let value = v.decidingValue ?? 0, limitValue = v.limitValue ?? 1
+        let value = v.decidingValue ?? 0
+        let limitValue = v.limitValue ?? 1
         let last = tiers.last?.name ?? ""
         if v.cause == "outage", let calm {
             let keep = tierText(calm.requiredTier)
             if r.requiredTier == nil {
-                return "No published tier absorbs the outage, though \(keep) is enough on ordinary days: spread the retries after an outage "
+                return
+                    "No published tier absorbs the outage, though \(keep) is enough on ordinary days: spread the retries after an outage "
                     + "(backoff with jitter) to stay under \(ReportFormat.whole(limitValue)) \(limit.unit), or agree a higher limit with the provider."
             }
             return "The outage costs a tier: \(keep) is enough on ordinary days, so spreading the retries after an outage "
                 + "(backoff with jitter) keeps \(keep); otherwise plan for \(tierText(r.requiredTier))."
         }
         if r.requiredTier == nil {
-            let peak = limit == .requestsPerDay ? "the busiest quota day" : (limit == .tokensPerMinute ? "the busiest minute's tokens" : "the busiest minute")
-            var text = "No published tier is enough: \(peak) \(limit == .tokensPerMinute ? "are" : "is") \(NumberText.human(value / limitValue))× "
+            let peak =
+                limit == .requestsPerDay
+                ? "the busiest quota day" : (limit == .tokensPerMinute ? "the busiest minute's tokens" : "the busiest minute")
+            var text =
+                "No published tier is enough: \(peak) \(limit == .tokensPerMinute ? "are" : "is") \(NumberText.human(value / limitValue))× "
                 + "\(last)'s \(ReportFormat.whole(limitValue)) \(limit.unit); talk to the provider about a higher limit, or change the design"
             let fitting = result.results.filter { $0.users == r.users && $0.design != r.design && $0.requiredTier != nil }
-            if let alt = fitting.min(by: { $0.freshness.overTargetShare != $1.freshness.overTargetShare
-                ? $0.freshness.overTargetShare < $1.freshness.overTargetShare : $0.design < $1.design }) {
+            if let alt = fitting.min(by: {
+                $0.freshness.overTargetShare != $1.freshness.overTargetShare
+                    ? $0.freshness.overTargetShare < $1.freshness.overTargetShare : $0.design < $1.design
+            }) {
                 text += " (\(alt.design) needs \(tierText(alt.requiredTier)) here"
                 if let cost = alt.cost?.perMonth.mean { text += " at \(ReportFormat.money(cost)) a month" }
-                text += ", with content older than the target or none at \(NumberText.percent(alt.freshness.overTargetShare, digits: 0)) of glances)"
+                text +=
+                    ", with content older than the target or none at \(NumberText.percent(alt.freshness.overTargetShare, digits: 0)) of glances)"
             }
             return text + "."
         }
@@ -257,14 +279,18 @@ struct VerdictBuilder {
             let cut = 1 - limitValue / value
             if cut > 0 && cut <= Self.withinReach {
                 let when = limit == .requestsPerDay ? "on the busiest day" : "in the busiest minute"
-                return "Within reach of \(cheaper): \(NumberText.percent(cut, digits: 0)) fewer \(limit == .tokensPerMinute ? "tokens" : "requests") \(when) would fit it."
+                return
+                    "Within reach of \(cheaper): \(NumberText.percent(cut, digits: 0)) fewer \(limit == .tokensPerMinute ? "tokens" : "requests") \(when) would fit it."
             }
         }
-        guard let tier = r.requiredTier, let h = result.headroom.first(where: { $0.design == r.design && $0.tier == tier }) else { return "" }
+        guard let tier = r.requiredTier, let h = result.headroom.first(where: { $0.design == r.design && $0.tier == tier }) else {
+            return ""
+        }
         let next = tiers.firstIndex { $0.name == tier }.flatMap { $0 + 1 < tiers.count ? tiers[$0 + 1].name : nil }
         guard let most = h.maxUsers else {
             return "\(tier) holds beyond \(ReportFormat.users(h.largestPopulationSearched)) users, the most searched."
         }
-        return "\(tier) holds up to \(ReportFormat.users(most)) users; beyond that " + (next.map { "plan for \($0)." } ?? "no published tier is enough.")
+        return "\(tier) holds up to \(ReportFormat.users(most)) users; beyond that "
+            + (next.map { "plan for \($0)." } ?? "no published tier is enough.")
     }
 }

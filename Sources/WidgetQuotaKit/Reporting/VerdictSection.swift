@@ -40,7 +40,9 @@ struct VerdictSection {
         md += "For each design and population: the quota tier needed (the cheapest with at most a "
         md += "\(NumberText.percent(q.acceptableRisk, digits: 0)) chance of hitting a limit in the month), the limit that decides it "
         md += "and when, the cost a month, and what to do. Peaks are the p95 across \(result.method.runs) runs"
-        md += comparedWithoutOutages ? "; the tier without \(builder.outageText) comes from the same scenario re-simulated without it.\n" : ".\n"
+        md +=
+            comparedWithoutOutages
+            ? "; the tier without \(builder.outageText) comes from the same scenario re-simulated without it.\n" : ".\n"
         for design in designs {
             let rows = verdicts.filter { $0.design == design }
             guard let first = rows.last else { continue }
@@ -55,7 +57,8 @@ struct VerdictSection {
 
     /// The populations the terminal speaks of: the report's focus population and the largest.
     var terminalUsers: [Int] {
-        let focus = result.focusUsers, largest = result.results.map(\.users).max() ?? focus
+        let focus = result.focusUsers
+        let largest = result.results.map(\.users).max() ?? focus
         return focus == largest ? [focus] : [focus, largest]
     }
 

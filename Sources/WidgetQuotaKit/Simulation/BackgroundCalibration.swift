@@ -66,9 +66,11 @@ public struct BackgroundCalibration: Sendable {
 
     /// Mean hours from one launch to the next at `rate` launches per day of the shaped process.
     static func meanCycleHours(rate: Double, shape: DayShape, intervalHours: Double) -> Double {
-        let n = bins, slot = Double.hoursPerDay / Double(bins)
+        let n = bins
+        let slot = Double.hoursPerDay / Double(bins)
         // Per half-hour slot: the rate per hour and the chance of no launch within it.
-        var ratePerHour = [Double](repeating: 0, count: n), survive = [Double](repeating: 1, count: n)
+        var ratePerHour = [Double](repeating: 0, count: n)
+        var survive = [Double](repeating: 1, count: n)
         var halfSurvive = [Double](repeating: 1, count: n)
         for k in 0..<n {
             let h = k * TimeUnits.hoursPerDay / n
@@ -77,19 +79,21 @@ public struct BackgroundCalibration: Sendable {
             survive[k] = Foundation.exp(-ratePerHour[k] * slot)
             halfSurvive[k] = Foundation.exp(-ratePerHour[k] * slot / 2)
         }
-        let dayNoLaunch = Foundation.exp(-rate)   // a whole day passes without one
-        let repeats = 1 / (1 - dayNoLaunch)       // later days repeat the first, scaled by the chance of reaching them
+        let dayNoLaunch = Foundation.exp(-rate)  // a whole day passes without one
+        let repeats = 1 / (1 - dayNoLaunch)  // later days repeat the first, scaled by the chance of reaching them
         // The interval in slots: a launch spread over slot k starts the next cycle in slot
         // k + whole or the one after, in proportion.
         let shift = intervalHours / slot
-        let whole = Int(shift.rounded(.down)), fraction = shift - Double(whole)
+        let whole = Int(shift.rounded(.down))
+        let fraction = shift - Double(whole)
         // From the middle of each start slot: the mean wait, and the chance that the next start
         // (launch + interval) falls in each slot, as one flat n × n matrix.
         var meanWait = [Double](repeating: 0, count: n)
         var next = [Double](repeating: 0, count: n * n)
         next.withUnsafeMutableBufferPointer { matrix in
             for start in 0..<n {
-                var s = 1.0, wait = 0.0
+                var s = 1.0
+                var wait = 0.0
                 // Round the day back to the start: half a slot, n − 1 slots, half a slot.
                 for step in 0...n {
                     let k = (start + step) % n
@@ -111,7 +115,8 @@ public struct BackgroundCalibration: Sendable {
             for _ in 0..<500 {
                 for k in 0..<n { q[k] = 0 }
                 for start in 0..<n {
-                    let weight = p[start], row = start * n
+                    let weight = p[start]
+                    let row = start * n
                     for k in 0..<n { q[k] += weight * matrix[row + k] }
                 }
                 var total = 0.0

@@ -56,7 +56,7 @@ final class DesignTask {
     /// Bytes a task keeps per design while it runs, for `days` counted days (the per-minute,
     /// per-quota-day and content-age counters).
     static func bytesPerDesign(days: Int) -> Int {
-        2 * 4 * TimeUnits.minutesPerDay * days + 8 * (days + 1) + 8 * AgeHistogram.binCount   // all users' and odd users' minutes
+        2 * 4 * TimeUnits.minutesPerDay * days + 8 * (days + 1) + 8 * AgeHistogram.binCount  // all users' and odd users' minutes
     }
 
     deinit {
@@ -112,8 +112,9 @@ final class DesignTask {
         }
         // Beyond the sample, search the projection: its load grows monotonically with N.
         for (t, tier) in tiers.enumerated() where firstExceeding[t] == nil {
-            firstExceeding[t] = projection.firstExceeding(tier: tier, tokensPerRequest: tokens, above: sampleUsers,
-                                                          largest: MonteCarloEngine.largestPopulation, model: model)
+            firstExceeding[t] = projection.firstExceeding(
+                tier: tier, tokensPerRequest: tokens, above: sampleUsers,
+                largest: MonteCarloEngine.largestPopulation, model: model)
         }
         out.firstExceedingUsers = firstExceeding
         out.outageExtraRequestsPerUser = MonteCarloEngine.outageExtra(model: model, withOutage: firstUsersRequests)

@@ -19,7 +19,8 @@ public struct LoadSummary: Sendable, Equatable {
 
     /// Summarises a per-minute series that starts at UTC midnight of the first counted day.
     public init(series: UnsafeBufferPointer<Double>, model: SimulationModel) {
-        var peak = 0.0, total = 0.0
+        var peak = 0.0
+        var total = 0.0
         for v in series {
             total += v
             if v > peak { peak = v }
@@ -27,12 +28,16 @@ public struct LoadSummary: Sendable, Equatable {
         peakPerMinute = peak
         self.total = total
         meanPerMinute = series.isEmpty ? 0 : total / Double(series.count)
-        var best = 0.0, bestDay = 0
+        var best = 0.0
+        var bestDay = 0
         for day in 0..<model.completeQuotaDays {
             let start = model.quotaStartMinute + day * TimeUnits.minutesPerDay
             var sum = 0.0
             for i in start..<(start + TimeUnits.minutesPerDay) { sum += series[i] }
-            if sum > best { best = sum; bestDay = day }
+            if sum > best {
+                best = sum
+                bestDay = day
+            }
         }
         peakQuotaDay = best
         busiestQuotaDay = bestDay
@@ -130,10 +135,12 @@ public struct LoadProjection: Sendable {
             pooledOdd[t % TimeUnits.minutesPerDay] += Double(oddUsersSample?[t] ?? 0)
             pooledDays[t % TimeUnits.minutesPerDay] += 1
         }
-        let halves = oddUsersSample != nil && sampleUsers >= 2
+        let halves =
+            oddUsersSample != nil && sampleUsers >= 2
             ? LoadProjection.halvesDispersion(all: pooledSum, odd: pooledOdd, users: sampleUsers, batch: b) : nil
-        let (ordinary, special, dispersion) = LoadProjection.denoised(pooledSum: pooledSum, pooledDays: pooledDays, users: n,
-                                                                     batch: b, dispersion: halves)
+        let (ordinary, special, dispersion) = LoadProjection.denoised(
+            pooledSum: pooledSum, pooledDays: pooledDays, users: n,
+            batch: b, dispersion: halves)
         let ordinaryMeans = (0..<minutes).map { t in ordinary[t % TimeUnits.minutesPerDay] ?? 0 }
         var means = ordinaryMeans
         // Around an outage: the ordinary mean plus the sample's excess over it, the excess
@@ -145,15 +152,21 @@ public struct LoadProjection: Sendable {
         let threshold = (2 * Foundation.log(Double(max(disturbed.filter { $0 }.count, 2)))).squareRoot() * dispersion
         var t = 0
         while t < minutes {
-            guard disturbed[t] else { t += 1; continue }
+            guard disturbed[t] else {
+                t += 1
+                continue
+            }
             var end = t
             while end < minutes && disturbed[end] && segment[end] == segment[t] { end += 1 }
-            let calm = (t..<end).filter { !special[$0 % TimeUnits.minutesPerDay] }, peaks = (t..<end).filter { special[$0 % TimeUnits.minutesPerDay] }
-            let smoothed = LoadProjection.smoothedExcess(at: calm, sample: sample, ordinary: ordinaryMeans, users: n,
-                                                         batch: b, threshold: threshold)
+            let calm = (t..<end).filter { !special[$0 % TimeUnits.minutesPerDay] }
+            let peaks = (t..<end).filter { special[$0 % TimeUnits.minutesPerDay] }
+            let smoothed = LoadProjection.smoothedExcess(
+                at: calm, sample: sample, ordinary: ordinaryMeans, users: n,
+                batch: b, threshold: threshold)
             for (u, e) in zip(calm, smoothed) { means[u] = Swift.max(0, ordinaryMeans[u] + e) }
-            let scaled = LoadProjection.scaledPeaks(at: peaks, sample: sample, ordinary: ordinaryMeans, users: n,
-                                                    batch: b, threshold: threshold)
+            let scaled = LoadProjection.scaledPeaks(
+                at: peaks, sample: sample, ordinary: ordinaryMeans, users: n,
+                batch: b, threshold: threshold)
             for (u, m) in zip(peaks, scaled) { means[u] = m }
             t = end
         }
@@ -166,9 +179,11 @@ public struct LoadProjection: Sendable {
     /// stretch around an outage), denoised: a minute keeps its own excess only when its count
     /// stands out by more than `threshold` (Anscombe units) from what its neighbours' excess
     /// predicts; the others take their calm neighbours' mean.
-    static func smoothedExcess(at indices: [Int], sample: [Int32], ordinary: [Double], users n: Double, batch b: Double,
-                               threshold: Double) -> [Double] {
-        guard !indices.isEmpty else { return [] }   // a stretch of special minutes only
+    static func smoothedExcess(
+        at indices: [Int], sample: [Int32], ordinary: [Double], users n: Double, batch b: Double,
+        threshold: Double
+    ) -> [Double] {
+        guard !indices.isEmpty else { return [] }  // a stretch of special minutes only
         let excess = indices.map { Double(sample[$0]) / n - ordinary[$0] }
         // Wide enough to hold some `countsPerWindow` requests of the sample, so that the level a
         // calm minute takes is not itself noise the busiest minute would pick up.
@@ -191,8 +206,10 @@ public struct LoadProjection: Sendable {
     /// ordinary days: each is its ordinary mean times the ratio of the sample's requests to the
     /// ordinary ones over it and its ±7 such neighbours, unless its own count stands out from
     /// that by more than `threshold`, when it keeps its own.
-    static func scaledPeaks(at indices: [Int], sample: [Int32], ordinary: [Double], users n: Double, batch b: Double,
-                            threshold: Double) -> [Double] {
+    static func scaledPeaks(
+        at indices: [Int], sample: [Int32], ordinary: [Double], users n: Double, batch b: Double,
+        threshold: Double
+    ) -> [Double] {
         indices.indices.map { i in
             let u = indices[i]
             let around = neighbours(of: i, count: indices.count, halfWindow: disturbedHalfWindow, circular: false).map { indices[$0] }
@@ -209,8 +226,10 @@ public struct LoadProjection: Sendable {
     /// (nil where no ordinary day covers the minute), denoised as the type's comment describes,
     /// and the dispersion found: how much noisier the pooled counts are than Poisson counts
     /// (a device that polls at the same minutes every day adds to one minute on every day).
-    static func denoised(pooledSum: [Double], pooledDays: [Double], users n: Double, batch b: Double,
-                         dispersion measured: Double? = nil) -> (means: [Double?], standsOut: [Bool], dispersion: Double) {
+    static func denoised(
+        pooledSum: [Double], pooledDays: [Double], users n: Double, batch b: Double,
+        dispersion measured: Double? = nil
+    ) -> (means: [Double?], standsOut: [Bool], dispersion: Double) {
         guard pooledDays.contains(where: { $0 > 0 }) else {
             return ([Double?](repeating: nil, count: TimeUnits.minutesPerDay), [Bool](repeating: false, count: TimeUnits.minutesPerDay), 1)
         }
@@ -236,10 +255,12 @@ public struct LoadProjection: Sendable {
     /// two halves share the model and differ only by sampling, so the spread of that difference
     /// is the sample's whole noise (the median of a squared Normal variable is 0.455).
     static func halvesDispersion(all: [Double], odd: [Double], users: Int, batch b: Double) -> Double? {
-        let oddUsers = Double(users / 2), evenUsers = Double(users - users / 2)
+        let oddUsers = Double(users / 2)
+        let evenUsers = Double(users - users / 2)
         var squares = [Double]()
         for tau in 0..<all.count {
-            let a = odd[tau], e = all[tau] - odd[tau]
+            let a = odd[tau]
+            let e = all[tau] - odd[tau]
             let variance = b * (a / (oddUsers * oddUsers) + e / (evenUsers * evenUsers))
             guard variance > 0 else { continue }
             let difference = a / oddUsers - e / evenUsers
@@ -284,8 +305,10 @@ public struct LoadProjection: Sendable {
     /// `values` with noise removed: a value for which `standsOut(index, references[index])` is
     /// true is kept (a spike, a storm); any other takes the mean of its neighbours within
     /// `halfWindow` that do not stand out (so a spike is neither lost nor spread around).
-    static func denoise(_ values: [Double], references: [Double], halfWindow h: Int, circular: Bool,
-                        standsOut test: (Int, Double) -> Bool) -> [Double] {
+    static func denoise(
+        _ values: [Double], references: [Double], halfWindow h: Int, circular: Bool,
+        standsOut test: (Int, Double) -> Bool
+    ) -> [Double] {
         let standsOut = values.indices.map { test($0, references[$0]) }
         return values.indices.map { i in
             if standsOut[i] { return values[i] }
@@ -305,9 +328,13 @@ public struct LoadProjection: Sendable {
         }
         cuts.sort()
         var segment = [Int](repeating: 0, count: minutes)
-        var next = 0, id = 0
+        var next = 0
+        var id = 0
         for t in 0..<minutes {
-            while next < cuts.count && cuts[next] <= t { next += 1; id += 1 }
+            while next < cuts.count && cuts[next] <= t {
+                next += 1
+                id += 1
+            }
             segment[t] = id
         }
         return segment
@@ -315,25 +342,31 @@ public struct LoadProjection: Sendable {
 
     /// The projected per-minute series for `users` users.
     public func series(users: Int) -> [Double] {
-        let N = Double(users)
+        let population = Double(users)
         return zip(perUserMean, deviates).map { m, z in
-            let mean = N * m
+            let mean = population * m
             return Double(Int(max(0, mean + (batch * mean).squareRoot() * z) + 0.5))
         }
     }
 
     /// Peak minute and peak complete quota day of the projected series, without building it.
     public func peaks(users: Int, model: SimulationModel) -> (perMinute: Double, quotaDay: Double) {
-        let N = Double(users)
-        var peak = 0.0, day = 0.0, bestDay = 0.0
-        let start = model.quotaStartMinute, end = start + model.completeQuotaDays * TimeUnits.minutesPerDay
+        let population = Double(users)
+        var peak = 0.0
+        var day = 0.0
+        var bestDay = 0.0
+        let start = model.quotaStartMinute
+        let end = start + model.completeQuotaDays * TimeUnits.minutesPerDay
         for t in 0..<perUserMean.count {
-            let mean = N * perUserMean[t]
+            let mean = population * perUserMean[t]
             let v = Double(Int(max(0, mean + (batch * mean).squareRoot() * deviates[t]) + 0.5))
             if v > peak { peak = v }
             if t >= start && t < end {
                 day += v
-                if (t - start) % TimeUnits.minutesPerDay == 1_439 { bestDay = max(bestDay, day); day = 0 }
+                if (t - start) % TimeUnits.minutesPerDay == 1_439 {
+                    bestDay = max(bestDay, day)
+                    day = 0
+                }
             }
         }
         return (peak, bestDay)
@@ -367,10 +400,12 @@ extension LoadProjection {
     /// the earliest of these. Quota days are sums of such counts, so each grows with N too; the
     /// days are tried busiest first, each only below the best population found so far (one
     /// evaluation of its 1,440 minutes settles most), and bisected when it breaks there.
-    func firstExceeding(tier: QuotaTier, tokensPerRequest tokens: Double, above: Int, largest: Int,
-                        model: SimulationModel) -> Int? {
+    func firstExceeding(
+        tier: QuotaTier, tokensPerRequest tokens: Double, above: Int, largest: Int,
+        model: SimulationModel
+    ) -> Int? {
         guard above < largest else { return nil }
-        var best = Int.max   // earliest breaking population found so far
+        var best = Int.max  // earliest breaking population found so far
         if let c = LoadProjection.minuteThreshold(tier: tier, tokensPerRequest: tokens) {
             best = c <= 0 ? above + 1 : firstMinute(reaching: Double(c), above: above, largest: largest)
         }
@@ -379,7 +414,9 @@ extension LoadProjection {
             func daySum(_ d: Int, _ n: Int) -> Double {
                 let users = Double(n)
                 var sum = 0.0
-                for t in (start + d * TimeUnits.minutesPerDay)..<(start + (d + 1) * TimeUnits.minutesPerDay) { sum += value(minute: t, users: users) }
+                for t in (start + d * TimeUnits.minutesPerDay)..<(start + (d + 1) * TimeUnits.minutesPerDay) {
+                    sum += value(minute: t, users: users)
+                }
                 return sum
             }
             let expected = (0..<model.completeQuotaDays).map { d in
@@ -439,7 +476,10 @@ extension LoadProjection {
             var n = max(1, Int(approx[t].rounded(.down)))
             while n > 1 && value(minute: t, users: Double(n - 1)) >= c { n -= 1 }
             var steps = 0
-            while value(minute: t, users: Double(n)) < c && steps < 64 { n += 1; steps += 1 }
+            while value(minute: t, users: Double(n)) < c && steps < 64 {
+                n += 1
+                steps += 1
+            }
             if steps == 64 { n = firstMinuteByBisection(t, c: c, from: n, largest: largest) }
             best = min(best, n)
         }
@@ -448,7 +488,8 @@ extension LoadProjection {
     }
 
     private func firstMinuteByBisection(_ t: Int, c: Double, from: Int, largest: Int) -> Int {
-        var low = from, high = max(largest, from + 1)
+        var low = from
+        var high = max(largest, from + 1)
         guard value(minute: t, users: Double(high)) >= c else { return Int.max }
         while high - low > 1 {
             let mid = low + (high - low) / 2

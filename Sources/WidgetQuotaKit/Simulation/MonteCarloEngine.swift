@@ -19,8 +19,10 @@ public struct MonteCarloEngine: Sendable {
     ///   - threads: worker threads (defaults to every core).
     ///   - parameters: the assumptions of run `i`; by default drawn from the scenario's distributions.
     ///   - prices: the price table; the scenario's `api.model` is looked up in it (no cost when absent).
-    public init(scenario: Scenario, designs: [Design]? = nil, threads: Int? = nil,
-                parameters: (@Sendable (Int) -> RunParameters)? = nil, prices: PriceTable = .bundled) {
+    public init(
+        scenario: Scenario, designs: [Design]? = nil, threads: Int? = nil,
+        parameters: (@Sendable (Int) -> RunParameters)? = nil, prices: PriceTable = .bundled
+    ) {
         self.scenario = scenario
         self.designs = designs ?? scenario.availableDesigns
         self.threads = max(1, threads ?? Parallel.defaultThreads)
@@ -43,26 +45,32 @@ public struct MonteCarloEngine: Sendable {
     public func run() -> SimulationResult {
         let runs = scenario.horizon.runs
         let designCount = designs.count
-        let scenario = self.scenario, designs = self.designs
+        let scenario = self.scenario
+        let designs = self.designs
         let parameters = (0..<runs).map { parameterOverride?($0) ?? RunParameters.draw(scenario, run: $0) }
         let sample = sampleSize
         let userCounts = scenario.horizon.users.sorted()
         // A task keeps every design of its group's counters: at most `taskMemoryBudget` of them.
         let perDesign = DesignTask.bytesPerDesign(days: scenario.horizon.days)
-        let groups = MonteCarloEngine.designGroups(designs: designCount, runs: runs, threads: threads,
-                                                   maxPerGroup: max(1, MonteCarloEngine.taskMemoryBudget / perDesign))
+        let groups = MonteCarloEngine.designGroups(
+            designs: designCount, runs: runs, threads: threads,
+            maxPerGroup: max(1, MonteCarloEngine.taskMemoryBudget / perDesign))
         // Background launch rates depend on the design's interval and the scenario, not the run.
         let backgroundShape = DayShape(weights: scenario.population.activity.background)
-        let intervals = Set(designs.filter { $0.fetchTriggers.contains(.backgroundTask) }
-            .map { SimulationModel.backgroundIntervalHours($0, scenario) })
-        let calibrations = Dictionary(uniqueKeysWithValues: intervals.map {
-            ($0, BackgroundCalibration(shape: backgroundShape, intervalHours: $0))
-        })
+        let intervals = Set(
+            designs.filter { $0.fetchTriggers.contains(.backgroundTask) }
+                .map { SimulationModel.backgroundIntervalHours($0, scenario) })
+        let calibrations = Dictionary(
+            uniqueKeysWithValues: intervals.map {
+                ($0, BackgroundCalibration(shape: backgroundShape, intervalHours: $0))
+            })
         let grouped = Parallel.map(count: runs * groups.count, threads: threads) { index in
-            let run = index / groups.count, group = groups[index % groups.count]
+            let run = index / groups.count
+            let group = groups[index % groups.count]
             let models = group.map { d in
-                SimulationModel(scenario: scenario, design: designs[d], run: run, parameters: parameters[run],
-                                backgroundCalibration: calibrations[SimulationModel.backgroundIntervalHours(designs[d], scenario)])
+                SimulationModel(
+                    scenario: scenario, design: designs[d], run: run, parameters: parameters[run],
+                    backgroundCalibration: calibrations[SimulationModel.backgroundIntervalHours(designs[d], scenario)])
             }
             return MonteCarloEngine.simulate(models: models, sampleUsers: sample, userCounts: userCounts)
         }
@@ -72,9 +80,11 @@ public struct MonteCarloEngine: Sendable {
             let run = index / groups.count
             for (d, output) in zip(groups[index % groups.count], results) { outputs[run * designCount + d] = output }
         }
-        return ResultAggregator(scenario: scenario, designs: designs, parameters: parameters,
-                                price: try? prices.price(for: scenario.api.model), priceSource: prices.source,
-                                userCounts: userCounts, sampleUsers: sample, outputs: outputs.map { $0! }).aggregate()
+        return ResultAggregator(
+            scenario: scenario, designs: designs, parameters: parameters,
+            price: try? prices.price(for: scenario.api.model), priceSource: prices.source,
+            userCounts: userCounts, sampleUsers: sample, outputs: outputs.map { $0! }
+        ).aggregate()
     }
 
     /// Bytes of per-design counters one task may hold (a long horizon with many designs would
@@ -89,7 +99,7 @@ public struct MonteCarloEngine: Sendable {
         guard designs > 0 else { return [] }
         let wanted = (2 * threads + max(runs, 1) - 1) / max(runs, 1)
         let perGroup = max(maxPerGroup, 1)
-        let bounded = designs / perGroup + (designs % perGroup == 0 ? 0 : 1)   // rounded up, without overflow
+        let bounded = designs / perGroup + (designs % perGroup == 0 ? 0 : 1)  // rounded up, without overflow
         let count = min(designs, max(1, wanted, bounded))
         return (0..<count).map { g in Array(stride(from: g, to: designs, by: count)) }
     }
@@ -131,8 +141,11 @@ public struct MonteCarloEngine: Sendable {
         guard let first = models.first else { return [] }
         // Checked by what the activity is drawn from: run, seed and days (not by comparing whole
         // scenarios, which a NaN in overridden parameters would never equal).
-        precondition(models.allSatisfy { $0.run == first.run && $0.scenario.horizon.seed == first.scenario.horizon.seed
-                        && $0.simulatedDays == first.simulatedDays }, "a user's activity is shared only between designs of one run")
+        precondition(
+            models.allSatisfy {
+                $0.run == first.run && $0.scenario.horizon.seed == first.scenario.horizon.seed
+                    && $0.simulatedDays == first.simulatedDays
+            }, "a user's activity is shared only between designs of one run")
         let tasks = models.map { DesignTask(model: $0, sampleUsers: sampleUsers, userCounts: userCounts) }
         let buffers = ActivityBuffers(model: first)
         let series = UnsafeMutableBufferPointer<Double>.allocate(capacity: first.countedMinutes)
@@ -149,13 +162,16 @@ public struct MonteCarloEngine: Sendable {
 
     /// The smallest population above `above` whose projected load breaks `tier`, by bisection over
     /// whole projected series: the reference that `LoadProjection.firstExceeding` must agree with.
-    static func firstExceeding(tier: QuotaTier, projection: LoadProjection, model: SimulationModel,
-                               above: Int, tokens: Double) -> Int? {
+    static func firstExceeding(
+        tier: QuotaTier, projection: LoadProjection, model: SimulationModel,
+        above: Int, tokens: Double
+    ) -> Int? {
         func breaks(_ n: Int) -> Bool {
             let p = projection.peaks(users: n, model: model)
             return tier.isExceeded(peakPerMinute: p.perMinute, peakQuotaDay: p.quotaDay, tokensPerRequest: tokens)
         }
-        var low = above, high = largestPopulation
+        var low = above
+        var high = largestPopulation
         guard breaks(high) else { return nil }
         while high - low > 1 {
             let mid = low + (high - low) / 2
@@ -170,8 +186,9 @@ public struct MonteCarloEngine: Sendable {
         guard !model.outages.isEmpty else { return nil }
         var calm = model.scenario
         calm.api.outages = []
-        let calmModel = SimulationModel(scenario: calm, design: model.design, run: model.run, parameters: model.parameters,
-                                        backgroundCalibration: model.backgroundCalibration)
+        let calmModel = SimulationModel(
+            scenario: calm, design: model.design, run: model.run, parameters: model.parameters,
+            backgroundCalibration: model.backgroundCalibration)
         let users = min(outageCounterfactualUsers, withOutage.count)
         guard users > 0 else { return nil }
         var difference = 0.0

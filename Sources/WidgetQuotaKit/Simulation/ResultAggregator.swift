@@ -33,10 +33,11 @@ struct ResultAggregator {
                 results[i].ratioToBaseline = results[i].totalRequestsPerMonth.mean / base
             }
             let users = results[i].users
-            results[i].requiredTier = scenario.quotas.tiers.first { tier in
-                guard let h = headroom.first(where: { $0.design == results[i].design && $0.tier == tier.name }) else { return false }
-                return h.maxUsers.map { users <= $0 } ?? true
-            }?.name
+            results[i].requiredTier =
+                scenario.quotas.tiers.first { tier in
+                    guard let h = headroom.first(where: { $0.design == results[i].design && $0.tier == tier.name }) else { return false }
+                    return h.maxUsers.map { users <= $0 } ?? true
+                }?.name
             results[i].exceedsEveryTier = results[i].requiredTier == nil && !scenario.quotas.tiers.isEmpty
         }
         let typical = designs.enumerated().map { d, design -> SimulationResult.TypicalDay in
@@ -73,11 +74,14 @@ struct ResultAggregator {
                 let breaking = (0..<runs).compactMap { output(run: $0, design: d).firstExceedingUsers[t] }.sorted()
                 var maxUsers: Int?
                 if allowed < breaking.count { maxUsers = breaking[allowed] - 1 }
-                let atMax = maxUsers.map { m in Double(breaking.filter { $0 <= m }.count) / Double(runs) }
+                let atMax =
+                    maxUsers.map { m in Double(breaking.filter { $0 <= m }.count) / Double(runs) }
                     ?? Double(breaking.count) / Double(runs)
-                table.append(.init(design: design.name, tier: tier.name, maxUsers: maxUsers,
-                                   largestPopulationSearched: MonteCarloEngine.largestPopulation,
-                                   exceedProbabilityAtMax: atMax))
+                table.append(
+                    .init(
+                        design: design.name, tier: tier.name, maxUsers: maxUsers,
+                        largestPopulationSearched: MonteCarloEngine.largestPopulation,
+                        exceedProbabilityAtMax: atMax))
             }
         }
         return table
@@ -127,9 +131,10 @@ struct ResultAggregator {
             fetchesPerUserDay: tally.perUserDay(\.fetches),
             fetchFailureRate: UserTally.ratio(tally.failedFetches, tally.fetches),
             retriesPerUserDay: tally.perUserDay(\.retries),
-            requestShares: .init(widgetExtension: UserTally.ratio(tally.extensionRequests, tally.requests),
-                                 app: UserTally.ratio(tally.appRequests, tally.requests),
-                                 background: UserTally.ratio(tally.backgroundRequests, tally.requests)),
+            requestShares: .init(
+                widgetExtension: UserTally.ratio(tally.extensionRequests, tally.requests),
+                app: UserTally.ratio(tally.appRequests, tally.requests),
+                background: UserTally.ratio(tally.backgroundRequests, tally.requests)),
             load: load.summary,
             freshness: ResultAggregator.freshness(tally, ages),
             quota: quota, requiredTier: nil,
@@ -139,13 +144,14 @@ struct ResultAggregator {
 
     /// What users saw at their glances: how often the content was stale, over target or an error, and how old it was.
     static func freshness(_ tally: UserTally, _ ages: AgeHistogram) -> DesignResult.Freshness {
-        .init(glancesPerUserDay: tally.perUserDay(\.glances),
-              staleShare: UserTally.ratio(tally.staleGlances, tally.glances),
-              overTargetShare: UserTally.ratio(tally.overTargetGlances, tally.glances),
-              errorShare: UserTally.ratio(tally.errorGlances, tally.glances),
-              medianAgeMinutes: ages.quantileMinutes(0.5),
-              p95AgeMinutes: ages.quantileMinutes(0.95),
-              outageErrorShare: tally.outageGlances > 0 ? UserTally.ratio(tally.outageErrorGlances, tally.outageGlances) : nil,
-              outageStaleShare: tally.outageGlances > 0 ? UserTally.ratio(tally.outageStaleGlances, tally.outageGlances) : nil)
+        .init(
+            glancesPerUserDay: tally.perUserDay(\.glances),
+            staleShare: UserTally.ratio(tally.staleGlances, tally.glances),
+            overTargetShare: UserTally.ratio(tally.overTargetGlances, tally.glances),
+            errorShare: UserTally.ratio(tally.errorGlances, tally.glances),
+            medianAgeMinutes: ages.quantileMinutes(0.5),
+            p95AgeMinutes: ages.quantileMinutes(0.95),
+            outageErrorShare: tally.outageGlances > 0 ? UserTally.ratio(tally.outageErrorGlances, tally.outageGlances) : nil,
+            outageStaleShare: tally.outageGlances > 0 ? UserTally.ratio(tally.outageStaleGlances, tally.outageGlances) : nil)
     }
 }

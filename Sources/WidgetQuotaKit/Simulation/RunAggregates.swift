@@ -43,14 +43,15 @@ struct TierOutcomesAcrossRuns {
     }
 
     func outcome(tier: String) -> DesignResult.TierOutcome {
-        .init(tier: tier,
-              exceedProbability: share(\.exceedsAnyLimit),
-              rpmExceedProbability: share(\.exceedsRequestsPerMinute),
-              tpmExceedProbability: share(\.exceedsTokensPerMinute),
-              rpdExceedProbability: share(\.exceedsRequestsPerDay),
-              rpmUtilizationP95: p95(\.requestsPerMinuteUtilization),
-              tpmUtilizationP95: p95(\.tokensPerMinuteUtilization),
-              rpdUtilizationP95: p95(\.requestsPerDayUtilization))
+        .init(
+            tier: tier,
+            exceedProbability: share(\.exceedsAnyLimit),
+            rpmExceedProbability: share(\.exceedsRequestsPerMinute),
+            tpmExceedProbability: share(\.exceedsTokensPerMinute),
+            rpdExceedProbability: share(\.exceedsRequestsPerDay),
+            rpmUtilizationP95: p95(\.requestsPerMinuteUtilization),
+            tpmUtilizationP95: p95(\.tokensPerMinuteUtilization),
+            rpdUtilizationP95: p95(\.requestsPerDayUtilization))
     }
 }
 
@@ -80,9 +81,10 @@ struct LoadAcrossRuns {
     }
 
     var summary: DesignResult.Load {
-        .init(peakRequestsPerMinute: RunSpread(peakRequestsPerMinute), meanRequestsPerMinute: Statistics.mean(meanRequestsPerMinute),
-              peakToMeanRatio: Statistics.mean(peakToMeanRatios), peakTokensPerMinute: RunSpread(peakTokensPerMinute),
-              peakRequestsPerQuotaDay: RunSpread(peakRequestsPerQuotaDay), busiestQuotaDay: busiestQuotaDay + 1)
+        .init(
+            peakRequestsPerMinute: RunSpread(peakRequestsPerMinute), meanRequestsPerMinute: Statistics.mean(meanRequestsPerMinute),
+            peakToMeanRatio: Statistics.mean(peakToMeanRatios), peakTokensPerMinute: RunSpread(peakTokensPerMinute),
+            peakRequestsPerQuotaDay: RunSpread(peakRequestsPerQuotaDay), busiestQuotaDay: busiestQuotaDay + 1)
     }
 }
 
@@ -107,9 +109,10 @@ struct OutageAcrossRuns {
         let extra = Statistics.mean(extraRequestsPerUser)
         let usual = usualPeaks.isEmpty ? 0 : Statistics.mean(usualPeaks)
         let storm = RunSpread(stormPeaks.isEmpty ? [0] : stormPeaks)
-        return .init(extraRequestsPerUserMonth: extra, extraRequestsPerMonth: extra * Double(n),
-                     peakAfterOutagePerMinute: storm, usualPeakPerMinute: usual,
-                     stormRatio: usual > 0 ? storm.mean / usual : nil)
+        return .init(
+            extraRequestsPerUserMonth: extra, extraRequestsPerMonth: extra * Double(n),
+            peakAfterOutagePerMinute: storm, usualPeakPerMinute: usual,
+            stormRatio: usual > 0 ? storm.mean / usual : nil)
     }
 }
 
@@ -127,9 +130,10 @@ struct CostAcrossRuns {
     }
 
     func cost(model: String, users n: Int, priceSource: String) -> DesignResult.Cost {
-        DesignResult.Cost(model: model, inputCostPerToken: price.inputCostPerToken,
-                          outputCostPerToken: price.outputCostPerToken, perMonth: RunSpread(perMonth),
-                          perUserMonth: Statistics.mean(perMonth) / Double(n), priceSource: priceSource)
+        DesignResult.Cost(
+            model: model, inputCostPerToken: price.inputCostPerToken,
+            outputCostPerToken: price.outputCostPerToken, perMonth: RunSpread(perMonth),
+            perUserMonth: Statistics.mean(perMonth) / Double(n), priceSource: priceSource)
     }
 }
 

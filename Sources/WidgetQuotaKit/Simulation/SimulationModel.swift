@@ -52,8 +52,10 @@ public struct SimulationModel: Sendable {
     /// - Parameter backgroundCalibration: launch rates for this design's background interval and
     ///   the scenario's background shape, when the caller has them already (they take a few
     ///   milliseconds to compute, and every run of a design shares them); computed when nil.
-    public init(scenario: Scenario, design: Design, run: Int, parameters: RunParameters,
-                backgroundCalibration: BackgroundCalibration? = nil) {
+    public init(
+        scenario: Scenario, design: Design, run: Int, parameters: RunParameters,
+        backgroundCalibration: BackgroundCalibration? = nil
+    ) {
         self.scenario = scenario
         self.design = design
         self.run = run
@@ -71,7 +73,9 @@ public struct SimulationModel: Sendable {
         backgroundShape = DayShape(weights: activity.background)
         if design.fetchTriggers.contains(.backgroundTask) {
             let interval = SimulationModel.backgroundIntervalHours(design, scenario)
-            self.backgroundCalibration = backgroundCalibration?.intervalHours == interval ? backgroundCalibration
+            self.backgroundCalibration =
+                backgroundCalibration?.intervalHours == interval
+                ? backgroundCalibration
                 : BackgroundCalibration(shape: backgroundShape, intervalHours: interval)
         } else {
             self.backgroundCalibration = nil
@@ -80,14 +84,19 @@ public struct SimulationModel: Sendable {
         let cv = scenario.platform.getTimelineDaySpread
         let sigma = Foundation.log(1 + cv * cv).squareRoot()
         let count = SimulationModel.dayFactorLevels
-        let levels = (0..<count).map { Foundation.exp(-sigma * sigma / 2 + sigma * Distribution.normalQuantile((Double($0) + 0.5) / Double(count))) }
+        let levels = (0..<count).map {
+            Foundation.exp(-sigma * sigma / 2 + sigma * Distribution.normalQuantile((Double($0) + 0.5) / Double(count)))
+        }
         let levelMean = levels.reduce(0, +) / Double(levels.count)
         dayFactorQuantiles = levels.map { $0 / levelMean }
 
         let zones = scenario.population.timeZones
         let total = zones.reduce(0) { $0 + $1.share }
         var running = 0.0
-        zoneCumulative = zones.map { running += $0.share / total; return running }
+        zoneCumulative = zones.map {
+            running += $0.share / total
+            return running
+        }
         zoneOffsets = zones.map { $0.utcOffsetHours * .secondsPerHour }
 
         // In time order, whatever order the scenario lists them in: the storm follows the earliest.
@@ -153,12 +162,14 @@ public struct UserTraits: Sendable, Equatable {
             budgetPerInstance = platform.reloadBudgetMin + Int(rng.next() % UInt64(max(span, 1)))
         }
         let userFactor = UserTraits.meanOneLognormal(cv: platform.getTimelineUserSpread, &rng)
-        getTimelinePerDay = p.getTimelinePerDay * userFactor
+        getTimelinePerDay =
+            p.getTimelinePerDay * userFactor
             * (smartStack ? p.smartStackUplift : 1)
             * (rarelyViewed ? platform.rarelyViewedReloadFactor : 1)
         let opens = rng.bernoulli(p.neverOpenShare) ? 0 : p.appOpensPerDay
         appOpensPerDay = opens * UserTraits.meanOneLognormal(cv: s.population.appOpensUserSpread, &rng)
-        glancesPerDay = p.glancesPerDay * UserTraits.meanOneLognormal(cv: ModelAssumptions.glancesUserSpread, &rng)
+        glancesPerDay =
+            p.glancesPerDay * UserTraits.meanOneLognormal(cv: ModelAssumptions.glancesUserSpread, &rng)
             * (rarelyViewed ? ModelAssumptions.rarelyViewedGlanceShare : 1)
         // Low Power Mode habits differ: a beta with the run's mean share.
         let share = min(max(p.lowPowerDayShare, 0), 1)
@@ -167,7 +178,8 @@ public struct UserTraits: Sendable, Equatable {
         } else {
             let a = share * ModelAssumptions.lowPowerHabitConcentration
             let b = (1 - share) * ModelAssumptions.lowPowerHabitConcentration
-            let x = rng.gamma(shape: a), y = rng.gamma(shape: b)
+            let x = rng.gamma(shape: a)
+            let y = rng.gamma(shape: b)
             lowPowerProbability = x + y > 0 ? x / (x + y) : share
         }
         backgroundRunsPerDay = p.backgroundRunsPerDay * UserTraits.meanOneLognormal(cv: ModelAssumptions.backgroundRunsUserSpread, &rng)

@@ -69,7 +69,8 @@ struct SimulationConstants: Sendable {
     let outageTo: Double
 
     init(model m: SimulationModel) {
-        let s = m.scenario, d = m.design
+        let s = m.scenario
+        let d = m.design
         simulatedDays = m.simulatedDays
         countedFirstDay = m.countedFirstDay
         countedEndDay = m.countedEndDay
@@ -104,8 +105,12 @@ struct SimulationConstants: Sendable {
         let spacing = max(s.platform.minEntrySpacingMinutes * .secondsPerMinute, 1)
         minReloadSpacing = spacing
         switch d.reloadPolicy {
-        case .never: policyNever = true; policyDelay = .infinity
-        case .after(let minutes): policyNever = false; policyDelay = max(minutes * .secondsPerMinute, spacing)
+        case .never:
+            policyNever = true
+            policyDelay = .infinity
+        case .after(let minutes):
+            policyNever = false
+            policyDelay = max(minutes * .secondsPerMinute, spacing)
         case .atEnd:
             // The first entry is dated when the timeline is built, the last (entries − 1) spacings
             // later; WidgetKit reloads once that date has passed (the timeline-model article).
@@ -126,9 +131,15 @@ struct SimulationConstants: Sendable {
         failureProbability = m.parameters.failureProbability
         failureThreshold = RandomStream.threshold(failureProbability)
         if case .backoff(let n, let base, let jitter) = d.retry {
-            retries = true; maxRetries = n; retryBaseSeconds = base; retryJitter = jitter
+            retries = true
+            maxRetries = n
+            retryBaseSeconds = base
+            retryJitter = jitter
         } else {
-            retries = false; maxRetries = 0; retryBaseSeconds = 0; retryJitter = false
+            retries = false
+            maxRetries = 0
+            retryBaseSeconds = 0
+            retryJitter = false
         }
         outageFrom = m.outages.map(\.start).min() ?? .infinity
         outageTo = m.outages.map(\.end).max() ?? -.infinity
@@ -248,16 +259,23 @@ final class SimulationWorkspace: @unchecked Sendable {
     }
 
     deinit {
-        budgetUsed.deallocate(); nextPolicy.deallocate(); displayedContent.deallocate()
-        exhausted.deallocate(); queued.deallocate(); displayedError.deallocate()
-        clockTables.deallocate(); shapes.deallocate(); hourTables.deallocate()
+        budgetUsed.deallocate()
+        nextPolicy.deallocate()
+        displayedContent.deallocate()
+        exhausted.deallocate()
+        queued.deallocate()
+        displayedError.deallocate()
+        clockTables.deallocate()
+        shapes.deallocate()
+        hourTables.deallocate()
     }
 
     /// Shapes by index: 0 app, 1 widget, 2 background, 3 flat.
     func shape(_ k: Int) -> ShapeTable {
         let base = shapes + k * ShapeTable.doubles
-        return ShapeTable(cumulative: base, secondsPerShare: base + 25, offset: base + 49,
-                          hourAtShare: hourTables + k * ShapeTable.hourSlots)
+        return ShapeTable(
+            cumulative: base, secondsPerShare: base + 25, offset: base + 49,
+            hourAtShare: hourTables + k * ShapeTable.hourSlots)
     }
 
     func clockStorage(_ k: Int) -> UnsafeMutablePointer<Double> {

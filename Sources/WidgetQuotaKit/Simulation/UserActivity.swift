@@ -21,12 +21,14 @@ struct UserActivity {
         let traits = UserTraits(model: model, user: user)
         self.traits = traits
         let seed = model.scenario.horizon.seed
-        let run = UInt64(model.run), u = UInt64(user)
+        let run = UInt64(model.run)
+        let u = UInt64(user)
 
         // Per local day: how busy, and whether in Low Power Mode.
         var dayRNG = RandomStream(seed: seed, .days, run, u)
         let days = buffers.days
-        let dayFactor = buffers.dayFactor, lowPower = buffers.lowPower
+        let dayFactor = buffers.dayFactor
+        let lowPower = buffers.lowPower
         model.dayFactorQuantiles.withUnsafeBufferPointer { levels in
             for d in 0...days { dayFactor[d] = levels[Int(dayRNG.next() >> UInt64(64 - SimulationModel.dayFactorLevelBits))] }
         }
@@ -37,9 +39,10 @@ struct UserActivity {
 
         var widgetRNG = RandomStream(seed: seed, .widgetRequests, run, u)
         let systemPerDay = max(traits.getTimelinePerDay * Double(traits.instances), 0)
-        widget = WidgetStream.generate(in: buffers, days: days, callsPerDay: { systemPerDay * dayFactor[$0] },
-                                       glancesPerDay: max(traits.glancesPerDay, 0), rng: &widgetRNG,
-                                       tables: ExponentialTables.shared)
+        widget = WidgetStream.generate(
+            in: buffers, days: days, callsPerDay: { systemPerDay * dayFactor[$0] },
+            glancesPerDay: max(traits.glancesPerDay, 0), rng: &widgetRNG,
+            tables: ExponentialTables.shared)
     }
 }
 
@@ -72,8 +75,12 @@ final class ActivityBuffers {
     }
 
     deinit {
-        dayFactor.deallocate(); lowPower.deallocate(); shapeDoubles.deallocate(); shapeSlots.deallocate()
-        widgetTimes.deallocate(); widgetKinds.deallocate()
+        dayFactor.deallocate()
+        lowPower.deallocate()
+        shapeDoubles.deallocate()
+        shapeSlots.deallocate()
+        widgetTimes.deallocate()
+        widgetKinds.deallocate()
     }
 
     /// Makes room for at least `count` widget events (plus the end marker), keeping the first `kept`.

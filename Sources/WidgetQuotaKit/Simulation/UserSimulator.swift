@@ -114,8 +114,9 @@ struct UserSimulator<Observer: SimulationObserver> {
     /// user's activity into it; the engine reuses one workspace for every user of a task, one
     /// user at a time.
     init(model: SimulationModel, user: Int, observer: Observer, workspace ws: SimulationWorkspace) {
-        self.init(model: model, user: user, observer: observer, workspace: ws,
-                  activity: UserActivity(model: model, user: user, buffers: ws.activity))
+        self.init(
+            model: model, user: user, observer: observer, workspace: ws,
+            activity: UserActivity(model: model, user: user, buffers: ws.activity))
     }
 
     /// A simulator that replays `activity`, drawn for this user under any design of `model`'s run.
@@ -129,7 +130,8 @@ struct UserSimulator<Observer: SimulationObserver> {
         self.observer = observer
         utcOffset = traits.utcOffsetSeconds
         let seed = model.scenario.horizon.seed
-        let run = UInt64(model.run), u = UInt64(user)
+        let run = UInt64(model.run)
+        let u = UInt64(user)
         appOpenRandom = RandomStream(seed: seed, .appOpens, run, u)
         backgroundLaunchRandom = RandomStream(seed: seed, .backgroundRuns, run, u)
         pushRandom = RandomStream(seed: seed, .pushes, run, u)
@@ -154,7 +156,8 @@ struct UserSimulator<Observer: SimulationObserver> {
         pushClock = PoissonClock(storage: ws.clockStorage(1), days: days, shape: ws.shape(3)) { _ in pushes }
         // iOS launches at a rate that gives the user's runs per day: a cycle is the earliest-begin
         // interval plus a wait, mostly at night, almost never in Low Power Mode (the Gemini widget report).
-        let launches = max(constants.fetchOnBackground ? model.backgroundCalibration?.launchRate(runsPerDay: traits.backgroundRunsPerDay) ?? 0 : 0, 0)
+        let launches = max(
+            constants.fetchOnBackground ? model.backgroundCalibration?.launchRate(runsPerDay: traits.backgroundRunsPerDay) ?? 0 : 0, 0)
         let lowPowerFactor = constants.lowPowerBackgroundFactor
         backgroundClock = PoissonClock(storage: ws.clockStorage(2), days: days, shape: ws.shape(2)) {
             lowPower[$0] ? launches * lowPowerFactor : launches
@@ -184,8 +187,9 @@ struct UserSimulator<Observer: SimulationObserver> {
 
     /// This user's days, copied out of the activity's buffers (valid until they serve another user).
     var calendar: UserCalendar {
-        UserCalendar(dayFactor: Array(UnsafeBufferPointer(start: dayFactors, count: constants.simulatedDays + 1)),
-                     lowPower: lowPower)
+        UserCalendar(
+            dayFactor: Array(UnsafeBufferPointer(start: dayFactors, count: constants.simulatedDays + 1)),
+            lowPower: lowPower)
     }
 
     // MARK: Time
@@ -201,7 +205,8 @@ struct UserSimulator<Observer: SimulationObserver> {
     mutating func run() {
         let instances = self.instances
         let foregroundSeconds = constants.foregroundSeconds
-        let times = widget.times, kinds = widget.kinds
+        let times = widget.times
+        let kinds = widget.kinds
         var nextWidget = 0
 
         var nextAppOpen = appClock.next(&appOpenRandom, exponentialTables)
@@ -221,12 +226,12 @@ struct UserSimulator<Observer: SimulationObserver> {
                 let kind = kinds[nextWidget]
                 nextWidget += 1
                 if kind == .glance {
-                    glance(at: t)   // only reads what is shown
+                    glance(at: t)  // only reads what is shown
                     continue
                 }
                 let instance = instances == 1 ? 0 : Int(instanceRandom.next() % UInt64(instances))
                 getTimeline(instance, at: t, origin: .system)
-                nextOtherEvent = min(nextRareEvent, min(nextAppOpen, nextPolicyReload))   // the policy reload or a retry may have moved
+                nextOtherEvent = min(nextRareEvent, min(nextAppOpen, nextPolicyReload))  // the policy reload or a retry may have moved
                 continue
             }
             let now = nextOtherEvent
@@ -287,10 +292,11 @@ struct UserSimulator<Observer: SimulationObserver> {
     /// by a push), the background task within its slice, or the extension's getTimeline, whose
     /// timeline it completes. A background task completes after its last attempt.
     private mutating func retry(at t: Double) {
-        let actor = retryActor, instance = retryInstance
+        let actor = retryActor
+        let instance = retryInstance
         let suspended = actor == .app && t >= foregroundUntil && t >= pushDeadline
         if suspended || (actor == .widgetExtension && t >= extensionDeadline) {
-            retryAttempt = 0   // the app was suspended, or getTimeline's time is up: the retry never runs
+            retryAttempt = 0  // the app was suspended, or getTimeline's time is up: the retry never runs
             return
         }
         if counted(t) { tally.retries += 1 }
@@ -306,12 +312,28 @@ struct UserSimulator<Observer: SimulationObserver> {
 
     /// Recomputes the earliest rare event (in the original precedence on ties).
     @inline(__always) private mutating func updateRare() {
-        var t = nextMidnight, s = Source.midnight
-        if nextAppClose < t { t = nextAppClose; s = .close }
-        if nextBackgroundLaunch < t { t = nextBackgroundLaunch; s = .background }
-        if nextPush < t { t = nextPush; s = .push }
-        if nextRetry < t { t = nextRetry; s = .retry }
-        if nextBudgetRenewal < t { t = nextBudgetRenewal; s = .budget }
+        var t = nextMidnight
+        var s = Source.midnight
+        if nextAppClose < t {
+            t = nextAppClose
+            s = .close
+        }
+        if nextBackgroundLaunch < t {
+            t = nextBackgroundLaunch
+            s = .background
+        }
+        if nextPush < t {
+            t = nextPush
+            s = .push
+        }
+        if nextRetry < t {
+            t = nextRetry
+            s = .retry
+        }
+        if nextBudgetRenewal < t {
+            t = nextBudgetRenewal
+            s = .budget
+        }
         nextRareEvent = t
         nextRareSource = s
     }
@@ -323,8 +345,12 @@ struct UserSimulator<Observer: SimulationObserver> {
             nextPolicyReloadInstance = 0
             return
         }
-        var t = Double.infinity, index = 0
-        for i in 0..<instances where nextPolicy[i] < t { t = nextPolicy[i]; index = i }
+        var t = Double.infinity
+        var index = 0
+        for i in 0..<instances where nextPolicy[i] < t {
+            t = nextPolicy[i]
+            index = i
+        }
         nextPolicyReload = t
         nextPolicyReloadInstance = index
     }
@@ -487,7 +513,8 @@ struct UserSimulator<Observer: SimulationObserver> {
         if counted(t) { tally.bgLaunches += 1 }
         observer.record(.bgTaskLaunch, local: t, utc: utc(t))
         backgroundDeadline = t + constants.taskSliceSeconds
-        var success = true, end = t
+        var success = true
+        var end = t
         if constants.fetchOnBackground {
             if isStale(t) {
                 success = fetch(at: t, actor: .background)
@@ -512,11 +539,16 @@ struct UserSimulator<Observer: SimulationObserver> {
         let slice = actor == .background ? backgroundDeadline - t : .infinity
         for _ in 0..<constants.requestsPerFetch {
             let sendTime = t + elapsed
-            if actor == .background && elapsed >= slice { expired = true; ok = false; break }
+            if actor == .background && elapsed >= slice {
+                expired = true
+                ok = false
+                break
+            }
             let failed = apiOutcomeRandom.bernoulli(threshold: failureThreshold(atLocal: sendTime))
             let duration: Double
             if failed {
-                duration = apiOutcomeRandom.uniform() < constants.hangShareOfFailures ? constants.timeoutSeconds : constants.fastFailureSeconds
+                duration =
+                    apiOutcomeRandom.uniform() < constants.hangShareOfFailures ? constants.timeoutSeconds : constants.fastFailureSeconds
             } else {
                 duration = constants.successSeconds
             }
@@ -547,11 +579,19 @@ struct UserSimulator<Observer: SimulationObserver> {
                     }
                 }
             }
-            observer.record(.apiRequest(actor: actor, success: !failed, durationSeconds: duration, instance: instance),
-                            local: sendTime, utc: utc(sendTime))
+            observer.record(
+                .apiRequest(actor: actor, success: !failed, durationSeconds: duration, instance: instance),
+                local: sendTime, utc: utc(sendTime))
             elapsed += duration
-            if failed { ok = false; break }
-            if actor == .background && elapsed > slice { expired = true; ok = false; break }
+            if failed {
+                ok = false
+                break
+            }
+            if actor == .background && elapsed > slice {
+                expired = true
+                ok = false
+                break
+            }
         }
         if expired {
             if isCounted { tally.bgExpirations += 1 }
@@ -626,7 +666,8 @@ struct UserSimulator<Observer: SimulationObserver> {
         let shown = t - shownContent
         observer.record(.glance(ageSeconds: isError ? nil : shown, error: isError), local: t, utc: utc(t))
         guard counted(t) else { return }
-        let error = Int64(isError ? 1 : 0), outage = Int64(inOutage(t) ? 1 : 0)
+        let error = Int64(isError ? 1 : 0)
+        let outage = Int64(inOutage(t) ? 1 : 0)
         let stale = (1 - error) & Int64(shown > constants.staleThreshold ? 1 : 0)
         tally.glances &+= 1
         tally.outageGlances &+= outage

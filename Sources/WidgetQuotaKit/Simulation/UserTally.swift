@@ -33,24 +33,40 @@ public struct UserTally: Sendable, Equatable {
 
     /// Adds another tally.
     public mutating func add(_ o: UserTally) {
-        users += o.users; userDays += o.userDays; requests += o.requests
-        extensionRequests += o.extensionRequests; appRequests += o.appRequests
-        backgroundRequests += o.backgroundRequests; failedRequests += o.failedRequests
-        fetches += o.fetches; failedFetches += o.failedFetches; retries += o.retries
-        getTimelines += o.getTimelines; droppedReloads += o.droppedReloads; reloadCalls += o.reloadCalls
-        appOpens += o.appOpens; bgLaunches += o.bgLaunches; bgExpirations += o.bgExpirations
-        bgSubmits += o.bgSubmits; instanceDays += o.instanceDays; exhaustedInstanceDays += o.exhaustedInstanceDays
-        lowPowerDays += o.lowPowerDays; glances += o.glances; staleGlances += o.staleGlances
-        errorGlances += o.errorGlances; outageGlances += o.outageGlances
-        outageErrorGlances += o.outageErrorGlances; outageStaleGlances += o.outageStaleGlances
+        users += o.users
+        userDays += o.userDays
+        requests += o.requests
+        extensionRequests += o.extensionRequests
+        appRequests += o.appRequests
+        backgroundRequests += o.backgroundRequests
+        failedRequests += o.failedRequests
+        fetches += o.fetches
+        failedFetches += o.failedFetches
+        retries += o.retries
+        getTimelines += o.getTimelines
+        droppedReloads += o.droppedReloads
+        reloadCalls += o.reloadCalls
+        appOpens += o.appOpens
+        bgLaunches += o.bgLaunches
+        bgExpirations += o.bgExpirations
+        bgSubmits += o.bgSubmits
+        instanceDays += o.instanceDays
+        exhaustedInstanceDays += o.exhaustedInstanceDays
+        lowPowerDays += o.lowPowerDays
+        glances += o.glances
+        staleGlances += o.staleGlances
+        errorGlances += o.errorGlances
+        outageGlances += o.outageGlances
+        outageErrorGlances += o.outageErrorGlances
+        outageStaleGlances += o.outageStaleGlances
         overTargetGlances += o.overTargetGlances
     }
 }
 
 /// Content age at glances, in 5-minute bins up to two days and daily bins beyond.
 public struct AgeHistogram: Sendable, Equatable {
-    static let fineBins = 576          // 5-minute bins, 48 hours
-    static let coarseBins = 60         // 1-day bins after that
+    static let fineBins = 576  // 5-minute bins, 48 hours
+    static let coarseBins = 60  // 1-day bins after that
     public var counts = [Int64](repeating: 0, count: AgeHistogram.fineBins + AgeHistogram.coarseBins)
 
     public init() {}

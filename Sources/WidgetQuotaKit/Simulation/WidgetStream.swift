@@ -30,11 +30,14 @@ struct WidgetStream {
     ///   - callsPerDay: the day's expected system getTimeline calls (all instances), by local day.
     ///   - glancesPerDay: expected glances per day.
     @inline(__always)
-    static func generate(in buffers: ActivityBuffers, days: Int,
-                         callsPerDay: (Int) -> Double, glancesPerDay glances: Double,
-                         rng: inout RandomStream, tables: ExponentialTables) -> WidgetStream {
+    static func generate(
+        in buffers: ActivityBuffers, days: Int,
+        callsPerDay: (Int) -> Double, glancesPerDay glances: Double,
+        rng: inout RandomStream, tables: ExponentialTables
+    ) -> WidgetStream {
         let shape = buffers.widgetShape
-        var times = buffers.widgetTimes, kinds = buffers.widgetKinds
+        var times = buffers.widgetTimes
+        var kinds = buffers.widgetKinds
         var capacity = buffers.widgetCapacity
         var n = 0
         let scale = Double(1 << kindBits)
@@ -43,14 +46,16 @@ struct WidgetStream {
         var position = rng.exponential(tables)
         for d in 0..<days {
             let mass = callsPerDay(d) + glances
-            guard mass > 0 else { continue }   // an empty day passes; the process is memoryless
+            guard mass > 0 else { continue }  // an empty day passes; the process is memoryless
             let inverse = 1 / mass
             let glanceThreshold = UInt64(glances * inverse * scale)
             let dayStart = Double(d) * .secondsPerDay
             while position < mass {
                 if n == capacity {
                     buffers.reserveWidgetEvents(n + 1, keeping: n)
-                    times = buffers.widgetTimes; kinds = buffers.widgetKinds; capacity = buffers.widgetCapacity
+                    times = buffers.widgetTimes
+                    kinds = buffers.widgetKinds
+                    capacity = buffers.widgetCapacity
                 }
                 let r = rng.next()
                 times[n] = dayStart + shape.seconds(atShare: position * inverse)

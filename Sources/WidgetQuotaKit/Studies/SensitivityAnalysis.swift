@@ -102,10 +102,14 @@ public struct SensitivityAnalysis: Sendable {
     /// Runs every setting; `progress` is called once per finished setting (from any thread).
     public func run(progress: (@Sendable () -> Void)? = nil) -> SensitivityResult {
         let assumptions = uncertain
-        let settings: [(path: String?, value: Double)] = [(nil, 0)] + assumptions.flatMap { a in
-            [(a.path, a.distribution.quantile(Self.lowQuantile)), (a.path, a.distribution.quantile(Self.highQuantile))]
-        }
-        let design = self.design, users = Double(self.users), small = Self.reduced(scenario, sampleUsers: sampleUsers)
+        let settings: [(path: String?, value: Double)] =
+            [(nil, 0)]
+            + assumptions.flatMap { a in
+                [(a.path, a.distribution.quantile(Self.lowQuantile)), (a.path, a.distribution.quantile(Self.highQuantile))]
+            }
+        let design = self.design
+        let users = Double(self.users)
+        let small = Self.reduced(scenario, sampleUsers: sampleUsers)
         let half = small.horizon.users.count > 1 ? small.horizon.users[0] : nil
         let sample = Double(sampleUsers)
         // Monthly requests of the whole sample and of its two halves, scaled to `users`.
@@ -133,18 +137,23 @@ public struct SensitivityAnalysis: Sendable {
         }
         let noise = errors.isEmpty ? nil : (errors.reduce(0) { $0 + $1 * $1 } / Double(errors.count)).squareRoot()
         let drivers = assumptions.enumerated().map { k, a -> SensitivityResult.Driver in
-            let low = monthly[1 + 2 * k].all, high = monthly[2 + 2 * k].all
+            let low = monthly[1 + 2 * k].all
+            let high = monthly[2 + 2 * k].all
             let swing = abs(high - low)
-            return .init(assumption: a.path, distribution: a.distribution.summary,
-                         lowValue: settings[1 + 2 * k].value, highValue: settings[2 + 2 * k].value,
-                         requestsAtLow: low, requestsAtHigh: high, swing: swing,
-                         swingShare: central > 0 ? swing / central : 0,
-                         exceedsNoise: noise.map { swing >= SensitivityResult.noiseMultiple * $0 })
+            return .init(
+                assumption: a.path, distribution: a.distribution.summary,
+                lowValue: settings[1 + 2 * k].value, highValue: settings[2 + 2 * k].value,
+                requestsAtLow: low, requestsAtHigh: high, swing: swing,
+                swingShare: central > 0 ? swing / central : 0,
+                exceedsNoise: noise.map { swing >= SensitivityResult.noiseMultiple * $0 })
         }
         // Widest first; ties in scenario order (the sort is stable).
-        let sorted = drivers.enumerated().sorted { $0.element.swing != $1.element.swing ? $0.element.swing > $1.element.swing : $0.offset < $1.offset }
-        return SensitivityResult(design: design.name, users: self.users, sampleUsers: sampleUsers, central: central,
-                                 drivers: sorted.map(\.element), noise: noise,
-                                 noiseShare: noise.map { central > 0 ? $0 / central : 0 })
+        let sorted = drivers.enumerated().sorted {
+            $0.element.swing != $1.element.swing ? $0.element.swing > $1.element.swing : $0.offset < $1.offset
+        }
+        return SensitivityResult(
+            design: design.name, users: self.users, sampleUsers: sampleUsers, central: central,
+            drivers: sorted.map(\.element), noise: noise,
+            noiseShare: noise.map { central > 0 ? $0 / central : 0 })
     }
 }

@@ -74,7 +74,9 @@ public struct Sweep: Sendable {
             throw WidgetQuotaError.usage("--values must be positive numbers, got \(NumberText.plain(v))")
         }
         if knob == .poll, let bad = values.first(where: { $0 < scenario.platform.minEntrySpacingMinutes }) {
-            throw WidgetQuotaError.usage("poll intervals below \(NumberText.plain(scenario.platform.minEntrySpacingMinutes)) min are not honoured by WidgetKit, got \(NumberText.plain(bad))")
+            throw WidgetQuotaError.usage(
+                "poll intervals below \(NumberText.plain(scenario.platform.minEntrySpacingMinutes)) min are not honoured by WidgetKit, got \(NumberText.plain(bad))"
+            )
         }
         // Each variant must be a design the scenario validator accepts (a TTL over 30 days, a
         // background interval over a week, ... cannot be simulated).
@@ -117,8 +119,9 @@ public struct Sweep: Sendable {
                     && (q.requestsPerUserMonth < p.requestsPerUserMonth || q.overTargetShare < p.overTargetShare)
             }
         }
-        return SweepResult(design: design.name, knob: knob, unit: knob.unit, users: users,
-                           runs: s.horizon.runs, seed: s.horizon.seed, points: points, addition: knob.addition(to: design))
+        return SweepResult(
+            design: design.name, knob: knob, unit: knob.unit, users: users,
+            runs: s.horizon.runs, seed: s.horizon.seed, points: points, addition: knob.addition(to: design))
     }
 }
 

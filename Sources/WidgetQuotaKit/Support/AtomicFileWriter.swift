@@ -40,7 +40,8 @@ public enum AtomicFileWriter {
             do {
                 try FileManager.default.removeItem(atPath: path)
             } catch {
-                throw WidgetQuotaError.unwritable(path: path, problem: "cannot remove this file left by an earlier run, which the new report does not include")
+                throw WidgetQuotaError.unwritable(
+                    path: path, problem: "cannot remove this file left by an earlier run, which the new report does not include")
             }
         }
     }
@@ -60,7 +61,8 @@ public enum AtomicFileWriter {
         do {
             for file in files {
                 let url = URL(fileURLWithPath: file.path)
-                let temporary = url.deletingLastPathComponent().path + "/.\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)"
+                let temporary =
+                    url.deletingLastPathComponent().path + "/.\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)"
                 guard FileManager.default.createFile(atPath: temporary, contents: Data(file.contents.utf8)) else {
                     throw WidgetQuotaError.unwritable(path: file.path, problem: "the folder is not writable")
                 }

@@ -10,9 +10,11 @@ enum BetaFunction {
             // Reflection: Γ(x) Γ(1 − x) = π / sin(πx).
             return Foundation.log(Double.pi / Foundation.sin(Double.pi * x)) - logGamma(1 - x)
         }
-        let coefficients = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
-                            -176.61503916999185, 12.507343278686905, -0.13857109526572012,
-                            9.9843695780195716e-6, 1.5056327351493116e-7]
+        let coefficients = [
+            0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
+            -176.61503916999185, 12.507343278686905, -0.13857109526572012,
+            9.9843695780195716e-6, 1.5056327351493116e-7,
+        ]
         let z = x - 1
         var sum = coefficients[0]
         for i in 1..<coefficients.count { sum += coefficients[i] / (z + Double(i)) }
@@ -34,7 +36,8 @@ enum BetaFunction {
     static func quantile(_ q: Double, _ a: Double, _ b: Double) -> Double {
         if q <= 0 { return 0 }
         if q >= 1 { return 1 }
-        var low = 0.0, high = 1.0
+        var low = 0.0
+        var high = 1.0
         for _ in 0..<200 {
             let mid = (low + high) / 2
             if mid == low || mid == high { break }
@@ -51,7 +54,8 @@ enum BetaFunction {
         var d = 1 / guarded(1 - (a + b) * x / (a + 1))
         var h = d
         for step in 1...500 {
-            let m = Double(step), m2 = 2 * m
+            let m = Double(step)
+            let m2 = 2 * m
             var term = m * (b - m) * x / ((a + m2 - 1) * (a + m2))
             d = 1 / guarded(1 + term * d)
             c = guarded(1 + term / c)

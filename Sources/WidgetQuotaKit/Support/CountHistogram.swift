@@ -49,14 +49,21 @@ public struct CountHistogram: Sendable, Equatable {
     /// The histogram of both lists together.
     public func merged(with other: CountHistogram) -> CountHistogram {
         var result = CountHistogram()
-        var i = 0, j = 0
+        var i = 0
+        var j = 0
         while i < values.count || j < other.values.count {
             let takeSelf = j == other.values.count || (i < values.count && values[i] <= other.values[j])
             let takeOther = i == values.count || (j < other.values.count && other.values[j] <= values[i])
             let value = takeSelf ? values[i] : other.values[j]
             var frequency: Int64 = 0
-            if takeSelf { frequency += frequencies[i]; i += 1 }
-            if takeOther { frequency += other.frequencies[j]; j += 1 }
+            if takeSelf {
+                frequency += frequencies[i]
+                i += 1
+            }
+            if takeOther {
+                frequency += other.frequencies[j]
+                j += 1
+            }
             result.values.append(value)
             result.frequencies.append(frequency)
         }
@@ -85,7 +92,8 @@ public struct CountHistogram: Sendable, Equatable {
         let lower = Int64(position.rounded(.down))
         let upper = min(lower + 1, count - 1)
         let fraction = position - Double(lower)
-        let low = Double(element(atRank: lower)), high = Double(element(atRank: upper))
+        let low = Double(element(atRank: lower))
+        let high = Double(element(atRank: upper))
         return low + (high - low) * fraction
     }
 }
@@ -127,7 +135,8 @@ extension Quantiles {
     /// Summarises the list `histogram` stands for, exactly as `init(_:)` would the list.
     public init(_ histogram: CountHistogram) {
         let mean = histogram.count > 0 ? Double(histogram.sum) / Double(histogram.count) : .nan
-        self.init(mean: mean, p5: histogram.quantile(0.05), p50: histogram.quantile(0.5),
-                  p95: histogram.quantile(0.95), p99: histogram.quantile(0.99))
+        self.init(
+            mean: mean, p5: histogram.quantile(0.05), p50: histogram.quantile(0.5),
+            p95: histogram.quantile(0.95), p99: histogram.quantile(0.99))
     }
 }

@@ -64,8 +64,11 @@ public enum JSONSyntax {
             while true {
                 skipSpace()
                 guard i < bytes.count else {
-                    return stack.isEmpty && expect == .commaOrClose ? nil
-                        : fail("the text ends inside \(stack.last == UInt8(ascii: "{") ? "an object" : "an array"); expected \(describe(expect, stack.last))")
+                    return stack.isEmpty && expect == .commaOrClose
+                        ? nil
+                        : fail(
+                            "the text ends inside \(stack.last == UInt8(ascii: "{") ? "an object" : "an array"); expected \(describe(expect, stack.last))"
+                        )
                 }
                 let b = bytes[i]
                 let trailingComma = afterComma ? " (a trailing comma?)" : ""
@@ -160,7 +163,9 @@ public enum JSONSyntax {
                     i += 1
                     return nil
                 }
-                if b < 0x20 { return fail(b == 0x0A ? "a string runs past the end of its line (missing '\"')" : "a control character inside a string") }
+                if b < 0x20 {
+                    return fail(b == 0x0A ? "a string runs past the end of its line (missing '\"')" : "a control character inside a string")
+                }
                 if b == UInt8(ascii: "\\") {
                     i += 1
                     guard i < bytes.count else { break }

@@ -12,12 +12,19 @@ public enum JSONValue: Sendable, Equatable, Decodable {
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null }
-        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
-        else if let n = try? c.decode(Double.self) { self = .number(n) }
-        else if let s = try? c.decode(String.self) { self = .string(s) }
-        else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
-        else { self = .object(try c.decode([String: JSONValue].self)) }
+        if c.decodeNil() {
+            self = .null
+        } else if let b = try? c.decode(Bool.self) {
+            self = .bool(b)
+        } else if let n = try? c.decode(Double.self) {
+            self = .number(n)
+        } else if let s = try? c.decode(String.self) {
+            self = .string(s)
+        } else if let a = try? c.decode([JSONValue].self) {
+            self = .array(a)
+        } else {
+            self = .object(try c.decode([String: JSONValue].self))
+        }
     }
 
     /// Parses JSON text; `file` names the source in the error.
@@ -41,9 +48,18 @@ public enum JSONValue: Sendable, Equatable, Decodable {
         return nil
     }
 
-    public var number: Double? { if case .number(let v) = self { return v }; return nil }
-    public var string: String? { if case .string(let v) = self { return v }; return nil }
-    public var array: [JSONValue]? { if case .array(let v) = self { return v }; return nil }
+    public var number: Double? {
+        if case .number(let v) = self { return v }
+        return nil
+    }
+    public var string: String? {
+        if case .string(let v) = self { return v }
+        return nil
+    }
+    public var array: [JSONValue]? {
+        if case .array(let v) = self { return v }
+        return nil
+    }
 
     /// Every scalar leaf with its dotted path, keys in sorted order (arrays as `[i]`).
     public func leaves(prefix: String = "") -> [(path: String, value: String)] {

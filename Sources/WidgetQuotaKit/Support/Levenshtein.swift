@@ -2,7 +2,8 @@
 public enum Levenshtein {
     /// The edit distance between two strings.
     public static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a.lowercased()), b = Array(b.lowercased())
+        let a = Array(a.lowercased())
+        let b = Array(b.lowercased())
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previous = Array(0...b.count)
@@ -21,7 +22,8 @@ public enum Levenshtein {
     public static func nearest(to word: String, in candidates: some Sequence<String>) -> String? {
         guard word.count <= 64 else { return nil }
         let limit = max(2, word.count / 3)
-        return candidates
+        return
+            candidates
             .map { ($0, distance(word, $0)) }
             .filter { $0.1 <= limit }
             .sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }

@@ -16,9 +16,10 @@ public struct MarkdownTable: Sendable {
 
     /// Each column's alignment.
     public var alignments: [Alignment] {
-        fixedAlignments ?? header.indices.map { column in
-            column > 0 && rows.allSatisfy { MarkdownTable.isNumeric($0[column]) } ? .right : .left
-        }
+        fixedAlignments
+            ?? header.indices.map { column in
+                column > 0 && rows.allSatisfy { MarkdownTable.isNumeric($0[column]) } ? .right : .left
+            }
     }
 
     /// A figure: starts with a digit, a sign, `$`, `−`, `+` or is a placeholder dash.
@@ -35,7 +36,7 @@ public struct MarkdownTable: Sendable {
 
     /// Escapes a cell: pipes, line breaks and leading/trailing whitespace.
     public static func escape(_ raw: String) -> String {
-        let cell = PrintableText.clean(raw)   // no terminal escape sequence reaches a report
+        let cell = PrintableText.clean(raw)  // no terminal escape sequence reaches a report
         // One pass, and none for the usual cell (a number or a name): reports have thousands.
         let special = cell.utf8.contains { $0 == 0x5C || $0 == 0x7C || $0 == 0x0D || $0 == 0x0A }
         var s = cell
@@ -48,14 +49,15 @@ public struct MarkdownTable: Sendable {
                 case "\\": out.append(contentsOf: #"\\"#.unicodeScalars)
                 case "|": out.append(contentsOf: #"\|"#.unicodeScalars)
                 case "\r": out.append(contentsOf: "<br>".unicodeScalars)
-                case "\n": if !afterCR { out.append(contentsOf: "<br>".unicodeScalars) }   // CRLF is one break
+                case "\n": if !afterCR { out.append(contentsOf: "<br>".unicodeScalars) }  // CRLF is one break
                 default: out.append(u)
                 }
             }
             s = String(out)
         }
         if let first = s.unicodeScalars.first, let last = s.unicodeScalars.last,
-           CharacterSet.whitespaces.contains(first) || CharacterSet.whitespaces.contains(last) {
+            CharacterSet.whitespaces.contains(first) || CharacterSet.whitespaces.contains(last)
+        {
             s = s.trimmingCharacters(in: .whitespaces)
         }
         return s.isEmpty ? " " : s

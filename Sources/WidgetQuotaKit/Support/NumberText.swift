@@ -43,7 +43,10 @@ public enum NumberText {
         let parts = text.split(separator: ".", maxSplits: 1).map(String.init)
         var integer = parts[0]
         var sign = ""
-        if integer.hasPrefix("-") { sign = "-"; integer.removeFirst() }
+        if integer.hasPrefix("-") {
+            sign = "-"
+            integer.removeFirst()
+        }
         var grouped = ""
         for (i, ch) in integer.reversed().enumerated() {
             if i > 0 && i % 3 == 0 { grouped.append(",") }

@@ -45,7 +45,8 @@ public enum Parallel {
         private let lock = NSLock()
         private var value = 0
         func next() -> Int {
-            lock.lock(); defer { lock.unlock() }
+            lock.lock()
+            defer { lock.unlock() }
             value += 1
             return value - 1
         }
@@ -57,7 +58,9 @@ public enum Parallel {
         private let lock = NSLock()
         init(count: Int) { storage = Array(repeating: nil, count: count) }
         func set(_ i: Int, _ value: T) {
-            lock.lock(); storage[i] = value; lock.unlock()
+            lock.lock()
+            storage[i] = value
+            lock.unlock()
         }
         func values() -> [T] { storage.map { $0! } }
     }

@@ -19,7 +19,7 @@ public enum PrintableText {
         var previous: UInt8 = 0
         for b in text.utf8 {
             if (b < 0x20 && b != 0x09 && b != 0x0A && b != 0x0D) || b == 0x7F { return true }
-            if previous == 0xC2 && b >= 0x80 && b <= 0x9F { return true }   // U+0080 ... U+009F
+            if previous == 0xC2 && b >= 0x80 && b <= 0x9F { return true }  // U+0080 ... U+009F
             previous = b
         }
         return false

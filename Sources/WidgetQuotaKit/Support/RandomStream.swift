@@ -107,7 +107,8 @@ public struct RandomStream: Sendable {
 
     @usableFromInline mutating func exponentialSlowPath(layer: Int, j: UInt32) -> Double {
         let tables = ExponentialZiggurat.shared
-        var layer = layer, j = j
+        var layer = layer
+        var j = j
         while true {
             if layer == 0 { return ExponentialZiggurat.r - Foundation.log(uniformPositive()) }
             let x = Double(j) * tables.w[layer]
@@ -221,7 +222,10 @@ struct ExponentialTables: @unchecked Sendable {
         let z = ExponentialZiggurat.shared
         let k = UnsafeMutablePointer<UInt32>.allocate(capacity: 256)
         let w = UnsafeMutablePointer<Double>.allocate(capacity: 256)
-        for i in 0..<256 { k[i] = z.k[i]; w[i] = z.w[i] }
+        for i in 0..<256 {
+            k[i] = z.k[i]
+            w[i] = z.w[i]
+        }
         return ExponentialTables(k: k, w: w)
     }()
 }

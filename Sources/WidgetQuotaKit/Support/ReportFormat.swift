@@ -19,7 +19,8 @@ enum ReportFormat {
     /// Minutes after midnight as a 24-hour clock time: `06:30`.
     static func clock(minutes: Double) -> String {
         let total = Int(minutes.rounded())
-        let h = (total / TimeUnits.minutesPerHour) % TimeUnits.hoursPerDay, m = total % TimeUnits.minutesPerHour
+        let h = (total / TimeUnits.minutesPerHour) % TimeUnits.hoursPerDay
+        let m = total % TimeUnits.minutesPerHour
         return (h < 10 ? "0" : "") + String(h) + ":" + (m < 10 ? "0" : "") + String(m)
     }
 

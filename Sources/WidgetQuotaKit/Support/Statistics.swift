@@ -34,7 +34,11 @@ public struct Quantiles: Codable, Sendable, Equatable {
     public var p99: Double
 
     public init(mean: Double, p5: Double, p50: Double, p95: Double, p99: Double) {
-        self.mean = mean; self.p5 = p5; self.p50 = p50; self.p95 = p95; self.p99 = p99
+        self.mean = mean
+        self.p5 = p5
+        self.p50 = p50
+        self.p95 = p95
+        self.p99 = p99
     }
 
     /// Summarises `values` (any order).
@@ -57,7 +61,11 @@ public struct RunSpread: Codable, Sendable, Equatable {
     public var p99: Double
 
     public init(mean: Double, p5: Double, p50: Double, p95: Double, p99: Double) {
-        self.mean = mean; self.p5 = p5; self.p50 = p50; self.p95 = p95; self.p99 = p99
+        self.mean = mean
+        self.p5 = p5
+        self.p50 = p50
+        self.p95 = p95
+        self.p99 = p99
     }
 
     /// Summarises one value per run.

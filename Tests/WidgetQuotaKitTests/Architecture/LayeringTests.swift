@@ -19,14 +19,22 @@ struct LayeringTests {
         "Studies/Traces": ["Support", "Model", "Logs/Parsing", "Logs/Writing", "Simulation"],
         "Gates": ["Support", "Model", "Simulation"],
         "Reporting/Charts": ["Support"],
-        "Reporting": ["Support", "Model", "Logs/Parsing", "Logs/Analysis", "Simulation", "Studies",
-                      "Studies/Calibration", "Gates", "Reporting/Charts"],
-        "Pipeline": ["Support", "Model", "Logs/Parsing", "Logs/Analysis", "Logs/Writing", "Simulation", "Studies",
-                     "Studies/Calibration", "Studies/Traces", "Gates", "Reporting/Charts", "Reporting"],
-        "Tools/Benchmarks": ["Support", "Model", "Logs/Parsing", "Logs/Analysis", "Logs/Writing", "Simulation",
-                             "Studies", "Studies/Calibration", "Studies/Traces", "Pipeline"],
-        "Tools/Fuzzing": ["Support", "Model", "Logs/Parsing", "Logs/Analysis", "Logs/Writing", "Simulation", "Studies",
-                          "Studies/Calibration", "Studies/Traces", "Gates", "Reporting/Charts", "Reporting", "Pipeline"],
+        "Reporting": [
+            "Support", "Model", "Logs/Parsing", "Logs/Analysis", "Simulation", "Studies",
+            "Studies/Calibration", "Gates", "Reporting/Charts",
+        ],
+        "Pipeline": [
+            "Support", "Model", "Logs/Parsing", "Logs/Analysis", "Logs/Writing", "Simulation", "Studies",
+            "Studies/Calibration", "Studies/Traces", "Gates", "Reporting/Charts", "Reporting",
+        ],
+        "Tools/Benchmarks": [
+            "Support", "Model", "Logs/Parsing", "Logs/Analysis", "Logs/Writing", "Simulation",
+            "Studies", "Studies/Calibration", "Studies/Traces", "Pipeline",
+        ],
+        "Tools/Fuzzing": [
+            "Support", "Model", "Logs/Parsing", "Logs/Analysis", "Logs/Writing", "Simulation", "Studies",
+            "Studies/Calibration", "Studies/Traces", "Gates", "Reporting/Charts", "Reporting", "Pipeline",
+        ],
     ]
 
     /// One reference from a file to a type its folder may not use.
@@ -50,7 +58,10 @@ struct LayeringTests {
         var unplaced = Set<String>()
         for (path, text) in code.sorted(by: { $0.key < $1.key }) {
             let here = folder(path)
-            guard let below = allowed[here] else { unplaced.insert(here); continue }
+            guard let below = allowed[here] else {
+                unplaced.insert(here)
+                continue
+            }
             for name in SwiftReferenceScanner.capitalisedIdentifiers(in: text).sorted() {
                 guard let there = owner[name], there != here, !below.contains(there) else { continue }
                 violations.append(Violation(file: path, type: name, declaredIn: there))

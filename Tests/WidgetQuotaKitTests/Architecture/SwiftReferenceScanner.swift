@@ -46,7 +46,13 @@ struct SwiftReferenceScanner {
             } else if at(i, "/*") {
                 var depth = 0
                 repeat {
-                    if at(i, "/*") { depth += 1; i += 2 } else if at(i, "*/") { depth -= 1; i += 2 } else {
+                    if at(i, "/*") {
+                        depth += 1
+                        i += 2
+                    } else if at(i, "*/") {
+                        depth -= 1
+                        i += 2
+                    } else {
                         if s[i] == "\n" { out.append("\n") }
                         i += 1
                     }
@@ -62,7 +68,8 @@ struct SwiftReferenceScanner {
                 }
                 let multiLine = at(quote, "\"\"\"")
                 let quotes = multiLine ? 3 : 1
-                strings.append((Array((String(repeating: "\"", count: quotes) + String(repeating: "#", count: hashes)).unicodeScalars), hashes))
+                strings.append(
+                    (Array((String(repeating: "\"", count: quotes) + String(repeating: "#", count: hashes)).unicodeScalars), hashes))
                 out.append(contentsOf: String(repeating: " ", count: hashes + quotes).unicodeScalars)
                 i = quote + quotes
             } else {
@@ -87,15 +94,17 @@ struct SwiftReferenceScanner {
         for line in code.split(separator: "\n", omittingEmptySubsequences: true) where line.first?.isWhitespace == false {
             let words = line.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" && $0 != "@" })
             guard let k = words.firstIndex(where: { kinds.contains($0) }), k + 1 < words.count,
-                  words[..<k].allSatisfy({ $0.hasPrefix("@") || modifiers.contains($0) })
+                words[..<k].allSatisfy({ $0.hasPrefix("@") || modifiers.contains($0) })
             else { continue }
             names.append(String(words[k + 1]))
         }
         return names
     }
 
-    static let modifiers: Set<Substring> = ["public", "package", "internal", "private", "fileprivate", "final", "indirect",
-                                            "nonisolated", "open", "sending"]
+    static let modifiers: Set<Substring> = [
+        "public", "package", "internal", "private", "fileprivate", "final", "indirect",
+        "nonisolated", "open", "sending",
+    ]
 
     /// Capitalised identifiers used in `code` (candidate type names).
     static func capitalisedIdentifiers(in code: String) -> Set<String> {

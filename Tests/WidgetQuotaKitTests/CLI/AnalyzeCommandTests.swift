@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import WidgetQuotaKit
+
 @testable import WidgetQuotaCLI
+@testable import WidgetQuotaKit
 
 @Suite("analyze command")
 struct AnalyzeCommandTests {
@@ -77,7 +78,10 @@ struct AnalyzeCommandTests {
         #expect(ok.code == .success)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(ok.out.utf8)) as? [String: Any])
         let files = try #require(json["files"] as? [[String: Any]])
-        #expect(files.compactMap { ($0["path"] as? String).map { ($0 as NSString).lastPathComponent } } == ["apple-compact.log", "trace.ndjson"])
+        #expect(
+            files.compactMap { ($0["path"] as? String).map { ($0 as NSString).lastPathComponent } } == [
+                "apple-compact.log", "trace.ndjson",
+            ])
         #expect((json["notes"] as? [String])?.contains { $0.contains("not-a-log.txt") } == true)
     }
 
@@ -96,7 +100,8 @@ struct AnalyzeCommandTests {
     @Test("output is byte-identical run to run", arguments: ["markdown", "csv", "json"])
     func deterministic(format: String) {
         let args = ["analyze", "--format", format, LogTestSupport.fixture("apple.ndjson"), LogTestSupport.fixture("trace.ndjson")]
-        let a = LogTestSupport.run(args), b = LogTestSupport.run(args)
+        let a = LogTestSupport.run(args)
+        let b = LogTestSupport.run(args)
         #expect(a.code == .success)
         #expect(a.out == b.out)
         #expect(!a.out.isEmpty)
@@ -106,25 +111,35 @@ struct AnalyzeCommandTests {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let folder = try tmp.subfolder()
-        let r = LogTestSupport.run(["analyze", LogTestSupport.fixture("trace.ndjson"), "--out", folder + "/report.md",
-                                    "--emit-scenario", folder + "/measured.json"])
+        let r = LogTestSupport.run([
+            "analyze", LogTestSupport.fixture("trace.ndjson"), "--out", folder + "/report.md",
+            "--emit-scenario", folder + "/measured.json",
+        ])
         #expect(r.code == .success)
         #expect(r.out.isEmpty)
         #expect(FileManager.default.fileExists(atPath: folder + "/report.md"))
         let scenario = try ScenarioLoader.load(path: folder + "/measured.json")
         #expect(scenario.calibration?.fields.contains("platform.getTimelinePerDay") == true)
-        let sim = LogTestSupport.run(["simulate", "--scenario", folder + "/measured.json", "--runs", "2", "--users", "10",
-                                      "--designs", "direct", "--format", "json"])
+        let sim = LogTestSupport.run([
+            "simulate", "--scenario", folder + "/measured.json", "--runs", "2", "--users", "10",
+            "--designs", "direct", "--format", "json",
+        ])
         #expect(sim.code == .success, "\(sim.err)")
     }
 
-    @Test("emit scenario corrects the rate under the baseline by default") func emitScenarioCorrectsTheRateUnderTheBaselineByDefault() throws {
+    @Test("emit scenario corrects the rate under the baseline by default") func emitScenarioCorrectsTheRateUnderTheBaselineByDefault()
+        throws
+    {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let folder = try tmp.subfolder()
-        let trace = LogTestSupport.run(["trace", "--design", "cache-bgtask", "--devices", "20", "--days", "5", "--out", folder + "/t.ndjson"])
+        let trace = LogTestSupport.run([
+            "trace", "--design", "cache-bgtask", "--devices", "20", "--days", "5", "--out", folder + "/t.ndjson",
+        ])
         #expect(trace.code == .success, "\(trace.err)")
-        let r = LogTestSupport.run(["analyze", folder + "/t.ndjson", "--out", folder + "/report.md", "--emit-scenario", folder + "/measured.json"])
+        let r = LogTestSupport.run([
+            "analyze", folder + "/t.ndjson", "--out", folder + "/report.md", "--emit-scenario", folder + "/measured.json",
+        ])
         #expect(r.code == .success, "\(r.err)")
         let scenario = try ScenarioLoader.load(path: folder + "/measured.json")
         #expect(scenario.calibration?.design == Scenario().baseline)
@@ -153,14 +168,18 @@ struct AnalyzeCommandTests {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let folder = try tmp.subfolder()
-        let wrong = LogTestSupport.run(["analyze", LogTestSupport.fixture("trace.ndjson"), "--design", "drect", "--out", folder + "/r.md",
-                                        "--emit-scenario", folder + "/wrong.json"])
+        let wrong = LogTestSupport.run([
+            "analyze", LogTestSupport.fixture("trace.ndjson"), "--design", "drect", "--out", folder + "/r.md",
+            "--emit-scenario", folder + "/wrong.json",
+        ])
         // A flag's value is a usage error that names the flag.
         #expect(wrong.code == .usage)
         #expect(wrong.err.contains("--design: unknown design \"drect\"; did you mean \"direct\"?"), "\(wrong.err)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/wrong.json"))
-        let none = LogTestSupport.run(["analyze", LogTestSupport.fixture("trace.ndjson"), "--design", "none", "--out", folder + "/r.md",
-                                       "--emit-scenario", folder + "/none.json"])
+        let none = LogTestSupport.run([
+            "analyze", LogTestSupport.fixture("trace.ndjson"), "--design", "none", "--out", folder + "/r.md",
+            "--emit-scenario", folder + "/none.json",
+        ])
         #expect(none.code == .success, "\(none.err)")
         let scenario = try ScenarioLoader.load(path: folder + "/none.json")
         #expect(scenario.calibration?.design == nil && scenario.calibration?.getTimelineLoggedShare == nil)
@@ -172,9 +191,11 @@ struct LogRulesTests {
     static let line = "2026-09-14 11:18:19.799 Df GeminiApp[401:1a2b] [com.example.app:power] Battery saver engaged\n"
 
     @Test("rule maps an app line") func ruleMapsAnAppLine() throws {
-        let rules = try LogRules.parse(Data("""
-        {"rules": [{"name": "power", "process": "^GeminiApp$", "category": "power", "message": "saver engaged", "event": "lowPowerMode", "state": "on"}]}
-        """.utf8), file: "rules.json")
+        let rules = try LogRules.parse(
+            Data(
+                """
+                {"rules": [{"name": "power", "process": "^GeminiApp$", "category": "power", "message": "saver engaged", "event": "lowPowerMode", "state": "on"}]}
+                """.utf8), file: "rules.json")
         var options = LogAnalyzer.Options()
         options.rules = rules
         let a = try LogTestSupport.analyze(Self.line, options: options)
@@ -183,13 +204,18 @@ struct LogRulesTests {
         #expect(without.lowPowerMode == nil)
     }
 
-    @Test("bad rules name the rule and what was expected", arguments: [
-        (#"{"rules": [{"name": "broken", "message": "([", "event": "fetchError"}]}"#, "rule \"broken\" (rules[0]): invalid message pattern"),
-        (#"{"rules": [{"name": "x", "message": "a", "event": "teleport"}]}"#, "rule \"x\" (rules[0]): unknown event \"teleport\""),
-        (#"{"rules": [{"name": "y", "mesage": "a", "event": "fetchError"}]}"#, "did you mean \"message\"?"),
-        (#"{"rules": [{"name": "z", "event": "fetchError"}]}"#, "expected at least one of"),
-        (#"{"nope": []}"#, "expected an object with a \"rules\" array"),
-    ])
+    @Test(
+        "bad rules name the rule and what was expected",
+        arguments: [
+            (
+                #"{"rules": [{"name": "broken", "message": "([", "event": "fetchError"}]}"#,
+                "rule \"broken\" (rules[0]): invalid message pattern"
+            ),
+            (#"{"rules": [{"name": "x", "message": "a", "event": "teleport"}]}"#, "rule \"x\" (rules[0]): unknown event \"teleport\""),
+            (#"{"rules": [{"name": "y", "mesage": "a", "event": "fetchError"}]}"#, "did you mean \"message\"?"),
+            (#"{"rules": [{"name": "z", "event": "fetchError"}]}"#, "expected at least one of"),
+            (#"{"nope": []}"#, "expected an object with a \"rules\" array"),
+        ])
     func invalid(json: String, expected: String) {
         do {
             _ = try LogRules.parse(Data(json.utf8), file: "rules.json")
@@ -207,7 +233,8 @@ struct LogRulesTests {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let folder = try tmp.subfolder()
-        try #"{"rules": [{"name": "broken", "message": "([", "event": "fetchError"}]}"#.write(toFile: folder + "/rules.json", atomically: true, encoding: .utf8)
+        try #"{"rules": [{"name": "broken", "message": "([", "event": "fetchError"}]}"#.write(
+            toFile: folder + "/rules.json", atomically: true, encoding: .utf8)
         let r = LogTestSupport.run(["analyze", "--rules", folder + "/rules.json", LogTestSupport.fixture("apple.ndjson")])
         #expect(r.code == .dataError)
         #expect(r.err.contains("rule \"broken\""))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WidgetQuotaKit
 
 /// `bench` prints figures, never judges them (targets are not timed tests); these check its
@@ -63,11 +64,11 @@ import Testing
         let usage = try ChildProcess.run("/bin/sh", ["-c", "exit 0"])
         #expect(usage.peakResidentBytes > 0 && usage.seconds >= 0)
         #if os(Linux)
-        // Read from /proc (VmHWM, tab-separated): a plausible size for this test process. It is not
-        // compared with getrusage's peak, which reflects the resident size at another moment and
-        // may be lower while other tests free memory.
-        let image = try #require(ResourceUsage.imageHighWaterBytes())
-        #expect(image > 1 << 20 && UInt64(image) < ProcessInfo.processInfo.physicalMemory)
+            // Read from /proc (VmHWM, tab-separated): a plausible size for this test process. It is not
+            // compared with getrusage's peak, which reflects the resident size at another moment and
+            // may be lower while other tests free memory.
+            let image = try #require(ResourceUsage.imageHighWaterBytes())
+            #expect(image > 1 << 20 && UInt64(image) < ProcessInfo.processInfo.physicalMemory)
         #endif
         #expect(throws: WidgetQuotaError.self) { try ChildProcess.run("/bin/sh", ["-c", "exit 3"]) }
         do {

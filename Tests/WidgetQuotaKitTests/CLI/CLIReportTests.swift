@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import WidgetQuotaKit
+
 @testable import WidgetQuotaCLI
+@testable import WidgetQuotaKit
 
 @Suite("CLI report") struct CLIReportTests {
     static let small = ["--designs", "direct,cache-bgtask", "--runs", "2", "--sample-users", "30", "--users", "1,30", "--quiet"]
@@ -10,28 +11,39 @@ import Testing
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let dir = tmp.path + "/out"
-        let run = TestSupport.cli(["simulate"] + Self.small + ["--no-sensitivity", "--out", dir,
-                                                               "--fail-if", "requestsPerUserMonth.mean{design=direct} > 10",
-                                                               "--warn-if", "staleShare > 100%"])
+        let run = TestSupport.cli(
+            ["simulate"] + Self.small + [
+                "--no-sensitivity", "--out", dir,
+                "--fail-if", "requestsPerUserMonth.mean{design=direct} > 10",
+                "--warn-if", "staleShare > 100%",
+            ])
         #expect(run.code == .thresholdFailed)
         #expect(run.err.contains("threshold FAILED: requestsPerUserMonth.mean{design=direct} > 10"))
         let files = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
-        #expect(files == ["metrics.csv", "report.json", "report.md", "requests-by-users.svg", "summary.csv", "tradeoff.svg", "typical-day.svg"])
+        #expect(
+            files == ["metrics.csv", "report.json", "report.md", "requests-by-users.svg", "summary.csv", "tradeoff.svg", "typical-day.svg"])
         let md = try String(contentsOfFile: dir + "/report.md", encoding: .utf8)
         #expect(md.contains("**FAILED**") && md.contains("![Requests per month"))
     }
 
     @Test("warnings and passes exit zero") func warningsAndPassesExitZero() {
-        let run = TestSupport.cli(["simulate"] + Self.small + ["--no-sensitivity", "--format", "json",
-                                                               "--warn-if", "requestsPerUserMonth.mean{design=direct} > 10",
-                                                               "--fail-if", "quotaExceedProbability{tier=tier3} > 0.5"])
+        let run = TestSupport.cli(
+            ["simulate"] + Self.small + [
+                "--no-sensitivity", "--format", "json",
+                "--warn-if", "requestsPerUserMonth.mean{design=direct} > 10",
+                "--fail-if", "quotaExceedProbability{tier=tier3} > 0.5",
+            ])
         #expect(run.code == .success)
         #expect(run.err.contains("threshold warning:"))
         #expect(run.out.hasPrefix("{"))
     }
 
-    @Test("bad thresholds are data errors and write nothing", arguments: [("requestsPerUserMonth.p95 >", ExitCode.dataError), ("nosuchMetric > 1", .dataError),
-                      ("requestsPerUserMonth.p95{design=nope} > 1", .dataError)])
+    @Test(
+        "bad thresholds are data errors and write nothing",
+        arguments: [
+            ("requestsPerUserMonth.p95 >", ExitCode.dataError), ("nosuchMetric > 1", .dataError),
+            ("requestsPerUserMonth.p95{design=nope} > 1", .dataError),
+        ])
     func badThresholdsAreDataErrorsAndWriteNothing(expression: String, code: ExitCode) throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
@@ -55,14 +67,18 @@ import Testing
         #expect(tables.first?.rows.allSatisfy { $0[4] == "0" && $0[5] == "0.0%" } == true)
     }
 
-    @Test("diff shows changes tiers and changed assumptions in a footnote") func diffShowsChangesTiersAndChangedAssumptionsInAFootnote() throws {
+    @Test("diff shows changes tiers and changed assumptions in a footnote") func diffShowsChangesTiersAndChangedAssumptionsInAFootnote()
+        throws
+    {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let base = try ReportFixtures.fixture("tiny-report.json")
         let head = base.replacingOccurrences(of: "\"mean\": 91000", with: "\"mean\": 120000")
             .replacingOccurrences(of: "\"max\": 0.4", with: "\"max\": 0.6")
-            .replacingOccurrences(of: "{ \"tier\": \"tier1\", \"exceedProbability\": 0.04 }", with: "{ \"tier\": \"tier1\", \"exceedProbability\": 0.5 }")
-        let basePath = try tmp.file(base, name: "base.json"), headPath = try tmp.file(head, name: "head.json")
+            .replacingOccurrences(
+                of: "{ \"tier\": \"tier1\", \"exceedProbability\": 0.04 }", with: "{ \"tier\": \"tier1\", \"exceedProbability\": 0.5 }")
+        let basePath = try tmp.file(base, name: "base.json")
+        let headPath = try tmp.file(head, name: "head.json")
         let diff = TestSupport.cli(["diff", basePath, headPath, "--fail-if", "requestsPerMonth{design=cache-bgtask,users=1000} > 100000"])
         #expect(diff.code == .thresholdFailed)
         #expect(diff.out.contains("| cache-bgtask | 1,000 | 91,000 | 120,000 | +29,000 | +31.9% | tier1 → **above tier1** |"))
@@ -80,7 +96,8 @@ import Testing
             .replacingOccurrences(of: "\"cost\": { \"model\": \"m\",", with: "\"cost\": { \"model\": \"m\", \"inputCostPerToken\": 3e-07,")
         let head = base.replacingOccurrences(of: "\"inputCostPerToken\": 3e-07", with: "\"inputCostPerToken\": 6e-07")
             .replacingOccurrences(of: "\"mean\": 9.5,", with: "\"mean\": 19,")
-        let basePath = try tmp.file(base, name: "base.json"), headPath = try tmp.file(head, name: "head.json")
+        let basePath = try tmp.file(base, name: "base.json")
+        let headPath = try tmp.file(head, name: "head.json")
         let diff = TestSupport.cli(["diff", basePath, headPath])
         #expect(diff.code == .success, "\(diff.err)")
         #expect(diff.out.contains("Requests are unchanged; cost per month changed in 1 of"), "\(diff.out.prefix(400))")
@@ -96,12 +113,15 @@ import Testing
         let common = ["--runs", "2", "--sample-users", "30", "--users", "1,30", "--quiet", "--no-sensitivity", "--format", "json"]
         let base = TestSupport.cli(["simulate", "--designs", "direct,cache-on-open,cache-bgtask"] + common)
         let head = TestSupport.cli(["simulate", "--designs", "direct,cache-bgtask"] + common)
-        let basePath = try tmp.file(base.out, name: "base.json"), headPath = try tmp.file(head.out, name: "head.json")
+        let basePath = try tmp.file(base.out, name: "base.json")
+        let headPath = try tmp.file(head.out, name: "head.json")
         let diff = TestSupport.cli(["diff", basePath, headPath])
         #expect(diff.code == .success, "\(diff.err)")
         #expect(diff.out.contains("`method.designs`: direct, cache-on-open, cache-bgtask → direct, cache-bgtask"), "\(diff.out)")
         #expect(!diff.out.contains("designs[1]"))
-        #expect(diff.out.contains("0 of the 4 design × user rows both reports have changed; 0 new in head, 2 removed in head"), "\(diff.out.prefix(300))")
+        #expect(
+            diff.out.contains("0 of the 4 design × user rows both reports have changed; 0 new in head, 2 removed in head"),
+            "\(diff.out.prefix(300))")
     }
 
     @Test("diff reports missing and invalid inputs") func diffReportsMissingAndInvalidInputs() throws {
@@ -123,8 +143,12 @@ import Testing
     }
 
     /// Exit code 1 is listed by exactly the commands that take `--fail-if`; the others reject it.
-    @Test("exit code one is listed only where thresholds are taken", arguments: [("simulate", true), ("diff", true), ("report", true), ("scenario", false), ("designs", false),
-                      ("sweep", false), ("analyze", false), ("trace", false), ("bench", false)])
+    @Test(
+        "exit code one is listed only where thresholds are taken",
+        arguments: [
+            ("simulate", true), ("diff", true), ("report", true), ("scenario", false), ("designs", false),
+            ("sweep", false), ("analyze", false), ("trace", false), ("bench", false),
+        ])
     func exitCodeOneIsListedOnlyWhereThresholdsAreTaken(command: String, takesThresholds: Bool) {
         let help = TestSupport.cli([command, "--help"])
         #expect(help.out.contains("a --fail-if threshold failed") == takesThresholds, "\(command) --help")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WidgetQuotaCLI
 @testable import WidgetQuotaKit
 
@@ -27,7 +28,7 @@ struct CommandDeclarationTests {
             // Only the words of this command (an example may pipe into or follow another command).
             let segments = example.replacingOccurrences(of: "&&", with: "|").split(separator: "|")
             guard let segment = segments.first(where: { $0.contains("widget-quota \(name)") }),
-                  let start = segment.range(of: "widget-quota \(name)")
+                let start = segment.range(of: "widget-quota \(name)")
             else { continue }
             for word in segment[start.upperBound...].split(separator: " ") where word.hasPrefix("--") {
                 #expect(declared.contains(String(word.dropFirst(2))), "example of \(name) uses undeclared \(word)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WidgetQuotaCLI
 @testable import WidgetQuotaKit
 
@@ -7,12 +8,17 @@ import Testing
 /// file names the file, and each says what to do.
 @Suite("Error messages")
 struct ErrorMessageTests {
-    @Test("a flag value naming an unknown design is a usage error that names the flag", arguments: [
-        (["simulate", "--designs", "direct,cache-bg-task"], "--designs: unknown design \"cache-bg-task\"; did you mean \"cache-bgtask\"?"),
-        (["sweep", "--design", "cache-bg-task"], "--design: unknown design \"cache-bg-task\""),
-        (["trace", "--design", "drect"], "--design: unknown design \"drect\"; did you mean \"direct\"?"),
-        (["analyze", "SampleLogs", "--design", "drect"], "--design: unknown design \"drect\""),
-    ])
+    @Test(
+        "a flag value naming an unknown design is a usage error that names the flag",
+        arguments: [
+            (
+                ["simulate", "--designs", "direct,cache-bg-task"],
+                "--designs: unknown design \"cache-bg-task\"; did you mean \"cache-bgtask\"?"
+            ),
+            (["sweep", "--design", "cache-bg-task"], "--design: unknown design \"cache-bg-task\""),
+            (["trace", "--design", "drect"], "--design: unknown design \"drect\"; did you mean \"direct\"?"),
+            (["analyze", "SampleLogs", "--design", "drect"], "--design: unknown design \"drect\""),
+        ])
     func unknownDesignFlagIsAUsageError(args: [String], message: String) {
         let (code, out, err) = TestSupport.cli(args)
         #expect(code == .usage, "\(err)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WidgetQuotaKit
 
 /// `report`, the README's main command: every file, written together, and the same bytes twice.
@@ -20,8 +21,10 @@ import Testing
         let scenario = try tmp.file(Self.scenario)
         let folder = tmp.path + "/out"
         let logs = Fixtures.packageURL("SampleLogs/direct-trace.ndjson").path
-        let (code, _, err) = TestSupport.cli(["report", "--scenario", scenario, "--logs", logs, "--out", folder, "--threads", "2",
-                                               "--fail-if", "requestsPerUserMonth.mean{design=direct} > 1e9"])
+        let (code, _, err) = TestSupport.cli([
+            "report", "--scenario", scenario, "--logs", logs, "--out", folder, "--threads", "2",
+            "--fail-if", "requestsPerUserMonth.mean{design=direct} > 1e9",
+        ])
         var files = [String: Data]()
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
             files[name] = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
@@ -36,8 +39,10 @@ import Testing
     @Test("writes every file and is reproducible") func writesEveryFileAndIsReproducible() throws {
         let first = try Self.first.get()
         #expect(first.code == .success, "\(first.err)")
-        for name in ["analysis.json", "analysis.md", "report.json", "report.md", "summary.csv", "metrics.csv", "sweep-ttl.csv",
-                     "requests-by-users.svg", "typical-day.svg", "tradeoff.svg", "sensitivity.svg"] {
+        for name in [
+            "analysis.json", "analysis.md", "report.json", "report.md", "summary.csv", "metrics.csv", "sweep-ttl.csv",
+            "requests-by-users.svg", "typical-day.svg", "tradeoff.svg", "sensitivity.svg",
+        ] {
             #expect(first.files[name] != nil, "missing \(name)")
         }
         let markdown = String(decoding: first.files["report.md"] ?? Data(), as: UTF8.self)
@@ -62,11 +67,16 @@ import Testing
         for (name, bytes) in first.files { try bytes.write(to: URL(fileURLWithPath: folder + "/" + name)) }
         try "mine\n".write(toFile: folder + "/notes.txt", atomically: true, encoding: .utf8)
         let scenario = try tmp.file(Self.scenario)
-        let again = TestSupport.cli(["simulate", "--scenario", scenario, "--designs", "direct", "--no-sensitivity", "--quiet", "--out", folder])
+        let again = TestSupport.cli([
+            "simulate", "--scenario", scenario, "--designs", "direct", "--no-sensitivity", "--quiet", "--out", folder,
+        ])
         #expect(again.code == .success, "\(again.err)")
         let files = Set(try FileManager.default.contentsOfDirectory(atPath: folder))
-        #expect(files == ["report.md", "report.json", "summary.csv", "metrics.csv", "requests-by-users.svg", "typical-day.svg",
-                          "tradeoff.svg", "notes.txt", "analysis.md", "analysis.json"], "\(files.sorted())")
+        #expect(
+            files == [
+                "report.md", "report.json", "summary.csv", "metrics.csv", "requests-by-users.svg", "typical-day.svg",
+                "tradeoff.svg", "notes.txt", "analysis.md", "analysis.json",
+            ], "\(files.sorted())")
         let noLogs = TestSupport.cli(["report", "--scenario", scenario, "--no-logs", "--quiet", "--out", folder])
         #expect(noLogs.code == .success, "\(noLogs.err)")
         let after = Set(try FileManager.default.contentsOfDirectory(atPath: folder))

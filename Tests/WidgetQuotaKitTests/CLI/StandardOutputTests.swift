@@ -1,18 +1,20 @@
 import Foundation
 import Testing
-@testable import WidgetQuotaCLI
 import WidgetQuotaKit
+
+@testable import WidgetQuotaCLI
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What reaches standard output: a reader that goes away (`| head`) ends the run quietly, while
 /// output that cannot be written (a full disk) makes the run fail with exit 74.
 @Suite("standard output") struct StandardOutputTests {
     @Test("a closed pipe is not a failure") func aClosedPipeIsNotAFailure() throws {
-        signal(SIGPIPE, SIG_IGN)   // as the program does, so the write fails with EPIPE instead
+        signal(SIGPIPE, SIG_IGN)  // as the program does, so the write fails with EPIPE instead
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
         close(fds[0])
@@ -21,19 +23,24 @@ import Darwin
     }
 
     #if os(Linux)
-    @Test("a full disk is a failure") func aFullDiskIsAFailure() throws {
-        let fd = open("/dev/full", O_WRONLY)
-        try #require(fd >= 0)
-        defer { close(fd) }
-        let failure = FileHandleWriter.write("report\n", to: fd)
-        #expect(failure != nil && failure!.lowercased().contains("space"), "\(failure ?? "nil")")
-    }
+        @Test("a full disk is a failure") func aFullDiskIsAFailure() throws {
+            let fd = open("/dev/full", O_WRONLY)
+            try #require(fd >= 0)
+            defer { close(fd) }
+            let failure = FileHandleWriter.write("report\n", to: fd)
+            #expect(failure != nil && failure!.lowercased().contains("space"), "\(failure ?? "nil")")
+        }
     #endif
 
     @Test("a run whose output cannot be written exits 74") func aRunWhoseOutputCannotBeWrittenExits74() {
         var err = ""
-        let console = Console(failableOut: { _ in "No space left on device" }, failableErr: { err += $0; return nil },
-                              stderrIsTerminal: false, environment: [:])
+        let console = Console(
+            failableOut: { _ in "No space left on device" },
+            failableErr: {
+                err += $0
+                return nil
+            },
+            stderrIsTerminal: false, environment: [:])
         let code = CLI.run(["designs"], console: console)
         #expect(code == .ioError)
         #expect(err.contains("cannot write to standard output: No space left on device"), "\(err)")

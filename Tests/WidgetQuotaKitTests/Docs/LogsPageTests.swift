@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WidgetQuotaKit
 
 /// `docs/logs.md` lists the built-in recognisers, so the page cannot drift from the table.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WidgetQuotaKit
 
 /// The README and the pages of `docs/` document every scenario field, preset and command, so the
@@ -54,7 +55,10 @@ import Testing
         var links = [String]()
         var inFence = false
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.trimmingCharacters(in: .whitespaces).hasPrefix("```") { inFence.toggle(); continue }
+            if line.trimmingCharacters(in: .whitespaces).hasPrefix("```") {
+                inFence.toggle()
+                continue
+            }
             if inFence { continue }
             // Inline code may hold brackets and parentheses that are not links.
             let prose = line.split(separator: "`", omittingEmptySubsequences: false).enumerated()
@@ -77,7 +81,8 @@ import Testing
         #expect(!Self.scenarioPage.isEmpty, "docs/scenario.md not found")
         for path in try Self.fieldPaths() {
             let last = path.split(separator: ".").last.map(String.init) ?? path
-            let documented = Self.scenarioPage.contains("`\(path)`") || Self.scenarioPage.contains("`.\(last)`")
+            let documented =
+                Self.scenarioPage.contains("`\(path)`") || Self.scenarioPage.contains("`.\(last)`")
                 || Self.scenarioPage.contains("/ `\(last)`")
             #expect(documented, "docs/scenario.md does not document \(path)")
         }
@@ -101,10 +106,11 @@ import Testing
 
     /// The commands in the README's quick start, in order.
     static var quickStartCommands: [String] {
-        let quickStart = readme.components(separatedBy: "## Quick start").dropFirst().first?
+        let quickStart =
+            readme.components(separatedBy: "## Quick start").dropFirst().first?
             .components(separatedBy: "\n## ").first ?? ""
         let fence = quickStart.components(separatedBy: "```").dropFirst().first ?? ""
-        return fence.split(separator: "\n").dropFirst()   // the fence's language tag
+        return fence.split(separator: "\n").dropFirst()  // the fence's language tag
             .map { $0.split(separator: "#").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" }
             .filter { !$0.isEmpty }
     }
@@ -117,7 +123,8 @@ import Testing
 
     @Test("The README's command table lists every command")
     func everyCommandIsInTheReadme() {
-        let table = Self.readme.components(separatedBy: "## Commands").dropFirst().first?
+        let table =
+            Self.readme.components(separatedBy: "## Commands").dropFirst().first?
             .components(separatedBy: "\n## ").first ?? ""
         for name in ["report", "simulate", "diff", "scenario", "designs", "analyze", "trace", "sweep", "bench"] {
             #expect(table.contains("| `\(name)` |"), "README's command table does not list \(name)")
@@ -126,9 +133,10 @@ import Testing
 
     @Test("docs/logs.md names a recogniser in every row of What is recognised")
     func recognisedLinesAreTabled() {
-        let section = Self.logsPage.components(separatedBy: "## What is recognised").dropFirst().first?
+        let section =
+            Self.logsPage.components(separatedBy: "## What is recognised").dropFirst().first?
             .components(separatedBy: "\n## ").first ?? ""
-        let rows = section.split(separator: "\n").filter { $0.hasPrefix("| ") }.dropFirst(2)   // header and rule
+        let rows = section.split(separator: "\n").filter { $0.hasPrefix("| ") }.dropFirst(2)  // header and rule
         #expect(rows.count >= 10, "docs/logs.md: What is recognised has \(rows.count) rows")
         for row in rows {
             let first = row.split(separator: "|").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WidgetQuotaKit
 
 @Suite("threshold") struct ThresholdTests {
@@ -12,31 +13,35 @@ import Testing
         try ThresholdEvaluator.evaluate(try Threshold(text, severity: .fail), on: Self.table)
     }
 
-    @Test("operators", arguments: [
-        // (expression, violated?) — direct@100 p95 is 1400, direct@1000 is 1410.
-        ("requestsPerUserMonth.p95{design=direct} > 1405", true),
-        ("requestsPerUserMonth.p95{design=direct} > 1410", false),
-        ("requestsPerUserMonth.p95{design=direct} >= 1410", true),
-        ("requestsPerUserMonth.p95{design=direct} < 1400", false),
-        ("requestsPerUserMonth.p95{design=direct} <= 1400", true),
-        ("requestsPerUserMonth.p95{design=direct,users=100} == 1400", true),
-        ("requestsPerUserMonth.p95{design=direct,users=100} != 1400", false),
-        ("requestsPerUserMonth.p95{design=direct,users=100} != 1401", true),
-    ])
+    @Test(
+        "operators",
+        arguments: [
+            // (expression, violated?) — direct@100 p95 is 1400, direct@1000 is 1410.
+            ("requestsPerUserMonth.p95{design=direct} > 1405", true),
+            ("requestsPerUserMonth.p95{design=direct} > 1410", false),
+            ("requestsPerUserMonth.p95{design=direct} >= 1410", true),
+            ("requestsPerUserMonth.p95{design=direct} < 1400", false),
+            ("requestsPerUserMonth.p95{design=direct} <= 1400", true),
+            ("requestsPerUserMonth.p95{design=direct,users=100} == 1400", true),
+            ("requestsPerUserMonth.p95{design=direct,users=100} != 1400", false),
+            ("requestsPerUserMonth.p95{design=direct,users=100} != 1401", true),
+        ])
     func operators(expression: String, violated: Bool) throws {
         #expect(try check(expression).passed == !violated)
     }
 
-    @Test("selectors and aliases", arguments: [
-        ("quotaExceedProbability{tier=free} > 0.6", 3),          // every row but cache-bgtask@100
-        ("quotaExceedProbability{tier=tier1,users=1000} > 0.05", 1),
-        ("quotaExceedProbability{tier=tier1,users=1_000,design=cache-bgtask} > 0.05", 0),
-        ("costPerMonth{users=1000} > 50", 1),
-        ("requestsPerMonth{design=cache-bgtask} > 90000", 1),
-        ("staleShare > 50%", 2),
-        ("headroom{tier=free} < 10", 1),
-        ("totalRequestsPerMonth{users=1e3} >= 1e5", 1),
-    ])
+    @Test(
+        "selectors and aliases",
+        arguments: [
+            ("quotaExceedProbability{tier=free} > 0.6", 3),  // every row but cache-bgtask@100
+            ("quotaExceedProbability{tier=tier1,users=1000} > 0.05", 1),
+            ("quotaExceedProbability{tier=tier1,users=1_000,design=cache-bgtask} > 0.05", 0),
+            ("costPerMonth{users=1000} > 50", 1),
+            ("requestsPerMonth{design=cache-bgtask} > 90000", 1),
+            ("staleShare > 50%", 2),
+            ("headroom{tier=free} < 10", 1),
+            ("totalRequestsPerMonth{users=1e3} >= 1e5", 1),
+        ])
     func selectorsAndAliases(expression: String, violations: Int) throws {
         #expect(try check(expression).violations.count == violations)
     }
@@ -53,11 +58,11 @@ import Testing
     /// infinities, which JSON carries as strings, are values too, not labels.
     @Test("unlimited headroom and non finite values are numbers") func unlimitedHeadroomAndNonFiniteValuesAreNumbers() throws {
         let text = #"""
-        {"headroom": [{"design": "a", "tier": "big", "largestPopulationSearched": 1000000000, "exceedProbabilityAtMax": 0},
-                      {"design": "a", "tier": "free", "maxUsers": 80, "largestPopulationSearched": 1000000000, "exceedProbabilityAtMax": 0.05}],
-         "results": [{"design": "a", "users": 10, "quota": [{"tier": "free", "rpmUtilizationP95": "NaN"},
-                                                           {"tier": "big", "rpmUtilizationP95": 0.5}]}]}
-        """#
+            {"headroom": [{"design": "a", "tier": "big", "largestPopulationSearched": 1000000000, "exceedProbabilityAtMax": 0},
+                          {"design": "a", "tier": "free", "maxUsers": 80, "largestPopulationSearched": 1000000000, "exceedProbabilityAtMax": 0.05}],
+             "results": [{"design": "a", "users": 10, "quota": [{"tier": "free", "rpmUtilizationP95": "NaN"},
+                                                               {"tier": "big", "rpmUtilizationP95": 0.5}]}]}
+            """#
         let table = MetricTable(json: try JSONValue.parse(Data(text.utf8), file: "report.json"))
         func outcome(_ expression: String) throws -> ThresholdOutcome {
             try ThresholdEvaluator.evaluate(Threshold(expression: try ThresholdExpression.parse(expression), severity: .fail), on: table)
@@ -72,8 +77,9 @@ import Testing
     /// The report's summary line counts fail-ifs and warn-ifs apart: warnings are not passes.
     @Test("the thresholds section counts fail ifs and warn ifs apart") func theThresholdsSectionCountsFailIfsAndWarnIfsApart() {
         func outcome(_ severity: Threshold.Severity, violated: Bool) -> ThresholdOutcome {
-            ThresholdOutcome(expression: "freshness.staleShare > 0.01", severity: severity, metric: "freshness.staleShare", rowsChecked: 1,
-                             violations: violated ? [.init(row: "design=direct", value: 0.77)] : [])
+            ThresholdOutcome(
+                expression: "freshness.staleShare > 0.01", severity: severity, metric: "freshness.staleShare", rowsChecked: 1,
+                violations: violated ? [.init(row: "design=direct", value: 0.77)] : [])
         }
         let warnings = ThresholdSection(outcomes: [outcome(.warn, violated: true), outcome(.warn, violated: true)]).markdown()
         #expect(warnings.contains("2 of 2 warn-if thresholds raised a warning.") && !warnings.contains("passed."))
@@ -103,8 +109,12 @@ import Testing
         #expect(e.selector == [.init(key: "design", value: "x-y"), .init(key: "users", value: "10")])
     }
 
-    @Test("malformed expressions are bad expressions", arguments: ["", "> 5", "a >", "a 5", "a = 5", "a > 1__0", "a > 1_", "a > _1", "a > 1e", "a > 1e999", "a{design} > 1",
-                      "a{design=x > 1", "a{design=x,design=y} > 1", "a > 5 extra", "a..b > 1", "a. > 1", "a > --1", "a{=x} > 1"])
+    @Test(
+        "malformed expressions are bad expressions",
+        arguments: [
+            "", "> 5", "a >", "a 5", "a = 5", "a > 1__0", "a > 1_", "a > _1", "a > 1e", "a > 1e999", "a{design} > 1",
+            "a{design=x > 1", "a{design=x,design=y} > 1", "a > 5 extra", "a..b > 1", "a. > 1", "a > --1", "a{=x} > 1",
+        ])
     func malformedExpressionsAreBadExpressions(text: String) {
         #expect {
             _ = try ThresholdExpression.parse(text)

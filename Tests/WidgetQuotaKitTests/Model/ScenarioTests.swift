@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import WidgetQuotaKit
 import WidgetQuotaCLI
+
+@testable import WidgetQuotaKit
 
 @Suite("scenario") struct ScenarioTests {
     @Test("default scenario round trips through its JSON") func defaultScenarioRoundTripsThroughItsJSON() throws {
@@ -17,15 +18,23 @@ import WidgetQuotaCLI
         #expect(s.platform == Platform())
     }
 
-    @Test("distributions decode", arguments: [
-        (#"{"platform": {"getTimelinePerDay": {"distribution": "triangular", "min": 10, "mode": 30, "max": 45}}}"#,
-         Distribution.triangular(min: 10, mode: 30, max: 45)),
-        (#"{"platform": {"getTimelinePerDay": {"distribution": "lognormal", "mean": 30, "sd": 8}}}"#,
-         Distribution.lognormal(mean: 30, sd: 8)),
-        (#"{"platform": {"getTimelinePerDay": {"distribution": "uniform", "min": 15, "max": 45}}}"#,
-         Distribution.uniform(min: 15, max: 45)),
-        (#"{"platform": {"getTimelinePerDay": 31}}"#, Distribution.fixed(31)),
-    ])
+    @Test(
+        "distributions decode",
+        arguments: [
+            (
+                #"{"platform": {"getTimelinePerDay": {"distribution": "triangular", "min": 10, "mode": 30, "max": 45}}}"#,
+                Distribution.triangular(min: 10, mode: 30, max: 45)
+            ),
+            (
+                #"{"platform": {"getTimelinePerDay": {"distribution": "lognormal", "mean": 30, "sd": 8}}}"#,
+                Distribution.lognormal(mean: 30, sd: 8)
+            ),
+            (
+                #"{"platform": {"getTimelinePerDay": {"distribution": "uniform", "min": 15, "max": 45}}}"#,
+                Distribution.uniform(min: 15, max: 45)
+            ),
+            (#"{"platform": {"getTimelinePerDay": 31}}"#, Distribution.fixed(31)),
+        ])
     func distributionsDecode(json: String, expected: Distribution) throws {
         let s = try ScenarioLoader.decode(Data(json.utf8))
         #expect(s.platform.getTimelinePerDay == expected)
@@ -54,36 +63,40 @@ import WidgetQuotaCLI
     }
 
     @Test("sampled distributions stay in their support and centre") func sampledDistributionsStayInTheirSupportAndCentre() {
-        let cases: [Distribution] = [.uniform(min: 1, max: 3), .triangular(min: 1, mode: 2, max: 3),
-                                     .normal(mean: 5, sd: 1, min: 4, max: nil), .lognormal(mean: 30, sd: 10),
-                                     .beta(alpha: 2, beta: 6)]
+        let cases: [Distribution] = [
+            .uniform(min: 1, max: 3), .triangular(min: 1, mode: 2, max: 3),
+            .normal(mean: 5, sd: 1, min: 4, max: nil), .lognormal(mean: 30, sd: 10),
+            .beta(alpha: 2, beta: 6),
+        ]
         for d in cases {
             var rng = RandomStream(seed: 1, 2)
             let draws = (0..<20_000).map { _ in d.sample(&rng) }
             #expect(draws.allSatisfy { d.support.contains($0) }, "\(d.summary)")
             let mean = draws.reduce(0, +) / Double(draws.count)
-            if case .normal = d { continue }   // clamping moves the mean
+            if case .normal = d { continue }  // clamping moves the mean
             #expect(abs(mean - d.central) / d.central < 0.03, "\(d.summary): mean \(mean)")
         }
     }
 
-    @Test("invalid scenarios name the field", arguments: [
-        (#"{"horizon": {"users": [1000, -5]}}"#, "horizon.users[1]"),
-        (#"{"horizon": {"users": [0]}}"#, "horizon.users[0]"),
-        (#"{"horizon": {"days": 0}}"#, "horizon.days"),
-        (#"{"baseline": "cache-bgtsk"}"#, "did you mean \"cache-bgtask\""),
-        (#"{"population": {"smartStackShare": {"distribution": "uniform", "min": 0.5, "max": 0.2}}}"#, "population.smartStackShare"),
-        (#"{"population": {"smartStackShare": {"distribution": "gaussian", "mean": 0.5}}}"#, "unknown distribution"),
-        (#"{"population": {"lowPowerDayShare": 1.5}}"#, "population.lowPowerDayShare"),
-        (#"{"platfrom": {}}"#, "did you mean \"platform\""),
-        (#"{"designs": [{"name": "mine", "cacheTTLMinutes": -1}]}"#, "designs[0].cacheTTLMinutes"),
-        (#"{"designs": [{"name": "mine", "entrySpacingMinutes": 1}]}"#, "at least 5 minutes apart"),
-        (#"{"horizon": {"users": "many"}}"#, "horizon.users"),
-        ("[1, 2]", "expected a JSON object"),
-        (#"{"horizon": {"days": 1e999}}"#, "not representable"),
-        (#"{"horizon": {"days": 7.5}}"#, "horizon.days"),
-        ("", "the file is empty"),
-    ])
+    @Test(
+        "invalid scenarios name the field",
+        arguments: [
+            (#"{"horizon": {"users": [1000, -5]}}"#, "horizon.users[1]"),
+            (#"{"horizon": {"users": [0]}}"#, "horizon.users[0]"),
+            (#"{"horizon": {"days": 0}}"#, "horizon.days"),
+            (#"{"baseline": "cache-bgtsk"}"#, "did you mean \"cache-bgtask\""),
+            (#"{"population": {"smartStackShare": {"distribution": "uniform", "min": 0.5, "max": 0.2}}}"#, "population.smartStackShare"),
+            (#"{"population": {"smartStackShare": {"distribution": "gaussian", "mean": 0.5}}}"#, "unknown distribution"),
+            (#"{"population": {"lowPowerDayShare": 1.5}}"#, "population.lowPowerDayShare"),
+            (#"{"platfrom": {}}"#, "did you mean \"platform\""),
+            (#"{"designs": [{"name": "mine", "cacheTTLMinutes": -1}]}"#, "designs[0].cacheTTLMinutes"),
+            (#"{"designs": [{"name": "mine", "entrySpacingMinutes": 1}]}"#, "at least 5 minutes apart"),
+            (#"{"horizon": {"users": "many"}}"#, "horizon.users"),
+            ("[1, 2]", "expected a JSON object"),
+            (#"{"horizon": {"days": 1e999}}"#, "not representable"),
+            (#"{"horizon": {"days": 7.5}}"#, "horizon.days"),
+            ("", "the file is empty"),
+        ])
     func invalidScenariosNameTheField(json: String, fragment: String) throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
@@ -121,14 +134,16 @@ import WidgetQuotaCLI
             return try #require(s.availableDesigns.first { $0.name == "cache-bgtask" }).summary
         }
         let preset = DesignPresets.cacheBGTask.summary
-        #expect(try summary(#"{"designs": [{"name": "cache-bgtask", "cacheTTLMinutes": 720, "requestsPerFetch": 3}]}"#)
+        #expect(
+            try summary(#"{"designs": [{"name": "cache-bgtask", "cacheTTLMinutes": 720, "requestsPerFetch": 3}]}"#)
                 == preset + " Modified by the scenario: cacheTTLMinutes, requestsPerFetch.")
         #expect(try summary(#"{"designs": [{"name": "cache-bgtask", "cacheTTLMinutes": 60}]}"#) == preset)
         #expect(try summary(#"{"designs": [{"name": "cache-bgtask", "cacheTTLMinutes": 720, "summary": "Ours."}]}"#) == "Ours.")
     }
 
     @Test("custom designs build on presets") func customDesignsBuildOnPresets() throws {
-        let json = #"{"designs": [{"name": "cache-bgtask-2h", "fetchTriggers": ["appForeground", "backgroundTask"], "cacheTTLMinutes": 120, "reloadPolicy": "after(120)"}]}"#
+        let json =
+            #"{"designs": [{"name": "cache-bgtask-2h", "fetchTriggers": ["appForeground", "backgroundTask"], "cacheTTLMinutes": 120, "reloadPolicy": "after(120)"}]}"#
         let s = try ScenarioLoader.decode(Data(json.utf8))
         let d = try #require(s.availableDesigns.first { $0.name == "cache-bgtask-2h" })
         #expect(d.cacheTTLMinutes == 120)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WidgetQuotaKit
 
 /// What the log analysis report says about itself.

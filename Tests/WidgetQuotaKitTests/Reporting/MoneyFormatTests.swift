@@ -1,11 +1,16 @@
 import Testing
+
 @testable import WidgetQuotaKit
 
 /// Every cost in a report reads the same way: to the cent, with small amounts as
 /// `NumberText.human` writes them, and one text for one amount whichever table it is in.
 @Suite("money format") struct MoneyFormatTests {
-    @Test("amounts", arguments: [(0.0058, "$0.0058"), (0.09996, "$0.10"), (0.1004, "$0.10"), (0.0994, "$0.099"),
-                      (12.345, "$12.35"), (0, "$0.00"), (1_234.4, "$1,234")])
+    @Test(
+        "amounts",
+        arguments: [
+            (0.0058, "$0.0058"), (0.09996, "$0.10"), (0.1004, "$0.10"), (0.0994, "$0.099"),
+            (12.345, "$12.35"), (0, "$0.00"), (1_234.4, "$1,234"),
+        ])
     func amounts(value: Double, text: String) {
         #expect(ReportFormat.money(value) == text)
     }

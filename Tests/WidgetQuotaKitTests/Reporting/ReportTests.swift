@@ -1,8 +1,10 @@
 import Foundation
 import Testing
+
 @testable import WidgetQuotaKit
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 @Suite("report") struct ReportTests {
@@ -24,7 +26,9 @@ import FoundationXML
         #expect(parsed[0].rows[0][0] == "a \\| b" && parsed[0].rows[0][1] == "1<br>2")
     }
 
-    @Test("summary comes first and names tiers staleness and the top driver") func summaryComesFirstAndNamesTiersStalenessAndTheTopDriver() throws {
+    @Test("summary comes first and names tiers staleness and the top driver") func summaryComesFirstAndNamesTiersStalenessAndTheTopDriver()
+        throws
+    {
         let md = report.markdown()
         let summary = try #require(md.range(of: "## In 30 seconds"))
         let tables = try #require(md.range(of: "## Requests per month"))
@@ -34,14 +38,18 @@ import FoundationXML
         #expect(head.contains("needs **"))
         // Freshness on one yardstick for every design (the target), not each design's own TTL.
         let target = NumberText.human(ReportFixtures.result.scenario.population.freshnessTargetMinutes)
-        let base = try #require(ReportFixtures.result.results.first { $0.design == "cache-bgtask" && $0.users == ReportFixtures.result.focusUsers })
-        #expect(head.contains("older than \(target) min, or none, at \(NumberText.percent(base.freshness.overTargetShare, digits: 0)) of glances"))
+        let base = try #require(
+            ReportFixtures.result.results.first { $0.design == "cache-bgtask" && $0.users == ReportFixtures.result.focusUsers })
+        #expect(
+            head.contains(
+                "older than \(target) min, or none, at \(NumberText.percent(base.freshness.overTargetShare, digits: 0)) of glances"))
         let top = try #require(ReportFixtures.sensitivity.drivers.first)
         #expect(head.contains("What moves the answer most:** `\(top.assumption)`"))
         #expect(head.contains("## Thresholds"))
     }
 
-    @Test("assumptions list every value mark uncertain and calibrated ones and the method") func assumptionsListEveryValueMarkUncertainAndCalibratedOnesAndTheMethod() {
+    @Test("assumptions list every value mark uncertain and calibrated ones and the method")
+    func assumptionsListEveryValueMarkUncertainAndCalibratedOnesAndTheMethod() {
         let md = report.markdown()
         let assumptions = String(md[md.range(of: "## Assumptions")!.lowerBound...])
         for (path, d) in RunParameters.assumptions(of: ReportFixtures.scenario) {
@@ -76,7 +84,9 @@ import FoundationXML
         #expect(tidy.contains { $0[2] == "free" && $0[3] == "quota.exceedProbability" })
     }
 
-    @Test("csv text cells round trip and formulas are neutralised", arguments: ["plain", "a,b", "say \"hi\"", "two\nlines", "cr\r\nlf", "=SUM(A1:A9)", "+1", "-2", "@cmd", "\tTab", ""])
+    @Test(
+        "csv text cells round trip and formulas are neutralised",
+        arguments: ["plain", "a,b", "say \"hi\"", "two\nlines", "cr\r\nlf", "=SUM(A1:A9)", "+1", "-2", "@cmd", "\tTab", ""])
     func csvTextCellsRoundTripAndFormulasAreNeutralised(text: String) throws {
         var w = CSVWriter(header: ["text", "n"])
         w.appendRow([.text(text), .number(1234567.5)])
@@ -87,8 +97,12 @@ import FoundationXML
     }
 
     /// A CSV number keeps six significant digits however small (prices per token are ~1e-7).
-    @Test("csv numbers keep six significant digits", arguments: [(3e-7, "0.0000003"), (2.5e-6, "0.0000025"), (0.000123456789, "0.000123457"), (0.136466123, "0.136466"),
-                      (1234567.5, "1234567.5"), (-0.0123456789, "-0.0123457"), (0.0, "0"), (42.0, "42")])
+    @Test(
+        "csv numbers keep six significant digits",
+        arguments: [
+            (3e-7, "0.0000003"), (2.5e-6, "0.0000025"), (0.000123456789, "0.000123457"), (0.136466123, "0.136466"),
+            (1234567.5, "1234567.5"), (-0.0123456789, "-0.0123457"), (0.0, "0"), (42.0, "42"),
+        ])
     func csvNumbersKeepSixSignificantDigits(value: Double, text: String) {
         #expect(CSVWriter.encode(.number(value)) == text)
     }
@@ -105,9 +119,10 @@ import FoundationXML
     }
 
     @Test("svg escapes text from the scenario") func svgEscapesTextFromTheScenario() throws {
-        let chart = LineChart(title: "A <b> & \"c\"", subtitle: "x\u{1}", xTitle: "x", yTitle: "y",
-                              xScale: AxisScale(kind: .linear, covering: [0, 1]), yScale: AxisScale(kind: .log, covering: [1, 1000]),
-                              series: [ChartSeries(name: "<script>", points: [ChartPoint(x: 0, y: 10, label: "a&b"), ChartPoint(x: 1, y: 100)])])
+        let chart = LineChart(
+            title: "A <b> & \"c\"", subtitle: "x\u{1}", xTitle: "x", yTitle: "y",
+            xScale: AxisScale(kind: .linear, covering: [0, 1]), yScale: AxisScale(kind: .log, covering: [1, 1000]),
+            series: [ChartSeries(name: "<script>", points: [ChartPoint(x: 0, y: 10, label: "a&b"), ChartPoint(x: 1, y: 100)])])
         let parser = XMLParser(data: Data(chart.svg().utf8))
         #expect(parser.parse())
         #expect(!chart.svg().contains("<script>"))
@@ -117,7 +132,8 @@ import FoundationXML
         let one = TestSupport.run(ReportFixtures.scenario, designs: ReportFixtures.designs, threads: 1)
         let a = SimulationReport(one, sensitivity: ReportFixtures.sensitivity)
         let b = SimulationReport(ReportFixtures.result, sensitivity: ReportFixtures.sensitivity)
-        let filesA = try a.files(in: "out"), filesB = try b.files(in: "out")
+        let filesA = try a.files(in: "out")
+        let filesB = try b.files(in: "out")
         #expect(filesA.map(\.path) == filesB.map(\.path))
         for (x, y) in zip(filesA, filesB) { #expect(x.contents == y.contents, "\(x.path) differs between 1 and 2 threads") }
     }
@@ -176,7 +192,8 @@ import FoundationXML
         _ = try StrictCSV.parse(try read("summary.csv"))
         _ = try StrictCSV.parse(try read("metrics.csv"))
         let json = try JSONValue.parse(Data(try read("report.json").utf8), file: "report.json")
-        let designs = json["method"]?["designs"]?.array?.count ?? 0, users = json["scenario"]?["horizon"]?["users"]?.array?.count ?? 0
+        let designs = json["method"]?["designs"]?.array?.count ?? 0
+        let users = json["scenario"]?["horizon"]?["users"]?.array?.count ?? 0
         #expect(designs > 0 && json["results"]?.array?.count == designs * users, "one result per design × user count")
     }
 }
@@ -184,7 +201,9 @@ import FoundationXML
 /// The summary CSV says what the Markdown says, in columns a spreadsheet can filter on.
 @Suite("summary CSV") struct SummaryCSVTests {
     static func rows(_ csv: String) -> [[String: String]] {
-        let lines = csv.split(whereSeparator: \.isNewline).map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let lines = csv.split(whereSeparator: \.isNewline).map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
         return lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(lines[0], $0)) }
     }
 

@@ -1,19 +1,22 @@
 import Foundation
 import Testing
+
 @testable import WidgetQuotaKit
 
 /// The sensitivity headline names a driver only when its swing clearly exceeds the sample's noise.
 @Suite("Sensitivity noise") struct SensitivityNoiseTests {
     static func driver(_ path: String, swing: Double, noise: Double?) -> SensitivityResult.Driver {
-        .init(assumption: path, distribution: "triangular(1, 2, 3)", lowValue: 1, highValue: 3, requestsAtLow: 1_000 - swing / 2,
-              requestsAtHigh: 1_000 + swing / 2, swing: swing, swingShare: swing / 1_000,
-              exceedsNoise: noise.map { swing >= SensitivityResult.noiseMultiple * $0 })
+        .init(
+            assumption: path, distribution: "triangular(1, 2, 3)", lowValue: 1, highValue: 3, requestsAtLow: 1_000 - swing / 2,
+            requestsAtHigh: 1_000 + swing / 2, swing: swing, swingShare: swing / 1_000,
+            exceedsNoise: noise.map { swing >= SensitivityResult.noiseMultiple * $0 })
     }
 
     static func sensitivity(swings: [Double], noise: Double?) -> SensitivityResult {
-        SensitivityResult(design: "cache-bgtask", users: 1_000, sampleUsers: 300, central: 1_000,
-                          drivers: swings.enumerated().map { driver("a.assumption\($0.offset)", swing: $0.element, noise: noise) },
-                          noise: noise, noiseShare: noise.map { $0 / 1_000 })
+        SensitivityResult(
+            design: "cache-bgtask", users: 1_000, sampleUsers: 300, central: 1_000,
+            drivers: swings.enumerated().map { driver("a.assumption\($0.offset)", swing: $0.element, noise: noise) },
+            noise: noise, noiseShare: noise.map { $0 / 1_000 })
     }
 
     static func headline(_ s: SensitivityResult) -> String {

@@ -1,11 +1,14 @@
 import Foundation
 import Testing
-@testable import WidgetQuotaKit
+
 @testable import WidgetQuotaCLI
+@testable import WidgetQuotaKit
 
 /// The verdict on standard error after `simulate --out` (and `report`), before the files written.
 @Suite("Verdict on the terminal") struct VerdictTerminalTests {
-    static let small = ["--designs", "direct,cache-bgtask", "--runs", "2", "--sample-users", "30", "--users", "1,30,1000", "--no-sensitivity"]
+    static let small = [
+        "--designs", "direct,cache-bgtask", "--runs", "2", "--sample-users", "30", "--users", "1,30,1000", "--no-sensitivity",
+    ]
 
     func temporaryDirectory() throws -> String {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wq-verdict-\(UUID().uuidString)").path

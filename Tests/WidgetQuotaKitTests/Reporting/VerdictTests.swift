@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WidgetQuotaKit
 
 /// The verdict: which limit decides the tier, and when, on cases built by hand.
@@ -13,8 +14,10 @@ import Testing
 
     /// A result with one row, `direct` at 5,000 users, whose tier, peaks and per-limit chances of
     /// breaking each tier (small, then big) are set by hand; an outage on day 5 from 15:00 UTC.
-    static func result(tier: String?, perMinute: Double, perDay: Double, busiestDay: Int = 3,
-                       small: (rpm: Double, rpd: Double), big: Double) -> SimulationResult {
+    static func result(
+        tier: String?, perMinute: Double, perDay: Double, busiestDay: Int = 3,
+        small: (rpm: Double, rpd: Double), big: Double
+    ) -> SimulationResult {
         var r = ReportFixtures.result
         r.scenario.quotas.tiers = tiers
         r.scenario.api.outages = [Outage(day: 5, startHourUTC: 15, durationHours: 3, errorRate: 0.95)]
@@ -30,10 +33,13 @@ import Testing
         row.load.peakRequestsPerQuotaDay = spread(perDay)
         row.load.busiestQuotaDay = busiestDay
         row.quota = [
-            .init(tier: "small", exceedProbability: max(small.rpm, small.rpd), rpmExceedProbability: small.rpm, tpmExceedProbability: 0,
-                  rpdExceedProbability: small.rpd, rpmUtilizationP95: perMinute / 100, tpmUtilizationP95: nil, rpdUtilizationP95: perDay / 1_000),
-            .init(tier: "big", exceedProbability: big, rpmExceedProbability: big, tpmExceedProbability: 0, rpdExceedProbability: 0,
-                  rpmUtilizationP95: perMinute / 1_000, tpmUtilizationP95: nil, rpdUtilizationP95: nil),
+            .init(
+                tier: "small", exceedProbability: max(small.rpm, small.rpd), rpmExceedProbability: small.rpm, tpmExceedProbability: 0,
+                rpdExceedProbability: small.rpd, rpmUtilizationP95: perMinute / 100, tpmUtilizationP95: nil,
+                rpdUtilizationP95: perDay / 1_000),
+            .init(
+                tier: "big", exceedProbability: big, rpmExceedProbability: big, tpmExceedProbability: 0, rpdExceedProbability: 0,
+                rpmUtilizationP95: perMinute / 1_000, tpmUtilizationP95: nil, rpdUtilizationP95: nil),
         ]
         r.results = [row]
         r.headroom = [
@@ -55,7 +61,9 @@ import Testing
         #expect(v.decidingTier == "small" && v.decidingLimit == "requestsPerDay" && !v.limitHolds)
         #expect(v.decidingValue == 1_500 && v.limitValue == 1_000 && v.exceedProbability == 0.95)
         #expect(v.cause == "busiestQuotaDay" && v.busiestQuotaDay == 3)
-        #expect(v.reason == "small's 1,000 requests a day are exceeded in 19 of 20 runs: the busiest quota day (most often day 3) reaches 1,500.")
+        #expect(
+            v.reason
+                == "small's 1,000 requests a day are exceeded in 19 of 20 runs: the busiest quota day (most often day 3) reaches 1,500.")
         // A third fewer requests is not within reach: the advice is the tier's headroom.
         #expect(v.advice == "big holds up to 9,000 users; beyond that no published tier is enough.")
     }
@@ -72,7 +80,8 @@ import Testing
         let v = try Self.verdict(Self.result(tier: "big", perMinute: 400, perDay: 1_200, small: (rpm: 1, rpd: 0.6), big: 0))
         #expect(v.decidingLimit == "requestsPerMinute" && v.decidingValue == 400 && v.limitValue == 100)
         #expect(v.cause == "busiestMinute" && v.typicalPeakMinuteUTC != nil && v.busiestQuotaDay == nil)
-        #expect(v.reason.hasPrefix("small's 100 requests a minute are exceeded in all 20 runs: the busiest minute (a typical day peaks at "))
+        #expect(
+            v.reason.hasPrefix("small's 100 requests a minute are exceeded in all 20 runs: the busiest minute (a typical day peaks at "))
     }
 
     @Test("An outage that raises the tier: the verdict shows the tier with and without it")
@@ -84,7 +93,8 @@ import Testing
         #expect(v.cause == "outage" && v.tierWithoutOutage == "big" && v.exceedsEveryTierWithoutOutage == false)
         #expect(v.decidingTier == "big" && v.decidingLimit == "requestsPerMinute")
         #expect(v.decidingValue == 2_500 && v.limitValue == 1_000 && v.decidingValueWithoutOutage == 600)
-        #expect(v.reason.contains("big's 1,000 requests a minute are exceeded in all 20 runs because of the outage on day 5, 15:00–18:00 UTC"))
+        #expect(
+            v.reason.contains("big's 1,000 requests a minute are exceeded in all 20 runs because of the outage on day 5, 15:00–18:00 UTC"))
         #expect(v.reason.contains("re-simulated without it, the busiest minute is 600 and big holds"))
         #expect(v.advice.hasPrefix("No published tier absorbs the outage, though big is enough on ordinary days"))
         #expect(v.advice.contains("agree a higher limit with the provider"))
@@ -136,7 +146,9 @@ import Testing
             #expect(verdicts.allSatisfy { $0[key] != nil }, "every verdict has \(key)")
         }
         let header = try #require(report.csv().split(whereSeparator: \.isNewline).first)
-        #expect(header.hasSuffix(",verdict_deciding_tier,verdict_deciding_limit,verdict_deciding_value,verdict_limit_value,"
-                                 + "verdict_exceed_probability,verdict_cause,verdict_tier_without_outage,verdict_deciding_value_without_outage"))
+        #expect(
+            header.hasSuffix(
+                ",verdict_deciding_tier,verdict_deciding_limit,verdict_deciding_value,verdict_limit_value,"
+                    + "verdict_exceed_probability,verdict_cause,verdict_tier_without_outage,verdict_deciding_value_without_outage"))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WidgetQuotaKit
 
 /// How the projection must respond when an assumption moves: the model's invariants.
@@ -43,8 +44,9 @@ import Testing
         often.population.lowPowerDayShare = 0.6
         let a = TestSupport.row(TestSupport.run(rare, designs: ["cache-bgtask"]), "cache-bgtask")
         let b = TestSupport.row(TestSupport.run(often, designs: ["cache-bgtask"]), "cache-bgtask")
-        #expect(b.backgroundRunsPerUserDay < a.backgroundRunsPerUserDay * 0.7,
-                "\(a.backgroundRunsPerUserDay) → \(b.backgroundRunsPerUserDay)")
+        #expect(
+            b.backgroundRunsPerUserDay < a.backgroundRunsPerUserDay * 0.7,
+            "\(a.backgroundRunsPerUserDay) → \(b.backgroundRunsPerUserDay)")
         #expect(b.requestShares.background * b.requestsPerUserDay < a.requestShares.background * a.requestsPerUserDay)
     }
 
@@ -57,7 +59,9 @@ import Testing
             s.designs = [d]
             return TestSupport.row(TestSupport.run(s, designs: [design]), design).requestsPerUserMonth.mean
         }
-        let short = requests(ttl: 15), medium = requests(ttl: 60), long = requests(ttl: 480)
+        let short = requests(ttl: 15)
+        let medium = requests(ttl: 60)
+        let long = requests(ttl: 480)
         #expect(short > medium && medium > long, "\(short) > \(medium) > \(long)")
     }
 
@@ -151,7 +155,8 @@ import Testing
         #expect(one == two && one == four)
     }
 
-    @Test("design groups deal every design once", arguments: [(7, 20, 2), (7, 2, 2), (7, 1, 2), (7, 1, 8), (3, 3, 4), (1, 1, 16), (12, 5, 3)])
+    @Test(
+        "design groups deal every design once", arguments: [(7, 20, 2), (7, 2, 2), (7, 1, 2), (7, 1, 8), (3, 3, 4), (1, 1, 16), (12, 5, 3)])
     func designGroupsDealEveryDesignOnce(designs: Int, runs: Int, threads: Int) {
         let groups = MonteCarloEngine.designGroups(designs: designs, runs: runs, threads: threads)
         #expect(groups.flatMap { $0 }.sorted() == Array(0..<designs))
@@ -181,13 +186,15 @@ import Testing
         #expect(projected.method == "projected")
         let peak = projected.load.peakRequestsPerMinute.mean / exact.load.peakRequestsPerMinute.mean
         #expect(abs(peak - 1) < 0.15, "projected peak is \(peak)× the exact one")
-        let storm = try #require(projected.outage?.stormRatio), exactStorm = try #require(exact.outage?.stormRatio)
+        let storm = try #require(projected.outage?.stormRatio)
+        let exactStorm = try #require(exact.outage?.stormRatio)
         #expect(abs(storm - exactStorm) < 0.25, "storm ratio \(storm) against \(exactStorm)")
     }
 
     /// With several outages, the storm is the hour after the earliest one, whatever order the
     /// scenario lists them in, and no outage's day serves as an ordinary day to compare it with.
-    @Test("storm follows the earliest outage and skips every outage day") func stormFollowsTheEarliestOutageAndSkipsEveryOutageDay() throws {
+    @Test("storm follows the earliest outage and skips every outage day") func stormFollowsTheEarliestOutageAndSkipsEveryOutageDay() throws
+    {
         var s = TestSupport.smallScenario(users: [300], runs: 1, days: 14)
         let early = Outage(day: 4, startHourUTC: 6, durationHours: 2, errorRate: 1)
         let late = Outage(day: 10, startHourUTC: 15, durationHours: 3, errorRate: 1)
@@ -201,7 +208,8 @@ import Testing
         let listed = TestSupport.row(TestSupport.run(s, designs: ["direct"]), "direct")
         s.api.outages = [early, late]
         let sorted = TestSupport.row(TestSupport.run(s, designs: ["direct"]), "direct")
-        let a = try #require(listed.outage), b = try #require(sorted.outage)
+        let a = try #require(listed.outage)
+        let b = try #require(sorted.outage)
         #expect(a.stormRatio == b.stormRatio && a.usualPeakPerMinute == b.usualPeakPerMinute)
         #expect(a.peakAfterOutagePerMinute.mean == b.peakAfterOutagePerMinute.mean)
         #expect(a.extraRequestsPerMonth == b.extraRequestsPerMonth)
@@ -231,8 +239,10 @@ import Testing
     /// Outages can cut a stretch down to one :00 minute, with no quiet minute beside it.
     @Test("a stretch of stampede minutes only is projected") func aStretchOfStampedeMinutesOnlyIsProjected() {
         var s = TestSupport.smallScenario(users: [1_000], runs: 1, days: 14)
-        s.api.outages = [Outage(day: 6, startHourUTC: 13.5, durationHours: 0.5, errorRate: 1),
-                         Outage(day: 6, startHourUTC: 14 + 1.0 / 60, durationHours: 1, errorRate: 1)]
+        s.api.outages = [
+            Outage(day: 6, startHourUTC: 13.5, durationHours: 0.5, errorRate: 1),
+            Outage(day: 6, startHourUTC: 14 + 1.0 / 60, durationHours: 1, errorRate: 1),
+        ]
         let design = s.availableDesigns.first { $0.name == "poll-30m-aligned" }!
         let model = SimulationModel(scenario: s, design: design, run: 0, parameters: RunParameters.central(s))
         let sample = (0..<model.countedMinutes).map { t -> Int32 in t % 30 == 0 ? 550 : 15 }

@@ -1,10 +1,12 @@
 import Foundation
 import Testing
+
 @testable import WidgetQuotaKit
 
 /// Quotas, headroom, cost, synchronisation and outages: the relations issue 4 promises.
 @Suite("planning") struct PlanningTests {
-    @Test("direct breaks the free tier at a thousand users and the cache has more headroom") func directBreaksTheFreeTierAtAThousandUsersAndTheCacheHasMoreHeadroom() {
+    @Test("direct breaks the free tier at a thousand users and the cache has more headroom")
+    func directBreaksTheFreeTierAtAThousandUsersAndTheCacheHasMoreHeadroom() {
         var s = TestSupport.smallScenario(users: [1_000], runs: 4, days: 10, sample: 300)
         s.quotas.tiers = [QuotaTier.gemini[0]]
         let result = TestSupport.run(s, designs: ["direct", "cache-bgtask"])
@@ -45,15 +47,17 @@ import Testing
         let result = TestSupport.run(s, designs: ["poll-30m-aligned", "poll-30m-jittered"])
         let aligned = TestSupport.row(result, "poll-30m-aligned")
         let jittered = TestSupport.row(result, "poll-30m-jittered")
-        #expect(aligned.load.peakToMeanRatio > 3 * jittered.load.peakToMeanRatio,
-                "\(aligned.load.peakToMeanRatio) vs \(jittered.load.peakToMeanRatio)")
+        #expect(
+            aligned.load.peakToMeanRatio > 3 * jittered.load.peakToMeanRatio,
+            "\(aligned.load.peakToMeanRatio) vs \(jittered.load.peakToMeanRatio)")
         let totals = aligned.totalRequestsPerMonth.mean / jittered.totalRequestsPerMonth.mean
         #expect(abs(totals - 1) < 0.02, "totals differ: \(totals)")
     }
 
-    @Test("during an outage direct shows errors and the cache shows its last content") func duringAnOutageDirectShowsErrorsAndTheCacheShowsItsLastContent() {
+    @Test("during an outage direct shows errors and the cache shows its last content")
+    func duringAnOutageDirectShowsErrorsAndTheCacheShowsItsLastContent() {
         var s = TestSupport.smallScenario(users: [200], runs: 2, days: 7)
-        s.population.neverOpenShare = 0   // nobody stays on the placeholder forever
+        s.population.neverOpenShare = 0  // nobody stays on the placeholder forever
         s.api.outages = [Outage(day: 3, startHourUTC: 8, durationHours: 6, errorRate: 1)]
         let result = TestSupport.run(s, designs: ["direct", "cache-bgtask"])
         let direct = TestSupport.row(result, "direct").freshness
@@ -63,7 +67,8 @@ import Testing
         #expect(TestSupport.row(result, "cache-bgtask").outage != nil)
     }
 
-    @Test("immediate retries add requests that waiting for the next opportunity does not") func immediateRetriesAddRequestsThatWaitingForTheNextOpportunityDoesNot() {
+    @Test("immediate retries add requests that waiting for the next opportunity does not")
+    func immediateRetriesAddRequestsThatWaitingForTheNextOpportunityDoesNot() {
         func extra(_ retry: Design.Retry) -> Double {
             var s = TestSupport.smallScenario(users: [300], runs: 2, days: 5)
             s.api.outages = [Outage(day: 2, startHourUTC: 12, durationHours: 2, errorRate: 1)]
@@ -98,10 +103,10 @@ import Testing
 
     @Test("lite LLM price files are read as is") func liteLLMPriceFilesAreReadAsIs() throws {
         let json = #"""
-        {"sample_spec": {"max_tokens": "set to max_output_tokens if provider specifies it"},
-         "gemini/gemini-2.5-flash": {"input_cost_per_token": 3e-07, "output_cost_per_token": 2.5e-06, "litellm_provider": "gemini"},
-         "gpt-image-1": {"input_cost_per_image": 0.04}}
-        """#
+            {"sample_spec": {"max_tokens": "set to max_output_tokens if provider specifies it"},
+             "gemini/gemini-2.5-flash": {"input_cost_per_token": 3e-07, "output_cost_per_token": 2.5e-06, "litellm_provider": "gemini"},
+             "gpt-image-1": {"input_cost_per_image": 0.04}}
+            """#
         let table = try PriceTable.decode(Data(json.utf8), file: "prices.json")
         let price = try table.price(for: "gemini-2.5-flash")
         #expect(price.inputCostPerToken == 3e-7)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WidgetQuotaKit
 
 /// The Gemini widget report's table: direct ≈ 30 calls a day (900 a month), the cache ≈ 3 a day (90 a month).

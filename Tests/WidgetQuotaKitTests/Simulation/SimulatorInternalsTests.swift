@@ -1,16 +1,18 @@
 import Foundation
 import Testing
+
 @testable import WidgetQuotaKit
 
 /// The fast engine's parts: reused workspaces, the Poisson clocks, observers, alignment.
 @Suite("simulator internals") struct SimulatorInternalsTests {
     static func model(_ design: String, scenario: Scenario? = nil) -> SimulationModel {
         var s = scenario ?? TestSupport.smallScenario(users: [40], runs: 1, days: 5)
-        s.population.multiWidgetShare = 0.5   // many users with several instances
+        s.population.multiWidgetShare = 0.5  // many users with several instances
         s.population.instancesWhenMulti = 3
         let index = s.availableDesigns.firstIndex { $0.name == design }!
-        return SimulationModel(scenario: s, design: s.availableDesigns[index], run: 1,
-                               parameters: RunParameters.draw(s, run: 1))
+        return SimulationModel(
+            scenario: s, design: s.availableDesigns[index], run: 1,
+            parameters: RunParameters.draw(s, run: 1))
     }
 
     /// One workspace reused user after user must give what a fresh one per user gives.
@@ -57,19 +59,24 @@ import Testing
     /// The clock's counts per day and per hour follow its masses and its day shape.
     @Test("poisson clock follows its masses and shape") func poissonClockFollowsItsMassesAndShape() {
         let days = 400
-        let weights = (0..<24).map { Double(($0 * 7) % 5) }   // zero-weight hours included
+        let weights = (0..<24).map { Double(($0 * 7) % 5) }  // zero-weight hours included
         let shape = DayShape(weights: weights)
         let storage = UnsafeMutablePointer<Double>.allocate(capacity: 3 * days + 1)
         defer { storage.deallocate() }
         let doubles = UnsafeMutablePointer<Double>.allocate(capacity: ShapeTable.doubles)
         let slots = UnsafeMutablePointer<UInt8>.allocate(capacity: ShapeTable.hourSlots)
-        defer { doubles.deallocate(); slots.deallocate() }
+        defer {
+            doubles.deallocate()
+            slots.deallocate()
+        }
         let table = ShapeTable.write(shape, doubles: doubles, slots: slots)
         let mass = { (d: Int) in d % 2 == 0 ? 30.0 : 10.0 }
         var clock = PoissonClock(storage: storage, days: days, shape: table, dayMass: mass)
         var rng = RandomStream(state: 99)
-        var perParity = [0.0, 0.0], perHour = [Double](repeating: 0, count: 24)
-        var previous = 0.0, total = 0.0
+        var perParity = [0.0, 0.0]
+        var perHour = [Double](repeating: 0, count: 24)
+        var previous = 0.0
+        var total = 0.0
         while true {
             let t = clock.next(&rng, ExponentialTables.shared)
             guard t.isFinite else { break }
@@ -98,11 +105,14 @@ import Testing
     /// The hour lookup (a slot table plus a correction scan) agrees with a plain search, at hour
     /// boundaries, at exact slot edges, near 0 and at 1.
     @Test("hour lookup matches a plain search") func hourLookupMatchesAPlainSearch() {
-        let weights = (0..<24).map { Double(($0 * 7) % 5) + ($0 == 3 ? 0.001 : 0) }   // zero and tiny hours
+        let weights = (0..<24).map { Double(($0 * 7) % 5) + ($0 == 3 ? 0.001 : 0) }  // zero and tiny hours
         let shape = DayShape(weights: weights)
         let doubles = UnsafeMutablePointer<Double>.allocate(capacity: ShapeTable.doubles)
         let slots = UnsafeMutablePointer<UInt8>.allocate(capacity: ShapeTable.hourSlots)
-        defer { doubles.deallocate(); slots.deallocate() }
+        defer {
+            doubles.deallocate()
+            slots.deallocate()
+        }
         let table = ShapeTable.write(shape, doubles: doubles, slots: slots)
         func plain(_ share: Double) -> Int {
             var hour = 0
@@ -128,9 +138,10 @@ import Testing
         let days = 300
         var rng = RandomStream(state: 3)
         let calls = { (d: Int) in d % 3 == 0 ? 45.0 : 15.0 }
-        let stream = WidgetStream.generate(in: ws.activity, days: days, callsPerDay: calls, glancesPerDay: 10,
-                                           rng: &rng, tables: ExponentialTables.shared)
-        var perDay = Array(repeating: (calls: 0.0, glances: 0.0), count: 2)   // busy days, quiet days
+        let stream = WidgetStream.generate(
+            in: ws.activity, days: days, callsPerDay: calls, glancesPerDay: 10,
+            rng: &rng, tables: ExponentialTables.shared)
+        var perDay = Array(repeating: (calls: 0.0, glances: 0.0), count: 2)  // busy days, quiet days
         var previous = 0.0
         for i in 0..<stream.count {
             let t = stream.times[i]
@@ -149,9 +160,11 @@ import Testing
 
     @Test("ceil matches the standard library") func ceilMatchesTheStandardLibrary() {
         var rng = RandomStream(state: 5)
-        let samples: [Double] = [0, -0.0, 1, -1, 2.5, -2.5, 1e15 + 0.5, -0.3, 86_400, 0.999_999_999_999] + (0..<10_000).map { _ in
-            (rng.uniform() - 0.3) * 3e6
-        }
+        let samples: [Double] =
+            [0, -0.0, 1, -1, 2.5, -2.5, 1e15 + 0.5, -0.3, 86_400, 0.999_999_999_999]
+            + (0..<10_000).map { _ in
+                (rng.uniform() - 0.3) * 3e6
+            }
         for x in samples {
             #expect(UserSimulator<NoObserver>.ceil(x) == x.rounded(.up), "\(x)")
         }
@@ -161,12 +174,15 @@ import Testing
     func bernoulliThresholdMatchesUniform() {
         var pick = RandomStream(state: 17)
         // Edges (0, 1, beyond, NaN, the smallest steps of 2⁻⁵³) and probabilities at random.
-        var probabilities: [Double] = [0, -0.5, 1, 1.5, .nan, .leastNonzeroMagnitude, 0x1.0p-53, 0x1.8p-53, 0x1.0p-52,
-                                       1 - 0x1.0p-53, 0.5, 0.016, 0.3]
+        var probabilities: [Double] = [
+            0, -0.5, 1, 1.5, .nan, .leastNonzeroMagnitude, 0x1.0p-53, 0x1.8p-53, 0x1.0p-52,
+            1 - 0x1.0p-53, 0.5, 0.016, 0.3,
+        ]
         probabilities += (0..<200).map { _ in pick.uniform() }
         for p in probabilities {
             let threshold = RandomStream.threshold(p)
-            var a = RandomStream(state: 1_000 + threshold % 97), b = a
+            var a = RandomStream(state: 1_000 + threshold % 97)
+            var b = a
             for _ in 0..<2_000 {
                 #expect(a.bernoulli(threshold: threshold) == (b.uniform() < p), "p = \(p)")
             }
@@ -179,7 +195,9 @@ import Testing
 
     /// One device's getTimeline calls over its counted days (local seconds, and whether each is a
     /// policy reload), with a budget that never runs out.
-    static func timelines(_ design: Design, systemCallsPerDay: Double? = nil) -> (calls: [(t: Double, policy: Bool)], model: SimulationModel) {
+    static func timelines(_ design: Design, systemCallsPerDay: Double? = nil) -> (
+        calls: [(t: Double, policy: Bool)], model: SimulationModel
+    ) {
         var s = TestSupport.smallScenario(users: [1], runs: 1, days: 4)
         if let calls = systemCallsPerDay { s.platform.getTimelinePerDay = .fixed(calls) }
         s.platform.reloadBudgetMin = 100_000
@@ -192,7 +210,8 @@ import Testing
         sim.run()
         let calls = sim.observer.events.compactMap { event, t -> (Double, Bool)? in
             guard case .getTimeline(_, let origin, _) = event, t >= Double(m.countedFirstDay) * 86_400,
-                  t < Double(m.countedEndDay) * 86_400 else { return nil }
+                t < Double(m.countedEndDay) * 86_400
+            else { return nil }
             return (t, origin == .policy)
         }
         return (calls, m)
@@ -205,11 +224,14 @@ import Testing
         let (calls, m) = SimulatorInternalsTests.timelines(DesignPresets.pollAligned)
         let boundaries = Set((0..<(48 * (m.countedEndDay - m.countedFirstDay))).map { Double(m.countedFirstDay * 86_400 + $0 * 1_800) })
         let reloads = Set(calls.filter(\.policy).map(\.t))
-        let crowded = Set(calls.filter { !$0.policy }.compactMap { call -> Double? in
-            let next = (call.t / 1_800).rounded(.up) * 1_800
-            return next - call.t < 300 ? next : nil
-        })
-        #expect(boundaries.subtracting(reloads).subtracting(crowded).count <= 1, "missed \(boundaries.subtracting(reloads).subtracting(crowded).sorted())")
+        let crowded = Set(
+            calls.filter { !$0.policy }.compactMap { call -> Double? in
+                let next = (call.t / 1_800).rounded(.up) * 1_800
+                return next - call.t < 300 ? next : nil
+            })
+        #expect(
+            boundaries.subtracting(reloads).subtracting(crowded).count <= 1,
+            "missed \(boundaries.subtracting(reloads).subtracting(crowded).sorted())")
         #expect(reloads.subtracting(boundaries).allSatisfy { t in calls.contains { !$0.policy && abs(t - 300 - $0.t) < 1e-6 } })
     }
 
@@ -224,9 +246,10 @@ import Testing
         let days = m.countedEndDay - m.countedFirstDay
         #expect(!reloads.isEmpty && reloads.count <= 26 * days, "\(reloads.count) reloads in \(days) days")
         // On the hour, or as soon as the minimum spacing allows after a call just before it.
-        #expect(reloads.allSatisfy { t in
-            t.truncatingRemainder(dividingBy: 3_600) == 0 || calls.contains { !$0.policy && abs(t - 300 - $0.t) < 1e-6 }
-        })
+        #expect(
+            reloads.allSatisfy { t in
+                t.truncatingRemainder(dividingBy: 3_600) == 0 || calls.contains { !$0.policy && abs(t - 300 - $0.t) < 1e-6 }
+            })
     }
 
     /// `.atEnd` reloads when the last entry's date has passed: (entries − 1) spacings after the
@@ -264,12 +287,19 @@ import Testing
         for user in 0..<30 {
             var sim = UserSimulator(model: m, user: user, observer: Recorder())
             sim.run()
-            var launch: Double?, lastRequest = -Double.infinity, inForeground = false
-            var backgroundRequests = 0, launches = 0, completions = 0, lastTimeline = -Double.infinity
+            var launch: Double?
+            var lastRequest = -Double.infinity
+            var inForeground = false
+            var backgroundRequests = 0
+            var launches = 0
+            var completions = 0
+            var lastTimeline = -Double.infinity
             for (event, t) in sim.observer.events {
                 switch event {
                 case .bgTaskLaunch:
-                    launch = t; backgroundRequests = 0; launches += 1
+                    launch = t
+                    backgroundRequests = 0
+                    launches += 1
                 case .getTimeline:
                     lastTimeline = t
                 case .apiRequest(.widgetExtension, _, _, _):
@@ -296,7 +326,8 @@ import Testing
                 }
             }
             // Every task completes (but one still running when the window ends).
-            #expect(completions == launches || completions == launches - 1, "user \(user): \(launches) launches, \(completions) completions")
+            #expect(
+                completions == launches || completions == launches - 1, "user \(user): \(launches) launches, \(completions) completions")
         }
         #expect(retriedInBackground > 0, "the scenario exercises background retries")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WidgetQuotaKit
 
 @Suite("sensitivity") struct SensitivityTests {
@@ -8,7 +9,8 @@ import Testing
         return SensitivityAnalysis(scenario: scenario, design: d, users: 100, sampleUsers: 40, threads: 2).run()
     }
 
-    @Test("drivers are sorted widest first and cover every uncertain assumption") func driversAreSortedWidestFirstAndCoverEveryUncertainAssumption() {
+    @Test("drivers are sorted widest first and cover every uncertain assumption")
+    func driversAreSortedWidestFirstAndCoverEveryUncertainAssumption() {
         let s = ReportFixtures.sensitivity
         #expect(zip(s.drivers, s.drivers.dropFirst()).allSatisfy { $0.swing >= $1.swing })
         let uncertain = RunParameters.assumptions(of: ReportFixtures.scenario).filter { $0.distribution.isUncertain }.map(\.path)
@@ -26,9 +28,14 @@ import Testing
 
     @Test("a scenario without uncertainty has no drivers") func aScenarioWithoutUncertaintyHasNoDrivers() {
         var s = ReportFixtures.scenario
-        s.population.smartStackShare = 0.3; s.population.lowPowerDayShare = 0.1; s.population.appOpensPerDay = 2
-        s.population.neverOpenShare = 0.15; s.platform.getTimelinePerDay = 28; s.platform.backgroundRunsPerDay = 2
-        s.api.failureProbability = 0.01; s.api.outputTokensPerRequest = 40
+        s.population.smartStackShare = 0.3
+        s.population.lowPowerDayShare = 0.1
+        s.population.appOpensPerDay = 2
+        s.population.neverOpenShare = 0.15
+        s.platform.getTimelinePerDay = 28
+        s.platform.backgroundRunsPerDay = 2
+        s.api.failureProbability = 0.01
+        s.api.outputTokensPerRequest = 40
         let result = Self.analysis("cache-bgtask", scenario: s)
         #expect(result.drivers.isEmpty)
         let md = SimulationReport(ReportFixtures.result, sensitivity: result).markdown()

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WidgetQuotaKit
 
 /// The engine keeps requests per user as a histogram, not a list: every figure read from it must
@@ -28,7 +29,8 @@ import Testing
             let actual = histogram.quantile(q)
             #expect(actual == expected || (actual.isNaN && expected.isNaN), "q = \(q)")
         }
-        let summary = Quantiles(histogram), reference = Quantiles(list.map(Double.init))
+        let summary = Quantiles(histogram)
+        let reference = Quantiles(list.map(Double.init))
         #expect(summary == reference || list.isEmpty)
         for (rank, value) in sorted.enumerated() { #expect(histogram.element(atRank: Int64(rank)) == Int64(value)) }
     }
@@ -48,8 +50,9 @@ import Testing
         for users in [150, 400] {
             var list = [Double]()
             for run in 0..<2 {
-                let model = SimulationModel(scenario: s, design: s.availableDesigns[index], 
-                                            run: run, parameters: parameters[run])
+                let model = SimulationModel(
+                    scenario: s, design: s.availableDesigns[index],
+                    run: run, parameters: parameters[run])
                 for user in 0..<users {
                     var sim = UserSimulator(model: model, user: user, observer: NoObserver())
                     sim.run()

@@ -1,36 +1,41 @@
 import Foundation
 import Testing
+
 @testable import WidgetQuotaKit
 
 @Suite("JSON syntax check")
 struct JSONSyntaxTests {
-    @Test("accepts valid JSON of every kind", arguments: [
-        "{}", "[]", "0", "-0.5e+3", "\"a\\u00e9\\n\"", "true", " null ", "{\"a\": [1, 2, {\"b\": false}], \"c\": \"\"}",
-        "[[[[]]]]", "{\"a\":{}}\n",
-    ])
+    @Test(
+        "accepts valid JSON of every kind",
+        arguments: [
+            "{}", "[]", "0", "-0.5e+3", "\"a\\u00e9\\n\"", "true", " null ", "{\"a\": [1, 2, {\"b\": false}], \"c\": \"\"}",
+            "[[[[]]]]", "{\"a\":{}}\n",
+        ])
     func acceptsValidJSON(text: String) {
         #expect(JSONSyntax.problem(in: Data(text.utf8)) == nil)
         // Foundation agrees that it is JSON.
         #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])) != nil)
     }
 
-    @Test("points at the first problem by line and column", arguments: [
-        ("{\n  \"a\": 1,\n}", 3, 1, "trailing comma"),
-        ("[1, 2,]", 1, 7, "trailing comma"),
-        ("{\"a\" 1}", 1, 6, "expected ':'"),
-        ("{\n  \"a\": 1 x\n}", 2, 10, "expected ',' or '}'"),
-        ("{'a': 1}", 1, 2, "double quotes"),
-        ("[01]", 1, 3, "cannot start with 0"),
-        ("[1.]", 1, 4, "after '.'"),
-        ("{\"a\": tru}", 1, 7, "expected a value"),
-        ("{\"a\": [1, 2}", 1, 12, "expected ',' or ']'"),
-        ("{\"a\": \"b", 1, 9, "not closed"),
-        ("{\"a\": 1", 1, 8, "ends inside an object"),
-        ("[1] [2]", 1, 5, "after the JSON value"),
-        ("", 1, 1, "found nothing"),
-        ("// comment\n{}", 1, 1, "expected a value"),
-        ("[\"\\q\"]", 1, 4, "unknown escape"),
-    ] as [(String, Int, Int, String)])
+    @Test(
+        "points at the first problem by line and column",
+        arguments: [
+            ("{\n  \"a\": 1,\n}", 3, 1, "trailing comma"),
+            ("[1, 2,]", 1, 7, "trailing comma"),
+            ("{\"a\" 1}", 1, 6, "expected ':'"),
+            ("{\n  \"a\": 1 x\n}", 2, 10, "expected ',' or '}'"),
+            ("{'a': 1}", 1, 2, "double quotes"),
+            ("[01]", 1, 3, "cannot start with 0"),
+            ("[1.]", 1, 4, "after '.'"),
+            ("{\"a\": tru}", 1, 7, "expected a value"),
+            ("{\"a\": [1, 2}", 1, 12, "expected ',' or ']'"),
+            ("{\"a\": \"b", 1, 9, "not closed"),
+            ("{\"a\": 1", 1, 8, "ends inside an object"),
+            ("[1] [2]", 1, 5, "after the JSON value"),
+            ("", 1, 1, "found nothing"),
+            ("// comment\n{}", 1, 1, "expected a value"),
+            ("[\"\\q\"]", 1, 4, "unknown escape"),
+        ] as [(String, Int, Int, String)])
     func pointsAtTheProblem(text: String, line: Int, column: Int, words: String) throws {
         let problem = try #require(JSONSyntax.problem(in: Data(text.utf8)))
         #expect(problem.line == line && problem.column == column, "\(problem)")
@@ -46,8 +51,11 @@ struct JSONSyntaxTests {
 
     @Test("a scenario file with a syntax error names the file, line and column")
     func scenarioSyntaxErrorNamesFileLineAndColumn() {
-        #expect(throws: WidgetQuotaError.malformedJSON(file: "s.json", line: 2, column: 14,
-                                                       problem: "expected a member name in double quotes, found '}' (a trailing comma?)")) {
+        #expect(
+            throws: WidgetQuotaError.malformedJSON(
+                file: "s.json", line: 2, column: 14,
+                problem: "expected a member name in double quotes, found '}' (a trailing comma?)")
+        ) {
             try ScenarioLoader.decode(Data("{\"horizon\": {\"runs\": 3,\n             }}".utf8), file: "s.json")
         }
         let message = WidgetQuotaError.malformedJSON(file: "s.json", line: 2, column: 14, problem: "x").description

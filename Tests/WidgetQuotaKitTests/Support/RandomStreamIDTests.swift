@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WidgetQuotaKit
 
 /// Reproducibility depends on every random stream having a key of its own.
@@ -30,9 +31,12 @@ struct RandomStreamIDTests {
     @Test("an id keys a stream as its raw value does: the results drawn from it stay the same")
     func idIsItsRawValue() {
         for id in RandomStreamID.allCases {
-            var a = RandomStream(seed: 7, id, 3, 4), b = RandomStream(seed: 7, id.rawValue, 3, 4)
-            var c = RandomStream(seed: 7, id, 3, 4, 5), d = RandomStream(seed: 7, id.rawValue, 3, 4, 5)
-            var e = RandomStream(seed: 7, id), f = RandomStream(seed: 7, id.rawValue)
+            var a = RandomStream(seed: 7, id, 3, 4)
+            var b = RandomStream(seed: 7, id.rawValue, 3, 4)
+            var c = RandomStream(seed: 7, id, 3, 4, 5)
+            var d = RandomStream(seed: 7, id.rawValue, 3, 4, 5)
+            var e = RandomStream(seed: 7, id)
+            var f = RandomStream(seed: 7, id.rawValue)
             #expect(a.next() == b.next() && c.next() == d.next() && e.next() == f.next(), "\(id)")
         }
     }
@@ -44,8 +48,9 @@ struct RandomStreamIDTests {
             for line in text.split(separator: "\n") where line.contains("RandomStream(seed:") {
                 let afterSeed = line.components(separatedBy: "RandomStream(seed:")[1]
                 let parts = afterSeed.split(separator: ",")
-                #expect(parts.count >= 2 && parts[1].trimmingCharacters(in: .whitespaces).hasPrefix("."),
-                        "\(path): \(line.trimmingCharacters(in: .whitespaces))")
+                #expect(
+                    parts.count >= 2 && parts[1].trimmingCharacters(in: .whitespaces).hasPrefix("."),
+                    "\(path): \(line.trimmingCharacters(in: .whitespaces))")
             }
         }
     }

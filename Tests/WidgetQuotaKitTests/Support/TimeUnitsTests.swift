@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WidgetQuotaKit
 
 @Suite("Time units")

@@ -6,34 +6,57 @@ enum StrictCSV {
     struct Failure: Error, CustomStringConvertible { let description: String }
 
     static func parse(_ text: String) throws -> [[String]] {
-        var records = [[String]](), record = [String](), field = ""
+        var records = [[String]]()
+        var record = [String]()
+        var field = ""
         let chars = Array(text.unicodeScalars)
         var i = 0
-        var quoted = false, atFieldStart = true, afterQuote = false
-        func endField() { record.append(field); field = ""; atFieldStart = true; afterQuote = false }
+        var quoted = false
+        var atFieldStart = true
+        var afterQuote = false
+        func endField() {
+            record.append(field)
+            field = ""
+            atFieldStart = true
+            afterQuote = false
+        }
         while i < chars.count {
             let c = chars[i]
             if quoted {
                 if c == "\"" {
-                    if i + 1 < chars.count && chars[i + 1] == "\"" { field.unicodeScalars.append("\""); i += 2; continue }
-                    quoted = false; afterQuote = true; i += 1; continue
+                    if i + 1 < chars.count && chars[i + 1] == "\"" {
+                        field.unicodeScalars.append("\"")
+                        i += 2
+                        continue
+                    }
+                    quoted = false
+                    afterQuote = true
+                    i += 1
+                    continue
                 }
-                field.unicodeScalars.append(c); i += 1; continue
+                field.unicodeScalars.append(c)
+                i += 1
+                continue
             }
             switch c {
             case "\"":
                 guard atFieldStart else { throw Failure(description: "quote inside an unquoted field at \(i)") }
-                quoted = true; atFieldStart = false
+                quoted = true
+                atFieldStart = false
             case ",":
                 endField()
             case "\r":
                 guard i + 1 < chars.count, chars[i + 1] == "\n" else { throw Failure(description: "bare CR at \(i)") }
-                endField(); records.append(record); record = []; i += 1
+                endField()
+                records.append(record)
+                record = []
+                i += 1
             case "\n":
                 throw Failure(description: "bare LF at \(i) (records must end with CRLF)")
             default:
                 guard !afterQuote else { throw Failure(description: "text after a closing quote at \(i)") }
-                field.unicodeScalars.append(c); atFieldStart = false
+                field.unicodeScalars.append(c)
+                atFieldStart = false
             }
             i += 1
         }
@@ -51,7 +74,10 @@ enum StrictCSV {
 /// with the same number of cells, and every body row with that number of cells (escaped pipes
 /// do not split cells).
 enum GFMTables {
-    struct Table { var header: [String]; var rows: [[String]] }
+    struct Table {
+        var header: [String]
+        var rows: [[String]]
+    }
     struct Failure: Error, CustomStringConvertible { let description: String }
 
     /// Cells of a table line, honouring `\|`.
@@ -59,11 +85,25 @@ enum GFMTables {
         var s = line.trimmingCharacters(in: .whitespaces)
         if s.hasPrefix("|") { s.removeFirst() }
         if s.hasSuffix("|") && !s.hasSuffix("\\|") { s.removeLast() }
-        var out = [String](), cell = "", escaped = false
+        var out = [String]()
+        var cell = ""
+        var escaped = false
         for ch in s {
-            if escaped { cell.append(ch); escaped = false; continue }
-            if ch == "\\" { cell.append(ch); escaped = true; continue }
-            if ch == "|" { out.append(cell.trimmingCharacters(in: .whitespaces)); cell = ""; continue }
+            if escaped {
+                cell.append(ch)
+                escaped = false
+                continue
+            }
+            if ch == "\\" {
+                cell.append(ch)
+                escaped = true
+                continue
+            }
+            if ch == "|" {
+                out.append(cell.trimmingCharacters(in: .whitespaces))
+                cell = ""
+                continue
+            }
             cell.append(ch)
         }
         out.append(cell.trimmingCharacters(in: .whitespaces))
@@ -82,10 +122,14 @@ enum GFMTables {
     /// Every table in `markdown`; throws on a malformed one.
     static func parse(_ markdown: String) throws -> [Table] {
         let lines = markdown.components(separatedBy: "\n")
-        var tables = [Table](), i = 0
+        var tables = [Table]()
+        var i = 0
         while i < lines.count {
             let line = lines[i]
-            guard line.hasPrefix("|") else { i += 1; continue }
+            guard line.hasPrefix("|") else {
+                i += 1
+                continue
+            }
             guard i + 1 < lines.count, isDelimiter(cells(lines[i + 1])) else {
                 throw Failure(description: "line \(i + 1) looks like a table row but no delimiter row follows: \(line)")
             }

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import WidgetQuotaKit
+
 @testable import WidgetQuotaCLI
+@testable import WidgetQuotaKit
 
 /// Helpers shared by the log tests.
 enum LogTestSupport {
@@ -11,7 +12,9 @@ enum LogTestSupport {
     }
 
     /// Analyses text as one input called `name`.
-    static func analyze(_ text: String, name: String = "input", options: LogAnalyzer.Options = .init(), maxRead: Int = .max) throws -> LogAnalysis {
+    static func analyze(_ text: String, name: String = "input", options: LogAnalyzer.Options = .init(), maxRead: Int = .max) throws
+        -> LogAnalysis
+    {
         var analyzer = LogAnalyzer(options: options)
         var source = MemoryByteSource(text, maxRead: maxRead)
         try analyzer.read(source: &source, name: name)
@@ -29,7 +32,6 @@ enum LogTestSupport {
     static func run(_ args: [String]) -> (code: ExitCode, out: String, err: String) {
         TestSupport.cli(args)
     }
-
 
     /// Sum of a per-day figure over every device-day.
     static func total(_ a: LogAnalysis, _ f: (DeviceDay) -> Int) -> Int {

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import WidgetQuotaKit
 
 /// One small simulation shared by the report tests (computed once).
@@ -22,8 +23,10 @@ enum ReportFixtures {
     static let report: SimulationReport = {
         var r = SimulationReport(result, sensitivity: sensitivity)
         r.thresholds = try! ThresholdEvaluator.evaluate(
-            [try! Threshold("requestsPerUserMonth.p95{design=direct} > 1", severity: .fail),
-             try! Threshold("staleShare > 2", severity: .warn)], on: r.metrics)
+            [
+                try! Threshold("requestsPerUserMonth.p95{design=direct} > 1", severity: .fail),
+                try! Threshold("staleShare > 2", severity: .warn),
+            ], on: r.metrics)
         return r
     }()
 

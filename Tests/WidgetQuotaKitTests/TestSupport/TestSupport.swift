@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import WidgetQuotaKit
 import WidgetQuotaCLI
+
+@testable import WidgetQuotaKit
 
 /// Small, fast scenarios and helpers shared by the tests.
 enum TestSupport {
@@ -17,8 +18,10 @@ enum TestSupport {
     }
 
     /// Runs the engine for the named designs.
-    static func run(_ scenario: Scenario, designs names: [String], threads: Int = 2,
-                    central: Bool = false) -> SimulationResult {
+    static func run(
+        _ scenario: Scenario, designs names: [String], threads: Int = 2,
+        central: Bool = false
+    ) -> SimulationResult {
         let designs = names.map { name in scenario.availableDesigns.first { $0.name == name }! }
         var parameters: (@Sendable (Int) -> RunParameters)?
         if central {
@@ -41,12 +44,19 @@ enum TestSupport {
         return (code, box.out, box.err)
     }
 
-
     final class Captured: @unchecked Sendable {
         private let lock = NSLock()
         private(set) var out = ""
         private(set) var err = ""
-        func append(out text: String) { lock.lock(); out += text; lock.unlock() }
-        func append(err text: String) { lock.lock(); err += text; lock.unlock() }
+        func append(out text: String) {
+            lock.lock()
+            out += text
+            lock.unlock()
+        }
+        func append(err text: String) {
+            lock.lock()
+            err += text
+            lock.unlock()
+        }
     }
 }

@@ -73,8 +73,9 @@ struct DeviceAccumulator {
         // Instances are counted from the events that render one: a reload call names only the
         // kind, and a request or cache read may name only the instance.
         if widgets.count < 64, e.kind == .getTimeline || e.kind == .getSnapshot || e.kind == .placeholder,
-           e.widgetKind != nil || e.widgetFamily != nil || e.instance != nil,
-           e.widgetKind != lastWidget.kind || e.widgetFamily != lastWidget.family || e.instance != lastWidget.instance {
+            e.widgetKind != nil || e.widgetFamily != nil || e.instance != nil,
+            e.widgetKind != lastWidget.kind || e.widgetFamily != lastWidget.family || e.instance != lastWidget.instance
+        {
             lastWidget = (e.widgetKind, e.widgetFamily, e.instance)
             if let w = e.widgetIdentity { widgets.insert(w) }
         }
@@ -83,7 +84,10 @@ struct DeviceAccumulator {
             var n = network[key] ?? NetworkCount()
             n.total += 1
             if e.outcome == .failure { n.failed += 1 }
-            if let ms = e.durationMs { n.durationMsSum += ms; n.durationCount += 1 }
+            if let ms = e.durationMs {
+                n.durationMsSum += ms
+                n.durationCount += 1
+            }
             network[key] = n
         }
         if e.origin != nil { originKnown = true }
@@ -125,7 +129,10 @@ struct DeviceAccumulator {
                 case .background: d.backgroundRequests += 1
                 }
                 if e.outcome == .failure { d.failedRequests += 1 }
-                if let ms = e.durationMs { d.durationMsSum += ms; d.durationCount += 1 }
+                if let ms = e.durationMs {
+                    d.durationMsSum += ms
+                    d.durationCount += 1
+                }
                 // Saturates: a log may claim any count, and a sum must not trap.
                 let (tokens, overflow) = d.tokens.addingReportingOverflow(e.tokens ?? 0)
                 d.tokens = overflow ? .max : tokens

@@ -180,9 +180,11 @@ extension LogAnalyzer {
                 days[i].durationMsSum += count.durationMsSum
                 days[i].durationCount += count.durationCount
             }
-            measurements.append(.init(device: name, days: days, smartStack: acc.smartStack,
-                                      instances: max(1, acc.widgets.count), originKnown: acc.originKnown,
-                                      lowPowerKnown: acc.lowPowerState != nil, firstDay: dayNumbers[0], dayNumbers: dayNumbers))
+            measurements.append(
+                .init(
+                    device: name, days: days, smartStack: acc.smartStack,
+                    instances: max(1, acc.widgets.count), originKnown: acc.originKnown,
+                    lowPowerKnown: acc.lowPowerState != nil, firstDay: dayNumbers[0], dayNumbers: dayNumbers))
         }
         let allDays = measurements.flatMap(\.days)
         func stats(_ f: (DeviceDay) -> Int) -> DayStats { DayStats(allDays.map { Double(f($0)) }) }
@@ -192,7 +194,8 @@ extension LogAnalyzer {
             bgTaskLaunches: stats(\.bgLaunches), bgTaskExpirations: stats(\.bgExpirations),
             reloadCalls: stats(\.reloadCalls), appOpens: stats(\.appOpens))
         func sum(_ f: (DeviceDay) -> Int) -> Int { allDays.reduce(0) { $0 + f($1) } }
-        let requests = sum(\.apiRequests), failed = sum(\.failedRequests)
+        let requests = sum(\.apiRequests)
+        let failed = sum(\.failedRequests)
         let successes = requests - failed
         let timelines = sum(\.getTimeline)
 
@@ -200,32 +203,39 @@ extension LogAnalyzer {
         for m in measurements {
             let n = Double(m.days.count)
             func perDay(_ f: (DeviceDay) -> Int) -> Double { Double(m.days.reduce(0) { $0 + f($1) }) / n }
-            summaries.append(.init(device: m.device, days: m.days.count, instances: m.instances, smartStack: m.smartStack,
-                                   lowPowerDays: m.days.filter(\.lowPowerMode).count,
-                                   getTimelinePerDay: perDay(\.getTimeline), apiRequestsPerDay: perDay(\.apiRequests),
-                                   appRequestsPerDay: perDay { $0.appRequests + $0.backgroundRequests },
-                                   extensionRequestsPerDay: perDay(\.extensionRequests), bgTaskLaunchesPerDay: perDay(\.bgLaunches),
-                                   bgTaskExpirations: m.days.reduce(0) { $0 + $1.bgExpirations },
-                                   failedRequests: m.days.reduce(0) { $0 + $1.failedRequests },
-                                   fetchErrors: m.days.reduce(0) { $0 + $1.fetchErrors }))
+            summaries.append(
+                .init(
+                    device: m.device, days: m.days.count, instances: m.instances, smartStack: m.smartStack,
+                    lowPowerDays: m.days.filter(\.lowPowerMode).count,
+                    getTimelinePerDay: perDay(\.getTimeline), apiRequestsPerDay: perDay(\.apiRequests),
+                    appRequestsPerDay: perDay { $0.appRequests + $0.backgroundRequests },
+                    extensionRequestsPerDay: perDay(\.extensionRequests), bgTaskLaunchesPerDay: perDay(\.bgLaunches),
+                    bgTaskExpirations: m.days.reduce(0) { $0 + $1.bgExpirations },
+                    failedRequests: m.days.reduce(0) { $0 + $1.failedRequests },
+                    fetchErrors: m.days.reduce(0) { $0 + $1.fetchErrors }))
         }
 
         var notes = self.notes
         if other > 0 {
-            notes.append("\(other) network summaries from other processes (system daemons such as nsurlsessiond or trustd) are not counted as API requests.")
+            notes.append(
+                "\(other) network summaries from other processes (system daemons such as nsurlsessiond or trustd) are not counted as API requests."
+            )
         }
         if duplicateLines > 0 {
             notes.append("\(duplicateLines) lines repeated an earlier line exactly (same timestamp and text) and were counted once.")
         }
         if skippedDays > 0 {
-            notes.append("\(skippedDays) days without a single log line (gaps longer than \(LogAnalysis.maxUnobservedGap) days between logged days) are not counted as device-days.")
+            notes.append(
+                "\(skippedDays) days without a single log line (gaps longer than \(LogAnalysis.maxUnobservedGap) days between logged days) are not counted as device-days."
+            )
         }
         let topErrors = errorCounts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
             .prefix(5).map { LogAnalysis.ErrorCount(message: $0.key, count: $0.value) }
 
         return LogAnalysis(
             devices: measurements.count, deviceDays: allDays.count, linesRead: linesRead, linesRecognised: linesRecognised,
-            malformedLines: malformedLines, duplicateLines: duplicateLines, malformedExamples: malformedExamples, bytesRead: bytesRead, files: files,
+            malformedLines: malformedLines, duplicateLines: duplicateLines, malformedExamples: malformedExamples, bytesRead: bytesRead,
+            files: files,
             perDeviceDay: perDay,
             reloadCallsPerSuccessfulFetch: successes > 0 ? Double(sum(\.reloadCalls)) / Double(successes) : nil,
             apiErrorRate: requests > 0 ? Double(failed) / Double(requests) : nil,
@@ -242,14 +252,16 @@ extension LogAnalyzer {
     /// BackgroundTasks or reload lines, or whose name is the extension's without `WidgetExtension`.
     func processRoles() -> (apps: Set<String>, extensions: Set<String>) {
         let system = AppleLogRecognizer.systemProcesses
-        let extensions = options.extensionProcesses.isEmpty
+        let extensions =
+            options.extensionProcesses.isEmpty
             ? extensionEvidence.subtracting(system) : Set(options.extensionProcesses)
         if !options.appProcesses.isEmpty { return (Set(options.appProcesses), extensions) }
         var apps = appEvidence.subtracting(system).subtracting(extensions)
         let networkProcesses = Set(devices.values.flatMap { $0.network.keys.map(\.process) })
         for ext in extensions {
             var stem = ext
-            for suffix in ["WidgetExtension", "WidgetsExtension", "Extension", "Widgets", "Widget"] where stem.hasSuffix(suffix) && stem.count > suffix.count {
+            for suffix in ["WidgetExtension", "WidgetsExtension", "Extension", "Widgets", "Widget"]
+            where stem.hasSuffix(suffix) && stem.count > suffix.count {
                 stem = String(stem.dropLast(suffix.count))
                 break
             }
@@ -272,8 +284,9 @@ extension LogAnalyzer {
         let b = outside.isEmpty ? nil : Statistics.mean(outside)
         var uplift: Double?
         if let a, let b, b > 0 { uplift = a / b }
-        return .init(devices: inStack.count, share: Double(inStack.count) / Double(known.count), devicesWithData: known.count,
-                     getTimelinePerInstanceDayInStack: a, getTimelinePerInstanceDayOutside: b, uplift: uplift)
+        return .init(
+            devices: inStack.count, share: Double(inStack.count) / Double(known.count), devicesWithData: known.count,
+            getTimelinePerInstanceDayInStack: a, getTimelinePerInstanceDayOutside: b, uplift: uplift)
     }
 
     static func lowPowerSplit(_ ms: [LogAnalysis.DeviceMeasurement]) -> LogAnalysis.LowPowerSplit? {
@@ -281,9 +294,12 @@ extension LogAnalyzer {
         let lowPower = days.filter(\.lowPowerMode)
         guard !lowPower.isEmpty else { return nil }
         let others = days.filter { !$0.lowPowerMode }
-        func mean(_ d: [DeviceDay], _ f: (DeviceDay) -> Int) -> Double { d.isEmpty ? 0 : Double(d.reduce(0) { $0 + f($1) }) / Double(d.count) }
-        return .init(days: lowPower.count, share: Double(lowPower.count) / Double(days.count),
-                     getTimelineOnLowPowerDays: mean(lowPower, \.getTimeline), getTimelineOnOtherDays: mean(others, \.getTimeline),
-                     bgTaskLaunchesOnLowPowerDays: mean(lowPower, \.bgLaunches), bgTaskLaunchesOnOtherDays: mean(others, \.bgLaunches))
+        func mean(_ d: [DeviceDay], _ f: (DeviceDay) -> Int) -> Double {
+            d.isEmpty ? 0 : Double(d.reduce(0) { $0 + f($1) }) / Double(d.count)
+        }
+        return .init(
+            days: lowPower.count, share: Double(lowPower.count) / Double(days.count),
+            getTimelineOnLowPowerDays: mean(lowPower, \.getTimeline), getTimelineOnOtherDays: mean(others, \.getTimeline),
+            bgTaskLaunchesOnLowPowerDays: mean(lowPower, \.bgLaunches), bgTaskLaunchesOnOtherDays: mean(others, \.bgLaunches))
     }
 }

@@ -89,7 +89,8 @@ public struct LogAnalyzer: LogRecordSink {
         }
         // A folder in which nothing was a log is an input error, like a file that is not one.
         if items.allSatisfy(\.fromFolder), files.count == filesBefore, repeated == 0 {
-            throw WidgetQuotaError.malformedInput(file: path, line: nil, problem: "the folder holds no log in a known format (every file in it was skipped)")
+            throw WidgetQuotaError.malformedInput(
+                file: path, line: nil, problem: "the folder holds no log in a known format (every file in it was skipped)")
         }
     }
 
@@ -99,12 +100,14 @@ public struct LogAnalyzer: LogRecordSink {
         // A regular file is read again to confirm a repeated line; other inputs keep copies.
         var recall = DuplicateFilter.Recall.copies
         if let rereadable = source as? any RereadableByteSource, rereadable.canReread {
-            let start = rereadable.position   // line offsets count from here
+            let start = rereadable.position  // line offsets count from here
             recall = .rereads { offset, buffer in rereadable.reread(at: start + offset, into: buffer) }
         }
-        var parser = LogFileParser(file: name, recognizer: recognizer, redactor: redactor,
-                                   duplicates: DuplicateFilter(capacity: options.duplicateWindowLines,
-                                                               arenaBytes: options.duplicateWindowBytes, recall: recall))
+        var parser = LogFileParser(
+            file: name, recognizer: recognizer, redactor: redactor,
+            duplicates: DuplicateFilter(
+                capacity: options.duplicateWindowLines,
+                arenaBytes: options.duplicateWindowBytes, recall: recall))
         lastDevice = nil
         let reader = LineReader(bufferSize: options.bufferSize)
         // Counts are committed only when the file is a log: a skipped file leaves no trace.

@@ -10,8 +10,10 @@ public struct AppleLogEntry: Sendable {
     /// The message, already redacted.
     public var message: String
 
-    public init(time: LogTimestamp, process: String, subsystem: String = "", category: String = "",
-                messageType: String = "", message: String) {
+    public init(
+        time: LogTimestamp, process: String, subsystem: String = "", category: String = "",
+        messageType: String = "", message: String
+    ) {
         self.time = time
         self.process = process
         self.subsystem = subsystem
@@ -59,7 +61,8 @@ struct AppleTextHeader {
             skipSpaces()
             let start = i
             guard let close = ByteSearch.index(of: terminator, in: b, from: start),
-                  let open = (start..<close).last(where: { b[$0] == 0x5B }), open > start else { return false }
+                let open = (start..<close).last(where: { b[$0] == 0x5B }), open > start
+            else { return false }
             header.process = start..<open
             i = min(close + terminator.count, n)
             if i < n, b[i] == 0x20 { i += 1 }
@@ -76,8 +79,11 @@ struct AppleTextHeader {
             if let ttl = token(), isNumber(ttl) {} else { i = save }
             skipSpaces()
             let start = i
-            guard let colon = ByteSearch.index(of: AppleTextHeader.colonSpace, in: b, from: start) ?? (n > start && b[n - 1] == 0x3A ? n - 1 : nil),
-                  colon > start else {
+            guard
+                let colon = ByteSearch.index(of: AppleTextHeader.colonSpace, in: b, from: start)
+                    ?? (n > start && b[n - 1] == 0x3A ? n - 1 : nil),
+                colon > start
+            else {
                 return .failure(LineProblem("expected \"process: message\" after the PID column"))
             }
             header.process = start..<colon
@@ -98,7 +104,8 @@ struct AppleTextHeader {
         }
         // Optional "(Sender) " and "[subsystem:category] ".
         if i < n, b[i] == 0x28, let close = ByteSearch.index(of: AppleTextHeader.parenSpace, in: b, from: i),
-           !(i..<close).contains(where: { b[$0] == 0x20 }) {
+            !(i..<close).contains(where: { b[$0] == 0x20 })
+        {
             i = close + 2
         }
         if i < n, b[i] == 0x5B, let close = ByteSearch.index(of: AppleTextHeader.close, in: b, from: i) {

@@ -100,7 +100,10 @@ public struct AppleLogRecognizer: Sendable {
         var i = at + key.count
         var value = 0
         let start = i
-        while i < text.count, text[i] &- 0x30 < 10, i - start < 12 { value = value * 10 + Int(text[i] &- 0x30); i += 1 }
+        while i < text.count, text[i] &- 0x30 < 10, i - start < 12 {
+            value = value * 10 + Int(text[i] &- 0x30)
+            i += 1
+        }
         return i > start ? value : nil
     }
 }

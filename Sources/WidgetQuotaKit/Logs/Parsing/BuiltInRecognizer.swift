@@ -61,18 +61,22 @@ extension AppleLogRecognizer {
     public static let table: [BuiltInRecognizer] = [
         BuiltInRecognizer(
             name: "requestEnded",
-            recognises: "WidgetKit's `Request ended for <kind>:<family>:<intent> - success|error: ...` in the widget extension → getTimeline",
+            recognises:
+                "WidgetKit's `Request ended for <kind>:<family>:<intent> - success|error: ...` in the widget extension → getTimeline",
             countsSystemProcesses: false,
             needles: ["Request ended for "],
             triggeringExamples: [
-                .init(process: "GeminiAppWidgetExtension",
-                      message: "Request ended for AIMessageWidget:systemSmall:(noIntent) - success",
-                      event: "getTimeline outcome=success widget=AIMessageWidget:systemSmall"),
-                .init(process: "GeminiAppWidgetExtension",
-                      message: "Request ended for AIMessageWidget:systemMedium:(noIntent) - error: timed out",
-                      event: "getTimeline outcome=failure widget=AIMessageWidget:systemMedium detail=\"error: timed out\""),
-                .init(process: "GeminiAppWidgetExtension", message: "Request ended for AIMessageWidget",
-                      event: "getTimeline widget=AIMessageWidget:?"),
+                .init(
+                    process: "GeminiAppWidgetExtension",
+                    message: "Request ended for AIMessageWidget:systemSmall:(noIntent) - success",
+                    event: "getTimeline outcome=success widget=AIMessageWidget:systemSmall"),
+                .init(
+                    process: "GeminiAppWidgetExtension",
+                    message: "Request ended for AIMessageWidget:systemMedium:(noIntent) - error: timed out",
+                    event: "getTimeline outcome=failure widget=AIMessageWidget:systemMedium detail=\"error: timed out\""),
+                .init(
+                    process: "GeminiAppWidgetExtension", message: "Request ended for AIMessageWidget",
+                    event: "getTimeline widget=AIMessageWidget:?"),
             ],
             nonTriggeringExamples: [
                 .init(process: "chronod", message: "Request ended for AIMessageWidget:systemSmall:(noIntent) - success"),
@@ -87,14 +91,16 @@ extension AppleLogRecognizer {
             countsSystemProcesses: true,
             needles: ["on local reload"],
             triggeringExamples: [
-                .init(process: "chronod",
-                      message: "[AIMessageWidget:systemSmall:(noIntent)] on local reload: succeeded with 1 entries",
-                      event: "reloadOutcome outcome=success"),
-                .init(process: "chronod", message: "[AIMessageWidget:systemSmall:(noIntent)] on local reload: failed",
-                      event: "reloadOutcome outcome=failure"),
+                .init(
+                    process: "chronod",
+                    message: "[AIMessageWidget:systemSmall:(noIntent)] on local reload: succeeded with 1 entries",
+                    event: "reloadOutcome outcome=success"),
+                .init(
+                    process: "chronod", message: "[AIMessageWidget:systemSmall:(noIntent)] on local reload: failed",
+                    event: "reloadOutcome outcome=failure"),
             ],
             nonTriggeringExamples: [
-                .init(process: "chronod", message: "[AIMessageWidget:systemSmall:(noIntent)] on remote reload: succeeded"),
+                .init(process: "chronod", message: "[AIMessageWidget:systemSmall:(noIntent)] on remote reload: succeeded")
             ],
             claims: { ByteSearch.contains($0, Pattern.localReload) },
             event: localReload
@@ -106,21 +112,27 @@ extension AppleLogRecognizer {
             countsSystemProcesses: true,
             needles: ["summary for task"],
             triggeringExamples: [
-                .init(process: "GeminiApp",
-                      message: "Task <9B1C2A4E-1111-4E0E-9C55-2B7D0A3E9F11>.<3> summary for task success {transaction_duration_ms=120, response_status=200}",
-                      event: "apiRequest outcome=success durationMs=120"),
-                .init(process: "GeminiApp",
-                      message: "Task <9B1C2A4E-1111-4E0E-9C55-2B7D0A3E9F11>.<3> summary for task success {transaction_duration_ms=80, response_status=503}",
-                      event: "apiRequest outcome=failure durationMs=80"),
-                .init(process: "GeminiApp",
-                      message: "Task <9B1C2A4E-1111-4E0E-9C55-2B7D0A3E9F11>.<3> summary for task failure {transaction_duration_ms=10000}",
-                      event: "apiRequest outcome=failure durationMs=10000"),
-                .init(process: "trustd",
-                      message: "Task <8B1C2A4E-1111-4E0E-9C55-2B7D0A3E9F11>.<2> summary for task success {response_status=200}",
-                      event: "apiRequest outcome=success"),
+                .init(
+                    process: "GeminiApp",
+                    message:
+                        "Task <9B1C2A4E-1111-4E0E-9C55-2B7D0A3E9F11>.<3> summary for task success {transaction_duration_ms=120, response_status=200}",
+                    event: "apiRequest outcome=success durationMs=120"),
+                .init(
+                    process: "GeminiApp",
+                    message:
+                        "Task <9B1C2A4E-1111-4E0E-9C55-2B7D0A3E9F11>.<3> summary for task success {transaction_duration_ms=80, response_status=503}",
+                    event: "apiRequest outcome=failure durationMs=80"),
+                .init(
+                    process: "GeminiApp",
+                    message: "Task <9B1C2A4E-1111-4E0E-9C55-2B7D0A3E9F11>.<3> summary for task failure {transaction_duration_ms=10000}",
+                    event: "apiRequest outcome=failure durationMs=10000"),
+                .init(
+                    process: "trustd",
+                    message: "Task <8B1C2A4E-1111-4E0E-9C55-2B7D0A3E9F11>.<2> summary for task success {response_status=200}",
+                    event: "apiRequest outcome=success"),
             ],
             nonTriggeringExamples: [
-                .init(process: "GeminiApp", message: "Task <9B1C2A4E-1111-4E0E-9C55-2B7D0A3E9F11>.<3> finished successfully"),
+                .init(process: "GeminiApp", message: "Task <9B1C2A4E-1111-4E0E-9C55-2B7D0A3E9F11>.<3> finished successfully")
             ],
             claims: { ByteSearch.contains($0, Pattern.summary) },
             event: cfnetworkSummary
@@ -131,11 +143,13 @@ extension AppleLogRecognizer {
             countsSystemProcesses: true,
             needles: ["[WidgetQuota] "],
             triggeringExamples: [
-                .init(process: "GeminiApp", message: "[WidgetQuota] apiRequest actor=background outcome=success durationMs=1500",
-                      event: "apiRequest outcome=success actor=background durationMs=1500"),
-                .init(process: "GeminiAppWidgetExtension",
-                      message: "[WidgetQuota] getTimeline widget=AIMessageWidget:systemSmall:2 origin=policy smartStack=true",
-                      event: "getTimeline widget=AIMessageWidget:systemSmall:2 origin=policy smartStack=true"),
+                .init(
+                    process: "GeminiApp", message: "[WidgetQuota] apiRequest actor=background outcome=success durationMs=1500",
+                    event: "apiRequest outcome=success actor=background durationMs=1500"),
+                .init(
+                    process: "GeminiAppWidgetExtension",
+                    message: "[WidgetQuota] getTimeline widget=AIMessageWidget:systemSmall:2 origin=policy smartStack=true",
+                    event: "getTimeline widget=AIMessageWidget:systemSmall:2 origin=policy smartStack=true"),
                 .init(process: "GeminiApp", message: "[WidgetQuota] lowPowerMode on", event: "lowPowerMode lowPowerMode=true"),
                 .init(process: "GeminiApp", message: "[WidgetQuota] lowPowerMode state=off", event: "lowPowerMode lowPowerMode=false"),
             ],
@@ -153,10 +167,10 @@ extension AppleLogRecognizer {
             countsSystemProcesses: false,
             needles: ["Received run request for"],
             triggeringExamples: [
-                .init(process: "GeminiApp", message: "Received run request for com.example.myapp.gemini.refresh", event: "bgTaskLaunch"),
+                .init(process: "GeminiApp", message: "Received run request for com.example.myapp.gemini.refresh", event: "bgTaskLaunch")
             ],
             nonTriggeringExamples: [
-                .init(process: "dasd", message: "Received run request for com.example.myapp.gemini.refresh"),
+                .init(process: "dasd", message: "Received run request for com.example.myapp.gemini.refresh")
             ],
             claims: { ByteSearch.contains($0, Pattern.runRequest) },
             event: { entry, _ in LogEvent(.bgTaskLaunch, entry) }
@@ -167,10 +181,10 @@ extension AppleLogRecognizer {
             countsSystemProcesses: false,
             needles: ["Received request to expire"],
             triggeringExamples: [
-                .init(process: "GeminiApp", message: "Received request to expire com.example.myapp.gemini.refresh", event: "bgTaskExpire"),
+                .init(process: "GeminiApp", message: "Received request to expire com.example.myapp.gemini.refresh", event: "bgTaskExpire")
             ],
             nonTriggeringExamples: [
-                .init(process: "dasd", message: "Received request to expire com.example.myapp.gemini.refresh"),
+                .init(process: "dasd", message: "Received request to expire com.example.myapp.gemini.refresh")
             ],
             claims: { ByteSearch.contains($0, Pattern.expire) },
             event: { entry, _ in LogEvent(.bgTaskExpire, entry) }
@@ -181,9 +195,11 @@ extension AppleLogRecognizer {
             countsSystemProcesses: false,
             needles: ["submitTaskRequest"],
             triggeringExamples: [
-                .init(process: "GeminiApp",
-                      message: "submitTaskRequest: <BGAppRefreshTaskRequest: com.example.myapp.gemini.refresh, earliestBeginDate: 2025-07-27 22:00:00 +0000>",
-                      event: "bgTaskSubmit outcome=success"),
+                .init(
+                    process: "GeminiApp",
+                    message:
+                        "submitTaskRequest: <BGAppRefreshTaskRequest: com.example.myapp.gemini.refresh, earliestBeginDate: 2025-07-27 22:00:00 +0000>",
+                    event: "bgTaskSubmit outcome=success")
             ],
             nonTriggeringExamples: [
                 .init(process: "GeminiApp", message: "submitTaskRequest: <BGProcessingTaskRequest: com.example.myapp.cleanup>"),
@@ -198,8 +214,9 @@ extension AppleLogRecognizer {
             countsSystemProcesses: false,
             needles: ["Fetch error"],
             triggeringExamples: [
-                .init(process: "GeminiApp", message: "[GeminiWidget] Fetch error: The request timed out.",
-                      event: "fetchError outcome=failure detail=\"Fetch error: The request timed out.\""),
+                .init(
+                    process: "GeminiApp", message: "[GeminiWidget] Fetch error: The request timed out.",
+                    event: "fetchError outcome=failure detail=\"Fetch error: The request timed out.\"")
             ],
             nonTriggeringExamples: [
                 .init(process: "nsurlsessiond", message: "[GeminiWidget] Fetch error: The request timed out."),
@@ -214,11 +231,12 @@ extension AppleLogRecognizer {
             countsSystemProcesses: false,
             needles: ["submit failed"],
             triggeringExamples: [
-                .init(process: "GeminiApp", message: "[BGTask] submit failed: BGTaskSchedulerErrorDomain Code=1",
-                      event: "bgTaskSubmit outcome=failure"),
+                .init(
+                    process: "GeminiApp", message: "[BGTask] submit failed: BGTaskSchedulerErrorDomain Code=1",
+                    event: "bgTaskSubmit outcome=failure")
             ],
             nonTriggeringExamples: [
-                .init(process: "GeminiApp", message: "[Upload] submit failed: quota"),
+                .init(process: "GeminiApp", message: "[Upload] submit failed: quota")
             ],
             claims: { ByteSearch.contains($0, Pattern.bgTask) && ByteSearch.contains($0, Pattern.submitFailed) },
             event: { entry, _ in LogEvent(.bgTaskSubmit, entry, outcome: .failure) }
@@ -229,10 +247,10 @@ extension AppleLogRecognizer {
             countsSystemProcesses: false,
             needles: ["reloadAllTimelines"],
             triggeringExamples: [
-                .init(process: "GeminiApp", message: "WidgetCenter.shared.reloadAllTimelines()", event: "reloadAllTimelines"),
+                .init(process: "GeminiApp", message: "WidgetCenter.shared.reloadAllTimelines()", event: "reloadAllTimelines")
             ],
             nonTriggeringExamples: [
-                .init(process: "SpringBoard", message: "reloadAllTimelines requested"),
+                .init(process: "SpringBoard", message: "reloadAllTimelines requested")
             ],
             claims: { ByteSearch.contains($0, Pattern.reloadAll) },
             event: { entry, _ in LogEvent(.reloadAllTimelines, entry) }
@@ -243,11 +261,12 @@ extension AppleLogRecognizer {
             countsSystemProcesses: false,
             needles: ["reloadTimelines"],
             triggeringExamples: [
-                .init(process: "GeminiApp", message: "WidgetCenter.shared.reloadTimelines(ofKind: \"AIMessageWidget\")",
-                      event: "reloadTimelines"),
+                .init(
+                    process: "GeminiApp", message: "WidgetCenter.shared.reloadTimelines(ofKind: \"AIMessageWidget\")",
+                    event: "reloadTimelines")
             ],
             nonTriggeringExamples: [
-                .init(process: "GeminiApp", message: "reloadTimelines skipped: nothing changed"),
+                .init(process: "GeminiApp", message: "reloadTimelines skipped: nothing changed")
             ],
             claims: { ByteSearch.contains($0, Pattern.reloadKind) },
             event: { entry, _ in LogEvent(.reloadTimelines, entry) }
@@ -342,7 +361,9 @@ extension LogEvent {
         if let smartStack { parts.append("smartStack=\(smartStack)") }
         if let lowPowerMode { parts.append("lowPowerMode=\(lowPowerMode)") }
         if let durationMs {
-            parts.append("durationMs=" + (durationMs == durationMs.rounded() && abs(durationMs) < 1e15 ? String(Int(durationMs)) : String(durationMs)))
+            parts.append(
+                "durationMs="
+                    + (durationMs == durationMs.rounded() && abs(durationMs) < 1e15 ? String(Int(durationMs)) : String(durationMs)))
         }
         if let tokens { parts.append("tokens=\(tokens)") }
         if let detail { parts.append("detail=\(detail.debugDescription)") }

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Byte-level helpers for scanning log lines without building Strings.
@@ -18,7 +19,9 @@ enum ByteSearch {
     static func index(of needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>, from: Int = 0) -> Int? {
         guard needle.count > 0, haystack.count - from >= needle.count, let base = haystack.baseAddress else { return nil }
         return needle.withUnsafeBufferPointer { n -> Int? in
-            let first = n[0], lastOffset = n.count - 1, last = n[lastOffset]
+            let first = n[0]
+            let lastOffset = n.count - 1
+            let last = n[lastOffset]
             var i = from
             let end = haystack.count - n.count
             while i <= end {
@@ -48,7 +51,8 @@ enum ByteSearch {
     static func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
         let n = a.count
         guard n >= 4 else { return a.elementsEqual(b) }
-        let x = UnsafeRawBufferPointer(a), y = UnsafeRawBufferPointer(b)
+        let x = UnsafeRawBufferPointer(a)
+        let y = UnsafeRawBufferPointer(b)
         if n < 8 {
             return x.loadUnaligned(as: UInt32.self) == y.loadUnaligned(as: UInt32.self)
                 && x.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self) == y.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)

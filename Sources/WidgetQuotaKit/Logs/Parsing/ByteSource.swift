@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Something bytes can be read from in chunks: a file, standard input, or memory (tests).
@@ -99,9 +100,9 @@ public struct FileDescriptorSource: RereadableByteSource {
     public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         while true {
             #if canImport(Glibc)
-            let n = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
+                let n = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
             #else
-            let n = Darwin.read(descriptor, buffer.baseAddress, buffer.count)
+                let n = Darwin.read(descriptor, buffer.baseAddress, buffer.count)
             #endif
             if n >= 0 { return n }
             if errno == EINTR { continue }
@@ -122,9 +123,12 @@ public struct FileDescriptorSource: RereadableByteSource {
         var done = 0
         while done < buffer.count {
             let n = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
-            if n > 0 { done += n; continue }
+            if n > 0 {
+                done += n
+                continue
+            }
             if n < 0 && errno == EINTR { continue }
-            break   // the end of the file, or an error
+            break  // the end of the file, or an error
         }
         return done
     }
@@ -133,9 +137,9 @@ public struct FileDescriptorSource: RereadableByteSource {
     public func close() {
         if descriptor != STDIN_FILENO {
             #if canImport(Glibc)
-            _ = Glibc.close(descriptor)
+                _ = Glibc.close(descriptor)
             #else
-            _ = Darwin.close(descriptor)
+                _ = Darwin.close(descriptor)
             #endif
         }
     }

@@ -23,7 +23,11 @@ enum CSVLine {
                 var closed = false
                 while i < n {
                     if b[i] == 0x22 {
-                        if i + 1 < n, b[i + 1] == 0x22 { doubled = true; i += 2; continue }
+                        if i + 1 < n, b[i + 1] == 0x22 {
+                            doubled = true
+                            i += 2
+                            continue
+                        }
                         closed = true
                         break
                     }
@@ -40,8 +44,11 @@ enum CSVLine {
                 cells.append(Cell(start: start, end: i, quoted: false, doubled: false))
             }
             if i >= n { break }
-            i += 1   // the comma
-            if i == n { cells.append(Cell(start: n, end: n, quoted: false, doubled: false)); break }
+            i += 1  // the comma
+            if i == n {
+                cells.append(Cell(start: n, end: n, quoted: false, doubled: false))
+                break
+            }
         }
         return true
     }
@@ -76,7 +83,11 @@ enum CSVLine {
                 var closed = false
                 while i < n {
                     if b[i] == 0x22 {
-                        if i + 1 < n, b[i + 1] == 0x22 { bytes.append(0x22); i += 2; continue }
+                        if i + 1 < n, b[i + 1] == 0x22 {
+                            bytes.append(0x22)
+                            i += 2
+                            continue
+                        }
                         closed = true
                         i += 1
                         break
@@ -92,8 +103,11 @@ enum CSVLine {
                 cells.append(ByteSearch.string(b, start..<i))
             }
             if i >= n { break }
-            i += 1   // the comma
-            if i == n { cells.append(""); break }
+            i += 1  // the comma
+            if i == n {
+                cells.append("")
+                break
+            }
         }
         return cells
     }

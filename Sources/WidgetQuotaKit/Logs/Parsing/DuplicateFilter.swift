@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Remembers the last lines that carried a timestamp, so an exact repeat — two exports
@@ -66,8 +66,10 @@ struct DuplicateFilter {
 
     /// `capacity` (a power of two, at most 2^16) lines, recalled by `recall` (copies within
     /// `arenaBytes` of bytes); `hash` is replaceable so tests can force collisions.
-    init(capacity: Int = DuplicateFilter.defaultCapacity, arenaBytes: Int = DuplicateFilter.defaultArenaBytes,
-         recall: Recall = .copies, hash: @escaping (UnsafeRawBufferPointer) -> UInt64 = LineHash.hash) {
+    init(
+        capacity: Int = DuplicateFilter.defaultCapacity, arenaBytes: Int = DuplicateFilter.defaultArenaBytes,
+        recall: Recall = .copies, hash: @escaping (UnsafeRawBufferPointer) -> UInt64 = LineHash.hash
+    ) {
         precondition(capacity > 0 && capacity <= 1 << 16 && capacity & (capacity - 1) == 0, "capacity must be a power of two ≤ 2^16")
         self.capacity = capacity
         self.arenaBytes = arenaBytes
@@ -90,7 +92,7 @@ struct DuplicateFilter {
         let found = index.contains(hash: h) { i in
             guard isRemembered(i) && entries[i].hash == h && entries[i].count == raw.count else { return false }
             if reread == nil { return arena.holds(raw, at: entries[i].start) }
-            candidates.append(i)   // read again below, outside the index's borrow of self
+            candidates.append(i)  // read again below, outside the index's borrow of self
             return false
         }
         if found || candidates.contains(where: { reads(raw, at: entries[$0].start) }) { return true }
@@ -107,7 +109,10 @@ struct DuplicateFilter {
             if block.count < size { block = [UInt8](repeating: 0, count: size) }
             blockStart = offset
             blockCount = block.withUnsafeMutableBytes { reread(offset, UnsafeMutableRawBufferPointer(rebasing: $0[0..<size])) }
-            guard raw.count <= blockCount else { blockCount = 0; return false }   // the input changed under us
+            guard raw.count <= blockCount else {
+                blockCount = 0
+                return false
+            }  // the input changed under us
         }
         if raw.isEmpty { return true }
         return block.withUnsafeBytes { memcmp($0.baseAddress! + (offset - blockStart), raw.baseAddress!, raw.count) == 0 }
@@ -119,7 +124,7 @@ struct DuplicateFilter {
 
     private mutating func remember(_ raw: UnsafeRawBufferPointer, at offset: Int, hash h: UInt64) {
         let n = raw.count
-        guard n <= arenaBytes else { return }   // cannot be kept: such a line is never a repeat
+        guard n <= arenaBytes else { return }  // cannot be kept: such a line is never a repeat
         guard reread == nil else {
             // Nothing to copy; the same window as the arena's: forget the oldest lines while the
             // ring is full or the bytes would not fit.

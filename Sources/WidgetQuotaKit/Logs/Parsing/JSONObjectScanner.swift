@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A value found by `JSONObjectScanner`: where it is in the line and what kind it is.
@@ -69,7 +70,10 @@ enum JSONObjectScanner {
             visit(key, value)
             skipSpace()
             guard i < n else { return "expected ',' or '}' (the line is cut off)" }
-            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+            if bytes[i] == UInt8(ascii: ",") {
+                i += 1
+                continue
+            }
             if bytes[i] == UInt8(ascii: "}") {
                 i += 1
                 skipSpace()
@@ -97,14 +101,17 @@ enum JSONObjectScanner {
             // The next quote or backslash.
             while i + 8 <= n {
                 let hits = SWAR.quoteOrBackslash(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
-                if hits != 0 { i += hits.trailingZeroBitCount >> 3; break }
+                if hits != 0 {
+                    i += hits.trailingZeroBitCount >> 3
+                    break
+                }
                 i += 8
             }
             while i < n, bytes[i] != 0x22, bytes[i] != 0x5C { i += 1 }
             guard i < n else { return nil }
             if bytes[i] == 0x22 { return (i, escaped) }
             escaped = true
-            i += 2   // the backslash and the byte it escapes
+            i += 2  // the backslash and the byte it escapes
         }
     }
 
@@ -112,7 +119,7 @@ enum JSONObjectScanner {
     @inline(__always)
     static func scalarEnd(_ bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
         var i = from
-        while i < bytes.count, bytes[i] &- 0x30 < 10 { i += 1 }   // digits end nothing: skip them first
+        while i < bytes.count, bytes[i] &- 0x30 < 10 { i += 1 }  // digits end nothing: skip them first
         while i < bytes.count {
             let b = bytes[i]
             if b == UInt8(ascii: ",") || b == UInt8(ascii: "}") || b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { break }
@@ -160,7 +167,8 @@ enum JSONObjectScanner {
     @inline(__always)
     static func keyEquals(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ name: StaticString) -> Bool {
         guard range.count == name.utf8CodeUnitCount else { return false }
-        return ByteSearch.sameBytes(UnsafeBufferPointer(rebasing: bytes[range]), UnsafeBufferPointer(start: name.utf8Start, count: range.count))
+        return ByteSearch.sameBytes(
+            UnsafeBufferPointer(rebasing: bytes[range]), UnsafeBufferPointer(start: name.utf8Start, count: range.count))
     }
 
     /// Decodes a JSON string's content (between the quotes), resolving escapes; nil when an escape is invalid.
@@ -190,7 +198,10 @@ enum JSONObjectScanner {
             let c = bytes[i]
             if c != 0x5C {
                 // Copy the run up to the next backslash at once.
-                let run = memchr(bytes.baseAddress! + i, 0x5C, end - i).map { bytes.baseAddress!.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? end
+                let run =
+                    memchr(bytes.baseAddress! + i, 0x5C, end - i).map {
+                        bytes.baseAddress!.distance(to: $0.assumingMemoryBound(to: UInt8.self))
+                    } ?? end
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<run]))
                 i = run
                 continue
@@ -212,7 +223,8 @@ enum JSONObjectScanner {
                 i += 4
                 if scalar >= 0xD800 && scalar < 0xDC00 {
                     // A high surrogate must be followed by \uDC00-\uDFFF.
-                    if i + 6 <= end, bytes[i] == 0x5C, bytes[i + 1] == UInt8(ascii: "u"), let low = hex4(i + 2), low >= 0xDC00, low < 0xE000 {
+                    if i + 6 <= end, bytes[i] == 0x5C, bytes[i + 1] == UInt8(ascii: "u"), let low = hex4(i + 2), low >= 0xDC00, low < 0xE000
+                    {
                         scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                         i += 6
                     } else {

@@ -37,7 +37,8 @@ enum LineHash {
         // The last 0–15 bytes: whole words, overlapping bytes already hashed when the line is
         // long enough (the length is mixed in, so this stays a function of the bytes).
         let rest = n - i
-        var t0: UInt64 = 0, t1: UInt64 = 0
+        var t0: UInt64 = 0
+        var t1: UInt64 = 0
         if rest >= 8 {
             t0 = word(i)
             t1 = word(n - 8)

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One line handed out by `LineReader`: its bytes (without the line break, CR stripped),
@@ -42,18 +43,20 @@ public struct LineReader {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 16)
         defer { buffer.deallocate() }
         let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        var filled = 0          // bytes in the buffer
+        var filled = 0  // bytes in the buffer
         var lineNumber = 0
-        var skipping = false    // inside an overlong line: drop bytes up to the next newline
+        var skipping = false  // inside an overlong line: drop bytes up to the next newline
         var total = 0
-        var bufferOffset = 0    // where the buffer's first byte is in the input
+        var bufferOffset = 0  // where the buffer's first byte is in the input
 
         func emit(_ start: Int, _ end: Int, unterminated: Bool) throws {
             var e = end
             if e > start && base[e - 1] == 0x0D { e -= 1 }
             lineNumber += 1
-            try body(LineView(bytes: UnsafeBufferPointer(start: base + start, count: e - start), number: lineNumber,
-                              offset: bufferOffset + start, isOverlong: false, isUnterminated: unterminated))
+            try body(
+                LineView(
+                    bytes: UnsafeBufferPointer(start: base + start, count: e - start), number: lineNumber,
+                    offset: bufferOffset + start, isOverlong: false, isUnterminated: unterminated))
         }
 
         while true {
@@ -84,14 +87,19 @@ public struct LineReader {
                 // No line break in a whole buffer: the line is too long.
                 if !skipping {
                     lineNumber += 1
-                    try body(LineView(bytes: UnsafeBufferPointer(start: base, count: 0), number: lineNumber,
-                                      offset: bufferOffset, isOverlong: true, isUnterminated: false))
+                    try body(
+                        LineView(
+                            bytes: UnsafeBufferPointer(start: base, count: 0), number: lineNumber,
+                            offset: bufferOffset, isOverlong: true, isUnterminated: false))
                     skipping = true
                 }
                 bufferOffset += filled
                 filled = 0
             }
-            if skipping && filled > 0 && start == 0 { bufferOffset += filled; filled = 0 }
+            if skipping && filled > 0 && start == 0 {
+                bufferOffset += filled
+                filled = 0
+            }
         }
         if filled > 0 && !skipping {
             try emit(0, filled, unterminated: true)

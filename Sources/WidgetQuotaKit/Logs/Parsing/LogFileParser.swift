@@ -54,8 +54,10 @@ struct LogFileParser {
 
     /// A file that is not a log in any known format.
     func unknownFormat() -> WidgetQuotaError {
-        .malformedInput(file: file, line: nil, problem: "not a log in a known format; expected a WidgetQuota trace (NDJSON or CSV) "
-                        + "or an Apple `log show` export (--style ndjson, json, default, syslog or compact)")
+        .malformedInput(
+            file: file, line: nil,
+            problem: "not a log in a known format; expected a WidgetQuota trace (NDJSON or CSV) "
+                + "or an Apple `log show` export (--style ndjson, json, default, syslog or compact)")
     }
 
     // MARK: Lines
@@ -66,7 +68,9 @@ struct LogFileParser {
     mutating func consume(_ line: LineView, into sink: inout some LogRecordSink) throws {
         if line.isOverlong {
             try flushPending(into: &sink)
-            try sink.malformed(file: file, line: line.number, problem: "line longer than \(LineReader.defaultBufferSize / 1_048_576) MiB; skipped to the next line")
+            try sink.malformed(
+                file: file, line: line.number,
+                problem: "line longer than \(LineReader.defaultBufferSize / 1_048_576) MiB; skipped to the next line")
             return
         }
         var b = line.bytes
@@ -78,7 +82,8 @@ struct LogFileParser {
         guard let format else { return try detect(b, line: line, into: &sink) }
         // Exact repeats of timestamped lines are counted once (pretty JSON repeats lines legitimately).
         if format != .appleJSON, let first = b.first, first == 0x7B || (first >= 0x30 && first <= 0x39) || format == .traceCSV,
-           !ByteSearch.isBlank(b) {
+            !ByteSearch.isBlank(b)
+        {
             if duplicates.isRepeat(b, at: offset) {
                 sink.duplicateLines += 1
                 skippingRepeat = true
@@ -86,7 +91,7 @@ struct LogFileParser {
             }
             skippingRepeat = false
         } else if skippingRepeat, format.textStyle != nil {
-            return   // a continuation line of a repeated record
+            return  // a continuation line of a repeated record
         }
         switch format {
         case .traceNDJSON:
@@ -127,7 +132,10 @@ struct LogFileParser {
 
     private mutating func detect(_ b: UnsafeBufferPointer<UInt8>, line: LineView, into sink: inout some LogRecordSink) throws {
         if ByteSearch.isBlank(b) { return }
-        if let style = LogFormat.styleOfHeader(b) { headerHint = style; return }
+        if let style = LogFormat.styleOfHeader(b) {
+            headerHint = style
+            return
+        }
         if LogFormat.isPreamble(b) { return }
         contentLines += 1
         var found: LogFormat?
@@ -138,7 +146,8 @@ struct LogFileParser {
             var keys = Set<String>()
             if JSONObjectScanner.scan(b, { key, _ in keys.insert(ByteSearch.string(b, key)) }) == nil {
                 if keys.contains("eventMessage") || keys.contains("processImagePath") || keys.contains("messageType")
-                    || (keys.contains("count") && keys.contains("finished")) {
+                    || (keys.contains("count") && keys.contains("finished"))
+                {
                     found = .appleNDJSON
                 } else if keys.contains("schemaVersion") && keys.contains("event") {
                     found = .traceNDJSON
@@ -190,24 +199,36 @@ struct LogFileParser {
     // MARK: Apple JSON styles
 
     private mutating func appleJSONObject(_ b: UnsafeBufferPointer<UInt8>, line: Int, into sink: inout some LogRecordSink) throws {
-        var ts: JSONValueRef?, message: JSONValueRef?, image: JSONValueRef?, subsystem: JSONValueRef?
-        var category: JSONValueRef?, type: JSONValueRef?
+        var ts: JSONValueRef?
+        var message: JSONValueRef?
+        var image: JSONValueRef?
+        var subsystem: JSONValueRef?
+        var category: JSONValueRef?
+        var type: JSONValueRef?
         var trailer = false
         let problem = JSONObjectScanner.scan(b) { key, value in
             switch key.count {
-            case 9: if JSONObjectScanner.keyEquals(b, key, "timestamp") { ts = value }
-                else if JSONObjectScanner.keyEquals(b, key, "subsystem") { subsystem = value }
+            case 9:
+                if JSONObjectScanner.keyEquals(b, key, "timestamp") {
+                    ts = value
+                } else if JSONObjectScanner.keyEquals(b, key, "subsystem") {
+                    subsystem = value
+                }
             case 12: if JSONObjectScanner.keyEquals(b, key, "eventMessage") { message = value }
             case 16: if JSONObjectScanner.keyEquals(b, key, "processImagePath") { image = value }
-            case 8: if JSONObjectScanner.keyEquals(b, key, "category") { category = value }
-                else if JSONObjectScanner.keyEquals(b, key, "finished") { trailer = true }
+            case 8:
+                if JSONObjectScanner.keyEquals(b, key, "category") {
+                    category = value
+                } else if JSONObjectScanner.keyEquals(b, key, "finished") {
+                    trailer = true
+                }
             case 11: if JSONObjectScanner.keyEquals(b, key, "messageType") { type = value }
             default: break
             }
         }
         if let problem { return try sink.malformed(file: file, line: line, problem: problem) }
         guard let ts, ts.kind == .string else {
-            if trailer { return }   // {"count":N,"finished":1}
+            if trailer { return }  // {"count":N,"finished":1}
             return try sink.malformed(file: file, line: line, problem: "expected a \"timestamp\" in the log record")
         }
         let tsBytes = UnsafeBufferPointer(rebasing: b[ts.range])
@@ -230,8 +251,9 @@ struct LogFileParser {
             names.insert(bytes, decoded)
             return decoded
         }
-        let entry = AppleLogEntry(time: time, process: name(image, lastComponent: true), subsystem: name(subsystem),
-                                  category: name(category), messageType: name(type), message: redactor.redact(decoded))
+        let entry = AppleLogEntry(
+            time: time, process: name(image, lastComponent: true), subsystem: name(subsystem),
+            category: name(category), messageType: name(type), message: redactor.redact(decoded))
         if time.utcOffsetSeconds == nil { sink.note("Some timestamps carry no UTC offset; they are taken as the device's local time.") }
         if let e = recognizer.recognise(entry) { sink.record(e, fileDevice: file) }
     }
@@ -255,9 +277,16 @@ struct LogFileParser {
                         if escaped { escaped = false } else if c == 0x5C { escaped = true } else if c == 0x22 { inString = false }
                         continue
                     }
-                    if c == 0x22 { inString = true } else if c == 0x7B { d += 1 } else if c == 0x7D {
+                    if c == 0x22 {
+                        inString = true
+                    } else if c == 0x7B {
+                        d += 1
+                    } else if c == 0x7D {
                         d -= 1
-                        if d == 0 { ended = true; break }
+                        if d == 0 {
+                            ended = true
+                            break
+                        }
                     }
                 }
                 (depth, self.inString, self.escaped) = (d, inString, escaped)
@@ -268,14 +297,14 @@ struct LogFileParser {
             let c = b[i]
             i += 1
             switch c {
-            case 0x7B:   // {
+            case 0x7B:  // {
                 depth = 1
                 objectBytes.removeAll(keepingCapacity: true)
                 objectBytes.append(c)
                 objectLine = line
                 objectOverflow = false
                 contentLines += 1
-            case 0x5B, 0x5D, 0x2C, 0x20, 0x09, 0x0D: break   // [ ] , white space between objects
+            case 0x5B, 0x5D, 0x2C, 0x20, 0x09, 0x0D: break  // [ ] , white space between objects
             default: stray = true
             }
         }
@@ -301,7 +330,9 @@ struct LogFileParser {
 
     // MARK: Apple text styles
 
-    private mutating func text(_ b: UnsafeBufferPointer<UInt8>, line: LineView, style: AppleTextHeader.Style, into sink: inout some LogRecordSink) throws {
+    private mutating func text(
+        _ b: UnsafeBufferPointer<UInt8>, line: LineView, style: AppleTextHeader.Style, into sink: inout some LogRecordSink
+    ) throws {
         let startsRecord = b.count >= 19 && b[0] &- 0x30 < 10 && LogTimestamp.parse(b) != nil
         if !startsRecord {
             if LogFormat.isPreamble(b) { return }
@@ -314,7 +345,8 @@ struct LogFileParser {
             }
             if ByteSearch.isBlank(b) { return }
             contentLines += 1
-            return try sink.malformed(file: file, line: line.number, problem: "expected a line starting with a timestamp such as 2025-07-27 15:47:10.504275-0400")
+            return try sink.malformed(
+                file: file, line: line.number, problem: "expected a line starting with a timestamp such as 2025-07-27 15:47:10.504275-0400")
         }
         try flushPending(into: &sink)
         contentLines += 1
@@ -343,15 +375,16 @@ struct LogFileParser {
                 guard let r else { return "" }
                 let bytes = UnsafeBufferPointer(rebasing: b[r])
                 if let cached = names.lookup(bytes) { return cached }
-                let s = redactor.redact(ByteSearch.string(bytes))   // names reach the report too
+                let s = redactor.redact(ByteSearch.string(bytes))  // names reach the report too
                 names.insert(bytes, s)
                 return s
             }
             var msg = ByteSearch.string(message)
             while msg.hasSuffix("\n") { msg.removeLast() }
-            let entry = AppleLogEntry(time: header.time, process: text(header.process), subsystem: text(header.subsystem),
-                                      category: text(header.category), messageType: text(header.messageType),
-                                      message: redactor.redact(msg))
+            let entry = AppleLogEntry(
+                time: header.time, process: text(header.process), subsystem: text(header.subsystem),
+                category: text(header.category), messageType: text(header.messageType),
+                message: redactor.redact(msg))
             return recognizer.recognise(entry)
         }
         if let event { sink.record(event, fileDevice: file) }

@@ -52,9 +52,9 @@ public enum LogFormat: String, Sendable, Codable, CaseIterable {
         while i < b.count, b[i] == 0x20 { i += 1 }
         var j = i
         while j < b.count, b[j] != 0x20 { j += 1 }
-        if j - i > 2, b[i] == 0x30, b[i + 1] == 0x78 { return .appleDefault }   // 0x thread id
+        if j - i > 2, b[i] == 0x30, b[i + 1] == 0x78 { return .appleDefault }  // 0x thread id
         if ts.utcOffsetSeconds == nil, j - i <= 2 { return .appleCompact }
-        if ByteSearch.contains(b, [0x5D, 0x3A]) { return .appleSyslog }           // "]:"
+        if ByteSearch.contains(b, [0x5D, 0x3A]) { return .appleSyslog }  // "]:"
         return nil
     }
 }

@@ -17,12 +17,18 @@ public enum LogInputs {
         var items = [Item]()
         let fm = FileManager.default
         for path in paths {
-            if path == "-" { items.append(Item(path: "-", fromFolder: false)); continue }
+            if path == "-" {
+                items.append(Item(path: "-", fromFolder: false))
+                continue
+            }
             var isDirectory: ObjCBool = false
             guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 throw WidgetQuotaError.unreadable(file: path, problem: "no such file or folder")
             }
-            guard isDirectory.boolValue else { items.append(Item(path: path, fromFolder: false)); continue }
+            guard isDirectory.boolValue else {
+                items.append(Item(path: path, fromFolder: false))
+                continue
+            }
             guard let enumerator = fm.enumerator(atPath: path) else {
                 throw WidgetQuotaError.unreadable(file: path, problem: "cannot list the folder")
             }

@@ -68,7 +68,9 @@ public struct LogRules: Sendable {
                 let hint = Levenshtein.nearest(to: key, in: known).map { "; did you mean \"\($0)\"?" } ?? ""
                 throw fail("\(label): unknown key \"\(key)\"\(hint)")
             }
-            guard let eventName = object["event"] as? String else { throw fail("\(label): expected \"event\", one of \(LogEventKind.allNames)") }
+            guard let eventName = object["event"] as? String else {
+                throw fail("\(label): expected \"event\", one of \(LogEventKind.allNames)")
+            }
             guard let event = LogEventKind(rawValue: eventName) else {
                 throw fail("\(label): unknown event \"\(eventName)\"; expected one of \(LogEventKind.allNames)")
             }
@@ -81,19 +83,25 @@ public struct LogRules: Sendable {
                     throw fail("\(label): invalid \(key) pattern \"\(text)\": expected a valid regular expression (NSRegularExpression)")
                 }
             }
-            let process = try pattern("process"), subsystem = try pattern("subsystem")
-            let category = try pattern("category"), message = try pattern("message")
+            let process = try pattern("process")
+            let subsystem = try pattern("subsystem")
+            let category = try pattern("category")
+            let message = try pattern("message")
             guard process != nil || subsystem != nil || category != nil || message != nil else {
                 throw fail("\(label): expected at least one of \"process\", \"subsystem\", \"category\", \"message\"")
             }
             var outcome: LogOutcome?
             if let text = object["outcome"] {
-                guard let t = text as? String, let v = LogOutcome(rawValue: t) else { throw fail("\(label): \"outcome\" must be \"success\" or \"failure\"") }
+                guard let t = text as? String, let v = LogOutcome(rawValue: t) else {
+                    throw fail("\(label): \"outcome\" must be \"success\" or \"failure\"")
+                }
                 outcome = v
             }
             var actor: RequestActor?
             if let text = object["actor"] {
-                guard let t = text as? String, let v = RequestActor(rawValue: t) else { throw fail("\(label): \"actor\" must be \"app\", \"extension\" or \"background\"") }
+                guard let t = text as? String, let v = RequestActor(rawValue: t) else {
+                    throw fail("\(label): \"actor\" must be \"app\", \"extension\" or \"background\"")
+                }
                 actor = v
             }
             var state: Bool?
@@ -102,8 +110,10 @@ public struct LogRules: Sendable {
                 state = t == "on"
             }
             if event == .lowPowerMode && state == nil { throw fail("\(label): a lowPowerMode rule needs \"state\": \"on\" or \"off\"") }
-            rules.append(Rule(name: name, event: event, process: process, subsystem: subsystem, category: category,
-                              message: message, outcome: outcome, actor: actor, state: state))
+            rules.append(
+                Rule(
+                    name: name, event: event, process: process, subsystem: subsystem, category: category,
+                    message: message, outcome: outcome, actor: actor, state: state))
         }
         return LogRules(rules: rules)
     }

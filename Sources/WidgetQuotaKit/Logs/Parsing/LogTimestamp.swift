@@ -66,11 +66,12 @@ public struct LogTimestamp: Sendable, Equatable {
     public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, from: Int = 0) -> (LogTimestamp, end: Int)? {
         let n = bytes.count
         guard let (year, month, day, hour, minute, second, end) = fixedDateAndTime(bytes, from) ?? dateAndTime(bytes, from),
-              month >= 1, month <= 12, day >= 1,
-              // Logs come from iOS devices: a year outside this range is a corrupt line, not a date.
-              year >= 2000, year <= 2100,
-              day <= daysInMonth(year: year, month: month),   // 2026-02-31 is not March 3rd
-              hour < TimeUnits.hoursPerDay, minute < TimeUnits.minutesPerHour, second < 61 else { return nil }
+            month >= 1, month <= 12, day >= 1,
+            // Logs come from iOS devices: a year outside this range is a corrupt line, not a date.
+            year >= 2000, year <= 2100,
+            day <= daysInMonth(year: year, month: month),  // 2026-02-31 is not March 3rd
+            hour < TimeUnits.hoursPerDay, minute < TimeUnits.minutesPerHour, second < 61
+        else { return nil }
         var i = end
         var fraction = 0.0
         if i < n, bytes[i] == 0x2E || bytes[i] == 0x2C {
@@ -78,7 +79,7 @@ public struct LogTimestamp: Sendable, Equatable {
             var scale = 0.1
             let start = i
             while i < n, bytes[i] &- 0x30 < 10 {
-                if i - start < 9 { fraction += Double(bytes[i] &- 0x30) * scale }   // nanoseconds at most
+                if i - start < 9 { fraction += Double(bytes[i] &- 0x30) * scale }  // nanoseconds at most
                 scale *= 0.1
                 i += 1
             }
@@ -92,10 +93,10 @@ public struct LogTimestamp: Sendable, Equatable {
         var offset: Int?
         if i < n {
             let c = bytes[i]
-            if c == 0x5A {   // Z
+            if c == 0x5A {  // Z
                 offset = 0
                 i += 1
-            } else if c == 0x2B || c == 0x2D {   // + or -
+            } else if c == 0x2B || c == 0x2D {  // + or -
                 var cursor = DigitCursor(bytes: bytes, at: i + 1)
                 if let hh = cursor.digits(2) {
                     _ = cursor.expect(0x3A)
@@ -107,7 +108,9 @@ public struct LogTimestamp: Sendable, Equatable {
             }
         }
         let days = daysFromCivil(year: year, month: month, day: day)
-        let seconds = Double(days * TimeUnits.secondsPerDay + hour * TimeUnits.secondsPerHour + minute * TimeUnits.secondsPerMinute + wholeSecond) + fraction
+        let seconds =
+            Double(days * TimeUnits.secondsPerDay + hour * TimeUnits.secondsPerHour + minute * TimeUnits.secondsPerMinute + wholeSecond)
+            + fraction
         return (LogTimestamp(localSeconds: seconds, utcOffsetSeconds: offset), i)
     }
 
@@ -122,13 +125,15 @@ public struct LogTimestamp: Sendable, Equatable {
         guard bytes.count - from >= 19, let base = bytes.baseAddress else { return nil }
         let p = base + from
         @inline(__always) func two(_ k: Int) -> Int? {
-            let a = p[k] &- 0x30, b = p[k + 1] &- 0x30
+            let a = p[k] &- 0x30
+            let b = p[k + 1] &- 0x30
             guard a < 10, b < 10 else { return nil }
             return Int(a) * 10 + Int(b)
         }
         guard let century = two(0), let years = two(2), p[4] == 0x2D, let month = two(5), p[7] == 0x2D, let day = two(8),
-              p[10] == 0x20 || p[10] == 0x54, let hour = two(11), p[13] == 0x3A, let minute = two(14), p[16] == 0x3A,
-              let second = two(17) else { return nil }
+            p[10] == 0x20 || p[10] == 0x54, let hour = two(11), p[13] == 0x3A, let minute = two(14), p[16] == 0x3A,
+            let second = two(17)
+        else { return nil }
         return (century * 100 + years, month, day, hour, minute, second, from + 19)
     }
 
@@ -136,8 +141,8 @@ public struct LogTimestamp: Sendable, Equatable {
     static func dateAndTime(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int) -> DateAndTime? {
         var c = DigitCursor(bytes: bytes, at: from)
         guard let year = c.digits(4), c.expect(0x2D), let month = c.digits(2), c.expect(0x2D), let day = c.digits(2),
-              c.expect(0x20) || c.expect(0x54),   // ' ' or 'T'
-              let hour = c.digits(2), c.expect(0x3A), let minute = c.digits(2), c.expect(0x3A), let second = c.digits(2)
+            c.expect(0x20) || c.expect(0x54),  // ' ' or 'T'
+            let hour = c.digits(2), c.expect(0x3A), let minute = c.digits(2), c.expect(0x3A), let second = c.digits(2)
         else { return nil }
         return (year, month, day, hour, minute, second, c.at)
     }
@@ -188,12 +193,17 @@ public struct LogTimestamp: Sendable, Equatable {
         let dayMicros: Int64 = 86_400_000_000
         var day = totalMicros / dayMicros
         var rest = totalMicros % dayMicros
-        if rest < 0 { rest += dayMicros; day -= 1 }
+        if rest < 0 {
+            rest += dayMicros
+            day -= 1
+        }
         let secondsOfDay = Int(rest / 1_000_000)
         let micros = Int(rest % 1_000_000)
         func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        var text = LogTimestamp.dateText(day: Int(day)) + dateSeparator
-            + two(secondsOfDay / TimeUnits.secondsPerHour) + ":" + two(secondsOfDay / TimeUnits.secondsPerMinute % TimeUnits.minutesPerHour) + ":" + two(secondsOfDay % TimeUnits.secondsPerMinute)
+        var text =
+            LogTimestamp.dateText(day: Int(day)) + dateSeparator
+            + two(secondsOfDay / TimeUnits.secondsPerHour) + ":" + two(secondsOfDay / TimeUnits.secondsPerMinute % TimeUnits.minutesPerHour)
+            + ":" + two(secondsOfDay % TimeUnits.secondsPerMinute)
         if fractionDigits > 0 {
             var digits = String(micros)
             digits = String(repeating: "0", count: 6 - digits.count) + digits
@@ -206,7 +216,8 @@ public struct LogTimestamp: Sendable, Equatable {
     public static func offsetText(_ seconds: Int, colon: Bool) -> String {
         let sign = seconds < 0 ? "-" : "+"
         let a = abs(seconds)
-        let h = a / TimeUnits.secondsPerHour, m = a / TimeUnits.secondsPerMinute % TimeUnits.minutesPerHour
+        let h = a / TimeUnits.secondsPerHour
+        let m = a / TimeUnits.secondsPerMinute % TimeUnits.minutesPerHour
         return sign + (h < 10 ? "0" : "") + "\(h)" + (colon ? ":" : "") + (m < 10 ? "0" : "") + "\(m)"
     }
 }

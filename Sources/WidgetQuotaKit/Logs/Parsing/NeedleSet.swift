@@ -56,8 +56,8 @@ struct NeedleSet: Sendable {
     @inline(__always)
     static func folded(_ x: UInt64) -> UInt64 {
         let low7 = x & 0x7F7F_7F7F_7F7F_7F7F
-        let atLeastA = low7 &+ 0x3F3F_3F3F_3F3F_3F3F    // high bit: byte ≥ 0x41
-        let pastZ = low7 &+ 0x2525_2525_2525_2525       // high bit: byte ≥ 0x5B
+        let atLeastA = low7 &+ 0x3F3F_3F3F_3F3F_3F3F  // high bit: byte ≥ 0x41
+        let pastZ = low7 &+ 0x2525_2525_2525_2525  // high bit: byte ≥ 0x5B
         let upper = atLeastA & ~pastZ & ~x & 0x8080_8080_8080_8080
         return x | upper >> 2
     }
@@ -85,7 +85,7 @@ struct NeedleSet: Sendable {
         if rest >= 8 {
             x = UInt64(littleEndian: UnsafeRawPointer(b.baseAddress! + at).loadUnaligned(as: UInt64.self))
         } else {
-            for k in 0..<rest { x |= UInt64(b[at + k]) &<< (8 * UInt64(k)) }   // zeros past the end match no needle byte
+            for k in 0..<rest { x |= UInt64(b[at + k]) &<< (8 * UInt64(k)) }  // zeros past the end match no needle byte
         }
         if foldingCase { x = NeedleSet.folded(x) }
         return needles.withUnsafeBufferPointer { needles in

@@ -26,7 +26,7 @@ struct RecentLineIndex {
     /// At most this many lines are in (3/8 of the table's slots): then the caller rebuilds.
     let limit: Int
 
-    private static let indexBits: UInt32 = 0x1FFFF   // index + 1: up to 2^17 - 1
+    private static let indexBits: UInt32 = 0x1FFFF  // index + 1: up to 2^17 - 1
 
     init(slotsLog2: Int) {
         slots = [UInt32](repeating: 0, count: 1 << slotsLog2)

@@ -28,8 +28,10 @@ public struct SecretRedactor: Sendable {
     /// every name a rule below matches must contain one of them. The pre-check folds ASCII case
     /// only, while the rules' `(?i)` also folds the Kelvin sign to `k` and the long s to `s`, so
     /// those two characters send a text to the rules as well.
-    static let triggers = ["key", "token", "auth", "bearer", "aiza", "sk-", "eyj", "secret", "password", "passwd", "sig", "code=", "code%3d",
-                           "\u{212A}", "\u{017F}"]
+    static let triggers = [
+        "key", "token", "auth", "bearer", "aiza", "sk-", "eyj", "secret", "password", "passwd", "sig", "code=", "code%3d",
+        "\u{212A}", "\u{017F}",
+    ]
     private let prefilter = NeedleSet(SecretRedactor.triggers, foldingCase: true)
 
     public init() {
@@ -43,16 +45,20 @@ public struct SecretRedactor: Sendable {
         let value = #"(?:[^\s"',;})\]>&\\%]|%(?!(?:25)?26)[0-9A-Fa-f]{2})+"#
         let specs: [(String, String)] = [
             // Authorization: Bearer abc, Authorization=Basic abc, [AnyHashable("Authorization"): Basic abc]
-            (#"(?i)"# + start + #"((?:proxy-)?authorization)"# + separator + #"(bearer\s+|basic\s+|token\s+)?(?:\\*["'])?"# + value,
-             "$1$2$3\(m)"),
+            (
+                #"(?i)"# + start + #"((?:proxy-)?authorization)"# + separator + #"(bearer\s+|basic\s+|token\s+)?(?:\\*["'])?"# + value,
+                "$1$2$3\(m)"
+            ),
             (#"(?i)\bbearer\s+["']?[A-Za-z0-9._~+/=-]{6,}"#, "Bearer \(m)"),
             // Headers and JSON, form or query fields that carry keys: x-goog-api-key: ..., "api_key": "...",
             // ?key=..., token=..., Ocp-Apim-Subscription-Key: ..., private_key = ... (words joined
             // by - or _ before the name, so `monkey` and `tokens` are left alone).
-            (#"(?i)"# + start + #"((?:[a-z0-9]+[-_])*(?:api[-_]?key|access[-_]?token|refresh[-_]?token|auth[-_]?token|id[-_]?token|"#
-                + #"client[-_]?secret|private[-_]?key|secret[-_]?key|subscription[-_]?key|key|token|secret|password|passwd|sig|signature))"#
-                + separator + value,
-             "$1$2\(m)"),
+            (
+                #"(?i)"# + start + #"((?:[a-z0-9]+[-_])*(?:api[-_]?key|access[-_]?token|refresh[-_]?token|auth[-_]?token|id[-_]?token|"#
+                    + #"client[-_]?secret|private[-_]?key|secret[-_]?key|subscription[-_]?key|key|token|secret|password|passwd|sig|signature))"#
+                    + separator + value,
+                "$1$2\(m)"
+            ),
             // OAuth codes in URLs: ?code=...
             (#"(?i)"# + start + #"(code)((?:=|%(?:25)?3[Dd]))"# + value, "$1$2\(m)"),
             // Bare Google API keys, OpenAI-style keys, JSON Web Tokens.

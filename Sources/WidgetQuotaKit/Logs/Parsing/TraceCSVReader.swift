@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Reads WidgetQuota trace CSV lines: the header names the columns, each later line sets the
@@ -69,12 +69,15 @@ struct TraceCSVReader {
             var end = start
             while end + 8 <= n {
                 let commas = SWAR.bytes(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: end, as: UInt64.self)), equalTo: 0x2C)
-                if commas != 0 { end += commas.trailingZeroBitCount >> 3; break }
+                if commas != 0 {
+                    end += commas.trailingZeroBitCount >> 3
+                    break
+                }
                 end += 8
             }
             while end < n, b[end] != 0x2C { end += 1 }
             let cell = UnsafeBufferPointer(rebasing: b[start..<end])
-            if index == 0, ByteSearch.equal(cell, firstColumn) || !ByteSearch.isASCII(cell) { return nil }   // maybe a header
+            if index == 0, ByteSearch.equal(cell, firstColumn) || !ByteSearch.isASCII(cell) { return nil }  // maybe a header
             if index < columnCount { set(&f, index: index, cell) }
             index += 1
             if end >= n { break }
@@ -95,8 +98,9 @@ struct TraceCSVReader {
         // A repeated header (files joined with cat). Only a first cell that could equal the first
         // column name (its bytes, quoted or not ASCII) needs the exact String comparison.
         if cells.count == columns.count, let first = cells.first,
-           first.quoted || ByteSearch.equal(UnsafeBufferPointer(rebasing: b[first.start..<first.end]), firstColumn)
-            || !ByteSearch.isASCII(UnsafeBufferPointer(rebasing: b[first.start..<first.end])) {
+            first.quoted || ByteSearch.equal(UnsafeBufferPointer(rebasing: b[first.start..<first.end]), firstColumn)
+                || !ByteSearch.isASCII(UnsafeBufferPointer(rebasing: b[first.start..<first.end]))
+        {
             if let strings = CSVLine.split(b), strings == columns { return .header }
         }
         guard cells.count == columns.count else {
@@ -119,7 +123,7 @@ struct TraceCSVReader {
     @inline(__always)
     private mutating func set(_ f: inout TraceFields, index: Int, _ v: UnsafeBufferPointer<UInt8>) {
         let field = fields[index]
-        if field == .unknown || v.isEmpty { return }   // empty: TraceFields.set ignores it
+        if field == .unknown || v.isEmpty { return }  // empty: TraceFields.set ignores it
         if field.isText {
             // Same bytes, same String: redacted once per distinct value of the column.
             let redactor = self.redactor

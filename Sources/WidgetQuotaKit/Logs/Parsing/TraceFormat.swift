@@ -20,7 +20,8 @@ public enum TraceFormat {
 
     /// One NDJSON line (without line break) for `event` on `device`.
     public static func ndjsonLine(_ e: LogEvent, device: String) -> String {
-        var s = "{\"schemaVersion\":\(schemaVersion),\"timestamp\":\"\(e.time.iso8601())\",\"device\":\(quoted(device)),\"event\":\"\(e.kind.rawValue)\""
+        var s =
+            "{\"schemaVersion\":\(schemaVersion),\"timestamp\":\"\(e.time.iso8601())\",\"device\":\(quoted(device)),\"event\":\"\(e.kind.rawValue)\""
         if let v = e.widgetKind { s += ",\"widgetKind\":" + quoted(v) }
         if let v = e.widgetFamily { s += ",\"widgetFamily\":" + quoted(v) }
         if let v = e.instance { s += ",\"instance\":\(v)" }
@@ -101,8 +102,10 @@ struct TraceFields {
             return LineProblem("unsupported schemaVersion \(version); this version reads \(TraceFormat.schemaVersion)")
         }
         guard let time = timestamp else {
-            return LineProblem(timestampText ? "expected an ISO 8601 timestamp such as 2026-09-01T07:12:03.120-04:00"
-                                             : "expected a \"timestamp\"")
+            return LineProblem(
+                timestampText
+                    ? "expected an ISO 8601 timestamp such as 2026-09-01T07:12:03.120-04:00"
+                    : "expected a \"timestamp\"")
         }
         // The schema requires the offset: without it, neither the device's day nor the UTC minute is known.
         guard time.utcOffsetSeconds != nil else {
@@ -211,14 +214,19 @@ struct TraceFields {
         @inline(__always) func digits(_ maxCount: Int) -> Int? {
             guard v.count <= maxCount else { return nil }
             var n = 0
-            for c in v { guard c &- 0x30 < 10 else { return nil }; n = n &* 10 &+ Int(c &- 0x30) }
+            for c in v {
+                guard c &- 0x30 < 10 else { return nil }
+                n = n &* 10 &+ Int(c &- 0x30)
+            }
             return n
         }
         @inline(__always) func bool() -> Bool? {
             ByteSearch.equal(v, TraceFields.trueBytes) ? true : ByteSearch.equal(v, TraceFields.falseBytes) ? false : nil
         }
         switch field {
-        case .schemaVersion: guard let n = digits(18) else { return false }; schemaVersion = n
+        case .schemaVersion:
+            guard let n = digits(18) else { return false }
+            schemaVersion = n
         case .timestamp:
             guard let (ts, end) = LogTimestamp.parse(v), end == v.count else { return false }
             timestampText = true
@@ -227,17 +235,39 @@ struct TraceFields {
             guard let kind = LogEventKind.matching(v) else { return false }
             eventPresent = true
             event = kind
-        case .instance: guard let n = digits(18) else { return false }; draft.instance = n
-        case .origin: guard let o = TraceFields.origins.match(v) else { return false }; draft.origin = o
-        case .smartStack: guard let x = bool() else { return false }; draft.smartStack = x
-        case .lowPowerMode: guard let x = bool() else { return false }; lowPowerMode = x
+        case .instance:
+            guard let n = digits(18) else { return false }
+            draft.instance = n
+        case .origin:
+            guard let o = TraceFields.origins.match(v) else { return false }
+            draft.origin = o
+        case .smartStack:
+            guard let x = bool() else { return false }
+            draft.smartStack = x
+        case .lowPowerMode:
+            guard let x = bool() else { return false }
+            lowPowerMode = x
         case .state:
-            if ByteSearch.equal(v, TraceFields.onBytes) { state = true } else if ByteSearch.equal(v, TraceFields.offBytes) { state = false } else { return false }
-        case .actor: guard let a = TraceFields.actors.match(v) else { return false }; draft.actor = a
-        case .outcome: guard let o = TraceFields.outcomes.match(v) else { return false }; draft.outcome = o
+            if ByteSearch.equal(v, TraceFields.onBytes) {
+                state = true
+            } else if ByteSearch.equal(v, TraceFields.offBytes) {
+                state = false
+            } else {
+                return false
+            }
+        case .actor:
+            guard let a = TraceFields.actors.match(v) else { return false }
+            draft.actor = a
+        case .outcome:
+            guard let o = TraceFields.outcomes.match(v) else { return false }
+            draft.outcome = o
         // Whole numbers below 10^15 convert to Double exactly, as Double(text) does.
-        case .durationMs: guard let n = digits(15) else { return false }; draft.durationMs = Double(n)
-        case .tokens: guard let n = digits(18) else { return false }; draft.tokens = n
+        case .durationMs:
+            guard let n = digits(15) else { return false }
+            draft.durationMs = Double(n)
+        case .tokens:
+            guard let n = digits(18) else { return false }
+            draft.tokens = n
         case .device, .widgetKind, .widgetFamily, .detail, .unknown: return false
         }
         return true
@@ -249,9 +279,13 @@ struct TraceFields {
         func fail(_ expected: String) { if problem == nil { problem = "\(name): expected \(expected)" } }
         switch name {
         case "schemaVersion": if let v = Int(text) { schemaVersion = v } else { fail("a whole number") }
-        case "timestamp": timestampText = true; timestamp = LogTimestamp.parse(text)
+        case "timestamp":
+            timestampText = true
+            timestamp = LogTimestamp.parse(text)
         case "device": draft.device = redactor.redact(text)
-        case "event": eventPresent = true; event = LogEventKind(rawValue: text)
+        case "event":
+            eventPresent = true
+            event = LogEventKind(rawValue: text)
         case "widgetKind": draft.widgetKind = redactor.redact(text)
         case "widgetFamily": draft.widgetFamily = redactor.redact(text)
         case "instance": if let v = Int(text), v >= 0 { draft.instance = v } else { fail("a whole number ≥ 0") }
@@ -266,10 +300,11 @@ struct TraceFields {
             }
         case "actor": if let v = RequestActor(rawValue: text) { draft.actor = v } else { fail("app, extension or background") }
         case "outcome": if let v = LogOutcome(rawValue: text) { draft.outcome = v } else { fail("success or failure") }
-        case "durationMs": if let v = Double(text), v.isFinite, v >= 0 { draft.durationMs = v } else { fail("a number of milliseconds ≥ 0") }
+        case "durationMs":
+            if let v = Double(text), v.isFinite, v >= 0 { draft.durationMs = v } else { fail("a number of milliseconds ≥ 0") }
         case "tokens": if let v = Int(text), v >= 0 { draft.tokens = v } else { fail("a whole number ≥ 0") }
         case "detail": draft.detail = redactor.redact(text)
-        default: break   // unknown fields are allowed (newer writers)
+        default: break  // unknown fields are allowed (newer writers)
         }
     }
 }

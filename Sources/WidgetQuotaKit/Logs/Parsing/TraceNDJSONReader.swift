@@ -72,7 +72,7 @@ struct TraceNDJSONReader {
     /// space and no nested values; false, with `line` to be discarded, for anything else.
     private mutating func readCanonical(_ b: UnsafeBufferPointer<UInt8>, into f: inout TraceFields, _ line: inout Line) -> Bool {
         let n = b.count
-        guard n > 2, b[0] == 0x7B else { return false }   // {
+        guard n > 2, b[0] == 0x7B else { return false }  // {
         let raw = UnsafeRawBufferPointer(b)
         var i = 1
         var next = 0
@@ -97,8 +97,11 @@ struct TraceNDJSONReader {
                 }
                 visit(b, field: keys[k].field, value: value, into: &f, &line)
                 guard i < n else { return false }
-                if b[i] == 0x2C { i += 1; continue }              // ,
-                return b[i] == 0x7D && i + 1 == n                  // } ends the line
+                if b[i] == 0x2C {
+                    i += 1
+                    continue
+                }  // ,
+                return b[i] == 0x7D && i + 1 == n  // } ends the line
             }
         }
     }
@@ -106,7 +109,9 @@ struct TraceNDJSONReader {
     // MARK: Members
 
     /// One member found by the general scanner: its key named by bytes.
-    private mutating func visit(_ b: UnsafeBufferPointer<UInt8>, key: Range<Int>, value: JSONValueRef, into f: inout TraceFields, _ line: inout Line) {
+    private mutating func visit(
+        _ b: UnsafeBufferPointer<UInt8>, key: Range<Int>, value: JSONValueRef, into f: inout TraceFields, _ line: inout Line
+    ) {
         let keyBytes = UnsafeBufferPointer(rebasing: b[key])
         if ByteSearch.isASCII(keyBytes) {
             visit(b, field: TraceFields.Field(ascii: keyBytes), value: value, into: &f, &line)
@@ -118,11 +123,13 @@ struct TraceNDJSONReader {
     }
 
     /// One member whose key names `field`.
-    private mutating func visit(_ b: UnsafeBufferPointer<UInt8>, field: TraceFields.Field, value: JSONValueRef, into f: inout TraceFields, _ line: inout Line) {
+    private mutating func visit(
+        _ b: UnsafeBufferPointer<UInt8>, field: TraceFields.Field, value: JSONValueRef, into f: inout TraceFields, _ line: inout Line
+    ) {
         let v = UnsafeBufferPointer(rebasing: b[value.range])
         switch field {
         case .unknown:
-            return   // unknown fields are allowed (newer writers)
+            return  // unknown fields are allowed (newer writers)
         case .timestamp:
             f.timestampText = true
             guard value.kind == .string else { return }
@@ -149,8 +156,10 @@ struct TraceNDJSONReader {
 
     /// Fields that repeat on most lines, set from bytes without building Strings; false leaves
     /// the value to `TraceFields.set` and its full rules and messages.
-    private mutating func setFast(_ field: TraceFields.Field, _ value: JSONValueRef, _ v: UnsafeBufferPointer<UInt8>,
-                                  into f: inout TraceFields) -> Bool {
+    private mutating func setFast(
+        _ field: TraceFields.Field, _ value: JSONValueRef, _ v: UnsafeBufferPointer<UInt8>,
+        into f: inout TraceFields
+    ) -> Bool {
         switch field {
         case .origin, .actor, .outcome:
             return value.kind == .string && f.setFast(field, v)

@@ -65,37 +65,63 @@ struct AppleLogWriter {
     private mutating func lines(for e: LogEvent, pids: (app: Int, ext: Int)) -> [Line] {
         let widget = "\(e.widgetKind ?? "AIMessageWidget"):\(e.widgetFamily ?? "systemSmall"):(noIntent)"
         func appLine(_ message: String, sender: String = "", subsystem: String = "", category: String = "") -> Line {
-            Line(process: app, pid: pids.app, sender: sender.isEmpty ? app : sender, subsystem: subsystem, category: category, message: message)
+            Line(
+                process: app, pid: pids.app, sender: sender.isEmpty ? app : sender, subsystem: subsystem, category: category,
+                message: message)
         }
         func convention(_ text: String) -> Line { appLine("[WidgetQuota] " + text) }
         switch e.kind {
         case .getTimeline:
-            var result = [Line(process: extensionName, pid: pids.ext, sender: "WidgetKit", subsystem: "com.apple.chrono", category: "timeline",
-                               message: "Request ended for \(widget) - " + (e.outcome == .failure ? "error: \(e.detail ?? "unknown")" : "success"))]
+            var result = [
+                Line(
+                    process: extensionName, pid: pids.ext, sender: "WidgetKit", subsystem: "com.apple.chrono", category: "timeline",
+                    message: "Request ended for \(widget) - " + (e.outcome == .failure ? "error: \(e.detail ?? "unknown")" : "success"))
+            ]
             if e.origin == .reloadCall {
-                result.append(Line(process: "chronod", pid: 112, sender: "ChronoCore", subsystem: "com.apple.chrono", category: "reloads",
-                                   message: "[\(widget)] on local reload: succeeded with 1 entries"))
+                result.append(
+                    Line(
+                        process: "chronod", pid: 112, sender: "ChronoCore", subsystem: "com.apple.chrono", category: "reloads",
+                        message: "[\(widget)] on local reload: succeeded with 1 entries"))
             }
             return result
         case .reloadAllTimelines:
             return [appLine("reloadAllTimelines()", sender: "WidgetKit", subsystem: "com.apple.widgetkit", category: "WidgetCenter")]
         case .reloadTimelines:
-            return [appLine("reloadTimelines(ofKind: \(e.widgetKind ?? "AIMessageWidget"))", sender: "WidgetKit", subsystem: "com.apple.widgetkit", category: "WidgetCenter")]
+            return [
+                appLine(
+                    "reloadTimelines(ofKind: \(e.widgetKind ?? "AIMessageWidget"))", sender: "WidgetKit", subsystem: "com.apple.widgetkit",
+                    category: "WidgetCenter")
+            ]
         case .bgTaskSubmit:
             if e.outcome == .failure {
                 return [appLine("[BGTask] submit failed: Error Domain=BGTaskSchedulerErrorDomain Code=1 \"(null)\"")]
             }
             let begin = LogTimestamp(localSeconds: e.time.localSeconds + 4 * .secondsPerHour, utcOffsetSeconds: 0)
-            return [appLine("submitTaskRequest: <BGAppRefreshTaskRequest: \(taskIdentifier), earliestBeginDate: \(begin.wallClock(fractionDigits: 0)) +0000>",
-                            sender: "BackgroundTasks", subsystem: "com.apple.BackgroundTasks", category: "scheduler"),
-                    Line(process: "dasd", pid: 97, sender: "DuetActivityScheduler", subsystem: "com.apple.duetactivityscheduler", category: "scheduler",
-                         message: "Submitted: \(taskIdentifier):\(String(rng.next() % 100_000, radix: 16)) at priority 5")]
+            return [
+                appLine(
+                    "submitTaskRequest: <BGAppRefreshTaskRequest: \(taskIdentifier), earliestBeginDate: \(begin.wallClock(fractionDigits: 0)) +0000>",
+                    sender: "BackgroundTasks", subsystem: "com.apple.BackgroundTasks", category: "scheduler"),
+                Line(
+                    process: "dasd", pid: 97, sender: "DuetActivityScheduler", subsystem: "com.apple.duetactivityscheduler",
+                    category: "scheduler",
+                    message: "Submitted: \(taskIdentifier):\(String(rng.next() % 100_000, radix: 16)) at priority 5"),
+            ]
         case .bgTaskLaunch:
-            return [Line(process: "dasd", pid: 97, sender: "DuetActivityScheduler", subsystem: "com.apple.duetactivityscheduler", category: "lifecycle",
-                         message: "STARTING <_DASActivity: \"\(taskIdentifier)\", Utility, 0 min, [\(begin(e))]>"),
-                    appLine("Received run request for \(taskIdentifier)", sender: "BackgroundTasks", subsystem: "com.apple.BackgroundTasks", category: "scheduler")]
+            return [
+                Line(
+                    process: "dasd", pid: 97, sender: "DuetActivityScheduler", subsystem: "com.apple.duetactivityscheduler",
+                    category: "lifecycle",
+                    message: "STARTING <_DASActivity: \"\(taskIdentifier)\", Utility, 0 min, [\(begin(e))]>"),
+                appLine(
+                    "Received run request for \(taskIdentifier)", sender: "BackgroundTasks", subsystem: "com.apple.BackgroundTasks",
+                    category: "scheduler"),
+            ]
         case .bgTaskExpire:
-            return [appLine("Received request to expire \(taskIdentifier) with reason: 1", sender: "BackgroundTasks", subsystem: "com.apple.BackgroundTasks", category: "scheduler")]
+            return [
+                appLine(
+                    "Received request to expire \(taskIdentifier) with reason: 1", sender: "BackgroundTasks",
+                    subsystem: "com.apple.BackgroundTasks", category: "scheduler")
+            ]
         case .apiRequest:
             taskNumber += 1
             let process = e.actor == .widgetExtension ? extensionName : app
@@ -103,18 +129,32 @@ struct AppleLogWriter {
             let ok = e.outcome != .failure
             let ms = Int((e.durationMs ?? 0).rounded())
             let status = ok ? "200" : (ms >= 10_000 ? "0" : "503")
-            var result = [Line(process: process, pid: pid, sender: "CFNetwork", subsystem: "com.apple.CFNetwork", category: "Summary",
-                               message: "Task <\(uuid())>.<\(taskNumber)> summary for task \(ok ? "success" : "failure") {transaction_duration_ms=\(ms), response_status=\(status), connection=\(taskNumber % 40 + 1), protocol=\"h2\", domain_lookup_duration_ms=0, connect_duration_ms=0, secure_connection_duration_ms=0, private_relay=false, request_start_ms=1, request_duration_ms=0, response_start_ms=\(max(ms - 20, 0)), response_duration_ms=\(min(ms, 20)), request_bytes=412, response_bytes=\(ok ? 1_187 : 96), cache_hit=false}")]
+            var result = [
+                Line(
+                    process: process, pid: pid, sender: "CFNetwork", subsystem: "com.apple.CFNetwork", category: "Summary",
+                    message:
+                        "Task <\(uuid())>.<\(taskNumber)> summary for task \(ok ? "success" : "failure") {transaction_duration_ms=\(ms), response_status=\(status), connection=\(taskNumber % 40 + 1), protocol=\"h2\", domain_lookup_duration_ms=0, connect_duration_ms=0, secure_connection_duration_ms=0, private_relay=false, request_start_ms=1, request_duration_ms=0, response_start_ms=\(max(ms - 20, 0)), response_duration_ms=\(min(ms, 20)), request_bytes=412, response_bytes=\(ok ? 1_187 : 96), cache_hit=false}"
+                )
+            ]
             if !ok {
-                let reason = ms >= 10_000 ? "The request timed out." : "The operation couldn’t be completed. (NSURLErrorDomain error -1011.)"
-                result.append(Line(process: process, pid: pid, sender: process, subsystem: "", category: "", type: "Error", message: "[GeminiWidget] Fetch error: \(reason)"))
+                let reason =
+                    ms >= 10_000 ? "The request timed out." : "The operation couldn’t be completed. (NSURLErrorDomain error -1011.)"
+                result.append(
+                    Line(
+                        process: process, pid: pid, sender: process, subsystem: "", category: "", type: "Error",
+                        message: "[GeminiWidget] Fetch error: \(reason)"))
             }
             return result
         case .appForeground:
             // A system daemon's transfer at the same moment: network noise that must not count.
-            return [convention("appForeground"),
-                    Line(process: "nsurlsessiond", pid: 131, sender: "CFNetwork", subsystem: "com.apple.CFNetwork", category: "Summary",
-                         message: "Task <\(uuid())>.<1> summary for task success {transaction_duration_ms=84, response_status=200, connection=3, protocol=\"h2\", cache_hit=false}")]
+            return [
+                convention("appForeground"),
+                Line(
+                    process: "nsurlsessiond", pid: 131, sender: "CFNetwork", subsystem: "com.apple.CFNetwork", category: "Summary",
+                    message:
+                        "Task <\(uuid())>.<1> summary for task success {transaction_duration_ms=84, response_status=200, connection=3, protocol=\"h2\", cache_hit=false}"
+                ),
+            ]
         case .appBackground: return [convention("appBackground")]
         case .bgTaskComplete: return [convention("bgTaskComplete outcome=\(e.outcome?.rawValue ?? "success")")]
         case .cacheHit, .cacheStale:
@@ -130,7 +170,8 @@ struct AppleLogWriter {
     private func begin(_ e: LogEvent) -> String { "\(Int(e.time.localSeconds) % TimeUnits.secondsPerDay / TimeUnits.secondsPerMinute) min" }
 
     private mutating func uuid() -> String {
-        let a = rng.next(), b = rng.next()
+        let a = rng.next()
+        let b = rng.next()
         func hex(_ v: UInt64, _ digits: Int) -> String {
             let s = String(v, radix: 16, uppercase: true)
             return String(repeating: "0", count: max(0, digits - s.count)) + s.suffix(digits)
@@ -166,7 +207,8 @@ struct AppleLogWriter {
                 ("senderImageUUID", "\"\(uuid())\""), ("bootUUID", "\"\""), ("processImagePath", jsonString(path)),
                 ("senderImagePath", jsonString(senderPath(l.sender))), ("timestamp", "\"\(stamp)\""),
                 ("machTimestamp", String(UInt64(max(0, time.localSeconds)) &* 24_000_000)), ("messageType", "\"\(l.type)\""),
-                ("processImageUUID", "\"\(uuid())\""), ("processID", String(l.pid)), ("senderProgramCounter", String(rng.next() % 2_000_000)),
+                ("processImageUUID", "\"\(uuid())\""), ("processID", String(l.pid)),
+                ("senderProgramCounter", String(rng.next() % 2_000_000)),
                 ("parentActivityIdentifier", "0"), ("timezoneName", "\"\""),
             ]
             if style == .ndjson {
@@ -183,14 +225,16 @@ struct AppleLogWriter {
             return "\(stamp)  localhost \(l.process)[\(l.pid)]: (\(l.sender)) \(bracket)\(l.message)\n"
         case .compact:
             let type = l.type == "Error" ? "E " : "Df"
-            return "\(time.wallClock(fractionDigits: 3)) \(type) \(l.process)[\(l.pid):\(String(thread, radix: 16))] \(bracket)\(l.message)\n"
+            return
+                "\(time.wallClock(fractionDigits: 3)) \(type) \(l.process)[\(l.pid):\(String(thread, radix: 16))] \(bracket)\(l.message)\n"
         }
     }
 
     private func imagePath(_ process: String) -> String {
         if process == app { return "/private/var/containers/Bundle/Application/6A1F0C22-4C1B-4E0E-9C55-2B7D0A3E9F11/\(app).app/\(app)" }
         if process == extensionName {
-            return "/private/var/containers/Bundle/Application/6A1F0C22-4C1B-4E0E-9C55-2B7D0A3E9F11/\(app).app/PlugIns/\(extensionName).appex/\(extensionName)"
+            return
+                "/private/var/containers/Bundle/Application/6A1F0C22-4C1B-4E0E-9C55-2B7D0A3E9F11/\(app).app/PlugIns/\(extensionName).appex/\(extensionName)"
         }
         if process == "chronod" { return "/System/Library/PrivateFrameworks/ChronoCore.framework/Support/chronod" }
         return "/usr/libexec/\(process)"

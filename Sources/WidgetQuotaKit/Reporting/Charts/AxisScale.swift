@@ -32,8 +32,12 @@ public struct AxisScale: Sendable, Equatable {
         let finite = values.filter { $0.isFinite && (kind == .linear || $0 > 0) }
         switch kind {
         case .linear:
-            var lo = finite.min() ?? 0, hi = finite.max() ?? 1
-            if includeZero { lo = min(lo, 0); hi = max(hi, 0) }
+            var lo = finite.min() ?? 0
+            var hi = finite.max() ?? 1
+            if includeZero {
+                lo = min(lo, 0)
+                hi = max(hi, 0)
+            }
             if hi - lo <= 0 { hi = lo + max(abs(lo), 1) }
             let step = AxisScale.niceStep((hi - lo) / Double(max(targetTicks - 1, 1)))
             let first = (lo / step).rounded(.down) * step
@@ -44,8 +48,10 @@ public struct AxisScale: Sendable, Equatable {
             lower = first
             upper = last
         case .log:
-            let lo = finite.min() ?? 1, hi = max(finite.max() ?? 10, lo)
-            let a = Foundation.floor(Foundation.log10(lo)), b = max(Foundation.ceil(Foundation.log10(hi)), a + 1)
+            let lo = finite.min() ?? 1
+            let hi = max(finite.max() ?? 10, lo)
+            let a = Foundation.floor(Foundation.log10(lo))
+            let b = max(Foundation.ceil(Foundation.log10(hi)), a + 1)
             lower = Foundation.pow(10, a)
             upper = Foundation.pow(10, b)
             let decades = Int(b - a)
@@ -60,7 +66,11 @@ public struct AxisScale: Sendable, Equatable {
 
     /// A scale over an explicit range and ticks (e.g. the 24 hours of a day).
     public init(kind: Kind, format: Format, lower: Double, upper: Double, ticks: [Double]) {
-        self.kind = kind; self.format = format; self.lower = lower; self.upper = upper; self.ticks = ticks
+        self.kind = kind
+        self.format = format
+        self.lower = lower
+        self.upper = upper
+        self.ticks = ticks
     }
 
     /// Position of `v` from 0 (lower) to 1 (upper).

@@ -29,7 +29,8 @@ enum ChartStyle {
         var dark = [
             "text { fill: #e6edf3; }", ".background { fill: #0d1117; }", ".subtitle, .note { fill: #9198a1; }",
             ".axis { stroke: #9198a1; }", ".grid { stroke: #30363d; }", ".reference { stroke: #d29922; }",
-            ".reference-label { fill: #d29922; }", ".reference-label, .note { stroke: #0d1117; }", ".bar-low { fill: #3fb950; } .bar-high { fill: #ff7b72; }",
+            ".reference-label { fill: #d29922; }", ".reference-label, .note { stroke: #0d1117; }",
+            ".bar-low { fill: #3fb950; } .bar-high { fill: #ff7b72; }",
             ".center { stroke: #e6edf3; }",
         ]
         for (i, colour) in palette.enumerated() {

@@ -16,10 +16,13 @@ struct LabelPlacer {
     /// Writes `text` beside the point at the first free position; returns false, writing
     /// nothing, when every position would cover something or leave the plot.
     mutating func place(_ text: String, x: Double, y: Double, on canvas: inout SVGCanvas) -> Bool {
-        let w = TextLayout.width(text), h = 12.0
+        let w = TextLayout.width(text)
+        let h = 12.0
         // (dx, dy, anchored at the end): right-above, right-below, left-above, left-below, further out.
-        let candidates: [(Double, Double, Bool)] = [(7, -6, false), (7, 14, false), (-7, -6, true), (-7, 14, true),
-                                                    (7, -20, false), (7, 28, false), (-7, -20, true), (-7, 28, true)]
+        let candidates: [(Double, Double, Bool)] = [
+            (7, -6, false), (7, 14, false), (-7, -6, true), (-7, 14, true),
+            (7, -20, false), (7, 28, false), (-7, -20, true), (-7, 28, true),
+        ]
         for (dx, dy, atEnd) in candidates {
             let x0 = atEnd ? x + dx - w : x + dx
             let b: Box = (x0, y + dy - h, x0 + w, y + dy + 2)
@@ -40,7 +43,8 @@ enum TextLayout {
 
     /// `text` broken at spaces into lines no wider than `width` (a longer word keeps its own line).
     static func wrap(_ text: String, width: Double) -> [String] {
-        var lines = [String](), line = ""
+        var lines = [String]()
+        var line = ""
         for word in text.split(separator: " ") {
             let candidate = line.isEmpty ? String(word) : line + " " + word
             if !line.isEmpty && TextLayout.width(candidate) > width {

@@ -5,7 +5,11 @@ public struct ChartPoint: Sendable, Equatable {
     public var x: Double
     public var y: Double
     public var label: String?
-    public init(x: Double, y: Double, label: String? = nil) { self.x = x; self.y = y; self.label = label }
+    public init(x: Double, y: Double, label: String? = nil) {
+        self.x = x
+        self.y = y
+        self.label = label
+    }
 }
 
 /// A named series of points, drawn as a line, as markers, or both.
@@ -15,7 +19,9 @@ public struct ChartSeries: Sendable, Equatable {
     public var points: [ChartPoint]
     public var style: Style
     public init(name: String, points: [ChartPoint], style: Style = .lineAndMarkers) {
-        self.name = name; self.points = points; self.style = style
+        self.name = name
+        self.points = points
+        self.style = style
     }
 }
 
@@ -23,7 +29,10 @@ public struct ChartSeries: Sendable, Equatable {
 public struct ReferenceLine: Sendable, Equatable {
     public var label: String
     public var y: Double
-    public init(label: String, y: Double) { self.label = label; self.y = y }
+    public init(label: String, y: Double) {
+        self.label = label
+        self.y = y
+    }
 }
 
 /// An x–y chart with axes, grid, legend and optional reference lines, drawn as SVG.
@@ -38,10 +47,18 @@ public struct LineChart: Sendable {
     /// Drawn only where they fall inside the y axis.
     public var references: [ReferenceLine]
 
-    public init(title: String, subtitle: String, xTitle: String, yTitle: String, xScale: AxisScale, yScale: AxisScale,
-                series: [ChartSeries], references: [ReferenceLine] = []) {
-        self.title = title; self.subtitle = subtitle; self.xTitle = xTitle; self.yTitle = yTitle
-        self.xScale = xScale; self.yScale = yScale; self.series = series; self.references = references
+    public init(
+        title: String, subtitle: String, xTitle: String, yTitle: String, xScale: AxisScale, yScale: AxisScale,
+        series: [ChartSeries], references: [ReferenceLine] = []
+    ) {
+        self.title = title
+        self.subtitle = subtitle
+        self.xTitle = xTitle
+        self.yTitle = yTitle
+        self.xScale = xScale
+        self.yScale = yScale
+        self.series = series
+        self.references = references
     }
 
     static let width = 820.0, height = 460.0
@@ -58,7 +75,8 @@ public struct LineChart: Sendable {
         let subtitleLines = TextLayout.wrap(subtitle, width: LineChart.width - LineChart.left - 16)
         let plotTop = LineChart.top + 13 * Double(max(subtitleLines.count - 1, 0))
         let plotBottom = LineChart.height - LineChart.bottom
-        let plotWidth = plotRight - LineChart.left, plotHeight = plotBottom - plotTop
+        let plotWidth = plotRight - LineChart.left
+        let plotHeight = plotBottom - plotTop
         func px(_ x: Double) -> Double { LineChart.left + xScale.position(x) * plotWidth }
         func py(_ y: Double) -> Double { plotBottom - yScale.position(y) * plotHeight }
 
@@ -88,7 +106,9 @@ public struct LineChart: Sendable {
         for (s, points) in zip(series, shown) where s.style != .line {
             for p in points { labels.reserve(x: px(p.x), y: py(p.y), radius: 4) }
         }
-        var hidden = [String](), unknown = [String](), unlabelled = 0
+        var hidden = [String]()
+        var unknown = [String]()
+        var unlabelled = 0
         let pixels = shown.map { $0.map { (px($0.x), py($0.y)) } }
         for (i, (s, points)) in zip(series, shown).enumerated() {
             // A line drawn over an earlier one is dashed, so that the one beneath shows through.
@@ -121,7 +141,9 @@ public struct LineChart: Sendable {
             notes.append("Not drawn: values that are not numbers (\(unknown.joined(separator: ", "))).")
         }
         if unlabelled > 0 {
-            notes.append("\(unlabelled) point label\(unlabelled == 1 ? " is" : "s are") left out for want of room beside \(unlabelled == 1 ? "its point" : "their points").")
+            notes.append(
+                "\(unlabelled) point label\(unlabelled == 1 ? " is" : "s are") left out for want of room beside \(unlabelled == 1 ? "its point" : "their points")."
+            )
         }
         var y = plotTop + 8 + Double(series.count) * 20 + 10
         for line in notes.flatMap({ TextLayout.wrap($0, width: LineChart.width - plotRight - 24) }) {

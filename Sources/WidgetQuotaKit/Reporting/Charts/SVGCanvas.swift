@@ -37,7 +37,8 @@ struct SVGCanvas {
     }
 
     mutating func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double, class cls: String) {
-        body += "<rect class=\"\(cls)\" x=\"\(Self.n(x))\" y=\"\(Self.n(y))\" width=\"\(Self.n(max(w, 0)))\" height=\"\(Self.n(max(h, 0)))\"/>\n"
+        body +=
+            "<rect class=\"\(cls)\" x=\"\(Self.n(x))\" y=\"\(Self.n(y))\" width=\"\(Self.n(max(w, 0)))\" height=\"\(Self.n(max(h, 0)))\"/>\n"
     }
 
     mutating func circle(_ x: Double, _ y: Double, r: Double, class cls: String) {
@@ -52,10 +53,13 @@ struct SVGCanvas {
 
     enum Anchor: String { case start, middle, end }
 
-    mutating func text(_ s: String, _ x: Double, _ y: Double, anchor: Anchor = .start, class cls: String = "label",
-                       rotate: Bool = false) {
+    mutating func text(
+        _ s: String, _ x: Double, _ y: Double, anchor: Anchor = .start, class cls: String = "label",
+        rotate: Bool = false
+    ) {
         let transform = rotate ? " transform=\"rotate(-90 \(Self.n(x)) \(Self.n(y)))\"" : ""
-        body += "<text class=\"\(cls)\" x=\"\(Self.n(x))\" y=\"\(Self.n(y))\" text-anchor=\"\(anchor.rawValue)\"\(transform)>\(Self.escape(s))</text>\n"
+        body +=
+            "<text class=\"\(cls)\" x=\"\(Self.n(x))\" y=\"\(Self.n(y))\" text-anchor=\"\(anchor.rawValue)\"\(transform)>\(Self.escape(s))</text>\n"
     }
 
     /// The whole document: explicit background, light and dark styles, an accessible title.

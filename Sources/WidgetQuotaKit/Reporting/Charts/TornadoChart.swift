@@ -5,7 +5,11 @@ public struct TornadoBar: Sendable, Equatable {
     public var label: String
     public var low: Double
     public var high: Double
-    public init(label: String, low: Double, high: Double) { self.label = label; self.low = low; self.high = high }
+    public init(label: String, low: Double, high: Double) {
+        self.label = label
+        self.low = low
+        self.high = high
+    }
 }
 
 /// A sensitivity tornado: one horizontal bar per assumption around the central result, widest first.
@@ -18,19 +22,31 @@ public struct TornadoChart: Sendable {
     public var lowLegend: String
     public var highLegend: String
 
-    public init(title: String, subtitle: String, valueTitle: String, center: Double, bars: [TornadoBar],
-                lowLegend: String = "assumption at its p5", highLegend: String = "assumption at its p95") {
-        self.title = title; self.subtitle = subtitle; self.valueTitle = valueTitle; self.center = center
-        self.bars = bars; self.lowLegend = lowLegend; self.highLegend = highLegend
+    public init(
+        title: String, subtitle: String, valueTitle: String, center: Double, bars: [TornadoBar],
+        lowLegend: String = "assumption at its p5", highLegend: String = "assumption at its p95"
+    ) {
+        self.title = title
+        self.subtitle = subtitle
+        self.valueTitle = valueTitle
+        self.center = center
+        self.bars = bars
+        self.lowLegend = lowLegend
+        self.highLegend = highLegend
     }
 
     /// The chart as an SVG document.
     public func svg() -> String {
-        let width = 820.0, left = 250.0, right = 60.0, top = 84.0, rowHeight = 30.0
+        let width = 820.0
+        let left = 250.0
+        let right = 60.0
+        let top = 84.0
+        let rowHeight = 30.0
         let height = top + Double(max(bars.count, 1)) * rowHeight + 64
         let values = bars.flatMap { [$0.low, $0.high] } + [center]
         let scale = AxisScale(kind: .linear, covering: values, includeZero: false)
-        let plotRight = width - right, plotBottom = height - 64
+        let plotRight = width - right
+        let plotBottom = height - 64
         func px(_ v: Double) -> Double { left + scale.position(v) * (plotRight - left) }
 
         var c = SVGCanvas(width: width, height: height)
@@ -60,7 +76,8 @@ public struct TornadoChart: Sendable {
             let ends = [(bar.low, "bar-low"), (bar.high, "bar-high")].sorted { abs($0.0 - center) > abs($1.0 - center) }
             let sameSide = (bar.low - center) * (bar.high - center) > 0
             for (k, (value, cls)) in ends.enumerated() {
-                let a = px(min(value, center)), b = px(max(value, center))
+                let a = px(min(value, center))
+                let b = px(max(value, center))
                 c.rect(a, y + 6, b - a, rowHeight - 14, class: cls)
                 if sameSide && k == 1 { continue }
                 let outside = value < center ? a - 4 : b + 4

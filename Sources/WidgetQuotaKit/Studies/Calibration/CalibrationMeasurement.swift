@@ -42,8 +42,10 @@ enum CalibrationMeasurement {
     /// Per-instance getTimeline rates of the devices in a Smart Stack and of those outside one.
     static func stackRates(_ devices: [LogAnalysis.DeviceMeasurement]) -> (inside: [Double], outside: [Double]) {
         let known = devices.filter { $0.smartStack != nil }
-        return (known.filter { $0.smartStack == true }.map(LogAnalyzer.instanceRate),
-                known.filter { $0.smartStack == false }.map(LogAnalyzer.instanceRate))
+        return (
+            known.filter { $0.smartStack == true }.map(LogAnalyzer.instanceRate),
+            known.filter { $0.smartStack == false }.map(LogAnalyzer.instanceRate)
+        )
     }
 
     /// `population.smartStackUplift`: stacked devices' getTimeline rate over the others', with
@@ -51,7 +53,8 @@ enum CalibrationMeasurement {
     static func smartStackUplift(_ devices: [LogAnalysis.DeviceMeasurement]) -> (uplift: Double, relativeSE: Double)? {
         let (inStack, outside) = stackRates(devices)
         guard !inStack.isEmpty && !outside.isEmpty && Statistics.mean(outside) > 0 else { return nil }
-        let a = Statistics.mean(inStack), b = Statistics.mean(outside)
+        let a = Statistics.mean(inStack)
+        let b = Statistics.mean(outside)
         let relative = (pow(standardError(inStack) / a, 2) + pow(standardError(outside) / b, 2)).squareRoot()
         return (a / b, relative)
     }
@@ -60,9 +63,12 @@ enum CalibrationMeasurement {
     /// Stacks, divided by the scenario's rarely-viewed mix. When some logs do not say whether
     /// the widget is stacked, the rate is over every device, divided by the scenario's Smart
     /// Stack mix as well (`outsideStacks` false). Nil when a mix is 0.
-    static func getTimelinePerDay(_ devices: [LogAnalysis.DeviceMeasurement], population: Population,
-                                  platform: Platform) -> (rate: Estimate, outsideStacks: Bool)? {
-        let rarely = population.rarelyViewedShare, factor = platform.rarelyViewedReloadFactor
+    static func getTimelinePerDay(
+        _ devices: [LogAnalysis.DeviceMeasurement], population: Population,
+        platform: Platform
+    ) -> (rate: Estimate, outsideStacks: Bool)? {
+        let rarely = population.rarelyViewedShare
+        let factor = platform.rarelyViewedReloadFactor
         let rarelyMix = 1 - rarely + rarely * factor
         let known = devices.filter { $0.smartStack != nil }
         var rates = stackRates(devices).outside
@@ -71,7 +77,8 @@ enum CalibrationMeasurement {
         if known.count < devices.count || rates.isEmpty {
             outsideStacks = false
             rates = devices.map(LogAnalyzer.instanceRate)
-            let share = population.smartStackShare.central, uplift = population.smartStackUplift.central
+            let share = population.smartStackShare.central
+            let uplift = population.smartStackUplift.central
             stackMix = 1 - share + share * uplift
         }
         guard rarelyMix > 0 && stackMix > 0 else { return nil }
@@ -131,7 +138,9 @@ enum CalibrationMeasurement {
         guard devices.contains(where: { m in m.days.contains { $0.appOpens > 0 } }) else { return nil }
         let perDevice = devices.map { m in Double(m.days.reduce(0) { $0 + $1.appOpens }) / Double(m.days.count) }
         let opening = perDevice.filter { $0 > 0 }
-        return (Estimate(value: Statistics.mean(opening), standardError: standardError(opening)),
-                Double(perDevice.count - opening.count) / Double(perDevice.count))
+        return (
+            Estimate(value: Statistics.mean(opening), standardError: standardError(opening)),
+            Double(perDevice.count - opening.count) / Double(perDevice.count)
+        )
     }
 }

@@ -27,19 +27,22 @@ public enum ScenarioCalibrator {
     ///   - design: the design the logged app runs, to correct the getTimeline rate for what its
     ///     logs cannot show; nil keeps the rate as the logs show it.
     ///   - simulatedUsers: users per simulation of the correction (fewer: faster, noisier).
-    public static func calibrate(_ a: LogAnalysis, base: Scenario, design: Design?,
-                                 simulatedUsers: Int = defaultSimulatedUsers) throws -> Scenario {
+    public static func calibrate(
+        _ a: LogAnalysis, base: Scenario, design: Design?,
+        simulatedUsers: Int = defaultSimulatedUsers
+    ) throws -> Scenario {
         var s = base
         var fields = [String]()
         let ms = a.measurements.filter { !$0.days.isEmpty }
         guard !ms.isEmpty else {
-            throw WidgetQuotaError.malformedInput(file: "logs", line: nil, problem: "no device-days were measured; expected records with timestamps")
+            throw WidgetQuotaError.malformedInput(
+                file: "logs", line: nil, problem: "no device-days were measured; expected records with timestamps")
         }
         typealias Measure = CalibrationMeasurement
         typealias Bounds = ScenarioValidator.Bounds
         // A measurement outside what the model accepts (a reload loop logging 20,000 getTimelines
         // a day) is capped with a note, so the rest of the calibration still lands.
-        var capped = [String: String]()   // by field: a field measured again keeps its last note
+        var capped = [String: String]()  // by field: a field measured again keeps its last note
         func measured(_ field: String, _ value: Double, _ se: Double, _ bounds: ClosedRange<Double>) -> Distribution {
             let (distribution, note) = bounded(field, value, standardError: se, bounds)
             capped[field] = note
@@ -57,8 +60,9 @@ public enum ScenarioCalibrator {
         }
         let shownUplift = Measure.smartStackUplift(ms)
         if let shownUplift {
-            s.population.smartStackUplift = measured("population.smartStackUplift", shownUplift.uplift,
-                                                     shownUplift.uplift * shownUplift.relativeSE, measuredUpliftBounds)
+            s.population.smartStackUplift = measured(
+                "population.smartStackUplift", shownUplift.uplift,
+                shownUplift.uplift * shownUplift.relativeSE, measuredUpliftBounds)
             fields.append("population.smartStackUplift")
         }
 
@@ -81,7 +85,8 @@ public enum ScenarioCalibrator {
         }
 
         if let runs = Measure.backgroundRunsPerDay(ms) {
-            s.platform.backgroundRunsPerDay = measured("platform.backgroundRunsPerDay", runs.value, runs.standardError, Bounds.backgroundRunsPerDay)
+            s.platform.backgroundRunsPerDay = measured(
+                "platform.backgroundRunsPerDay", runs.value, runs.standardError, Bounds.backgroundRunsPerDay)
             fields.append("platform.backgroundRunsPerDay")
             if let factor = Measure.backgroundLowPowerFactor(ms, ordinaryRate: runs.value) {
                 s.platform.backgroundLowPowerFactor = factor
@@ -91,13 +96,16 @@ public enum ScenarioCalibrator {
 
         if let opens = Measure.appOpens(ms) {
             s.population.neverOpenShare = .fixed(opens.neverOpenShare)
-            s.population.appOpensPerDay = measured("population.appOpensPerDay", opens.perDay.value, opens.perDay.standardError, Bounds.appOpensPerDay)
+            s.population.appOpensPerDay = measured(
+                "population.appOpensPerDay", opens.perDay.value, opens.perDay.standardError, Bounds.appOpensPerDay)
             fields += ["population.appOpensPerDay", "population.neverOpenShare"]
         }
 
         let formats = Array(Set(a.files.map(\.format))).sorted().joined(separator: ", ")
-        var calibration = Calibration(fields: fields, source: "widget-quota analyze: \(a.devices) devices, \(a.deviceDays) device-days, "
-                                      + "\(a.files.count) file\(a.files.count == 1 ? "" : "s") (\(formats))")
+        var calibration = Calibration(
+            fields: fields,
+            source: "widget-quota analyze: \(a.devices) devices, \(a.deviceDays) device-days, "
+                + "\(a.files.count) file\(a.files.count == 1 ? "" : "s") (\(formats))")
         if let design, let getTimeline, getTimeline.rate.value > 0 {
             // Last, so the simulation sees every other measured field (app opens, Smart Stack, instances).
             var visibility = TimelineVisibility(design: design, originKnownShare: Double(ms.filter(\.originKnown).count) / Double(ms.count))
@@ -106,30 +114,34 @@ public enum ScenarioCalibrator {
             let dayCounts = ms.map(\.days.count).sorted()
             visibility.days = Swift.min(Swift.max(dayCounts[dayCounts.count / 2], 3), 60)
             let mixedShare = !getTimeline.outsideStacks && shownUplift != nil ? s.population.smartStackShare.central : nil
-            let shown = Shown(rate: getTimeline.rate.value, outsideStacks: getTimeline.outsideStacks, uplift: shownUplift?.uplift,
-                              spreadSquared: shownSpreadSquared, mixedStackShare: mixedShare)
+            let shown = Shown(
+                rate: getTimeline.rate.value, outsideStacks: getTimeline.outsideStacks, uplift: shownUplift?.uplift,
+                spreadSquared: shownSpreadSquared, mixedStackShare: mixedShare)
             switch corrected(shown, scenario: s, visibility: visibility) {
             case .success(let fit):
                 // The logs' sampling error, carried through the slope of shown against true rate:
                 // where the design's own reloads fill in for the system's, the logs say little
                 // about the system's rate, and the emitted uncertainty says so.
-                s.platform.getTimelinePerDay = measured("platform.getTimelinePerDay", fit.rate, getTimeline.rate.standardError / fit.slope,
-                                                        Bounds.getTimelinePerDay)
+                s.platform.getTimelinePerDay = measured(
+                    "platform.getTimelinePerDay", fit.rate, getTimeline.rate.standardError / fit.slope,
+                    Bounds.getTimelinePerDay)
                 if let uplift = fit.uplift, let relative = shownUplift?.relativeSE {
                     s.population.smartStackUplift = measured("population.smartStackUplift", uplift, uplift * relative, measuredUpliftBounds)
                 }
                 if let squared = fit.spreadSquared {
                     s.platform.getTimelineDaySpread = spread(squared: squared)
                     if fit.spreadAtBound {
-                        calibration.notes.append("platform.getTimelineDaySpread is 0: the logs vary less from day to day than "
-                                                 + "\(design.name) shows with any spread")
+                        calibration.notes.append(
+                            "platform.getTimelineDaySpread is 0: the logs vary less from day to day than "
+                                + "\(design.name) shows with any spread")
                     }
                 }
                 calibration.design = design.name
                 calibration.getTimelineLoggedShare = fit.share
             case .failure(let failure):
-                calibration.notes.append("getTimeline figures are as the logs show them, not corrected for what they cannot show: "
-                                         + failure.reason(design: design.name))
+                calibration.notes.append(
+                    "getTimeline figures are as the logs show them, not corrected for what they cannot show: "
+                        + failure.reason(design: design.name))
             }
         }
         calibration.notes += capped.keys.sorted().map { capped[$0]! }
@@ -151,11 +163,16 @@ public enum ScenarioCalibrator {
 
     /// A measurement as a distribution within `bounds`: fixed without a standard error, else a
     /// normal clamped to them; and a note when the value had to be capped.
-    static func bounded(_ field: String, _ value: Double, standardError se: Double,
-                        _ bounds: ClosedRange<Double>) -> (Distribution, note: String?) {
+    static func bounded(
+        _ field: String, _ value: Double, standardError se: Double,
+        _ bounds: ClosedRange<Double>
+    ) -> (Distribution, note: String?) {
         let v = Swift.min(Swift.max(value, bounds.lowerBound), bounds.upperBound)
-        let note = v == value ? nil : "\(field) measured \(NumberText.plain(value, maxFractionDigits: 3)), capped at "
-            + "\(NumberText.plain(v)), \(v == bounds.upperBound ? "the most" : "the least") the model accepts"
+        let note =
+            v == value
+            ? nil
+            : "\(field) measured \(NumberText.plain(value, maxFractionDigits: 3)), capped at "
+                + "\(NumberText.plain(v)), \(v == bounds.upperBound ? "the most" : "the least") the model accepts"
         guard se > 0 else { return (.fixed(v), note) }
         return (.normal(mean: v, sd: se, min: bounds.lowerBound, max: bounds.upperBound), note)
     }
@@ -247,7 +264,8 @@ public enum ScenarioCalibrator {
             if let squared { s.platform.getTimelineDaySpread = spread(squared: squared.x) }
             let shares = visibility.shownPerOffered(s)
             guard let share = shown.outsideStacks ? shares.outside : shares.all, share > 0,
-                  let showing = logged(rate.x, shares, uplift: uplift?.x) else { return .failure(.nothingOffered) }
+                let showing = logged(rate.x, shares, uplift: uplift?.x)
+            else { return .failure(.nothingOffered) }
             guard plausibleShares.contains(share) else { return .failure(.implausible(share: share)) }
             var tried = Fit(rate: rate.x, uplift: uplift?.x, spreadSquared: squared?.x, share: share, slope: Swift.min(share, 1))
             var settled = abs(showing - shown.rate) <= correctionTolerance * shown.rate

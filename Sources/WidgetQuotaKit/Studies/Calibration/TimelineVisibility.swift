@@ -47,14 +47,16 @@ struct TimelineVisibility: Sendable {
         unbounded.platform.rarelyViewedBudget = Self.unboundedBudget
         let scenarios = [s, unbounded]
         let counts = Parallel.map(count: 2, threads: 2) { [self] i in count(scenarios[i]) }
-        let bound = counts[0], offered = counts[1]
+        let bound = counts[0]
+        let offered = counts[1]
         func share(_ b: Count, _ o: Count) -> Double? {
             guard o.system > 0 else { return nil }
             return (originKnownShare * Double(b.system) + (1 - originKnownShare) * Double(b.all)) / Double(o.system)
         }
         let spread = bound.spread.devices > 0 ? bound.spread.sum / Double(bound.spread.devices) : nil
-        return Shares(inside: share(bound.inside, offered.inside), outside: share(bound.outside, offered.outside),
-                      all: share(bound.inside + bound.outside, offered.inside + offered.outside), daySpreadSquared: spread)
+        return Shares(
+            inside: share(bound.inside, offered.inside), outside: share(bound.outside, offered.outside),
+            all: share(bound.inside + bound.outside, offered.inside + offered.outside), daySpreadSquared: spread)
     }
 
     /// getTimeline calls that ran on the counted days: the system's and all.
@@ -69,8 +71,10 @@ struct TimelineVisibility: Sendable {
         // before the event loop) are the same, whatever the budget.
         let model = SimulationModel(scenario: s, design: design, run: 0, parameters: .central(s))
         let workspace = SimulationWorkspace(model: model)
-        let from = Double(model.countedFirstDay) * .secondsPerDay, to = Double(model.countedEndDay) * .secondsPerDay
-        var inside = Count(), outside = Count()
+        let from = Double(model.countedFirstDay) * .secondsPerDay
+        let to = Double(model.countedEndDay) * .secondsPerDay
+        var inside = Count()
+        var outside = Count()
         var spread = (sum: 0.0, devices: 0)
         for user in 0..<users {
             var sim = UserSimulator(model: model, user: user, observer: TimelineCounter(from: from, to: to), workspace: workspace)
@@ -79,7 +83,8 @@ struct TimelineVisibility: Sendable {
             let c = Count(system: counter.system.reduce(0, +), all: counter.all.reduce(0, +))
             if sim.traits.smartStack { inside = inside + c } else { outside = outside + c }
             // As `ScenarioCalibrator` measures it: system-or-unknown calls per device-day.
-            let system = Self.spreadSquared(counter.system), all = Self.spreadSquared(counter.all)
+            let system = Self.spreadSquared(counter.system)
+            let all = Self.spreadSquared(counter.all)
             if let system, let all {
                 spread.sum += originKnownShare * system + (1 - originKnownShare) * all
                 spread.devices += 1

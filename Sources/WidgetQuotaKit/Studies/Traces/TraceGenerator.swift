@@ -49,8 +49,10 @@ public struct TraceGenerator: Sendable {
     /// The model every device runs (its background calibration is costly; built once).
     private let model: SimulationModel
 
-    public init(scenario: Scenario, design: Design, devices: Int, style: Style,
-                startDay: Int = LogTimestamp.daysFromCivil(year: 2026, month: 9, day: 1)) {
+    public init(
+        scenario: Scenario, design: Design, devices: Int, style: Style,
+        startDay: Int = LogTimestamp.daysFromCivil(year: 2026, month: 9, day: 1)
+    ) {
         self.scenario = scenario
         self.design = design
         self.devices = devices
@@ -73,14 +75,16 @@ public struct TraceGenerator: Sendable {
         var sim = UserSimulator(model: model, user: index, observer: TraceObserver())
         sim.run()
         let traits = sim.traits
-        let first = Double(model.countedFirstDay) * .secondsPerDay, end = Double(model.countedEndDay) * .secondsPerDay
+        let first = Double(model.countedFirstDay) * .secondsPerDay
+        let end = Double(model.countedEndDay) * .secondsPerDay
         var lowPower = sim.calendar.lowPower[model.countedFirstDay]
         let offset = Int(traits.utcOffsetSeconds.rounded())
         let tokens = Int((parameters.inputTokensPerRequest + parameters.outputTokensPerRequest).rounded())
         let families = ["systemSmall", "systemMedium", "systemLarge", "accessoryRectangular"]
         var out = [LogEvent]()
         // The app logs its Low Power Mode state when the log starts, so every day's state is known.
-        var initial = LogEvent(kind: .lowPowerMode, time: LogTimestamp(localSeconds: Double(startDay) * .secondsPerDay, utcOffsetSeconds: offset))
+        var initial = LogEvent(
+            kind: .lowPowerMode, time: LogTimestamp(localSeconds: Double(startDay) * .secondsPerDay, utcOffsetSeconds: offset))
         initial.smartStack = traits.smartStack
         initial.lowPowerMode = lowPower
         out.append(initial)
@@ -159,20 +163,33 @@ public struct TraceGenerator: Sendable {
         let events = events(device: index)
         var buffer = ""
         func flush(force: Bool = false) {
-            if force || buffer.utf8.count > 1 << 16 { write(buffer); buffer = "" }
+            if force || buffer.utf8.count > 1 << 16 {
+                write(buffer)
+                buffer = ""
+            }
         }
         switch style {
         case .trace:
-            for e in events { buffer += TraceFormat.ndjsonLine(e, device: name) + "\n"; flush() }
+            for e in events {
+                buffer += TraceFormat.ndjsonLine(e, device: name) + "\n"
+                flush()
+            }
         case .traceCSV:
             if header { buffer += TraceFormat.csvHeader + "\r\n" }
-            for e in events { buffer += TraceFormat.csvLine(e, device: name) + "\r\n"; flush() }
+            for e in events {
+                buffer += TraceFormat.csvLine(e, device: name) + "\r\n"
+                flush()
+            }
         case .ndjson, .json, .default, .syslog, .compact:
-            var writer = AppleLogWriter(style: AppleLogWriter.Style(rawValue: style.rawValue)!, app: app,
-                                        seed: scenario.horizon.seed &+ UInt64(index))
+            var writer = AppleLogWriter(
+                style: AppleLogWriter.Style(rawValue: style.rawValue)!, app: app,
+                seed: scenario.horizon.seed &+ UInt64(index))
             buffer += writer.header()
             let pids = (app: 400 + index % 500, ext: 900 + index % 500)
-            for e in events { buffer += writer.render(e, pids: pids); flush() }
+            for e in events {
+                buffer += writer.render(e, pids: pids)
+                flush()
+            }
             buffer += writer.footer()
         }
         flush(force: true)

@@ -39,7 +39,8 @@ package struct EngineBenchmark: Sendable {
             MonteCarloEngine(scenario: scenario, designs: designs, threads: threads).run()
         }
         let cpu = ResourceUsage.cpuSeconds() - cpuBefore
-        return Figure(threads: threads, userDays: userDays, seconds: seconds, userDaysPerSecond: Double(userDays) / seconds,
-                      cpuSeconds: cpu, userDaysPerCPUSecond: Double(userDays) / max(cpu, 1e-9))
+        return Figure(
+            threads: threads, userDays: userDays, seconds: seconds, userDaysPerSecond: Double(userDays) / seconds,
+            cpuSeconds: cpu, userDaysPerCPUSecond: Double(userDays) / max(cpu, 1e-9))
     }
 }

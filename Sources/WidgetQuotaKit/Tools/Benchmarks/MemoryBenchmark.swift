@@ -24,8 +24,10 @@ package struct MemoryBenchmark: Sendable {
 
     /// The `widget-quota` arguments of the job measured at `users` users.
     package func arguments(users: Int, threads: Int) -> [String] {
-        ["simulate", "--designs", design, "--users", String(users), "--sample-users", String(users),
-         "--runs", String(runs), "--threads", String(threads), "--no-sensitivity", "--format", "json", "--quiet"]
+        [
+            "simulate", "--designs", design, "--users", String(users), "--sample-users", String(users),
+            "--runs", String(runs), "--threads", String(threads), "--no-sensitivity", "--format", "json", "--quiet",
+        ]
     }
 
     /// Simulated user-days of the job at `users` users (padding, warm-up, counted days and tail).
@@ -38,8 +40,9 @@ package struct MemoryBenchmark: Sendable {
     package func measure(executable: String, threads: Int) throws -> [Figure] {
         try users.map { n in
             let usage = try ChildProcess.run(executable, arguments(users: n, threads: threads))
-            return Figure(users: n, userDays: userDays(users: n), seconds: usage.seconds,
-                          peakMemoryMiB: Double(usage.peakResidentBytes) / 1_048_576)
+            return Figure(
+                users: n, userDays: userDays(users: n), seconds: usage.seconds,
+                peakMemoryMiB: Double(usage.peakResidentBytes) / 1_048_576)
         }
     }
 }

@@ -53,8 +53,10 @@ package struct ParserBenchmark: Sendable {
             do {
                 try handle.write(contentsOf: data)
             } catch {
-                throw WidgetQuotaError.unwritable(path: path, problem: "\(error.localizedDescription) (the benchmark needs up to "
-                                                  + "\(ParserBenchmark.temporaryMiB(targetBytes)) MiB of temporary space; --parse-mb lowers it)")
+                throw WidgetQuotaError.unwritable(
+                    path: path,
+                    problem: "\(error.localizedDescription) (the benchmark needs up to "
+                        + "\(ParserBenchmark.temporaryMiB(targetBytes)) MiB of temporary space; --parse-mb lowers it)")
             }
             written += data.count
         }
@@ -71,7 +73,10 @@ package struct ParserBenchmark: Sendable {
                 case .traceCSV: chunk += TraceFormat.csvLine(e, device: generator.deviceName(device)) + "\r\n"
                 default: chunk += writer!.render(e, pids: (400 + device % 500, 900 + device % 500))
                 }
-                if chunk.utf8.count > 1 << 20 { try emit(chunk); chunk = "" }
+                if chunk.utf8.count > 1 << 20 {
+                    try emit(chunk)
+                    chunk = ""
+                }
             }
             try emit(chunk)
             device += 1
@@ -98,8 +103,10 @@ package struct ParserBenchmark: Sendable {
             let path = folder + "/\(style.rawValue).\(style.fileExtension)"
             paths.append(path)
             let bytes = try generate(style: style, path: path)
-            figures.append(Figure(style: style.rawValue, bytes: bytes, lines: 0, seconds: .infinity, megabytesPerSecond: 0,
-                                  linesPerSecond: 0, newlineCountMegabytesPerSecond: 0, peakMemoryMiB: 0))
+            figures.append(
+                Figure(
+                    style: style.rawValue, bytes: bytes, lines: 0, seconds: .infinity, megabytesPerSecond: 0,
+                    linesPerSecond: 0, newlineCountMegabytesPerSecond: 0, peakMemoryMiB: 0))
         }
         for round in 0..<rounds {
             for (i, path) in paths.enumerated() {

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Wall-clock time and peak memory of this process, for benchmarks.
@@ -22,9 +23,9 @@ package enum ResourceUsage {
     /// The peak resident memory `usage` reports, in bytes.
     static func peakResidentBytes(_ usage: rusage) -> Int {
         #if canImport(Darwin)
-        return Int(usage.ru_maxrss)            // bytes on macOS
+            return Int(usage.ru_maxrss)  // bytes on macOS
         #else
-        return Int(usage.ru_maxrss) * 1_024    // kilobytes on Linux
+            return Int(usage.ru_maxrss) * 1_024  // kilobytes on Linux
         #endif
     }
 
@@ -34,13 +35,13 @@ package enum ResourceUsage {
     /// child this process spawns on Linux starts its peak reading here.
     package static func imageHighWaterBytes() -> Int? {
         #if os(Linux)
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kilobytes = Int(line.dropFirst("VmHWM:".count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
-        else { return nil }
-        return kilobytes * 1_024
+            guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+                let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+                let kilobytes = Int(line.dropFirst("VmHWM:".count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
+            else { return nil }
+            return kilobytes * 1_024
         #else
-        return nil
+            return nil
         #endif
     }
 
@@ -55,9 +56,9 @@ package enum ResourceUsage {
     private static func selfUsage() -> rusage {
         var usage = rusage()
         #if canImport(Glibc)
-        getrusage(RUSAGE_SELF.rawValue, &usage)
+            getrusage(RUSAGE_SELF.rawValue, &usage)
         #else
-        getrusage(RUSAGE_SELF, &usage)
+            getrusage(RUSAGE_SELF, &usage)
         #endif
         return usage
     }

@@ -23,13 +23,18 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     var prefix: String {
         switch self {
         case .traceNDJSON:
-            return #"{"schemaVersion":1,"timestamp":"2026-09-14T11:18:19.799-04:00","device":"d1","event":"getTimeline","widgetKind":"W","widgetFamily":"systemSmall","instance":0}"# + "\n"
+            return
+                #"{"schemaVersion":1,"timestamp":"2026-09-14T11:18:19.799-04:00","device":"d1","event":"getTimeline","widgetKind":"W","widgetFamily":"systemSmall","instance":0}"#
+                + "\n"
         case .traceCSV:
             return TraceFormat.csvHeader + "\n"
         case .appleNDJSON:
-            return #"{"timestamp":"2025-07-27 15:47:10.504275-0400","eventMessage":"Request ended for W:systemSmall:(noIntent) - success","processImagePath":"\/private\/var\/containers\/Bundle\/Application\/X\/App.app\/PlugIns\/AppWidgetExtension.appex\/AppWidgetExtension","messageType":"Default","subsystem":"com.apple.chrono","category":"timeline","processID":4242}"# + "\n"
+            return
+                #"{"timestamp":"2025-07-27 15:47:10.504275-0400","eventMessage":"Request ended for W:systemSmall:(noIntent) - success","processImagePath":"\/private\/var\/containers\/Bundle\/Application\/X\/App.app\/PlugIns\/AppWidgetExtension.appex\/AppWidgetExtension","messageType":"Default","subsystem":"com.apple.chrono","category":"timeline","processID":4242}"#
+                + "\n"
         case .appleJSON:
-            return "Filtering the log data using \"process == \\\"App\\\"\"\n[{\n  \"timestamp\" : \"2025-07-27 15:47:10.504275-0400\",\n  \"eventMessage\" : \"hello\"\n},"
+            return
+                "Filtering the log data using \"process == \\\"App\\\"\"\n[{\n  \"timestamp\" : \"2025-07-27 15:47:10.504275-0400\",\n  \"eventMessage\" : \"hello\"\n},"
         case .appleDefault:
             return "Timestamp                       Thread     Type        Activity             PID    TTL  \n"
                 + "2025-07-27 15:47:10.504275-0400  0x1a2b3c   Default     0x0                  4242   0    AppWidgetExtension: (WidgetKit) [com.apple.chrono:timeline] Request ended for W:systemSmall:(noIntent) - success\n"
@@ -73,7 +78,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     static func thresholds(_ bytes: [UInt8]) {
         let text = String(decoding: bytes, as: UTF8.self)
         guard let expression = try? ThresholdExpression.parse(text) else { return }
-        let report = #"{"results": [{"design": "direct", "users": 1000, "requestsPerUserMonth": {"mean": 900, "p95": 1200}, "quota": [{"tier": "free", "exceedProbability": 1}]}]}"#
+        let report =
+            #"{"results": [{"design": "direct", "users": 1000, "requestsPerUserMonth": {"mean": 900, "p95": 1200}, "quota": [{"tier": "free", "exceedProbability": 1}]}]}"#
         guard let json = try? JSONValue.parse(Data(report.utf8), file: "report.json") else { return }
         _ = try? ThresholdEvaluator.evaluate(Threshold(expression: expression, severity: .fail), on: MetricTable(json: json))
     }
@@ -92,7 +98,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         for strict in [false, true] {
             var options = LogAnalyzer.Options()
             options.strict = strict
-            options.bufferSize = 4_096   // small chunks exercise line boundaries
+            options.bufferSize = 4_096  // small chunks exercise line boundaries
             // A small duplicate window: cheap to set up per input, and its wrap-around is reached.
             options.duplicateWindowLines = 64
             options.duplicateWindowBytes = 4_096

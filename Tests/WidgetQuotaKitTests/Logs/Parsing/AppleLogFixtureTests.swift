@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WidgetQuotaKit
 
 /// Every Apple style holds the same story (see Fixtures/logs): the extension ends timeline
@@ -39,7 +40,9 @@ struct AppleLogFixtureTests {
         #expect(a.extensionProcesses == ["GeminiAppWidgetExtension"])
     }
 
-    @Test("chronod's reload outcome is not a getTimeline", arguments: ["apple.ndjson", "apple-default.log", "apple-syslog.log", "apple-compact.log"])
+    @Test(
+        "chronod's reload outcome is not a getTimeline",
+        arguments: ["apple.ndjson", "apple-default.log", "apple-syslog.log", "apple-compact.log"])
     func reloadOutcomeIsSeparate(file: String) throws {
         let a = try LogTestSupport.analyze(fixtures: [file])
         #expect(LogTestSupport.total(a, \.reloadOutcomes) == 1)

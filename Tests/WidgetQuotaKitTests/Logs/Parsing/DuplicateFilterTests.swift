@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WidgetQuotaKit
 
 /// The duplicate filter compares bytes, so hashes only find candidates: checked against a plain
@@ -50,28 +51,32 @@ struct DuplicateFilterTests {
     @Test("lines whose hashes collide are told apart by their bytes")
     func collidingHashes() {
         var filter = DuplicateFilter(capacity: 8, arenaBytes: 1 << 10, hash: { _ in 42 })
-        let a = Array("2026-09-01T07:12:03.120-04:00,a".utf8), b = Array("2026-09-01T07:12:03.120-04:00,b".utf8)
+        let a = Array("2026-09-01T07:12:03.120-04:00,a".utf8)
+        let b = Array("2026-09-01T07:12:03.120-04:00,b".utf8)
         #expect(!a.withUnsafeBufferPointer { filter.isRepeat($0, at: 0) })
         #expect(!b.withUnsafeBufferPointer { filter.isRepeat($0, at: 0) }, "same hash, other bytes: not a repeat")
         #expect(a.withUnsafeBufferPointer { filter.isRepeat($0, at: 0) })
         #expect(b.withUnsafeBufferPointer { filter.isRepeat($0, at: 0) })
     }
 
-    @Test("agrees with a list of the last lines under collisions, eviction and wrap-around, kept or read again",
-          arguments: [(4, 64), (16, 200), (64, 1 << 10)], [false, true])
+    @Test(
+        "agrees with a list of the last lines under collisions, eviction and wrap-around, kept or read again",
+        arguments: [(4, 64), (16, 200), (64, 1 << 10)], [false, true])
     func matchesModel(window: (capacity: Int, arenaBytes: Int), rereads: Bool) {
         let (capacity, arenaBytes) = window
         var rng = SplitMix(seed: UInt64(capacity * 31 + arenaBytes))
         let input = Input()
         // Two bits of hash: most lines share a hash with several others.
-        var filter = DuplicateFilter(capacity: capacity, arenaBytes: arenaBytes, recall: rereads ? input.recall : .copies,
-                                     hash: { LineHash.hash($0) & 3 })
+        var filter = DuplicateFilter(
+            capacity: capacity, arenaBytes: arenaBytes, recall: rereads ? input.recall : .copies,
+            hash: { LineHash.hash($0) & 3 })
         var model = Model(capacity: capacity, arenaBytes: arenaBytes)
         for step in 0..<20_000 {
             // Few distinct short lines (so repeats are common), some longer than the arena.
             let length = rng.next() % 50 == 0 ? arenaBytes + Int(rng.next() % 8) : Int(rng.next() % 24)
             let symbol = UInt8(truncatingIfNeeded: rng.next() % 3)
-            let line = (0..<length).map { UInt8(truncatingIfNeeded: $0 % 2 == 0 ? Int(symbol) : $0 % 7) }
+            let line =
+                (0..<length).map { UInt8(truncatingIfNeeded: $0 % 2 == 0 ? Int(symbol) : $0 % 7) }
                 + [UInt8(truncatingIfNeeded: rng.next() % (capacity + 3))]
             let offset = input.append(line)
             let answer = line.withUnsafeBufferPointer { filter.isRepeat($0, at: offset) }

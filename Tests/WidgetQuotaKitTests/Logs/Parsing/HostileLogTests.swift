@@ -1,10 +1,12 @@
 import Foundation
 import Testing
+
 @testable import WidgetQuotaKit
 
 /// Hostile log files through `analyze`: the exit code, the message, and what the numbers say.
 @Suite("hostile log") struct HostileLogTests {
-    static let line = #"{"timestamp":"2025-07-27 15:47:10.504275-0400","eventMessage":"[com.apple.chrono:timeline] Request ended for W:systemSmall:(noIntent) - success","processImagePath":"\/private\/var\/containers\/Bundle\/Application\/X\/App.app\/PlugIns\/AppWidgetExtension.appex\/AppWidgetExtension","messageType":"Default","subsystem":"com.apple.chrono","category":"timeline","processID":900}"#
+    static let line =
+        #"{"timestamp":"2025-07-27 15:47:10.504275-0400","eventMessage":"[com.apple.chrono:timeline] Request ended for W:systemSmall:(noIntent) - success","processImagePath":"\/private\/var\/containers\/Bundle\/Application\/X\/App.app\/PlugIns\/AppWidgetExtension.appex\/AppWidgetExtension","messageType":"Default","subsystem":"com.apple.chrono","category":"timeline","processID":900}"#
 
     static func ndjson(_ timestamps: [String]) -> String {
         timestamps.map { line.replacingOccurrences(of: "2025-07-27 15:47:10.504275-0400", with: $0) }.joined(separator: "\n") + "\n"
@@ -21,26 +23,37 @@ import Testing
             self.init(name, Array(text.utf8), extra: extra, code, message)
         }
         init(_ name: String, _ bytes: [UInt8], extra: [String] = [], _ code: ExitCode, _ message: String) {
-            self.name = name; self.bytes = bytes; self.extra = extra; self.code = code; self.message = message
+            self.name = name
+            self.bytes = bytes
+            self.extra = extra
+            self.code = code
+            self.message = message
         }
     }
 
     static let cases: [Case] = [
         Case("empty file", "", .noInput, "the file is empty"),
         Case("binary garbage", [0x00, 0x01, 0x02, 0x67, 0xFF, 0xFE, 0x0A], .dataError, "not a log in a known format"),
-        Case("a 10 MB line, strict", line + "\n" + #"{"eventMessage":""# + String(repeating: "x", count: 10_500_000) + "\"}\n" + line + "\n",
-             extra: ["--strict"], .dataError, ":2: line longer than 1 MiB"),
+        Case(
+            "a 10 MB line, strict", line + "\n" + #"{"eventMessage":""# + String(repeating: "x", count: 10_500_000) + "\"}\n" + line + "\n",
+            extra: ["--strict"], .dataError, ":2: line longer than 1 MiB"),
         Case("malformed line, strict", line + "\n{\"timestamp\": 12\n", extra: ["--strict"], .dataError, ":2:"),
         Case("unknown option", line, extra: ["--stirct"], .usage, "did you mean --strict?"),
-        Case("a trace timestamp without its offset, strict",
-             #"{"schemaVersion":1,"timestamp":"2026-09-01T10:00:00","device":"d","event":"getTimeline"}"# + "\n",
-             extra: ["--strict"], .dataError, ":1: the timestamp has no UTC offset"),
-        Case("an impossible date, strict", #"{"schemaVersion":1,"timestamp":"2026-02-31T10:00:00Z","device":"d","event":"getTimeline"}"# + "\n",
-             extra: ["--strict"], .dataError, ":1: expected an ISO 8601 timestamp"),
-        Case("invalid rules regex", line, extra: ["--rules", "RULES:{\"rules\": [{\"event\": \"apiRequest\", \"message\": \"([unclosed\"}]}"],
-             .dataError, "rules[0]"),
-        Case("rules for an unknown event", line, extra: ["--rules", "RULES:{\"rules\": [{\"event\": \"teleport\", \"message\": \"x\"}]}"],
-             .dataError, "teleport"),
+        Case(
+            "a trace timestamp without its offset, strict",
+            #"{"schemaVersion":1,"timestamp":"2026-09-01T10:00:00","device":"d","event":"getTimeline"}"# + "\n",
+            extra: ["--strict"], .dataError, ":1: the timestamp has no UTC offset"),
+        Case(
+            "an impossible date, strict",
+            #"{"schemaVersion":1,"timestamp":"2026-02-31T10:00:00Z","device":"d","event":"getTimeline"}"# + "\n",
+            extra: ["--strict"], .dataError, ":1: expected an ISO 8601 timestamp"),
+        Case(
+            "invalid rules regex", line,
+            extra: ["--rules", "RULES:{\"rules\": [{\"event\": \"apiRequest\", \"message\": \"([unclosed\"}]}"],
+            .dataError, "rules[0]"),
+        Case(
+            "rules for an unknown event", line, extra: ["--rules", "RULES:{\"rules\": [{\"event\": \"teleport\", \"message\": \"x\"}]}"],
+            .dataError, "teleport"),
         Case("missing rules file", line, extra: ["--rules", "/nonexistent/rules.json"], .noInput, "no such file"),
     ]
 
@@ -61,12 +74,14 @@ import Testing
     }
 
     /// Without --strict, damage is counted and reported, and the good lines still count.
-    @Test("damage is counted not fatal", arguments: [
-        ("a 10 MB line", line + "\n" + #"{"eventMessage":""# + String(repeating: "x", count: 10_500_000) + "\"}\n" + line + "\n", 1),
-        ("an array that never closes", "[{\n\"timestamp\" : \"2025-07-27 15:47:10.504275-0400\",\n\"eventMessage\" : \"hi\",\n", 1),
-        ("a cut-off last line", line + "\n" + String(line.prefix(80)), 1),
-        ("invalid UTF-8 in a message", line.replacingOccurrences(of: "success", with: "succ\u{FFFD}ss") + "\n", 0),
-    ])
+    @Test(
+        "damage is counted not fatal",
+        arguments: [
+            ("a 10 MB line", line + "\n" + #"{"eventMessage":""# + String(repeating: "x", count: 10_500_000) + "\"}\n" + line + "\n", 1),
+            ("an array that never closes", "[{\n\"timestamp\" : \"2025-07-27 15:47:10.504275-0400\",\n\"eventMessage\" : \"hi\",\n", 1),
+            ("a cut-off last line", line + "\n" + String(line.prefix(80)), 1),
+            ("invalid UTF-8 in a message", line.replacingOccurrences(of: "success", with: "succ\u{FFFD}ss") + "\n", 0),
+        ])
     func damageIsCountedNotFatal(name: String, text: String, malformed: Int) throws {
         var text = text
         if name.contains("UTF-8") {
@@ -83,14 +98,30 @@ import Testing
 
     /// Counts a log may claim (tokens per request) are summed per device-day: a sum past
     /// `Int.max` saturates rather than trapping, in every format that carries them.
-    @Test("token counts that sum past Int.max do not crash", arguments: [
-        ("trace.ndjson", (1...12).map { #"{"schemaVersion":1,"timestamp":"2026-09-01T10:00:\#(10 + $0).000Z","device":"d","event":"apiRequest","actor":"app","tokens":999999999999999999}"# }
-            .joined(separator: "\n")),
-        ("trace.csv", TraceFormat.csvHeader + "\n" + (1...12).map { "1,2026-09-01T10:00:\(10 + $0).000Z,d,apiRequest" + String(repeating: ",", count: 8)
-            + "app,,,999999999999999999," }.joined(separator: "\n")),
-        ("compact.log", (1...2).map { "2026-09-01 10:00:0\($0).000 Df App[1:2] [WidgetQuota] apiRequest actor=app tokens=9223372036854775807" }
-            .joined(separator: "\n")),
-    ])
+    @Test(
+        "token counts that sum past Int.max do not crash",
+        arguments: [
+            (
+                "trace.ndjson",
+                (1...12).map {
+                    #"{"schemaVersion":1,"timestamp":"2026-09-01T10:00:\#(10 + $0).000Z","device":"d","event":"apiRequest","actor":"app","tokens":999999999999999999}"#
+                }
+                .joined(separator: "\n")
+            ),
+            (
+                "trace.csv",
+                TraceFormat.csvHeader + "\n"
+                    + (1...12).map {
+                        "1,2026-09-01T10:00:\(10 + $0).000Z,d,apiRequest" + String(repeating: ",", count: 8)
+                            + "app,,,999999999999999999,"
+                    }.joined(separator: "\n")
+            ),
+            (
+                "compact.log",
+                (1...2).map { "2026-09-01 10:00:0\($0).000 Df App[1:2] [WidgetQuota] apiRequest actor=app tokens=9223372036854775807" }
+                    .joined(separator: "\n")
+            ),
+        ])
     func tokenSumsSaturate(name: String, text: String) throws {
         let a = try LogTestSupport.analyze(text + "\n", name: name)
         #expect(a.malformedLines == 0, "\(name)")
@@ -119,7 +150,9 @@ import Testing
         let path = try tmp.file(Self.ndjson(["2025-07-27 15:47:10.504275-0400"]), name: "device.ndjson")
         let folder = (path as NSString).deletingLastPathComponent
         try Data().write(to: URL(fileURLWithPath: folder + "/zz-empty.log"))
-        let twice = TestSupport.cli(["analyze", "--format", "json", path, folder, folder + "/../" + (folder as NSString).lastPathComponent + "/device.ndjson"])
+        let twice = TestSupport.cli([
+            "analyze", "--format", "json", path, folder, folder + "/../" + (folder as NSString).lastPathComponent + "/device.ndjson",
+        ])
         #expect(twice.code == .success, "\(twice.err)")
         let json = try JSONValue.parse(Data(twice.out.utf8), file: "out.json")
         #expect(json["perDeviceDay"]?["getTimeline"]?["mean"]?.number == 1)
@@ -137,20 +170,27 @@ import Testing
     @Test("control characters never reach an output") func controlCharactersNeverReachAnOutput() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
-        let text = #"{"schemaVersion":1,"timestamp":"2026-09-01T10:00:00Z","device":"d\u001b[2J\u001b]0;owned\u0007","event":"fetchError","detail":"x\u001b[31mRED\u0000"}"# + "\n"
+        let text =
+            #"{"schemaVersion":1,"timestamp":"2026-09-01T10:00:00Z","device":"d\u001b[2J\u001b]0;owned\u0007","event":"fetchError","detail":"x\u001b[31mRED\u0000"}"#
+            + "\n"
         let path = try tmp.file(text, name: "esc.ndjson")
         for format in ["markdown", "csv", "json"] {
             let r = TestSupport.cli(["analyze", "--format", format, path])
             #expect(r.code == .success, "\(r.err)")
-            let controls = r.out.unicodeScalars.filter { ($0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t") || ($0.value >= 0x7F && $0.value <= 0x9F) }
+            let controls = r.out.unicodeScalars.filter {
+                ($0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t") || ($0.value >= 0x7F && $0.value <= 0x9F)
+            }
             #expect(controls.isEmpty, "\(format): \(controls.map(\.value))")
         }
     }
 
     @Test("exact duplicate lines count once") func exactDuplicateLinesCountOnce() throws {
         let once = try analyze(Self.ndjson(["2025-07-27 15:47:10.504275-0400", "2025-07-27 16:47:10.504275-0400"]))
-        let twice = try analyze(Self.ndjson(["2025-07-27 15:47:10.504275-0400", "2025-07-27 16:47:10.504275-0400",
-                                             "2025-07-27 15:47:10.504275-0400"]))
+        let twice = try analyze(
+            Self.ndjson([
+                "2025-07-27 15:47:10.504275-0400", "2025-07-27 16:47:10.504275-0400",
+                "2025-07-27 15:47:10.504275-0400",
+            ]))
         #expect(once.perDeviceDay.getTimeline.mean == 2)
         #expect(twice.perDeviceDay.getTimeline.mean == 2)
         #expect(twice.duplicateLines == 1)
@@ -229,9 +269,11 @@ import Testing
         let lines = stamps.map { tricky.replacingOccurrences(of: "2025-07-27 15:47:10.504275-0400", with: $0) }
         let pretty = try lines.map { line -> String in
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8))
-            return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]), as: UTF8.self)
+            return String(
+                decoding: try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]), as: UTF8.self)
         }
-        let huge = "{\n" + (0..<1_100).map { "  \"pad\($0)\" : \"\(String(repeating: "x", count: 1_000))\"" }.joined(separator: ",\n") + "\n}"
+        let huge =
+            "{\n" + (0..<1_100).map { "  \"pad\($0)\" : \"\(String(repeating: "x", count: 1_000))\"" }.joined(separator: ",\n") + "\n}"
         let ndjson = try analyze(lines.joined(separator: "\n") + "\n")
         let array = try analyze("[" + pretty.joined(separator: ",") + "]\n")
         let withHuge = try analyze("[" + pretty[0] + "," + huge + "," + pretty[1...].joined(separator: ",") + "]\n")
@@ -246,17 +288,26 @@ import Testing
     }
 
     @Test("out of order timestamps count the same") func outOfOrderTimestampsCountTheSame() throws {
-        let ordered = try analyze(Self.ndjson(["2025-07-27 09:00:00.000000-0400", "2025-07-27 10:00:00.000000-0400",
-                                               "2025-07-28 09:00:00.000000-0400"]))
-        let shuffled = try analyze(Self.ndjson(["2025-07-28 09:00:00.000000-0400", "2025-07-27 10:00:00.000000-0400",
-                                                "2025-07-27 09:00:00.000000-0400"]))
+        let ordered = try analyze(
+            Self.ndjson([
+                "2025-07-27 09:00:00.000000-0400", "2025-07-27 10:00:00.000000-0400",
+                "2025-07-28 09:00:00.000000-0400",
+            ]))
+        let shuffled = try analyze(
+            Self.ndjson([
+                "2025-07-28 09:00:00.000000-0400", "2025-07-27 10:00:00.000000-0400",
+                "2025-07-27 09:00:00.000000-0400",
+            ]))
         #expect(ordered.deviceDays == 2 && shuffled.deviceDays == 2)
         #expect(ordered.perDeviceDay.getTimeline.mean == shuffled.perDeviceDay.getTimeline.mean)
     }
 
     @Test("a stray future timestamp adds one day not years") func aStrayFutureTimestampAddsOneDayNotYears() throws {
-        let a = try analyze(Self.ndjson(["2025-07-27 09:00:00.000000-0400", "2025-07-28 09:00:00.000000-0400",
-                                         "2099-12-31 23:00:00.000000-0400"]))
+        let a = try analyze(
+            Self.ndjson([
+                "2025-07-27 09:00:00.000000-0400", "2025-07-28 09:00:00.000000-0400",
+                "2099-12-31 23:00:00.000000-0400",
+            ]))
         #expect(a.deviceDays == 3)
         #expect(a.notes.contains { $0.contains("not counted as device-days") })
         let ancient = try analyze(Self.ndjson(["2025-07-27 09:00:00.000000-0400", "1970-01-01 00:00:00.000000-0400"]))

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WidgetQuotaKit
 
 @Suite("Line reader")
@@ -41,8 +42,9 @@ struct LineReaderTests {
         #expect(bytes == text.utf8.count)
     }
 
-    @Test("every line's offset finds its bytes in the input, across chunks and skipped long lines",
-          arguments: [1, 3, 7, 64])
+    @Test(
+        "every line's offset finds its bytes in the input, across chunks and skipped long lines",
+        arguments: [1, 3, 7, 64])
     func offsetsPointAtTheLine(maxRead: Int) throws {
         let long = String(repeating: "x", count: 40)
         let text = "alpha\r\nbeta\n\n\(long)\ngamma\r\nδέλτα\n\(long)\(long)\nlast"
@@ -68,12 +70,14 @@ struct LineReaderTests {
 
 @Suite("Timestamps")
 struct LogTimestampTests {
-    @Test("parses every shape", arguments: [
-        ("2025-07-27 15:47:10.504275-0400", -14_400),
-        ("2026-09-14T11:18:19.799+02:00", 7_200),
-        ("2026-09-14T11:18:19Z", 0),
-        ("2026-09-14 11:18:19.799+0530", 19_800),
-    ])
+    @Test(
+        "parses every shape",
+        arguments: [
+            ("2025-07-27 15:47:10.504275-0400", -14_400),
+            ("2026-09-14T11:18:19.799+02:00", 7_200),
+            ("2026-09-14T11:18:19Z", 0),
+            ("2026-09-14 11:18:19.799+0530", 19_800),
+        ])
     func offsets(text: String, offset: Int) {
         let ts = LogTimestamp.parse(text)
         #expect(ts?.utcOffsetSeconds == offset)
@@ -97,16 +101,24 @@ struct LogTimestampTests {
 
     /// A time stays on the day it prints: a leap second, or more fraction digits than a
     /// microsecond, must not carry it into the next day.
-    @Test("stays on its printed day", arguments: ["2026-12-31T23:59:60Z", "2026-12-31T23:59:59.99999999999999999999Z",
-                                                  "2026-12-31 23:59:59.9999999", "2024-02-29 12:00:00"])
+    @Test(
+        "stays on its printed day",
+        arguments: [
+            "2026-12-31T23:59:60Z", "2026-12-31T23:59:59.99999999999999999999Z",
+            "2026-12-31 23:59:59.9999999", "2024-02-29 12:00:00",
+        ])
     func staysOnItsDay(text: String) throws {
         let ts = try #require(LogTimestamp.parse(text))
         #expect(LogTimestamp.dateText(day: ts.localDay) == String(text.prefix(10)))
     }
 
-    @Test("rejects what is not a timestamp", arguments: ["2026-13-01 00:00:00", "2026-09-14", "not a time", "2026-09-14 25:00:00",
-                                                          "2026-02-31T10:00:00Z", "2026-02-29 10:00:00", "2026-04-31 10:00:00",
-                                                          "2100-02-29 10:00:00"])
+    @Test(
+        "rejects what is not a timestamp",
+        arguments: [
+            "2026-13-01 00:00:00", "2026-09-14", "not a time", "2026-09-14 25:00:00",
+            "2026-02-31T10:00:00Z", "2026-02-29 10:00:00", "2026-04-31 10:00:00",
+            "2100-02-29 10:00:00",
+        ])
     func rejects(text: String) {
         #expect(LogTimestamp.parse(text) == nil)
     }

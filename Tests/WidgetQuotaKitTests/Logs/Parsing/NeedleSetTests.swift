@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WidgetQuotaKit
 
 /// `NeedleSet` decides which messages skip the redactor's regular expressions and which the
@@ -26,7 +27,10 @@ struct NeedleSetTests {
             pieces.insert(n.uppercased())
             pieces.insert(String(n.prefix(n.count / 2)))
             pieces.insert(String(n.suffix(n.count - n.count / 2)))
-            for c in n { pieces.insert(String(c)); pieces.insert(String(c).uppercased()) }
+            for c in n {
+                pieces.insert(String(c))
+                pieces.insert(String(c).uppercased())
+            }
         }
         let list = pieces.sorted().map { Array($0.utf8) }
         var state: UInt64 = 7
@@ -53,7 +57,8 @@ struct NeedleSetTests {
         let set = NeedleSet(needles, foldingCase: folding)
         for text in Self.texts(needles, extra: ["x", "-", "["], count: 30_000) {
             let found = text.withUnsafeBufferPointer { set.occurs(in: $0) }
-            #expect(found == Self.reference(text, needles, foldingCase: folding), "\(String(decoding: text, as: UTF8.self).debugDescription)")
+            #expect(
+                found == Self.reference(text, needles, foldingCase: folding), "\(String(decoding: text, as: UTF8.self).debugDescription)")
         }
     }
 
@@ -64,7 +69,8 @@ struct NeedleSetTests {
         for needle in needles {
             for text in [needle, needle.uppercased(), "xxxxxxxxxx" + needle, needle + "xxxxxxxxxx", String(needle.dropLast())] {
                 let bytes = Array(text.utf8)
-                #expect(bytes.withUnsafeBufferPointer { set.occurs(in: $0) } == Self.reference(bytes, needles, foldingCase: folding), "\(text)")
+                #expect(
+                    bytes.withUnsafeBufferPointer { set.occurs(in: $0) } == Self.reference(bytes, needles, foldingCase: folding), "\(text)")
             }
         }
     }

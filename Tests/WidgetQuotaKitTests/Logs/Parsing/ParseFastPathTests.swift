@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WidgetQuotaKit
 
 /// The byte-level trace CSV path must agree with the String-based one it replaced.
@@ -43,7 +44,8 @@ struct ParseFastPathTests {
         for (field, name, values) in cases {
             #expect(TraceFields.Field(name: name) == field)
             for value in values {
-                var fast = TraceFields(), slow = TraceFields()
+                var fast = TraceFields()
+                var slow = TraceFields()
                 slow.set(name, value, redactor: redactor)
                 var bytes = Array(value.utf8)
                 let ok = bytes.withUnsafeMutableBufferPointer { fast.setFast(field, UnsafeBufferPointer($0)) }
@@ -52,8 +54,10 @@ struct ParseFastPathTests {
             }
         }
         // Spellings the fast path leaves to `set`.
-        for (field, value) in [(TraceFields.Field.durationMs, "1.5"), (.tokens, "+5"), (.instance, "-1"), (.smartStack, "True"),
-                               (.event, "bogus"), (.timestamp, "bad"), (.schemaVersion, "1234567890123456789")] {
+        for (field, value) in [
+            (TraceFields.Field.durationMs, "1.5"), (.tokens, "+5"), (.instance, "-1"), (.smartStack, "True"),
+            (.event, "bogus"), (.timestamp, "bad"), (.schemaVersion, "1234567890123456789"),
+        ] {
             var f = TraceFields()
             var bytes = Array(value.utf8)
             #expect(!bytes.withUnsafeMutableBufferPointer { f.setFast(field, UnsafeBufferPointer($0)) }, "\(value)")
@@ -91,7 +95,8 @@ struct ParseFastPathTests {
                     for length in [bytes.count, 19, 18] where length <= bytes.count {
                         let prefix = Array(bytes.prefix(length))
                         prefix.withUnsafeBufferPointer { b in
-                            let fixed = LogTimestamp.fixedDateAndTime(b, 0), general = LogTimestamp.dateAndTime(b, 0)
+                            let fixed = LogTimestamp.fixedDateAndTime(b, 0)
+                            let general = LogTimestamp.dateAndTime(b, 0)
                             if let fixed {
                                 #expect(general.map { "\($0)" } == "\(fixed)", "\(String(decoding: prefix, as: UTF8.self))")
                                 checked += 1

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WidgetQuotaKit
 
 /// Every built-in recogniser's examples, run through the real recogniser: the lines that must

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WidgetQuotaKit
 
 /// Trace CSV lines without quotes are split while they are read; lines with quotes go through
@@ -61,7 +62,8 @@ struct TraceCSVReaderTests {
     @Test("columns in another order set the same fields")
     func columnOrder() {
         let reordered = "schemaVersion,event,device,timestamp,outcome"
-        #expect(Self.read("1,cacheHit,d,2026-09-01T00:00:00Z,success", header: reordered)
+        #expect(
+            Self.read("1,cacheHit,d,2026-09-01T00:00:00Z,success", header: reordered)
                 == Self.read("1,2026-09-01T00:00:00Z,d,cacheHit,,,,,,,,,success,,,"))
     }
 }

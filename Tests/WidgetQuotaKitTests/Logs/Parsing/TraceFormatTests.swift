@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WidgetQuotaKit
 
 @Suite("Trace format")
@@ -16,7 +17,7 @@ struct TraceFormatTests {
         #expect(phoneA.smartStack == true)
         let phoneB = try #require(a.measurements.first { $0.device == "phone-b" })
         #expect(phoneB.days.map(\.lowPowerMode) == [true, true, false])
-        #expect(phoneB.days.map(\.getTimelineSystem) == [0, 0, 0])   // the policy reload is not system-initiated
+        #expect(phoneB.days.map(\.getTimelineSystem) == [0, 0, 0])  // the policy reload is not system-initiated
         #expect(LogTestSupport.total(a, \.failedRequests) == 1)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WidgetQuotaKit
 
 /// Trace NDJSON lines in the writer's key order take a fast path; every other spelling of the
@@ -10,16 +11,29 @@ struct TraceNDJSONReaderTests {
     static var canonicalLines: [String] {
         let t = LogTimestamp.parse("2026-09-01T07:12:03.120-04:00")!
         var get = LogEvent(kind: .getTimeline, time: t)
-        get.widgetKind = "AIMessageWidget"; get.widgetFamily = "systemSmall"; get.instance = 2; get.origin = .policy
-        get.smartStack = true; get.lowPowerMode = false; get.outcome = .success
+        get.widgetKind = "AIMessageWidget"
+        get.widgetFamily = "systemSmall"
+        get.instance = 2
+        get.origin = .policy
+        get.smartStack = true
+        get.lowPowerMode = false
+        get.outcome = .success
         var api = LogEvent(kind: .apiRequest, time: t)
-        api.actor = .background; api.outcome = .failure; api.durationMs = 1_500; api.tokens = 72
+        api.actor = .background
+        api.outcome = .failure
+        api.durationMs = 1_500
+        api.tokens = 72
         api.detail = "GET https://example.com/v1?key=AIzaSyA1234567890abcdefghijklmnop timed out, \"quoted\"\n"
         var low = LogEvent(kind: .lowPowerMode, time: t)
-        low.lowPowerMode = true; low.smartStack = false
+        low.lowPowerMode = true
+        low.smartStack = false
         var odd = LogEvent(kind: .cacheHit, time: t)
-        odd.widgetKind = ""; odd.durationMs = 1.5; odd.instance = 0
-        return [get, api, low, odd, LogEvent(kind: .appForeground, time: t)].map { TraceFormat.ndjsonLine($0, device: "phone \"7\" token=abc") }
+        odd.widgetKind = ""
+        odd.durationMs = 1.5
+        odd.instance = 0
+        return [get, api, low, odd, LogEvent(kind: .appForeground, time: t)].map {
+            TraceFormat.ndjsonLine($0, device: "phone \"7\" token=abc")
+        }
             + [TraceFormat.ndjsonLine(get, device: "plain-device")]
     }
 
@@ -43,8 +57,9 @@ struct TraceNDJSONReaderTests {
         }
     }
 
-    @Test("the same members in another order, with white space or an unknown key, give the same fields",
-          arguments: canonicalLines)
+    @Test(
+        "the same members in another order, with white space or an unknown key, give the same fields",
+        arguments: canonicalLines)
     func otherSpellingsAgree(line: String) throws {
         let expected = Self.fields(line)
         #expect(!expected.hasPrefix("problem"))
@@ -68,17 +83,23 @@ struct TraceNDJSONReaderTests {
     func handedOver() {
         let cases: [(String, String)] = [
             // A repeated key: the last one counts, as the scanner always did.
-            (#"{"schemaVersion":1,"timestamp":"2026-09-01T07:12:03.120-04:00","device":"d","event":"cacheHit","event":"cacheStale"}"#,
-             #"{"schemaVersion":1,"timestamp":"2026-09-01T07:12:03.120-04:00","device":"d","event":"cacheStale"}"#),
+            (
+                #"{"schemaVersion":1,"timestamp":"2026-09-01T07:12:03.120-04:00","device":"d","event":"cacheHit","event":"cacheStale"}"#,
+                #"{"schemaVersion":1,"timestamp":"2026-09-01T07:12:03.120-04:00","device":"d","event":"cacheStale"}"#
+            ),
             // An escaped device name.
-            (#"{"schemaVersion":1,"timestamp":"2026-09-01T07:12:03.120-04:00","device":"d\u0031","event":"cacheHit"}"#,
-             #"{"schemaVersion":1,"timestamp":"2026-09-01T07:12:03.120-04:00","device":"d1","event":"cacheHit"}"#),
+            (
+                #"{"schemaVersion":1,"timestamp":"2026-09-01T07:12:03.120-04:00","device":"d\u0031","event":"cacheHit"}"#,
+                #"{"schemaVersion":1,"timestamp":"2026-09-01T07:12:03.120-04:00","device":"d1","event":"cacheHit"}"#
+            ),
         ]
         for (line, same) in cases { #expect(Self.fields(line) == Self.fields(same), "\(line)") }
         // Broken lines report what the scanner reports.
-        for (line, problem) in [(#"{"schemaVersion":1,"timestamp":"2026"#, "unterminated string (the line is cut off)"),
-                                (#"{"schemaVersion":1,"smartStack":maybe}"#, "expected a JSON value"),
-                                (#"{"schemaVersion":1}x"#, "unexpected text after the JSON object")] {
+        for (line, problem) in [
+            (#"{"schemaVersion":1,"timestamp":"2026"#, "unterminated string (the line is cut off)"),
+            (#"{"schemaVersion":1,"smartStack":maybe}"#, "expected a JSON value"),
+            (#"{"schemaVersion":1}x"#, "unexpected text after the JSON object"),
+        ] {
             #expect(Self.fields(line) == "problem: \(problem)", "\(line)")
         }
     }
@@ -99,11 +120,20 @@ struct TraceNDJSONReaderTests {
                 bits /= 7
             }
             // The reference: step over escapes one byte at a time.
-            var i = 0, escaped = false
+            var i = 0
+            var escaped = false
             var expected: (Int, Bool)?
             while i < count {
-                if bytes[i] == 0x22 { expected = (i, escaped); break }
-                if bytes[i] == 0x5C { escaped = true; i += 2 } else { i += 1 }
+                if bytes[i] == 0x22 {
+                    expected = (i, escaped)
+                    break
+                }
+                if bytes[i] == 0x5C {
+                    escaped = true
+                    i += 2
+                } else {
+                    i += 1
+                }
             }
             let found = bytes.withUnsafeBufferPointer { JSONObjectScanner.string($0, from: 0) }
             #expect(found?.end == expected?.0 && found?.escaped == expected?.1, "\(String(decoding: bytes, as: UTF8.self))")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WidgetQuotaKit
 
 /// What a chart shows must be readable and complete: labels apart, text inside the canvas, and
@@ -21,10 +22,11 @@ import Testing
     }
 
     static func scatter(_ points: [ChartPoint], subtitle: String = "s", xKind: AxisScale.Kind = .linear) -> LineChart {
-        LineChart(title: "t", subtitle: subtitle, xTitle: "x", yTitle: "y",
-                  xScale: AxisScale(kind: xKind, covering: points.map(\.x).filter { $0 > 0 }),
-                  yScale: AxisScale(kind: .log, covering: points.map(\.y).filter { $0 > 0 }),
-                  series: [ChartSeries(name: "crowd", points: points, style: .markers)])
+        LineChart(
+            title: "t", subtitle: subtitle, xTitle: "x", yTitle: "y",
+            xScale: AxisScale(kind: xKind, covering: points.map(\.x).filter { $0 > 0 }),
+            yScale: AxisScale(kind: .log, covering: points.map(\.y).filter { $0 > 0 }),
+            series: [ChartSeries(name: "crowd", points: points, style: .markers)])
     }
 
     @Test("point labels never overlap and the left out ones are counted") func pointLabelsNeverOverlapAndTheLeftOutOnesAreCounted() throws {
@@ -39,13 +41,16 @@ import Testing
         }
         for i in boxes.indices {
             for j in boxes.indices where j > i {
-                let a = boxes[i], b = boxes[j]
+                let a = boxes[i]
+                let b = boxes[j]
                 #expect(!(a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3), "\(labels[i].text) overlaps \(labels[j].text)")
             }
         }
         #expect(labels.count < 30, "the corner cannot hold thirty labels")
         let left = 30 - labels.count
-        #expect(ChartLayoutTests.notes(svg).contains("\(left) point labels are left out for want of room"), "the chart says how many it left out")
+        #expect(
+            ChartLayoutTests.notes(svg).contains("\(left) point labels are left out for want of room"),
+            "the chart says how many it left out")
     }
 
     @Test("a log axis says which values it cannot draw") func aLogAxisSaysWhichValuesItCannotDraw() {
@@ -80,10 +85,13 @@ import Testing
     /// Lines that coincide stay visible: each one drawn over another is dashed.
     @Test("a line over another is dashed") func aLineOverAnotherIsDashed() {
         let points = [ChartPoint(x: 1, y: 10), ChartPoint(x: 2, y: 100)]
-        let chart = LineChart(title: "t", subtitle: "s", xTitle: "x", yTitle: "y",
-                              xScale: AxisScale(kind: .linear, covering: [1, 2]), yScale: AxisScale(kind: .log, covering: [10, 100]),
-                              series: [ChartSeries(name: "a", points: points), ChartSeries(name: "b", points: points),
-                                       ChartSeries(name: "c", points: points.map { ChartPoint(x: $0.x, y: $0.y * 3) })])
+        let chart = LineChart(
+            title: "t", subtitle: "s", xTitle: "x", yTitle: "y",
+            xScale: AxisScale(kind: .linear, covering: [1, 2]), yScale: AxisScale(kind: .log, covering: [10, 100]),
+            series: [
+                ChartSeries(name: "a", points: points), ChartSeries(name: "b", points: points),
+                ChartSeries(name: "c", points: points.map { ChartPoint(x: $0.x, y: $0.y * 3) }),
+            ])
         let svg = chart.svg()
         #expect(svg.contains("<polyline class=\"line s0\""))
         #expect(svg.contains("<polyline class=\"line s1 d1\""))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WidgetQuotaKit
 
 /// Logs show the getTimeline calls that ran: the reload budget hides some of the system's calls,
@@ -30,10 +31,12 @@ struct BudgetCorrectionTests {
     @Test("corrected rate recovers the systems rate", arguments: cases)
     func correctedRateRecoversTheSystemsRate(_ c: Case) throws {
         let days = 14
-        let (base, truth, analysis) = try RoundTrip.analyse(c.design, style: c.style, devices: c.devices, days: days, budgetsBind: true, seed: 41)
+        let (base, truth, analysis) = try RoundTrip.analyse(
+            c.design, style: c.style, devices: c.devices, days: days, budgetsBind: true, seed: 41)
         let corrected = try ScenarioCalibrator.calibrate(analysis, base: base, design: c.design, simulatedUsers: RoundTrip.simulatedUsers)
         let shown = try ScenarioCalibrator.calibrate(analysis, base: base, design: nil)
-        let rate = corrected.platform.getTimelinePerDay.central, raw = shown.platform.getTimelinePerDay.central
+        let rate = corrected.platform.getTimelinePerDay.central
+        let raw = shown.platform.getTimelinePerDay.central
         let t = truth.getTimelinePerDay
         // Where the design's reloads fill in for the system's (Apple logs), the logs pin the
         // system's rate down less tightly, and the emitted sd is wider by as much.
@@ -49,14 +52,17 @@ struct BudgetCorrectionTests {
         let share = try #require(calibration.getTimelineLoggedShare)
         #expect(c.uncorrectedLow ? share < 1 : share > 1, "logged share \(share)")
         // The spread between days is hidden too (budget-capped days, policy reloads filling gaps).
-        let spread = corrected.platform.getTimelineDaySpread, trueSpread = Scenario().platform.getTimelineDaySpread
+        let spread = corrected.platform.getTimelineDaySpread
+        let trueSpread = Scenario().platform.getTimelineDaySpread
         #expect(abs(spread - trueSpread) <= 0.1, "day spread \(spread) vs \(trueSpread)")
         #expect(shown.calibration?.design == nil && shown.calibration?.getTimelineLoggedShare == nil)
         // Stacked devices reach the budget sooner: their uplift is hidden more (traces name the stack).
         if c.style == .trace {
-            let uplift = corrected.population.smartStackUplift.central, raw = shown.population.smartStackUplift.central
-            #expect(abs(uplift - truth.smartStackUplift) <= 0.1 * truth.smartStackUplift && uplift > raw,
-                    "uplift \(uplift) (shown \(raw)) vs \(truth.smartStackUplift)")
+            let uplift = corrected.population.smartStackUplift.central
+            let raw = shown.population.smartStackUplift.central
+            #expect(
+                abs(uplift - truth.smartStackUplift) <= 0.1 * truth.smartStackUplift && uplift > raw,
+                "uplift \(uplift) (shown \(raw)) vs \(truth.smartStackUplift)")
         }
     }
 
@@ -80,12 +86,14 @@ struct BudgetCorrectionTests {
     @Test("tighter budgets hide more") func tighterBudgetsHideMore() {
         var v = TimelineVisibility(design: DesignPresets.direct, originKnownShare: 1)
         v.users = 300
-        var loose = Scenario(), tight = Scenario()
+        var loose = Scenario()
+        var tight = Scenario()
         loose.platform.reloadBudgetMin = 60
         loose.platform.reloadBudgetMax = 80
         tight.platform.reloadBudgetMin = 25
         tight.platform.reloadBudgetMax = 35
-        let a = v.shownPerOffered(loose).all ?? 0, b = v.shownPerOffered(tight).all ?? 0
+        let a = v.shownPerOffered(loose).all ?? 0
+        let b = v.shownPerOffered(tight).all ?? 0
         #expect(b < a && a < 1, "tight \(b), loose \(a)")
     }
 
@@ -110,8 +118,9 @@ struct BudgetCorrectionTests {
         var analyzer = LogAnalyzer()
         var source = MemoryByteSource(text)
         try analyzer.read(source: &source, name: "trace")
-        let emitted = try ScenarioCalibrator.calibrate(analyzer.analysis(), base: s, design: DesignPresets.direct,
-                                                       simulatedUsers: RoundTrip.simulatedUsers)
+        let emitted = try ScenarioCalibrator.calibrate(
+            analyzer.analysis(), base: s, design: DesignPresets.direct,
+            simulatedUsers: RoundTrip.simulatedUsers)
         let calibration = try #require(emitted.calibration)
         #expect(calibration.getTimelineLoggedShare == nil)
         #expect(calibration.notes.contains { $0.contains("not corrected") })
@@ -121,8 +130,9 @@ struct BudgetCorrectionTests {
     /// design's own reloads are never counted as shown calls, whichever design is simulated.
     @Test("traces count only system calls under any design") func tracesCountOnlySystemCallsUnderAnyDesign() throws {
         let (base, _, analysis) = try RoundTrip.analyse(DesignPresets.direct, style: .trace, devices: 80, days: 7, budgetsBind: true)
-        let emitted = try ScenarioCalibrator.calibrate(analysis, base: base, design: DesignPresets.cacheBGTask,
-                                                       simulatedUsers: RoundTrip.simulatedUsers)
+        let emitted = try ScenarioCalibrator.calibrate(
+            analysis, base: base, design: DesignPresets.cacheBGTask,
+            simulatedUsers: RoundTrip.simulatedUsers)
         let calibration = try #require(emitted.calibration)
         #expect(calibration.design == DesignPresets.cacheBGTask.name, "\(calibration.notes)")
         let share = try #require(calibration.getTimelineLoggedShare)
@@ -133,8 +143,9 @@ struct BudgetCorrectionTests {
     /// as shown, no design is recorded, and the note says to check --design.
     @Test("implausible design is reported not fitted") func implausibleDesignIsReportedNotFitted() throws {
         let (base, _, analysis) = try RoundTrip.analyse(DesignPresets.direct, style: .compact, devices: 30, days: 7, budgetsBind: true)
-        let emitted = try ScenarioCalibrator.calibrate(analysis, base: base, design: DesignPresets.directPoll15m,
-                                                       simulatedUsers: RoundTrip.simulatedUsers)
+        let emitted = try ScenarioCalibrator.calibrate(
+            analysis, base: base, design: DesignPresets.directPoll15m,
+            simulatedUsers: RoundTrip.simulatedUsers)
         let shown = try ScenarioCalibrator.calibrate(analysis, base: base, design: nil)
         let calibration = try #require(emitted.calibration)
         #expect(calibration.design == nil && calibration.getTimelineLoggedShare == nil)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WidgetQuotaKit
 
 /// Each calibrated field's measurement on a few constructed devices.
@@ -7,15 +8,18 @@ struct CalibrationMeasurementTests {
     typealias Measure = CalibrationMeasurement
 
     /// A device with one day per entry of `days` (each day's changes applied to an empty day).
-    static func device(instances: Int = 1, smartStack: Bool? = nil, lowPowerKnown: Bool = false,
-                       days: [(inout DeviceDay) -> Void]) -> LogAnalysis.DeviceMeasurement {
+    static func device(
+        instances: Int = 1, smartStack: Bool? = nil, lowPowerKnown: Bool = false,
+        days: [(inout DeviceDay) -> Void]
+    ) -> LogAnalysis.DeviceMeasurement {
         let list = days.map { change -> DeviceDay in
             var day = DeviceDay()
             change(&day)
             return day
         }
-        return .init(device: "d", days: list, smartStack: smartStack, instances: instances, originKnown: false,
-                     lowPowerKnown: lowPowerKnown, firstDay: 0, dayNumbers: Array(0..<list.count))
+        return .init(
+            device: "d", days: list, smartStack: smartStack, instances: instances, originKnown: false,
+            lowPowerKnown: lowPowerKnown, firstDay: 0, dayNumbers: Array(0..<list.count))
     }
 
     /// A device whose widget got `calls` system getTimelines on each of its days.
@@ -34,8 +38,10 @@ struct CalibrationMeasurementTests {
 
     @Test("Smart Stack share: over the devices whose logs say, with its binomial standard error")
     func smartStackShare() {
-        let devices = [Self.timeline([1], smartStack: true), Self.timeline([1], smartStack: false),
-                       Self.timeline([1], smartStack: false), Self.timeline([1], smartStack: false), Self.timeline([1])]
+        let devices = [
+            Self.timeline([1], smartStack: true), Self.timeline([1], smartStack: false),
+            Self.timeline([1], smartStack: false), Self.timeline([1], smartStack: false), Self.timeline([1]),
+        ]
         let share = Measure.smartStackShare(devices)
         #expect(share?.value == 0.25)
         #expect(abs((share?.standardError ?? 0) - (0.25 * 0.75 / 4).squareRoot()) < 1e-12)
@@ -44,8 +50,10 @@ struct CalibrationMeasurementTests {
 
     @Test("Smart Stack uplift: stacked devices' rate per instance over the others'")
     func smartStackUplift() {
-        let devices = [Self.timeline([60, 60], smartStack: true), Self.timeline([40, 40], instances: 2, smartStack: false),
-                       Self.timeline([20, 20], smartStack: false)]
+        let devices = [
+            Self.timeline([60, 60], smartStack: true), Self.timeline([40, 40], instances: 2, smartStack: false),
+            Self.timeline([20, 20], smartStack: false),
+        ]
         let uplift = Measure.smartStackUplift(devices)
         #expect(uplift?.uplift == 3)
         #expect((uplift?.relativeSE ?? -1) == 0)
@@ -57,13 +65,14 @@ struct CalibrationMeasurementTests {
         var population = Population()
         population.rarelyViewedShare = 0.5
         var platform = Platform()
-        platform.rarelyViewedReloadFactor = 0.5   // mix 0.75
-        let outside = Measure.getTimelinePerDay([Self.timeline([30], smartStack: false), Self.timeline([15], smartStack: false)],
-                                                population: population, platform: platform)
+        platform.rarelyViewedReloadFactor = 0.5  // mix 0.75
+        let outside = Measure.getTimelinePerDay(
+            [Self.timeline([30], smartStack: false), Self.timeline([15], smartStack: false)],
+            population: population, platform: platform)
         #expect(outside?.outsideStacks == true)
         #expect(outside.map { abs($0.rate.value - 30) < 1e-9 } == true)
         population.smartStackShare = .fixed(0.5)
-        population.smartStackUplift = .fixed(3)   // stack mix 2
+        population.smartStackUplift = .fixed(3)  // stack mix 2
         let mixed = Measure.getTimelinePerDay([Self.timeline([30])], population: population, platform: platform)
         #expect(mixed?.outsideStacks == false)
         #expect(mixed.map { abs($0.rate.value - 20) < 1e-9 && $0.rate.standardError == 0 } == true)
@@ -90,7 +99,13 @@ struct CalibrationMeasurementTests {
 
     @Test("background runs: launches per ordinary day among devices that use background refresh")
     func backgroundRunsPerDay() {
-        let user = Self.device(days: [{ $0.bgLaunches = 4 }, { $0.bgLaunches = 2 }, { $0.bgLaunches = 9; $0.lowPowerMode = true }])
+        let user = Self.device(days: [
+            { $0.bgLaunches = 4 }, { $0.bgLaunches = 2 },
+            {
+                $0.bgLaunches = 9
+                $0.lowPowerMode = true
+            },
+        ])
         let other = Self.device(days: [{ _ in }, { _ in }])
         #expect(Measure.backgroundRunsPerDay([user, other]) == .init(value: 3, standardError: 0))
         #expect(Measure.backgroundRunsPerDay([other]) == nil)
@@ -98,11 +113,16 @@ struct CalibrationMeasurementTests {
 
     @Test("background Low Power factor: launches per Low Power day over the ordinary rate, only with enough such days")
     func backgroundLowPowerFactor() {
-        let lowDays: [(inout DeviceDay) -> Void] = Array(repeating: { $0.bgLaunches = 1; $0.lowPowerMode = true },
-                                                        count: Measure.minimumLowPowerDays)
+        let lowDays: [(inout DeviceDay) -> Void] = Array(
+            repeating: {
+                $0.bgLaunches = 1
+                $0.lowPowerMode = true
+            },
+            count: Measure.minimumLowPowerDays)
         let device = Self.device(days: lowDays + [{ $0.bgLaunches = 4 }])
         #expect(Measure.backgroundLowPowerFactor([device], ordinaryRate: 4) == 0.25)
-        #expect(Measure.backgroundLowPowerFactor([device], ordinaryRate: 0.5) == ScenarioValidator.Bounds.backgroundLowPowerFactor.upperBound)
+        #expect(
+            Measure.backgroundLowPowerFactor([device], ordinaryRate: 0.5) == ScenarioValidator.Bounds.backgroundLowPowerFactor.upperBound)
         let few = Self.device(days: Array(lowDays.dropFirst()) + [{ $0.bgLaunches = 4 }])
         #expect(Measure.backgroundLowPowerFactor([few], ordinaryRate: 4) == nil)
     }
@@ -126,6 +146,8 @@ struct CalibrationMeasurementTests {
         #expect(note?.contains("capped at 10000") == true || note?.contains("capped at 10,000") == true)
         if case .normal(let mean, _, _, let hi) = capped {
             #expect(mean == ScenarioValidator.Bounds.getTimelinePerDay.upperBound && hi == mean)
-        } else { Issue.record("expected a normal distribution") }
+        } else {
+            Issue.record("expected a normal distribution")
+        }
     }
 }

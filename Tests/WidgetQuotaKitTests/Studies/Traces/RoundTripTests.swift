@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WidgetQuotaKit
 
 /// trace → analyze → emitted scenario recovers the parameters that generated the trace.
@@ -26,8 +27,10 @@ struct RoundTripTests {
 
     /// Generates logs of `devices` devices running `design` and analyses them; returns the
     /// scenario that generated them, its central parameters and the analysis.
-    static func analyse(_ design: Design, style: TraceGenerator.Style, devices: Int, days: Int,
-                        budgetsBind: Bool = false, seed: UInt64? = nil, multiWidgetShare: Double? = nil) throws -> (Scenario, RunParameters, LogAnalysis) {
+    static func analyse(
+        _ design: Design, style: TraceGenerator.Style, devices: Int, days: Int,
+        budgetsBind: Bool = false, seed: UInt64? = nil, multiWidgetShare: Double? = nil
+    ) throws -> (Scenario, RunParameters, LogAnalysis) {
         var s = scenario(days: days)
         if let multiWidgetShare { s.population.multiWidgetShare = multiWidgetShare }
         if budgetsBind {
@@ -56,8 +59,10 @@ struct RoundTripTests {
     }
 
     /// The scenario `analyze --design` would emit for such logs, with the truth and the analysis.
-    static func measure(_ design: Design, style: TraceGenerator.Style, devices: Int, days: Int,
-                        budgetsBind: Bool = false, seed: UInt64? = nil) throws -> (Scenario, RunParameters, LogAnalysis) {
+    static func measure(
+        _ design: Design, style: TraceGenerator.Style, devices: Int, days: Int,
+        budgetsBind: Bool = false, seed: UInt64? = nil
+    ) throws -> (Scenario, RunParameters, LogAnalysis) {
         let (s, truth, analysis) = try analyse(design, style: style, devices: devices, days: days, budgetsBind: budgetsBind, seed: seed)
         return (try ScenarioCalibrator.calibrate(analysis, base: s, design: design, simulatedUsers: simulatedUsers), truth, analysis)
     }
@@ -81,8 +86,9 @@ struct RoundTripTests {
         let design = DesignPresets.directPoll15m
         let g = TraceGenerator(scenario: s, design: design, devices: 12, style: style)
         let logged = (0..<12).flatMap { g.events(device: $0) }
-        let (_, _, a) = try Self.analyse(design, style: style, devices: 12, days: 14, budgetsBind: true, seed: 3,
-                                         multiWidgetShare: 0.5)
+        let (_, _, a) = try Self.analyse(
+            design, style: style, devices: 12, days: 14, budgetsBind: true, seed: 3,
+            multiWidgetShare: 0.5)
         #expect(a.duplicateLines == 0, "\(style)")
         let requests = logged.filter { $0.kind == .apiRequest && $0.actor == .widgetExtension }.count
         #expect(LogTestSupport.total(a, \.extensionRequests) == requests, "\(style)")
@@ -95,13 +101,16 @@ struct RoundTripTests {
         let (emitted, truth, analysis) = try Self.measure(DesignPresets.cacheBGTask, style: .trace, devices: 200, days: 14)
         #expect(analysis.malformedLines == 0)
         let getTimeline = emitted.platform.getTimelinePerDay.central
-        #expect(Self.close(getTimeline, truth.getTimelinePerDay, Self.relativeTolerance), "getTimeline \(getTimeline) vs \(truth.getTimelinePerDay)")
+        #expect(
+            Self.close(getTimeline, truth.getTimelinePerDay, Self.relativeTolerance),
+            "getTimeline \(getTimeline) vs \(truth.getTimelinePerDay)")
         let uplift = emitted.population.smartStackUplift.central
         #expect(Self.close(uplift, truth.smartStackUplift, Self.relativeTolerance), "uplift \(uplift) vs \(truth.smartStackUplift)")
         let lowPower = emitted.population.lowPowerDayShare.central
         #expect(abs(lowPower - truth.lowPowerDayShare) <= Self.shareTolerance, "low power \(lowPower) vs \(truth.lowPowerDayShare)")
         let runs = emitted.platform.backgroundRunsPerDay.central
-        #expect(Self.close(runs, truth.backgroundRunsPerDay, Self.backgroundTolerance), "background \(runs) vs \(truth.backgroundRunsPerDay)")
+        #expect(
+            Self.close(runs, truth.backgroundRunsPerDay, Self.backgroundTolerance), "background \(runs) vs \(truth.backgroundRunsPerDay)")
         let share = emitted.population.smartStackShare.central
         #expect(abs(share - truth.smartStackShare) <= 2 * Self.shareTolerance, "smart stack share \(share) vs \(truth.smartStackShare)")
         #expect(emitted.calibration?.fields.contains("platform.backgroundRunsPerDay") == true)
@@ -115,9 +124,12 @@ struct RoundTripTests {
         #expect(analysis.appProcesses == ["AIMessage"] && analysis.extensionProcesses == ["AIMessageWidgetExtension"])
         let getTimeline = emitted.platform.getTimelinePerDay.central
         // Apple logs cannot tell policy reloads from system ones; simulating the design takes them out.
-        #expect(Self.close(getTimeline, truth.getTimelinePerDay, Self.relativeTolerance), "getTimeline \(getTimeline) vs \(truth.getTimelinePerDay)")
+        #expect(
+            Self.close(getTimeline, truth.getTimelinePerDay, Self.relativeTolerance),
+            "getTimeline \(getTimeline) vs \(truth.getTimelinePerDay)")
         let runs = emitted.platform.backgroundRunsPerDay.central
-        #expect(Self.close(runs, truth.backgroundRunsPerDay, Self.backgroundTolerance), "background \(runs) vs \(truth.backgroundRunsPerDay)")
+        #expect(
+            Self.close(runs, truth.backgroundRunsPerDay, Self.backgroundTolerance), "background \(runs) vs \(truth.backgroundRunsPerDay)")
         let lowPower = emitted.population.lowPowerDayShare.central
         #expect(abs(lowPower - truth.lowPowerDayShare) <= Self.shareTolerance, "low power \(lowPower)")
     }
@@ -125,13 +137,16 @@ struct RoundTripTests {
     @Test("direct design apple export recovers get timeline") func directDesignAppleExportRecoversGetTimeline() throws {
         let (emitted, truth, _) = try Self.measure(DesignPresets.direct, style: .compact, devices: 120, days: 10)
         let getTimeline = emitted.platform.getTimelinePerDay.central
-        #expect(Self.close(getTimeline, truth.getTimelinePerDay, Self.relativeTolerance), "getTimeline \(getTimeline) vs \(truth.getTimelinePerDay)")
+        #expect(
+            Self.close(getTimeline, truth.getTimelinePerDay, Self.relativeTolerance),
+            "getTimeline \(getTimeline) vs \(truth.getTimelinePerDay)")
     }
 
     @Test("trace is reproducible") func traceIsReproducible() {
         let s = Self.scenario(days: 3)
         let g = TraceGenerator(scenario: s, design: DesignPresets.direct, devices: 2, style: .syslog)
-        var a = "", b = ""
+        var a = ""
+        var b = ""
         g.write(device: 1, header: true) { a += $0 }
         g.write(device: 1, header: true) { b += $0 }
         #expect(a == b && !a.isEmpty)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WidgetQuotaKit
 
 /// Every input that ever crashed, hung or misled a parser under libFuzzer is kept in
@@ -36,19 +37,31 @@ import Testing
     }
 
     static let seeds: [FuzzTarget: [String]] = [
-        .scenario: [#"{"horizon": {"days": 3, "users": [5]}, "designs": [{"name": "x", "fetchTriggers": ["push"], "cacheTTLMinutes": 5}]}"#],
+        .scenario: [
+            #"{"horizon": {"days": 3, "users": [5]}, "designs": [{"name": "x", "fetchTriggers": ["push"], "cacheTTLMinutes": 5}]}"#
+        ],
         .thresholds: ["requestsPerUserMonth.p95{design=direct,users=1_000} >= 1.5e3", "quotaExceedProbability{tier=free} > 5%"],
         .rules: [#"{"rules": [{"event": "apiRequest", "message": "^\\[Net\\] (ok|fail)", "process": "App"}]}"#],
         .prices: [#"{"gemini/gemini-2.5-flash": {"input_cost_per_token": 3e-07, "output_cost_per_token": 2.5e-06}}"#],
-        .logs: [#"{"schemaVersion":1,"timestamp":"2026-09-14T11:18:19.799-04:00","device":"d","event":"apiRequest","actor":"extension","outcome":"success"}"#],
-        .appleNDJSON: [#"{"timestamp":"2025-07-27 15:47:11.000000-0400","eventMessage":"Task <A>.<1> summary for task success {response_status=200}","processImagePath":"\/x\/AppWidgetExtension"}"#],
-        .appleCompact: ["2026-09-14 11:18:20.000 Df App[4242:1a2b] [com.apple.BackgroundTasks:default] Received run request for com.example.refresh"],
+        .logs: [
+            #"{"schemaVersion":1,"timestamp":"2026-09-14T11:18:19.799-04:00","device":"d","event":"apiRequest","actor":"extension","outcome":"success"}"#
+        ],
+        .appleNDJSON: [
+            #"{"timestamp":"2025-07-27 15:47:11.000000-0400","eventMessage":"Task <A>.<1> summary for task success {response_status=200}","processImagePath":"\/x\/AppWidgetExtension"}"#
+        ],
+        .appleCompact: [
+            "2026-09-14 11:18:20.000 Df App[4242:1a2b] [com.apple.BackgroundTasks:default] Received run request for com.example.refresh"
+        ],
     ]
 
     /// Each format's target starts its input with a line of that format, so the fuzzer's bytes
     /// reach that format's parser rather than the "unknown format" answer.
-    @Test("each format target reaches its parser", arguments: [(FuzzTarget.traceNDJSON, LogFormat.traceNDJSON), (.traceCSV, .traceCSV), (.appleNDJSON, .appleNDJSON),
-                      (.appleJSON, .appleJSON), (.appleDefault, .appleDefault), (.appleSyslog, .appleSyslog), (.appleCompact, .appleCompact)])
+    @Test(
+        "each format target reaches its parser",
+        arguments: [
+            (FuzzTarget.traceNDJSON, LogFormat.traceNDJSON), (.traceCSV, .traceCSV), (.appleNDJSON, .appleNDJSON),
+            (.appleJSON, .appleJSON), (.appleDefault, .appleDefault), (.appleSyslog, .appleSyslog), (.appleCompact, .appleCompact),
+        ])
     func eachFormatTargetReachesItsParser(target: FuzzTarget, format: LogFormat) throws {
         let record = target == .traceCSV ? "1,2026-09-14T11:18:19.799-04:00,d1,getTimeline" + String(repeating: ",", count: 12) + "\n" : ""
         var analyzer = LogAnalyzer()
