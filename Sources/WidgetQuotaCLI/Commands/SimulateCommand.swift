@@ -46,8 +46,7 @@ struct SimulateCommand: Command {
 
     init(_ a: ParsedArguments) throws {
         try a.expectNoPositionals()
-        var scenario = try a.scenario()
-        try Self.override(&scenario, from: a)
+        var scenario = try a.runScenario(users: a.intList(Self.users).map { ($0, Self.users) })
         var designs: [Design]?
         if let names = a.list(Self.designs) {
             guard !names.isEmpty else { throw WidgetQuotaError.usage("--designs needs at least one design name") }
@@ -64,24 +63,6 @@ struct SimulateCommand: Command {
         self.job = job
         out = a.value(Self.out)
         quiet = a.flag(.quiet)
-    }
-
-    /// Applies `--users`, `--runs`, `--seed` and `--sample-users`; a value that makes the scenario
-    /// invalid is a usage error naming its flag.
-    static func override(_ scenario: inout Scenario, from a: ParsedArguments) throws {
-        if let users = try a.intList(users) { scenario.horizon.users = users }
-        if let runs = try a.int(.runs) { scenario.horizon.runs = runs }
-        if let seed = try a.uint64(.seed) { scenario.horizon.seed = seed }
-        if let sample = try a.int(.sampleUsers) { scenario.horizon.sampleUsers = sample }
-        do {
-            try ScenarioValidator.validate(scenario)
-        } catch WidgetQuotaError.invalidScenario(let field, let problem) {
-            let flags: [(String, Option)] = [("horizon.users", users), ("horizon.runs", .runs), ("horizon.sampleUsers", .sampleUsers)]
-            if let (_, flag) = flags.first(where: { field.hasPrefix($0.0) && a.has($0.1) }) {
-                throw WidgetQuotaError.usage("--\(flag.name): \(problem)")
-            }
-            throw WidgetQuotaError.invalidScenario(field: field, problem: problem)
-        }
     }
 
     func run(console: Console) throws -> ExitCode {

@@ -38,13 +38,8 @@ struct SweepCommand: Command {
 
     init(_ a: ParsedArguments) throws {
         try a.expectNoPositionals()
-        var scenario = try a.scenario()
-        if let runs = try a.int(.runs) { scenario.horizon.runs = runs }
-        if let seed = try a.uint64(.seed) { scenario.horizon.seed = seed }
-        if let sample = try a.int(.sampleUsers) { scenario.horizon.sampleUsers = sample }
         let users = try a.int(Self.users, min: 1, max: ScenarioValidator.maxUsers) ?? 1_000
-        scenario.horizon.users = [users]
-        try ScenarioValidator.validate(scenario)
+        let scenario = try a.runScenario(users: ([users], Self.users))
         let design = try a.design(a.value(Self.design) ?? "cache-bgtask", option: Self.design, in: scenario)
         let knobName = try a.choice(Self.knob, in: Sweep.Knob.allCases.map(\.rawValue), default: Sweep.Knob.ttl.rawValue)
         let knob = Sweep.Knob(rawValue: knobName)!

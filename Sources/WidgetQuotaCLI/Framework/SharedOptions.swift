@@ -35,6 +35,29 @@ extension ParsedArguments {
         try value(.scenario).map(ScenarioLoader.load(path:)) ?? Scenario()
     }
 
+    /// The scenario with the population, `--runs`, `--seed` and `--sample-users` applied and
+    /// validated; a value from a flag that makes it invalid is a usage error naming the flag.
+    ///
+    /// - Parameter users: the populations to simulate and the option they came from (nil: the scenario's).
+    func runScenario(users: (values: [Int], option: Option)? = nil) throws -> Scenario {
+        var scenario = try self.scenario()
+        if let users { scenario.horizon.users = users.values }
+        if let runs = try int(.runs) { scenario.horizon.runs = runs }
+        if let seed = try uint64(.seed) { scenario.horizon.seed = seed }
+        if let sample = try int(.sampleUsers) { scenario.horizon.sampleUsers = sample }
+        do {
+            try ScenarioValidator.validate(scenario)
+        } catch WidgetQuotaError.invalidScenario(let field, let problem) {
+            var flags: [(field: String, option: Option)] = [("horizon.runs", .runs), ("horizon.sampleUsers", .sampleUsers)]
+            if let users { flags.append(("horizon.users", users.option)) }
+            if let flag = flags.first(where: { field.hasPrefix($0.field) && has($0.option) }) {
+                throw WidgetQuotaError.usage("--\(flag.option.name): \(problem)")
+            }
+            throw WidgetQuotaError.invalidScenario(field: field, problem: problem)
+        }
+        return scenario
+    }
+
     /// `--threads` (nil: all cores).
     func threads() throws -> Int? { try int(.threads, min: 1, max: 1_024) }
 
