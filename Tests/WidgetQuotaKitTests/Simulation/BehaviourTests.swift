@@ -277,7 +277,8 @@ import Testing
     }
 
     /// Devices get `platform.backgroundRunsPerDay` launches a day on average (without Low Power
-    /// Mode); the night-weighted launch process used to give them 5–9% fewer.
+    /// Mode), although the launch process weights the night: its rate is calibrated so that the
+    /// weighting moves when launches happen, not how many.
     @Test("launches per day match the knob", arguments: [(1.0, 4.0), (2.0, 4.0), (3.0, 4.0), (20.0, 0.0), (6.0, 1.2)])
     func launchesPerDayMatchTheKnob(runsPerDay: Double, intervalHours: Double) {
         var s = TestSupport.smallScenario(users: [500], runs: 1, days: 20)

@@ -218,8 +218,9 @@ import Testing
     }
 
     /// An aligned 30-minute poll reloads at every :00 and :30, however WidgetKit's own calls fall
-    /// between them (the remote-data widget article's stampede); it used to skip the boundary after each of them. Only
-    /// a call in the last 5 minutes before a boundary (the minimum spacing) moves that reload.
+    /// between them (the remote-data widget article's stampede): a WidgetKit call does not make it
+    /// skip the next boundary. Only a call in the last 5 minutes before a boundary (the minimum
+    /// spacing) moves that reload.
     @Test("an aligned poll reloads at every boundary") func anAlignedPollReloadsAtEveryBoundary() {
         let (calls, m) = SimulatorInternalsTests.timelines(DesignPresets.pollAligned)
         let boundaries = Set((0..<(48 * (m.countedEndDay - m.countedFirstDay))).map { Double(m.countedFirstDay * 86_400 + $0 * 1_800) })
