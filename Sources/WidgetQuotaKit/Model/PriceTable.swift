@@ -17,10 +17,13 @@ public struct PriceTable: Sendable, Equatable {
     public var prices: [String: Price]
     /// Where the figures come from and when they were read.
     public var source: String
+    /// The provider of each model that names one (LiteLLM's `litellm_provider`), by model name.
+    public var providers: [String: String]
 
-    public init(prices: [String: Price], source: String) {
+    public init(prices: [String: Price], source: String, providers: [String: String] = [:]) {
         self.prices = prices
         self.source = source
+        self.providers = providers
     }
 
     /// The bundled table: Google's public Gemini API prices (paid tier, text), as read on the date given.
@@ -41,6 +44,16 @@ public struct PriceTable: Sendable, Equatable {
         }
         let hint = Levenshtein.nearest(to: model, in: prices.keys).map { "; did you mean \"\($0)\"?" } ?? ""
         throw WidgetQuotaError.invalidScenario(field: "api.model", problem: "no price for model \"\(model)\" in \(source)\(hint)")
+    }
+
+    /// The provider the table names for `model` (`litellm_provider`), found as `price(for:)` finds
+    /// its price; nil when the table names none.
+    public func provider(for model: String) -> String? {
+        if let p = providers[model] { return p }
+        for (name, p) in providers.sorted(by: { $0.key < $1.key }) where name.hasSuffix("/" + model) || model.hasSuffix("/" + name) {
+            return p
+        }
+        return nil
     }
 
     /// Reads a LiteLLM-format price file as is: a JSON object of models, each with
@@ -68,6 +81,7 @@ public struct PriceTable: Sendable, Equatable {
                 file: file, line: nil, problem: "expected a JSON object of models, as LiteLLM's model_prices_and_context_window.json")
         }
         var prices = [String: Price]()
+        var providers = [String: String]()
         for (name, value) in models {
             guard let entry = value as? [String: Any],
                 let input = (entry["input_cost_per_token"] as? NSNumber)?.doubleValue,
@@ -78,11 +92,12 @@ public struct PriceTable: Sendable, Equatable {
                     file: file, line: nil, problem: "\(name): costs per token must be finite and not negative")
             }
             prices[name] = Price(inputCostPerToken: input, outputCostPerToken: output)
+            if let provider = entry["litellm_provider"] as? String, !provider.isEmpty { providers[name] = provider }
         }
         guard !prices.isEmpty else {
             throw WidgetQuotaError.malformedInput(
                 file: file, line: nil, problem: "no model has both input_cost_per_token and output_cost_per_token")
         }
-        return PriceTable(prices: prices, source: "price file \(URL(fileURLWithPath: file).lastPathComponent)")
+        return PriceTable(prices: prices, source: "price file \(URL(fileURLWithPath: file).lastPathComponent)", providers: providers)
     }
 }

@@ -44,12 +44,23 @@ public struct QuotaSettings: Codable, Sendable, Equatable {
     /// UTC offset of the quota's day boundary (Gemini resets daily quotas at midnight Pacific time;
     /// −8 is Pacific standard time).
     public var resetUTCOffsetHours: Double = -8
-    /// Tiers to plan against, cheapest first.
-    public var tiers: [QuotaTier] = QuotaTier.gemini
+    /// Tiers to plan against, cheapest first. Unless the scenario lists its own, the bundled table
+    /// of the model's provider (`ProviderTiers`); empty when no table is bundled for it.
+    public var tiers: [QuotaTier] = QuotaTier.gemini {
+        didSet { tiersFromScenario = true }
+    }
     /// Largest acceptable chance of hitting any limit in the month (headroom search).
     public var acceptableRisk: Double = 0.05
+    /// True when the scenario (or code) set `tiers` itself; false when they are a bundled table
+    /// chosen by the model's provider. Not part of the JSON.
+    public private(set) var tiersFromScenario = false
+    /// The provider whose bundled tiers `tiers` holds, or whose model has none (nil when the
+    /// scenario set `tiers`, or the provider is unknown). Not part of the JSON.
+    public private(set) var bundledProvider: String?
 
     public init() {}
+
+    enum CodingKeys: String, CodingKey { case resetUTCOffsetHours, tiers, acceptableRisk }
 
     public init(from decoder: Decoder) throws {
         let d = QuotaSettings()
@@ -57,6 +68,32 @@ public struct QuotaSettings: Codable, Sendable, Equatable {
         resetUTCOffsetHours = try c.value(.resetUTCOffsetHours, or: d.resetUTCOffsetHours)
         tiers = try c.value(.tiers, or: d.tiers)
         acceptableRisk = try c.value(.acceptableRisk, or: d.acceptableRisk)
+        tiersFromScenario = c.contains(.tiers)
+    }
+
+    /// Unless the scenario set its own tiers, plans against the bundled tiers of `model`'s
+    /// provider (`litellmProvider` when the price table names one, else the model name's prefix),
+    /// and against none when no table is bundled for that provider.
+    public mutating func chooseBundledTiers(model: String, litellmProvider: String? = nil) {
+        guard !tiersFromScenario else { return }
+        let provider = ProviderTiers.provider(model: model, litellmProvider: litellmProvider)
+        tiers = provider.flatMap(ProviderTiers.table) ?? []
+        tiersFromScenario = false
+        bundledProvider = provider
+    }
+
+    /// When the plan has no tiers because none are bundled for the model's provider: why, in a
+    /// sentence (nil otherwise).
+    public func missingTiersReason(model: String) -> String? {
+        guard !tiersFromScenario, tiers.isEmpty else { return nil }
+        let who = bundledProvider.map { "its provider (\($0))" } ?? "its provider, which the model name does not tell"
+        return "No quota tiers are bundled for `\(model)` or \(who); the tool does not borrow another provider's tiers "
+            + "(bundled: \(ProviderTiers.bundled.map(\.displayName).joined(separator: ", ")))."
+    }
+
+    /// Equal when the JSON fields are equal (where the tiers came from is not compared).
+    public static func == (a: QuotaSettings, b: QuotaSettings) -> Bool {
+        a.resetUTCOffsetHours == b.resetUTCOffsetHours && a.tiers == b.tiers && a.acceptableRisk == b.acceptableRisk
     }
 }
 

@@ -53,6 +53,16 @@ public struct Scenario: Codable, Sendable, Equatable {
         if !outagesWritten, api.outages == APIModel().outages, let first = api.outages.first, first.day > horizon.days {
             api.outages[0].day = max(1, (horizon.days + 1) / 2)
         }
+        // Without tiers of its own, the scenario plans against its model's provider's.
+        quotas.chooseBundledTiers(model: api.model)
+    }
+
+    /// This scenario with the bundled tiers of its model's provider, as `prices` names the
+    /// provider (LiteLLM's `litellm_provider`), unless it lists its own tiers.
+    public func choosingTiers(prices: PriceTable) -> Scenario {
+        var s = self
+        s.quotas.chooseBundledTiers(model: api.model, litellmProvider: prices.provider(for: api.model))
+        return s
     }
 
     /// The designs available to this scenario: built-in presets, overridden or extended by the file's own.
@@ -83,6 +93,8 @@ public struct Horizon: Codable, Sendable, Equatable {
     public var seed: UInt64 = 2026
     /// Users simulated event by event per run; larger populations are projected from this sample.
     public var sampleUsers: Int = 1_000
+    /// Users in each month of a launch, for the report's month-by-month growth (nil: none).
+    public var growth: Growth?
 
     public init() {}
 
@@ -95,6 +107,7 @@ public struct Horizon: Codable, Sendable, Equatable {
         runs = try c.value(.runs, or: d.runs)
         seed = try c.value(.seed, or: d.seed)
         sampleUsers = try c.value(.sampleUsers, or: d.sampleUsers)
+        growth = try c.decodeIfPresent(Growth.self, forKey: .growth)
     }
 }
 

@@ -55,6 +55,7 @@ public enum ScenarioLoader {
     private static func referenceTree() -> Any {
         var s = Scenario()
         s.designs = [DesignPresets.direct]
+        s.horizon.growth = .curve(start: 1, end: 2, months: 2, curve: .linear)
         s.calibration = Calibration(fields: [], source: "", design: "", getTimelineLoggedShare: 1, notes: [])
         let data = (try? JSONEncoder().encode(s)) ?? Data("{}".utf8)
         return (try? JSONSerialization.jsonObject(with: data)) ?? [String: Any]()
@@ -71,6 +72,7 @@ public enum ScenarioLoader {
     private static let wholeNumberKeys: Set<String> = [
         "schemaVersion", "days", "warmupDays", "users", "runs", "seed", "sampleUsers", "instancesWhenMulti",
         "reloadBudgetMin", "reloadBudgetMax", "rarelyViewedBudget", "day", "timelineEntries", "requestsPerFetch", "maxRetries",
+        "growth", "start", "end", "months",
     ]
 
     private static func checkWholeNumbers(_ value: Any, key: String, path: String) throws {

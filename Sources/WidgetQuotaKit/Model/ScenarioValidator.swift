@@ -37,6 +37,7 @@ public enum ScenarioValidator {
         v.check(
             h.sampleUsers >= 1 && h.sampleUsers <= 10_000_000, "horizon.sampleUsers",
             "must be between 1 and 10000000, got \(h.sampleUsers)")
+        if let growth = h.growth { growthChecks(growth, &v) }
 
         let p = s.population
         v.share(p.smartStackShare, "population.smartStackShare")
@@ -178,6 +179,26 @@ public enum ScenarioValidator {
             v.number(align, field + ".alignToWallClockMinutes", 1...Double.minutesPerDay)
         }
         v.number(d.jitterSeconds, field + ".jitterSeconds", 0...Double.secondsPerDay)
+    }
+
+    /// `horizon.growth`: at least one month, at most `Growth.maxMonths`, every month's users a
+    /// population the engine accepts.
+    static func growthChecks(_ growth: Growth, _ v: inout Checker) {
+        let field = "horizon.growth"
+        switch growth {
+        case .monthly(let list):
+            v.check(!list.isEmpty, field, "must list the users of at least one month")
+            v.check(list.count <= Growth.maxMonths, field, "must list at most \(Growth.maxMonths) months, got \(list.count)")
+            for (i, n) in list.enumerated() {
+                v.check(n >= 1 && n <= maxUsers, "\(field)[\(i)]", "users in month \(i + 1) must be between 1 and \(maxUsers), got \(n)")
+            }
+        case .curve(let start, let end, let months, _):
+            v.check(start >= 1 && start <= maxUsers, field + ".start", "must be between 1 and \(maxUsers), got \(start)")
+            v.check(end >= 1 && end <= maxUsers, field + ".end", "must be between 1 and \(maxUsers), got \(end)")
+            v.check(
+                months >= 2 && months <= Growth.maxMonths, field + ".months",
+                "must be between 2 and \(Growth.maxMonths), got \(months)")
+        }
     }
 
     static func suggestion(_ name: String, _ known: [String]) -> String {

@@ -46,6 +46,7 @@ public struct SimulationReport: Sendable {
         /// Every file a report can write; a run writes a subset (no sweep, no sensitivity chart...).
         public static var all: [String] {
             [markdown, json, summaryCSV, tidyCSV] + Sweep.Knob.allCases.map { "sweep-\($0.rawValue).csv" } + ReportCharts.File.all
+                + GrowthReport.File.all
         }
     }
 
@@ -56,8 +57,13 @@ public struct SimulationReport: Sendable {
         try JSONOutput.encode(
             ReportDocument(
                 result: result, sensitivity: sensitivity, thresholds: thresholds.isEmpty ? nil : thresholds,
-                sweep: sweep, verdicts: verdicts))
+                sweep: sweep, verdicts: verdicts, growth: growth))
     }
+
+    // MARK: Growth
+
+    /// Per design, `horizon.growth` month by month (empty when the scenario has no growth).
+    public var growth: [GrowthPlan] { GrowthReport(result: result).plans() }
 
     // MARK: CSV
 
@@ -102,6 +108,9 @@ public struct SimulationReport: Sendable {
         md += "\nTier limits used (check them in your console; they change):\n\n" + tables.tiers().markdown
         if let cost = tables.cost() {
             md += "\n## Cost\n\n" + costIntro() + cost.markdown
+        }
+        if let growth = GrowthReport(result: result).markdown(chart: linkCharts ? GrowthReport.File.chart : nil) {
+            md += "\n" + growth
         }
         md += "\n## Freshness: what users see at a glance\n\n"
         md += chart(
@@ -162,6 +171,9 @@ public struct SimulationReport: Sendable {
         ]
         if let sweep { files.append((dir + "/sweep-\(sweep.knob.rawValue).csv", sweep.csv())) }
         files += charts().map { (dir + "/" + $0.name, $0.svg) }
+        let growth = GrowthReport(result: result)
+        if let csv = growth.csv() { files.append((dir + "/" + GrowthReport.File.csv, csv)) }
+        if let chart = growth.chart() { files.append((dir + "/" + GrowthReport.File.chart, chart.svg())) }
         return files.map { (path: $0.0, contents: $0.1) }
     }
 }
@@ -173,8 +185,9 @@ struct ReportDocument: Encodable {
     let thresholds: [ThresholdOutcome]?
     let sweep: SweepResult?
     let verdicts: [Verdict]
+    var growth: [GrowthPlan] = []
 
-    enum Keys: String, CodingKey { case sensitivity, thresholds, sweep, verdicts }
+    enum Keys: String, CodingKey { case sensitivity, thresholds, sweep, verdicts, growth }
 
     func encode(to encoder: Encoder) throws {
         try result.encode(to: encoder)
@@ -183,5 +196,6 @@ struct ReportDocument: Encodable {
         try c.encodeIfPresent(thresholds, forKey: .thresholds)
         try c.encodeIfPresent(sweep, forKey: .sweep)
         if !verdicts.isEmpty { try c.encode(verdicts, forKey: .verdicts) }
+        if !growth.isEmpty { try c.encode(growth, forKey: .growth) }
     }
 }

@@ -121,7 +121,8 @@ struct VerdictBuilder {
             design: r.design, users: r.users, tier: r.requiredTier, exceedsEveryTier: r.exceedsEveryTier,
             limitHolds: true, cause: "noTiers", costPerMonth: r.cost?.perMonth.mean,
             overTargetShare: r.freshness.overTargetShare, medianAgeMinutes: r.freshness.medianAgeMinutes,
-            reason: "The scenario lists no quota tiers to check.",
+            reason: result.scenario.quotas.missingTiersReason(model: result.scenario.api.model)
+                ?? "The scenario lists no quota tiers to check.",
             advice: "List your provider's tiers under `quotas.tiers` to see which one this needs.")
         guard !tiers.isEmpty else { return v }
         let i = rank(r)

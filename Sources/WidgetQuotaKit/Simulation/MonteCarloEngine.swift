@@ -18,12 +18,14 @@ public struct MonteCarloEngine: Sendable {
     ///   - designs: the designs to compare (defaults to every available design).
     ///   - threads: worker threads (defaults to every core).
     ///   - parameters: the assumptions of run `i`; by default drawn from the scenario's distributions.
-    ///   - prices: the price table; the scenario's `api.model` is looked up in it (no cost when absent).
+    ///   - prices: the price table; the scenario's `api.model` is looked up in it (no cost when
+    ///     absent), and the provider it names for the model chooses the bundled quota tiers when
+    ///     the scenario lists none.
     public init(
         scenario: Scenario, designs: [Design]? = nil, threads: Int? = nil,
         parameters: (@Sendable (Int) -> RunParameters)? = nil, prices: PriceTable = .bundled
     ) {
-        self.scenario = scenario
+        self.scenario = scenario.choosingTiers(prices: prices)
         self.designs = designs ?? scenario.availableDesigns
         self.threads = max(1, threads ?? Parallel.defaultThreads)
         self.parameterOverride = parameters
@@ -33,8 +35,11 @@ public struct MonteCarloEngine: Sendable {
     /// Prices used for cost.
     public let prices: PriceTable
 
-    /// Users simulated event by event per run.
-    public var sampleSize: Int { min(scenario.horizon.sampleUsers, scenario.horizon.users.max() ?? 1) }
+    /// Users simulated event by event per run: `horizon.sampleUsers`, or fewer when no listed
+    /// population (nor month of `horizon.growth`) has that many users.
+    public var sampleSize: Int {
+        min(scenario.horizon.sampleUsers, max(scenario.horizon.users.max() ?? 1, scenario.horizon.growth?.users.max() ?? 1))
+    }
 
     /// Runs every (run, design) pair and aggregates the results.
     ///
