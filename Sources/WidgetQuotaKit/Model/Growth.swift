@@ -59,7 +59,8 @@ public enum Growth: Codable, Sendable, Equatable {
         }
         func whole(_ key: CurveKeys) throws -> Int {
             guard c.contains(key) else {
-                throw WidgetQuotaError.invalidScenario(field: "\(field).\(key.rawValue)", problem: "missing; a growth curve needs start, end and months")
+                throw WidgetQuotaError.invalidScenario(
+                    field: "\(field).\(key.rawValue)", problem: "missing; a growth curve needs start, end and months")
             }
             guard let value = try? c.decode(Int.self, forKey: key) else {
                 throw WidgetQuotaError.invalidScenario(field: "\(field).\(key.rawValue)", problem: "must be a whole number")

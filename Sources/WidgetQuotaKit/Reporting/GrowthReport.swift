@@ -107,32 +107,38 @@ struct GrowthReport {
             + (result.scenario.horizon.days == 30 ? "" : "A month here is the scenario's \(result.scenario.horizon.days) days. ")
     }
 
-    /// "free and tier1 run out in month 1, tier2 in month 3; tier3 holds through month 6."
+    /// "Runs out: free and tier1 from month 1 (not enough at launch); tier2 in month 3. Holds through month 6: tier3."
     func runsOutText(_ plan: GrowthPlan) -> String {
         guard !plan.tiers.isEmpty else {
             return result.scenario.quotas.missingTiersReason(model: result.scenario.api.model) ?? "The scenario lists no quota tiers."
         }
-        let last = plan.months.count
-        var parts = [String]()
         var byMonth = [(month: Int, tiers: [String])]()
         for t in plan.tiers {
             guard let m = t.runsOutInMonth else { continue }
-            if let i = byMonth.firstIndex(where: { $0.month == m }) { byMonth[i].tiers.append(t.tier) } else { byMonth.append((m, [t.tier])) }
+            if let i = byMonth.firstIndex(where: { $0.month == m }) {
+                byMonth[i].tiers.append(t.tier)
+            } else {
+                byMonth.append((m, [t.tier]))
+            }
         }
-        for (k, group) in byMonth.enumerated() {
-            let names = group.tiers.joined(separator: ", ")
-            let verb = k == 0 ? (group.tiers.count == 1 ? " runs out" : " run out") : ""
-            parts.append("\(names)\(verb) \(group.month == 1 ? "from month 1 (not enough at launch)" : "in month \(group.month)")")
+        func list(_ names: [String]) -> String {
+            names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names.last!
+        }
+        var sentences = [String]()
+        if !byMonth.isEmpty {
+            sentences.append(
+                "Runs out: "
+                    + byMonth.map {
+                        "\(list($0.tiers)) " + ($0.month == 1 ? "from month 1 (not enough at launch)" : "in month \($0.month)")
+                    }
+                    .joined(separator: "; ") + ".")
         }
         let holding = plan.tiers.filter { $0.runsOutInMonth == nil }.map(\.tier)
-        var text = parts.isEmpty ? "" : parts.joined(separator: "; ")
-        if !holding.isEmpty {
-            text += (text.isEmpty ? "" : "; ") + holding.joined(separator: ", ") + (holding.count == 1 ? " holds" : " hold")
-                + " through month \(last)"
-        } else {
-            text += "; no listed tier is enough by month \(last)"
-        }
-        return text.prefix(1).uppercased() + text.dropFirst() + "."
+        sentences.append(
+            holding.isEmpty
+                ? "No listed tier is enough from month \(byMonth.last?.month ?? 1) on."
+                : "Holds through month \(plan.months.count): \(list(holding)).")
+        return sentences.joined(separator: " ")
     }
 
     /// The report's "Growth month by month" section (nil without growth).
@@ -143,7 +149,8 @@ struct GrowthReport {
         md += "Users per month from `horizon.growth`: " + users.map(ReportFormat.users).joined(separator: ", ") + ". "
         md += "Per design: each month's requests, cost and the tier it needs (the cheapest with at most a "
         md += "\(NumberText.percent(result.scenario.quotas.acceptableRisk, digits: 0)) chance of hitting a limit), the cost so far, "
-        md += "and the month each tier runs out (the first month it is no longer enough). " + methodText() + "\n\n"
+        md += "and the month each tier runs out (the first month it is no longer enough). "
+        md += methodText().trimmingCharacters(in: .whitespaces) + "\n\n"
         if let chart, plans.contains(where: { $0.months.contains { $0.cost != nil } }) {
             md += "![Cost a month in US dollars over the launch, one line per design](\(chart))\n\n"
         }
