@@ -1,26 +1,42 @@
 import Foundation
 
-/// The comparison behind `diff`: two JSON reports, the thresholds checked against the second,
-/// and the Markdown for a pull request.
+/// The comparison behind `diff`: two JSON reports, the thresholds checked against HEAD, the
+/// change gates (`change(…)`, `tierChange(…)`) checked against both, and the Markdown for a pull
+/// request.
 public struct DiffJob: Sendable {
     public var basePath: String
     public var headPath: String
     public var thresholds: [Threshold]
+    /// The comment's length limit (GitHub's by default).
+    public var limit: Int
 
-    public init(base: String, head: String, thresholds: [Threshold] = []) {
+    public init(base: String, head: String, thresholds: [Threshold] = [], limit: Int = ReportDiff.commentLimit) {
         self.basePath = base
         self.headPath = head
         self.thresholds = thresholds
+        self.limit = limit
     }
 
-    /// The Markdown comparison and the threshold outcomes on HEAD.
-    public func run() throws -> (markdown: String, thresholds: [ThresholdOutcome]) {
+    /// What `run` gives: the Markdown, the thresholds on HEAD and the change gates.
+    public struct Output: Sendable {
+        public var markdown: String
+        public var thresholds: [ThresholdOutcome]
+        public var changeGates: [ChangeOutcome]
+
+        /// True when a `--fail-if` threshold or change gate failed.
+        public var failsRun: Bool { thresholds.contains(where: \.failsRun) || changeGates.contains(where: \.failsRun) }
+    }
+
+    /// The Markdown comparison, the threshold outcomes on HEAD and the change gates.
+    public func run() throws -> Output {
         let base = try Self.loadReport(basePath)
         let head = try Self.loadReport(headPath)
-        let outcomes = try ThresholdEvaluator.evaluate(thresholds, on: MetricTable(json: head))
-        let markdown = ReportDiff(base: base, head: head)
-            .markdown(base: Self.displayName(basePath), head: Self.displayName(headPath), thresholds: outcomes)
-        return (markdown, outcomes)
+        let outcomes = try ThresholdEvaluator.evaluate(thresholds.filter { !$0.expression.comparesReports }, on: MetricTable(json: head))
+        let gates = try ChangeEvaluator.evaluate(thresholds.filter(\.expression.comparesReports), base: base, head: head)
+        let markdown = ReportDiff(base: base, head: head).markdown(
+            base: Self.displayName(basePath), head: Self.displayName(headPath), thresholds: outcomes, changeGates: gates,
+            limit: limit)
+        return Output(markdown: markdown, thresholds: outcomes, changeGates: gates)
     }
 
     /// A report's name in the comparison: its file name, or its path when it is a `report.json`
