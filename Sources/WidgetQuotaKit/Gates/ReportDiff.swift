@@ -334,7 +334,8 @@ public struct ReportDiff: Sendable {
 ///   assumptions and users, so the run-to-run spread is shared and cancels in the difference. A
 ///   figure with percentiles changed when its mean and every percentile (p5, p50, p95) moved the
 ///   same way; a share changed when the difference exceeds twice its standard error between
-///   users (at most √(p(1−p) / (users × runs)) per report, users up to the sample).
+///   users (at most √(p(1−p) / (sample users × runs)) per report: shares of glances are tallied
+///   over the whole sample, whatever the row's user count).
 /// - Otherwise the runs are independent: a figure with percentiles is within noise when the two
 ///   p5–p95 ranges across runs overlap; a share when the difference is within twice its standard
 ///   error between runs (at most √(p(1−p) / runs) per report: a share varies at most that much).
@@ -349,8 +350,8 @@ struct NoiseModel: Sendable {
         common = base.seed != nil && base == head
         baseRuns = Double(max(base.runs ?? 1, 1))
         headRuns = Double(max(head.runs ?? 1, 1))
-        baseSample = Double(base.sampleUsers ?? Int.max)
-        headSample = Double(head.sampleUsers ?? Int.max)
+        baseSample = Double(max(base.sampleUsers ?? 1, 1))
+        headSample = Double(max(head.sampleUsers ?? 1, 1))
     }
 
     func movement(
@@ -361,8 +362,8 @@ struct NoiseModel: Sendable {
         if base == head || base.mean == head.mean { return .unchanged }
         let direction: ReportDiff.Movement = head.mean < base.mean ? .better : .worse
         if unit == .share {
-            let n = Double(max(users, 1))
-            let (nb, nh) = common ? (min(n, baseSample) * baseRuns, min(n, headSample) * headRuns) : (baseRuns, headRuns)
+            // Shares of glances are tallied over the whole sample, whatever the row's user count.
+            let (nb, nh) = common ? (baseSample * baseRuns, headSample * headRuns) : (baseRuns, headRuns)
             let variance = { (p: Double, n: Double) in min(max(p, 0), 1) * (1 - min(max(p, 0), 1)) / n }
             let standardError = (variance(base.mean, nb) + variance(head.mean, nh)).squareRoot()
             return abs(head.mean - base.mean) <= 2 * standardError ? .withinNoise : direction

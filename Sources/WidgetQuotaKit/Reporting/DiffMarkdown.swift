@@ -350,7 +350,7 @@ struct DiffComment {
                 "Base and head share seed \(b.seed ?? "–"), \(b.runs.map(String.init) ?? "–") runs and "
                 + "\(b.sampleUsers.map { ReportFormat.users($0) } ?? "–") sampled users, so they draw the same random numbers: "
                 + "a figure counts as a change when its mean, p5, p50 and p95 across runs all move the same way, a share when it "
-                + "moves by more than twice its standard error between users; anything less is marked within noise."
+                + "moves by more than twice its standard error between the sample's users; anything less is marked within noise."
         } else {
             md +=
                 "Base and head draw different random numbers (seed \(b.seed ?? "–") → \(h.seed ?? "–"), runs "

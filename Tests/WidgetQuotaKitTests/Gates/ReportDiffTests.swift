@@ -39,14 +39,16 @@ import Testing
             Self.independent.movement(.count, base: base, head: Estimate(mean: 400, p5: 300, p50: 400, p95: 500), users: 1_000) == .worse)
     }
 
-    @Test("a share's noise shrinks with the users and runs behind it") func shareNoiseShrinksWithUsersAndRuns() {
+    @Test("a share's noise shrinks with the sample and runs behind it") func shareNoiseShrinksWithSampleAndRuns() {
         let base = Estimate(mean: 0.15)
         let head = Estimate(mean: 0.17)
-        // Same seed: 1,000 users × 20 runs make two points a change; one user × 20 runs does not.
-        #expect(Self.common.movement(.share, base: base, head: head, users: 1_000) == .worse)
-        #expect(Self.common.movement(.share, base: base, head: head, users: 1) == .withinNoise)
-        // Users beyond the sample add nothing.
-        #expect(Self.common.movement(.share, base: base, head: Estimate(mean: 0.153), users: 1_000_000) == .withinNoise)
+        // Same seed: 1,000 sampled users × 20 runs make two points a change, at any user count
+        // (shares are tallied over the whole sample); 10 sampled users do not.
+        #expect(Self.common.movement(.share, base: base, head: head, users: 1) == .worse)
+        #expect(Self.common.movement(.share, base: base, head: head, users: 1_000_000) == .worse)
+        let small = NoiseModel(base: Self.sampling(seed: 1, sample: 10), head: Self.sampling(seed: 1, sample: 10))
+        #expect(small.movement(.share, base: base, head: head, users: 1_000) == .withinNoise)
+        #expect(Self.common.movement(.share, base: base, head: Estimate(mean: 0.153), users: 1_000) == .withinNoise)
         // Different seeds: only 20 runs each, so two points is noise and thirty are not.
         #expect(Self.independent.movement(.share, base: base, head: head, users: 1_000) == .withinNoise)
         #expect(Self.independent.movement(.share, base: base, head: Estimate(mean: 0.45), users: 1_000) == .worse)
