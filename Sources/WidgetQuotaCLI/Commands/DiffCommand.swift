@@ -22,6 +22,7 @@ struct DiffCommand: Command {
             Thresholds are checked against HEAD. Change gates compare the two: change(METRIC{…}) > 10% (relative
             to BASE), change(freshness.overTargetShare{…}) > 0.05 (in the metric's units: five points),
             tierChange({design=…,users=…}) > 0 (a more expensive tier); a failed --fail-if gate exits 1.
+            Two log analyses (`analyze --format json`) compare in the same layout, device by device.
             """,
         options: Option.thresholds + [out, quiet],
         examples: [

@@ -19,16 +19,29 @@ extension ReportDiff {
         limit: Int = ReportDiff.commentLimit
     ) -> String {
         let view = DiffComment(diff: self)
-        let top = ReportDiff.commentMarker + "\n## WidgetQuota: \(baseName) → \(headName)\n\n" + view.headline()
-        var changed = view.changedRows()
-        var folded = view.foldedRows()
-        var tail = view.assumptions() + view.gates(thresholds: thresholds, changeGates: changeGates) + view.noiseNote()
+        return DiffComment.fitted(
+            top: ReportDiff.commentMarker + "\n## WidgetQuota: \(baseName) → \(headName)\n\n" + view.headline(),
+            changed: view.changedRows(), folded: view.foldedRows(), foldedCount: view.rows(changed: false).count,
+            tail: view.assumptions() + view.gates(thresholds: thresholds, changeGates: changeGates) + view.noiseNote(), limit: limit)
+    }
+}
+
+extension DiffComment {
+    /// Joins a comment's parts, cut to `limit` UTF-16 code units with a note when longer: first the
+    /// folded block becomes a note, then changed rows go from the end, then the text is cut.
+    ///
+    /// - Parameters:
+    ///   - changed: the changed rows' section as lines: a title, the table header (two lines), rows.
+    ///   - folded: the folded block.
+    static func fitted(top: String, changed: [String], folded: [String], foldedCount: Int, tail: String, limit: Int) -> String {
+        var changed = changed
+        var folded = folded
+        var tail = tail
         func assemble() -> String {
             top + (changed.isEmpty ? "" : "\n" + changed.joined()) + (folded.isEmpty ? "" : "\n" + folded.joined()) + tail
         }
         var md = assemble()
         guard md.utf16.count > limit else { return md }
-        let foldedCount = view.rows(changed: false).count
         folded = [
             "<details><summary>\(foldedCount) unchanged or within-noise rows left out</summary>\n\n"
                 + "Left out to stay under GitHub's \(ReportFormat.whole(Double(limit)))-character limit; "
@@ -243,8 +256,11 @@ struct DiffComment {
         return columns
     }
 
-    func cells(_ row: ReportDiff.Row, compare: Bool) -> [String] {
-        var cells = [row.design, ReportFormat.users(row.users)]
+    func cells(_ row: ReportDiff.Row, compare wanted: Bool) -> [String] {
+        // A row only one report has shows its values once, marked by the design's name.
+        let whole = row.movement == .added || row.movement == .removed
+        let compare = wanted && !whole
+        var cells = [wanted && whole ? "\(row.design) (\(Self.word(row.movement)))" : row.design, ReportFormat.users(row.users)]
         for metric in diff.comparedMetrics {
             guard let f = row.figure(metric.path) else {
                 cells.append("–")

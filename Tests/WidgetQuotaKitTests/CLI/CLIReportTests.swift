@@ -133,7 +133,7 @@ import Testing
         #expect(diff.out.contains("`method.designs`: direct, cache-on-open, cache-bgtask → direct, cache-bgtask"), "\(diff.out)")
         #expect(!diff.out.contains("designs[1]"))
         #expect(diff.out.contains("**cache-on-open**: 2 rows removed in head."), "\(diff.out.prefix(600))")
-        #expect(diff.out.contains("| cache-on-open | 30 | "))
+        #expect(diff.out.contains("| cache-on-open (removed in head) | 30 | "))
     }
 
     @Test("diff reports missing and invalid inputs") func diffReportsMissingAndInvalidInputs() throws {
