@@ -9,18 +9,27 @@ struct DiffCommand: Command {
 
     static let spec = CommandSpec(
         name: "diff",
-        summary: "Compare two JSON reports (baseline and proposed) as Markdown for a pull request",
+        summary: "Compare two JSON reports (baseline and proposed) as a pull-request comment",
         arguments: "BASE.json HEAD.json",
         discussion: """
-            Compares two reports written by `simulate --format json` (or report.json from --out): per design
-            and user count the old and new requests a month, the change and the percent, the cost when both
-            reports have it, the quota tier each needs, and a footnote listing the assumptions that changed.
-            Thresholds are checked against HEAD.
+            Compares two reports written by `simulate --format json` (or report.json from --out). The comment
+            opens with a line or two per changed design: requests and cost a month, the quota tier, the share of
+            glances older than the freshness target and the busiest minute, each as base → head with its change
+            and whether that is better or worse, and the trade-off in words. Then one table of changed rows;
+            unchanged rows, and rows that differ only within the Monte-Carlo noise, folded in <details>; the
+            assumptions that changed, by design name and field; and the thresholds. It stays under GitHub's
+            65,536-character comment limit, leaving out folded rows first.
+            Thresholds are checked against HEAD. Change gates compare the two: change(METRIC{…}) > 10% (relative
+            to BASE), change(freshness.overTargetShare{…}) > 0.05 (in the metric's units: five points),
+            tierChange({design=…,users=…}) > 0 (a more expensive tier); a failed --fail-if gate exits 1.
+            Two log analyses (`analyze --format json`) compare in the same layout, device by device.
             """,
         options: Option.thresholds + [out, quiet],
         examples: [
             "widget-quota diff base/report.json Reports/report.json >> \"$GITHUB_STEP_SUMMARY\"",
-            "widget-quota diff main.json pr.json --fail-if 'requestsPerMonth{design=cache-bgtask,users=1000} > 150000'",
+            "widget-quota diff main.json pr.json --fail-if 'change(costPerMonth{design=cache-bgtask,users=10000}) > 10%'",
+            "widget-quota diff main.json pr.json --fail-if 'change(freshness.overTargetShare{design=cache-bgtask}) > 0.05'",
+            "widget-quota diff main.json pr.json --fail-if 'tierChange({design=cache-bgtask}) > 0'",
         ])
 
     let job: DiffJob
@@ -31,18 +40,33 @@ struct DiffCommand: Command {
         guard a.positionals.count == 2 else {
             throw WidgetQuotaError.usage("diff needs two JSON reports, BASE and HEAD; got \(a.positionals.count) argument(s)")
         }
-        job = DiffJob(base: a.positionals[0], head: a.positionals[1], thresholds: try a.thresholds())
+        job = DiffJob(base: a.positionals[0], head: a.positionals[1], thresholds: try a.thresholds(changes: true))
         out = a.value(Self.out)
         quiet = a.flag(Self.quiet)
     }
 
     func run(console: Console) throws -> ExitCode {
-        let (markdown, outcomes) = try job.run()
+        let output = try job.run()
         if let out {
-            try AtomicFileWriter.write(markdown, to: out)
+            try AtomicFileWriter.write(output.markdown, to: out)
         } else {
-            console.out(markdown)
+            console.out(output.markdown)
         }
-        return ThresholdMessages.report(outcomes, console: console, quiet: quiet)
+        _ = ThresholdMessages.report(output.thresholds, console: console, quiet: quiet)
+        for gate in output.changeGates where !(gate.passed && quiet) {
+            var verdict = gate.verdict
+            if console.decorates && !gate.passed {
+                verdict = (gate.severity == .fail ? "\u{1B}[31m" : "\u{1B}[33m") + verdict + "\u{1B}[0m"
+            }
+            var line = "change gate \(verdict): \(gate.expression) (\(gate.rows.count) row\(gate.rows.count == 1 ? "" : "s") compared"
+            if let worst = gate.worst {
+                line +=
+                    "; \(gate.violations) in violation, \(gate.passed ? "largest" : "worst") \(worst.row): "
+                    + "\(worst.baseText ?? gate.formatted(worst.base)) → \(worst.headText ?? gate.formatted(worst.head)), "
+                    + gate.formattedChange(worst.change)
+            }
+            console.err(line + ")\n")
+        }
+        return output.failsRun ? .thresholdFailed : .success
     }
 }

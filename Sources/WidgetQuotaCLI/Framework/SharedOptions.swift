@@ -67,8 +67,14 @@ extension ParsedArguments {
     }
 
     /// `--fail-if` and `--warn-if`, parsed before any work so that a typo fails fast.
-    func thresholds() throws -> [Threshold] {
-        try all(.failIf).map { try Threshold($0, severity: .fail) } + all(.warnIf).map { try Threshold($0, severity: .warn) }
+    ///
+    /// - Parameter changes: whether `change(…)` and `tierChange(…)` are allowed (only `diff` has two reports).
+    func thresholds(changes: Bool = false) throws -> [Threshold] {
+        let all = try all(.failIf).map { try Threshold($0, severity: .fail) } + all(.warnIf).map { try Threshold($0, severity: .warn) }
+        if !changes, let gate = all.first(where: \.expression.comparesReports) {
+            throw WidgetQuotaError.badExpression(expression: gate.expression.text, problem: ThresholdEvaluator.needsTwoReports)
+        }
+        return all
     }
 
     /// The design named by `option` in `scenario`; an unknown name is a usage error naming the option.

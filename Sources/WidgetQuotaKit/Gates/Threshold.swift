@@ -74,6 +74,7 @@ public enum ThresholdEvaluator {
     /// Checks one threshold.
     public static func evaluate(_ threshold: Threshold, on table: MetricTable) throws -> ThresholdOutcome {
         let e = threshold.expression
+        guard !e.comparesReports else { throw WidgetQuotaError.badExpression(expression: e.text, problem: needsTwoReports) }
         let metric: String
         do {
             metric = try table.resolve(e.metric)
@@ -96,6 +97,10 @@ public enum ThresholdEvaluator {
             expression: e.text, severity: threshold.severity, metric: metric, rowsChecked: rows.count,
             violations: violations.map { .init(row: describe($0.labels), value: $0.value) })
     }
+
+    /// Why `change(…)` and `tierChange(…)` cannot be checked against one report.
+    public static let needsTwoReports =
+        "change(…) and tierChange(…) compare two reports: use them with `widget-quota diff BASE.json HEAD.json`"
 
     /// Which row: its design, users and tier labels.
     static func describe(_ labels: [String: String]) -> String {

@@ -4,7 +4,10 @@ import Foundation
 ///
 /// Grammar (spaces allowed between the parts):
 ///
-///     expression := metric [selector] operator number
+///     expression := measure operator number
+///     measure    := metric [selector]
+///                 | "change(" metric [selector] ")"
+///                 | "tierChange(" [selector | label "=" value ("," label "=" value)*] ")"
 ///     metric     := name ("." name)*            name := letter (letter | digit | "_")*
 ///     selector   := "{" [label "=" value ("," label "=" value)*] "}"
 ///     operator   := ">" | ">=" | "<" | "<=" | "==" | "!="
@@ -12,7 +15,22 @@ import Foundation
 ///
 /// Digits may be grouped with `_` (`100_000`); `%` divides by 100 (`5%` = `0.05`). The expression
 /// states the bad case: a threshold is violated when the comparison is true for any matching row.
+///
+/// `change(…)` and `tierChange(…)` compare two reports (`diff`): `change` is HEAD − BASE, as a
+/// share of BASE when the number has `%` (`change(costPerMonth) > 10%`) and in the metric's own
+/// units otherwise (`change(freshness.overTargetShare) > 0.05` is five points); `tierChange` is
+/// how many tiers more expensive HEAD's needed tier is than BASE's.
 public struct ThresholdExpression: Sendable, Equatable {
+    /// What the comparison is applied to.
+    public enum Measure: String, Sendable {
+        /// The metric's value in one report.
+        case value
+        /// HEAD − BASE of the metric (relative when the limit has `%`).
+        case change
+        /// HEAD's tier rank − BASE's (positive: a more expensive tier).
+        case tierChange
+    }
+
     /// A comparison operator.
     public enum Operator: String, Sendable, CaseIterable {
         case greaterOrEqual = ">="
@@ -52,6 +70,16 @@ public struct ThresholdExpression: Sendable, Equatable {
     public var selector: [LabelMatch]
     public var op: Operator
     public var limit: Double
+    /// A report's value, or the change between two reports.
+    public var measure: Measure = .value
+    /// True when the number was written with `%` (for `change`, a change relative to BASE).
+    public var limitIsPercent = false
+
+    /// True for `change(…)` and `tierChange(…)`, which need two reports.
+    public var comparesReports: Bool { measure != .value }
+
+    /// The metric `tierChange` reports: the rank of the quota tier needed.
+    public static let tierMetric = "tier"
 
     /// The longest expression accepted.
     static let maxLength = 1_000
@@ -66,6 +94,7 @@ public struct ThresholdExpression: Sendable, Equatable {
         let text: String
         let scalars: [Unicode.Scalar]
         var i = 0
+        var percent = false
 
         init(text: String) {
             self.text = text
@@ -97,17 +126,53 @@ public struct ThresholdExpression: Sendable, Equatable {
             guard peek() != nil else {
                 throw fail("empty; expected e.g. 'requestsPerUserMonth.p95{design=cache-bgtask} > 120'")
             }
-            let metric = try name(what: "a metric name such as requestsPerUserMonth.p95", dotted: true)
+            var metric = try name(what: "a metric name such as requestsPerUserMonth.p95", dotted: true)
             skipSpaces()
+            var measure = Measure.value
             var selector = [LabelMatch]()
-            if peek() == "{" { selector = try labels() }
+            if peek() == "(" {
+                switch metric {
+                case "change":
+                    measure = .change
+                    i += 1
+                    skipSpaces()
+                    metric = try name(what: "a metric name inside change(…), such as costPerMonth", dotted: true)
+                    skipSpaces()
+                    if peek() == "{" { selector = try labels() }
+                    try closeParenthesis("change")
+                case "tierChange":
+                    measure = .tierChange
+                    metric = ThresholdExpression.tierMetric
+                    i += 1
+                    skipSpaces()
+                    if peek() == "{" {
+                        selector = try labels()
+                        try closeParenthesis("tierChange")
+                    } else if peek() == ")" {
+                        i += 1
+                    } else {
+                        selector = try labels(opened: true, closing: ")")
+                    }
+                default:
+                    throw fail("unknown function \"\(metric)\" \(here); expected change(METRIC{…}) or tierChange({…})")
+                }
+            } else if peek() == "{" {
+                selector = try labels()
+            }
             skipSpaces()
             let op = try comparison()
             skipSpaces()
             let limit = try number()
             skipSpaces()
             guard peek() == nil else { throw fail("unexpected text \(here); the expression should end after the number") }
-            return ThresholdExpression(text: text, metric: metric, selector: selector, op: op, limit: limit)
+            return ThresholdExpression(
+                text: text, metric: metric, selector: selector, op: op, limit: limit, measure: measure, limitIsPercent: percent)
+        }
+
+        mutating func closeParenthesis(_ function: String) throws {
+            skipSpaces()
+            guard peek() == ")" else { throw fail("expected \")\" to close \(function)( \(here)") }
+            i += 1
         }
 
         mutating func name(what: String, dotted: Bool) throws -> String {
@@ -124,11 +189,12 @@ public struct ThresholdExpression: Sendable, Equatable {
             }
         }
 
-        mutating func labels() throws -> [LabelMatch] {
-            i += 1  // "{"
+        /// `label=value` pairs up to `closing`; the opening `{` is skipped unless `opened`.
+        mutating func labels(opened: Bool = false, closing: Unicode.Scalar = "}") throws -> [LabelMatch] {
+            if !opened { i += 1 }  // "{"
             var result = [LabelMatch]()
             skipSpaces()
-            if peek() == "}" {
+            if peek() == closing {
                 i += 1
                 return result
             }
@@ -150,10 +216,10 @@ public struct ThresholdExpression: Sendable, Equatable {
                 skipSpaces()
                 switch peek() {
                 case ",": i += 1
-                case "}":
+                case closing:
                     i += 1
                     return result
-                default: throw fail("expected \",\" or \"}\" in the selector \(here)")
+                default: throw fail("expected \",\" or \"\(closing)\" in the selector \(here)")
                 }
             }
         }
@@ -209,6 +275,7 @@ public struct ThresholdExpression: Sendable, Equatable {
             }
             if peek() == "%" {
                 i += 1
+                percent = true
                 return value / 100
             }
             return value

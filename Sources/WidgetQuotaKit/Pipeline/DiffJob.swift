@@ -1,36 +1,70 @@
 import Foundation
 
-/// The comparison behind `diff`: two JSON reports, the thresholds checked against the second,
-/// and the Markdown for a pull request.
+/// The comparison behind `diff`: two JSON reports, the thresholds checked against HEAD, the
+/// change gates (`change(…)`, `tierChange(…)`) checked against both, and the Markdown for a pull
+/// request; or two log analyses (`analyze --format json`) in the same layout.
 public struct DiffJob: Sendable {
     public var basePath: String
     public var headPath: String
     public var thresholds: [Threshold]
+    /// The comment's length limit (GitHub's by default).
+    public var limit: Int
 
-    public init(base: String, head: String, thresholds: [Threshold] = []) {
+    public init(base: String, head: String, thresholds: [Threshold] = [], limit: Int = ReportDiff.commentLimit) {
         self.basePath = base
         self.headPath = head
         self.thresholds = thresholds
+        self.limit = limit
     }
 
-    /// The Markdown comparison and the threshold outcomes on HEAD.
-    public func run() throws -> (markdown: String, thresholds: [ThresholdOutcome]) {
+    /// What `run` gives: the Markdown, the thresholds on HEAD and the change gates.
+    public struct Output: Sendable {
+        public var markdown: String
+        public var thresholds: [ThresholdOutcome]
+        public var changeGates: [ChangeOutcome]
+
+        /// True when a `--fail-if` threshold or change gate failed.
+        public var failsRun: Bool { thresholds.contains(where: \.failsRun) || changeGates.contains(where: \.failsRun) }
+    }
+
+    /// The Markdown comparison, the threshold outcomes on HEAD and the change gates.
+    public func run() throws -> Output {
         let base = try Self.loadReport(basePath)
         let head = try Self.loadReport(headPath)
-        let outcomes = try ThresholdEvaluator.evaluate(thresholds, on: MetricTable(json: head))
-        let markdown = ReportDiff(base: base, head: head)
-            .markdown(base: Self.displayName(basePath), head: Self.displayName(headPath), thresholds: outcomes)
-        return (markdown, outcomes)
+        switch (LogDiff.isAnalysis(base), LogDiff.isAnalysis(head)) {
+        case (true, true):
+            if let first = thresholds.first {
+                throw WidgetQuotaError.badExpression(
+                    expression: first.expression.text,
+                    problem: "thresholds and change gates check simulation reports; \(basePath) and \(headPath) are log analyses")
+            }
+            let markdown = LogDiff(base: base, head: head).markdown(
+                base: Self.displayName(basePath), head: Self.displayName(headPath), limit: limit)
+            return Output(markdown: markdown, thresholds: [], changeGates: [])
+        case (true, false), (false, true):
+            let analysis = LogDiff.isAnalysis(base) ? basePath : headPath
+            throw WidgetQuotaError.malformedInput(
+                file: analysis, line: nil,
+                problem: "a log analysis compared with a simulation report; compare two of a kind (two report.json or two analysis.json)")
+        case (false, false):
+            break
+        }
+        let outcomes = try ThresholdEvaluator.evaluate(thresholds.filter { !$0.expression.comparesReports }, on: MetricTable(json: head))
+        let gates = try ChangeEvaluator.evaluate(thresholds.filter(\.expression.comparesReports), base: base, head: head)
+        let markdown = ReportDiff(base: base, head: head).markdown(
+            base: Self.displayName(basePath), head: Self.displayName(headPath), thresholds: outcomes, changeGates: gates,
+            limit: limit)
+        return Output(markdown: markdown, thresholds: outcomes, changeGates: gates)
     }
 
-    /// A report's name in the comparison: its file name, or its path when it is a `report.json`
-    /// (whose folder tells the two apart).
+    /// A report's name in the comparison: its file name, or its path when it is a `report.json` or
+    /// an `analysis.json` (whose folder tells the two apart).
     static func displayName(_ path: String) -> String {
         let name = URL(fileURLWithPath: path).lastPathComponent
-        return name == "report.json" ? path : name
+        return name == "report.json" || name == "analysis.json" ? path : name
     }
 
-    /// Reads a JSON report: a missing file is exit 66, a file that is not a report exit 65.
+    /// Reads a JSON report or log analysis: a missing file is exit 66, a file that is neither exit 65.
     public static func loadReport(_ path: String) throws -> JSONValue {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw WidgetQuotaError.unreadable(
@@ -38,10 +72,12 @@ public struct DiffJob: Sendable {
         }
         guard !data.isEmpty else { throw WidgetQuotaError.emptyInput(file: path) }
         let json = try JSONValue.parse(data, file: path)
-        guard json["results"]?.array != nil else {
+        guard json["results"]?.array != nil || LogDiff.isAnalysis(json) else {
             throw WidgetQuotaError.malformedInput(
                 file: path, line: nil,
-                problem: "not a widget-quota JSON report (no \"results\"); write one with `simulate --format json`")
+                problem:
+                    "not a widget-quota JSON report (no \"results\") nor a log analysis (no \"perDevice\"); "
+                    + "write one with `simulate --format json` or `analyze --format json`")
         }
         return json
     }

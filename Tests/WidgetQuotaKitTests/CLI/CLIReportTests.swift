@@ -62,46 +62,59 @@ import Testing
         let diff = TestSupport.cli(["diff", path, path])
         #expect(diff.code == .success)
         #expect(diff.out.contains("**No change**"))
-        #expect(!diff.out.contains("[^assumptions]"))
+        #expect(!diff.out.contains("Assumptions that changed"))
+        #expect(!diff.out.contains("### Changed rows"))
+        // Every row is in the folded table, and each says it is unchanged.
         let tables = try GFMTables.parse(diff.out)
-        #expect(tables.first?.rows.allSatisfy { $0[4] == "0" && $0[5] == "0.0%" } == true)
+        #expect(tables.count == 1 && tables[0].rows.count == 4)
+        #expect(tables[0].rows.allSatisfy { $0.last == "unchanged" })
     }
 
-    @Test("diff shows changes tiers and changed assumptions in a footnote") func diffShowsChangesTiersAndChangedAssumptionsInAFootnote()
-        throws
-    {
+    /// Both reports share seed, runs and sample, so a change is real when the whole spread moves:
+    /// HEAD moves the mean and both percentiles of cache-bgtask at 1,000 users.
+    @Test("diff shows changes tiers and changed assumptions") func diffShowsChangesTiersAndChangedAssumptions() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let base = try ReportFixtures.fixture("tiny-report.json")
-        let head = base.replacingOccurrences(of: "\"mean\": 91000", with: "\"mean\": 120000")
-            .replacingOccurrences(of: "\"max\": 0.4", with: "\"max\": 0.6")
-            .replacingOccurrences(
-                of: "{ \"tier\": \"tier1\", \"exceedProbability\": 0.04 }", with: "{ \"tier\": \"tier1\", \"exceedProbability\": 0.5 }")
+        let head = base.replacingOccurrences(
+            of: "\"mean\": 91000, \"p5\": 85000, \"p95\": 97000", with: "\"mean\": 120000, \"p5\": 110000, \"p95\": 130000"
+        )
+        .replacingOccurrences(of: "\"max\": 0.4", with: "\"max\": 0.6")
+        .replacingOccurrences(
+            of: "{ \"tier\": \"tier1\", \"exceedProbability\": 0.04 }", with: "{ \"tier\": \"tier1\", \"exceedProbability\": 0.5 }")
         let basePath = try tmp.file(base, name: "base.json")
         let headPath = try tmp.file(head, name: "head.json")
         let diff = TestSupport.cli(["diff", basePath, headPath, "--fail-if", "requestsPerMonth{design=cache-bgtask,users=1000} > 100000"])
         #expect(diff.code == .thresholdFailed)
-        #expect(diff.out.contains("| cache-bgtask | 1,000 | 91,000 | 120,000 | +29,000 | +31.9% | tier1 → **above tier1** |"))
-        #expect(diff.out.contains("[^assumptions]: Assumptions that changed: `population.smartStackShare.max`: 0.4 → 0.6."))
-        #expect(diff.out.contains("### Cost per month"))
+        #expect(
+            diff.out.contains(
+                "| cache-bgtask | 1,000 | 91,000 → 120,000 (▲ 32%, **worse**) | $9.60 | tier1 → above tier1 (more expensive tier, **worse**) |"
+            ), "\(diff.out)")
+        #expect(diff.out.contains("- `population.smartStackShare.max`: 0.4 → 0.6\n"))
+        #expect(diff.out.contains("| Design | Users | Requests a month | Cost a month | Tier |"))
+        #expect(diff.out.contains("**Worse**: more requests and a more expensive tier, nothing gained"))
         _ = try GFMTables.parse(diff.out)
     }
 
     /// A price change moves cost, not requests: the headline says so, and the prices are listed
-    /// with the assumptions that changed, to six significant digits however small.
+    /// with the assumptions that changed, to six significant digits however small. The cost's
+    /// whole spread doubles, as a price change does.
     @Test("diff of a price change names the cost and the prices") func diffOfAPriceChangeNamesTheCostAndThePrices() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let base = try ReportFixtures.fixture("tiny-report.json")
             .replacingOccurrences(of: "\"cost\": { \"model\": \"m\",", with: "\"cost\": { \"model\": \"m\", \"inputCostPerToken\": 3e-07,")
         let head = base.replacingOccurrences(of: "\"inputCostPerToken\": 3e-07", with: "\"inputCostPerToken\": 6e-07")
-            .replacingOccurrences(of: "\"mean\": 9.5,", with: "\"mean\": 19,")
+            .replacingOccurrences(of: "\"mean\": 9.5, \"p5\": 9, \"p95\": 10", with: "\"mean\": 19, \"p5\": 18, \"p95\": 20")
         let basePath = try tmp.file(base, name: "base.json")
         let headPath = try tmp.file(head, name: "head.json")
         let diff = TestSupport.cli(["diff", basePath, headPath])
         #expect(diff.code == .success, "\(diff.err)")
-        #expect(diff.out.contains("Requests are unchanged; cost per month changed in 1 of"), "\(diff.out.prefix(400))")
-        #expect(diff.out.contains("1 assumption changed (see the footnote)."))
+        #expect(
+            diff.out.contains("**direct** at 100 users: requests a month 90,000 (same) · cost a month $9.50 → $19.00 (▲ 100%, **worse**)"),
+            "\(diff.out.prefix(600))")
+        #expect(diff.out.contains("**Worse**: higher cost, nothing gained; changed at 1 of 2 user counts."))
+        #expect(diff.out.contains("1 assumption changed (listed below)."))
         #expect(diff.out.contains("`prices.inputCostPerToken`: 0.0000003 → 0.0000006"))
     }
 
@@ -119,9 +132,8 @@ import Testing
         #expect(diff.code == .success, "\(diff.err)")
         #expect(diff.out.contains("`method.designs`: direct, cache-on-open, cache-bgtask → direct, cache-bgtask"), "\(diff.out)")
         #expect(!diff.out.contains("designs[1]"))
-        #expect(
-            diff.out.contains("0 of the 4 design × user rows both reports have changed; 0 new in head, 2 removed in head"),
-            "\(diff.out.prefix(300))")
+        #expect(diff.out.contains("**cache-on-open**: 2 rows removed in head."), "\(diff.out.prefix(600))")
+        #expect(diff.out.contains("| cache-on-open (removed in head) | 30 | "))
     }
 
     @Test("diff reports missing and invalid inputs") func diffReportsMissingAndInvalidInputs() throws {
