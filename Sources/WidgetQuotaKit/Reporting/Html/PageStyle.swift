@@ -39,8 +39,8 @@ enum PageStyle {
         th button::after { content: "\\a0\\2195"; color: var(--muted); font-weight: 400; }
         th[aria-sort="ascending"] button::after { content: "\\a0\\2191"; }
         th[aria-sort="descending"] button::after { content: "\\a0\\2193"; }
-        figure.chart { margin: 1rem 0; }
-        figure.chart svg { display: block; width: 100%; max-width: 820px; height: auto; border: 1px solid var(--rule); border-radius: 6px; }
+        figure.chart { margin: 1rem 0; max-width: 100%; overflow-x: auto; }
+        figure.chart svg { display: block; width: 100%; min-width: 600px; max-width: 820px; height: auto; border: 1px solid var(--rule); border-radius: 6px; }
         details { margin: 1rem 0; }
         summary { cursor: pointer; font-weight: 600; }
         @media print {
