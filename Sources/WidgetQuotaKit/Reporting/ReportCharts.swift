@@ -12,8 +12,9 @@ struct ReportCharts {
         static let typicalDay = "typical-day.svg"
         static let tradeoff = "tradeoff.svg"
         static let sensitivity = "sensitivity.svg"
+        static let costByUsers = "cost-by-users.svg"
         /// Every chart a report can have.
-        static let all = [requestsByUsers, typicalDay, tradeoff, sensitivity]
+        static let all = [requestsByUsers, typicalDay, tradeoff, sensitivity, costByUsers]
     }
 
     /// Every chart this report has, as (file name, SVG).
@@ -23,6 +24,7 @@ struct ReportCharts {
             (File.tradeoff, tradeoff().svg()),
         ]
         if let s = sensitivity { charts.append((File.sensitivity, tornado(s).svg())) }
+        if let cost = costByUsers() { charts.append((File.costByUsers, cost.svg())) }
         return charts
     }
 
@@ -38,6 +40,25 @@ struct ReportCharts {
             subtitle: "Mean over \(facts.result.method.runs) Monte-Carlo runs; both axes logarithmic (each step is ×10).",
             xTitle: "Users", yTitle: "Requests per month",
             xScale: AxisScale(kind: .log, covering: xs), yScale: AxisScale(kind: .log, covering: ys), series: series)
+    }
+
+    /// Cost a month in dollars against users, log–log, one line per design; nil when the model has no price.
+    func costByUsers() -> LineChart? {
+        guard facts.hasCost else { return nil }
+        let series = facts.designs.map { design in
+            ChartSeries(
+                name: design,
+                points: facts.rows(design).compactMap { r in r.cost.map { ChartPoint(x: Double(r.users), y: $0.perMonth.mean) } })
+        }
+        let xs = series.flatMap { $0.points.map(\.x) }
+        let ys = series.flatMap { $0.points.map(\.y) }
+        let model = facts.result.results.lazy.compactMap(\.cost).first.map { " of \($0.model)" } ?? ""
+        return LineChart(
+            title: "Cost per month by number of users",
+            subtitle: "Mean over \(facts.result.method.runs) Monte-Carlo runs, in US dollars at the listed price\(model); failed requests "
+                + "are not billed. Both axes logarithmic (each step is ×10).",
+            xTitle: "Users", yTitle: "Cost per month (USD)",
+            xScale: AxisScale(kind: .log, covering: xs), yScale: AxisScale(kind: .log, format: .dollars, covering: ys), series: series)
     }
 
     /// Requests per minute over a typical UTC day for the focus population, with per-minute quota limits.
@@ -70,11 +91,12 @@ struct ReportCharts {
     /// Requests against staleness, one point per design: the trade-off a product owner makes.
     func tradeoff() -> LineChart {
         let n = facts.focusUsers
-        var series = facts.designs.compactMap { design -> ChartSeries? in
+        let colours = ChartStyle.colours(series: facts.designs.count, reservingOne: sweep != nil)
+        var series = zip(facts.designs, colours.series).compactMap { design, colour -> ChartSeries? in
             guard let r = facts.row(design, users: n) else { return nil }
             return ChartSeries(
                 name: design, points: [ChartPoint(x: r.requestsPerUserMonth.mean, y: r.freshness.overTargetShare, label: design)],
-                style: .markers)
+                style: .markers, colour: colour)
         }
         if let sweep {
             let points = sweep.points.map {
@@ -82,7 +104,10 @@ struct ReportCharts {
                     x: $0.requestsPerUserMonth, y: $0.overTargetShare,
                     label: "\(sweep.knob.rawValue) \(NumberText.plain($0.value)) \(sweep.unit)")
             }
-            series.append(ChartSeries(name: "\(sweep.design), \(sweep.knob.rawValue) sweep", points: points, style: .lineAndMarkers))
+            series.append(
+                ChartSeries(
+                    name: "\(sweep.design), \(sweep.knob.rawValue) sweep", points: points, style: .lineAndMarkers, colour: colours.reserved)
+            )
         }
         let xs = series.flatMap { $0.points.map(\.x) }
         let target = NumberText.plain(facts.result.scenario.population.freshnessTargetMinutes / .minutesPerHour)

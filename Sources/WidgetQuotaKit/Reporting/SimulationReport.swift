@@ -43,9 +43,10 @@ public struct SimulationReport: Sendable {
         public static let json = "report.json"
         public static let summaryCSV = "summary.csv"
         public static let tidyCSV = "metrics.csv"
+        public static let html = "report.html"
         /// Every file a report can write; a run writes a subset (no sweep, no sensitivity chart...).
         public static var all: [String] {
-            [markdown, json, summaryCSV, tidyCSV] + Sweep.Knob.allCases.map { "sweep-\($0.rawValue).csv" } + ReportCharts.File.all
+            [markdown, html, json, summaryCSV, tidyCSV] + Sweep.Knob.allCases.map { "sweep-\($0.rawValue).csv" } + ReportCharts.File.all
                 + GrowthReport.File.all
         }
     }
@@ -107,7 +108,9 @@ public struct SimulationReport: Sendable {
         }
         md += "\nTier limits used (check them in your console; they change):\n\n" + tables.tiers().markdown
         if let cost = tables.cost() {
-            md += "\n## Cost\n\n" + costIntro() + cost.markdown
+            md +=
+                "\n## Cost\n\n" + chart(ReportCharts.File.costByUsers, "Cost per month in dollars by number of users, one line per design")
+            md += costIntro() + cost.markdown
         }
         if let growth = GrowthReport(result: result).markdown(chart: linkCharts ? GrowthReport.File.chart : nil) {
             md += "\n" + growth
@@ -158,13 +161,19 @@ public struct SimulationReport: Sendable {
             + "(a fetch stops at its first failed request, so a design that sends several requests per fetch sends fewer).\n\n"
     }
 
+    // MARK: Web page
+
+    /// The report as one self-contained web page: the Markdown's sections, charts inline.
+    public func html() -> String { ReportPage(report: self).html() }
+
     // MARK: Files
 
-    /// Every output for `--out DIR`: Markdown (linking the charts), JSON, both CSV files and the SVGs.
+    /// Every output for `--out DIR`: Markdown (linking the charts), the web page, JSON, both CSV files and the SVGs.
     public func files(in directory: String) throws -> [(path: String, contents: String)] {
         let dir = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
         var files = [
             (dir + "/" + FileName.markdown, markdown(linkCharts: true)),
+            (dir + "/" + FileName.html, html()),
             (dir + "/" + FileName.json, try json()),
             (dir + "/" + FileName.summaryCSV, csv()),
             (dir + "/" + FileName.tidyCSV, tidyCSV()),

@@ -19,13 +19,14 @@ struct LayeringTests {
         "Studies/Traces": ["Support", "Model", "Logs/Parsing", "Logs/Writing", "Simulation"],
         "Gates": ["Support", "Model", "Simulation"],
         "Reporting/Charts": ["Support"],
+        "Reporting/Html": ["Support", "Reporting/Charts"],
         "Reporting": [
             "Support", "Model", "Logs/Parsing", "Logs/Analysis", "Simulation", "Studies",
-            "Studies/Calibration", "Gates", "Reporting/Charts",
+            "Studies/Calibration", "Gates", "Reporting/Charts", "Reporting/Html",
         ],
         "Pipeline": [
             "Support", "Model", "Logs/Parsing", "Logs/Analysis", "Logs/Writing", "Simulation", "Studies",
-            "Studies/Calibration", "Studies/Traces", "Gates", "Reporting/Charts", "Reporting",
+            "Studies/Calibration", "Studies/Traces", "Gates", "Reporting/Charts", "Reporting/Html", "Reporting",
         ],
         "Tools/Benchmarks": [
             "Support", "Model", "Logs/Parsing", "Logs/Analysis", "Logs/Writing", "Simulation",
@@ -33,7 +34,7 @@ struct LayeringTests {
         ],
         "Tools/Fuzzing": [
             "Support", "Model", "Logs/Parsing", "Logs/Analysis", "Logs/Writing", "Simulation", "Studies",
-            "Studies/Calibration", "Studies/Traces", "Gates", "Reporting/Charts", "Reporting", "Pipeline",
+            "Studies/Calibration", "Studies/Traces", "Gates", "Reporting/Charts", "Reporting/Html", "Reporting", "Pipeline",
         ],
     ]
 

@@ -21,7 +21,10 @@ import Testing
         #expect(run.err.contains("threshold FAILED: requestsPerUserMonth.mean{design=direct} > 10"))
         let files = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
         #expect(
-            files == ["metrics.csv", "report.json", "report.md", "requests-by-users.svg", "summary.csv", "tradeoff.svg", "typical-day.svg"])
+            files == [
+                "cost-by-users.svg", "metrics.csv", "report.html", "report.json", "report.md", "requests-by-users.svg", "summary.csv",
+                "tradeoff.svg", "typical-day.svg",
+            ])
         let md = try String(contentsOfFile: dir + "/report.md", encoding: .utf8)
         #expect(md.contains("**FAILED**") && md.contains("![Requests per month"))
     }

@@ -74,8 +74,8 @@ import Testing
         let files = Set(try FileManager.default.contentsOfDirectory(atPath: folder))
         #expect(
             files == [
-                "report.md", "report.json", "summary.csv", "metrics.csv", "requests-by-users.svg", "typical-day.svg",
-                "tradeoff.svg", "notes.txt", "analysis.md", "analysis.json",
+                "report.md", "report.html", "report.json", "summary.csv", "metrics.csv", "requests-by-users.svg", "typical-day.svg",
+                "tradeoff.svg", "cost-by-users.svg", "notes.txt", "analysis.md", "analysis.json",
             ], "\(files.sorted())")
         let noLogs = TestSupport.cli(["report", "--scenario", scenario, "--no-logs", "--quiet", "--out", folder])
         #expect(noLogs.code == .success, "\(noLogs.err)")

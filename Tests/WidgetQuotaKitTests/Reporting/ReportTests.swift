@@ -109,7 +109,8 @@ import Testing
 
     @Test("charts are well formed SVG with light and dark styles") func chartsAreWellFormedSVGWithLightAndDarkStyles() throws {
         let charts = report.charts()
-        #expect(Set(charts.map(\.name)) == ["requests-by-users.svg", "typical-day.svg", "tradeoff.svg", "sensitivity.svg"])
+        #expect(
+            Set(charts.map(\.name)) == ["requests-by-users.svg", "typical-day.svg", "tradeoff.svg", "sensitivity.svg", "cost-by-users.svg"])
         for chart in charts {
             #expect(chart.svg.contains("@media (prefers-color-scheme: dark)"))
             #expect(chart.svg.contains("class=\"background\""))

@@ -16,6 +16,8 @@ public struct AxisScale: Sendable, Equatable {
         case percent
         /// Minutes of the day as a time: 06:00.
         case timeOfDay
+        /// Amounts in US dollars: $0.50, $20, $1.5k.
+        case dollars
     }
 
     public let kind: Kind
@@ -90,6 +92,7 @@ public struct AxisScale: Sendable, Equatable {
         case .number: return AxisScale.compact(v)
         case .percent: return NumberText.plain((v * 100 * 10).rounded() / 10) + "%"
         case .timeOfDay: return ReportFormat.clock(minutes: v)
+        case .dollars: return (v < 0 ? "−$" : "$") + AxisScale.compact(abs(v))
         }
     }
 

@@ -44,6 +44,21 @@ enum ChartStyle {
             + dark.joined(separator: "\n  ") + "\n}"
     }
 
+    /// Palette colours for `series` series and, when `reservingOne`, one more that none of them
+    /// uses (a sweep line beside the designs' points). The series take the other colours in turn,
+    /// repeating only when there are more series than colours left.
+    static func colours(series: Int, reservingOne: Bool) -> (series: [Int], reserved: Int?) {
+        let reserved = reservingOne ? palette.count - 1 : nil
+        let available = palette.count - (reservingOne ? 1 : 0)
+        return ((0..<max(series, 0)).map { $0 % available }, reserved)
+    }
+
+    /// The CSS classes of palette colour `colour`, drawn over `covering` earlier lines it coincides with.
+    static func seriesClass(colour: Int, covering: Int = 0) -> String {
+        let dash = covering % dashes.count
+        return "s\(colour % palette.count)" + (dash > 0 ? " d\(dash)" : "")
+    }
+
     /// The CSS classes of series `i`, drawn over `covering` earlier lines it coincides with.
     static func seriesClass(_ i: Int, covering: Int = 0) -> String {
         let dash = (i / palette.count + covering) % dashes.count

@@ -18,10 +18,13 @@ public struct ChartSeries: Sendable, Equatable {
     public var name: String
     public var points: [ChartPoint]
     public var style: Style
-    public init(name: String, points: [ChartPoint], style: Style = .lineAndMarkers) {
+    /// The palette colour to draw it in; nil takes the series' position in the chart.
+    public var colour: Int?
+    public init(name: String, points: [ChartPoint], style: Style = .lineAndMarkers, colour: Int? = nil) {
         self.name = name
         self.points = points
         self.style = style
+        self.colour = colour
     }
 }
 
@@ -116,7 +119,7 @@ public struct LineChart: Sendable {
                 series[j].style != .markers && s.style != .markers && pixels[j].count == pixels[i].count && !pixels[i].isEmpty
                     && zip(pixels[j], pixels[i]).allSatisfy { abs($0.0 - $1.0) < 1 && abs($0.1 - $1.1) < 2 }
             }.count
-            let cls = ChartStyle.seriesClass(i, covering: under)
+            let cls = s.colour.map { ChartStyle.seriesClass(colour: $0, covering: under) } ?? ChartStyle.seriesClass(i, covering: under)
             if s.points.contains(where: { $0.x.isFinite && $0.y.isFinite && !onLogScale($0) }) { hidden.append(s.name) }
             if s.points.contains(where: { !$0.x.isFinite || !$0.y.isFinite }) { unknown.append(s.name) }
             // Dense series (a value a minute) get a thinner line so that overlapping curves stay readable.

@@ -65,16 +65,28 @@ struct SVGCanvas {
     /// The whole document: explicit background, light and dark styles, an accessible title.
     func document(title: String, description: String) -> String {
         """
-        <?xml version="1.0" encoding="UTF-8"?>
+        \(Self.prolog)
         <svg xmlns="http://www.w3.org/2000/svg" width="\(Self.n(width))" height="\(Self.n(height))" viewBox="0 0 \(Self.n(width)) \(Self.n(height))" role="img" aria-labelledby="title desc">
         <title id="title">\(Self.escape(title))</title>
         <desc id="desc">\(Self.escape(description))</desc>
-        <style>
-        \(ChartStyle.css)
-        </style>
+        \(Self.style)
         <rect class="background" x="0" y="0" width="\(Self.n(width))" height="\(Self.n(height))"/>
         \(body)</svg>
 
         """
+    }
+
+    private static let prolog = #"<?xml version="1.0" encoding="UTF-8"?>"#
+    private static let style = "<style>\n\(ChartStyle.css)\n</style>"
+
+    /// A chart document made into an element of a web page: without the XML prolog and the
+    /// style sheet (the page carries `ChartStyle.css` once), its title and description ids
+    /// prefixed with `id` so that several charts on one page keep unique ids.
+    static func embedded(_ document: String, id: String) -> String {
+        var svg = document.replacingOccurrences(of: prolog + "\n", with: "").replacingOccurrences(of: style + "\n", with: "")
+        svg = svg.replacingOccurrences(of: #"aria-labelledby="title desc""#, with: #"aria-labelledby="\#(id)-title \#(id)-desc""#)
+        svg = svg.replacingOccurrences(of: #"<title id="title">"#, with: #"<title id="\#(id)-title">"#)
+        svg = svg.replacingOccurrences(of: #"<desc id="desc">"#, with: #"<desc id="\#(id)-desc">"#)
+        return svg
     }
 }

@@ -80,8 +80,14 @@ public struct TornadoChart: Sendable {
                 let b = px(max(value, center))
                 c.rect(a, y + 6, b - a, rowHeight - 14, class: cls)
                 if sameSide && k == 1 { continue }
-                let outside = value < center ? a - 4 : b + 4
-                c.text(AxisScale.compact(value), outside, y + rowHeight / 2 + 2, anchor: value < center ? .end : .start, class: "note")
+                // Beyond the bar's end, unless that would run into the assumption's name or off the
+                // canvas: then just inside the end of the bar.
+                let text = AxisScale.compact(value)
+                let room = TextLayout.width(text) + 6
+                let low = value < center
+                let inside = low ? a - 4 - room < left : b + 4 + room > width
+                let x = low ? (inside ? a + 4 : a - 4) : (inside ? b - 4 : b + 4)
+                c.text(text, x, y + rowHeight / 2 + 2, anchor: low == inside ? .start : .end, class: "note")
             }
         }
         c.line(px(center), top - 10, px(center), plotBottom, class: "center")
