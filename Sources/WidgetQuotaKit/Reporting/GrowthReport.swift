@@ -141,22 +141,28 @@ struct GrowthReport {
         return sentences.joined(separator: " ")
     }
 
-    /// The report's "Growth month by month" section (nil without growth).
-    func markdown(chart: String?) -> String? {
+    /// The parts of the "Growth month by month" section, shared by the Markdown and the web page.
+    struct Section {
+        static let title = "Growth month by month"
+        /// What the months are and how they were projected.
+        var intro: String
+        /// True when some month has a cost (the cost chart is worth drawing).
+        var hasCost: Bool
+        /// Per design: its heading, its months and when each tier runs out.
+        var designs: [(heading: String, table: MarkdownTable, runsOut: String)]
+    }
+
+    /// The section's parts (nil without growth).
+    func section() -> Section? {
         let plans = plans()
         guard let users, !plans.isEmpty else { return nil }
-        var md = "## Growth month by month\n\n"
-        md += "Users per month from `horizon.growth`: " + users.map(ReportFormat.users).joined(separator: ", ") + ". "
-        md += "Per design: each month's requests, cost and the tier it needs (the cheapest with at most a "
-        md += "\(NumberText.percent(result.scenario.quotas.acceptableRisk, digits: 0)) chance of hitting a limit), the cost so far, "
-        md += "and the month each tier runs out (the first month it is no longer enough). "
-        md += methodText().trimmingCharacters(in: .whitespaces) + "\n\n"
-        if let chart, plans.contains(where: { $0.months.contains { $0.cost != nil } }) {
-            md += "![Cost a month in US dollars over the launch, one line per design](\(chart))\n\n"
-        }
+        var intro = "Users per month from `horizon.growth`: " + users.map(ReportFormat.users).joined(separator: ", ") + ". "
+        intro += "Per design: each month's requests, cost and the tier it needs (the cheapest with at most a "
+        intro += "\(NumberText.percent(result.scenario.quotas.acceptableRisk, digits: 0)) chance of hitting a limit), the cost so far, "
+        intro += "and the month each tier runs out (the first month it is no longer enough). "
+        intro += methodText().trimmingCharacters(in: .whitespaces)
         let tierText = VerdictBuilder(result: result, withoutOutages: nil)
-        for plan in plans {
-            md += "### \(plan.design)\(plan.design == result.method.baseline ? " (the baseline)" : "")\n\n"
+        let designs = plans.map { plan in
             var table = MarkdownTable(["Month", "Users", "Requests", "Cost", "Cost so far", "Tier needed"])
             for m in plan.months {
                 table.append([
@@ -165,7 +171,20 @@ struct GrowthReport {
                     result.scenario.quotas.tiers.isEmpty ? "–" : tierText.tierText(m.tier),
                 ])
             }
-            md += table.markdown + "\n" + runsOutText(plan) + "\n\n"
+            return (plan.design + (plan.design == result.method.baseline ? " (the baseline)" : ""), table, runsOutText(plan))
+        }
+        return Section(intro: intro, hasCost: plans.contains { $0.months.contains { $0.cost != nil } }, designs: designs)
+    }
+
+    /// The report's "Growth month by month" section (nil without growth).
+    func markdown(chart: String?) -> String? {
+        guard let section = section() else { return nil }
+        var md = "## \(Section.title)\n\n" + section.intro + "\n\n"
+        if let chart, section.hasCost {
+            md += "![Cost a month in US dollars over the launch, one line per design](\(chart))\n\n"
+        }
+        for design in section.designs {
+            md += "### \(design.heading)\n\n" + design.table.markdown + "\n" + design.runsOut + "\n\n"
         }
         return md
     }

@@ -30,6 +30,7 @@ struct ReportPage {
         if !report.thresholds.isEmpty { all.append(thresholds()) }
         all += [requests(), behaviour(), quotas()]
         if let cost = cost() { all.append(cost) }
+        if let growth = growth() { all.append(growth) }
         all += [freshness(), outage()]
         if let s = report.sensitivity { all.append(sensitivity(s)) }
         all.append(assumptions())
@@ -172,6 +173,20 @@ struct ReportPage {
         if !intro.isEmpty { blocks.append(.paragraph(intro)) }
         blocks.append(.table(table, label: "Cost per month"))
         return PageSection(title: "Cost", blocks: blocks)
+    }
+
+    func growth() -> PageSection? {
+        let growth = GrowthReport(result: result)
+        guard let section = growth.section() else { return nil }
+        var blocks: [PageBlock] = [.paragraph(section.intro)]
+        if section.hasCost, let svg = growth.chart()?.svg() {
+            blocks.append(
+                .chart(svg: svg, id: "chart-" + HtmlText.anchor(GrowthReport.File.chart.replacingOccurrences(of: ".svg", with: ""))))
+        }
+        for design in section.designs {
+            blocks += [.heading(design.heading), .table(design.table, label: "Growth of \(design.heading)"), .paragraph(design.runsOut)]
+        }
+        return PageSection(title: GrowthReport.Section.title, blocks: blocks)
     }
 
     func freshness() -> PageSection {

@@ -99,4 +99,21 @@ import Testing
         #expect(v.reason.contains("No quota tiers are bundled for `mistral-small`"))
         #expect(!v.reason.contains("Gemini's"))
     }
+
+    @Test("the web page shows the Growth section as the Markdown does: the same headings and tables, and its chart")
+    func thePageShowsGrowth() {
+        var r = ReportFixtures.result
+        r.scenario.horizon.growth = .monthly([10, 100, 1_000])
+        let report = SimulationReport(r)
+        let md = report.markdown(linkCharts: true)
+        let page = report.html()
+        let growthPart =
+            md.components(separatedBy: "## Growth month by month").dropFirst().first?.components(separatedBy: "\n## ").first ?? ""
+        let designHeadings = growthPart.split(separator: "\n").filter { $0.hasPrefix("### ") }.map { String($0.dropFirst(4)) }
+        #expect(!designHeadings.isEmpty)
+        #expect(page.contains(">Growth month by month</h2>"))
+        for heading in designHeadings { #expect(page.contains(">\(heading)</h3>"), "\(heading)") }
+        #expect(page.contains("Growth of \(designHeadings[0])"))
+        #expect(page.components(separatedBy: "<svg ").count - 1 == report.charts().count + 1, "the growth chart is inline too")
+    }
 }
