@@ -14,6 +14,8 @@ public struct SimulationReport: Sendable {
     public var sweep: SweepResult?
     /// The same scenario simulated without its outages, for the verdict's tier without them.
     public var withoutOutages: SimulationResult?
+    /// The cheapest design within the owner's limits and the simulated changes to their design.
+    public var recommendation: Recommendation?
     let facts: ReportFacts
 
     public init(_ result: SimulationResult, sensitivity: SensitivityResult? = nil, thresholds: [ThresholdOutcome] = []) {
@@ -56,7 +58,7 @@ public struct SimulationReport: Sendable {
         try JSONOutput.encode(
             ReportDocument(
                 result: result, sensitivity: sensitivity, thresholds: thresholds.isEmpty ? nil : thresholds,
-                sweep: sweep, verdicts: verdicts))
+                sweep: sweep, verdicts: verdicts, recommendation: recommendation))
     }
 
     // MARK: CSV
@@ -80,6 +82,7 @@ public struct SimulationReport: Sendable {
         func chart(_ file: String, _ alt: String) -> String { linkCharts ? "![\(alt)](\(file))\n\n" : "" }
         var md = "# WidgetQuota projection\n\n"
         md += verdictSection().markdown() + "\n"
+        if let recommendation { md += RecommendationSection(result: result, recommendation: recommendation).markdown() + "\n" }
         md += SummarySection(facts: facts, sensitivity: sensitivity).markdown()
         if !thresholds.isEmpty { md += "\n" + ThresholdSection(outcomes: thresholds).markdown() }
         md += "\n## Requests per month\n\n"
@@ -173,8 +176,9 @@ struct ReportDocument: Encodable {
     let thresholds: [ThresholdOutcome]?
     let sweep: SweepResult?
     let verdicts: [Verdict]
+    var recommendation: Recommendation? = nil
 
-    enum Keys: String, CodingKey { case sensitivity, thresholds, sweep, verdicts }
+    enum Keys: String, CodingKey { case sensitivity, thresholds, sweep, verdicts, recommendation }
 
     func encode(to encoder: Encoder) throws {
         try result.encode(to: encoder)
@@ -183,5 +187,6 @@ struct ReportDocument: Encodable {
         try c.encodeIfPresent(thresholds, forKey: .thresholds)
         try c.encodeIfPresent(sweep, forKey: .sweep)
         if !verdicts.isEmpty { try c.encode(verdicts, forKey: .verdicts) }
+        try c.encodeIfPresent(recommendation, forKey: .recommendation)
     }
 }
