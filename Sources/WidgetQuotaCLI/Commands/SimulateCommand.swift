@@ -9,10 +9,12 @@ struct SimulateCommand: Command {
             + "and its baseline, or every preset when it defines none; see `widget-quota designs`)")
     static let withPresets = Option.flag("with-presets", "compare every preset as well as the scenario's own designs")
     static let maxTier = Option.valued(
-        "max-tier", "TIER", "the most expensive quota tier you will pay for, for the recommendation\n(default: targets.maxTier, else any listed tier)")
+        "max-tier", "TIER",
+        "the most expensive quota tier you will pay for, for the recommendation\n(default: targets.maxTier, else any listed tier)")
     static let maxStaleShare = Option.valued(
         "max-stale-share", "SHARE",
-        "the largest share of glances (0–1) you accept at content older than the\nfreshness target, or at none (default: targets.maxStaleShare, 0.25)")
+        "the largest share of glances (0–1) you accept at content older than the\nfreshness target, or at none (default: targets.maxStaleShare, 0.25)"
+    )
     /// The options `simulate` and `report` share for choosing designs and the recommendation's limits.
     static let choosing = [designs, withPresets, maxTier, maxStaleShare]
     static let users = Option.valued("users", "LIST", "population sizes, e.g. 1000,100000")

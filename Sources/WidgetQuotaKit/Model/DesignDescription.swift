@@ -11,7 +11,8 @@ extension Design {
         if fetchTriggers.contains(.backgroundTask) {
             fetchers.append(
                 "a BGAppRefreshTask "
-                    + (backgroundIntervalHours.map { "asked for every \(Self.duration(hours: $0))" } ?? "at the platform's default interval"))
+                    + (backgroundIntervalHours.map { "asked for every \(Self.duration(hours: $0))" } ?? "at the platform's default interval")
+            )
         }
         if fetchTriggers.contains(.push) { fetchers.append("the app when a push says the data changed") }
         let requests = requestsPerFetch == 1 ? "one API request" : "\(requestsPerFetch) API requests"

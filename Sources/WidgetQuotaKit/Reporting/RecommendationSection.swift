@@ -23,7 +23,8 @@ struct RecommendationSection {
     func figures(_ r: DesignResult) -> String {
         var text = tierText(r.requiredTier, exceeds: r.exceedsEveryTier)
         if let cost = r.cost?.perMonth.mean { text += ", " + ReportFormat.money(cost) + " a month" }
-        return text + ", content older than \(target) min or none at \(NumberText.percent(r.freshness.overTargetShare, digits: 0)) of glances"
+        return text
+            + ", content older than \(target) min or none at \(NumberText.percent(r.freshness.overTargetShare, digits: 0)) of glances"
     }
 
     /// The populations the change table shows: every one when there are at most three, else the
@@ -66,6 +67,12 @@ struct RecommendationSection {
             }
             md += "\n"
         }
+        let own = Set(result.scenario.designs.map(\.name))
+        if !own.isEmpty && DesignPresets.all.contains(where: { !result.method.designs.contains($0.name) })
+            && r.choices.contains(where: { $0.design == nil })
+        {
+            md += "\nOnly the scenario's own designs and its baseline were compared; `--with-presets` adds the built-in designs.\n"
+        }
         md += changes()
         md += flags()
         return md
@@ -78,10 +85,14 @@ struct RecommendationSection {
         }
         var md = "\n### What to change in \(r.ownDesign)\n\n"
         md += "Each change simulated with the same users, runs and seed as the design as it is; "
-        md += "*as designed* is \(r.ownDesign) unchanged.\n\n"
+        md += "*as designed* is \(r.ownDesign) unchanged. *Budget ran out*: the share of widget-instance days on which the reload "
+        md += "budget ran out.\n\n"
         var table = MarkdownTable(
-            ["Change", "Users", "Requests a month", "Cost a month", "Tier", "Older than \(target) min, or none", "Within both"],
-            alignments: [.left, .right, .right, .right, .left, .right, .left])
+            [
+                "Change", "Users", "Requests a month", "Cost a month", "Tier", "Older than \(target) min, or none", "Budget ran out",
+                "Within both",
+            ],
+            alignments: [.left, .right, .right, .right, .left, .right, .right, .left])
         func cells(_ label: String, _ users: Int, _ f: Recommendation.Figures, _ before: Recommendation.Figures?) -> [String] {
             var requests = ReportFormat.short(f.requestsPerMonth)
             if let before, before.requestsPerMonth > 0 {
@@ -91,7 +102,8 @@ struct RecommendationSection {
             }
             return [
                 label, ReportFormat.users(users), requests, f.costPerMonth.map(ReportFormat.shortMoney) ?? "–",
-                tierText(f.tier, exceeds: f.exceedsEveryTier), NumberText.percent(f.overTargetShare, digits: 0), f.meetsTargets ? "yes" : "no",
+                tierText(f.tier, exceeds: f.exceedsEveryTier), NumberText.percent(f.overTargetShare, digits: 0),
+                NumberText.percent(f.budgetExhaustedDayShare, digits: 0), f.meetsTargets ? "yes" : "no",
             ]
         }
         for users in shownUsers {
@@ -115,14 +127,17 @@ struct RecommendationSection {
         if asDesigned {
             return "\(r.ownDesign) is within both limits at every population as it is; the changes above only move the cost."
         }
-        func cheapest(_ c: Recommendation.Change) -> Double { c.effects.reduce(0) { $0 + ($1.after.costPerMonth ?? $1.after.requestsPerMonth) } }
+        func cheapest(_ c: Recommendation.Change) -> Double {
+            c.effects.reduce(0) { $0 + ($1.after.costPerMonth ?? $1.after.requestsPerMonth) }
+        }
         if let best = everywhere.min(by: { cheapest($0) < cheapest($1) }) {
             return "With \(best.description), \(r.ownDesign) is within both limits at every population."
         }
         let some = r.changes.filter { c in c.effects.contains(where: \.after.meetsTargets) }
         if let best = some.max(by: { $0.effects.filter(\.after.meetsTargets).count < $1.effects.filter(\.after.meetsTargets).count }) {
             let users = best.effects.filter(\.after.meetsTargets).map { ReportFormat.users($0.users) }
-            return "With \(best.description), \(r.ownDesign) is within both limits at \(users.joined(separator: ", ")) users, not at every population."
+            return
+                "With \(best.description), \(r.ownDesign) is within both limits at \(users.joined(separator: ", ")) users, not at every population."
         }
         return "No change simulated here brings \(r.ownDesign) within both limits; see the designs above, or relax a limit."
     }

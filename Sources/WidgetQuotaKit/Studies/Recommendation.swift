@@ -35,7 +35,8 @@ public struct Recommendation: Codable, Sendable, Equatable {
 
     /// One change to the owner's design and its simulated effect.
     public struct Change: Codable, Sendable, Equatable {
-        /// `ttl`, `policy`, `background`, `reloadCalls`, `retry`, `widgetFetches`, or `all` (every change above together).
+        /// `ttl`, `policy`, `policyNever`, `background`, `reloadCalls`, `retry`, `widgetFetches`, or `all`
+        /// (every change above together; `policyNever` wins over `policy`).
         public var kind: String
         /// What changes, in words.
         public var description: String
@@ -60,6 +61,8 @@ public struct Recommendation: Codable, Sendable, Equatable {
         public var tier: String?
         public var exceedsEveryTier: Bool
         public var overTargetShare: Double
+        /// Share of widget-instance days on which the reload budget ran out.
+        public var budgetExhaustedDayShare: Double
         /// Within the tier limit and the staleness limit.
         public var meetsTargets: Bool
     }
@@ -157,6 +160,7 @@ public struct RecommendationStudy: Sendable {
         Recommendation.Figures(
             requestsPerMonth: r.totalRequestsPerMonth.mean, costPerMonth: r.cost?.perMonth.mean, tier: r.requiredTier,
             exceedsEveryTier: r.exceedsEveryTier, overTargetShare: r.freshness.overTargetShare,
+            budgetExhaustedDayShare: r.budgetExhaustedDayShare,
             meetsTargets: withinTier(r, maxTier: targets.maxTier, tiers: tiers) && withinStaleness(r, targets))
     }
 
@@ -223,6 +227,16 @@ public struct RecommendationStudy: Sendable {
                     variant("policy") { $0.reloadPolicy = .after(minutes: ttl) }
                 ))
         }
+        if case .after = design.reloadPolicy, design.hasCache, !design.fetchTriggers.contains(.getTimeline),
+            design.reloadCalls == .onceOnSuccess
+        {
+            out.append(
+                (
+                    "policyNever",
+                    "no reload policy of its own (.never): the widget, which only reads the cache, reloads when the app asks after a successful fetch",
+                    variant("policyNever") { $0.reloadPolicy = .never }
+                ))
+        }
         let earliest = scenario.platform.backgroundEarliestBeginHours
         if design.fetchTriggers.contains(.backgroundTask), let hours = design.backgroundIntervalHours, hours < earliest {
             out.append(
@@ -235,7 +249,8 @@ public struct RecommendationStudy: Sendable {
         if design.reloadCalls == .everyFetch || design.reloadCalls == .everyForeground {
             out.append(
                 (
-                    "reloadCalls", "asking the widget to reload once after each successful fetch instead of \(design.reloadCalls == .everyFetch ? "after every fetch attempt" : "on every app open")",
+                    "reloadCalls",
+                    "asking the widget to reload once after each successful fetch instead of \(design.reloadCalls == .everyFetch ? "after every fetch attempt" : "on every app open")",
                     variant("reloadCalls") { $0.reloadCalls = .onceOnSuccess }
                 ))
         }
@@ -255,7 +270,9 @@ public struct RecommendationStudy: Sendable {
         }
         if out.count > 1 {
             // With a longer TTL, a policy no shorter than the TTL follows it.
-            if case .after(let minutes) = all.reloadPolicy, let ttl = all.cacheTTLMinutes, minutes < ttl, out.contains(where: { $0.kind == "policy" }) {
+            if case .after(let minutes) = all.reloadPolicy, let ttl = all.cacheTTLMinutes, minutes < ttl,
+                out.contains(where: { $0.kind == "policy" })
+            {
                 all.reloadPolicy = .after(minutes: ttl)
             }
             all.name = design.name + "+all"
@@ -289,8 +306,8 @@ public struct RecommendationStudy: Sendable {
             flag(
                 "reloadBudget", r.budgetExhaustedDayShare, budgetExhaustedLimit,
                 "the reload budget ran out on \(pct(r.budgetExhaustedDayShare)) of widget-instance days (more than \(pct(budgetExhaustedLimit))), "
-                    + "with \(NumberText.human(r.getTimelinePerUserDay)) getTimeline calls a user-day: after that WidgetKit ignores the "
-                    + "reload policy until the budget refills, so the widget's own reloads decide nothing. "
+                    + "with \(NumberText.human(r.getTimelinePerUserDay)) getTimeline calls a user-day: once it runs out, WidgetKit "
+                    + "refuses reloads until it refills, and the widget keeps showing what it last rendered. "
                     + "Reload less often (a policy no shorter than the TTL), or let the app ask after a successful fetch.")
         }
         if d.fetchTriggers.contains(.backgroundTask) {

@@ -59,7 +59,8 @@ import Testing
         let (code, _, err) = TestSupport.cli(["report", "--scenario", file, "--no-logs", "--designs", "mine", "--quiet", "--out", folder])
         #expect(code == .success, "\(err)")
         let md = try String(contentsOfFile: folder + "/report.md", encoding: .utf8)
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/report.json"))) as? [String: Any])
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/report.json"))) as? [String: Any])
         #expect(Self.designs(json) == ["mine"])
         #expect(md.contains("## Recommendation"))
         #expect(md.contains("| mine (baseline) | Fetched by the app when it is opened"))

@@ -30,7 +30,8 @@ import Testing
         #expect(
             DesignPresets.direct.whatItDoes
                 == "Fetched by the widget in getTimeline (one API request a fetch), with no cache: every trigger fetches, "
-                + "and a failed fetch shows an error. The widget reloads when WidgetKit decides. A failed fetch waits for the next trigger.")
+                + "and a failed fetch shows an error. The widget reloads when WidgetKit decides. A failed fetch waits for the next trigger."
+        )
     }
 
     @Test("Backoff, several requests, reloads on every fetch, a push and an aligned poll are all said")
@@ -44,8 +45,11 @@ import Testing
         d.alignToWallClockMinutes = 30
         d.jitterSeconds = 600
         let text = d.whatItDoes
-        #expect(text.hasPrefix("Fetched by the widget in getTimeline and the app when a push says the data changed (2 API requests a fetch)"))
-        #expect(text.contains("reloads its timeline after 15 min, on wall-clock boundaries every 30 min plus up to 10 min of random offset per device"))
+        #expect(
+            text.hasPrefix("Fetched by the widget in getTimeline and the app when a push says the data changed (2 API requests a fetch)"))
+        #expect(
+            text.contains(
+                "reloads its timeline after 15 min, on wall-clock boundaries every 30 min plus up to 10 min of random offset per device"))
         #expect(text.contains("reload after every fetch attempt, failures included"))
         #expect(text.hasSuffix("retried at once up to 3 times, 2 s apart and doubling, without jitter."))
         #expect(DesignPresets.prebuiltTimeline.whatItDoes.contains("builds 12 entries 30 min apart and reloads after the last"))

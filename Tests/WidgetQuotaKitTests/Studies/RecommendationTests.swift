@@ -165,14 +165,19 @@ import Testing
     func weatherChanges() throws {
         let weather = DesignDescriptionTests.weather
         let changes = RecommendationStudy.changes(to: weather, scenario: Scenario())
-        #expect(changes.map(\.kind) == ["ttl", "policy", "background", "all"])
+        #expect(changes.map(\.kind) == ["ttl", "policy", "policyNever", "background", "all"])
         let all = try #require(changes.last?.design)
-        #expect(all.cacheTTLMinutes == 120 && all.reloadPolicy == .after(minutes: 120) && all.backgroundIntervalHours == 4)
+        #expect(all.cacheTTLMinutes == 120 && all.reloadPolicy == .never && all.backgroundIntervalHours == 4)
+        #expect(changes[2].design.reloadPolicy == .never && changes[2].design.cacheTTLMinutes == 45)
         #expect(changes[1].design.reloadPolicy == .after(minutes: 45) && changes[1].design.cacheTTLMinutes == 45)
         let stale = RecommendationStudy.changes(to: weather, scenario: Scenario(), staleTooOften: true)
-        #expect(stale.map(\.kind) == ["ttl", "policy", "background", "widgetFetches", "all"])
+        #expect(stale.map(\.kind) == ["ttl", "policy", "policyNever", "background", "widgetFetches", "all"])
         #expect(stale.last?.design.fetchTriggers.contains(.getTimeline) == true)
         #expect(RecommendationStudy.changes(to: DesignPresets.direct, scenario: Scenario()).isEmpty)
+        // A widget that fetches itself keeps its policy: without one it would fetch only when WidgetKit decides.
+        var polling = weather
+        polling.fetchTriggers = [.getTimeline]
+        #expect(!RecommendationStudy.changes(to: polling, scenario: Scenario()).map(\.kind).contains("policyNever"))
     }
 
     @Test("Each change is simulated with the same users and seed: unchanged figures match the result, changed ones a direct run")
