@@ -308,7 +308,9 @@ public struct RecommendationStudy: Sendable {
                 "the reload budget ran out on \(pct(r.budgetExhaustedDayShare)) of widget-instance days (more than \(pct(budgetExhaustedLimit))), "
                     + "with \(NumberText.human(r.getTimelinePerUserDay)) getTimeline calls a user-day: once it runs out, WidgetKit "
                     + "refuses reloads until it refills, and the widget keeps showing what it last rendered. "
-                    + "Reload less often (a policy no shorter than the TTL), or let the app ask after a successful fetch.")
+                    + (d.hasCache && !d.fetchTriggers.contains(.getTimeline)
+                        ? "The widget only reads the cache: drop its own reload policy (.never) and let the app ask after a successful fetch."
+                        : "Reload less often: a longer reload policy, or let the app ask after a successful fetch."))
         }
         if d.fetchTriggers.contains(.backgroundTask) {
             let hours = d.backgroundIntervalHours ?? scenario.platform.backgroundEarliestBeginHours
