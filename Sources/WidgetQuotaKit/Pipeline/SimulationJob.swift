@@ -1,8 +1,9 @@
 import Foundation
 
 /// The projection job behind `simulate` and `report`: simulate the scenario's designs, then
-/// (optionally) the sensitivity analysis and the TTL sweep of the baseline design, and check the
-/// thresholds against the result.
+/// (optionally) the sensitivity analysis and the TTL sweep of the baseline design and the
+/// recommendation (changes to the owner's design, each simulated), and check the thresholds
+/// against the result.
 public struct SimulationJob: Sendable {
     /// The scenario, with any command-line overrides applied and validated.
     public var scenario: Scenario
