@@ -32,7 +32,7 @@ struct DesignsCommand: Command {
         }
         let width = (designs.map(\.name.count).max() ?? 0) + 2
         for d in designs {
-            console.out(d.name.padding(toLength: width, withPad: " ", startingAt: 0) + d.summary + " [\(d.source)]\n")
+            console.out(d.name.padding(toLength: width, withPad: " ", startingAt: 0) + d.shownSummary + " [\(d.source)]\n")
         }
         return .success
     }

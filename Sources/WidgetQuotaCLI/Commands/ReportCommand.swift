@@ -18,13 +18,18 @@ struct ReportCommand: Command {
                  metrics.csv and the SVG charts
               3. `sweep` of the baseline design's cache TTL (same runs and seed), drawn in the
                  trade-off chart: sweep-ttl.csv
+              4. the recommendation: the cheapest design within --max-tier and --max-stale-share,
+                 and changes to the owner's design, each simulated
+            A scenario with designs of its own compares those and its baseline; --with-presets
+            adds the presets, --designs names the designs outright.
             Every file is written atomically into DIR (default Reports): a failed run leaves the
             previous reports whole.
             """,
-        options: [logs, noLogs, .scenario, out, .threads, .prices] + Option.thresholds + [.quiet],
+        options: [logs, noLogs, .scenario] + SimulateCommand.choosing + [out, .threads, .prices] + Option.thresholds + [.quiet],
         examples: [
             "swift run -c release widget-quota report",
             "widget-quota report --logs device-logs/ --scenario my-scenario.json --out review",
+            "widget-quota report --scenario my-scenario.json --with-presets --max-tier tier2 --max-stale-share 0.1",
         ])
 
     let job: ReportJob
@@ -34,7 +39,10 @@ struct ReportCommand: Command {
     init(_ a: ParsedArguments) throws {
         try a.expectNoPositionals()
         if a.flag(Self.noLogs) && a.has(Self.logs) { throw WidgetQuotaError.usage("--logs and --no-logs contradict each other; give one") }
-        var simulation = try SimulationJob(scenario: a.scenario(), threads: a.threads(), prices: a.prices())
+        var scenario = try a.scenario()
+        let designs = try a.chosenDesigns(in: &scenario)
+        var simulation = try SimulationJob(scenario: scenario, designs: designs, threads: a.threads(), prices: a.prices())
+        simulation.withPresets = a.flag(SimulateCommand.withPresets)
         simulation.thresholds = try a.thresholds()
         job = ReportJob(logs: a.flag(Self.noLogs) ? nil : a.value(Self.logs) ?? "SampleLogs", simulation: simulation)
         out = a.value(Self.out) ?? "Reports"

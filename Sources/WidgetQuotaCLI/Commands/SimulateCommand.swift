@@ -4,7 +4,19 @@ import WidgetQuotaKit
 /// `widget-quota simulate`: the Monte-Carlo projection.
 struct SimulateCommand: Command {
     static let designs = Option.valued(
-        "designs", "LIST", "designs to compare, e.g. direct,cache-bgtask (default: all; see `widget-quota designs`)")
+        "designs", "LIST",
+        "designs to compare, e.g. direct,cache-bgtask (default: the scenario's own designs\n"
+            + "and its baseline, or every preset when it defines none; see `widget-quota designs`)")
+    static let withPresets = Option.flag("with-presets", "compare every preset as well as the scenario's own designs")
+    static let maxTier = Option.valued(
+        "max-tier", "TIER",
+        "the most expensive quota tier you will pay for, for the recommendation\n(default: targets.maxTier, else any listed tier)")
+    static let maxStaleShare = Option.valued(
+        "max-stale-share", "SHARE",
+        "the largest share of glances (0–1) you accept at content older than the\nfreshness target, or at none (default: targets.maxStaleShare, 0.25)"
+    )
+    /// The options `simulate` and `report` share for choosing designs and the recommendation's limits.
+    static let choosing = [designs, withPresets, maxTier, maxStaleShare]
     static let users = Option.valued("users", "LIST", "population sizes, e.g. 1000,100000")
     static let formats = ["markdown", "csv", "csv-long", "json"]
     static let format = Option.format(
@@ -29,11 +41,12 @@ struct SimulateCommand: Command {
             result row of the JSON report (or an alias such as quotaExceedProbability, costPerMonth,
             requestsPerMonth), labels are design, users and tier, and OP is one of > >= < <= == !=.
             """,
-        options: [.scenario, designs, users, .runs, .seed, .threads, .sampleUsers, .prices, format, out]
+        options: [.scenario] + choosing + [users, .runs, .seed, .threads, .sampleUsers, .prices, format, out]
             + Option.thresholds + [noSensitivity, .quiet],
         examples: [
             "widget-quota simulate",
             "widget-quota simulate --designs direct,cache-bgtask --users 1000 --format json",
+            "widget-quota simulate --scenario my-scenario.json --with-presets --max-tier tier2 --max-stale-share 0.1",
             "widget-quota simulate --scenario my-scenario.json --out Reports",
             "widget-quota simulate --out Reports --fail-if 'requestsPerUserMonth.p95{design=cache-bgtask} > 120' \\",
             "                      --warn-if 'quotaExceedProbability{tier=free,users=1000} > 0.05'",
@@ -47,17 +60,10 @@ struct SimulateCommand: Command {
     init(_ a: ParsedArguments) throws {
         try a.expectNoPositionals()
         var scenario = try a.runScenario(users: a.intList(Self.users).map { ($0, Self.users) })
-        var designs: [Design]?
-        if let names = a.list(Self.designs) {
-            guard !names.isEmpty else { throw WidgetQuotaError.usage("--designs needs at least one design name") }
-            if let twice = names.enumerated().first(where: { names[..<$0.offset].contains($0.element) })?.element {
-                throw WidgetQuotaError.usage("--designs names \(quoted(twice)) twice; each design is one row")
-            }
-            designs = try ParsedArguments.designs(names, option: Self.designs, in: scenario)
-            if !names.contains(scenario.baseline), let first = names.first { scenario.baseline = first }
-        }
+        let designs = try a.chosenDesigns(in: &scenario)
         format = try a.choice(Self.format, in: Self.formats, default: "markdown")
         var job = try SimulationJob(scenario: scenario, designs: designs, threads: a.threads(), prices: a.prices())
+        job.withPresets = a.flag(Self.withPresets)
         job.thresholds = try a.thresholds()
         job.sensitivity = !a.flag(Self.noSensitivity)
         self.job = job
@@ -82,5 +88,40 @@ struct SimulateCommand: Command {
             }
         }
         return ThresholdMessages.report(report.thresholds, console: console, quiet: quiet)
+    }
+}
+
+extension ParsedArguments {
+    /// The designs `--designs` names (nil: the default, or `--with-presets`), making the first the
+    /// baseline when the baseline is not among them; `--max-tier` and `--max-stale-share` are set
+    /// into the scenario's targets, a bad value a usage error naming the flag.
+    func chosenDesigns(in scenario: inout Scenario) throws -> [Design]? {
+        if let tier = value(SimulateCommand.maxTier) {
+            let tiers = scenario.quotas.tiers.map(\.name)
+            guard tiers.contains(tier) else {
+                let hint = Levenshtein.nearest(to: tier, in: tiers).map { "; did you mean \(quoted($0))?" } ?? ""
+                throw WidgetQuotaError.usage(
+                    "--max-tier: unknown tier \(quoted(tier))\(hint); the scenario's tiers are " + tiers.joined(separator: ", "))
+            }
+            scenario.targets.maxTier = tier
+        }
+        if let text = value(SimulateCommand.maxStaleShare) {
+            guard let share = Double(text), share.isFinite, (0...1).contains(share) else {
+                throw WidgetQuotaError.usage("--max-stale-share expects a share between 0 and 1 (0.1 for 10%), got \(quoted(text))")
+            }
+            scenario.targets.maxStaleShare = share
+        }
+        guard let names = list(SimulateCommand.designs) else { return nil }
+        if flag(SimulateCommand.withPresets) {
+            throw WidgetQuotaError.usage(
+                "--designs names the designs to compare and --with-presets adds every preset to the scenario's own; give one")
+        }
+        guard !names.isEmpty else { throw WidgetQuotaError.usage("--designs needs at least one design name") }
+        if let twice = names.enumerated().first(where: { names[..<$0.offset].contains($0.element) })?.element {
+            throw WidgetQuotaError.usage("--designs names \(quoted(twice)) twice; each design is one row")
+        }
+        let designs = try ParsedArguments.designs(names, option: SimulateCommand.designs, in: scenario)
+        if !names.contains(scenario.baseline), let first = names.first { scenario.baseline = first }
+        return designs
     }
 }

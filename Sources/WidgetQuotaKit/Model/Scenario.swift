@@ -19,11 +19,14 @@ public struct Scenario: Codable, Sendable, Equatable {
     public var baseline: String = "cache-bgtask"
     /// Where values came from when a scenario was calibrated from logs (`analyze --emit-scenario`).
     public var calibration: Calibration?
+    /// The tier and staleness the owner accepts, for the report's recommendation.
+    public var targets = Targets()
 
     public init() {}
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case schemaVersion, horizon, population, platform, api, quotas, designs, baseline, calibration
+        case targets
     }
 
     /// Any key by name, to ask whether a nested object wrote one.
@@ -47,6 +50,7 @@ public struct Scenario: Codable, Sendable, Equatable {
         designs = try c.value(.designs, or: d.designs)
         baseline = try c.value(.baseline, or: d.baseline)
         calibration = try c.decodeIfPresent(Calibration.self, forKey: .calibration)
+        targets = try c.value(.targets, or: d.targets)
         // The default outage falls on day 12 of 30; keep it inside a shorter horizon, unless the
         // file wrote it out (then a day past the horizon is the file's mistake, reported as such).
         let outagesWritten = (try? c.nestedContainer(keyedBy: NamedKey.self, forKey: .api))?.contains(NamedKey("outages")) ?? false

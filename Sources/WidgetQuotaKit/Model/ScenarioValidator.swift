@@ -126,6 +126,14 @@ public enum ScenarioValidator {
             }
         }
 
+        v.number(s.targets.maxStaleShare, "targets.maxStaleShare", Bounds.share)
+        if let tier = s.targets.maxTier {
+            let tiers = q.tiers.map(\.name)
+            v.check(
+                tiers.contains(tier), "targets.maxTier",
+                "unknown tier \(quoted(tier))" + suggestion(tier, tiers) + "; the tiers are " + tiers.joined(separator: ", "))
+        }
+
         var names = Set<String>()
         for (i, d) in s.designs.enumerated() {
             let field = "designs[\(i)]"

@@ -1,13 +1,19 @@
 import Foundation
 
 /// The projection job behind `simulate` and `report`: simulate the scenario's designs, then
-/// (optionally) the sensitivity analysis and the TTL sweep of the baseline design, and check the
-/// thresholds against the result.
+/// (optionally) the sensitivity analysis and the TTL sweep of the baseline design and the
+/// recommendation (changes to the owner's design, each simulated), and check the thresholds
+/// against the result.
 public struct SimulationJob: Sendable {
     /// The scenario, with any command-line overrides applied and validated.
     public var scenario: Scenario
-    /// The designs to simulate (nil: every design of the scenario).
+    /// The designs to simulate (nil: `scenario.comparedDesigns(withPresets:)`, the scenario's own
+    /// designs and its baseline, or every preset when it defines none).
     public var designs: [Design]?
+    /// With `designs` nil: compare every preset as well as the scenario's own designs.
+    public var withPresets = false
+    /// Recommend a design within `scenario.targets` and simulate changes to the owner's design.
+    public var recommend = true
     /// Worker threads (nil: all cores); the result does not depend on it.
     public var threads: Int?
     public var prices: PriceTable
@@ -32,6 +38,7 @@ public struct SimulationJob: Sendable {
 
     /// Runs the simulation and the studies; the report carries the threshold outcomes.
     public func run(progress: some JobProgress = .silent) throws -> SimulationReport {
+        let designs = self.designs ?? scenario.comparedDesigns(withPresets: withPresets)
         let engine = MonteCarloEngine(scenario: scenario, designs: designs, threads: threads, prices: prices)
         progress.note("Simulating \(engine.designs.count) designs × \(scenario.horizon.runs) runs × \(engine.sampleSize) users…")
         let result = engine.run()
@@ -59,6 +66,11 @@ public struct SimulationJob: Sendable {
                     values: Sweep.Knob.ttl.defaultValues, users: result.focusUsers)
                 report.sweep = sweep.run(threads: threads, prices: prices)
             }
+        }
+        if recommend {
+            progress.note("Simulating changes to the owner's design, for the recommendation…")
+            report.recommendation = RecommendationStudy(scenario: scenario, designs: engine.designs)
+                .run(result: result, threads: threads, prices: prices)
         }
         progress.finish()
         report.thresholds = try ThresholdEvaluator.evaluate(thresholds, on: report.metrics)

@@ -74,7 +74,7 @@ struct AssumptionsSection {
     func designsTable() -> MarkdownTable {
         var t = MarkdownTable(["Design", "What it does", "From"], alignments: [.left, .left, .left])
         for d in scenario.availableDesigns where result.method.designs.contains(d.name) {
-            t.append([d.name + (d.name == result.method.baseline ? " (baseline)" : ""), d.summary, d.source])
+            t.append([d.name + (d.name == result.method.baseline ? " (baseline)" : ""), d.shownSummary, d.source])
         }
         return t
     }

@@ -14,6 +14,8 @@ public struct SimulationReport: Sendable {
     public var sweep: SweepResult?
     /// The same scenario simulated without its outages, for the verdict's tier without them.
     public var withoutOutages: SimulationResult?
+    /// The cheapest design within the owner's limits and the simulated changes to their design.
+    public var recommendation: Recommendation?
     let facts: ReportFacts
 
     public init(_ result: SimulationResult, sensitivity: SensitivityResult? = nil, thresholds: [ThresholdOutcome] = []) {
@@ -58,7 +60,7 @@ public struct SimulationReport: Sendable {
         try JSONOutput.encode(
             ReportDocument(
                 result: result, sensitivity: sensitivity, thresholds: thresholds.isEmpty ? nil : thresholds,
-                sweep: sweep, verdicts: verdicts, growth: growth))
+                sweep: sweep, verdicts: verdicts, growth: growth, recommendation: recommendation))
     }
 
     // MARK: Growth
@@ -87,6 +89,7 @@ public struct SimulationReport: Sendable {
         func chart(_ file: String, _ alt: String) -> String { linkCharts ? "![\(alt)](\(file))\n\n" : "" }
         var md = "# WidgetQuota projection\n\n"
         md += verdictSection().markdown() + "\n"
+        if let recommendation { md += RecommendationSection(result: result, recommendation: recommendation).markdown() + "\n" }
         md += SummarySection(facts: facts, sensitivity: sensitivity).markdown()
         if !thresholds.isEmpty { md += "\n" + ThresholdSection(outcomes: thresholds).markdown() }
         md += "\n## Requests per month\n\n"
@@ -195,8 +198,9 @@ struct ReportDocument: Encodable {
     let sweep: SweepResult?
     let verdicts: [Verdict]
     var growth: [GrowthPlan] = []
+    var recommendation: Recommendation? = nil
 
-    enum Keys: String, CodingKey { case sensitivity, thresholds, sweep, verdicts, growth }
+    enum Keys: String, CodingKey { case sensitivity, thresholds, sweep, verdicts, growth, recommendation }
 
     func encode(to encoder: Encoder) throws {
         try result.encode(to: encoder)
@@ -206,5 +210,6 @@ struct ReportDocument: Encodable {
         try c.encodeIfPresent(sweep, forKey: .sweep)
         if !verdicts.isEmpty { try c.encode(verdicts, forKey: .verdicts) }
         if !growth.isEmpty { try c.encode(growth, forKey: .growth) }
+        try c.encodeIfPresent(recommendation, forKey: .recommendation)
     }
 }
