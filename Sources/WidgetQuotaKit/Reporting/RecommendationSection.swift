@@ -37,56 +37,66 @@ struct RecommendationSection {
         return focus == largest ? [focus] : [focus, largest]
     }
 
+    static let title = "Recommendation"
+
+    /// The section as Markdown, from the same blocks the web page shows.
     func markdown() -> String {
+        var text = "## \(Self.title)\n\n" + blocks().map(\.markdown).joined()
+        while text.hasSuffix("\n\n") { text.removeLast() }
+        return text
+    }
+
+    /// The section's content: the limits, the choice per population, what to change, what is wasteful.
+    func blocks() -> [PageBlock] {
         let r = recommendation
         let maxTier = r.maxTier ?? tiers.last.map { "\($0.name) (the last listed tier)" } ?? "any tier"
-        var md = "## Recommendation\n\n"
-        md += "Your limits: at most **\(maxTier)** (`--max-tier`, `targets.maxTier`), and content older than \(target) min, or none, "
-        md +=
+        var intro = "Your limits: at most **\(maxTier)** (`--max-tier`, `targets.maxTier`), and content older than \(target) min, or none, "
+        intro +=
             "at no more than **\(NumberText.percent(r.maxStaleShare, digits: 0))** of glances (`--max-stale-share`, `targets.maxStaleShare`). "
-        md += "The cheapest compared design within both, by mean cost a month:\n\n"
+        intro += "The cheapest compared design within both, by mean cost a month:"
+        var choices = [String]()
         for choice in r.choices {
             let users = ReportFormat.users(choice.users) + (choice.users == 1 ? " user" : " users")
             if let design = choice.design, let row = row(design, choice.users) {
-                md += "- **\(users): \(design)**: \(figures(row))."
+                var line = "**\(users): \(design)**: \(figures(row))."
                 let others = choice.meetingBoth.dropFirst()
-                if !others.isEmpty { md += " Also within both: \(others.joined(separator: ", "))." }
-                md += "\n"
+                if !others.isEmpty { line += " Also within both: \(others.joined(separator: ", "))." }
+                choices.append(line)
                 continue
             }
-            md += "- **\(users): none of the compared designs** is within both."
+            var line = "**\(users): none of the compared designs** is within both."
             if let fresh = choice.freshestWithinTier, let row = row(fresh, choice.users) {
-                md += " The freshest within the tier is \(fresh) (\(figures(row)))."
+                line += " The freshest within the tier is \(fresh) (\(figures(row)))."
             } else {
-                md += " None is within the tier."
+                line += " None is within the tier."
             }
             if let cheap = choice.cheapestWithinStaleness, let row = row(cheap, choice.users) {
-                md += " The cheapest within the staleness limit is \(cheap) (\(figures(row)))."
+                line += " The cheapest within the staleness limit is \(cheap) (\(figures(row)))."
             } else {
-                md += " None is within the staleness limit."
+                line += " None is within the staleness limit."
             }
-            md += "\n"
+            choices.append(line)
         }
+        var blocks: [PageBlock] = [.paragraph(intro), .bullets(choices)]
         let own = Set(result.scenario.designs.map(\.name))
         if !own.isEmpty && DesignPresets.all.contains(where: { !result.method.designs.contains($0.name) })
             && r.choices.contains(where: { $0.design == nil })
         {
-            md += "\nOnly the scenario's own designs and its baseline were compared; `--with-presets` adds the built-in designs.\n"
+            blocks.append(
+                .paragraph("Only the scenario's own designs and its baseline were compared; `--with-presets` adds the built-in designs."))
         }
-        md += changes()
-        md += flags()
-        return md
+        return blocks + changes() + flags()
     }
 
-    func changes() -> String {
+    func changes() -> [PageBlock] {
         let r = recommendation
         guard !r.changes.isEmpty else {
-            return r.ownDesign.isEmpty ? "" : "\nNothing in \(r.ownDesign)'s fields calls for a change the simulation could test.\n"
+            return r.ownDesign.isEmpty
+                ? [] : [.paragraph("Nothing in \(r.ownDesign)'s fields calls for a change the simulation could test.")]
         }
-        var md = "\n### What to change in \(r.ownDesign)\n\n"
-        md += "Each change simulated with the same users, runs and seed as the design as it is; "
-        md += "*as designed* is \(r.ownDesign) unchanged. *Budget ran out*: the share of widget-instance days on which the reload "
-        md += "budget ran out.\n\n"
+        var intro = "Each change simulated with the same users, runs and seed as the design as it is; "
+        intro += "*as designed* is \(r.ownDesign) unchanged. *Budget ran out*: the share of widget-instance days on which the reload "
+        intro += "budget ran out."
         var table = MarkdownTable(
             [
                 "Change", "Users", "Requests a month", "Cost a month", "Tier", "Older than \(target) min, or none", "Budget ran out",
@@ -114,9 +124,10 @@ struct RecommendationSection {
                 table.append(cells(change.description, users, e.after, e.before))
             }
         }
-        md += table.markdown
-        md += "\n" + verdictOnChanges() + "\n"
-        return md
+        return [
+            .heading("What to change in \(r.ownDesign)"), .paragraph(intro), .table(table, label: "What to change in \(r.ownDesign)"),
+            .paragraph(verdictOnChanges()),
+        ]
     }
 
     /// Which change, if any, brings the owner's design within both limits at every population.
@@ -142,14 +153,16 @@ struct RecommendationSection {
         return "No change simulated here brings \(r.ownDesign) within both limits; see the designs above, or relax a limit."
     }
 
-    func flags() -> String {
+    func flags() -> [PageBlock] {
         let r = recommendation
-        var md = "\n### Wasteful or broken\n\n"
+        let heading = PageBlock.heading("Wasteful or broken")
         guard !r.flags.isEmpty else {
-            return md + "Nothing the simulation measured is wasteful or broken in the compared designs.\n"
+            return [heading, .paragraph("Nothing the simulation measured is wasteful or broken in the compared designs.")]
         }
-        md += "What the simulation shows, per user at \(ReportFormat.users(result.results.map(\.users).max() ?? 0)) users:\n\n"
-        for f in r.flags { md += "- **\(f.design)**: \(f.message)\n" }
-        return md
+        return [
+            heading,
+            .paragraph("What the simulation shows, per user at \(ReportFormat.users(result.results.map(\.users).max() ?? 0)) users:"),
+            .bullets(r.flags.map { "**\($0.design)**: \($0.message)" }),
+        ]
     }
 }

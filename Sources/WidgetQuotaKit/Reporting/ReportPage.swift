@@ -26,7 +26,12 @@ struct ReportPage {
 
     /// The sections in the Markdown's order.
     func sections() -> [PageSection] {
-        var all = [verdict(), summary()]
+        var all = [verdict()]
+        if let recommendation = report.recommendation {
+            let section = RecommendationSection(result: result, recommendation: recommendation)
+            all.append(PageSection(title: RecommendationSection.title, blocks: section.blocks()))
+        }
+        all.append(summary())
         if !report.thresholds.isEmpty { all.append(thresholds()) }
         all += [requests(), behaviour(), quotas()]
         if let cost = cost() { all.append(cost) }
