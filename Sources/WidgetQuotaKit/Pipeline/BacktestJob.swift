@@ -25,7 +25,8 @@ public struct BacktestJob: Sendable {
         let parts = try Backtest.split(analysis, split)
         let scenario = try AnalysisJob.calibrate(parts.training, base: base, design: design, designAssumed: designAssumed)
         let result = Backtest.run(
-            scenario: scenario, design: design, heldOut: parts.heldOut, repetitions: repetitions, threads: threads)
+            scenario: scenario, design: design, heldOut: parts.heldOut, start: parts.heldOutStart, repetitions: repetitions,
+            threads: threads)
         return BacktestReport(
             split: split.description, trainingDevices: parts.training.devices, trainingDeviceDays: parts.training.deviceDays,
             calibratedFields: scenario.calibration?.fields ?? [], calibrationNotes: scenario.calibration?.notes ?? [],

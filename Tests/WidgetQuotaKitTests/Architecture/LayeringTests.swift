@@ -17,11 +17,11 @@ struct LayeringTests {
         "Studies": ["Support", "Model", "Simulation"],
         "Studies/Calibration": ["Support", "Model", "Logs/Parsing", "Logs/Analysis", "Simulation"],
         "Studies/Traces": ["Support", "Model", "Logs/Parsing", "Logs/Writing", "Simulation"],
+        "Gates": ["Support", "Model", "Simulation"],
         "Studies/Backtest": [
             "Support", "Model", "Logs/Parsing", "Logs/Analysis", "Logs/Writing", "Simulation", "Studies/Calibration",
             "Studies/Traces", "Gates",
         ],
-        "Gates": ["Support", "Model", "Simulation"],
         "Reporting/Charts": ["Support"],
         "Reporting/Html": ["Support", "Reporting/Charts"],
         "Reporting": [

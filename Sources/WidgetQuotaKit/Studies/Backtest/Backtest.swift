@@ -39,12 +39,16 @@ public enum Backtest {
         public var training: LogAnalysis
         /// The held-out devices, each with only its held-out days.
         public var heldOut: [LogAnalysis.DeviceMeasurement]
+        /// For each held-out device, its logged days before the held-out ones (0 when the whole
+        /// device is held out): the simulation counts the held-out days at the same place.
+        public var heldOutStart: [Int]
     }
 
     /// Splits `analysis` by `split`. A device with no day on one side is on the other side only.
     public static func split(_ analysis: LogAnalysis, _ split: Split) throws -> Parts {
         var training = [LogAnalysis.DeviceMeasurement]()
         var heldOut = [LogAnalysis.DeviceMeasurement]()
+        var heldOutStart = [Int]()
         let devices = analysis.measurements.filter { !$0.days.isEmpty }.sorted { $0.device < $1.device }
         for (index, m) in devices.enumerated() {
             let cut: Int
@@ -55,7 +59,10 @@ public enum Backtest {
             case .devices: cut = index % 2 == 0 ? m.days.count : 0
             }
             if cut > 0 { training.append(slice(m, 0..<cut)) }
-            if cut < m.days.count { heldOut.append(slice(m, cut..<m.days.count)) }
+            if cut < m.days.count {
+                heldOut.append(slice(m, cut..<m.days.count))
+                heldOutStart.append(cut)
+            }
         }
         guard !training.isEmpty else {
             throw WidgetQuotaError.malformedInput(
@@ -71,7 +78,7 @@ public enum Backtest {
         train.measurements = training
         train.devices = training.count
         train.deviceDays = training.reduce(0) { $0 + $1.days.count }
-        return Parts(training: train, heldOut: heldOut)
+        return Parts(training: train, heldOut: heldOut, heldOutStart: heldOutStart)
     }
 
     /// The days `range` of a device.
@@ -144,14 +151,17 @@ public enum Backtest {
     public static let defaultRepetitions = 200
 
     /// Simulates the held-out devices `repetitions` times under `scenario` and `design` and
-    /// compares. Deterministic for a given scenario seed, whatever `threads`.
+    /// compares. Each simulated device runs from the start of its device's log and is counted
+    /// on the held-out days only (`start[i]` logged days in), so a model that takes time to
+    /// settle is compared at the same point. Deterministic for a given scenario seed, whatever `threads`.
     public static func run(
-        scenario: Scenario, design: Design, heldOut: [LogAnalysis.DeviceMeasurement],
+        scenario: Scenario, design: Design, heldOut: [LogAnalysis.DeviceMeasurement], start: [Int]? = nil,
         repetitions: Int = defaultRepetitions, threads: Int = Parallel.defaultThreads
     ) -> BacktestResult {
         let dayCounts = heldOut.map(\.days.count)
+        let starts = start ?? Array(repeating: 0, count: heldOut.count)
         var s = scenario
-        s.horizon.days = dayCounts.max() ?? 1
+        s.horizon.days = zip(starts, dayCounts).map { $0 + $1 }.max() ?? 1
         let metrics = Metric.allCases
         let base = SimulationModel(scenario: s, design: design, run: 0, parameters: .central(s))
         let background = base.backgroundCalibration
@@ -167,7 +177,9 @@ public enum Backtest {
             return dayCounts.enumerated().map { device, days in
                 let match = user(like: heldOut[device], index: device, of: heldOut.count, in: model)
                 var sim = UserSimulator(
-                    model: model, user: match ?? device, observer: DayCounter(from: from, days: days), workspace: workspace)
+                    model: model, user: match ?? device,
+                    observer: DayCounter(from: from + Double(starts[device]) * .secondsPerDay, days: days),
+                    workspace: workspace)
                 sim.run()
                 return (matched: match != nil, values: metrics.map { metric in Statistics.mean(sim.observer.days.map(metric.value)) })
             }
