@@ -27,11 +27,13 @@ struct AnalyzeCommand: Command {
 
     static let backtest = Option.flag(
         "backtest",
-        "hold out the later days (or devices), calibrate on the rest and score the model's prediction of them")
-    static let split = Option.valued(
-        "split", "DATE", "--backtest: days before DATE (YYYY-MM-DD, device-local) train, later ones are held out")
-    static let trainDays = Option.valued("train-days", "N", "--backtest: each device's first N days train (default: the first half)")
-    static let splitDevices = Option.flag("split-devices", "--backtest: hold out every second device (by name) instead of days")
+        """
+        calibrate on the earlier days, predict the later ones and score
+        the prediction (default split: each device's first half of days)
+        """)
+    static let split = Option.valued("split", "DATE", "--backtest: days from DATE (YYYY-MM-DD, local) are held out")
+    static let trainDays = Option.valued("train-days", "N", "--backtest: days after each device's first N are held out")
+    static let splitDevices = Option.flag("split-devices", "--backtest: hold out every second device (by name), not days")
 
     static let spec = CommandSpec(
         name: "analyze",
