@@ -154,6 +154,7 @@ public enum Backtest {
     /// compares. Each simulated device runs from the start of its device's log and is counted
     /// on the held-out days only (`start[i]` logged days in), so a model that takes time to
     /// settle is compared at the same point. Deterministic for a given scenario seed, whatever `threads`.
+    /// `heldOut` holds at least one device with at least one day (as `split` returns it).
     public static func run(
         scenario: Scenario, design: Design, heldOut: [LogAnalysis.DeviceMeasurement], start: [Int]? = nil,
         repetitions: Int = defaultRepetitions, threads: Int = Parallel.defaultThreads
