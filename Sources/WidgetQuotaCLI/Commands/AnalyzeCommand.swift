@@ -25,6 +25,16 @@ struct AnalyzeCommand: Command {
         --design none keeps the rate as the logs show it
         """)
 
+    static let backtest = Option.flag(
+        "backtest",
+        """
+        calibrate on the earlier days, predict the later ones and score
+        the prediction (default split: each device's first half of days)
+        """)
+    static let split = Option.valued("split", "DATE", "--backtest: days from DATE (YYYY-MM-DD, local) are held out")
+    static let trainDays = Option.valued("train-days", "N", "--backtest: days after each device's first N are held out")
+    static let splitDevices = Option.flag("split-devices", "--backtest: hold out every second device (by name), not days")
+
     static let spec = CommandSpec(
         name: "analyze",
         summary: "Measure getTimeline calls, API requests and background runs from device logs; calibrate a scenario",
@@ -35,14 +45,22 @@ struct AnalyzeCommand: Command {
             sorted by path) or - for standard input. Each file is one device unless its records carry
             a device id. Days are counted in each device's local time. Secrets in messages (API keys,
             tokens, Authorization headers) are redacted as they are read.
+
+            --backtest writes a back-test instead of the measurement (markdown or json): the figures
+            per device-day of the held-out part against the model's 90% interval; --fail-if checks it,
+            e.g. 'backtest.errorPercent{metric=apiRequests} > 10' (a failed gate exits 1).
             """,
-        options: [format, .outFile, strict, rules, app, extensionProcess, emitScenario, baseScenario, design],
+        options: [
+            format, .outFile, strict, rules, app, extensionProcess, emitScenario, baseScenario, design, backtest, split,
+            trainDays, splitDevices, .failIf, .warnIf,
+        ],
         examples: [
             "widget-quota analyze SampleLogs",
             "widget-quota analyze device.ndjson --format json --out analysis.json",
             "log show --style ndjson --last 1d > today.ndjson && widget-quota analyze today.ndjson --strict",
             "widget-quota trace --design direct --devices 50 --days 14 | widget-quota analyze - --design direct --emit-scenario measured.json",
             "widget-quota simulate --scenario measured.json",
+            "widget-quota analyze logs/ --design cache-bgtask --backtest --fail-if 'backtest.errorPercent{metric=apiRequests} > 10'",
         ])
 
     let job: AnalysisJob
@@ -52,6 +70,8 @@ struct AnalyzeCommand: Command {
     let base: Scenario
     let loggedDesign: Design?
     let designAssumed: Bool
+    let backtestJob: BacktestJob?
+    let thresholds: [Threshold]
 
     init(_ a: ParsedArguments) throws {
         guard !a.positionals.isEmpty else {
@@ -70,10 +90,48 @@ struct AnalyzeCommand: Command {
         designAssumed = !a.has(Self.design)
         out = a.value(.outFile)
         emitScenario = a.value(Self.emitScenario)
+        thresholds = try a.thresholds()
+        backtestJob = try Self.backtestJob(a, base: base, design: loggedDesign, designAssumed: designAssumed, format: format)
+        if backtestJob == nil, !thresholds.isEmpty {
+            throw WidgetQuotaError.usage("--fail-if and --warn-if check a back-test: add --backtest")
+        }
+    }
+
+    /// The back-test asked for, or nil; back-test options without `--backtest` are usage errors.
+    static func backtestJob(
+        _ a: ParsedArguments, base: Scenario, design: Design?, designAssumed: Bool, format: String
+    ) throws -> BacktestJob? {
+        let splitOptions = [split, trainDays, splitDevices].filter(a.has)
+        guard a.flag(backtest) else {
+            if let first = splitOptions.first { throw WidgetQuotaError.usage("--\(first.name) sets up a back-test: add --backtest") }
+            return nil
+        }
+        guard splitOptions.count <= 1 else {
+            throw WidgetQuotaError.usage("--split, --train-days and --split-devices choose one split: give at most one")
+        }
+        if a.has(emitScenario) { throw WidgetQuotaError.usage("--backtest and --emit-scenario: run them one at a time") }
+        guard format != "csv" else { throw WidgetQuotaError.usage("--backtest writes markdown or json, not csv") }
+        guard let design else {
+            throw WidgetQuotaError.usage("--backtest simulates the design the logged app runs: name it with --design NAME, not none")
+        }
+        var rule = Backtest.Split.half
+        if let text = a.value(split) {
+            let parts = text.split(separator: "-").compactMap { Int($0) }
+            guard parts.count == 3, text.count == 10, (1...12).contains(parts[1]), (1...31).contains(parts[2]) else {
+                throw WidgetQuotaError.usage("--split expects a date as YYYY-MM-DD, got \"\(text)\"")
+            }
+            rule = .date(LogTimestamp.daysFromCivil(year: parts[0], month: parts[1], day: parts[2]))
+        } else if let n = try a.int(trainDays, min: 1, max: 100_000) {
+            rule = .trainDays(n)
+        } else if a.flag(splitDevices) {
+            rule = .devices
+        }
+        return BacktestJob(split: rule, base: base, design: design, designAssumed: designAssumed)
     }
 
     func run(console: Console) throws -> ExitCode {
         let analysis = try job.run()
+        if let backtestJob { return try runBacktest(backtestJob, analysis, console: console) }
         let report = LogReport(analysis)
         let text: String
         switch format {
@@ -102,5 +160,20 @@ struct AnalyzeCommand: Command {
             console.out(text)
         }
         return .success
+    }
+
+    /// Writes the back-test and checks the thresholds against it.
+    private func runBacktest(_ backtest: BacktestJob, _ analysis: LogAnalysis, console: Console) throws -> ExitCode {
+        let report = try backtest.run(analysis)
+        // Thresholds first: a gate naming an unknown figure fails before anything is written.
+        let outcomes = try ThresholdEvaluator.evaluate(thresholds, on: BacktestJob.metricTable(report))
+        let text = format == "json" ? try report.json() : report.markdown()
+        if let out {
+            try AtomicFileWriter.write(text, to: out)
+            console.err("Wrote \(out)\n")
+        } else {
+            console.out(text)
+        }
+        return ThresholdMessages.report(outcomes, console: console, quiet: false)
     }
 }

@@ -18,23 +18,29 @@ struct LayeringTests {
         "Studies/Calibration": ["Support", "Model", "Logs/Parsing", "Logs/Analysis", "Simulation"],
         "Studies/Traces": ["Support", "Model", "Logs/Parsing", "Logs/Writing", "Simulation"],
         "Gates": ["Support", "Model", "Simulation"],
+        "Studies/Backtest": [
+            "Support", "Model", "Logs/Parsing", "Logs/Analysis", "Logs/Writing", "Simulation", "Studies/Calibration",
+            "Studies/Traces", "Gates",
+        ],
         "Reporting/Charts": ["Support"],
         "Reporting/Html": ["Support", "Reporting/Charts"],
         "Reporting": [
             "Support", "Model", "Logs/Parsing", "Logs/Analysis", "Simulation", "Studies",
-            "Studies/Calibration", "Gates", "Reporting/Charts", "Reporting/Html",
+            "Studies/Calibration", "Studies/Backtest", "Gates", "Reporting/Charts", "Reporting/Html",
         ],
         "Pipeline": [
             "Support", "Model", "Logs/Parsing", "Logs/Analysis", "Logs/Writing", "Simulation", "Studies",
-            "Studies/Calibration", "Studies/Traces", "Gates", "Reporting/Charts", "Reporting/Html", "Reporting",
+            "Studies/Calibration", "Studies/Traces", "Studies/Backtest", "Gates", "Reporting/Charts", "Reporting/Html",
+            "Reporting",
         ],
         "Tools/Benchmarks": [
             "Support", "Model", "Logs/Parsing", "Logs/Analysis", "Logs/Writing", "Simulation",
-            "Studies", "Studies/Calibration", "Studies/Traces", "Pipeline",
+            "Studies", "Studies/Calibration", "Studies/Traces", "Studies/Backtest", "Pipeline",
         ],
         "Tools/Fuzzing": [
             "Support", "Model", "Logs/Parsing", "Logs/Analysis", "Logs/Writing", "Simulation", "Studies",
-            "Studies/Calibration", "Studies/Traces", "Gates", "Reporting/Charts", "Reporting/Html", "Reporting", "Pipeline",
+            "Studies/Calibration", "Studies/Traces", "Studies/Backtest", "Gates", "Reporting/Charts", "Reporting/Html",
+            "Reporting", "Pipeline",
         ],
     ]
 

@@ -162,7 +162,7 @@ import Testing
         "exit code one is listed only where thresholds are taken",
         arguments: [
             ("simulate", true), ("diff", true), ("report", true), ("scenario", false), ("designs", false),
-            ("sweep", false), ("analyze", false), ("trace", false), ("bench", false),
+            ("sweep", false), ("analyze", true), ("trace", false), ("bench", false),
         ])
     func exitCodeOneIsListedOnlyWhereThresholdsAreTaken(command: String, takesThresholds: Bool) {
         let help = TestSupport.cli([command, "--help"])
