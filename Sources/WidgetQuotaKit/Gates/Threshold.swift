@@ -102,9 +102,9 @@ public enum ThresholdEvaluator {
     public static let needsTwoReports =
         "change(…) and tierChange(…) compare two reports: use them with `widget-quota diff BASE.json HEAD.json`"
 
-    /// Which row: its design, users and tier labels.
+    /// Which row: its design, users, tier and (for a back-test) metric labels.
     static func describe(_ labels: [String: String]) -> String {
-        ["design", "users", "tier"].compactMap { key in labels[key].map { "\(key)=\($0)" } }.joined(separator: ", ")
+        ["design", "users", "tier", "metric"].compactMap { key in labels[key].map { "\(key)=\($0)" } }.joined(separator: ", ")
     }
 
     /// Explains why a selector matched nothing, naming the label or value that does not exist.
