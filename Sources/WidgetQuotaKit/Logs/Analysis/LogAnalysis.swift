@@ -146,9 +146,10 @@ public struct LogAnalysis: Codable, Sendable {
 extension LogAnalyzer {
     /// The measurement of everything read so far.
     public func analysis() -> LogAnalysis {
-        let (apps, extensions) = processRoles()
+        let (apps, extensions, guessedApps) = processRoles()
         var measurements = [LogAnalysis.DeviceMeasurement]()
         var other = 0
+        var otherByProcess: [String: Int] = [:]
         var skippedDays = 0
         for name in devices.keys.sorted() {
             let acc = devices[name]!
@@ -174,6 +175,7 @@ extension LogAnalyzer {
                     days[i].appRequests += count.total
                 } else {
                     other += count.total
+                    otherByProcess[key.process, default: 0] += count.total
                     continue
                 }
                 days[i].failedRequests += count.failed
@@ -216,10 +218,25 @@ extension LogAnalyzer {
         }
 
         var notes = self.notes
-        if other > 0 {
+        if !guessedApps.isEmpty {
+            let names = guessedApps.sorted().joined(separator: ", ")
             notes.append(
-                "\(other) network summaries from other processes (system daemons such as nsurlsessiond or trustd) are not counted as API requests."
-            )
+                "No process logged app or widget lines, so \(names) (not a known system process, logging network task summaries) "
+                    + (guessedApps.count == 1 ? "is" : "are") + " taken as the app and the requests are counted; "
+                    + "pass --app NAME if the app is another process.")
+        }
+        if other > 0 {
+            let system = AppleLogRecognizer.systemProcesses
+            let listed = otherByProcess.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            let shown = listed.prefix(5).map { "\($0.key.isEmpty ? "(no process)" : $0.key) \($0.value)" }.joined(separator: ", ")
+            var text =
+                "\(other) network \(other == 1 ? "summary" : "summaries") from processes that are neither the app nor its widget "
+                + "extension (\(shown)" + (listed.count > 5 ? ", and \(listed.count - 5) more" : "")
+                + ") \(other == 1 ? "is" : "are") not counted as API requests."
+            if let candidate = listed.first(where: { !system.contains($0.key) && !$0.key.isEmpty }) {
+                text += " If \(candidate.key) is your app, pass --app \(candidate.key)."
+            }
+            notes.append(text)
         }
         if duplicateLines > 0 {
             notes.append("\(duplicateLines) lines repeated an earlier line exactly (same timestamp and text) and were counted once.")
@@ -250,12 +267,14 @@ extension LogAnalyzer {
     ///
     /// The extension is the process that logs `Request ended for`; the app is the process that logs
     /// BackgroundTasks or reload lines, or whose name is the extension's without `WidgetExtension`.
-    func processRoles() -> (apps: Set<String>, extensions: Set<String>) {
+    /// When no process is identified so, every process that logs network task summaries and is
+    /// neither a known system process nor the extension is taken as the app (`guessedApps`).
+    func processRoles() -> (apps: Set<String>, extensions: Set<String>, guessedApps: Set<String>) {
         let system = AppleLogRecognizer.systemProcesses
         let extensions =
             options.extensionProcesses.isEmpty
             ? extensionEvidence.subtracting(system) : Set(options.extensionProcesses)
-        if !options.appProcesses.isEmpty { return (Set(options.appProcesses), extensions) }
+        if !options.appProcesses.isEmpty { return (Set(options.appProcesses), extensions, []) }
         var apps = appEvidence.subtracting(system).subtracting(extensions)
         let networkProcesses = Set(devices.values.flatMap { $0.network.keys.map(\.process) })
         for ext in extensions {
@@ -267,7 +286,11 @@ extension LogAnalyzer {
             }
             for p in networkProcesses where p == stem && !system.contains(p) && !extensions.contains(p) { apps.insert(p) }
         }
-        return (apps, extensions)
+        if apps.isEmpty {
+            let guessed = networkProcesses.filter { !$0.isEmpty && !system.contains($0) && !extensions.contains($0) }
+            return (guessed, extensions, guessed)
+        }
+        return (apps, extensions, [])
     }
 
     /// Per-instance system getTimeline rates of a device: one value per device.
