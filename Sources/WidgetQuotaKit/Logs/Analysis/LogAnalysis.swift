@@ -122,8 +122,14 @@ public struct LogAnalysis: Codable, Sendable {
     public var apiErrorRate: Double?
     /// getTimeline calls that ended in an error, over getTimeline calls.
     public var timelineErrorRate: Double?
-    /// Mean API requests per device-day × 30.
+    /// Mean API requests per device-day × 30 (0 when nothing was recognised: see `recognisedNothing`).
     public var requestsPerUserPerMonth: Double
+    /// True when logs were read but no widget, background-task or network line was recognised:
+    /// every figure is then unmeasured rather than zero.
+    public var recognisedNothing = false
+    /// A few process names of the Apple records read, for telling what the logs hold when
+    /// nothing was recognised.
+    public var processesSeen: [String] = []
     public var smartStack: SmartStackSplit?
     public var lowPowerMode: LowPowerSplit?
     public var appProcesses: [String]
@@ -140,6 +146,7 @@ public struct LogAnalysis: Codable, Sendable {
         case schemaVersion, devices, deviceDays, linesRead, linesRecognised, malformedLines, duplicateLines, malformedExamples, bytesRead
         case files, perDeviceDay, reloadCallsPerSuccessfulFetch, apiErrorRate, timelineErrorRate, requestsPerUserPerMonth
         case smartStack, lowPowerMode, appProcesses, extensionProcesses, otherProcessRequests, perDevice, topErrors, notes
+        case recognisedNothing, processesSeen
     }
 }
 
@@ -218,6 +225,8 @@ extension LogAnalyzer {
         }
 
         var notes = self.notes
+        let recognisedNothing = !files.isEmpty && linesRecognised == 0
+        if recognisedNothing { notes.insert(nothingRecognisedText, at: 0) }
         if !guessedApps.isEmpty {
             let names = guessedApps.sorted().joined(separator: ", ")
             notes.append(
@@ -249,7 +258,7 @@ extension LogAnalyzer {
         let topErrors = errorCounts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
             .prefix(5).map { LogAnalysis.ErrorCount(message: $0.key, count: $0.value) }
 
-        return LogAnalysis(
+        var analysis = LogAnalysis(
             devices: measurements.count, deviceDays: allDays.count, linesRead: linesRead, linesRecognised: linesRecognised,
             malformedLines: malformedLines, duplicateLines: duplicateLines, malformedExamples: malformedExamples, bytesRead: bytesRead,
             files: files,
@@ -261,6 +270,17 @@ extension LogAnalyzer {
             smartStack: LogAnalyzer.smartStackSplit(measurements), lowPowerMode: LogAnalyzer.lowPowerSplit(measurements),
             appProcesses: apps.sorted(), extensionProcesses: extensions.sorted(), otherProcessRequests: other,
             perDevice: summaries, topErrors: Array(topErrors), notes: notes, measurements: measurements)
+        analysis.recognisedNothing = recognisedNothing
+        analysis.processesSeen = processesSeen
+        return analysis
+    }
+
+    /// What to say when logs were read but no line was recognised.
+    var nothingRecognisedText: String {
+        let seen = processesSeen.isEmpty ? "" : " (processes seen: \(processesSeen.joined(separator: ", ")))"
+        return "No widget, background-task or network line was recognised in \(linesRead) lines\(seen), so nothing was measured: "
+            + "check that the export covers the app, its widget extension and chronod (the predicate and time range of `log show`), "
+            + "or describe the app's own lines in a rules file (--rules FILE)."
     }
 
     /// The app's and the extension's process names: given, or identified from the logs.

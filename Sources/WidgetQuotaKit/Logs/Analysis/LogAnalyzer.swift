@@ -48,6 +48,8 @@ public struct LogAnalyzer: LogRecordSink {
     var extensionEvidence: Set<String> = []
     var appEvidence: Set<String> = []
     var bytesRead = 0
+    /// A few process names of the Apple records read (for the note when nothing is recognised).
+    var processesSeen: [String] = []
     /// Files read so far, by resolved path, with the name they were first given as.
     private var filesSeen: [String: String] = [:]
 
@@ -136,6 +138,9 @@ public struct LogAnalyzer: LogRecordSink {
         bytesRead += bytes
         linesRead += lines
         files.append(LogAnalysis.FileSummary(path: name, format: parser.format?.rawValue ?? "unknown", lines: lines))
+        for p in parser.processesSeen where processesSeen.count < LogFileParser.maxProcessesSeen && !processesSeen.contains(p) {
+            processesSeen.append(p)
+        }
     }
 
     // MARK: Sink (called by LogFileParser)

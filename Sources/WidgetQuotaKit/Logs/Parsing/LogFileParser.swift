@@ -17,6 +17,14 @@ struct LogFileParser {
     private var undetected: [(line: Int, problem: String)] = []
     /// Lines that were not blank, preamble or header.
     private(set) var contentLines = 0
+    /// The first few distinct process names among the file's first Apple records (redacted), for
+    /// the note when nothing is recognised. Sampling stops after `processSampleLimit` records, so
+    /// the per-line cost is bounded and nothing is allocated past the first names.
+    private(set) var processesSeen: [String] = []
+    private var processBytesSeen: [[UInt8]] = []
+    private var processSamples = 0
+    static let processSampleLimit = 10_000
+    static let maxProcessesSeen = 8
 
     // Text styles: the entry being built (its first line and continuation lines).
     private var pendingLine: [UInt8] = []
@@ -227,6 +235,11 @@ struct LogFileParser {
             }
         }
         if let problem { return try sink.malformed(file: file, line: line, problem: problem) }
+        if processSamples < LogFileParser.processSampleLimit, let image, image.kind == .string {
+            var range = image.range
+            if let slash = range.last(where: { b[$0] == 0x2F }) { range = (slash + 1)..<range.upperBound }
+            sawProcess(UnsafeBufferPointer(rebasing: b[range]))
+        }
         guard let ts, ts.kind == .string else {
             if trailer { return }  // {"count":N,"finished":1}
             return try sink.malformed(file: file, line: line, problem: "expected a \"timestamp\" in the log record")
@@ -366,6 +379,11 @@ struct LogFileParser {
         guard let header = pendingHeader else { return }
         pendingHeader = nil
         if !continuation.isEmpty { pendingLine.append(contentsOf: continuation) }
+        if processSamples < LogFileParser.processSampleLimit {
+            let r = header.process
+            let line = pendingLine
+            line.withUnsafeBufferPointer { sawProcess(UnsafeBufferPointer(rebasing: $0[r])) }
+        }
         var names = self.names
         defer { self.names = names }
         let event: LogEvent? = pendingLine.withUnsafeBufferPointer { b in
@@ -388,6 +406,18 @@ struct LogFileParser {
             return recognizer.recognise(entry)
         }
         if let event { sink.record(event, fileDevice: file) }
+    }
+}
+
+extension LogFileParser {
+    /// Counts one sampled record and keeps its process name if it is one of the first new ones.
+    fileprivate mutating func sawProcess(_ name: UnsafeBufferPointer<UInt8>) {
+        processSamples += 1
+        guard processesSeen.count < LogFileParser.maxProcessesSeen, !name.isEmpty else { return }
+        for seen in processBytesSeen where ByteSearch.equal(name, seen) { return }
+        processBytesSeen.append(Array(name))
+        let decoded = ByteSearch.string(name).replacingOccurrences(of: "\\", with: "")
+        processesSeen.append(redactor.redact(decoded))
     }
 }
 

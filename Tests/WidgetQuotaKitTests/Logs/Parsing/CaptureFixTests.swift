@@ -42,4 +42,36 @@ struct CaptureFixTests {
         #expect(a.otherProcessRequests == 2)
         #expect(a.notes.contains { $0.contains("example 1") && $0.contains("If example is your app, pass --app example.") })
     }
+
+    @Test("an export in which nothing is recognised says so, shows no figure, and fails with --strict")
+    func nothingRecognised() throws {
+        let path = LogTestSupport.fixture("captures/nothing-recognised.log")
+        let a = try LogTestSupport.analyze(fixtures: ["captures/nothing-recognised.log"])
+        #expect(a.recognisedNothing)
+        #expect(a.processesSeen == ["example", "kernel"])
+        #expect(a.notes.first?.hasPrefix("No widget, background-task or network line was recognised in 5 lines") == true)
+        #expect(a.notes.first?.contains("processes seen: example, kernel") == true)
+        #expect(LogReport(a).markdown().contains("| Implied API requests per user per month | – |"))
+        let json = LogTestSupport.run(["analyze", "--format", "json", path])
+        #expect(json.code == .success)
+        #expect(json.out.contains("\"recognisedNothing\" : true"))
+
+        let strict = LogTestSupport.run(["analyze", "--strict", path])
+        #expect(strict.code == .dataError)
+        #expect(strict.err.contains("no widget, background-task or network line was recognised"))
+
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let emit = LogTestSupport.run(["analyze", path, "--emit-scenario", tmp.path + "/s.json"])
+        #expect(emit.code == .dataError)
+        #expect(emit.err.contains("no widget, background-task or network line was recognised (processes seen: example, kernel)"))
+        #expect(!emit.err.contains("expected records with timestamps"))
+    }
+
+    @Test("a recognised export is not flagged as recognising nothing")
+    func recognisedExportIsNotFlagged() throws {
+        let a = try LogTestSupport.analyze(fixtures: ["apple-default.log"])
+        #expect(!a.recognisedNothing)
+        #expect(!a.notes.contains { $0.contains("was recognised") })
+    }
 }
