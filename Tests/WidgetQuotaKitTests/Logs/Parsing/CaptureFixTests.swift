@@ -74,4 +74,13 @@ struct CaptureFixTests {
         #expect(!a.recognisedNothing)
         #expect(!a.notes.contains { $0.contains("was recognised") })
     }
+
+    @Test("HTTP 101 (a websocket upgrade) and other 1xx statuses are not failed requests")
+    func informationalStatusIsNoFailure() throws {
+        let a = try LogTestSupport.analyze(fixtures: ["captures/websocket-upgrade.log"])
+        #expect(a.appProcesses == ["ChatApp"])
+        #expect(LogTestSupport.total(a, \.apiRequests) == 3)
+        #expect(LogTestSupport.total(a, \.failedRequests) == 1)  // the 503 only
+        #expect(a.apiErrorRate.map { abs($0 - 1.0 / 3.0) < 1e-12 } == true)
+    }
 }
