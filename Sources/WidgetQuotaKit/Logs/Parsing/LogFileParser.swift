@@ -402,7 +402,7 @@ struct LogFileParser {
             let entry = AppleLogEntry(
                 time: header.time, process: text(header.process), subsystem: text(header.subsystem),
                 category: text(header.category), messageType: text(header.messageType),
-                message: redactor.redact(msg))
+                message: redactor.redact(msg), source: header.source.map { redactor.redact(ByteSearch.string(b, $0)) } ?? "")
             return recognizer.recognise(entry)
         }
         if let event { sink.record(event, fileDevice: file) }

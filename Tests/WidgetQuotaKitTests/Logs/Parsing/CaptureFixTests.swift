@@ -83,4 +83,41 @@ struct CaptureFixTests {
         #expect(LogTestSupport.total(a, \.failedRequests) == 1)  // the 503 only
         #expect(a.apiErrorRate.map { abs($0 - 1.0 / 3.0) < 1e-12 } == true)
     }
+
+    @Test("the `<image`symbol>` prefix of `log show --source` is kept out of the process name")
+    func sourcePrefixIsNotTheProcess() throws {
+        let a = try LogTestSupport.analyze(fixtures: ["captures/source-prefix.log"])
+        #expect(a.extensionProcesses == ["MyWidgetExtension"])
+        #expect(a.appProcesses == ["MyApp"])
+        #expect(LogTestSupport.total(a, \.getTimeline) == 2)
+        // The kernel's line is a system process's again, so it launches nothing.
+        #expect(LogTestSupport.total(a, \.bgLaunches) == 1)
+    }
+
+    @Test(
+        "the source prefix is its own field in every text style",
+        arguments: [
+            (
+                "2026-03-06 10:00:00.000000+0100 0x1 Default 0x0 902 0    <WidgetKit`sub_1920A2790> MyWidgetExtension: (WidgetKit) hello",
+                AppleTextHeader.Style.standard
+            ),
+            ("2026-03-06 10:00:00.000000+0100  localhost <WidgetKit`sub_1920A2790> MyWidgetExtension[902]: hello", .syslog),
+            ("2026-03-06 10:00:00.000 Df <WidgetKit`sub_1920A2790> MyWidgetExtension[902:2d3c4] hello", .compact),
+        ])
+    func sourcePrefixInEveryStyle(line: String, style: AppleTextHeader.Style) throws {
+        let bytes = Array(line.utf8)
+        try bytes.withUnsafeBufferPointer { b in
+            let header = try AppleTextHeader.parse(b, style: style).get()
+            #expect(ByteSearch.string(b, header.process) == "MyWidgetExtension")
+            #expect(header.source.map { ByteSearch.string(b, $0) } == "WidgetKit`sub_1920A2790")
+            #expect(ByteSearch.string(b, header.message..<b.count) == "hello")
+        }
+        // Without the prefix there is no source, and a `<private>` process stays whole.
+        let plain = Array("2026-03-06 10:00:00.000 Df <private>[902:2d3c4] hello".utf8)
+        try plain.withUnsafeBufferPointer { b in
+            let header = try AppleTextHeader.parse(b, style: .compact).get()
+            #expect(header.source == nil)
+            #expect(ByteSearch.string(b, header.process) == "<private>")
+        }
+    }
 }
