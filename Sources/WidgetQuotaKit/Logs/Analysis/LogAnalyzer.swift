@@ -85,6 +85,7 @@ public struct LogAnalyzer: LogRecordSink {
                 switch error {
                 case .malformedInput(_, nil, _): note("Skipped \(item.path): not a log in a known format.")
                 case .emptyInput where !options.strict: note("Skipped \(item.path): the file is empty.")
+                case .emptyLog(_, let reason) where !options.strict: note("Skipped \(item.path): it \(reason).")
                 default: throw error
                 }
             }
@@ -133,6 +134,10 @@ public struct LogAnalyzer: LogRecordSink {
         }
         if bytes == 0 || (parser.format == nil && parser.contentLines == 0) {
             if bytes == 0 { throw WidgetQuotaError.emptyInput(file: name) }
+            if parser.sawHeader {
+                throw WidgetQuotaError.emptyLog(
+                    file: name, reason: "holds a `log show` header but no log records (its predicate or time range matched nothing)")
+            }
             throw WidgetQuotaError.malformedInput(file: name, line: nil, problem: "holds no log records (only blank or header lines)")
         }
         bytesRead += bytes

@@ -17,6 +17,8 @@ struct LogFileParser {
     private var undetected: [(line: Int, problem: String)] = []
     /// Lines that were not blank, preamble or header.
     private(set) var contentLines = 0
+    /// True when a `log show` column header or preamble line was read before any record.
+    private(set) var sawHeader = false
     /// The first few distinct process names among the file's first Apple records (redacted), for
     /// the note when nothing is recognised. Sampling stops after `processSampleLimit` records, so
     /// the per-line cost is bounded and nothing is allocated past the first names.
@@ -142,9 +144,13 @@ struct LogFileParser {
         if ByteSearch.isBlank(b) { return }
         if let style = LogFormat.styleOfHeader(b) {
             headerHint = style
+            sawHeader = true
             return
         }
-        if LogFormat.isPreamble(b) { return }
+        if LogFormat.isPreamble(b) {
+            sawHeader = true
+            return
+        }
         contentLines += 1
         var found: LogFormat?
         switch b[0] {

@@ -120,4 +120,28 @@ struct CaptureFixTests {
             #expect(ByteSearch.string(b, header.process) == "<private>")
         }
     }
+
+    @Test("a header-only export is an empty log: exit 66 alone, skipped with the reason inside a folder")
+    func headerOnlyExportIsEmpty() throws {
+        let path = LogTestSupport.fixture("captures/header-only.log")
+        let alone = LogTestSupport.run(["analyze", path])
+        #expect(alone.code == .noInput)
+        #expect(alone.err.contains("holds a `log show` header but no log records"))
+
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let folder = try tmp.subfolder()
+        try FileManager.default.copyItem(atPath: path, toPath: folder + "/header-only.log")
+        try FileManager.default.copyItem(atPath: LogTestSupport.fixture("apple-syslog.log"), toPath: folder + "/apple-syslog.log")
+        var analyzer = LogAnalyzer()
+        try analyzer.read(path: folder)
+        let a = analyzer.analysis()
+        #expect(a.files.count == 1)
+        #expect(
+            a.notes.contains {
+                $0.hasSuffix(
+                    "header-only.log: it holds a `log show` header but no log records (its predicate or time range matched nothing).")
+            })
+        #expect(!a.notes.contains { $0.contains("not a log in a known format") })
+    }
 }
