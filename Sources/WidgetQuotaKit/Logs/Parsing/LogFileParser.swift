@@ -42,6 +42,9 @@ struct LogFileParser {
     private var objectBytes: [UInt8] = []
     private var objectLine = 0
     private var objectOverflow = false
+    /// True between the array's `[` and its `]`, and the last line read of the array.
+    private var arrayOpen = false
+    private var arrayLine = 0
 
     // Trace CSV.
     private var csvReader: TraceCSVReader
@@ -135,7 +138,11 @@ struct LogFileParser {
         if depth > 0 {
             try sink.malformed(file: file, line: objectLine, problem: "JSON object not closed; expected '}' (the export is cut off)")
             depth = 0
+        } else if arrayOpen {
+            try sink.malformed(
+                file: file, line: arrayLine, problem: "JSON array not closed; expected ']' after the last object (the export is cut off)")
         }
+        arrayOpen = false
     }
 
     // MARK: Detection
@@ -281,6 +288,7 @@ struct LogFileParser {
     private mutating func jsonArray(_ b: UnsafeBufferPointer<UInt8>, line: Int, into sink: inout some LogRecordSink) throws {
         var stray = false
         let n = b.count
+        if !ByteSearch.isBlank(b) { arrayLine = line }
         var i = 0
         while i < n {
             if depth > 0 {
@@ -323,7 +331,9 @@ struct LogFileParser {
                 objectLine = line
                 objectOverflow = false
                 contentLines += 1
-            case 0x5B, 0x5D, 0x2C, 0x20, 0x09, 0x0D: break  // [ ] , white space between objects
+            case 0x5B: arrayOpen = true
+            case 0x5D: arrayOpen = false
+            case 0x2C, 0x20, 0x09, 0x0D: break  // , and white space between objects
             default: stray = true
             }
         }

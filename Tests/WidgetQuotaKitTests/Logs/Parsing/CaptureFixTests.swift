@@ -144,4 +144,21 @@ struct CaptureFixTests {
             })
         #expect(!a.notes.contains { $0.contains("not a log in a known format") })
     }
+
+    @Test("a --style json array that never closes is counted as damage, and --strict stops at it")
+    func unclosedJSONArrayIsReported() throws {
+        let a = try LogTestSupport.analyze(fixtures: ["captures/json-array-unclosed.json"])
+        #expect(LogTestSupport.total(a, \.getTimeline) == 1)  // the objects before the cut still count
+        #expect(a.malformedLines == 1)
+        #expect(
+            a.malformedExamples.contains {
+                $0.hasSuffix(
+                    "json-array-unclosed.json:41: JSON array not closed; expected ']' after the last object (the export is cut off)")
+            })
+        let strict = LogTestSupport.run(["analyze", "--strict", LogTestSupport.fixture("captures/json-array-unclosed.json")])
+        #expect(strict.code == .dataError)
+        #expect(strict.err.contains("JSON array not closed"))
+        // A closed array is not flagged.
+        #expect(try LogTestSupport.analyze(fixtures: ["apple.json"]).malformedLines == 0)
+    }
 }
