@@ -134,6 +134,12 @@ public struct LogAnalyzer: LogRecordSink {
         }
         if bytes == 0 || (parser.format == nil && parser.contentLines == 0) {
             if bytes == 0 { throw WidgetQuotaError.emptyInput(file: name) }
+            if parser.overlongLines > 0 {
+                throw WidgetQuotaError.malformedInput(
+                    file: name, line: nil,
+                    problem: "holds no log records: its only content is \(parser.overlongLines == 1 ? "a line" : "lines") longer than "
+                        + "\(options.bufferSize / 1_048_576) MiB without a line break (skipped); expected one log record per line")
+            }
             if parser.sawHeader {
                 throw WidgetQuotaError.emptyLog(
                     file: name, reason: "holds a `log show` header but no log records (its predicate or time range matched nothing)")

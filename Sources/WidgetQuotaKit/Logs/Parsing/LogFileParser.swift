@@ -19,6 +19,8 @@ struct LogFileParser {
     private(set) var contentLines = 0
     /// True when a `log show` column header or preamble line was read before any record.
     private(set) var sawHeader = false
+    /// Lines longer than the reader's buffer, skipped.
+    private(set) var overlongLines = 0
     /// The first few distinct process names among the file's first Apple records (redacted), for
     /// the note when nothing is recognised. Sampling stops after `processSampleLimit` records, so
     /// the per-line cost is bounded and nothing is allocated past the first names.
@@ -80,6 +82,7 @@ struct LogFileParser {
 
     mutating func consume(_ line: LineView, into sink: inout some LogRecordSink) throws {
         if line.isOverlong {
+            overlongLines += 1
             try flushPending(into: &sink)
             try sink.malformed(
                 file: file, line: line.number,
@@ -149,6 +152,12 @@ struct LogFileParser {
 
     private mutating func detect(_ b: UnsafeBufferPointer<UInt8>, line: LineView, into sink: inout some LogRecordSink) throws {
         if ByteSearch.isBlank(b) { return }
+        // Records separated by a bare CR (classic Mac line endings) read as one long line.
+        if let cr = b.firstIndex(of: 0x0D), cr + 1 < b.count, LogTimestamp.parse(UnsafeBufferPointer(rebasing: b[(cr + 1)...])) != nil {
+            throw WidgetQuotaError.malformedInput(
+                file: file, line: nil,
+                problem: "records are separated by CR-only line endings; expected LF or CRLF (convert with: tr '\\r' '\\n')")
+        }
         if let style = LogFormat.styleOfHeader(b) {
             headerHint = style
             sawHeader = true
@@ -375,13 +384,15 @@ struct LogFileParser {
             if ByteSearch.isBlank(b) { return }
             contentLines += 1
             return try sink.malformed(
-                file: file, line: line.number, problem: "expected a line starting with a timestamp such as 2025-07-27 15:47:10.504275-0400")
+                file: file, line: line.number,
+                problem: "expected a line starting with a timestamp such as 2025-07-27 15:47:10.504275-0400"
+                    + (line.isUnterminated ? " (the line is cut off)" : ""))
         }
         try flushPending(into: &sink)
         contentLines += 1
         switch AppleTextHeader.parse(b, style: style) {
         case .failure(let p):
-            try sink.malformed(file: file, line: line.number, problem: p.text)
+            try sink.malformed(file: file, line: line.number, problem: p.text + (line.isUnterminated ? " (the line is cut off)" : ""))
         case .success(let header):
             pendingLine.removeAll(keepingCapacity: true)
             pendingLine.append(contentsOf: b)

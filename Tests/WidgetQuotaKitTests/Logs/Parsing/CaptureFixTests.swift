@@ -161,4 +161,37 @@ struct CaptureFixTests {
         // A closed array is not flagged.
         #expect(try LogTestSupport.analyze(fixtures: ["apple.json"]).malformedLines == 0)
     }
+
+    @Test("CR-only line endings are named as such, not as a file of blank or header lines")
+    func crOnlyLineEndingsAreNamed() throws {
+        let r = LogTestSupport.run(["analyze", LogTestSupport.fixture("captures/cr-only.log")])
+        #expect(r.code == .dataError)
+        #expect(r.err.contains("records are separated by CR-only line endings; expected LF or CRLF"))
+        #expect(!r.err.contains("header"))
+    }
+
+    @Test("a file that is one line of 2 MB without a line break says so")
+    func overlongOnlyLineIsNamed() throws {
+        let text = String(repeating: "x", count: 2_000_000)
+        #expect {
+            _ = try LogTestSupport.analyze(text, name: "long.log")
+        } throws: { error in
+            "\(error)".contains("its only content is a line longer than 1 MiB without a line break")
+                && !"\(error)".contains("blank or header")
+        }
+    }
+
+    @Test("a cut-off last line in syslog style says it is cut off, as JSON and NDJSON do")
+    func cutOffSyslogLineSaysSo() throws {
+        let a = try LogTestSupport.analyze(fixtures: ["captures/cut-off-syslog.log"])
+        #expect(
+            a.malformedExamples.contains {
+                $0.hasSuffix("cut-off-syslog.log:4: expected a host name after the timestamp (the line is cut off)")
+            })
+        // A complete line with the same damage is not called cut off.
+        let whole = try LogTestSupport.analyze(
+            "2025-07-27 15:47:10.504275-0400  localhost chronod[112]: x\n2025-07-27 18:02:09.000001-0400 \n2025-07-27 18:02:10.000001-0400  h p[1]: y\n"
+        )
+        #expect(whole.malformedExamples == ["input:2: expected a host name after the timestamp"])
+    }
 }
