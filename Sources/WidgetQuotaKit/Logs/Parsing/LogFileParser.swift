@@ -21,6 +21,9 @@ struct LogFileParser {
     private(set) var sawHeader = false
     /// Lines longer than the reader's buffer, skipped.
     private(set) var overlongLines = 0
+    /// Records of a text-style file written in another text style (styles concatenated in one
+    /// file), by style: default, syslog, compact. Each is read in its own style.
+    private var otherStyleRecords = (standard: 0, syslog: 0, compact: 0)
     /// The first few distinct process names among the file's first Apple records (redacted), for
     /// the note when nothing is recognised. Sampling stops after `processSampleLimit` records, so
     /// the per-line cost is bounded and nothing is allocated past the first names.
@@ -138,6 +141,7 @@ struct LogFileParser {
             return
         }
         try flushPending(into: &sink)
+        if let format, let note = otherStyleNote(fileStyle: format) { sink.note(note) }
         if depth > 0 {
             try sink.malformed(file: file, line: objectLine, problem: "JSON object not closed; expected '}' (the export is cut off)")
             depth = 0
@@ -371,8 +375,8 @@ struct LogFileParser {
     private mutating func text(
         _ b: UnsafeBufferPointer<UInt8>, line: LineView, style: AppleTextHeader.Style, into sink: inout some LogRecordSink
     ) throws {
-        let startsRecord = b.count >= 19 && b[0] &- 0x30 < 10 && LogTimestamp.parse(b) != nil
-        if !startsRecord {
+        let start = b.count >= 19 && b[0] &- 0x30 < 10 ? LogTimestamp.parse(b) : nil
+        guard let (time, afterTime) = start else {
             if LogFormat.isPreamble(b) { return }
             if pendingHeader != nil {
                 if continuation.count < LogFileParser.maxContinuation {
@@ -390,7 +394,19 @@ struct LogFileParser {
         }
         try flushPending(into: &sink)
         contentLines += 1
-        switch AppleTextHeader.parse(b, style: style) {
+        // Styles concatenated in one file: a record that looks like another style and parses in
+        // it is read in it, whichever style came first.
+        var parsed: Result<AppleTextHeader, LineProblem>?
+        let own = LogFileParser.recordStyle(b, time: time, afterTime: afterTime)
+        if own != style, case .success(let header) = AppleTextHeader.parse(b, style: own) {
+            parsed = .success(header)
+            switch own {
+            case .standard: otherStyleRecords.standard += 1
+            case .syslog: otherStyleRecords.syslog += 1
+            case .compact: otherStyleRecords.compact += 1
+            }
+        }
+        switch parsed ?? AppleTextHeader.parse(b, style: style) {
         case .failure(let p):
             try sink.malformed(file: file, line: line.number, problem: p.text + (line.isUnterminated ? " (the line is cut off)" : ""))
         case .success(let header):
@@ -400,6 +416,31 @@ struct LogFileParser {
             pendingNumber = line.number
             continuation.removeAll(keepingCapacity: true)
         }
+    }
+
+    /// The text style a record's columns look like: a `0x` thread id after the timestamp is the
+    /// default style, a type of at most two letters after a timestamp without UTC offset is
+    /// compact, anything else (a host name) is syslog.
+    static func recordStyle(_ b: UnsafeBufferPointer<UInt8>, time: LogTimestamp, afterTime: Int) -> AppleTextHeader.Style {
+        var i = afterTime
+        while i < b.count, b[i] == 0x20 || b[i] == 0x09 { i += 1 }
+        var j = i
+        while j < b.count, b[j] != 0x20, b[j] != 0x09 { j += 1 }
+        if j - i > 2, b[i] == 0x30, b[i + 1] == 0x78 { return .standard }
+        if time.utcOffsetSeconds == nil, j > i, j - i <= 2 { return .compact }
+        return .syslog
+    }
+
+    /// The note on records in another style than the file's, with their counts.
+    private func otherStyleNote(fileStyle: LogFormat) -> String? {
+        let counts = [
+            ("default", otherStyleRecords.standard), ("syslog", otherStyleRecords.syslog), ("compact", otherStyleRecords.compact),
+        ]
+        .filter { $0.1 > 0 }
+        guard !counts.isEmpty else { return nil }
+        let list = counts.map { "\($0.1) in \($0.0) style" }.joined(separator: " and ")
+        return "\(file) mixes log show styles: it starts in \(fileStyle.rawValue) style, and \(list) "
+            + "\(counts.count == 1 && counts[0].1 == 1 ? "was" : "were") read in their own style."
     }
 
     private mutating func flushPending(into sink: inout some LogRecordSink) throws {

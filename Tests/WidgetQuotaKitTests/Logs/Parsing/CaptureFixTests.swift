@@ -194,4 +194,27 @@ struct CaptureFixTests {
         )
         #expect(whole.malformedExamples == ["input:2: expected a host name after the timestamp"])
     }
+
+    @Test(
+        "styles concatenated in one file are read record by record, in either order, with one note",
+        arguments: [
+            ("captures/mixed-syslog-then-compact.log", "syslog", "2 in compact style were read"),
+            ("captures/mixed-compact-then-others.log", "compact", "1 in default style and 1 in syslog style were read"),
+        ])
+    func concatenatedStyles(fixture: String, fileStyle: String, counted: String) throws {
+        let a = try LogTestSupport.analyze(fixtures: [fixture])
+        #expect(a.files.map(\.format) == [fileStyle])
+        #expect(a.malformedLines == 0)
+        #expect(LogTestSupport.total(a, \.bgLaunches) == 4)
+        #expect(a.notes.filter { $0.contains("mixes log show styles") }.count == 1)
+        #expect(a.notes.contains { $0.contains("starts in \(fileStyle) style, and \(counted) in their own style.") })
+    }
+
+    @Test("a file in one style gets no mixed-styles note")
+    func singleStyleHasNoMixedNote() throws {
+        for file in ["apple-default.log", "apple-syslog.log", "apple-compact.log"] {
+            let a = try LogTestSupport.analyze(fixtures: [file])
+            #expect(!a.notes.contains { $0.contains("mixes log show styles") }, "\(file)")
+        }
+    }
 }
