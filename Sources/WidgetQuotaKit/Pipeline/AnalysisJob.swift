@@ -16,7 +16,12 @@ public struct AnalysisJob: Sendable {
     public func run() throws -> LogAnalysis {
         var analyzer = LogAnalyzer(options: options)
         for path in paths { try analyzer.read(path: path) }
-        return analyzer.analysis()
+        let analysis = analyzer.analysis()
+        if options.strict && analysis.recognisedNothing {
+            throw WidgetQuotaError.malformedInput(
+                file: paths.joined(separator: ", "), line: nil, problem: "n" + analyzer.nothingRecognisedText.dropFirst())
+        }
+        return analysis
     }
 
     /// A scenario calibrated to `analysis`, starting from `base`.
@@ -27,6 +32,12 @@ public struct AnalysisJob: Sendable {
     ///   - designAssumed: true when the design was not named by the user but taken from the
     ///     scenario's baseline; the calibration's notes then say so.
     public static func calibrate(_ analysis: LogAnalysis, base: Scenario, design: Design?, designAssumed: Bool) throws -> Scenario {
+        if analysis.recognisedNothing {
+            let seen = analysis.processesSeen.isEmpty ? "" : " (processes seen: \(analysis.processesSeen.joined(separator: ", ")))"
+            throw WidgetQuotaError.malformedInput(
+                file: analysis.files.map(\.path).joined(separator: ", "), line: nil,
+                problem: "no widget, background-task or network line was recognised\(seen), so there is nothing to calibrate from")
+        }
         var scenario = try ScenarioCalibrator.calibrate(analysis, base: base, design: design)
         if designAssumed, let design, scenario.calibration?.design == design.name {
             // The file must say what the correction assumed, not only the terminal.

@@ -23,6 +23,8 @@ public enum WidgetQuotaError: Error, Sendable, Equatable, CustomStringConvertibl
     case unreadable(file: String, problem: String)
     /// A file is empty or holds nothing usable.
     case emptyInput(file: String)
+    /// A log file holds no records, only what `log show` prints before them (`reason` says which).
+    case emptyLog(file: String, reason: String)
     /// An output could not be written.
     case unwritable(path: String, problem: String)
     /// The command line is wrong.
@@ -36,7 +38,7 @@ public enum WidgetQuotaError: Error, Sendable, Equatable, CustomStringConvertibl
     public var exitCode: ExitCode {
         switch self {
         case .invalidScenario, .malformedScenario, .malformedJSON, .malformedInput, .badExpression: return .dataError
-        case .unreadable, .emptyInput: return .noInput
+        case .unreadable, .emptyInput, .emptyLog: return .noInput
         case .unwritable: return .ioError
         case .usage: return .usage
         case .childProcessFailed: return .internalError
@@ -58,6 +60,8 @@ public enum WidgetQuotaError: Error, Sendable, Equatable, CustomStringConvertibl
             return "\(file): cannot read: \(problem)"
         case .emptyInput(let file):
             return "\(file): the file is empty"
+        case .emptyLog(let file, let reason):
+            return "\(file): \(reason)"
         case .unwritable(let path, let problem):
             return "\(path): cannot write: \(problem)"
         case .usage(let message):

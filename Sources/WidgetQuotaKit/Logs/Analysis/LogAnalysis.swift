@@ -122,8 +122,14 @@ public struct LogAnalysis: Codable, Sendable {
     public var apiErrorRate: Double?
     /// getTimeline calls that ended in an error, over getTimeline calls.
     public var timelineErrorRate: Double?
-    /// Mean API requests per device-day × 30.
+    /// Mean API requests per device-day × 30 (0 when nothing was recognised: see `recognisedNothing`).
     public var requestsPerUserPerMonth: Double
+    /// True when logs were read but no widget, background-task or network line was recognised:
+    /// every figure is then unmeasured rather than zero.
+    public var recognisedNothing = false
+    /// A few process names of the Apple records read, for telling what the logs hold when
+    /// nothing was recognised.
+    public var processesSeen: [String] = []
     public var smartStack: SmartStackSplit?
     public var lowPowerMode: LowPowerSplit?
     public var appProcesses: [String]
@@ -140,15 +146,17 @@ public struct LogAnalysis: Codable, Sendable {
         case schemaVersion, devices, deviceDays, linesRead, linesRecognised, malformedLines, duplicateLines, malformedExamples, bytesRead
         case files, perDeviceDay, reloadCallsPerSuccessfulFetch, apiErrorRate, timelineErrorRate, requestsPerUserPerMonth
         case smartStack, lowPowerMode, appProcesses, extensionProcesses, otherProcessRequests, perDevice, topErrors, notes
+        case recognisedNothing, processesSeen
     }
 }
 
 extension LogAnalyzer {
     /// The measurement of everything read so far.
     public func analysis() -> LogAnalysis {
-        let (apps, extensions) = processRoles()
+        let (apps, extensions, guessedApps) = processRoles()
         var measurements = [LogAnalysis.DeviceMeasurement]()
         var other = 0
+        var otherByProcess: [String: Int] = [:]
         var skippedDays = 0
         for name in devices.keys.sorted() {
             let acc = devices[name]!
@@ -174,6 +182,7 @@ extension LogAnalyzer {
                     days[i].appRequests += count.total
                 } else {
                     other += count.total
+                    otherByProcess[key.process, default: 0] += count.total
                     continue
                 }
                 days[i].failedRequests += count.failed
@@ -216,10 +225,27 @@ extension LogAnalyzer {
         }
 
         var notes = self.notes
-        if other > 0 {
+        let recognisedNothing = !files.isEmpty && linesRecognised == 0
+        if recognisedNothing { notes.insert(nothingRecognisedText, at: 0) }
+        if !guessedApps.isEmpty {
+            let names = guessedApps.sorted().joined(separator: ", ")
             notes.append(
-                "\(other) network summaries from other processes (system daemons such as nsurlsessiond or trustd) are not counted as API requests."
-            )
+                "No process logged app or widget lines, so \(names) (not a known system process, logging network task summaries) "
+                    + (guessedApps.count == 1 ? "is" : "are") + " taken as the app and the requests are counted; "
+                    + "pass --app NAME if the app is another process.")
+        }
+        if other > 0 {
+            let system = AppleLogRecognizer.systemProcesses
+            let listed = otherByProcess.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            let shown = listed.prefix(5).map { "\($0.key.isEmpty ? "(no process)" : $0.key) \($0.value)" }.joined(separator: ", ")
+            var text =
+                "\(other) network \(other == 1 ? "summary" : "summaries") from processes that are neither the app nor its widget "
+                + "extension (\(shown)" + (listed.count > 5 ? ", and \(listed.count - 5) more" : "")
+                + ") \(other == 1 ? "is" : "are") not counted as API requests."
+            if let candidate = listed.first(where: { !system.contains($0.key) && !$0.key.isEmpty }) {
+                text += " If \(candidate.key) is your app, pass --app \(candidate.key)."
+            }
+            notes.append(text)
         }
         if duplicateLines > 0 {
             notes.append("\(duplicateLines) lines repeated an earlier line exactly (same timestamp and text) and were counted once.")
@@ -232,7 +258,7 @@ extension LogAnalyzer {
         let topErrors = errorCounts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
             .prefix(5).map { LogAnalysis.ErrorCount(message: $0.key, count: $0.value) }
 
-        return LogAnalysis(
+        var analysis = LogAnalysis(
             devices: measurements.count, deviceDays: allDays.count, linesRead: linesRead, linesRecognised: linesRecognised,
             malformedLines: malformedLines, duplicateLines: duplicateLines, malformedExamples: malformedExamples, bytesRead: bytesRead,
             files: files,
@@ -244,18 +270,31 @@ extension LogAnalyzer {
             smartStack: LogAnalyzer.smartStackSplit(measurements), lowPowerMode: LogAnalyzer.lowPowerSplit(measurements),
             appProcesses: apps.sorted(), extensionProcesses: extensions.sorted(), otherProcessRequests: other,
             perDevice: summaries, topErrors: Array(topErrors), notes: notes, measurements: measurements)
+        analysis.recognisedNothing = recognisedNothing
+        analysis.processesSeen = processesSeen
+        return analysis
+    }
+
+    /// What to say when logs were read but no line was recognised.
+    var nothingRecognisedText: String {
+        let seen = processesSeen.isEmpty ? "" : " (processes seen: \(processesSeen.joined(separator: ", ")))"
+        return "No widget, background-task or network line was recognised in \(linesRead) lines\(seen), so nothing was measured: "
+            + "check that the export covers the app, its widget extension and chronod (the predicate and time range of `log show`), "
+            + "or describe the app's own lines in a rules file (--rules FILE)."
     }
 
     /// The app's and the extension's process names: given, or identified from the logs.
     ///
     /// The extension is the process that logs `Request ended for`; the app is the process that logs
     /// BackgroundTasks or reload lines, or whose name is the extension's without `WidgetExtension`.
-    func processRoles() -> (apps: Set<String>, extensions: Set<String>) {
+    /// When no process is identified so, every process that logs network task summaries and is
+    /// neither a known system process nor the extension is taken as the app (`guessedApps`).
+    func processRoles() -> (apps: Set<String>, extensions: Set<String>, guessedApps: Set<String>) {
         let system = AppleLogRecognizer.systemProcesses
         let extensions =
             options.extensionProcesses.isEmpty
             ? extensionEvidence.subtracting(system) : Set(options.extensionProcesses)
-        if !options.appProcesses.isEmpty { return (Set(options.appProcesses), extensions) }
+        if !options.appProcesses.isEmpty { return (Set(options.appProcesses), extensions, []) }
         var apps = appEvidence.subtracting(system).subtracting(extensions)
         let networkProcesses = Set(devices.values.flatMap { $0.network.keys.map(\.process) })
         for ext in extensions {
@@ -267,7 +306,11 @@ extension LogAnalyzer {
             }
             for p in networkProcesses where p == stem && !system.contains(p) && !extensions.contains(p) { apps.insert(p) }
         }
-        return (apps, extensions)
+        if apps.isEmpty {
+            let guessed = networkProcesses.filter { !$0.isEmpty && !system.contains($0) && !extensions.contains($0) }
+            return (guessed, extensions, guessed)
+        }
+        return (apps, extensions, [])
     }
 
     /// Per-instance system getTimeline rates of a device: one value per device.

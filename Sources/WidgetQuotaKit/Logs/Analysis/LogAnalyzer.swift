@@ -48,6 +48,8 @@ public struct LogAnalyzer: LogRecordSink {
     var extensionEvidence: Set<String> = []
     var appEvidence: Set<String> = []
     var bytesRead = 0
+    /// A few process names of the Apple records read (for the note when nothing is recognised).
+    var processesSeen: [String] = []
     /// Files read so far, by resolved path, with the name they were first given as.
     private var filesSeen: [String: String] = [:]
 
@@ -83,6 +85,7 @@ public struct LogAnalyzer: LogRecordSink {
                 switch error {
                 case .malformedInput(_, nil, _): note("Skipped \(item.path): not a log in a known format.")
                 case .emptyInput where !options.strict: note("Skipped \(item.path): the file is empty.")
+                case .emptyLog(_, let reason) where !options.strict: note("Skipped \(item.path): it \(reason).")
                 default: throw error
                 }
             }
@@ -131,11 +134,24 @@ public struct LogAnalyzer: LogRecordSink {
         }
         if bytes == 0 || (parser.format == nil && parser.contentLines == 0) {
             if bytes == 0 { throw WidgetQuotaError.emptyInput(file: name) }
+            if parser.overlongLines > 0 {
+                throw WidgetQuotaError.malformedInput(
+                    file: name, line: nil,
+                    problem: "holds no log records: its only content is \(parser.overlongLines == 1 ? "a line" : "lines") longer than "
+                        + "\(options.bufferSize / 1_048_576) MiB without a line break (skipped); expected one log record per line")
+            }
+            if parser.sawHeader {
+                throw WidgetQuotaError.emptyLog(
+                    file: name, reason: "holds a `log show` header but no log records (its predicate or time range matched nothing)")
+            }
             throw WidgetQuotaError.malformedInput(file: name, line: nil, problem: "holds no log records (only blank or header lines)")
         }
         bytesRead += bytes
         linesRead += lines
         files.append(LogAnalysis.FileSummary(path: name, format: parser.format?.rawValue ?? "unknown", lines: lines))
+        for p in parser.processesSeen where processesSeen.count < LogFileParser.maxProcessesSeen && !processesSeen.contains(p) {
+            processesSeen.append(p)
+        }
     }
 
     // MARK: Sink (called by LogFileParser)

@@ -9,11 +9,15 @@ public struct AppleLogEntry: Sendable {
     public var messageType: String
     /// The message, already redacted.
     public var message: String
+    /// Where the line was logged from, as `log show --source` prints it before the process
+    /// (`WidgetKit`sub_1920A2790`); empty without `--source`.
+    public var source: String
 
     public init(
         time: LogTimestamp, process: String, subsystem: String = "", category: String = "",
-        messageType: String = "", message: String
+        messageType: String = "", message: String, source: String = ""
     ) {
+        self.source = source
         self.time = time
         self.process = process
         self.subsystem = subsystem
@@ -30,6 +34,8 @@ struct AppleTextHeader {
     var messageType: Range<Int>?
     var subsystem: Range<Int>?
     var category: Range<Int>?
+    /// The `image`symbol` that `log show --source` prints as `<image`symbol> ` before the process.
+    var source: Range<Int>?
     /// Where the message starts.
     var message: Int
 
@@ -39,6 +45,7 @@ struct AppleTextHeader {
     private static let closeColon: [UInt8] = [0x5D, 0x3A]
     private static let close: [UInt8] = [0x5D]
     private static let parenSpace: [UInt8] = [0x29, 0x20]
+    private static let angleSpace: [UInt8] = [0x3E, 0x20]
 
     /// Parses a line that starts with a timestamp; nil with what was expected when it does not fit `style`.
     static func parse(_ b: UnsafeBufferPointer<UInt8>, style: Style) -> Result<AppleTextHeader, LineProblem> {
@@ -56,6 +63,16 @@ struct AppleTextHeader {
         }
         func isNumber(_ r: Range<Int>) -> Bool { r.allSatisfy { b[$0] &- 0x30 < 10 } }
         var header = AppleTextHeader(time: time, process: 0..<0, messageType: nil, message: n)
+        /// `<image`symbol> ` (`log show --source`) before the process: kept apart as the source.
+        func skipSource() {
+            skipSpaces()
+            guard i < n, b[i] == 0x3C else { return }
+            var j = i + 1
+            while j < n, b[j] != 0x60, b[j] != 0x20 { j += 1 }
+            guard j < n, b[j] == 0x60, let close = ByteSearch.index(of: AppleTextHeader.angleSpace, in: b, from: j) else { return }
+            header.source = (i + 1)..<close
+            i = close + 2
+        }
         /// `process[pid]` or `process[pid:tid]` up to `terminator` (`]:` or `]`): sets the process, moves past it.
         func bracketedProcess(until terminator: [UInt8]) -> Bool {
             skipSpaces()
@@ -77,7 +94,7 @@ struct AppleTextHeader {
             header.messageType = type
             let save = i
             if let ttl = token(), isNumber(ttl) {} else { i = save }
-            skipSpaces()
+            skipSource()
             let start = i
             guard
                 let colon = ByteSearch.index(of: AppleTextHeader.colonSpace, in: b, from: start)
@@ -91,6 +108,7 @@ struct AppleTextHeader {
         case .syslog:
             // host process[pid]: message
             guard token() != nil else { return .failure(LineProblem("expected a host name after the timestamp")) }
+            skipSource()
             guard bracketedProcess(until: AppleTextHeader.closeColon) else {
                 return .failure(LineProblem("expected \"process[pid]:\" after the host name"))
             }
@@ -98,6 +116,7 @@ struct AppleTextHeader {
             // Ty process[pid:tid] message
             guard let type = token() else { return .failure(LineProblem("expected a type column (Df, I, E, ...) after the timestamp")) }
             header.messageType = type
+            skipSource()
             guard bracketedProcess(until: AppleTextHeader.close) else {
                 return .failure(LineProblem("expected \"process[pid:tid]\" after the type column"))
             }

@@ -108,7 +108,8 @@ extension AppleLogRecognizer {
         BuiltInRecognizer(
             name: "cfnetworkSummary",
             recognises: "CFNetwork's `Task <UUID>.<n> summary for task success|failure {... response_status=200 ...}` → apiRequest "
-                + "(status 200–399 and success count as success), attributed later to the app or the extension",
+                + "(status 100–399 and success count as success: 1xx, such as 101 for a websocket upgrade, is no failure), "
+                + "attributed later to the app or the extension",
             countsSystemProcesses: true,
             needles: ["summary for task"],
             triggeringExamples: [
@@ -130,6 +131,15 @@ extension AppleLogRecognizer {
                     process: "trustd",
                     message: "Task <8B1C2A4E-1111-4E0E-9C55-2B7D0A3E9F11>.<2> summary for task success {response_status=200}",
                     event: "apiRequest outcome=success"),
+                .init(
+                    process: "GeminiApp",
+                    message:
+                        "Task <9B1C2A4E-1111-4E0E-9C55-2B7D0A3E9F11>.<4> summary for task success {transaction_duration_ms=35, response_status=101}",
+                    event: "apiRequest outcome=success durationMs=35"),
+                .init(
+                    process: "GeminiApp",
+                    message: "Task <9B1C2A4E-1111-4E0E-9C55-2B7D0A3E9F11>.<5> summary for task success {response_status=99}",
+                    event: "apiRequest outcome=failure"),
             ],
             nonTriggeringExamples: [
                 .init(process: "GeminiApp", message: "Task <9B1C2A4E-1111-4E0E-9C55-2B7D0A3E9F11>.<3> finished successfully")
@@ -326,7 +336,8 @@ extension AppleLogRecognizer {
     /// `Task <UUID>.<n> summary for task success {transaction_duration_ms=12, response_status=200}`.
     private static func cfnetworkSummary(_ entry: AppleLogEntry, _ m: UnsafeBufferPointer<UInt8>) -> LogEvent? {
         var ok = ByteSearch.contains(m, Pattern.summarySuccess)
-        if let status = number(after: Pattern.status, in: m) { ok = ok && status >= 200 && status < 400 }
+        // 1xx is informational (101: switching protocols, a websocket upgrade), not a failure.
+        if let status = number(after: Pattern.status, in: m) { ok = ok && status >= 100 && status < 400 }
         var e = LogEvent(.apiRequest, entry, outcome: ok ? .success : .failure)
         e.durationMs = number(after: Pattern.duration, in: m).map(Double.init)
         return e

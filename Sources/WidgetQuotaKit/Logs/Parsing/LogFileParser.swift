@@ -17,6 +17,21 @@ struct LogFileParser {
     private var undetected: [(line: Int, problem: String)] = []
     /// Lines that were not blank, preamble or header.
     private(set) var contentLines = 0
+    /// True when a `log show` column header or preamble line was read before any record.
+    private(set) var sawHeader = false
+    /// Lines longer than the reader's buffer, skipped.
+    private(set) var overlongLines = 0
+    /// Records of a text-style file written in another text style (styles concatenated in one
+    /// file), by style: default, syslog, compact. Each is read in its own style.
+    private var otherStyleRecords = (standard: 0, syslog: 0, compact: 0)
+    /// The first few distinct process names among the file's first Apple records (redacted), for
+    /// the note when nothing is recognised. Sampling stops after `processSampleLimit` records, so
+    /// the per-line cost is bounded and nothing is allocated past the first names.
+    private(set) var processesSeen: [String] = []
+    private var processBytesSeen: [[UInt8]] = []
+    private var processSamples = 0
+    static let processSampleLimit = 10_000
+    static let maxProcessesSeen = 8
 
     // Text styles: the entry being built (its first line and continuation lines).
     private var pendingLine: [UInt8] = []
@@ -32,6 +47,9 @@ struct LogFileParser {
     private var objectBytes: [UInt8] = []
     private var objectLine = 0
     private var objectOverflow = false
+    /// True between the array's `[` and its `]`, and the last line read of the array.
+    private var arrayOpen = false
+    private var arrayLine = 0
 
     // Trace CSV.
     private var csvReader: TraceCSVReader
@@ -67,6 +85,7 @@ struct LogFileParser {
 
     mutating func consume(_ line: LineView, into sink: inout some LogRecordSink) throws {
         if line.isOverlong {
+            overlongLines += 1
             try flushPending(into: &sink)
             try sink.malformed(
                 file: file, line: line.number,
@@ -122,21 +141,36 @@ struct LogFileParser {
             return
         }
         try flushPending(into: &sink)
+        if let format, let note = otherStyleNote(fileStyle: format) { sink.note(note) }
         if depth > 0 {
             try sink.malformed(file: file, line: objectLine, problem: "JSON object not closed; expected '}' (the export is cut off)")
             depth = 0
+        } else if arrayOpen {
+            try sink.malformed(
+                file: file, line: arrayLine, problem: "JSON array not closed; expected ']' after the last object (the export is cut off)")
         }
+        arrayOpen = false
     }
 
     // MARK: Detection
 
     private mutating func detect(_ b: UnsafeBufferPointer<UInt8>, line: LineView, into sink: inout some LogRecordSink) throws {
         if ByteSearch.isBlank(b) { return }
+        // Records separated by a bare CR (classic Mac line endings) read as one long line.
+        if let cr = b.firstIndex(of: 0x0D), cr + 1 < b.count, LogTimestamp.parse(UnsafeBufferPointer(rebasing: b[(cr + 1)...])) != nil {
+            throw WidgetQuotaError.malformedInput(
+                file: file, line: nil,
+                problem: "records are separated by CR-only line endings; expected LF or CRLF (convert with: tr '\\r' '\\n')")
+        }
         if let style = LogFormat.styleOfHeader(b) {
             headerHint = style
+            sawHeader = true
             return
         }
-        if LogFormat.isPreamble(b) { return }
+        if LogFormat.isPreamble(b) {
+            sawHeader = true
+            return
+        }
         contentLines += 1
         var found: LogFormat?
         switch b[0] {
@@ -227,6 +261,11 @@ struct LogFileParser {
             }
         }
         if let problem { return try sink.malformed(file: file, line: line, problem: problem) }
+        if processSamples < LogFileParser.processSampleLimit, let image, image.kind == .string {
+            var range = image.range
+            if let slash = range.last(where: { b[$0] == 0x2F }) { range = (slash + 1)..<range.upperBound }
+            sawProcess(UnsafeBufferPointer(rebasing: b[range]))
+        }
         guard let ts, ts.kind == .string else {
             if trailer { return }  // {"count":N,"finished":1}
             return try sink.malformed(file: file, line: line, problem: "expected a \"timestamp\" in the log record")
@@ -262,6 +301,7 @@ struct LogFileParser {
     private mutating func jsonArray(_ b: UnsafeBufferPointer<UInt8>, line: Int, into sink: inout some LogRecordSink) throws {
         var stray = false
         let n = b.count
+        if !ByteSearch.isBlank(b) { arrayLine = line }
         var i = 0
         while i < n {
             if depth > 0 {
@@ -304,7 +344,9 @@ struct LogFileParser {
                 objectLine = line
                 objectOverflow = false
                 contentLines += 1
-            case 0x5B, 0x5D, 0x2C, 0x20, 0x09, 0x0D: break  // [ ] , white space between objects
+            case 0x5B: arrayOpen = true
+            case 0x5D: arrayOpen = false
+            case 0x2C, 0x20, 0x09, 0x0D: break  // , and white space between objects
             default: stray = true
             }
         }
@@ -333,8 +375,8 @@ struct LogFileParser {
     private mutating func text(
         _ b: UnsafeBufferPointer<UInt8>, line: LineView, style: AppleTextHeader.Style, into sink: inout some LogRecordSink
     ) throws {
-        let startsRecord = b.count >= 19 && b[0] &- 0x30 < 10 && LogTimestamp.parse(b) != nil
-        if !startsRecord {
+        let start = b.count >= 19 && b[0] &- 0x30 < 10 ? LogTimestamp.parse(b) : nil
+        guard let (time, afterTime) = start else {
             if LogFormat.isPreamble(b) { return }
             if pendingHeader != nil {
                 if continuation.count < LogFileParser.maxContinuation {
@@ -346,13 +388,27 @@ struct LogFileParser {
             if ByteSearch.isBlank(b) { return }
             contentLines += 1
             return try sink.malformed(
-                file: file, line: line.number, problem: "expected a line starting with a timestamp such as 2025-07-27 15:47:10.504275-0400")
+                file: file, line: line.number,
+                problem: "expected a line starting with a timestamp such as 2025-07-27 15:47:10.504275-0400"
+                    + (line.isUnterminated ? " (the line is cut off)" : ""))
         }
         try flushPending(into: &sink)
         contentLines += 1
-        switch AppleTextHeader.parse(b, style: style) {
+        // Styles concatenated in one file: a record that looks like another style and parses in
+        // it is read in it, whichever style came first.
+        var parsed: Result<AppleTextHeader, LineProblem>?
+        let own = LogFileParser.recordStyle(b, time: time, afterTime: afterTime)
+        if own != style, case .success(let header) = AppleTextHeader.parse(b, style: own) {
+            parsed = .success(header)
+            switch own {
+            case .standard: otherStyleRecords.standard += 1
+            case .syslog: otherStyleRecords.syslog += 1
+            case .compact: otherStyleRecords.compact += 1
+            }
+        }
+        switch parsed ?? AppleTextHeader.parse(b, style: style) {
         case .failure(let p):
-            try sink.malformed(file: file, line: line.number, problem: p.text)
+            try sink.malformed(file: file, line: line.number, problem: p.text + (line.isUnterminated ? " (the line is cut off)" : ""))
         case .success(let header):
             pendingLine.removeAll(keepingCapacity: true)
             pendingLine.append(contentsOf: b)
@@ -362,10 +418,40 @@ struct LogFileParser {
         }
     }
 
+    /// The text style a record's columns look like: a `0x` thread id after the timestamp is the
+    /// default style, a type of at most two letters after a timestamp without UTC offset is
+    /// compact, anything else (a host name) is syslog.
+    static func recordStyle(_ b: UnsafeBufferPointer<UInt8>, time: LogTimestamp, afterTime: Int) -> AppleTextHeader.Style {
+        var i = afterTime
+        while i < b.count, b[i] == 0x20 || b[i] == 0x09 { i += 1 }
+        var j = i
+        while j < b.count, b[j] != 0x20, b[j] != 0x09 { j += 1 }
+        if j - i > 2, b[i] == 0x30, b[i + 1] == 0x78 { return .standard }
+        if time.utcOffsetSeconds == nil, j > i, j - i <= 2 { return .compact }
+        return .syslog
+    }
+
+    /// The note on records in another style than the file's, with their counts.
+    private func otherStyleNote(fileStyle: LogFormat) -> String? {
+        let counts = [
+            ("default", otherStyleRecords.standard), ("syslog", otherStyleRecords.syslog), ("compact", otherStyleRecords.compact),
+        ]
+        .filter { $0.1 > 0 }
+        guard !counts.isEmpty else { return nil }
+        let list = counts.map { "\($0.1) in \($0.0) style" }.joined(separator: " and ")
+        return "\(file) mixes log show styles: it starts in \(fileStyle.rawValue) style, and \(list) "
+            + "\(counts.count == 1 && counts[0].1 == 1 ? "was" : "were") read in their own style."
+    }
+
     private mutating func flushPending(into sink: inout some LogRecordSink) throws {
         guard let header = pendingHeader else { return }
         pendingHeader = nil
         if !continuation.isEmpty { pendingLine.append(contentsOf: continuation) }
+        if processSamples < LogFileParser.processSampleLimit {
+            let r = header.process
+            let line = pendingLine
+            line.withUnsafeBufferPointer { sawProcess(UnsafeBufferPointer(rebasing: $0[r])) }
+        }
         var names = self.names
         defer { self.names = names }
         let event: LogEvent? = pendingLine.withUnsafeBufferPointer { b in
@@ -384,10 +470,22 @@ struct LogFileParser {
             let entry = AppleLogEntry(
                 time: header.time, process: text(header.process), subsystem: text(header.subsystem),
                 category: text(header.category), messageType: text(header.messageType),
-                message: redactor.redact(msg))
+                message: redactor.redact(msg), source: header.source.map { redactor.redact(ByteSearch.string(b, $0)) } ?? "")
             return recognizer.recognise(entry)
         }
         if let event { sink.record(event, fileDevice: file) }
+    }
+}
+
+extension LogFileParser {
+    /// Counts one sampled record and keeps its process name if it is one of the first new ones.
+    fileprivate mutating func sawProcess(_ name: UnsafeBufferPointer<UInt8>) {
+        processSamples += 1
+        guard processesSeen.count < LogFileParser.maxProcessesSeen, !name.isEmpty else { return }
+        for seen in processBytesSeen where ByteSearch.equal(name, seen) { return }
+        processBytesSeen.append(Array(name))
+        let decoded = ByteSearch.string(name).replacingOccurrences(of: "\\", with: "")
+        processesSeen.append(redactor.redact(decoded))
     }
 }
 

@@ -5,7 +5,8 @@ import Foundation
 /// Every message, device name and free-text field is redacted at the parser boundary, so no
 /// report, CSV, JSON, scenario or error message can contain an API key or a token: Google API
 /// keys (`AIza...`), `key=`/`api_key=`/`token=`/`access_token=`/`sig=`/`code=` parameters in URLs
-/// (percent-encoded ones too), `x-goog-api-key:`, `Ocp-Apim-Subscription-Key:` and any header
+/// (percent-encoded ones too; a `code=` outside a URL query is kept when it is an integer, such as
+/// NSError's `Code=-1009`), `x-goog-api-key:`, `Ocp-Apim-Subscription-Key:` and any header
 /// or field whose name ends in `key`, `token` or `secret` after a `-` or `_` (quoted, escaped
 /// as in JSON logged as a string, or printed as a Swift dictionary), `Authorization: Bearer ...`
 /// and `Basic ...`, JSON Web Tokens and `sk-...` keys. A redacted value reads `[REDACTED]`.
@@ -59,8 +60,15 @@ public struct SecretRedactor: Sendable {
                     + separator + value,
                 "$1$2\(m)"
             ),
-            // OAuth codes in URLs: ?code=...
-            (#"(?i)"# + start + #"(code)((?:=|%(?:25)?3[Dd]))"# + value, "$1$2\(m)"),
+            // OAuth codes in URLs: ?code=..., &code=... (percent-encoded too), whatever the value.
+            (#"(?i)(?<=[?&]|%3[Ff]|%26|%253[Ff]|%2526)(code)((?:=|%(?:25)?3[Dd]))"# + value, "$1$2\(m)"),
+            // Any other `code=` except an integer: NSError's `Domain=NSURLErrorDomain Code=-1009`
+            // is the most useful part of an error message, not a secret.
+            (
+                #"(?i)"# + start + #"(code)((?:=|%(?:25)?3[Dd]))(?!-?[0-9]{1,10}(?![0-9A-Za-z_~+/=\-]|\.[^\s"',;})\]>&\\%])|\[REDACTED\])"#
+                    + value,
+                "$1$2\(m)"
+            ),
             // Bare Google API keys, OpenAI-style keys, JSON Web Tokens.
             (#"AIza[0-9A-Za-z_\-]{20,}"#, m),
             (#"\bsk-[A-Za-z0-9_\-]{16,}"#, m),

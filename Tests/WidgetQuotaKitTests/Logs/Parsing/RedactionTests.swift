@@ -56,6 +56,14 @@ struct RedactionTests {
             (#"Authorization: Bearer "SECRETB3""#, #"Authorization: Bearer [REDACTED]""#),
             ("statusCode=503 errorCode: -1011 design=direct", "statusCode=503 errorCode: -1011 design=direct"),
             ("Request ended for W:systemSmall:(noIntent) - success", "Request ended for W:systemSmall:(noIntent) - success"),
+            // NSError codes are kept; OAuth codes in URL queries are redacted whatever they look like.
+            (#"Error Domain=NSURLErrorDomain Code=-1009 "offline""#, #"Error Domain=NSURLErrorDomain Code=-1009 "offline""#),
+            ("NSCocoaErrorDomain Code=4865, CHSErrorDomain Code=1103.", "NSCocoaErrorDomain Code=4865, CHSErrorDomain Code=1103."),
+            ("callback?state=1&code=730512", "callback?state=1&code=[REDACTED]"),
+            ("callback?code=730512", "callback?code=[REDACTED]"),
+            ("u=https%3A%2F%2Fx.test%2Fcb%3Fcode%3D730512", "u=https%3A%2F%2Fx.test%2Fcb%3Fcode%3D[REDACTED]"),
+            ("oauth code=s3cr3tc0de done", "oauth code=[REDACTED] done"),
+            ("code=-1009abc", "code=[REDACTED]"),
         ])
     func redacts(input: String, expected: String) {
         #expect(SecretRedactor().redact(input) == expected)
