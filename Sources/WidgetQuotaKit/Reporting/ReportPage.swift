@@ -247,24 +247,13 @@ struct ReportPage {
     }
 
     func sensitivity(_ s: SensitivityResult) -> PageSection {
-        let intro =
-            "Monthly requests of **\(s.design)** (the baseline design) for \(ReportFormat.users(s.users)) users when one uncertain "
-            + "assumption moves to its p5 or its p95 and every other stays at its central value "
-            + "(\(ReportFormat.whole(s.central)) with all central). Widest swing first: narrow the top rows' ranges "
-            + "(measure them with `analyze`) before trusting the totals. Other designs respond to other assumptions: "
-            + "a direct design to getTimeline calls, a cache design to app opens and background runs."
-        var t = MarkdownTable(["Assumption", "Distribution", "p5 → p95", "Requests at p5", "Requests at p95", "Swing", "Swing %"])
-        for d in s.drivers {
-            t.append([
-                "`\(d.assumption)`", d.distribution, "\(NumberText.human(d.lowValue)) → \(NumberText.human(d.highValue))",
-                ReportFormat.whole(d.requestsAtLow), ReportFormat.whole(d.requestsAtHigh), ReportFormat.whole(d.swing),
-                NumberText.percent(d.swingShare),
-            ])
-        }
-        if t.rows.isEmpty { t.append(["(none: every assumption is fixed)", "–", "–", "–", "–", "–", "–"]) }
+        let section = SensitivitySection(sensitivity: s)
         return PageSection(
-            title: "What drives the number",
-            blocks: [.paragraph(intro), chart(ReportCharts.File.sensitivity), .table(t, label: "What drives the number")].compactMap { $0 })
+            title: SensitivitySection.title,
+            blocks: [
+                .paragraph(section.intro), chart(ReportCharts.File.sensitivity), .table(section.table(), label: SensitivitySection.title),
+            ]
+            .compactMap { $0 })
     }
 
     func assumptions() -> PageSection {
