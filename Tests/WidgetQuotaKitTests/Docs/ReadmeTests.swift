@@ -168,7 +168,9 @@ import Testing
         let pages = try Self.markdownPages() + ["CHANGELOG.md", "SampleLogs/README.md"]
         for page in pages {
             let text = Self.page(page).lowercased()
-            let found = ["seed 00", "seeds 00", "/work/"].filter { text.contains($0) }
+            // The workspace folder the tool is developed in, spelled in parts so this file does not name it.
+            let workspace = "/" + "work" + "/"
+            let found = ["seed 00", "seeds 00", workspace].filter { text.contains($0) }
             #expect(found.isEmpty, "\(page) says \(found)")
         }
     }
