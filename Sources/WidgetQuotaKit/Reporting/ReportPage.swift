@@ -210,28 +210,9 @@ struct ReportPage {
 
     /// The sweep's table, as `SweepResult.markdown()` lays it out.
     func sweep(_ sweep: SweepResult) -> [PageBlock] {
-        var t = MarkdownTable([
-            "\(sweep.knob.rawValue) (\(sweep.unit))", "Requests / user / month", "Total / month",
-            "Cost / month", "Peak req/min p95", "Older than target", "Median age (min)", "Pareto",
-        ])
-        for p in sweep.points {
-            t.append([
-                NumberText.plain(p.value), NumberText.human(p.requestsPerUserMonth),
-                NumberText.human(p.totalRequestsPerMonth.mean.rounded()),
-                p.costPerMonth.map(ReportFormat.money) ?? "–", NumberText.human(p.peakRequestsPerMinuteP95),
-                NumberText.percent(p.overTargetShare), p.medianAgeMinutes.map { NumberText.human($0) } ?? "–",
-                p.pareto ? "✓" : "",
-            ])
-        }
-        var blocks: [PageBlock] = [
-            .heading("Trade-off: \(sweep.design), \(sweep.knob.rawValue) for \(NumberText.human(Double(sweep.users))) users")
-        ]
+        var blocks: [PageBlock] = [.heading(sweep.title)]
         if let addition = sweep.addition { blocks.append(.paragraph("**Note:** \(addition).")) }
-        blocks.append(.table(t, label: "Trade-off: \(sweep.knob.rawValue) sweep"))
-        blocks.append(
-            .paragraph(
-                "✓ marks values that no other value beats on both requests and glances older than the freshness target "
-                    + "(the Pareto front). \(sweep.runs) runs, seed \(sweep.seed)."))
+        blocks += [.table(sweep.table(), label: "Trade-off: \(sweep.knob.rawValue) sweep"), .paragraph(sweep.paretoNote)]
         let note = sweep.note.trimmingCharacters(in: .whitespacesAndNewlines)
         if !note.isEmpty { blocks.append(.paragraph(note)) }
         return blocks

@@ -2,8 +2,11 @@ import Foundation
 
 /// The sweep's table in Markdown and CSV.
 extension SweepResult {
-    /// A Markdown table with the Pareto-optimal values marked.
-    public func markdown() -> String {
+    /// The sweep's heading: design, knob and population.
+    var title: String { "Trade-off: \(design), \(knob.rawValue) for \(NumberText.human(Double(users))) users" }
+
+    /// One row per value, the Pareto-optimal ones marked; shared by the Markdown and the web page.
+    func table() -> MarkdownTable {
         var t = MarkdownTable([
             "\(knob.rawValue) (\(unit))", "Requests / user / month", "Total / month",
             "Cost / month", "Peak req/min p95", "Older than target", "Median age (min)", "Pareto",
@@ -17,11 +20,18 @@ extension SweepResult {
                 p.pareto ? "✓" : "",
             ])
         }
-        return "## Trade-off: \(design), \(knob.rawValue) for \(NumberText.human(Double(users))) users\n\n"
-            + (addition.map { "**Note:** \($0).\n\n" } ?? "") + t.markdown
-            + "\n✓ marks values that no other value beats on both requests and glances older than the freshness target "
-            + "(the Pareto front). "
-            + "\(runs) runs, seed \(seed).\n" + note
+        return t
+    }
+
+    /// What the ✓ means, and the runs and seed behind the table.
+    var paretoNote: String {
+        "✓ marks values that no other value beats on both requests and glances older than the freshness target "
+            + "(the Pareto front). \(runs) runs, seed \(seed)."
+    }
+
+    /// A Markdown table with the Pareto-optimal values marked.
+    public func markdown() -> String {
+        "## \(title)\n\n" + (addition.map { "**Note:** \($0).\n\n" } ?? "") + table().markdown + "\n" + paretoNote + "\n" + note
     }
 
     /// What a reader must know to read this knob's table.
