@@ -21,8 +21,8 @@ public struct SimulationJob: Sendable {
     public var sensitivity = true
     /// Sweep the baseline design's cache TTL (when it has a cache) for the trade-off chart.
     public var sweep = false
-    /// Simulate the scenario again without its outages (when it has any), so that the verdict
-    /// can say which tier the outage costs.
+    /// Measure the loads of ordinary days as well (when the scenario has outages), so that the
+    /// verdict can say which tier the outage costs; the simulation runs once either way.
     public var withoutOutages = true
     /// Thresholds checked against the report.
     public var thresholds: [Threshold] = []
@@ -41,14 +41,9 @@ public struct SimulationJob: Sendable {
         let designs = self.designs ?? scenario.comparedDesigns(withPresets: withPresets)
         let engine = MonteCarloEngine(scenario: scenario, designs: designs, threads: threads, prices: prices)
         progress.note("Simulating \(engine.designs.count) designs × \(scenario.horizon.runs) runs × \(engine.sampleSize) users…")
-        let result = engine.run()
+        let (result, ordinaryDays) = engine.runWithOrdinaryDays()
         var report = SimulationReport(result)
-        if withoutOutages && !scenario.api.outages.isEmpty {
-            progress.note("Simulating again without the outage, for the verdict…")
-            var calm = scenario
-            calm.api.outages = []
-            report.withoutOutages = MonteCarloEngine(scenario: calm, designs: designs, threads: threads, prices: prices).run()
-        }
+        if withoutOutages { report.withoutOutages = ordinaryDays }
         if let baseline = engine.designs.first(where: { $0.name == result.method.baseline }) {
             if sensitivity {
                 // No more users per setting than the scenario simulates event by event.

@@ -61,7 +61,7 @@ struct ReportPage {
             + "and when, the cost a month, and what to do. Peaks are the p95 across \(result.method.runs) runs"
         intro +=
             v.comparedWithoutOutages
-            ? "; the tier without \(v.builder.outageText) comes from the same scenario re-simulated without it." : "."
+            ? "; the tier without \(v.builder.outageText) is measured on the same runs with \(VerdictBuilder.ordinaryDaysText)." : "."
         var blocks: [PageBlock] = [.paragraph(intro)]
         for design in v.designs {
             let rows = v.verdicts.filter { $0.design == design }

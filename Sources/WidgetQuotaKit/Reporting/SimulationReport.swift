@@ -12,7 +12,8 @@ public struct SimulationReport: Sendable {
     public var thresholds: [ThresholdOutcome]
     /// A sweep of one design knob (the TTL trade-off), when it was run.
     public var sweep: SweepResult?
-    /// The same scenario simulated without its outages, for the verdict's tier without them.
+    /// The same runs' loads on ordinary days (the outages' minutes at the other days' mean), for
+    /// the verdict's tier without the outages.
     public var withoutOutages: SimulationResult?
     /// The cheapest design within the owner's limits and the simulated changes to their design.
     public var recommendation: Recommendation?

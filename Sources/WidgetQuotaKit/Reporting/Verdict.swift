@@ -4,7 +4,8 @@ import Foundation
 /// when, the cost a month, what a user sees at a glance, and one sentence of advice.
 ///
 /// Part of `report.json` (`verdicts`); every figure is read from the simulation result, and the
-/// tier without the outage from the same scenario re-simulated without its outages.
+/// tier without the outage from the same runs' loads on ordinary days (every minute an outage or
+/// its recovery disturbs at the same minute's mean over the other days).
 public struct Verdict: Codable, Sendable, Equatable {
     public var design: String
     public var users: Int
@@ -33,8 +34,8 @@ public struct Verdict: Codable, Sendable, Equatable {
     public var busiestQuotaDay: Int?
     /// For a per-minute limit: the UTC minute of a typical day with the most requests (0–1439).
     public var typicalPeakMinuteUTC: Int?
-    /// The tier needed when the same scenario is re-simulated without its outages (nil: the
-    /// scenario has none, it was not re-simulated, or no tier is enough then either; see
+    /// The tier needed on ordinary days, the outages' minutes at the other days' mean (nil: the
+    /// scenario has none, it was not compared, or no tier is enough then either; see
     /// `exceedsEveryTierWithoutOutage`).
     public var tierWithoutOutage: String?
     public var exceedsEveryTierWithoutOutage: Bool?
@@ -209,6 +210,10 @@ struct VerdictBuilder {
         }
     }
 
+    /// How the loads without the outages are measured, for the reports' method notes.
+    static let ordinaryDaysText =
+        "every minute of the outage and the 6 hours after it at the same minute's mean over the other days (the simulation runs once)"
+
     /// An outage changes a peak noticeably when the peak without it is at most this share of the peak with it.
     static let noticeableOutageShare = 0.9
 
@@ -229,7 +234,7 @@ struct VerdictBuilder {
             if limit == .requestsPerMinute, let storm = r.outage?.peakAfterOutagePerMinute.p95, storm > limitValue {
                 text += " (the retry storm in the hour after it alone \(ReportFormat.whole(storm)))"
             }
-            return text + "; re-simulated without it, \(peakText(v, limit, when: false)) is \(ReportFormat.whole(Self.peak(calm, limit))) "
+            return text + "; without it, \(peakText(v, limit, when: false)) is \(ReportFormat.whole(Self.peak(calm, limit))) "
                 + "and \(tierText(calm.requiredTier)) holds."
         }
         var text =

@@ -5,7 +5,8 @@ import Foundation
 struct VerdictSection {
     let result: SimulationResult
     let verdicts: [Verdict]
-    /// True when the verdicts compare against the scenario re-simulated without its outages.
+    /// True when the verdicts compare against the loads of ordinary days (the outages' minutes at
+    /// the other days' mean).
     let comparedWithoutOutages: Bool
 
     var builder: VerdictBuilder { VerdictBuilder(result: result, withoutOutages: nil) }
@@ -42,7 +43,8 @@ struct VerdictSection {
         md += "and when, the cost a month, and what to do. Peaks are the p95 across \(result.method.runs) runs"
         md +=
             comparedWithoutOutages
-            ? "; the tier without \(builder.outageText) comes from the same scenario re-simulated without it.\n" : ".\n"
+            ? "; the tier without \(builder.outageText) is measured on the same runs with \(VerdictBuilder.ordinaryDaysText).\n"
+            : ".\n"
         for design in designs {
             let rows = verdicts.filter { $0.design == design }
             guard let first = rows.last else { continue }

@@ -26,6 +26,11 @@ final class DesignTask {
     /// Populations simulated in full, and their loads and requests per user once reached.
     private let exactCounts: Set<Int>
     private var exactLoads = [Int: LoadSummary]()
+    /// Minutes an outage or its recovery disturbs, and the model to measure ordinary days with
+    /// (nil: the scenario has no outage).
+    private let disturbed: [Bool]?
+    private let ordinaryModel: SimulationModel?
+    private var exactLoadsWithoutOutages = [Int: LoadSummary]()
     private var exactRequests = [Int: CountHistogram]()
     /// Requests per user so far, as counts per value: memory grows with the spread of the
     /// counts, not with the number of users.
@@ -51,6 +56,9 @@ final class DesignTask {
         tokens = model.parameters.tokensPerRequest
         firstExceeding = Array(repeating: nil, count: tiers.count)
         exactCounts = Set(userCounts.filter { $0 <= sampleUsers })
+        let hasOutages = !model.outages.isEmpty
+        disturbed = hasOutages ? LoadProjection.disturbedMinutes(model: model) : nil
+        ordinaryModel = hasOutages ? model.withoutOutages() : nil
     }
 
     /// Bytes a task keeps per design while it runs, for `days` counted days (the per-minute,
@@ -91,6 +99,10 @@ final class DesignTask {
             for i in 0..<buckets.count { series[i] = Double(buckets[i]) }
             exactLoads[user + 1] = LoadSummary(series: UnsafeBufferPointer(series), model: model)
             exactRequests[user + 1] = requests.histogram
+            if let disturbed, let ordinaryModel {
+                LoadProjection.replaceDisturbed(series, disturbed: disturbed)
+                exactLoadsWithoutOutages[user + 1] = LoadSummary(series: UnsafeBufferPointer(series), model: ordinaryModel)
+            }
         }
     }
 
@@ -108,6 +120,13 @@ final class DesignTask {
             } else {
                 let projected = projection.series(users: n)
                 out.loads.append(projected.withUnsafeBufferPointer { LoadSummary(series: $0, model: model) })
+            }
+        }
+        if let ordinaryModel {
+            let ordinary = projection.withoutDisturbance()
+            out.loadsWithoutOutages = userCounts.map { n in
+                exactLoadsWithoutOutages[n]
+                    ?? ordinary.series(users: n).withUnsafeBufferPointer { LoadSummary(series: $0, model: ordinaryModel) }
             }
         }
         // Beyond the sample, search the projection: its load grows monotonically with N.

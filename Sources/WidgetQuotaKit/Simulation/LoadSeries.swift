@@ -103,7 +103,9 @@ public struct LoadSummary: Sendable, Equatable {
 ///   the sample's ratio to their ordinary counts over them and their ±7 like minutes.
 public struct LoadProjection: Sendable {
     /// Per-user mean requests for each counted minute.
-    public let perUserMean: [Double]
+    public private(set) var perUserMean: [Double]
+    /// The ordinary per-user means, where an outage disturbs some minutes (nil: none does).
+    private var ordinaryPerUserMean: [Double]?
     public let batch: Double
     private let deviates: [Double]
 
@@ -171,6 +173,7 @@ public struct LoadProjection: Sendable {
             t = end
         }
         perUserMean = means
+        ordinaryPerUserMean = disturbed.contains(true) ? ordinaryMeans : nil
         var rng = RandomStream(seed: model.scenario.horizon.seed, .minuteLoad, UInt64(model.run))
         deviates = (0..<minutes).map { _ in rng.standardNormal() }
     }
@@ -370,6 +373,31 @@ public struct LoadProjection: Sendable {
             }
         }
         return (peak, bestDay)
+    }
+
+    /// The projection of ordinary days: every minute at the sample's ordinary mean for its minute
+    /// of the day, outages and their recovery included; same deviates, so it differs from this
+    /// projection only where an outage disturbs the load. Use it with the model's `withoutOutages()`.
+    public func withoutDisturbance() -> LoadProjection {
+        var calm = self
+        if let ordinary = ordinaryPerUserMean { calm.perUserMean = ordinary }
+        calm.ordinaryPerUserMean = nil
+        return calm
+    }
+
+    /// Replaces each disturbed minute of `series` (counted minutes) by the mean of the same minute
+    /// of the day over the days on which it is not disturbed: the load as ordinary days have it.
+    static func replaceDisturbed(_ series: UnsafeMutableBufferPointer<Double>, disturbed: [Bool]) {
+        let perDay = TimeUnits.minutesPerDay
+        var sum = [Double](repeating: 0, count: perDay)
+        var days = [Double](repeating: 0, count: perDay)
+        for t in 0..<min(series.count, disturbed.count) where !disturbed[t] {
+            sum[t % perDay] += series[t]
+            days[t % perDay] += 1
+        }
+        for t in 0..<min(series.count, disturbed.count) where disturbed[t] {
+            series[t] = days[t % perDay] > 0 ? sum[t % perDay] / days[t % perDay] : 0
+        }
     }
 
     /// Minutes that belong to an outage or the `recoveryHours` after it.

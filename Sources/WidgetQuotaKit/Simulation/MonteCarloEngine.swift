@@ -42,12 +42,19 @@ public struct MonteCarloEngine: Sendable {
     }
 
     /// Runs every (run, design) pair and aggregates the results.
+    public func run() -> SimulationResult { runWithOrdinaryDays().result }
+
+    /// Runs every (run, design) pair once and aggregates the results twice: as simulated, and
+    /// (when the scenario has outages) with every minute an outage or its recovery disturbs at
+    /// the same minute's mean over the other days, which is what the verdict compares against
+    /// to say which tier an outage costs. Only loads, quota outcomes and tiers differ between
+    /// the two; the second has no headroom table (its tier is read from its own quota outcomes).
     ///
     /// A task simulates one run under a group of designs, user by user: each user's
     /// design-independent activity is drawn once and replayed under every design of the group.
     /// Designs are split into as many groups as keep every thread busy (one group when there
     /// are runs enough), and the result does not depend on the grouping.
-    public func run() -> SimulationResult {
+    public func runWithOrdinaryDays() -> (result: SimulationResult, withoutOutages: SimulationResult?) {
         let runs = scenario.horizon.runs
         let designCount = designs.count
         let scenario = self.scenario
@@ -85,11 +92,14 @@ public struct MonteCarloEngine: Sendable {
             let run = index / groups.count
             for (d, output) in zip(groups[index % groups.count], results) { outputs[run * designCount + d] = output }
         }
-        return ResultAggregator(
+        var aggregator = ResultAggregator(
             scenario: scenario, designs: designs, parameters: parameters,
             price: try? prices.price(for: scenario.api.model), priceSource: prices.source,
-            userCounts: userCounts, sampleUsers: sample, outputs: outputs.map { $0! }
-        ).aggregate()
+            userCounts: userCounts, sampleUsers: sample, outputs: outputs.map { $0! })
+        let result = aggregator.aggregate()
+        guard !scenario.api.outages.isEmpty else { return (result, nil) }
+        aggregator.ordinaryDays = true
+        return (result, aggregator.aggregate())
     }
 
     /// Bytes of per-design counters one task may hold (a long horizon with many designs would
@@ -119,6 +129,9 @@ public struct MonteCarloEngine: Sendable {
         public var ages = AgeHistogram()
         /// One load summary per user count, in ascending user-count order.
         public var loads: [LoadSummary] = []
+        /// The same loads on ordinary days: each minute an outage or its recovery disturbs at the
+        /// same minute's mean over the other days (nil: the scenario has no outage).
+        public var loadsWithoutOutages: [LoadSummary]?
         /// Mean requests per user in each UTC minute of the day, for the typical-day chart.
         public var minuteOfDayPerUser = [Double](repeating: 0, count: TimeUnits.minutesPerDay)
         /// Per quota tier: the smallest population that breaks one of its limits in this run

@@ -10,6 +10,10 @@ struct ResultAggregator {
     let userCounts: [Int]
     let sampleUsers: Int
     let outputs: [MonteCarloEngine.TaskOutput]
+    /// Aggregate the loads of ordinary days (`TaskOutput.loadsWithoutOutages`) instead of the
+    /// loads as simulated: no outage impact and no headroom table, and each population's tier
+    /// is the cheapest broken in at most the acceptable share of runs.
+    var ordinaryDays = false
 
     var runs: Int { parameters.count }
 
@@ -27,14 +31,16 @@ struct ResultAggregator {
                 results.append(r)
             }
         }
-        let headroom = headroomTable()
+        let headroom = ordinaryDays ? [] : headroomTable()
         for i in results.indices {
             if let base = meanTotals[scenario.baseline]?[results[i].users], base > 0 {
                 results[i].ratioToBaseline = results[i].totalRequestsPerMonth.mean / base
             }
             let users = results[i].users
             results[i].requiredTier =
-                scenario.quotas.tiers.first { tier in
+                ordinaryDays
+                ? results[i].quota.first { $0.exceedProbability <= Double(allowedBreakingRuns) / Double(runs) }?.tier
+                : scenario.quotas.tiers.first { tier in
                     guard let h = headroom.first(where: { $0.design == results[i].design && $0.tier == tier.name }) else { return false }
                     return h.maxUsers.map { users <= $0 } ?? true
                 }?.name
@@ -62,13 +68,16 @@ struct ResultAggregator {
         return SimulationResult(scenario: scenario, method: method, results: results, typicalDay: typical, headroom: headroom)
     }
 
+    /// Runs that may break a tier's limits within the acceptable risk. The epsilon before rounding
+    /// down: 0.29 × 100 is 28.999999999999996 in binary, and 29 runs may break, as the quota
+    /// table (k / runs ≤ risk) counts them.
+    var allowedBreakingRuns: Int { Int((scenario.quotas.acceptableRisk * Double(runs) + 1e-9).rounded(.down)) }
+
     /// Headroom per design and tier: sort each run's smallest breaking population; with k runs
     /// allowed to break (k = ⌊risk × runs⌋), the answer is one less than the (k+1)-th smallest.
     func headroomTable() -> [SimulationResult.Headroom] {
         var table = [SimulationResult.Headroom]()
-        // The epsilon before rounding down: 0.29 × 100 is 28.999999999999996 in binary, and 29
-        // runs may break, as the quota table (k / runs ≤ risk) counts them.
-        let allowed = Int((scenario.quotas.acceptableRisk * Double(runs) + 1e-9).rounded(.down))
+        let allowed = allowedBreakingRuns
         for (d, design) in designs.enumerated() {
             for (t, tier) in scenario.quotas.tiers.enumerated() {
                 let breaking = (0..<runs).compactMap { output(run: $0, design: d).firstExceedingUsers[t] }.sorted()
@@ -103,9 +112,9 @@ struct ResultAggregator {
             cost?.add(totalRequests: total, tally: o.tally, parameters: parameters[run])
             tally.add(o.tally)
             ages.add(o.ages)
-            let runLoad = o.loads[k]
+            let runLoad = ordinaryDays ? o.loadsWithoutOutages![k] : o.loads[k]
             let tokens = parameters[run].tokensPerRequest
-            outage.add(extraRequestsPerUser: o.outageExtraRequestsPerUser, load: runLoad)
+            if !ordinaryDays { outage.add(extraRequestsPerUser: o.outageExtraRequestsPerUser, load: runLoad) }
             load.add(runLoad, tokensPerRequest: tokens)
             for (t, tier) in tiers.enumerated() {
                 tierOutcomes[t].add(TierRunOutcome(tier: tier, load: runLoad, tokensPerRequest: tokens))

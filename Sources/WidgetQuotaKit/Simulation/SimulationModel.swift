@@ -40,7 +40,7 @@ public struct SimulationModel: Sendable {
     let zoneOffsets: [Double]
 
     /// Outage windows in UTC seconds.
-    let outages: [(start: Double, end: Double, errorRate: Double)]
+    private(set) var outages: [(start: Double, end: Double, errorRate: Double)]
 
     /// First counted minute of the first complete quota day, and the number of complete quota days.
     let quotaStartMinute: Int
@@ -109,6 +109,14 @@ public struct SimulationModel: Sendable {
         quotaStartMinute = ((start % TimeUnits.minutesPerDay) + TimeUnits.minutesPerDay) % TimeUnits.minutesPerDay
         completeQuotaDays = max(0, (countedMinutes - quotaStartMinute) / TimeUnits.minutesPerDay)
 
+    }
+
+    /// The same run and design on ordinary days: no outage windows, for measuring loads as they
+    /// are without the outages (the simulation itself still ran with them).
+    func withoutOutages() -> SimulationModel {
+        var calm = self
+        calm.outages = []
+        return calm
     }
 
     /// The earliest-begin interval a design's background task asks for.

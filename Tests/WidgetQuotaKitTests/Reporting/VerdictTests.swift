@@ -95,7 +95,7 @@ import Testing
         #expect(v.decidingValue == 2_500 && v.limitValue == 1_000 && v.decidingValueWithoutOutage == 600)
         #expect(
             v.reason.contains("big's 1,000 requests a minute are exceeded in all 20 runs because of the outage on day 5, 15:00–18:00 UTC"))
-        #expect(v.reason.contains("re-simulated without it, the busiest minute is 600 and big holds"))
+        #expect(v.reason.contains("; without it, the busiest minute is 600 and big holds"))
         #expect(v.advice.hasPrefix("No published tier absorbs the outage, though big is enough on ordinary days"))
         #expect(v.advice.contains("agree a higher limit with the provider"))
     }
