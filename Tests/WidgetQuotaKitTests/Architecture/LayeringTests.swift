@@ -22,25 +22,27 @@ struct LayeringTests {
             "Support", "Model", "Logs/Parsing", "Logs/Analysis", "Logs/Writing", "Simulation", "Studies/Calibration",
             "Studies/Traces", "Gates",
         ],
+        "Lint/Source": ["Support", "Model"],
+        "Lint": ["Support", "Model", "Lint/Source"],
         "Reporting/Charts": ["Support"],
         "Reporting/Html": ["Support", "Reporting/Charts"],
         "Reporting": [
             "Support", "Model", "Logs/Parsing", "Logs/Analysis", "Simulation", "Studies",
-            "Studies/Calibration", "Studies/Backtest", "Gates", "Reporting/Charts", "Reporting/Html",
+            "Studies/Calibration", "Studies/Backtest", "Gates", "Lint", "Reporting/Charts", "Reporting/Html",
         ],
         "Pipeline": [
             "Support", "Model", "Logs/Parsing", "Logs/Analysis", "Logs/Writing", "Simulation", "Studies",
-            "Studies/Calibration", "Studies/Traces", "Studies/Backtest", "Gates", "Reporting/Charts", "Reporting/Html",
-            "Reporting",
+            "Studies/Calibration", "Studies/Traces", "Studies/Backtest", "Gates", "Lint", "Reporting/Charts",
+            "Reporting/Html", "Reporting",
         ],
         "Tools/Benchmarks": [
             "Support", "Model", "Logs/Parsing", "Logs/Analysis", "Logs/Writing", "Simulation",
-            "Studies", "Studies/Calibration", "Studies/Traces", "Studies/Backtest", "Pipeline",
+            "Studies", "Studies/Calibration", "Studies/Traces", "Studies/Backtest", "Lint", "Pipeline",
         ],
         "Tools/Fuzzing": [
             "Support", "Model", "Logs/Parsing", "Logs/Analysis", "Logs/Writing", "Simulation", "Studies",
-            "Studies/Calibration", "Studies/Traces", "Studies/Backtest", "Gates", "Reporting/Charts", "Reporting/Html",
-            "Reporting", "Pipeline",
+            "Studies/Calibration", "Studies/Traces", "Studies/Backtest", "Gates", "Lint", "Reporting/Charts",
+            "Reporting/Html", "Reporting", "Pipeline",
         ],
     ]
 
