@@ -10,6 +10,7 @@ struct LayeringTests {
     static let allowed: KeyValuePairs<String, [String]> = [
         "Support": [],
         "Model": ["Support"],
+        "Lint/Source": ["Support"],
         "Logs/Parsing": ["Support", "Model"],
         "Logs/Analysis": ["Support", "Model", "Logs/Parsing"],
         "Logs/Writing": ["Support", "Model", "Logs/Parsing"],
@@ -34,11 +35,11 @@ struct LayeringTests {
             "Reporting",
         ],
         "Tools/Benchmarks": [
-            "Support", "Model", "Logs/Parsing", "Logs/Analysis", "Logs/Writing", "Simulation",
+            "Support", "Model", "Lint/Source", "Logs/Parsing", "Logs/Analysis", "Logs/Writing", "Simulation",
             "Studies", "Studies/Calibration", "Studies/Traces", "Studies/Backtest", "Pipeline",
         ],
         "Tools/Fuzzing": [
-            "Support", "Model", "Logs/Parsing", "Logs/Analysis", "Logs/Writing", "Simulation", "Studies",
+            "Support", "Model", "Lint/Source", "Logs/Parsing", "Logs/Analysis", "Logs/Writing", "Simulation", "Studies",
             "Studies/Calibration", "Studies/Traces", "Studies/Backtest", "Gates", "Reporting/Charts", "Reporting/Html",
             "Reporting", "Pipeline",
         ],
