@@ -809,8 +809,9 @@ private struct SwiftIndexBuilder {
         var j = k + 2
         // An optional type annotation: skip to `=` on the same nesting level.
         var depth = 0
-        while j < t.count {
+        while j < t.count && j < k + 200 {
             let s = t[j]
+            if s.kind == .keyword && (s.text == "let" || s.text == "var") { return }
             if s.is("(") || s.is("[") || s.is("<") {
                 depth += 1
             } else if s.is(")") || s.is("]") || s.is(">") {
@@ -840,6 +841,12 @@ private struct SwiftIndexBuilder {
                 target: parts.reversed().joined(separator: "."), location: t[j + 1].location, value: (k + 1)..<end, block: currentBlock))
     }
 
+    /// Keywords that start a statement or declaration, so end an expression before them.
+    static let statementKeywords: Set<String> = [
+        "let", "var", "func", "return", "if", "guard", "for", "while", "repeat", "do", "defer", "switch", "case",
+        "default", "struct", "class", "enum", "extension", "protocol", "import", "throw", "break", "continue",
+    ]
+
     /// The end of an expression starting at `k`: the first token at its own nesting level that
     /// starts a new line (and is not a continuation: `.`, an infix operator, `{` of a trailing
     /// closure), or a `,`, `;`, or the bracket closing around it.
@@ -853,7 +860,8 @@ private struct SwiftIndexBuilder {
             {
                 return j
             }
-            if s.is(",") || s.is(";") || s.is(")") || s.is("]") || s.is("}") { return j }
+            if s.is(",") || s.is(";") || s.is(")") || s.is("]") || s.is("}") || s.is("=") { return j }
+            if s.kind == .keyword && SwiftIndexBuilder.statementKeywords.contains(s.text) { return j }
             if s.is("(") || s.is("[") || s.is("{") {
                 j = match[j]  // a bracketed group is skipped whole
             }

@@ -132,8 +132,12 @@ private struct SwiftLexerState {
         }
     }
 
+    /// One-byte ASCII texts, made once: most punctuation and operators are one byte.
+    static let asciiText: [String] = (0..<128).map { String(UnicodeScalar(UInt8($0))) }
+
     func text(_ from: Int, _ to: Int) -> String {
-        String(decoding: b[from..<to], as: UTF8.self)
+        if to == from + 1 && b[from] < 0x80 { return SwiftLexerState.asciiText[Int(b[from])] }
+        return String(decoding: b[from..<to], as: UTF8.self)
     }
 
     mutating func emit(_ kind: SwiftToken.Kind, _ start: Int, _ loc: SourceLocation, text: String? = nil) {
@@ -277,7 +281,9 @@ private struct SwiftLexerState {
                 advance()
                 while i < b.count && SwiftLexerState.isIdentBody(b[i]) { advance() }
                 let word = text(start, i)
-                emit(SwiftLexer.keywords.contains(word) ? .keyword : .identifier, start, loc, text: word)
+                // Every keyword starts with a lower-case letter or `S` and is 2–15 bytes long.
+                let maybeKeyword = i - start >= 2 && i - start <= 15 && ((c >= 0x61 && c <= 0x7A) || c == 0x53)
+                emit(maybeKeyword && SwiftLexer.keywords.contains(word) ? .keyword : .identifier, start, loc, text: word)
             } else if SwiftLexerState.isOperatorChar(c) {
                 advance()
                 while i < b.count && SwiftLexerState.isOperatorChar(b[i]) {
