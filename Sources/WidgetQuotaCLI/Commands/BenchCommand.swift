@@ -3,7 +3,7 @@ import WidgetQuotaKit
 
 /// `widget-quota bench`: performance figures for this machine (targets live here, not in tests).
 struct BenchCommand: Command {
-    static let parts = ["engine", "memory", "simulate", "parse"]
+    static let parts = ["engine", "memory", "simulate", "parse", "lint"]
     static let only = Option.valued("only", "PART", "run one part only: \(ParsedArguments.orList(parts))")
     static let users = Option.valued("users", "N", "users per design in the engine benchmark (default 4000)")
     static let parseMiB = Option.valued("parse-mb", "N", "size of each generated export in MiB (default 200)")
@@ -23,6 +23,8 @@ struct BenchCommand: Command {
                          least 200 MB streamed in bounded memory, against counting newlines (`wc -l`);
                          the formats are parsed in 3 interleaved rounds and each keeps its fastest
                          (meanwhile the exports take up to \(NumberText.human(Double(ParserBenchmark.temporaryMiB(200 << 20)))) MiB of temporary space)
+              lint       time to read a generated 100,000-line Swift app tree for `lint` (list, read, lex and
+                         index every file, read its property lists, assign targets), fastest of 3 rounds
             """,
         options: [only, users, parseMiB, threads, json],
         examples: [
@@ -62,6 +64,8 @@ struct BenchCommand: Command {
         /// This process's peak memory (its image's, Linux only) when it started the memory jobs:
         /// on Linux no reading of theirs can be below it.
         var memoryLauncherPeakMiB: Double?
+        /// Reading a generated Swift tree for `lint`.
+        var lint: LintBenchmark.Figure?
     }
 
     func run(console: Console) throws -> ExitCode {
@@ -85,6 +89,9 @@ struct BenchCommand: Command {
             let bench = ParserBenchmark(targetBytes: parseBytes)
             report.parse = try bench.measure(styles: TraceGenerator.Style.allCases, directory: FileManager.default.temporaryDirectory.path)
             report.parseRounds = bench.rounds
+        }
+        if only == nil || only == "lint" {
+            report.lint = try LintBenchmark().measure(directory: FileManager.default.temporaryDirectory.path)
         }
         if only == nil || only == "engine" {
             let bench = EngineBenchmark(users: engineUsers)
@@ -122,6 +129,14 @@ struct BenchCommand: Command {
             sections.append(
                 "Parsing with `analyze`, one core (MB = MiB; every format parsed \(report.parseRounds ?? 1) times, "
                     + "interleaved, and its fastest kept):\n\n" + t.markdown)
+        }
+        if let f = report.lint {
+            sections.append(
+                "Reading an app's source for `lint`, one core (fastest of \(f.roundSeconds.count) rounds): "
+                    + "\(NumberText.human(Double(f.lines))) lines in \(f.files) Swift files "
+                    + "(\(NumberText.human(Double(f.bytes) / 1_048_576)) MiB, \(NumberText.human(Double(f.tokens))) tokens, "
+                    + "\(NumberText.human(Double(f.calls))) calls) in \(NumberText.fixed(f.seconds, digits: 3)) s, "
+                    + "\(NumberText.human(f.linesPerSecond)) lines/s\n")
         }
         if !report.engine.isEmpty {
             var text = "Engine (all \(DesignPresets.all.count) presets, per-minute aggregation on):\n"

@@ -31,13 +31,17 @@ public enum WidgetQuotaError: Error, Sendable, Equatable, CustomStringConvertibl
     case usage(String)
     /// A threshold expression could not be parsed or names an unknown metric.
     case badExpression(expression: String, problem: String)
+    /// A property list (`Info.plist`, `.entitlements`, `project.pbxproj`) is not one this
+    /// program can read; `expected` says what was expected at `line`.
+    case malformedPropertyList(file: String, line: Int, expected: String)
     /// A program this one runs (the benchmark's measured jobs) could not start or failed.
     case childProcessFailed(command: String, problem: String)
 
     /// The process exit code for this error.
     public var exitCode: ExitCode {
         switch self {
-        case .invalidScenario, .malformedScenario, .malformedJSON, .malformedInput, .badExpression: return .dataError
+        case .invalidScenario, .malformedScenario, .malformedJSON, .malformedInput, .malformedPropertyList, .badExpression:
+            return .dataError
         case .unreadable, .emptyInput, .emptyLog: return .noInput
         case .unwritable: return .ioError
         case .usage: return .usage
@@ -64,6 +68,8 @@ public enum WidgetQuotaError: Error, Sendable, Equatable, CustomStringConvertibl
             return "\(file): \(reason)"
         case .unwritable(let path, let problem):
             return "\(path): cannot write: \(problem)"
+        case .malformedPropertyList(let file, let line, let expected):
+            return "\(file):\(line): not a property list this program can read: expected \(expected)"
         case .usage(let message):
             return message
         case .badExpression(let expression, let problem):

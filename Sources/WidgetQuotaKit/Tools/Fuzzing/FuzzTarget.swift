@@ -18,6 +18,12 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case appleDefault = "apple-default"
     case appleSyslog = "apple-syslog"
     case appleCompact = "apple-compact"
+    /// Swift source through `lint`'s lexer, file index and its queries.
+    case swiftSource = "swift-source"
+    /// An XML property list (`Info.plist`, `.entitlements`).
+    case propertyList = "plist"
+    /// An Xcode project file (`project.pbxproj`) and its targets.
+    case xcodeProject = "pbxproj"
 
     /// A first line that steers format detection, so each style's parser gets the fuzzer's attention.
     var prefix: String {
@@ -56,6 +62,9 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .thresholds: FuzzTarget.thresholds(bytes)
         case .rules: FuzzTarget.rules(bytes)
         case .prices: _ = try? PriceTable.decode(Data(bytes), file: "prices.json")
+        case .swiftSource: FuzzTarget.swiftSource(bytes)
+        case .propertyList: _ = try? PropertyList.parseXML(bytes, file: "Info.plist")
+        case .xcodeProject: _ = try? XcodeProject.parse(bytes, file: "project.pbxproj")
         default: FuzzTarget.logs(Array(prefix.utf8) + bytes)
         }
     }
@@ -92,6 +101,32 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         var source = MemoryByteSource(Array(FuzzTarget.appleCompact.prefix.utf8))
         try? analyzer.read(source: &source, name: "log")
         _ = analyzer.analysis()
+    }
+
+    /// Lexes and indexes `bytes` as Swift and runs the queries rules make; checks the
+    /// invariants every other stage relies on (tokens in order and inside the input, blocks
+    /// closing after they open).
+    static func swiftSource(_ bytes: [UInt8]) {
+        let tokens = SwiftLexer.tokens(utf8: bytes)
+        precondition(tokens.count <= bytes.count, "more tokens than bytes")
+        var previous = -1
+        for t in tokens {
+            precondition(t.start >= previous && t.start <= t.end && t.end <= bytes.count, "a token out of order or out of the input")
+            previous = t.start
+        }
+        let index = SwiftFileIndex(path: "fuzz.swift", tokens: tokens)
+        for b in index.blocks { precondition(b.open < b.close && b.close <= index.tokens.count, "a block closing before it opens") }
+        for call in index.calls.prefix(64) {
+            _ = index.isInside(call, .catchBlock)
+            _ = index.isInLoop(call)
+            _ = index.isInsideClosure(of: call, passedTo: "register")
+            _ = index.closureArgument(of: call)
+            _ = index.enclosingFunction(of: call)
+            for a in call.arguments { _ = index.numericValue(a.tokens) }
+        }
+        for f in index.functions.prefix(16) { _ = index.calls(inside: f) }
+        for c in index.constants.prefix(64) { _ = index.numericValue(c.value) }
+        for a in index.assignments.prefix(64) { _ = index.text(a.value) }
     }
 
     static func logs(_ bytes: [UInt8]) {

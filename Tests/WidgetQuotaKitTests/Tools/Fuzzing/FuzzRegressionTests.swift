@@ -52,6 +52,26 @@ import Testing
         .appleCompact: [
             "2026-09-14 11:18:20.000 Df App[4242:1a2b] [com.apple.BackgroundTasks:default] Received run request for com.example.refresh"
         ],
+        .swiftSource: [
+            #"""
+            struct P: TimelineProvider { /* a /* nested */ comment */
+                let ttl: TimeInterval = 30 * 60
+                func getTimeline(in c: Context, completion: @escaping (Timeline<E>) -> Void) {
+                    Task { do { let (d, _) = try await URLSession.shared.data(for: r); print("\(d.count) \("x\(1)")") } catch { WidgetCenter.shared.reloadAllTimelines() } }
+                    let s = #"raw \(no) "quote""# + """
+                        multi \(line)
+                        """
+                    for i in 0..<3 { request.timeoutInterval = 10 }
+                }
+            }
+            """#
+        ],
+        .propertyList: [
+            #"<?xml version="1.0"?><!DOCTYPE plist><plist version="1.0"><dict><key>a</key><array><string>x &amp; y</string><integer>3</integer><real>1.5</real><true/><data>AAE=</data><date>2026-01-01T00:00:00Z</date></array></dict></plist>"#
+        ],
+        .xcodeProject: [
+            #"// !$*UTF8*$!\#n{ objects = { A = { isa = PBXNativeTarget; name = "W x"; productType = "com.apple.product-type.app-extension"; buildPhases = ( B, ); }; B = { isa = PBXSourcesBuildPhase; files = ( C /* c */, ); }; C = { isa = PBXBuildFile; fileRef = D; }; D = { isa = PBXFileReference; path = W.swift; sourceTree = "<group>"; }; }; }"#
+        ],
     ]
 
     /// Each format's target starts its input with a line of that format, so the fuzzer's bytes
