@@ -51,6 +51,8 @@ struct NetworkCount {
 struct DeviceAccumulator {
     var days: [Int: DeviceDay] = [:]
     var network: [ProcessDay: NetworkCount] = [:]
+    /// What each process did that the pre-release checklist looks at, by `ChecklistTrail.key`.
+    var trails: [String: ChecklistTrail] = [:]
     var smartStack: Bool?
     var widgets: Set<String> = []
     var lowPowerState: Bool?
