@@ -52,7 +52,7 @@ public struct LogReport: Sendable {
         out +=
             "The pre-release checklist's rules that logs can show (\(ids)), with the ids `lint` uses. "
             + "Each finding points at the first log line that shows it.\n\n"
-        var t = MarkdownTable(["Severity", "Rule", "Where", "Finding", "Fix"])
+        var t = MarkdownTable(["Severity", "Rule", "Where", "Finding", "Fix"], alignments: Array(repeating: .left, count: 5))
         for f in findings.prefix(Self.maxFindingsShown) {
             t.append([
                 f.severity.rawValue, "`\(f.rule.rawValue)`", "`\(f.location.description)`", f.message, f.fix,

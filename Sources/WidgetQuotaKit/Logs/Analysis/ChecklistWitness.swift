@@ -176,12 +176,10 @@ enum ChecklistWitness {
                 if let design = claimedDesign {
                     let widgetFetches = design.fetchTriggers.contains(.getTimeline)
                     severity = widgetFetches ? .warning : .error
-                    claim =
-                        widgetFetches
-                        ? "; the design \(design.name) fetches in the widget" : "; the design \(design.name) says the widget does not fetch"
+                    claim = widgetFetches ? "; \(design.name) fetches in the widget" : "; \(design.name) says the widget does not fetch"
                 } else {
                     severity = .note
-                    claim = "; no design named (--design NAME makes this an error for a cache design)"
+                    claim = "; a note, since no --design was named"
                 }
                 out.append(
                     Finding(

@@ -57,6 +57,8 @@ struct ChecklistWitnessTests {
                 f.first?.message.hasPrefix("4 API requests from the widget extension on device widget-network.log (4.0 per device-day")
                     == true)
         }
+        let claimed = try Self.findings("widget-network.log", design: cache).first { $0.rule == .widgetNetworkCall }
+        #expect(claimed?.message.hasSuffix("(4.0 per device-day; cache-bgtask says the widget does not fetch)") == true)
     }
 
     @Test("an extension request right after a snapshot is snapshot-network") func snapshotNetwork() throws {
