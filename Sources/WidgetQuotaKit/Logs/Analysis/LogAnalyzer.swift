@@ -169,8 +169,7 @@ public struct LogAnalyzer: LogRecordSink {
             lastDevice = (device, devices.index(forKey: device)!)
         }
         if let key = ChecklistTrail.key(of: event) {
-            devices.values[lastDevice!.index].trails[key, default: ChecklistTrail()]
-                .add(event, at: Finding.Location(file: fileDevice, line: line))
+            devices.values[lastDevice!.index].addToTrail(key, event, at: Finding.Location(file: fileDevice, line: line))
         }
         if let process = event.process {
             switch event.kind {
