@@ -83,11 +83,13 @@ struct AnalyzeCommand: Command {
         options.appProcesses = a.all(Self.app)
         options.extensionProcesses = a.all(Self.extensionProcess)
         if let rules = a.value(Self.rules) { options.rules = try LogRules.load(path: rules) }
-        job = AnalysisJob(paths: a.positionals, options: options)
         base = try a.scenario()
         let designName = a.value(Self.design) ?? base.baseline
         loggedDesign = designName == "none" ? nil : try a.design(designName, option: Self.design, in: base)
         designAssumed = !a.has(Self.design)
+        // Only a design the user named is a claim the checklist findings may hold the logs to.
+        options.claimedDesign = designAssumed ? nil : loggedDesign
+        job = AnalysisJob(paths: a.positionals, options: options)
         out = a.value(.outFile)
         emitScenario = a.value(Self.emitScenario)
         thresholds = try a.thresholds()

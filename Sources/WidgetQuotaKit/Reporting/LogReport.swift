@@ -36,6 +36,35 @@ public struct LogReport: Sendable {
         return w.output
     }
 
+    /// Findings shown in the Markdown; the JSON holds them all.
+    static let maxFindingsShown = 20
+
+    /// The "Checklist" section when the logs breach a rule, else one line saying what was checked.
+    func checklistMarkdown() -> String {
+        let a = analysis
+        guard !a.rulesChecked.isEmpty else { return "" }
+        let ids = a.rulesChecked.map { "`\($0.rawValue)`" }.joined(separator: ", ")
+        let findings = a.findings
+        guard !findings.isEmpty else {
+            return "Checklist: \(a.rulesChecked.count) rules checked in the logs (\(ids)), none breached.\n\n"
+        }
+        var out = "## Checklist\n\n"
+        out +=
+            "The pre-release checklist's rules that logs can show (\(ids)), with the ids `lint` uses. "
+            + "Each finding points at the first log line that shows it.\n\n"
+        var t = MarkdownTable(["Severity", "Rule", "Where", "Finding", "Fix"], alignments: Array(repeating: .left, count: 5))
+        for f in findings.prefix(Self.maxFindingsShown) {
+            t.append([
+                f.severity.rawValue, "`\(f.rule.rawValue)`", "`\(f.location.description)`", f.message, f.fix,
+            ])
+        }
+        out += t.markdown
+        if findings.count > Self.maxFindingsShown {
+            out += "\n(\(findings.count - Self.maxFindingsShown) more findings in --format json)\n"
+        }
+        return out + "\n"
+    }
+
     /// The human report.
     public func markdown() -> String {
         let a = analysis
@@ -83,6 +112,7 @@ public struct LogReport: Sendable {
         ratios.append(["API error rate", opt(a.apiErrorRate, percent: true)])
         ratios.append(["getTimeline error rate", opt(a.timelineErrorRate, percent: true)])
         out += ratios.markdown + "\n"
+        out += checklistMarkdown()
 
         if let s = a.smartStack {
             out += "## Smart Stack\n\n"

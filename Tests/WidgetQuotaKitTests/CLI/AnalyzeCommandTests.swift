@@ -22,6 +22,22 @@ struct AnalyzeCommandTests {
         #expect(examples.count == 1 && examples[0].contains("apple-syslog.log:8:"))
     }
 
+    @Test("a named design grades the extension's requests; the baseline is no claim")
+    func designNamedGradesWidgetNetworkFindings() throws {
+        let log = LogTestSupport.fixture("checklist/widget-network.log")
+        func severities(_ extra: [String]) throws -> [String] {
+            let r = LogTestSupport.run(["analyze", "--format", "json"] + extra + [log])
+            #expect(r.code == .success, "\(r.err)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
+            let findings = try #require(json["findings"] as? [[String: Any]])
+            return findings.filter { $0["rule"] as? String == "widget-network-call" }.compactMap { $0["severity"] as? String }
+        }
+        #expect(try severities([]) == ["note"])
+        #expect(try severities(["--design", "cache-bgtask"]) == ["error"])
+        #expect(try severities(["--design", "direct"]) == ["warning"])
+        #expect(try severities(["--design", "none"]) == ["note"])
+    }
+
     @Test("empty file is no input") func emptyFileIsNoInput() {
         let r = LogTestSupport.run(["analyze", LogTestSupport.fixture("empty.log")])
         #expect(r.code == .noInput)

@@ -43,6 +43,20 @@ struct LogsPageTests {
         #expect(documented.subtracting(table).isEmpty, "in docs/logs.md but not a recogniser: \(documented.subtracting(table).sorted())")
     }
 
+    @Test("the checklist section lists every rule analyze checks, with its windows")
+    func listsTheChecklistRules() throws {
+        let page = try #require(Self.page(), "docs/logs.md not found")
+        let section =
+            try #require(page.components(separatedBy: "### Checklist findings").dropFirst().first)
+            .components(separatedBy: "\n### ").first ?? ""
+        for rule in ChecklistWitness.rules {
+            #expect(section.contains("| `\(rule.rawValue)`"), "\(rule.rawValue) not in the section")
+        }
+        #expect(section.contains("**\(Int(ChecklistTrail.failureWindowSeconds)) s**"))
+        #expect(section.contains("**\(Int(ChecklistTrail.snapshotWindowSeconds)) s**"))
+        #expect(section.contains("(the first \(LogReport.maxFindingsShown);"))
+    }
+
     @Test("reading the section: rows of that section only, first column only")
     func readsTheSection() {
         let page = """

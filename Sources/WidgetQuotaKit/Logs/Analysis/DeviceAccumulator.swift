@@ -51,6 +51,11 @@ struct NetworkCount {
 struct DeviceAccumulator {
     var days: [Int: DeviceDay] = [:]
     var network: [ProcessDay: NetworkCount] = [:]
+    /// What each process did that the pre-release checklist looks at, by `ChecklistTrail.key`.
+    var trails: [String: ChecklistTrail] = [:]
+    /// The trail of the previous event and where it is in `trails` (one process logs in runs):
+    /// saves hashing the process name per event. Looked up again after an insertion.
+    private var recentTrail: (key: String, index: Dictionary<String, ChecklistTrail>.Index)?
     var smartStack: Bool?
     var widgets: Set<String> = []
     var lowPowerState: Bool?
@@ -62,6 +67,16 @@ struct DeviceAccumulator {
     /// day): saves hashing the day per event. A new day may move every entry, so it is looked
     /// up again after an insertion.
     private var recentDay: (day: Int, index: Dictionary<Int, DeviceDay>.Index)?
+
+    /// Counts one event into the checklist trail of its process (`ChecklistTrail.key`).
+    mutating func addToTrail(_ key: String, _ e: LogEvent, at location: @autoclosure () -> Finding.Location) {
+        if let recent = recentTrail, recent.key == key {
+            trails.values[recent.index].add(e, at: location())
+        } else {
+            trails[key, default: ChecklistTrail()].add(e, at: location())
+            recentTrail = (key, trails.index(forKey: key)!)
+        }
+    }
 
     /// Adds one event.
     mutating func add(_ e: LogEvent) {

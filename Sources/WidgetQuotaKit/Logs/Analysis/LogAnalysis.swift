@@ -79,6 +79,48 @@ public struct LogAnalysis: Codable, Sendable {
         public var fetchErrors: Int
     }
 
+    /// A checklist finding as the JSON holds it: `rule, severity, file, line, column, message, fix`
+    /// (the same keys as `lint`'s findings).
+    public struct FindingEntry: Codable, Sendable, Equatable {
+        public var rule: ChecklistRule
+        public var severity: FindingSeverity
+        public var file: String
+        public var line: Int?
+        public var column: Int?
+        public var message: String
+        public var fix: String
+
+        public init(_ f: Finding) {
+            rule = f.rule
+            severity = f.severity
+            file = f.location.file
+            line = f.location.line
+            column = f.location.column
+            message = f.message
+            fix = f.fix
+        }
+
+        private enum CodingKeys: String, CodingKey { case rule, severity, file, line, column, message, fix }
+
+        /// Every key is written, `line` and `column` as null when unknown, so readers see one shape.
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(rule, forKey: .rule)
+            try c.encode(severity, forKey: .severity)
+            try c.encode(file, forKey: .file)
+            try c.encode(line, forKey: .line)
+            try c.encode(column, forKey: .column)
+            try c.encode(message, forKey: .message)
+            try c.encode(fix, forKey: .fix)
+        }
+
+        /// The finding this entry describes.
+        public var finding: Finding {
+            Finding(
+                rule: rule, severity: severity, location: .init(file: file, line: line, column: column), message: message, fix: fix)
+        }
+    }
+
     public struct ErrorCount: Codable, Sendable {
         public var message: String
         public var count: Int
@@ -139,6 +181,10 @@ public struct LogAnalysis: Codable, Sendable {
     public var perDevice: [DeviceSummary]
     public var topErrors: [ErrorCount]
     public var notes: [String]
+    /// The checklist rules the logs were checked against (`ChecklistRule` ids).
+    public var rulesChecked: [ChecklistRule] = []
+    /// Breaches of the checklist the logs show, in `Finding.sorted` order; `findings` in the JSON.
+    public var findingEntries: [FindingEntry] = []
     /// Not part of the JSON: the per-day data behind every figure.
     public var measurements: [DeviceMeasurement] = []
 
@@ -146,7 +192,15 @@ public struct LogAnalysis: Codable, Sendable {
         case schemaVersion, devices, deviceDays, linesRead, linesRecognised, malformedLines, duplicateLines, malformedExamples, bytesRead
         case files, perDeviceDay, reloadCallsPerSuccessfulFetch, apiErrorRate, timelineErrorRate, requestsPerUserPerMonth
         case smartStack, lowPowerMode, appProcesses, extensionProcesses, otherProcessRequests, perDevice, topErrors, notes
-        case recognisedNothing, processesSeen
+        case recognisedNothing, processesSeen, rulesChecked
+        case findingEntries = "findings"
+    }
+
+    /// Breaches of the checklist the logs show (`reload-misuse`, `widget-network-call`,
+    /// `snapshot-network`), in `Finding.sorted` order.
+    public var findings: [Finding] {
+        get { findingEntries.map(\.finding) }
+        set { findingEntries = Finding.sorted(newValue).map(FindingEntry.init) }
     }
 }
 
@@ -272,7 +326,27 @@ extension LogAnalyzer {
             perDevice: summaries, topErrors: Array(topErrors), notes: notes, measurements: measurements)
         analysis.recognisedNothing = recognisedNothing
         analysis.processesSeen = processesSeen
+        analysis.rulesChecked = ChecklistWitness.rules
+        analysis.findings = checklistFindings(measurements, apps: apps, extensions: extensions)
         return analysis
+    }
+
+    /// The checklist findings of every measured device, once the app and extension are known.
+    func checklistFindings(
+        _ measurements: [LogAnalysis.DeviceMeasurement], apps: Set<String>, extensions: Set<String>
+    ) -> [Finding] {
+        let trails = measurements.map { m -> ChecklistWitness.DeviceTrails in
+            var d = ChecklistWitness.DeviceTrails(device: m.device, days: m.days.count, app: .init(), widgetExtension: .init())
+            for (key, trail) in devices[m.device]?.trails ?? [:] {
+                if key == ChecklistTrail.extensionKey || extensions.contains(key) {
+                    d.widgetExtension.merge(trail)
+                } else if key.isEmpty || apps.contains(key) {
+                    d.app.merge(trail)
+                }
+            }
+            return d
+        }
+        return ChecklistWitness.findings(trails, claimedDesign: options.claimedDesign)
     }
 
     /// What to say when logs were read but no line was recognised.

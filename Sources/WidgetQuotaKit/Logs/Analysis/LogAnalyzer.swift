@@ -15,6 +15,9 @@ public struct LogAnalyzer: LogRecordSink {
         /// Process names of the widget extension; empty: identified from the logs.
         public var extensionProcesses: [String] = []
         public var rules = LogRules()
+        /// The design the logs are said to come from (`--design NAME`), or nil when none was
+        /// named: it decides how grave the widget extension's API requests are as a finding.
+        public var claimedDesign: Design?
         /// The reader's buffer, which is also the longest line accepted.
         public var bufferSize = LineReader.defaultBufferSize
         /// How many malformed-line references to keep.
@@ -156,7 +159,7 @@ public struct LogAnalyzer: LogRecordSink {
 
     // MARK: Sink (called by LogFileParser)
 
-    mutating func record(_ event: LogEvent, fileDevice: String) {
+    mutating func record(_ event: LogEvent, fileDevice: String, line: Int) {
         linesRecognised += 1
         let device = event.device ?? fileDevice
         if let last = lastDevice, last.name == device {
@@ -164,6 +167,9 @@ public struct LogAnalyzer: LogRecordSink {
         } else {
             devices[device, default: DeviceAccumulator()].add(event)
             lastDevice = (device, devices.index(forKey: device)!)
+        }
+        if let key = ChecklistTrail.key(of: event) {
+            devices.values[lastDevice!.index].addToTrail(key, event, at: Finding.Location(file: fileDevice, line: line))
         }
         if let process = event.process {
             switch event.kind {

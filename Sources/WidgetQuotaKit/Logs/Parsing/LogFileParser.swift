@@ -227,7 +227,7 @@ struct LogFileParser {
     /// Hands a trace record's event to the analyzer, or says what the record lacks.
     private func record(_ f: inout TraceFields, line: Int, into sink: inout some LogRecordSink) throws {
         if let p = f.validate() { return try sink.malformed(file: file, line: line, problem: p.text) }
-        sink.record(f.draft, fileDevice: file)
+        sink.record(f.draft, fileDevice: file, line: line)
     }
 
     // MARK: Apple JSON styles
@@ -294,7 +294,7 @@ struct LogFileParser {
             time: time, process: name(image, lastComponent: true), subsystem: name(subsystem),
             category: name(category), messageType: name(type), message: redactor.redact(decoded))
         if time.utcOffsetSeconds == nil { sink.note("Some timestamps carry no UTC offset; they are taken as the device's local time.") }
-        if let e = recognizer.recognise(entry) { sink.record(e, fileDevice: file) }
+        if let e = recognizer.recognise(entry) { sink.record(e, fileDevice: file, line: line) }
     }
 
     /// `log show --style json`: objects span many lines; collect each, then scan it like an NDJSON line.
@@ -473,7 +473,7 @@ struct LogFileParser {
                 message: redactor.redact(msg), source: header.source.map { redactor.redact(ByteSearch.string(b, $0)) } ?? "")
             return recognizer.recognise(entry)
         }
-        if let event { sink.record(event, fileDevice: file) }
+        if let event { sink.record(event, fileDevice: file, line: pendingNumber) }
     }
 }
 
