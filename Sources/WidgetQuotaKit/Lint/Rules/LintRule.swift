@@ -10,6 +10,24 @@ public protocol LintRule: Sendable {
     /// The checklist rule this checks (its id is the findings' `rule`).
     var rule: ChecklistRule { get }
     func check(_ tree: AppSourceTree) -> [Finding]
+    /// Small app trees the rule must and must not report on; one test runs every rule's examples.
+    var examples: [LintRuleExample] { get }
+}
+
+/// A small app tree and what one rule must report in it.
+public struct LintRuleExample: Sendable {
+    /// What the example shows, in words (the test's label).
+    public var name: String
+    /// The tree's files by path (`Widget/Info.plist`, `App/Fetcher.swift`).
+    public var files: [String: String]
+    /// The findings the rule must report, as `path:line`, in any order; empty: it must report nothing.
+    public var expected: [String]
+
+    public init(_ name: String, files: [String: String], expected: [String] = []) {
+        self.name = name
+        self.files = files
+        self.expected = expected
+    }
 }
 
 extension LintRule {

@@ -6,4 +6,6 @@ public struct RetryLoopRule: LintRule {
     public init() {}
 
     public func check(_ tree: AppSourceTree) -> [Finding] { [] }
+
+    public var examples: [LintRuleExample] { [] }
 }
