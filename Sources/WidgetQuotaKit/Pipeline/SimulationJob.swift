@@ -59,7 +59,8 @@ public struct SimulationJob: Sendable {
                 let sweep = try Sweep(
                     scenario: scenario, design: baseline, knob: .ttl,
                     values: Sweep.Knob.ttl.defaultValues, users: result.focusUsers)
-                report.sweep = sweep.run(threads: threads, prices: prices)
+                let own = result.results.first { $0.design == baseline.name && $0.users == result.focusUsers }
+                report.sweep = sweep.run(threads: threads, prices: prices, known: own.map { ($0, engine.sampleSize) })
             }
         }
         if recommend {

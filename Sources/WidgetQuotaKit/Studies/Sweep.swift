@@ -96,15 +96,33 @@ public struct Sweep: Sendable {
     }
 
     /// Runs every value as its own design in one Monte-Carlo batch (same users, same seed).
-    public func run(threads: Int? = nil, prices: PriceTable = .bundled) -> SweepResult {
+    ///
+    /// - Parameter known: the design as it is, already simulated with this scenario (its runs,
+    ///   seed and users): its row at `users` and the users simulated event by event. A value that
+    ///   leaves the design unchanged takes that row instead of being simulated again, when the
+    ///   sample is the one this sweep would simulate (the result is then the same).
+    public func run(
+        threads: Int? = nil, prices: PriceTable = .bundled, known: (row: DesignResult, sampleUsers: Int)? = nil
+    ) -> SweepResult {
         var s = scenario
         s.horizon.users = [users]
         let variants = values.map { knob.apply($0, to: design) }
-        s.designs = variants
-        s.baseline = variants[0].name
-        let result = MonteCarloEngine(scenario: s, designs: variants, threads: threads, prices: prices).run()
+        let sample = min(s.horizon.sampleUsers, users)
+        let reused = known.flatMap { k -> DesignResult? in
+            k.row.design == design.name && k.row.users == users && k.sampleUsers == sample ? k.row : nil
+        }
+        func unchanged(_ variant: Design) -> Bool {
+            var renamed = variant
+            renamed.name = design.name
+            return renamed == design
+        }
+        let simulated = variants.filter { reused == nil || !unchanged($0) }
+        s.designs = simulated
+        s.baseline = simulated.first?.name ?? design.name
+        let result =
+            simulated.isEmpty ? nil : MonteCarloEngine(scenario: s, designs: simulated, threads: threads, prices: prices).run()
         var points = zip(values, variants).map { value, variant -> SweepResult.Point in
-            let r = result.results.first { $0.design == variant.name }!
+            let r = result?.results.first { $0.design == variant.name } ?? reused!
             return SweepResult.Point(
                 value: value, requestsPerUserMonth: r.requestsPerUserMonth.mean,
                 totalRequestsPerMonth: r.totalRequestsPerMonth, costPerMonth: r.cost?.perMonth.mean,

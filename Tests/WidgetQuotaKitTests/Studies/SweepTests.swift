@@ -29,6 +29,26 @@ import Testing
         #expect(r.addition == nil)
     }
 
+    /// The design as it is need not be simulated again: its row from the projection gives the
+    /// same point, byte for byte, and a row from a different sample is not used.
+    @Test("the design's own value is taken from the projection, with the same result")
+    func ownValueIsReused() throws {
+        var s = TestSupport.smallScenario(users: [60, 5_000], runs: 3, days: 7, sample: 60)
+        s.api.outages = [Outage(day: 4, startHourUTC: 15, durationHours: 3, errorRate: 0.95)]
+        let d = s.availableDesigns.first { $0.name == "cache-bgtask" }!
+        let projection = MonteCarloEngine(scenario: s, designs: [d], threads: 2).run()
+        let row = TestSupport.row(projection, "cache-bgtask", users: 60)
+        let values = [15, d.cacheTTLMinutes!, 240]
+        let sweep = try Sweep(scenario: s, design: d, knob: .ttl, values: values, users: 60)
+        let simulated = try JSONOutput.encode(sweep.run(threads: 2))
+        #expect(try JSONOutput.encode(sweep.run(threads: 1, known: (row, 60))) == simulated)
+        // A row that is not this sweep's (another design's figures) would show if it were used.
+        var other = row
+        other.requestsPerUserMonth.mean += 1_000
+        #expect(try JSONOutput.encode(sweep.run(threads: 2, known: (other, 60))) != simulated)
+        #expect(try JSONOutput.encode(sweep.run(threads: 2, known: (other, 59))) == simulated)
+    }
+
     /// Sweeping a knob the design does not have gives it one: the output says so.
     @Test(
         "a knob the design lacks is named",
