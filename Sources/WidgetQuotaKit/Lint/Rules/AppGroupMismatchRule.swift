@@ -60,31 +60,31 @@ public struct AppGroupMismatchRule: LintRule {
         if appGroups.isEmpty && widgetGroups.isEmpty { return [] }
         if widgetGroups.isEmpty, let first = appGroups.first {
             let file = app.entitlementsPath ?? app.infoPlistPath ?? ""
-            let line = tree.appGroupRuleLine(of: first, in: file)
+            let location = tree.appGroupRuleLocation(of: first, in: file)
             findings.append(
                 finding(
-                    file, line.map { SourceLocation(line: $0, column: 1) },
+                    file, location,
                     "the app has the App Group `\(first)` but the widget extension has \(noGroups(widget)): it cannot read the app's cache",
                     fix: "give the widget extension the App Groups capability with `\(first)`"))
             return findings
         }
         if appGroups.isEmpty, let first = widgetGroups.first {
             let file = widget.entitlementsPath ?? ""
-            let line = tree.appGroupRuleLine(of: first, in: file)
+            let location = tree.appGroupRuleLocation(of: first, in: file)
             findings.append(
                 finding(
-                    file, line.map { SourceLocation(line: $0, column: 1) },
+                    file, location,
                     "the widget extension has the App Group `\(first)` but the app has \(noGroups(app)): nothing fills the widget's cache",
                     fix: "give the app the App Groups capability with `\(first)`"))
             return findings
         }
         for id in widgetGroups where !appGroups.contains(id) {
             let file = widget.entitlementsPath ?? ""
-            let line = tree.appGroupRuleLine(of: id, in: file)
+            let location = tree.appGroupRuleLocation(of: id, in: file)
             let nearest = appGroups.min { Self.distance($0, id) < Self.distance($1, id) } ?? ""
             findings.append(
                 finding(
-                    file, line.map { SourceLocation(line: $0, column: 1) },
+                    file, location,
                     "the extension's App Group `\(id)` is not among the app's (`\(appGroups.joined(separator: "`, `"))`)",
                     fix: "use the app's App Group id (`\(nearest)`) in both entitlements files"))
         }
@@ -236,14 +236,19 @@ public struct AppGroupMismatchRule: LintRule {
 }
 
 extension AppSourceTree {
-    /// The 1-based line of the first `<string>` or `<key>` element of the property list at `path`
-    /// whose text is `value`; nil when the file was not read or holds no such element.
-    func appGroupRuleLine(of value: String, in path: String) -> Int? {
+    /// Where the first `<string>` or `<key>` element whose text is `value` starts in the property
+    /// list at `path` (1-based line, UTF-8 column); nil when the file was not read or holds no such
+    /// element.
+    func appGroupRuleLocation(of value: String, in path: String) -> SourceLocation? {
         guard let text = propertyListTexts[path] else { return nil }
         let escaped = value.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
         var line = 1
         for row in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if row.contains("<string>\(escaped)</string>") || row.contains("<key>\(escaped)</key>") { return line }
+            for element in ["<string>\(escaped)</string>", "<key>\(escaped)</key>"] {
+                if let r = row.range(of: element) {
+                    return SourceLocation(line: line, column: row.utf8.distance(from: row.startIndex, to: r.lowerBound) + 1)
+                }
+            }
             line += 1
         }
         return nil

@@ -76,13 +76,13 @@ public struct BackgroundTaskSetupRule: LintRule {
         let modes = info["UIBackgroundModes"]?.strings ?? []
         for (kind, mode) in [("BGAppRefreshTaskRequest", "fetch"), ("BGProcessingTaskRequest", "processing")]
         where requests.contains(where: { $0.kind == kind }) && !modes.contains(mode) {
-            let line = tree.appGroupRuleLine(of: "UIBackgroundModes", in: infoPath)
+            let location = tree.appGroupRuleLocation(of: "UIBackgroundModes", in: infoPath)
             let now =
                 modes.isEmpty
                 ? "the app's Info.plist has no `UIBackgroundModes`" : "`UIBackgroundModes` holds only `\(modes.joined(separator: "`, `"))`"
             findings.append(
                 finding(
-                    infoPath, line.map { SourceLocation(line: $0, column: 1) },
+                    infoPath, location,
                     "the app submits a `\(kind)` but \(now): without `\(mode)` the task never runs",
                     fix: "add `\(mode)` to `UIBackgroundModes` (the Background Modes capability)"))
         }

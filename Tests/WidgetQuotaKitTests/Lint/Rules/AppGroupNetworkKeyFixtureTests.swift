@@ -34,6 +34,14 @@ struct AppGroupNetworkKeyFixtureTests {
         #expect(mustNot.isDisjoint(with: found))
         #expect(findings.allSatisfy { $0.rule == c.rule && !$0.message.isEmpty && !$0.fix.isEmpty })
         #expect(findings.allSatisfy { !$0.message.contains("\n") && !$0.fix.contains("\n") })
+        // A finding in a property list points at the element it is about.
+        for f in findings where !f.location.file.hasSuffix(".swift") {
+            let line = try #require(f.location.line)
+            let column = try #require(f.location.column)
+            let rows = try Fixtures.text("apps/\(c.app)/\(f.location.file)").split(separator: "\n", omittingEmptySubsequences: false)
+            let at = rows[line - 1].utf8.dropFirst(column - 1)
+            #expect(at.starts(with: "<string>".utf8) || at.starts(with: "<key>".utf8), "\(f.location.description)")
+        }
     }
 
     @Test("No message or fix quotes the fake key; it is shown redacted", arguments: LintFixtureTests.apps)
