@@ -71,6 +71,9 @@ public struct AppSourceTree: Sendable {
     public var targets: [AppSourceTarget]
     /// Files skipped, each with the reason.
     public var notes: [String]
+    /// The text of each property list and entitlements file read, by path, so a finding about a
+    /// key or value can name its line.
+    public var propertyListTexts: [String: String] = [:]
 
     /// The widget extension's target, when there is one.
     public var widgetExtension: AppSourceTarget? { targets.first { $0.role == .widgetExtension } }
@@ -115,6 +118,7 @@ public struct AppSourceTree: Sendable {
 
         var notes = [String]()
         var propertyLists = [String: PropertyList]()
+        var propertyListTexts = [String: String]()
         var indexes = [(String, SwiftFileIndex)]()
         var project: XcodeProject?
         var projectPath: String?
@@ -140,13 +144,15 @@ public struct AppSourceTree: Sendable {
                 let essential = path.hasSuffix(".entitlements") || (path as NSString).lastPathComponent == "Info.plist"
                 do {
                     propertyLists[path] = try PropertyList.parseXML(bytes, file: path)
+                    propertyListTexts[path] = String(decoding: bytes, as: UTF8.self)
                 } catch let error as WidgetQuotaError where !essential {
                     notes.append("\(error.description) (skipped)")
                 }
             }
         }
         var tree = AppSourceTree(
-            swiftFiles: [], propertyLists: propertyLists, project: project, projectPath: projectPath, targets: [], notes: notes)
+            swiftFiles: [], propertyLists: propertyLists, project: project, projectPath: projectPath, targets: [], notes: notes,
+            propertyListTexts: propertyListTexts)
         if let project, let projectPath {
             tree.assignFromProject(project, projectPath: projectPath, indexes: indexes)
         } else {
