@@ -37,14 +37,16 @@ struct GlanceIntegrator {
     private let outageFrom: Double
     private let outageTo: Double
 
-    // What instance 0 shows, since when.
+    /// The content time instance 0 shows; −infinity while it shows a placeholder or an error.
     private var content = -Double.infinity
-    private var shown = false
+    /// Since when it shows what it shows.
     private var since = 0.0
-    /// The glance rate now (per second; 0 outside the counted window), and when it next changes.
+    /// The glance rate now (per second; 0 outside the counted window), when it next changes,
+    /// and the hour of the day that change starts.
     private var rate = 0.0
     private var nextBoundary: Double
     private var boundaryHour = 0
+    private var hoursCrossed = 0
 
     // Sums.
     private var staleMoment = 0.0
@@ -80,43 +82,49 @@ struct GlanceIntegrator {
     /// Instance 0 shows `newContent` (a content time; −infinity: the placeholder) from `t` on,
     /// or an error when `error`. Calls must come in time order.
     @inline(__always) mutating func show(_ newContent: Double, error: Bool, at t: Double) {
-        let newShown = !error && newContent != -.infinity
-        guard newShown != shown || (newShown && newContent != content) else { return }
-        change(to: newContent, shown: newShown, at: t)
+        let shown = error ? -.infinity : newContent
+        if shown != content { change(to: shown, at: t) }
     }
 
-    private mutating func change(to newContent: Double, shown newShown: Bool, at t: Double) {
-        advance(to: t)
-        close(until: t)
-        if rate > 0 {
-            if shown { step(at: t - content, -rate) }
-            if newShown { step(at: t - newContent, rate) }
+    private mutating func change(to newContent: Double, at t: Double) {
+        if t >= nextBoundary { advance(to: t) }
+        // Errors and outages are integrated directly; they are rare.
+        if content == -.infinity || (t > outageFrom && since < outageTo) { close(until: t) }
+        let r = rate
+        if r > 0 {
+            if content != -.infinity { step(at: t - content, -r) }
+            if newContent != -.infinity { step(at: t - newContent, r) }
         }
         content = newContent
-        shown = newShown
         since = t
     }
 
     /// Applies the rate's changes at the hour boundaries up to `t`.
-    @inline(__always) private mutating func advance(to t: Double) {
-        while nextBoundary <= t { crossBoundary() }
-    }
-
-    private mutating func crossBoundary() {
-        let newRate = boundaryHour < countedHours ? perDay * hourRate[boundaryHour % TimeUnits.hoursPerDay] : 0
-        if shown && newRate != rate { step(at: nextBoundary - content, newRate - rate) }
-        rate = newRate
-        boundaryHour += 1
-        nextBoundary = boundaryHour <= countedHours ? countedStart + Double(boundaryHour) * .secondsPerHour : .infinity
+    private mutating func advance(to t: Double) {
+        while nextBoundary <= t {
+            var newRate = 0.0
+            if hoursCrossed < countedHours {
+                newRate = perDay * hourRate[boundaryHour]
+                boundaryHour = boundaryHour == TimeUnits.hoursPerDay - 1 ? 0 : boundaryHour + 1
+            }
+            if content != -.infinity && newRate != rate { step(at: nextBoundary - content, newRate - rate) }
+            rate = newRate
+            hoursCrossed += 1
+            nextBoundary = hoursCrossed <= countedHours ? nextBoundary + .secondsPerHour : .infinity
+        }
     }
 
     /// Adds a step of `w` (glances per second) to the age density at age `age`.
     @inline(__always) private mutating func step(at age: Double, _ w: Double) {
         let fineEnd = Double(AgeHistogram.fineBins) * AgeHistogram.fineWidth
+        let clamped = age > 0 ? age : 0
         let bin: Int
         let binEnd: Double
-        if age < fineEnd {
-            bin = Swift.max(0, Int(age * (1 / AgeHistogram.fineWidth)))
+        if clamped < fineEnd {
+            // ⌊age ÷ width⌋ through the float's bits (or one less at an exact bin edge, which
+            // adds the same to every bin); no range checks.
+            let rounded = (clamped * (1 / AgeHistogram.fineWidth) - 0.5) + 0x1.8p52
+            bin = Int(truncatingIfNeeded: rounded.bitPattern) & 0x3FF
             binEnd = Double(bin + 1) * AgeHistogram.fineWidth
         } else {
             let coarse = Swift.min(Int((age - fineEnd) * (1 / Double.secondsPerDay)), AgeHistogram.coarseBins - 1)
@@ -125,25 +133,24 @@ struct GlanceIntegrator {
         }
         steps[bin] += w
         steps[AgeHistogram.binCount + bin] += w * (binEnd - age)
-        staleMoment += w * Swift.max(age - staleThreshold, 0)
-        overTargetMoment += w * Swift.max(age - freshnessTarget, 0)
+        let stale = age - staleThreshold
+        if stale > 0 { staleMoment += w * stale }
+        let over = age - freshnessTarget
+        if over > 0 { overTargetMoment += w * over }
     }
 
     /// Integrates the error and outage figures over what was shown from `since` to `t`.
-    @inline(__always) private mutating func close(until t: Double) {
+    private mutating func close(until t: Double) {
         let a = Swift.max(since, countedStart)
         let b = Swift.min(t, countedEnd)
         guard a < b, perDay > 0 else { return }
-        if !shown { errorGlances += expected(a, b) }
-        if b > outageFrom && a < outageTo { closeOutages(a, b) }
-    }
-
-    private mutating func closeOutages(_ a: Double, _ b: Double) {
+        if content == -.infinity { errorGlances += expected(a, b) }
+        guard b > outageFrom && a < outageTo else { return }
         for k in 0..<outageCount {
             let from = Swift.max(a, outages[k].start)
             let to = Swift.min(b, outages[k].end)
             guard from < to else { continue }
-            if !shown {
+            if content == -.infinity {
                 outageErrorGlances += expected(from, to)
             } else {
                 let stale = Swift.max(from, content + staleThreshold)
@@ -153,12 +160,12 @@ struct GlanceIntegrator {
     }
 
     /// Expected glances from `a` to `b`, both in the counted window.
-    @inline(__always) private func expected(_ a: Double, _ b: Double) -> Double {
+    private func expected(_ a: Double, _ b: Double) -> Double {
         cumulative(b) - cumulative(a)
     }
 
     /// Expected glances from the counted window's start to `t` (in the window).
-    @inline(__always) private func cumulative(_ t: Double) -> Double {
+    private func cumulative(_ t: Double) -> Double {
         let offset = t - countedStart
         let day = Int(offset * (1 / Double.secondsPerDay))
         let seconds = offset - Double(day) * .secondsPerDay
@@ -168,9 +175,9 @@ struct GlanceIntegrator {
 
     /// Ends the run at `end` (at or after the counted window's end) and adds the figures to `tally`.
     mutating func finish(at end: Double, into tally: inout UserTally) {
-        advance(to: end)
-        close(until: end)
         guard perDay > 0 else { return }
+        if end >= nextBoundary { advance(to: end) }
+        close(until: end)
         let glances = perDay * Double(countedHours / TimeUnits.hoursPerDay)
         var outageGlances = 0.0
         for k in 0..<outageCount {
@@ -178,10 +185,9 @@ struct GlanceIntegrator {
             let to = Swift.min(Swift.max(outages[k].end, countedStart), countedEnd)
             if from < to { outageGlances += expected(from, to) }
         }
-        let stale = Swift.max(-staleMoment, 0)
         tally.glances += glances
         tally.errorGlances += errorGlances
-        tally.staleGlances += stale
+        tally.staleGlances += Swift.max(-staleMoment, 0)
         tally.overTargetGlances += Swift.min(errorGlances + Swift.max(-overTargetMoment, 0), glances)
         tally.outageGlances += outageGlances
         tally.outageErrorGlances += outageErrorGlances
