@@ -270,7 +270,7 @@ struct UserSimulator<Observer: SimulationObserver> {
             }
             nextOtherEvent = min(nextRareEvent, min(nextAppOpen, nextPolicyReload))
         }
-        if !Observer.recordsGlances { glanceIntegrator.finish(at: endLocal, into: &tally) }
+        if !Observer.recordsGlances { glanceIntegrator.finish(into: &tally) }
         tally.users = 1
     }
 

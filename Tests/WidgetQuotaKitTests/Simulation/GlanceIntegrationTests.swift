@@ -139,7 +139,7 @@ import Testing
         g.show(start, error: true, at: start + 5 * hour)  // an error for an hour
         g.show(start + 6 * hour, error: false, at: start + 6 * hour)  // fresh again until the end
         var tally = UserTally()
-        g.finish(at: constants.endLocal, into: &tally)
+        g.finish(into: &tally)
         let close = { (a: Double, b: Double) in abs(a - b) < 1e-9 }
         #expect(close(tally.glances, 24))
         #expect(close(tally.errorGlances, 1))
