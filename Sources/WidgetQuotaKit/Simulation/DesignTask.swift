@@ -17,8 +17,7 @@ final class DesignTask {
     /// The odd users' share of `buckets` (the projection compares the two halves of the sample).
     private let oddBuckets: UnsafeMutableBufferPointer<Int32>
     private let quotaDays: UnsafeMutableBufferPointer<Int64>
-    /// Content age at glances, as steps of the age density (see `AgeHistogram(steps:)`).
-    private let ages: UnsafeMutableBufferPointer<Double>
+    private let ages: UnsafeMutableBufferPointer<Int64>
     private var peakPerMinute: Int32 = 0
     private var peakQuotaDay: Int64 = 0
     private let tiers: [QuotaTier]
@@ -46,7 +45,7 @@ final class DesignTask {
         oddBuckets.initialize(repeating: 0)
         quotaDays = .allocate(capacity: max(model.completeQuotaDays, 1))
         quotaDays.initialize(repeating: 0)
-        ages = .allocate(capacity: 2 * AgeHistogram.binCount)
+        ages = .allocate(capacity: AgeHistogram.binCount)
         ages.initialize(repeating: 0)
         tiers = model.scenario.quotas.tiers
         tokens = model.parameters.tokensPerRequest
@@ -57,7 +56,7 @@ final class DesignTask {
     /// Bytes a task keeps per design while it runs, for `days` counted days (the per-minute,
     /// per-quota-day and content-age counters).
     static func bytesPerDesign(days: Int) -> Int {
-        2 * 4 * TimeUnits.minutesPerDay * days + 8 * (days + 1) + 16 * AgeHistogram.binCount  // all users' and odd users' minutes
+        2 * 4 * TimeUnits.minutesPerDay * days + 8 * (days + 1) + 8 * AgeHistogram.binCount  // all users' and odd users' minutes
     }
 
     deinit {
@@ -97,7 +96,7 @@ final class DesignTask {
 
     /// The output once every sampled user has been simulated.
     func finish() -> MonteCarloEngine.TaskOutput {
-        out.ages = AgeHistogram(steps: ages.baseAddress!)
+        out.ages.counts = Array(ages)
         let sample = Array(buckets)
         let projection = LoadProjection(sample: sample, oddUsersSample: Array(oddBuckets), sampleUsers: sampleUsers, model: model)
         let allRequests = requests.histogram

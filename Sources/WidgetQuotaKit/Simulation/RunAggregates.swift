@@ -161,14 +161,8 @@ extension UserTally {
     /// `value ÷ over`, 0 when nothing was counted.
     static func ratio(_ value: Int64, _ over: Int64) -> Double { over > 0 ? Double(value) / Double(over) : 0 }
 
-    /// `value ÷ over` for expected counts (the glance figures), 0 when nothing was counted.
-    static func ratio(_ value: Double, _ over: Double) -> Double { over > 0 ? value / over : 0 }
-
     /// A count per simulated user-day.
     func perUserDay(_ count: KeyPath<UserTally, Int64>) -> Double { UserTally.ratio(self[keyPath: count], userDays) }
-
-    /// An expected count (a glance figure) per simulated user-day.
-    func perUserDay(_ count: KeyPath<UserTally, Double>) -> Double { UserTally.ratio(self[keyPath: count], Double(userDays)) }
 
     var successfulFetches: Int64 { fetches - failedFetches }
 }

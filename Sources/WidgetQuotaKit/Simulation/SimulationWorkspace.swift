@@ -228,17 +228,6 @@ final class SimulationWorkspace: @unchecked Sendable {
     // Day shapes of the run (app, widget, background, flat).
     let shapes: UnsafeMutablePointer<Double>
     let hourTables: UnsafeMutablePointer<UInt8>
-    /// The glance rate's shape by hour (see `GlanceIntegrator`): share of the day per second,
-    /// and the day's share before each hour less the hour's slope times its start.
-    let glanceHourRate: UnsafeMutablePointer<Double>
-    let glanceHourBase: UnsafeMutablePointer<Double>
-    /// The outage windows' union in UTC seconds (disjoint, ascending), and room for one user's
-    /// copy in local time.
-    let outageUnion: [(start: Double, end: Double)]
-    var outageUnionCount: Int { outageUnion.count }
-    let localOutages: UnsafeMutablePointer<(start: Double, end: Double)>
-    /// Age-density steps of users whose engine collects no histogram (written, never read).
-    let scratchAgeSteps: UnsafeMutablePointer<Double>
     /// Where a simulator that draws its own user's activity puts it (made on first use: the
     /// engine's tasks replay an activity drawn elsewhere).
     private(set) lazy var activity = ActivityBuffers(model: model)
@@ -266,26 +255,6 @@ final class SimulationWorkspace: @unchecked Sendable {
         for (k, shape) in [model.appShape, model.widgetShape, model.backgroundShape, model.flatShape].enumerated() {
             _ = ShapeTable.write(shape, doubles: shapes + k * ShapeTable.doubles, slots: hourTables + k * ShapeTable.hourSlots)
         }
-        glanceHourRate = .allocate(capacity: TimeUnits.hoursPerDay)
-        glanceHourBase = .allocate(capacity: TimeUnits.hoursPerDay)
-        let widget = model.widgetShape
-        for h in 0..<TimeUnits.hoursPerDay {
-            let rate = widget.secondsPerShare[h] > 0 ? 1 / widget.secondsPerShare[h] : 0
-            glanceHourRate[h] = rate
-            glanceHourBase[h] = widget.cumulative[h] - Double(h) * .secondsPerHour * rate
-        }
-        var union: [(start: Double, end: Double)] = []
-        for o in model.outages where o.end > o.start {
-            if let last = union.last, o.start <= last.end {
-                union[union.count - 1].end = max(last.end, o.end)
-            } else {
-                union.append((o.start, o.end))
-            }
-        }
-        outageUnion = union
-        localOutages = .allocate(capacity: max(union.count, 1))
-        scratchAgeSteps = .allocate(capacity: 2 * AgeHistogram.binCount)
-        scratchAgeSteps.initialize(repeating: 0, count: 2 * AgeHistogram.binCount)
         self.model = model
     }
 
@@ -299,10 +268,6 @@ final class SimulationWorkspace: @unchecked Sendable {
         clockTables.deallocate()
         shapes.deallocate()
         hourTables.deallocate()
-        glanceHourRate.deallocate()
-        glanceHourBase.deallocate()
-        localOutages.deallocate()
-        scratchAgeSteps.deallocate()
     }
 
     /// Shapes by index: 0 app, 1 widget, 2 background, 3 flat.

@@ -2,7 +2,7 @@ import Foundation
 
 /// What one simulated user does whatever the design: who they are (`UserTraits`), how busy each
 /// local day is, which days are spent in Low Power Mode, and the widget's own activity (system
-/// getTimeline calls, and glances when asked for, see `WidgetStream`).
+/// getTimeline calls and glances, see `WidgetStream`).
 ///
 /// It draws only from random streams keyed by (seed, run, user), never by design, so it is the
 /// same under every design of a run; the engine generates it once per user and replays it under
@@ -17,9 +17,7 @@ struct UserActivity {
     let widget: WidgetStream
 
     /// Draws user `user`'s activity for `model`'s run into `buffers` (made for a model of the same run).
-    /// - Parameter glances: whether to draw the user's glances into the widget's events (for
-    ///   observers that see them); the engine integrates them instead.
-    init(model: SimulationModel, user: Int, buffers: ActivityBuffers, glances: Bool = false) {
+    init(model: SimulationModel, user: Int, buffers: ActivityBuffers) {
         let traits = UserTraits(model: model, user: user)
         self.traits = traits
         let seed = model.scenario.horizon.seed
@@ -40,14 +38,11 @@ struct UserActivity {
         self.lowPower = UnsafePointer(lowPower)
 
         var widgetRNG = RandomStream(seed: seed, .widgetRequests, run, u)
-        var glanceRNG = RandomStream(seed: seed, .glances, run, u)
         let systemPerDay = max(traits.getTimelinePerDay * Double(traits.instances), 0)
-        widget = withUnsafeMutablePointer(to: &glanceRNG) { glanceStream in
-            WidgetStream.generate(
-                in: buffers, days: days, callsPerDay: { systemPerDay * dayFactor[$0] },
-                glancesPerDay: max(traits.glancesPerDay, 0), rng: &widgetRNG, glanceRNG: glances ? glanceStream : nil,
-                tables: ExponentialTables.shared)
-        }
+        widget = WidgetStream.generate(
+            in: buffers, days: days, callsPerDay: { systemPerDay * dayFactor[$0] },
+            glancesPerDay: max(traits.glancesPerDay, 0), rng: &widgetRNG,
+            tables: ExponentialTables.shared)
     }
 }
 
@@ -66,9 +61,6 @@ final class ActivityBuffers {
     private(set) var widgetTimes: UnsafeMutablePointer<Double>
     private(set) var widgetKinds: UnsafeMutablePointer<WidgetEventKind>
     private(set) var widgetCapacity: Int
-    /// The user's glances before they are merged into the widget's events (when drawn).
-    private(set) var glanceTimes: UnsafeMutablePointer<Double>
-    private(set) var glanceCapacity: Int
 
     init(model: SimulationModel) {
         days = model.simulatedDays
@@ -80,8 +72,6 @@ final class ActivityBuffers {
         widgetCapacity = 4_096
         widgetTimes = .allocate(capacity: widgetCapacity + 1)
         widgetKinds = .allocate(capacity: widgetCapacity + 1)
-        glanceCapacity = 0
-        glanceTimes = .allocate(capacity: 1)
     }
 
     deinit {
@@ -91,18 +81,6 @@ final class ActivityBuffers {
         shapeSlots.deallocate()
         widgetTimes.deallocate()
         widgetKinds.deallocate()
-        glanceTimes.deallocate()
-    }
-
-    /// Makes room for at least `count` glances, keeping the first `kept`.
-    func reserveGlances(_ count: Int, keeping kept: Int) {
-        guard count > glanceCapacity else { return }
-        let capacity = max(count, 2 * glanceCapacity, 1_024)
-        let times = UnsafeMutablePointer<Double>.allocate(capacity: capacity)
-        times.initialize(from: glanceTimes, count: kept)
-        glanceTimes.deallocate()
-        glanceTimes = times
-        glanceCapacity = capacity
     }
 
     /// Makes room for at least `count` widget events (plus the end marker), keeping the first `kept`.

@@ -10,15 +10,10 @@ import Foundation
 /// same way, and a design's results do not depend on which other designs are simulated with it.
 ///
 /// The loop is written for speed: the design is resolved to scalars (`SimulationConstants`),
-/// per-instance state and day tables live in a reusable `SimulationWorkspace`, the system's
-/// getTimeline calls (most of all events) are generated up front as one stream
-/// (`WidgetStream`), and every other source keeps its earliest time cached, so the common step
-/// is one comparison against that time.
-///
-/// Glances only read what instance 0 shows. An observer that sees them (`recordsGlances`) gets
-/// them drawn one by one into the widget's stream, and the tally counts those; otherwise (the
-/// engine) the glance figures are expectations integrated over what instance 0 shows
-/// (`GlanceIntegrator`). Either way the rest of the run is the same.
+/// per-instance state and day tables live in a reusable `SimulationWorkspace`, the widget's own
+/// activity (system getTimeline calls and glances, most of all events) is generated up front as
+/// one stream (`WidgetStream`), and every other source keeps its earliest time cached, so the
+/// common step is one comparison against that time and one against the kind of widget event.
 struct UserSimulator<Observer: SimulationObserver> {
     let traits: UserTraits
     var observer: Observer
@@ -107,10 +102,8 @@ struct UserSimulator<Observer: SimulationObserver> {
     /// Running peaks of the population simulated so far (carried from user to user by the engine).
     var peakPerMinute: Int32 = 0
     var peakQuotaDay: Int64 = 0
-    /// Content age at glances as `AgeHistogram(steps:)` reads it, owned by the engine (nil: not collected).
-    var ages: UnsafeMutablePointer<Double>?
-    /// The glance figures as expectations (observers that do not see glances).
-    private var glanceIntegrator: GlanceIntegrator
+    /// Content-age histogram at glances, owned by the engine (nil: not collected).
+    var ages: UnsafeMutablePointer<Int64>?
 
     /// A simulator with its own workspace (tracing, tests).
     init(model: SimulationModel, user: Int, observer: Observer) {
@@ -123,7 +116,7 @@ struct UserSimulator<Observer: SimulationObserver> {
     init(model: SimulationModel, user: Int, observer: Observer, workspace ws: SimulationWorkspace) {
         self.init(
             model: model, user: user, observer: observer, workspace: ws,
-            activity: UserActivity(model: model, user: user, buffers: ws.activity, glances: Observer.recordsGlances))
+            activity: UserActivity(model: model, user: user, buffers: ws.activity))
     }
 
     /// A simulator that replays `activity`, drawn for this user under any design of `model`'s run.
@@ -187,8 +180,6 @@ struct UserSimulator<Observer: SimulationObserver> {
             displayedError[i] = false
         }
         endLocal = constants.endLocal
-        glanceIntegrator = GlanceIntegrator(
-            glancesPerDay: 0, constants: constants, workspace: ws, utcOffset: traits.utcOffsetSeconds, steps: ws.scratchAgeSteps)
     }
 
     /// Whether each local day of the simulated window is spent in Low Power Mode.
@@ -217,11 +208,6 @@ struct UserSimulator<Observer: SimulationObserver> {
         let times = widget.times
         let kinds = widget.kinds
         var nextWidget = 0
-        if !Observer.recordsGlances {
-            glanceIntegrator = GlanceIntegrator(
-                glancesPerDay: max(traits.glancesPerDay, 0), constants: constants, workspace: workspace, utcOffset: utcOffset,
-                steps: ages ?? workspace.scratchAgeSteps)
-        }
 
         var nextAppOpen = appClock.next(&appOpenRandom, exponentialTables)
         nextPush = pushClock.next(&pushRandom, exponentialTables)
@@ -237,12 +223,12 @@ struct UserSimulator<Observer: SimulationObserver> {
         while true {
             let t = times[nextWidget]
             if t < nextOtherEvent {
-                if Observer.recordsGlances && kinds[nextWidget] == .glance {
-                    nextWidget += 1
+                let kind = kinds[nextWidget]
+                nextWidget += 1
+                if kind == .glance {
                     glance(at: t)  // only reads what is shown
                     continue
                 }
-                nextWidget += 1
                 let instance = instances == 1 ? 0 : Int(instanceRandom.next() % UInt64(instances))
                 getTimeline(instance, at: t, origin: .system)
                 nextOtherEvent = min(nextRareEvent, min(nextAppOpen, nextPolicyReload))  // the policy reload or a retry may have moved
@@ -270,15 +256,7 @@ struct UserSimulator<Observer: SimulationObserver> {
             }
             nextOtherEvent = min(nextRareEvent, min(nextAppOpen, nextPolicyReload))
         }
-        if !Observer.recordsGlances { glanceIntegrator.finish(into: &tally) }
         tally.users = 1
-    }
-
-    /// Instance `i` shows content from `content` (−infinity: the placeholder), or an error.
-    @inline(__always) private mutating func show(_ i: Int, content: Double, error: Bool, at t: Double) {
-        if !Observer.recordsGlances && i == 0 { glanceIntegrator.show(content, error: error, at: t) }
-        displayedContent[i] = content
-        displayedError[i] = error
     }
 
     /// Handles the rare source that is due at `t`.
@@ -323,7 +301,10 @@ struct UserSimulator<Observer: SimulationObserver> {
         }
         if counted(t) { tally.retries += 1 }
         let ok = fetch(at: t, actor: actor, instance: actor == .widgetExtension ? instance : nil)
-        if ok && actor == .widgetExtension { show(instance, content: contentTime, error: false, at: t) }
+        if ok && actor == .widgetExtension {
+            displayedContent[instance] = contentTime
+            displayedError[instance] = false
+        }
         if actor == .background && nextRetry == .infinity {
             observer.record(.bgTaskComplete(success: ok), local: lastFetchEnd, utc: utc(lastFetchEnd))
         }
@@ -425,22 +406,25 @@ struct UserSimulator<Observer: SimulationObserver> {
         if constants.fetchOnGetTimeline {
             if constants.hasTTL && t - contentTime <= constants.ttl {
                 observer.record(.cacheHit(instance: i), local: t, utc: utc(t))
-                show(i, content: contentTime, error: false, at: t)
+                displayedContent[i] = contentTime
+                displayedError[i] = false
             } else {
                 extensionDeadline = t + constants.taskSliceSeconds
                 let ok = fetch(at: t, actor: .widgetExtension, instance: i)
                 if ok {
-                    show(i, content: contentTime, error: false, at: t)
+                    displayedContent[i] = contentTime
+                    displayedError[i] = false
                 } else if !constants.hasTTL {
-                    show(i, content: displayedContent[i], error: true, at: t)
+                    displayedError[i] = true
                 } else {
-                    show(i, content: contentTime, error: displayedError[i], at: t)
+                    displayedContent[i] = contentTime
                 }
             }
         } else {
             let fresh = constants.hasTTL && t - contentTime <= constants.ttl
             observer.record(fresh ? .cacheHit(instance: i) : .cacheStale(instance: i), local: t, utc: utc(t))
-            show(i, content: contentTime, error: false, at: t)
+            displayedContent[i] = contentTime
+            displayedError[i] = false
         }
         if !constants.policyNever {
             nextPolicy[i] = policyTime(after: t)
@@ -673,23 +657,25 @@ struct UserSimulator<Observer: SimulationObserver> {
         for i in 0..<instances { getTimeline(i, at: t, origin: .reloadCall) }
     }
 
-    /// A glance drawn one by one (observers that see glances) reads what instance 0 shows.
-    mutating func glance(at t: Double) {
+    /// A glance reads what instance 0 shows. Its counts are added as 0/1 flags rather than
+    /// behind branches: whether a glance finds stale content is a coin flip the branch predictor
+    /// cannot learn, and glances are a quarter of all events.
+    @inline(__always) mutating func glance(at t: Double) {
         let shownContent = displayedContent[0]
         let isError = displayedError[0] || shownContent == -.infinity
         let shown = t - shownContent
         observer.record(.glance(ageSeconds: isError ? nil : shown, error: isError), local: t, utc: utc(t))
         guard counted(t) else { return }
-        let outage = inOutage(t)
-        let stale = !isError && shown > constants.staleThreshold
-        tally.glances += 1
-        if outage { tally.outageGlances += 1 }
-        if isError { tally.errorGlances += 1 }
-        if isError && outage { tally.outageErrorGlances += 1 }
-        if isError || shown > constants.freshnessTargetSeconds { tally.overTargetGlances += 1 }
-        if stale { tally.staleGlances += 1 }
-        if stale && outage { tally.outageStaleGlances += 1 }
-        // A glance is a point of the age density: all of it in its own bin (see `AgeHistogram(steps:)`).
-        if let ages, !isError { ages[AgeHistogram.binCount + AgeHistogram.index(ageSeconds: shown)] += 1 }
+        let error = Int64(isError ? 1 : 0)
+        let outage = Int64(inOutage(t) ? 1 : 0)
+        let stale = (1 - error) & Int64(shown > constants.staleThreshold ? 1 : 0)
+        tally.glances &+= 1
+        tally.outageGlances &+= outage
+        tally.errorGlances &+= error
+        tally.outageErrorGlances &+= error & outage
+        tally.overTargetGlances &+= error | Int64(shown > constants.freshnessTargetSeconds ? 1 : 0)
+        tally.staleGlances &+= stale
+        tally.outageStaleGlances &+= stale & outage
+        if let ages, !isError { ages[AgeHistogram.index(ageSeconds: shown)] &+= 1 }
     }
 }

@@ -1,9 +1,4 @@
-/// Counts for the counted days of one or many simulated users.
-///
-/// Events are integer counts, so any order adds up the same. The glance figures are expected
-/// counts (the engine integrates them over each user's days, see `GlanceIntegrator`), so they
-/// are fractional; the engine adds users and runs in a fixed order, which keeps their sums the
-/// same on every run and for any thread count.
+/// Counts for the counted days of one or many simulated users; integer sums, so any order adds up the same.
 public struct UserTally: Sendable, Equatable {
     public var users: Int64 = 0
     public var userDays: Int64 = 0
@@ -25,14 +20,14 @@ public struct UserTally: Sendable, Equatable {
     public var instanceDays: Int64 = 0
     public var exhaustedInstanceDays: Int64 = 0
     public var lowPowerDays: Int64 = 0
-    public var glances: Double = 0
-    public var staleGlances: Double = 0
-    public var errorGlances: Double = 0
-    public var outageGlances: Double = 0
-    public var outageErrorGlances: Double = 0
-    public var outageStaleGlances: Double = 0
+    public var glances: Int64 = 0
+    public var staleGlances: Int64 = 0
+    public var errorGlances: Int64 = 0
+    public var outageGlances: Int64 = 0
+    public var outageErrorGlances: Int64 = 0
+    public var outageStaleGlances: Int64 = 0
     /// Glances at content older than the freshness target (whatever the TTL), or at an error.
-    public var overTargetGlances: Double = 0
+    public var overTargetGlances: Int64 = 0
 
     public init() {}
 
@@ -69,30 +64,12 @@ public struct UserTally: Sendable, Equatable {
 }
 
 /// Content age at glances, in 5-minute bins up to two days and daily bins beyond.
-///
-/// Counts are expected glances (fractional): the engine integrates the glance rate over the
-/// time each content is shown rather than sampling glances. The last bin holds every older age.
 public struct AgeHistogram: Sendable, Equatable {
     static let fineBins = 576  // 5-minute bins, 48 hours
     static let coarseBins = 60  // 1-day bins after that
-    /// Seconds per fine bin.
-    static let fineWidth = 300.0
-    public var counts = [Double](repeating: 0, count: AgeHistogram.fineBins + AgeHistogram.coarseBins)
+    public var counts = [Int64](repeating: 0, count: AgeHistogram.fineBins + AgeHistogram.coarseBins)
 
     public init() {}
-
-    /// The histogram of a glance-rate density over age given as steps (see `GlanceIntegrator`):
-    /// `steps` holds `binCount` step sums followed by `binCount` moment sums.
-    init(steps: UnsafePointer<Double>) {
-        let moments = steps + AgeHistogram.binCount
-        var density = 0.0
-        for i in 0..<AgeHistogram.binCount {
-            let mass = density * AgeHistogram.bounds(i).width + moments[i]
-            // Rounding leaves a bin that holds nothing at ±1e-16 or so; a count is never negative.
-            counts[i] = Swift.max(mass, 0)
-            density += steps[i]
-        }
-    }
 
     static let binCount = fineBins + coarseBins
 
@@ -115,13 +92,13 @@ public struct AgeHistogram: Sendable, Equatable {
     public func quantileMinutes(_ q: Double) -> Double? {
         let total = counts.reduce(0, +)
         guard total > 0 else { return nil }
-        let target = q * total
+        let target = q * Double(total)
         var running = 0.0
         for (i, c) in counts.enumerated() where c > 0 {
-            let next = running + c
+            let next = running + Double(c)
             if next >= target {
                 let (lo, width) = AgeHistogram.bounds(i)
-                return (lo + width * (target - running) / c) / .secondsPerMinute
+                return (lo + width * (target - running) / Double(c)) / .secondsPerMinute
             }
             running = next
         }

@@ -6,7 +6,7 @@
 /// raw values cannot repeat. The values are arbitrary but fixed: results are reproducible
 /// only while they stay as they are.
 public enum RandomStreamID: UInt64, CaseIterable, Sendable {
-    /// Per user: when the system asks the widget for a timeline.
+    /// Per user: when the system asks the widget for a timeline and when the user glances at it.
     case widgetRequests = 1
     /// Per user: when the app is opened.
     case appOpens = 2
@@ -24,8 +24,6 @@ public enum RandomStreamID: UInt64, CaseIterable, Sendable {
     case days = 8
     /// Per user: the phase of the daily reload budget and of an aligned poll.
     case phases = 9
-    /// Per user: when the user glances at the widget (drawn only for observers that see glances).
-    case glances = 10
     /// Per user: the traits drawn once per run (time zone, Smart Stack, instances, budget, rates).
     case userTraits = 0x7EA1_75
     /// Per run: the value of each uncertain assumption (the next key is the assumption's path hash).
