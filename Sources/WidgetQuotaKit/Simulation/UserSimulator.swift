@@ -409,8 +409,7 @@ struct UserSimulator<Observer: SimulationObserver> {
                 displayedContent[i] = contentTime
                 displayedError[i] = false
             } else {
-                extensionDeadline = t + constants.taskSliceSeconds
-                let ok = fetch(at: t, actor: .widgetExtension, instance: i)
+                let ok = extensionFetch(i, at: t)
                 if ok {
                     displayedContent[i] = contentTime
                     displayedError[i] = false
@@ -430,6 +429,13 @@ struct UserSimulator<Observer: SimulationObserver> {
             nextPolicy[i] = policyTime(after: t)
             updatePolicy()
         }
+    }
+
+    /// The extension's fetch for instance `i`'s timeline, out of line: the rest of getTimeline is
+    /// then small enough to inline into the event loop, and only fetching calls pay for a call.
+    @inline(never) mutating func extensionFetch(_ i: Int, at t: Double) -> Bool {
+        extensionDeadline = t + constants.taskSliceSeconds
+        return fetch(at: t, actor: .widgetExtension, instance: i)
     }
 
     /// When the timeline built at `t` asks to be reloaded.
