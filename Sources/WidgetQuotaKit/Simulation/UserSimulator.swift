@@ -409,8 +409,7 @@ struct UserSimulator<Observer: SimulationObserver> {
                 displayedContent[i] = contentTime
                 displayedError[i] = false
             } else {
-                extensionDeadline = t + constants.taskSliceSeconds
-                let ok = fetch(at: t, actor: .widgetExtension, instance: i)
+                let ok = extensionFetch(i, at: t)
                 if ok {
                     displayedContent[i] = contentTime
                     displayedError[i] = false
@@ -430,6 +429,13 @@ struct UserSimulator<Observer: SimulationObserver> {
             nextPolicy[i] = policyTime(after: t)
             updatePolicy()
         }
+    }
+
+    /// The extension's fetch for instance `i`'s timeline, out of line: the rest of getTimeline is
+    /// then small enough to inline into the event loop, and only fetching calls pay for a call.
+    @inline(never) mutating func extensionFetch(_ i: Int, at t: Double) -> Bool {
+        extensionDeadline = t + constants.taskSliceSeconds
+        return fetch(at: t, actor: .widgetExtension, instance: i)
     }
 
     /// When the timeline built at `t` asks to be reloaded.
@@ -462,17 +468,24 @@ struct UserSimulator<Observer: SimulationObserver> {
         return time
     }
 
-    /// `x.rounded(.up)` without a libm call (the baseline x86-64 target has no `roundsd`);
-    /// exact for |x| < 2⁶³, which every time in a simulated window is.
+    /// `x.rounded(.up)` without a libm call (the baseline x86-64 target has no `roundsd`) and
+    /// without the range checks of a conversion to `Int`; exact for |x| < 2⁵¹, which every time
+    /// in a simulated window is.
     @inline(__always) static func ceil(_ x: Double) -> Double {
-        let truncated = Double(Int(x))
-        return truncated < x ? truncated + 1 : truncated
+        let nearest = nearestInteger(x)
+        return nearest < x ? nearest + 1 : nearest
     }
 
     /// `x.rounded(.down)`, likewise.
     @inline(__always) static func floor(_ x: Double) -> Double {
-        let truncated = Double(Int(x))
-        return truncated > x ? truncated - 1 : truncated
+        let nearest = nearestInteger(x)
+        return nearest > x ? nearest - 1 : nearest
+    }
+
+    /// `x` rounded to the nearest integer (ties to even) for |x| < 2⁵¹: adding 1.5 × 2⁵² leaves
+    /// no bits below the units, so the addition itself rounds.
+    @inline(__always) static func nearestInteger(_ x: Double) -> Double {
+        (x + 0x1.8p52) - 0x1.8p52
     }
 
     mutating func appForeground(at t: Double) {
