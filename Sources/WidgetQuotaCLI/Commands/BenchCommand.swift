@@ -3,7 +3,7 @@ import WidgetQuotaKit
 
 /// `widget-quota bench`: performance figures for this machine (targets live here, not in tests).
 struct BenchCommand: Command {
-    static let parts = ["engine", "memory", "simulate", "parse", "lint"]
+    static let parts = ["engine", "memory", "simulate", "parse", "lint", "commands"]
     static let only = Option.valued("only", "PART", "run one part only: \(ParsedArguments.orList(parts))")
     static let users = Option.valued("users", "N", "users per design in the engine benchmark (default 4000)")
     static let parseMiB = Option.valued("parse-mb", "N", "size of each generated export in MiB (default 200)")
@@ -19,6 +19,9 @@ struct BenchCommand: Command {
               memory     peak memory of `simulate` at 10,000 and 1,000,000 users simulated event by event,
                          each run as a child process (memory must not grow with the users simulated)
               simulate   wall time of the default `simulate` and peak memory (1,000,000 users projected)
+              commands   the time of `report`, the default `simulate`, `simulate --designs cache-bgtask
+                         --users 1000` and `sweep` (their jobs, files not written), in 3 interleaved
+                         rounds: fastest and median (`report` analyses SampleLogs when it is here)
               parse      MB/s and lines/s of `analyze` for each log format on a generated export of at
                          least 200 MB streamed in bounded memory, against counting newlines (`wc -l`);
                          the formats are parsed in 3 interleaved rounds and each keeps its fastest
@@ -56,6 +59,8 @@ struct BenchCommand: Command {
         /// True when parts that ran before it (parsing) may have set `simulatePeakMemoryMiB`.
         var simulatePeakMemoryIncludesEarlierParts: Bool?
         var simulateCPUSeconds: Double?
+        /// The commands' times (`CommandBenchmark`).
+        var commands: [CommandBenchmark.Figure] = []
         var parse: [ParserBenchmark.Figure] = []
         /// Times each format was parsed (its figure is its fastest).
         var parseRounds: Int?
@@ -105,6 +110,10 @@ struct BenchCommand: Command {
             report.simulateCPUSeconds = ResourceUsage.cpuSeconds() - cpuBefore
             report.simulatePeakMemoryMiB = Double(ResourceUsage.peakResidentBytes()) / 1_048_576
             report.simulatePeakMemoryIncludesEarlierParts = only == nil
+        }
+        if only == nil || only == "commands" {
+            let logs = FileManager.default.fileExists(atPath: "SampleLogs") ? "SampleLogs" : nil
+            report.commands = try CommandBenchmark(logs: logs, threads: threads).measure()
         }
         if asJSON {
             console.out(try JSONOutput.encode(report))
@@ -181,6 +190,17 @@ struct BenchCommand: Command {
                     + (report.simulatePeakMemoryIncludesEarlierParts == true
                         ? "peak memory of the whole benchmark \(NumberText.human(memory)) MiB (`--only simulate` for its own)\n"
                         : "peak memory \(NumberText.human(memory)) MiB\n"))
+        }
+        if !report.commands.isEmpty {
+            var t = MarkdownTable(["Command", "Fastest s", "Median s", "CPU-s (fastest)", "Rounds s"])
+            for f in report.commands {
+                t.append([
+                    "`\(f.command)`", NumberText.fixed(f.minSeconds, digits: 2), NumberText.fixed(f.medianSeconds, digits: 2),
+                    NumberText.fixed(f.cpuSecondsOfFastest, digits: 2),
+                    f.roundSeconds.map { NumberText.fixed($0, digits: 2) }.joined(separator: ", "),
+                ])
+            }
+            sections.append("Commands (their jobs in this process, files not written; rounds interleaved):\n\n" + t.markdown)
         }
         return sections
     }

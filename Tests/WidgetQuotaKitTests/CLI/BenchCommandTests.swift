@@ -83,6 +83,6 @@ import Testing
     @Test("unknown part is a usage error") func unknownPartIsAUsageError() {
         let run = TestSupport.cli(["bench", "--only", "everything"])
         #expect(run.code == .usage)
-        #expect(run.err.contains("--only expects engine, memory, simulate, parse or lint"))
+        #expect(run.err.contains("--only expects engine, memory, simulate, parse, lint or commands"))
     }
 }
