@@ -28,7 +28,23 @@ public struct APIKeyInClientRule: LintRule {
     static let keyHeaders: Set<String> = [
         "x-goog-api-key", "x-api-key", "api-key", "apikey", "x-apikey", "ocp-apim-subscription-key", "x-rapidapi-key",
     ]
-    static let keyParameters = ["key=", "api_key=", "apikey=", "api-key="]
+    static let keyParameters = ["key=", "api_key=", "apikey=", "api-key="].map { Array($0.utf8) }
+
+    /// The `key=`-style query parameter of a URL text (after `?` or `&`, any case), if any.
+    static func keyParameter(in text: String) -> String? {
+        let u = Array(text.utf8)
+        for i in u.indices where u[i] == 0x3F || u[i] == 0x26 {
+            for parameter in keyParameters where i + parameter.count < u.count {
+                var same = true
+                for (j, c) in parameter.enumerated() where (u[i + 1 + j] | 0x20) != (c | 0x20) {
+                    same = false
+                    break
+                }
+                if same { return String(decoding: parameter, as: UTF8.self) }
+            }
+        }
+        return nil
+    }
     static let fix = "call the API through your own server, which holds the key; rotate this key"
 
     public func check(_ tree: AppSourceTree) -> [Finding] {
@@ -58,7 +74,7 @@ public struct APIKeyInClientRule: LintRule {
                     add(a.location, "`\(a.target)` is set to a key-like literal \(Self.redacted(value)) in \(side)")
                 }
             }
-            for call in index.calls {
+            for call in index.calls where !call.arguments.isEmpty {
                 for argument in call.arguments {
                     guard let label = argument.label, Self.isSecretName(label), !label.hasPrefix("for") else { continue }
                     if let value = index.apiKeyRulePlainString(argument.tokens), Self.looksLikeSecret(value) {
@@ -70,14 +86,13 @@ public struct APIKeyInClientRule: LintRule {
             }
             // `key=` in a URL.
             for s in index.strings {
-                let lower = s.value.lowercased()
-                if let parameter = Self.keyParameters.first(where: { lower.contains("?" + $0) || lower.contains("&" + $0) }) {
+                if let parameter = Self.keyParameter(in: s.value) {
                     add(s.location, "a URL in \(side) carries the API key in its `\(parameter)` query parameter")
                 }
             }
             // API-key headers.
-            for call in index.calls where (call.name == "setValue" || call.name == "addValue") && call.labels.count == 2 {
-                guard call.labels[1] == "forHTTPHeaderField",
+            for call in index.calls where call.arguments.count == 2 && call.arguments[1].label == "forHTTPHeaderField" {
+                guard call.name == "setValue" || call.name == "addValue",
                     let header = index.appGroupRuleString(call.arguments[1].tokens, tree: nil)
                 else { continue }
                 if isKeyHeader(header, value: call.arguments[0].tokens, in: index) {
@@ -110,42 +125,78 @@ public struct APIKeyInClientRule: LintRule {
         return tokens.contains { $0.kind == .identifier && Self.isKeyName($0.text) }
     }
 
+    static let secretWords = ["key", "token", "secret", "password"].map { Array($0.utf8) }
+    static let keyWords = ["key", "secret"].map { Array($0.utf8) }
+
     /// A name that holds a key: `apiKey`, `GEMINI_KEY`, `accessToken`, `clientSecret`, `password`.
     static func isSecretName(_ name: String) -> Bool {
-        let lower = name.lowercased()
-        return ["key", "token", "secret", "password"].contains { lower.contains($0) }
+        containsWord(name, secretWords)
     }
 
     /// A name that holds an API key rather than a user's session token.
     static func isKeyName(_ name: String) -> Bool {
-        let lower = name.lowercased()
-        return lower.contains("key") || lower.contains("secret")
+        containsWord(name, keyWords)
+    }
+
+    /// True when `name` holds one of `words` (lowercase ASCII), ignoring ASCII case.
+    static func containsWord(_ name: String, _ words: [[UInt8]]) -> Bool {
+        let u = Array(name.utf8)
+        for w in words {
+            guard w.count <= u.count else { continue }
+            for i in 0...(u.count - w.count) {
+                var same = true
+                for j in 0..<w.count {
+                    let c = u[i + j]
+                    if (c >= 0x41 && c <= 0x5A ? c | 0x20 : c) != w[j] {
+                        same = false
+                        break
+                    }
+                }
+                if same { return true }
+            }
+        }
+        return false
     }
 
     static func isKeyCharacter(_ c: UInt8) -> Bool {
         (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x5F || c == 0x2D
     }
 
+    static let googlePrefix = Array("AIza".utf8)
+    static let secretPrefix = Array("sk-".utf8)
+    static let tokenPrefix = Array("eyJ".utf8)
+
     /// The first key-shaped run of `text` and what kind of key it is.
     static func keyShape(in text: String) -> (String, String)? {
-        let u = Array(text.utf8)
+        var u = [UInt8]()
+        u.reserveCapacity(text.utf8.count)
+        u.append(contentsOf: text.utf8)
         func run(from k: Int) -> Int {
             var n = k
             while n < u.count && isKeyCharacter(u[n]) { n += 1 }
             return n
         }
+        func has(_ prefix: [UInt8], at i: Int) -> Bool {
+            guard i + prefix.count <= u.count else { return false }
+            for (j, c) in prefix.enumerated() where u[i + j] != c { return false }
+            return true
+        }
         var i = 0
         while i < u.count {
-            let atStart = i == 0 || !isKeyCharacter(u[i - 1])
-            if atStart && u[i...].starts(with: Array("AIza".utf8)) {
+            let c = u[i]
+            guard c == 0x41 || c == 0x73 || c == 0x65, i == 0 || !isKeyCharacter(u[i - 1]) else {
+                i += 1
+                continue
+            }
+            if has(googlePrefix, at: i) {
                 let end = run(from: i + 4)
                 if end - i - 4 >= 35 { return ("a Google API key", String(decoding: u[i..<end], as: UTF8.self)) }
             }
-            if atStart && u[i...].starts(with: Array("sk-".utf8)) {
+            if has(secretPrefix, at: i) {
                 let end = run(from: i + 3)
                 if end - i - 3 >= 20 { return ("a secret API key", String(decoding: u[i..<end], as: UTF8.self)) }
             }
-            if atStart && u[i...].starts(with: Array("eyJ".utf8)) {
+            if has(tokenPrefix, at: i) {
                 var end = i
                 var parts = 0
                 while parts < 3 {

@@ -100,8 +100,12 @@ public struct AppGroupMismatchRule: LintRule {
     }
 
     func isSuiteCall(_ call: SwiftCall) -> Bool {
-        (call.name == "UserDefaults" && call.labels.first == "suiteName")
-            || (call.name == "containerURL" && call.labels.first == "forSecurityApplicationGroupIdentifier")
+        guard let label = call.arguments.first?.label, label == "suiteName" || label == "forSecurityApplicationGroupIdentifier" else {
+            return false
+        }
+        let name = call.name
+        return (name == "UserDefaults" && label == "suiteName")
+            || (name == "containerURL" && label == "forSecurityApplicationGroupIdentifier")
     }
 
     /// The app and extension targets that build `file`: its project targets, else its role's target.

@@ -37,13 +37,16 @@ public struct BackgroundTaskSetupRule: LintRule {
         for file in tree.swiftFiles {
             let index = file.index
             for call in index.calls {
-                let isRegister = call.name == "register" && call.labels.first == "forTaskWithIdentifier"
-                let isRequest =
-                    (call.name == "BGAppRefreshTaskRequest" || call.name == "BGProcessingTaskRequest") && call.labels.first == "identifier"
-                guard isRegister || isRequest, let argument = call.arguments.first else { continue }
+                guard let argument = call.arguments.first, let label = argument.label,
+                    label == "forTaskWithIdentifier" || label == "identifier"
+                else { continue }
+                let name = call.name
+                let isRegister = name == "register" && label == "forTaskWithIdentifier"
+                let isRequest = (name == "BGAppRefreshTaskRequest" || name == "BGProcessingTaskRequest") && label == "identifier"
+                guard isRegister || isRequest else { continue }
                 let id = index.appGroupRuleString(argument.tokens, tree: tree)
                 let at = argument.tokens.isEmpty ? call.location : index.tokens[argument.tokens.lowerBound].location
-                let use = Use(file: file.path, location: at, id: id, kind: isRegister ? "register" : String(call.name))
+                let use = Use(file: file.path, location: at, id: id, kind: isRegister ? "register" : String(name))
                 if isRegister { registers.append(use) } else { requests.append(use) }
             }
         }

@@ -19,11 +19,13 @@ public struct SnapshotNetworkRule: LintRule {
     public func check(_ tree: AppSourceTree) -> [Finding] {
         let functions = tree.snapshotRuleProviderFunctions(Self.selectors)
         guard !functions.isEmpty else { return [] }
-        let requesting = SourceVocabulary.requestingFunctions(in: tree)
+        let requesting = SourceVocabulary.widgetNetworkRuleNames(SourceVocabulary.widgetNetworkRuleRequestingFunctions(in: tree))
         var findings = [Finding]()
         for (file, function) in functions {
-            for call in file.index.calls(inside: function) where SourceVocabulary.isRequest(call, requesting: requesting) {
-                let how = SourceVocabulary.isDirectRequest(call) ? "sends a request" : "calls a function that sends a request"
+            for call in file.index.calls(inside: function) {
+                let direct = SourceVocabulary.isDirectRequest(call)
+                guard direct || requesting.contains(String(call.name)) else { continue }
+                let how = direct ? "sends a request" : "calls a function that sends a request"
                 let task = file.index.isInsideClosure(of: call, passedTo: "Task") ? " (in a `Task` it waits on)" : ""
                 findings.append(
                     finding(

@@ -68,6 +68,10 @@ struct AppGroupNetworkKeyFixtureTests {
         #expect(APIKeyInClientRule.looksLikeSecret("q8ZtR2vX9pLm4NcW7yKs3HbJ6dFa1GeU"))
         #expect(!APIKeyInClientRule.looksLikeSecret("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1"))
         #expect(!APIKeyInClientRule.looksLikeSecret("quote.fetchedAt"))
+        #expect(APIKeyInClientRule.keyParameter(in: ":generateContent?KEY=") == "key=")
+        #expect(APIKeyInClientRule.keyParameter(in: "https://x/v1?alt=json&api_key=abc") == "api_key=")
+        #expect(APIKeyInClientRule.keyParameter(in: "https://x/v1?monkey=1&keys=2") == nil)
+        #expect(APIKeyInClientRule.keyParameter(in: "key=abc") == nil)
         #expect(APIKeyInClientRule.redacted("AIzaSyFAKE-KEY-FOR-TESTS-ONLY-000000000") == "`AIzaSy…` (39 characters)")
     }
 
@@ -77,5 +81,26 @@ struct AppGroupNetworkKeyFixtureTests {
         #expect(!BackgroundTaskSetupRule.isPermitted("com.example.app.refresh", by: ["$(PRODUCT_BUNDLE_IDENTIFIER).sync"]))
         #expect(BackgroundTaskSetupRule.isPermitted("com.example.refresh", by: ["com.example.refresh"]))
         #expect(!BackgroundTaskSetupRule.isPermitted("com.example.refresh", by: []))
+    }
+
+    @Test("The linear-time requesting-function search finds the vocabulary's set on every fixture and rule example")
+    func requestingFunctionsAgree() throws {
+        var trees = try LintFixtureTests.apps.map { try AppSourceTree.load(paths: [Fixtures.path("apps/\($0)")]) }
+        for example in LintRules.all.flatMap(\.examples) {
+            let tmp = try TemporaryDirectory()
+            for (path, text) in example.files {
+                let url = URL(fileURLWithPath: tmp.path).appendingPathComponent(path)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try text.write(to: url, atomically: true, encoding: .utf8)
+            }
+            trees.append(try AppSourceTree.load(paths: [tmp.path]))
+        }
+        var nonEmpty = 0
+        for tree in trees {
+            let fast = SourceVocabulary.widgetNetworkRuleRequestingFunctions(in: tree)
+            #expect(fast == SourceVocabulary.requestingFunctions(in: tree), "\(tree.swiftFiles.map(\.path))")
+            if !fast.isEmpty { nonEmpty += 1 }
+        }
+        #expect(nonEmpty >= 8)
     }
 }
