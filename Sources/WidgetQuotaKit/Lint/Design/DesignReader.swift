@@ -47,6 +47,8 @@ public enum DesignReader {
     static let ttlWords = ["ttl", "maxage", "cachelifetime", "cacheduration", "staleafter", "freshnessinterval"]
     /// Output-token cap keys of the model APIs.
     static let capKeys = ["maxOutputTokens", "max_tokens", "max_output_tokens", "max_completion_tokens", "maxTokens"]
+    /// SwiftUI modifiers whose closures can run when the app comes to the foreground.
+    static let foregroundModifiers: Set<String> = ["onAppear", "task", "onChange", "onReceive"]
     /// Functions the system calls when the app comes to the foreground.
     static let foregroundFunctions: Set<String> = [
         "applicationDidBecomeActive", "sceneDidBecomeActive", "applicationWillEnterForeground", "sceneWillEnterForeground",
@@ -56,6 +58,54 @@ public enum DesignReader {
     public static func read(_ tree: AppSourceTree, name: String) -> DesignInference? {
         var reader = Reader(tree: tree)
         return reader.infer(name: name)
+    }
+
+    /// `SourceVocabulary.requestingFunctions(in:)` and `isRequest(_:requesting:)` give the same
+    /// answers; this keeps the set's last names as well, so a call is looked up in a set instead
+    /// of compared with every requesting function (linear time on a 100,000-line tree).
+    static func requestingFunctions(in tree: AppSourceTree) -> (keys: Set<String>, names: Set<Substring>) {
+        var keys = Set<String>()
+        var names = Set<Substring>()
+        var changed = true
+        while changed {
+            changed = false
+            for file in tree.swiftFiles {
+                let index = file.index
+                for function in index.functions where !keys.contains(SourceVocabulary.key(function)) {
+                    guard let body = function.body else { continue }
+                    if callsInside(index, body).contains(where: { isRequest($0, names: names) }) {
+                        keys.insert(SourceVocabulary.key(function))
+                        names.insert(Substring(function.name))
+                        changed = true
+                    }
+                }
+            }
+        }
+        return (keys, names)
+    }
+
+    /// The last names `SourceVocabulary.isDirectRequest` can accept.
+    static let requestWords = Set(
+        SourceVocabulary.sessionMethods.union(SourceVocabulary.sdkMethods).union(["request"]).map { Substring($0) })
+
+    /// A callee's last name (`data` for `URLSession.shared.data`), without splitting it.
+    static func lastName(_ callee: String) -> Substring {
+        callee.lastIndex(of: ".").map { callee[callee.index(after: $0)...] } ?? Substring(callee)
+    }
+
+    /// `SourceVocabulary.isRequest(call, requesting:)` for the functions whose last names are
+    /// `names`: set lookups first, the vocabulary's test only for a name it can accept.
+    static func isRequest(_ call: SwiftCall, names: Set<Substring>) -> Bool {
+        let name = lastName(call.callee)
+        if names.contains(name) { return true }
+        return requestWords.contains(name) && SourceVocabulary.isDirectRequest(call)
+    }
+
+    /// The calls whose callee is between `block`'s braces (`SwiftFileIndex.calls(inside:)`, by
+    /// token position instead of walking each call's blocks).
+    static func callsInside(_ index: SwiftFileIndex, _ block: Int) -> [SwiftCall] {
+        let b = index.blocks[block]
+        return index.calls.filter { $0.token > b.open && $0.token < b.close }
     }
 
     /// A design name made of `folder`'s last component (lower-case letters, digits and `-`);
@@ -74,13 +124,18 @@ public enum DesignReader {
 private struct Reader {
     let tree: AppSourceTree
     let requesting: Set<String>
+    /// The last names of `requesting`: a call of one of these names is a request.
+    let requestingNames: Set<Substring>
     /// Loop bounds of retry loops met while counting requests.
     var attempts = 1
 
     init(tree: AppSourceTree) {
         self.tree = tree
-        requesting = SourceVocabulary.requestingFunctions(in: tree)
+        (requesting, requestingNames) = DesignReader.requestingFunctions(in: tree)
     }
+
+    /// `SourceVocabulary.isRequest(call, requesting:)`, by set lookup.
+    func isRequest(_ call: SwiftCall) -> Bool { DesignReader.isRequest(call, names: requestingNames) }
 
     /// A place a fetch starts from: a file and a block (a function body or a closure).
     struct Entry {
@@ -90,7 +145,7 @@ private struct Reader {
 
     mutating func infer(name: String) -> DesignInference? {
         let anyRequest = tree.swiftFiles.contains { file in
-            file.index.calls.contains { SourceVocabulary.isRequest($0, requesting: requesting) }
+            file.index.calls.contains { isRequest($0) }
         }
         guard anyRequest else { return nil }
         var assumed = [String]()
@@ -102,9 +157,10 @@ private struct Reader {
         let appTargets = Set(tree.targets.filter { $0.role == .app }.map(\.name))
         let widgetAnyRequest = tree.swiftFiles(.widgetExtension).contains { file in
             file.targets.allSatisfy { !appTargets.contains($0) }
-                && file.index.calls.contains { SourceVocabulary.isRequest($0, requesting: requesting) }
+                && file.index.calls.contains { isRequest($0) }
         }
-        let foreground = foregroundEntries().filter { requests(in: $0) }
+        let foregroundBlocks = foregroundEntries()
+        let foreground = foregroundBlocks.filter { requests(in: $0) }
         let background = backgroundEntries().filter { requests(in: $0) }
         let push = pushEntries().filter { requests(in: $0) }
         var triggers = [Design.Trigger]()
@@ -147,7 +203,7 @@ private struct Reader {
         }
 
         // Reload calls.
-        design.reloadCalls = reloadCalls()
+        design.reloadCalls = reloadCalls(foreground: foregroundBlocks)
 
         // Background interval.
         if triggers.contains(.backgroundTask) {
@@ -206,8 +262,9 @@ private struct Reader {
                 if let body = f.body { out.append(Entry(file: file, block: body)) }
             }
             for (k, call) in index.calls.enumerated() {
-                guard let closure = closureIndex(index, k) else { continue }
-                switch String(call.name) {
+                let name = String(call.name)
+                guard DesignReader.foregroundModifiers.contains(name), let closure = closureIndex(index, k) else { continue }
+                switch name {
                 case "onAppear", "task":
                     guard call.callee.hasPrefix(".") || call.callee.contains(".") else { continue }
                     out.append(Entry(file: file, block: closure))
@@ -286,7 +343,7 @@ private struct Reader {
     }
 
     func requests(in entry: Entry) -> Bool {
-        entry.file.index.calls(inside: entry.block).contains { SourceVocabulary.isRequest($0, requesting: requesting) }
+        DesignReader.callsInside(entry.file.index, entry.block).contains { isRequest($0) }
     }
 
     // MARK: Counting requests
@@ -296,9 +353,9 @@ private struct Reader {
     /// name). A request inside a loop with a numeric bound is a retry loop: its bound goes to `attempts`.
     mutating func count(_ file: AppSwiftFile, block: Int, visited: inout Set<String>) -> Int {
         var total = 0
-        for call in file.index.calls(inside: block) {
+        for call in DesignReader.callsInside(file.index, block) {
             let direct = SourceVocabulary.isDirectRequest(call)
-            guard direct || SourceVocabulary.isRequest(call, requesting: requesting) else { continue }
+            guard direct || isRequest(call) else { continue }
             if let bound = loopBound(file.index, call) { attempts = max(attempts, bound) }
             if direct {
                 total += 1
@@ -468,18 +525,17 @@ private struct Reader {
         return fallback
     }
 
-    /// How the app asks WidgetKit to reload, the costliest pattern found: on every foreground,
-    /// after every fetch (a reload in a `catch`), once after a successful fetch, or never.
-    func reloadCalls() -> Design.ReloadCalls {
+    /// How the app asks WidgetKit to reload, the costliest pattern found: on every foreground
+    /// (a reload in one of `foregroundBlocks` that makes no request there), after every fetch (a reload in a `catch`), once after a successful fetch, or never.
+    func reloadCalls(foreground foregroundBlocks: [Entry]) -> Design.ReloadCalls {
         var found = Set<Design.ReloadCalls>()
-        let foregroundBlocks = foregroundEntries()
         for file in tree.swiftFiles where file.role != .widgetExtension {
             let index = file.index
             for call in index.calls where SourceVocabulary.reloadCalls.contains(String(call.name)) {
                 if index.isInside(call, .catchBlock) {
                     found.insert(.everyFetch)
                 } else if foregroundBlocks.contains(where: { $0.file.path == file.path && index.isBlock(call.block, inside: $0.block) }),
-                    !index.calls(inside: call.block ?? 0).contains(where: { SourceVocabulary.isRequest($0, requesting: requesting) })
+                    !DesignReader.callsInside(index, call.block ?? 0).contains(where: { isRequest($0) })
                 {
                     found.insert(.everyForeground)
                 } else {
@@ -499,13 +555,13 @@ private struct Reader {
         var longest: Double?
         for file in tree.swiftFiles {
             let index = file.index
+            var byFunction = [Int: [Double]]()  // function body → timeouts set in it
+            for a in index.assignments where a.target.hasSuffix("timeoutInterval") || a.target.hasSuffix("timeoutIntervalForRequest") {
+                guard let v = value(file, a.value) else { continue }
+                byFunction[index.enclosingFunction(a.block)?.body ?? -1, default: []].append(v)
+            }
             for call in index.calls where call.callee == "URLRequest" {
-                let function = index.enclosingFunction(of: call)
-                let set = index.assignments.filter { a in
-                    (a.target.hasSuffix("timeoutInterval") || a.target.hasSuffix("timeoutIntervalForRequest"))
-                        && index.enclosingFunction(a.block) == function
-                }
-                let values = set.compactMap { value(file, $0.value) }
+                let values = byFunction[index.enclosingFunction(of: call)?.body ?? -1] ?? []
                 let seconds = values.max() ?? (call.labels.contains("timeoutInterval") ? nil : 60)
                 if let seconds { longest = max(longest ?? 0, seconds) }
                 if let arg = call.arguments.first(where: { $0.label == "timeoutInterval" }), let v = value(file, arg.tokens) {
@@ -527,13 +583,14 @@ private struct Reader {
         func note(_ v: Double?) { if let v, v > 0, v < 1e7 { cap = max(cap ?? 0, Int(v)) } }
         for file in tree.swiftFiles {
             let index = file.index
-            for (k, t) in index.tokens.enumerated() {
-                if t.kind == .string, let value = t.value {
-                    if DesignReader.capKeys.contains(value), k + 2 < index.tokens.count, index.tokens[k + 1].is(":") {
+            for string in index.strings where Self.mentionsTokens(string.value) {
+                let k = string.token
+                if DesignReader.capKeys.contains(string.value) {
+                    if k + 2 < index.tokens.count, index.tokens[k + 1].is(":") {
                         note(Double(index.tokens[k + 2].text.replacingOccurrences(of: "_", with: "")))
-                    } else {
-                        for key in DesignReader.capKeys { note(Self.number(after: "\"\(key)\"", in: value)) }
                     }
+                } else {
+                    for key in DesignReader.capKeys { note(Self.number(after: "\"\(key)\"", in: string.value)) }
                 }
             }
             for a in index.assignments where DesignReader.capKeys.contains(where: { a.target.hasSuffix($0) }) {
@@ -544,6 +601,18 @@ private struct Reader {
             }
         }
         return cap
+    }
+
+    /// True when `text` holds "oken" (`maxOutputTokens`, `max_tokens`): a byte scan, so that
+    /// only those strings are searched for a cap key.
+    static func mentionsTokens(_ text: String) -> Bool {
+        let needle: [UInt8] = Array("oken".utf8)
+        var matched = 0
+        for byte in text.utf8 {
+            matched = byte == needle[matched] ? matched + 1 : (byte == needle[0] ? 1 : 0)
+            if matched == needle.count { return true }
+        }
+        return false
     }
 
     /// The number after `key` and a colon in JSON text.

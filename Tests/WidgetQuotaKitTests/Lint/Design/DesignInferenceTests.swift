@@ -101,4 +101,17 @@ struct DesignInferenceTests {
         let decoded = try ScenarioLoader.decode(Data(ScenarioLoader.encode(s).utf8))
         #expect(decoded.designs == s.designs)
     }
+
+    @Test("the reader's requesting functions are the vocabulary's, on every fixture", arguments: LintFixtureTests.apps)
+    func requestingFunctions(app: String) throws {
+        let tree = try AppSourceTree.load(paths: [Fixtures.path("apps/\(app)")])
+        let (keys, names) = DesignReader.requestingFunctions(in: tree)
+        #expect(keys == SourceVocabulary.requestingFunctions(in: tree))
+        for file in tree.swiftFiles {
+            for call in file.index.calls {
+                let fast = DesignReader.isRequest(call, names: names)
+                #expect(fast == SourceVocabulary.isRequest(call, requesting: keys), "\(file.path):\(call.location)")
+            }
+        }
+    }
 }
