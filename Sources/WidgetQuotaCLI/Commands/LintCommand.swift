@@ -22,8 +22,8 @@ struct LintCommand: Command {
             Reads Swift files, property lists, entitlements and project.pbxproj under each PATH (an app's
             folder or single files), checks the twelve checklist rules (see docs/lint.md) and reads the
             design the code implements: who fetches and when, the cache TTL, the reload policy. The
-            design is simulated next to the cache design (\(LintJob.projectionSetting)) to show its
-            requests per user a month and the cost of the findings that change it.
+            design is simulated next to the cache design to show its requests per user a month and the
+            cost of the findings that change it (\(LintJob.projectionSetting)).
             A rule is silenced by the configuration file or an inline comment
             (// widget-quota:disable rule-id). Keys are never printed: messages redact them.
             """,
