@@ -12,6 +12,7 @@ public enum CLI {
         Registered(ScenarioCommand.self),
         Registered(DesignsCommand.self),
         Registered(AnalyzeCommand.self),
+        Registered(LintCommand.self),
         Registered(TraceCommand.self),
         Registered(SweepCommand.self),
         Registered(BenchCommand.self),

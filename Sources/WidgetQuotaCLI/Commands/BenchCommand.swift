@@ -27,7 +27,8 @@ struct BenchCommand: Command {
                          the formats are parsed in 3 interleaved rounds and each keeps its fastest
                          (meanwhile the exports take up to \(NumberText.human(Double(ParserBenchmark.temporaryMiB(200 << 20)))) MiB of temporary space)
               lint       time to read a generated 100,000-line Swift app tree for `lint` (list, read, lex and
-                         index every file, read its property lists, assign targets), fastest of 3 rounds
+                         index every file, read its property lists, assign targets), and to lint it (reading,
+                         every rule, directives, the design read from the code), fastest of 3 rounds each
             """,
         options: [only, users, parseMiB, threads, json],
         examples: [
@@ -145,7 +146,8 @@ struct BenchCommand: Command {
                     + "\(NumberText.human(Double(f.lines))) lines in \(f.files) Swift files "
                     + "(\(NumberText.human(Double(f.bytes) / 1_048_576)) MiB, \(NumberText.human(Double(f.tokens))) tokens, "
                     + "\(NumberText.human(Double(f.calls))) calls) in \(NumberText.fixed(f.seconds, digits: 3)) s, "
-                    + "\(NumberText.human(f.linesPerSecond)) lines/s\n")
+                    + "\(NumberText.human(f.linesPerSecond)) lines/s; the whole lint run (rules and design included, "
+                    + "\(NumberText.human(Double(f.findings))) findings) in \(NumberText.fixed(f.runSeconds, digits: 3)) s\n")
         }
         if !report.engine.isEmpty {
             var text = "Engine (all \(DesignPresets.all.count) presets, per-minute aggregation on):\n"

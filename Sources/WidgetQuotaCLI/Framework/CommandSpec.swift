@@ -13,8 +13,8 @@ struct CommandSpec: Sendable {
     /// Command lines that show typical uses.
     let examples: [String]
 
-    /// True when the command checks `--fail-if` thresholds (and so may exit 1).
-    var checksThresholds: Bool { options.contains(.failIf) }
+    /// True when the command checks `--fail-if` thresholds or `lint`'s `--fail-on` (and so may exit 1).
+    var checksThresholds: Bool { options.contains(.failIf) || options.contains { $0.name == "fail-on" } }
 
     /// `Usage: widget-quota NAME ARGUMENTS [--option VALUE]...`, wrapped under its first option.
     var usage: String {

@@ -149,15 +149,19 @@ public struct LintDesignSummary: Sendable, Equatable, Codable {
     public var baselineRequestsPerUserMonth: Double?
     /// Scenario fields the code did not show, which keep the preset's value.
     public var assumedFields: [String]
+    /// How the projection figures were simulated ("200 simulated users, 4 runs, seed 2026, the
+    /// built-in scenario"), nil when not simulated.
+    public var projection: String?
 
     public init(
         name: String, sentence: String, requestsPerUserMonth: Double? = nil, baselineRequestsPerUserMonth: Double? = nil,
-        assumedFields: [String] = []
+        assumedFields: [String] = [], projection: String? = nil
     ) {
         self.name = name
         self.sentence = sentence
         self.requestsPerUserMonth = requestsPerUserMonth
         self.baselineRequestsPerUserMonth = baselineRequestsPerUserMonth
         self.assumedFields = assumedFields
+        self.projection = projection
     }
 }

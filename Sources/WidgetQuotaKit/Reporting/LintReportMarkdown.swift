@@ -9,7 +9,7 @@ public enum LintReportMarkdown {
         out += "**\(MarkdownTable.escape(capitalised(report.verdict))).**\n\n"
         out += filesLine(report) + "\n"
         if let design = report.design {
-            out += "\n## The design in the code\n\n" + designParagraph(design) + "\n"
+            out += "\n## The design in the code\n\n" + designParagraph(design)
         }
         if !report.findings.isEmpty {
             out += "\n## Findings\n\n"
@@ -54,7 +54,7 @@ public enum LintReportMarkdown {
     static func designParagraph(_ design: LintDesignSummary) -> String {
         var text = capitalised(design.sentence) + "."
         if let requests = design.requestsPerUserMonth {
-            text += " Projected: ≈ \(amount(requests)) API requests per user a month"
+            text += " Projected\(design.projection.map { " (\($0))" } ?? ""): ≈ \(amount(requests)) API requests per user a month"
             if let baseline = design.baselineRequestsPerUserMonth {
                 text += " (≈ \(amount(baseline)) with the cache design)"
             }

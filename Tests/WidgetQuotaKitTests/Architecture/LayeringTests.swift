@@ -24,7 +24,7 @@ struct LayeringTests {
             "Studies/Traces", "Gates",
         ],
         "Lint/Rules": ["Support", "Model", "Lint/Source"],
-        "Lint/Design": ["Support", "Model", "Lint/Source"],
+        "Lint/Design": ["Support", "Model", "Lint/Source", "Lint/Rules"],
         "Lint": ["Support", "Model", "Lint/Source", "Lint/Rules", "Lint/Design"],
         "Reporting/Charts": ["Support"],
         "Reporting/Html": ["Support", "Reporting/Charts"],

@@ -1,0 +1,96 @@
+import Foundation
+import WidgetQuotaKit
+
+/// `widget-quota lint`: checks an app's source against the widget pre-release checklist and
+/// reads the design it implements.
+struct LintCommand: Command {
+    static let formats = ["markdown", "json", "sarif"]
+    static let format = Option.format(
+        formats, help: "markdown (default), json (stable keys for CI) or sarif (SARIF 2.1.0, for code scanning)")
+    static let failOn = Option.valued(
+        "fail-on", "S", "exit 1 when a finding of severity S or higher remains: error (default), warning, note or never")
+    static let config = Option.valued(
+        "config", "FILE", "the configuration file (default: .widget-quota-lint.json in the first folder, when present)")
+    static let emitScenario = Option.valued(
+        "emit-scenario", "FILE", "write the design read from the code as a scenario, for `simulate --scenario`")
+
+    static let spec = CommandSpec(
+        name: "lint",
+        summary: "Check an app's source against the widget pre-release checklist and read its design from the code",
+        arguments: "PATH...",
+        discussion: """
+            Reads Swift files, property lists, entitlements and project.pbxproj under each PATH (an app's
+            folder or single files), checks the twelve checklist rules (see docs/lint.md) and reads the
+            design the code implements: who fetches and when, the cache TTL, the reload policy. The
+            design is simulated next to the cache design to show its requests per user a month and the
+            cost of the findings that change it (\(LintJob.projectionSetting)).
+            A rule is silenced by the configuration file or an inline comment
+            (// widget-quota:disable rule-id). Keys are never printed: messages redact them.
+            """,
+        options: [format, .outFile, failOn, config, emitScenario, .quiet],
+        examples: [
+            "widget-quota lint MyApp",
+            "widget-quota lint MyApp --format sarif --out lint.sarif --fail-on never",
+            "widget-quota lint MyApp --emit-scenario mine.json && widget-quota simulate --scenario mine.json",
+            "widget-quota lint Tests/WidgetQuotaKitTests/Fixtures/apps/broken-app --out Reports/lint.md",
+        ])
+
+    let job: LintJob
+    let format: String
+    let failOn: LintFailOn
+    let out: String?
+    let emitScenario: String?
+    let quiet: Bool
+    /// The first path as typed: the folder SARIF URIs start with.
+    let folder: String
+
+    init(_ a: ParsedArguments) throws {
+        guard !a.positionals.isEmpty else {
+            throw WidgetQuotaError.usage("lint needs at least one PATH: an app's source folder or Swift files")
+        }
+        format = try a.choice(Self.format, in: Self.formats, default: "markdown")
+        let failOnText = try a.choice(Self.failOn, in: LintFailOn.allCases.map(\.rawValue), default: "error")
+        failOn = LintFailOn(rawValue: failOnText)!
+        out = a.value(.outFile)
+        emitScenario = a.value(Self.emitScenario)
+        quiet = a.flag(.quiet)
+        let configuration = try a.value(Self.config).map(LintConfiguration.load(path:))
+        job = LintJob(run: LintRun(paths: a.positionals, configuration: configuration))
+        folder = a.positionals.count == 1 && Self.isFolder(a.positionals[0]) ? a.positionals[0] : "."
+    }
+
+    static func isFolder(_ path: String) -> Bool {
+        var isDir: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
+    }
+
+    func run(console: Console) throws -> ExitCode {
+        let result = try job.execute()
+        let report = result.report
+        let text: String
+        switch format {
+        case "json": text = try LintReportJSON.render(report)
+        case "sarif": text = try SARIFLog.render(report, folder: folder)
+        default: text = LintReportMarkdown.render(report)
+        }
+        if let emitScenario {
+            guard let scenario = result.scenario else {
+                throw WidgetQuotaError.malformedInput(
+                    file: job.run.paths.joined(separator: ", "), line: nil,
+                    problem: "no code sends a request, so there is no design to write to \(emitScenario)")
+            }
+            try AtomicFileWriter.write(ScenarioLoader.encode(scenario), to: emitScenario)
+            if !quiet { console.err("Wrote \(emitScenario) (design \(scenario.baseline))\n") }
+        }
+        if let out {
+            try AtomicFileWriter.write(text, to: out)
+            if !quiet { console.err("Wrote \(out)\n") }
+        } else {
+            console.out(text)
+        }
+        if !quiet {
+            for note in result.outcome.tree.notes { console.err("Note: \(note)\n") }
+        }
+        return report.exitCode(failOn: failOn)
+    }
+}

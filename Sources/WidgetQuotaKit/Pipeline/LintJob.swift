@@ -1,0 +1,91 @@
+import Foundation
+
+/// The job behind `lint`: the lint run, then the projection of the design read from the code next
+/// to the cache design, the cost of the findings the projection can state, and the scenario
+/// `--emit-scenario` writes.
+public struct LintJob: Sendable {
+    public var run: LintRun
+    /// Simulate the design read from the code (off: the report has no projected figures).
+    public var project = true
+    /// The scenario the projection starts from: the built-in one at a small, fast setting.
+    public var projectionScenario: Scenario
+    /// Worker threads for the projection (nil: all cores); the figures do not depend on it.
+    public var threads: Int?
+
+    /// The projection's setting: 200 users simulated event by event, 4 runs, seed 2026, a
+    /// population of 1,000.
+    public static var projectionScenario: Scenario {
+        var s = Scenario()
+        s.horizon.users = [1_000]
+        s.horizon.sampleUsers = 200
+        s.horizon.runs = 4
+        s.horizon.seed = 2026
+        return s
+    }
+
+    /// The setting in words, for reports.
+    public static let projectionSetting = "200 simulated users, 4 runs, seed 2026, the built-in scenario"
+
+    public init(run: LintRun, threads: Int? = nil) {
+        self.run = run
+        self.threads = threads
+        projectionScenario = Self.projectionScenario
+    }
+
+    /// What the job produces: the lint outcome (its report with the projection and costs filled
+    /// in) and the scenario of the design read from the code.
+    public struct Result: Sendable {
+        public var outcome: LintRun.Outcome
+        /// The design read from the code as a scenario (`designs` = [it], `baseline` = it); nil
+        /// when the design could not be read.
+        public var scenario: Scenario?
+        public var report: LintReport { outcome.report }
+    }
+
+    public func execute() throws -> Result {
+        var outcome = try run.run()
+        guard let inference = outcome.design else { return Result(outcome: outcome, scenario: nil) }
+        let scenario = inference.scenario()
+        if project {
+            var s = inference.scenario(base: projectionScenario)
+            s.designs = [inference.design]
+            let cache = DesignPresets.cacheBGTask
+            let engine = MonteCarloEngine(scenario: s, designs: [inference.design, cache], threads: threads)
+            let result = engine.run()
+            func perUserMonth(_ name: String) -> Double? {
+                result.results.first { $0.design == name && $0.users == 1_000 }?.requestsPerUserMonth.mean
+            }
+            let mine = perUserMonth(inference.design.name)
+            let baseline = perUserMonth(cache.name)
+            outcome.report.design?.requestsPerUserMonth = mine
+            outcome.report.design?.baselineRequestsPerUserMonth = baseline
+            outcome.report.design?.projection = Self.projectionSetting
+            outcome.report.findings = Self.costed(outcome.report.findings, inference: inference, mine: mine, baseline: baseline)
+        }
+        return Result(outcome: outcome, scenario: scenario)
+    }
+
+    /// `findings` with the cost of the rules whose cost the projection states: a widget that
+    /// calls the API and a policy shorter than the TTL (requests per user a month against the
+    /// cache design's), and a retry loop (requests one refresh can make during an outage).
+    static func costed(_ findings: [Finding], inference: DesignInference, mine: Double?, baseline: Double?) -> [Finding] {
+        findings.map { finding in
+            var f = finding
+            switch f.rule {
+            case .widgetNetworkCall, .policyShorterThanTTL:
+                if let mine, let baseline, inference.design.fetchTriggers.contains(.getTimeline) {
+                    f.cost =
+                        "≈ \(LintReportMarkdown.amount(mine)) requests per user a month instead of ≈ "
+                        + "\(LintReportMarkdown.amount(baseline)) with the cache design"
+                }
+            case .retryLoop:
+                let n = inference.attemptsPerRefresh * inference.design.requestsPerFetch
+                if n > 1 {
+                    f.cost = "up to \(n) requests per refresh while the API is down, instead of \(inference.design.requestsPerFetch)"
+                }
+            default: break
+            }
+            return f
+        }
+    }
+}
