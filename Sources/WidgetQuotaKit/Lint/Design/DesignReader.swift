@@ -60,28 +60,11 @@ public enum DesignReader {
         return reader.infer(name: name)
     }
 
-    /// `SourceVocabulary.requestingFunctions(in:)` and `isRequest(_:requesting:)` give the same
-    /// answers; this keeps the set's last names as well, so a call is looked up in a set instead
-    /// of compared with every requesting function (linear time on a 100,000-line tree).
+    /// The requesting functions (`SourceVocabulary.requestingFunctions(in:)`: keys and bare
+    /// names), and the same as substrings, so a call's last name is looked up without a copy.
     static func requestingFunctions(in tree: AppSourceTree) -> (keys: Set<String>, names: Set<Substring>) {
-        var keys = Set<String>()
-        var names = Set<Substring>()
-        var changed = true
-        while changed {
-            changed = false
-            for file in tree.swiftFiles {
-                let index = file.index
-                for function in index.functions where !keys.contains(SourceVocabulary.key(function)) {
-                    guard let body = function.body else { continue }
-                    if callsInside(index, body).contains(where: { isRequest($0, names: names) }) {
-                        keys.insert(SourceVocabulary.key(function))
-                        names.insert(Substring(function.name))
-                        changed = true
-                    }
-                }
-            }
-        }
-        return (keys, names)
+        let requesting = SourceVocabulary.requestingFunctions(in: tree)
+        return (requesting, Set(requesting.map { Substring($0) }))
     }
 
     /// The last names `SourceVocabulary.isDirectRequest` can accept.

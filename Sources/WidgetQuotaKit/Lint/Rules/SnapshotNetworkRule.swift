@@ -19,7 +19,7 @@ public struct SnapshotNetworkRule: LintRule {
     public func check(_ tree: AppSourceTree) -> [Finding] {
         let functions = tree.snapshotRuleProviderFunctions(Self.selectors)
         guard !functions.isEmpty else { return [] }
-        let requesting = SourceVocabulary.widgetNetworkRuleNames(SourceVocabulary.widgetNetworkRuleRequestingFunctions(in: tree))
+        let requesting = SourceVocabulary.requestingFunctions(in: tree)
         var findings = [Finding]()
         for (file, function) in functions {
             for call in file.index.calls(inside: function) {

@@ -27,25 +27,45 @@ public enum SourceVocabulary {
         return receiver.contains("URLSession") || last == "shared" || last.lowercased().hasSuffix("session")
     }
 
-    /// Names of the functions in `tree` that send a request, directly or by calling one that does
-    /// (to a fixed point), keyed by the type that declares them ("" for free functions) and name.
+    /// The functions in `tree` that send a request, directly or by calling one that does (to a
+    /// fixed point): each as its key (`Type.name`, or `name` for a free function) and as its bare
+    /// name, since a call is matched by name (see `isRequest(_:requesting:)`).
+    ///
+    /// Linear in the tree: each call is attributed once to the functions around it, and callers
+    /// are followed by name from a worklist.
     public static func requestingFunctions(in tree: AppSourceTree) -> Set<String> {
         var result = Set<String>()
-        var changed = true
-        while changed {
-            changed = false
-            for file in tree.swiftFiles {
-                let index = file.index
-                for function in index.functions where !result.contains(key(function)) {
-                    let calls = index.calls(inside: function)
-                    if calls.contains(where: { isDirectRequest($0) || callsRequesting($0, result) }) {
-                        result.insert(key(function))
-                        changed = true
+        var pending = [String]()
+        // Keys of the functions that call a name (the callee's last name).
+        var callers = [String: Set<String>]()
+        for file in tree.swiftFiles {
+            let index = file.index
+            let keys = index.functions.map(key)
+            for call in index.calls {
+                let direct = isDirectRequest(call)
+                let name = direct ? "" : String(call.name)
+                var b = call.block
+                while let k = b {
+                    if let f = index.blocks[k].function {
+                        if direct {
+                            if result.insert(keys[f]).inserted { pending.append(keys[f]) }
+                        } else {
+                            callers[name, default: []].insert(keys[f])
+                        }
                     }
+                    b = index.blocks[k].parent
                 }
             }
         }
-        return result
+        var names = Set<String>()
+        while let k = pending.popLast() {
+            let name = String(k.split(separator: ".").last ?? Substring(k))
+            guard names.insert(name).inserted else { continue }
+            for caller in callers[name] ?? [] where result.insert(caller).inserted {
+                pending.append(caller)
+            }
+        }
+        return result.union(names)
     }
 
     /// True when `call` sends a request itself or calls a function of `requesting`
@@ -63,8 +83,7 @@ public enum SourceVocabulary {
     /// type, `Fetcher().fetch()` / `fetcher.fetch()` from anywhere (the receiver's type is not
     /// known without type checking, so any type's function of that name counts).
     static func callsRequesting(_ call: SwiftCall, _ requesting: Set<String>) -> Bool {
-        let name = String(call.name)
-        return requesting.contains(name) || requesting.contains { $0.hasSuffix("." + name) }
+        requesting.contains(String(call.name))
     }
 
     /// WidgetKit's reload calls.

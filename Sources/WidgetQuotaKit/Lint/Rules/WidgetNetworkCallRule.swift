@@ -18,8 +18,8 @@ public struct WidgetNetworkCallRule: LintRule {
     public func check(_ tree: AppSourceTree) -> [Finding] {
         let extensionFiles = tree.swiftFiles(.widgetExtension)
         guard !extensionFiles.isEmpty else { return [] }
-        let requesting = SourceVocabulary.widgetNetworkRuleRequestingFunctions(in: tree)
-        let requestingNames = SourceVocabulary.widgetNetworkRuleNames(requesting)
+        // Keys and bare names of the requesting functions (see `requestingFunctions(in:)`).
+        let requesting = SourceVocabulary.requestingFunctions(in: tree)
         // Requesting functions declared in the extension: their own requests are reported there.
         var inExtension = Set<String>()
         for file in extensionFiles {
@@ -33,7 +33,7 @@ public struct WidgetNetworkCallRule: LintRule {
             for call in index.calls {
                 let direct = SourceVocabulary.isDirectRequest(call)
                 let name = String(call.name)
-                guard direct || (requestingNames.contains(name) && !inExtension.contains(name)) else { continue }
+                guard direct || (requesting.contains(name) && !inExtension.contains(name)) else { continue }
                 let place = index.enclosingFunction(of: call).map { " in `\($0.selector)`" } ?? ""
                 let shared = file.targets.count > 1 ? " (the file is built into the app and the extension)" : ""
                 let what = direct ? "`\(call.callee)` sends a request" : "`\(call.callee)` calls a function that sends a request"
@@ -124,51 +124,5 @@ public struct WidgetNetworkCallRule: LintRule {
                     """,
                 ]),
         ]
-    }
-}
-
-extension SourceVocabulary {
-    /// The same set as `requestingFunctions(in:)`, in time linear in the tree's calls: each call is
-    /// attributed once to the functions around it, and a worklist follows callers by name instead of
-    /// rescanning every function and comparing every call with every requesting key each round.
-    static func widgetNetworkRuleRequestingFunctions(in tree: AppSourceTree) -> Set<String> {
-        var result = Set<String>()
-        var pending = [String]()
-        // Keys of the functions that call a name (the callee's last name).
-        var callers = [String: Set<String>]()
-        for file in tree.swiftFiles {
-            let index = file.index
-            let keys = index.functions.map(key)
-            for call in index.calls {
-                let name = String(call.name)
-                let direct = isDirectRequest(call)
-                var b = call.block
-                while let k = b {
-                    if let f = index.blocks[k].function {
-                        if direct {
-                            if result.insert(keys[f]).inserted { pending.append(keys[f]) }
-                        } else {
-                            callers[name, default: []].insert(keys[f])
-                        }
-                    }
-                    b = index.blocks[k].parent
-                }
-            }
-        }
-        var names = Set<String>()
-        while let k = pending.popLast() {
-            let name = String(k.split(separator: ".").last ?? Substring(k))
-            guard names.insert(name).inserted else { continue }
-            for caller in callers[name] ?? [] where result.insert(caller).inserted {
-                pending.append(caller)
-            }
-        }
-        return result
-    }
-
-    /// The last names of `requesting`'s keys: a call of one of them is a call of a requesting
-    /// function, as `isRequest(_:requesting:)` matches it.
-    static func widgetNetworkRuleNames(_ requesting: Set<String>) -> Set<String> {
-        Set(requesting.map { String($0.split(separator: ".").last ?? Substring($0)) })
     }
 }
