@@ -19,17 +19,17 @@ public struct BackgroundTaskCompletionRule: LintRule {
     public init() {}
 
     public func check(_ tree: AppSourceTree) -> [Finding] {
+        let context = RefreshRulesIndex(tree)
+        let expirations = tree.swiftFiles.map { $0.index.assignments.filter { $0.target.hasSuffix("expirationHandler") } }
         var findings = [Finding]()
-        for handler in BGTaskCompletionHandlers.handlers(in: tree) {
+        for handler in BGTaskCompletionHandlers.handlers(context) {
             let path = tree.swiftFiles[handler.file].path
             let regions = handler.regions
             func indexOf(_ r: BGTaskCompletionHandlers.Region) -> SwiftFileIndex { tree.swiftFiles[r.file].index }
             let setsExpiration = regions.contains { r in
-                indexOf(r).assignments.contains {
-                    $0.target.hasSuffix("expirationHandler") && indexOf(r).isBlock($0.block, inside: r.block)
-                }
+                expirations[r.file].contains { indexOf(r).isBlock($0.block, inside: r.block) }
             }
-            let completions = regions.map { r in indexOf(r).calls(inside: r.block).filter { $0.name == "setTaskCompleted" } }
+            let completions = regions.map { r in context.calls(inFile: r.file, inside: r.block).filter { $0.name == "setTaskCompleted" } }
             if !setsExpiration {
                 findings.append(
                     finding(
@@ -49,7 +49,10 @@ public struct BackgroundTaskCompletionRule: LintRule {
                 let index = indexOf(region)
                 let done = completions[r]
                 if done.contains(where: { index.isInside(block: $0.block, .deferBlock) }) { continue }
-                for ret in index.returns where BGTaskCompletionHandlers.isOnPath(ret.block, of: region.block, in: index) {
+                let open = index.blocks[region.block].open
+                let close = index.blocks[region.block].close
+                for ret in index.returns
+                where ret.token > open && ret.token < close && BGTaskCompletionHandlers.isOnPath(ret.block, of: region.block, in: index) {
                     let completedBefore = done.contains { c in
                         c.token < ret.token && (c.block.map { index.isBlock(ret.block, inside: $0) } ?? false)
                     }
@@ -160,7 +163,8 @@ enum BGTaskCompletionHandlers {
     }
 
     /// Every `register(forTaskWithIdentifier:…)` call of the tree with its handler.
-    static func handlers(in tree: AppSourceTree) -> [Handler] {
+    static func handlers(_ context: RefreshRulesIndex) -> [Handler] {
+        let tree = context.tree
         var out = [Handler]()
         for (f, file) in tree.swiftFiles.enumerated() {
             let index = file.index
@@ -172,7 +176,7 @@ enum BGTaskCompletionHandlers {
                     regions.append(Region(file: f, block: closure))
                     taskNames.append(closureParameter(index, closure) ?? "$0")
                 } else if let name = call.arguments.first(where: { $0.label == "launchHandler" }).flatMap({ lastName(index, $0.tokens) }) {
-                    for (g, body, params) in functions(named: name, in: tree) {
+                    for (g, body, params) in context.functions(named: name) {
                         regions.append(Region(file: g, block: body))
                         taskNames.append(params.first ?? "task")
                     }
@@ -184,14 +188,14 @@ enum BGTaskCompletionHandlers {
                     let rIndex = tree.swiftFiles[r.file].index
                     let task = taskNames[k]
                     k += 1
-                    for c in rIndex.calls(inside: r.block) {
+                    for c in context.calls(inFile: r.file, inside: r.block) {
                         guard
                             let position = c.arguments.firstIndex(where: { a in
                                 a.tokens.contains { rIndex.tokens[$0].text == task && !rIndex.tokens[$0].inInterpolation }
                             })
                         else { continue }
                         if c.name == "setTaskCompleted" || c.callee.hasPrefix(task + ".") { continue }
-                        for (g, body, params) in functions(named: String(c.name), in: tree)
+                        for (g, body, params) in context.functions(calledBy: c, inFile: r.file)
                         where !regions.contains(Region(file: g, block: body)) {
                             regions.append(Region(file: g, block: body))
                             taskNames.append(position < params.count ? params[position] : "task")
@@ -226,17 +230,6 @@ enum BGTaskCompletionHandlers {
         var j = k + 1
         while j < t.count && j < k + 8 && !t[j].isKeyword("in") && !t[j].is("{") && !t[j].is("}") { j += 1 }
         return j < t.count && t[j].isKeyword("in") ? t[k].text : nil
-    }
-
-    /// Functions of the tree called `name` with a body: their file, body block and parameter names.
-    static func functions(named name: String, in tree: AppSourceTree) -> [(Int, Int, [String])] {
-        var out = [(Int, Int, [String])]()
-        for (f, file) in tree.swiftFiles.enumerated() {
-            for function in file.index.functions where function.name == name {
-                if let body = function.body { out.append((f, body, parameterNames(file.index, function))) }
-            }
-        }
-        return out
     }
 
     /// The parameter names of `function` (`task` in `handle(_ task: BGAppRefreshTask)`).
@@ -293,5 +286,134 @@ enum BGTaskCompletionHandlers {
             b = blk.parent
         }
         return false
+    }
+}
+
+/// What the refresh and request rules (`policy-shorter-than-ttl`, `reload-misuse`,
+/// `bgtask-completion`, `request-timeout`, `retry-loop`) look up often, built once per check in
+/// time linear in the tree (up to a logarithm): each file's calls in source order, the tree's
+/// functions by name, and the names of the functions that send a request. It agrees with
+/// `SourceVocabulary.requestingFunctions(in:)` and `isRequest(_:requesting:)`, which compare
+/// every function with every call and grow quadratically with a file's size.
+struct RefreshRulesIndex {
+    let tree: AppSourceTree
+    /// Per file: indices of its calls sorted by their name token.
+    let callOrder: [[Int]]
+    /// Functions with a body by name: file and index in the file's `functions`.
+    let functionsByName: [String: [(file: Int, function: Int)]]
+    /// Last names of the functions that send a request, directly or through another (to a fixed point).
+    let requestingNames: Set<String>
+
+    init(_ tree: AppSourceTree) {
+        self.tree = tree
+        let order = tree.swiftFiles.map { file in
+            file.index.calls.indices.sorted { file.index.calls[$0].token < file.index.calls[$1].token }
+        }
+        callOrder = order
+        var byName = [String: [(file: Int, function: Int)]]()
+        // Each function: its name, whether it sends a request itself, the names it calls.
+        var nodes = [(name: String, direct: Bool)]()
+        var callers = [String: [Int]]()
+        for (f, file) in tree.swiftFiles.enumerated() {
+            let index = file.index
+            for (k, function) in index.functions.enumerated() {
+                guard let body = function.body else { continue }
+                byName[function.name, default: []].append((f, k))
+                let node = nodes.count
+                var direct = false
+                for c in Self.calls(index, order[f], inside: body) {
+                    if SourceVocabulary.isDirectRequest(c) { direct = true }
+                    callers[String(c.name), default: []].append(node)
+                }
+                nodes.append((function.name, direct))
+            }
+        }
+        functionsByName = byName
+        var requesting = [Bool](repeating: false, count: nodes.count)
+        var names = Set<String>()
+        var queue = nodes.indices.filter { nodes[$0].direct }
+        for n in queue { requesting[n] = true }
+        while let n = queue.popLast() {
+            guard names.insert(nodes[n].name).inserted else { continue }
+            for m in callers[nodes[n].name] ?? [] where !requesting[m] {
+                requesting[m] = true
+                queue.append(m)
+            }
+        }
+        requestingNames = names
+    }
+
+    /// True when `call` sends a request itself or calls a function that does (by name, as the vocabulary matches).
+    func isRequest(_ call: SwiftCall) -> Bool {
+        SourceVocabulary.isDirectRequest(call) || requestingNames.contains(String(call.name))
+    }
+
+    /// The calls of file `file` inside `block`'s braces (nested blocks included), in source order.
+    func calls(inFile file: Int, inside block: Int) -> [SwiftCall] {
+        Self.calls(tree.swiftFiles[file].index, callOrder[file], inside: block)
+    }
+
+    static func calls(_ index: SwiftFileIndex, _ order: [Int], inside block: Int) -> [SwiftCall] {
+        let open = index.blocks[block].open
+        let close = index.blocks[block].close
+        var lo = 0
+        var hi = order.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if index.calls[order[mid]].token <= open { lo = mid + 1 } else { hi = mid }
+        }
+        var out = [SwiftCall]()
+        while lo < order.count, index.calls[order[lo]].token < close {
+            out.append(index.calls[order[lo]])
+            lo += 1
+        }
+        return out
+    }
+
+    /// The file index of file `file`.
+    func index(_ file: Int) -> SwiftFileIndex { tree.swiftFiles[file].index }
+
+    /// The functions `call` (in file `file`) may run: those of its name declared in the type it
+    /// names (`Refresh.handle`), else in its own file, else anywhere in the tree.
+    func functions(calledBy call: SwiftCall, inFile file: Int) -> [(file: Int, body: Int, parameters: [String])] {
+        let all = functionsByName[String(call.name)] ?? []
+        let parts = call.callee.split(separator: ".")
+        var chosen = all
+        if parts.count >= 2, !["self", "Self"].contains(parts[parts.count - 2]) {
+            let owner = String(parts[parts.count - 2])
+            let typed = all.filter { tree.swiftFiles[$0.file].index.functions[$0.function].typeName == owner }
+            if !typed.isEmpty { chosen = typed }
+        }
+        if chosen.count > 1 {
+            let local = chosen.filter { $0.file == file }
+            if !local.isEmpty { chosen = local }
+        }
+        return resolved(chosen)
+    }
+
+    /// Functions of the tree called `name` with a body: their file, body block and parameter names.
+    func functions(named name: String) -> [(file: Int, body: Int, parameters: [String])] {
+        resolved(functionsByName[name] ?? [])
+    }
+
+    func resolved(_ entries: [(file: Int, function: Int)]) -> [(file: Int, body: Int, parameters: [String])] {
+        entries.compactMap { entry in
+            let index = tree.swiftFiles[entry.file].index
+            let function = index.functions[entry.function]
+            return function.body.map { (entry.file, $0, BGTaskCompletionHandlers.parameterNames(index, function)) }
+        }
+    }
+
+    /// The loops (block indices) of file `file` inside `block`.
+    func loops(inFile file: Int, inside block: Int) -> [Int] {
+        let index = tree.swiftFiles[file].index
+        let close = index.blocks[block].close
+        var out = [Int]()
+        var k = block + 1
+        while k < index.blocks.count && index.blocks[k].open < close {
+            if index.blocks[k].kind.isLoop { out.append(k) }
+            k += 1
+        }
+        return out
     }
 }

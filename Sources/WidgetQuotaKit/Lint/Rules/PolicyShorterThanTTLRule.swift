@@ -31,7 +31,7 @@ public struct PolicyShorterThanTTLRule: LintRule {
         let ttl = Self.cacheTTL(in: tree)
         let platform = Platform()
         let budget = platform.reloadBudgetMin...max(platform.reloadBudgetMin, platform.reloadBudgetMax)
-        var requesting: Set<String>?
+        var context: RefreshRulesIndex?
         var findings = [Finding]()
         for (f, file) in tree.swiftFiles.enumerated() {
             let index = file.index
@@ -71,9 +71,10 @@ public struct PolicyShorterThanTTLRule: LintRule {
                         + "instead of ≈ \(Self.count(86_400 / ttl.seconds))"
                     findings.append(found)
                 } else {
-                    if requesting == nil { requesting = SourceVocabulary.requestingFunctions(in: tree) }
+                    let requests = context ?? RefreshRulesIndex(tree)
+                    context = requests
                     guard let function = index.enclosingFunction(of: timeline), ["getTimeline", "timeline"].contains(function.name),
-                        index.calls(inside: function).contains(where: { SourceVocabulary.isRequest($0, requesting: requesting ?? []) })
+                        let body = function.body, requests.calls(inFile: f, inside: body).contains(where: requests.isRequest)
                     else { continue }
                     var found = finding(
                         file.path, at,
@@ -109,6 +110,8 @@ public struct PolicyShorterThanTTLRule: LintRule {
     /// The cache TTL of the tree: its seconds and its name as `Type.name`.
     static func cacheTTL(in tree: AppSourceTree) -> (seconds: Double, name: String, compared: Bool)? {
         var candidates = [(seconds: Double, name: String, compared: Bool)]()
+        var comparedNames = Set<String>()
+        for file in tree.swiftFiles { comparedNames.formUnion(self.comparedNames(in: file.index)) }
         for file in tree.swiftFiles {
             let index = file.index
             for c in index.constants {
@@ -117,7 +120,7 @@ public struct PolicyShorterThanTTLRule: LintRule {
                 let typeName = index.enclosingBlocks(c.block).first { $0.kind == .typeBody }.flatMap { $0.type }.map {
                     index.types[$0].name
                 }
-                let compared = tree.swiftFiles.contains { isCompared(c.name, in: $0.index) }
+                let compared = comparedNames.contains(c.name)
                 candidates.append((v, typeName.map { $0 + "." + c.name } ?? c.name, compared))
             }
         }
@@ -125,16 +128,17 @@ public struct PolicyShorterThanTTLRule: LintRule {
         return preferred.min { ($0.seconds, $0.name) < ($1.seconds, $1.name) }
     }
 
-    /// True when `name` stands next to a comparison (`age > ttl`) on a line of `index`.
-    static func isCompared(_ name: String, in index: SwiftFileIndex) -> Bool {
+    /// The names that stand next to a comparison (`age > ttl`) on a line of `index`.
+    static func comparedNames(in index: SwiftFileIndex) -> Set<String> {
         let t = index.tokens
-        for k in t.indices where t[k].kind == .identifier && t[k].text == name {
+        var out = Set<String>()
+        for k in t.indices where t[k].kind == .operator && ["<", ">", "<=", ">="].contains(t[k].text) {
             let line = t[k].location.line
-            for j in max(0, k - 12)..<min(t.count, k + 12) where t[j].location.line == line && t[j].kind == .operator {
-                if ["<", ">", "<=", ">="].contains(t[j].text) { return true }
+            for j in max(0, k - 12)..<min(t.count, k + 12) where t[j].kind == .identifier && t[j].location.line == line {
+                out.insert(t[j].text)
             }
         }
-        return false
+        return out
     }
 
     /// `90 s`, `10 min`, `6 h`, `1.5 h`, `2 days`.

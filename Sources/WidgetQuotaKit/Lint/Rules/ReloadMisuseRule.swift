@@ -24,9 +24,9 @@ public struct ReloadMisuseRule: LintRule {
     ]
 
     public func check(_ tree: AppSourceTree) -> [Finding] {
-        let requesting = SourceVocabulary.requestingFunctions(in: tree)
+        let context = RefreshRulesIndex(tree)
         var findings = [Finding]()
-        for file in tree.swiftFiles {
+        for (f, file) in tree.swiftFiles.enumerated() {
             let index = file.index
             let reloads = index.calls.filter { SourceVocabulary.reloadCalls.contains(String($0.name)) }
             guard !reloads.isEmpty else { continue }
@@ -45,9 +45,7 @@ public struct ReloadMisuseRule: LintRule {
                             file.path, call.location, "\(what) in a loop: every pass spends WidgetKit's daily reload budget",
                             fix: "Call `WidgetCenter.shared.reloadAllTimelines()` once, after the loop"))
                 } else if let handler = Self.foregroundHandler(call, index),
-                    !index.calls(inside: handler.block).contains(where: {
-                        $0.token < call.token && SourceVocabulary.isRequest($0, requesting: requesting)
-                    })
+                    !context.calls(inFile: f, inside: handler.block).contains(where: { $0.token < call.token && context.isRequest($0) })
                 {
                     findings.append(
                         finding(
@@ -60,9 +58,11 @@ public struct ReloadMisuseRule: LintRule {
                 reported.insert(call.token)
             }
             // More than one reload after a request in one function.
+            guard reloads.count > 1 else { continue }
             for function in index.functions {
-                let calls = index.calls(inside: function)
-                guard let first = calls.first(where: { SourceVocabulary.isRequest($0, requesting: requesting) }) else { continue }
+                guard let body = function.body else { continue }
+                let calls = context.calls(inFile: f, inside: body)
+                guard let first = calls.first(where: context.isRequest) else { continue }
                 let after = calls.filter { SourceVocabulary.reloadCalls.contains(String($0.name)) && $0.token > first.token }
                 for extra in after.dropFirst() where !reported.contains(extra.token) {
                     reported.insert(extra.token)

@@ -18,20 +18,19 @@ public struct RequestTimeoutRule: LintRule {
     public init() {}
 
     public func check(_ tree: AppSourceTree) -> [Finding] {
-        let requesting = SourceVocabulary.requestingFunctions(in: tree)
+        let context = RefreshRulesIndex(tree)
         let configured = tree.swiftFiles.contains { $0.index.assignments.contains { $0.target.hasSuffix("timeoutIntervalForRequest") } }
         func onConfiguredSession(_ call: SwiftCall) -> Bool {
             configured && !call.callee.contains("shared") && SourceVocabulary.isDirectRequest(call)
         }
         var findings = [Finding]()
-        for file in tree.swiftFiles {
+        for (f, file) in tree.swiftFiles.enumerated() {
             let index = file.index
             let t = index.tokens
             for call in index.calls {
                 if call.callee == "URLRequest" && call.labels.first == "url" && !call.labels.contains("timeoutInterval") {
                     guard let function = index.enclosingFunction(of: call), let body = function.body else { continue }
-                    let inFunction = index.calls(inside: body)
-                    let sends = inFunction.filter { SourceVocabulary.isRequest($0, requesting: requesting) }
+                    let sends = context.calls(inFile: f, inside: body).filter(context.isRequest)
                     if let name = Self.assignedName(index, call.token) {
                         let sentBy = sends.filter { c in c.arguments.contains { a in a.tokens.contains { t[$0].text == name } } }
                         let returned = index.returns.contains {

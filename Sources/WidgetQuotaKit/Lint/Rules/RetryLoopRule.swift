@@ -18,10 +18,10 @@ public struct RetryLoopRule: LintRule {
     public init() {}
 
     public func check(_ tree: AppSourceTree) -> [Finding] {
-        let requesting = SourceVocabulary.requestingFunctions(in: tree)
+        let context = RefreshRulesIndex(tree)
         typealias Region = BGTaskCompletionHandlers.Region
         var roots = [(regions: [Region], per: String, whereText: String)]()
-        for handler in BGTaskCompletionHandlers.handlers(in: tree) {
+        for handler in BGTaskCompletionHandlers.handlers(context) {
             roots.append((handler.regions, "background refresh", "the \(handler.identifier) background task"))
         }
         for (f, file) in tree.swiftFiles.enumerated() {
@@ -41,8 +41,8 @@ public struct RetryLoopRule: LintRule {
                 let d = depth[k]
                 k += 1
                 guard d < 3 else { continue }
-                for c in tree.swiftFiles[r.file].index.calls(inside: r.block) {
-                    for (g, body, _) in BGTaskCompletionHandlers.functions(named: String(c.name), in: tree)
+                for c in context.calls(inFile: r.file, inside: r.block) {
+                    for (g, body, _) in context.functions(calledBy: c, inFile: r.file)
                     where !regions.contains(Region(file: g, block: body)) {
                         regions.append(Region(file: g, block: body))
                         depth.append(d + 1)
@@ -52,8 +52,8 @@ public struct RetryLoopRule: LintRule {
             for r in regions {
                 let file = tree.swiftFiles[r.file]
                 let index = file.index
-                for (b, block) in index.blocks.enumerated() where block.kind.isLoop && index.isBlock(b, inside: r.block) {
-                    let requests = index.calls(inside: b).filter { SourceVocabulary.isRequest($0, requesting: requesting) }
+                for b in context.loops(inFile: r.file, inside: r.block) {
+                    let requests = context.calls(inFile: r.file, inside: b).filter(context.isRequest)
                     guard !requests.isEmpty, let loop = Self.loop(index, b), Self.isRetry(index, loop),
                         seen.insert("\(r.file):\(b)").inserted
                     else { continue }
