@@ -19,12 +19,12 @@ public enum SourceVocabulary {
     public static func isDirectRequest(_ call: SwiftCall) -> Bool {
         let name = String(call.name)
         if sdkMethods.contains(name) { return true }
-        if call.callee == "AF.request" || call.callee.hasSuffix(".AF.request") { return true }
-        guard sessionMethods.contains(name) else { return false }
-        let receiver = call.callee.split(separator: ".").dropLast().map(String.init)
-        guard let last = receiver.last else { return false }
+        if name == "request" { return call.callee == "AF.request" || call.callee.hasSuffix(".AF.request") }
+        guard sessionMethods.contains(name), let dot = call.callee.utf8.lastIndex(of: UInt8(ascii: ".")) else { return false }
+        let receiver = call.callee[..<dot]
+        let last = receiver.utf8.lastIndex(of: UInt8(ascii: ".")).map { receiver[receiver.utf8.index(after: $0)...] } ?? receiver
         // `Data(…)`, `JSONSerialization.data(withJSONObject:)` and the like are not sessions.
-        return receiver.contains("URLSession") || last == "shared" || last.lowercased().hasSuffix("session")
+        return ("." + receiver + ".").contains(".URLSession.") || last == "shared" || last.lowercased().hasSuffix("session")
     }
 
     /// The functions in `tree` that send a request, directly or by calling one that does (to a

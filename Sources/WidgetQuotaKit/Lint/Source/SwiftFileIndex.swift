@@ -99,7 +99,14 @@ public struct SwiftCall: Sendable, Equatable {
     public var receiverCall: Int?
 
     /// The callee's last name: `data` for `URLSession.shared.data`.
-    public var name: Substring { callee.split(separator: ".").last ?? Substring(callee) }
+    public var name: Substring {
+        // The text after the last dot, without splitting the whole path (rules ask this of every call).
+        // By UTF-8 code unit: a dot is one byte, and this avoids grapheme breaking.
+        if let dot = callee.utf8.lastIndex(of: UInt8(ascii: ".")), callee.utf8.index(after: dot) < callee.endIndex {
+            return callee[callee.utf8.index(after: dot)...]
+        }
+        return callee.split(separator: ".").last ?? Substring(callee)
+    }
     /// Argument labels with `_` for none: `["for", "delegate"]`.
     public var labels: [String] { arguments.map { $0.label ?? "_" } }
 }
