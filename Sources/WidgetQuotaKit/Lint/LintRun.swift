@@ -36,7 +36,8 @@ public struct LintRun: Sendable {
                 file: paths.joined(separator: ", "), problem: "no Swift file to lint (after the configuration's exclude patterns)")
         }
         var findings = [Finding]()
-        for rule in rules { findings += rule.check(tree) }
+        let source = LintSource(tree)
+        for rule in rules { findings += rule.check(source) }
         let comments = tree.swiftFiles.flatMap { file in
             file.index.comments.map { (file: file.path, line: $0.location.line, text: $0.text) }
         }

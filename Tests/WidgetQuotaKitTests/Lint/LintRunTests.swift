@@ -10,8 +10,8 @@ struct LintRunTests {
     struct FlagRule: LintRule {
         var rule: ChecklistRule = .requestTimeout
         var examples: [LintRuleExample] { [] }
-        func check(_ tree: AppSourceTree) -> [Finding] {
-            tree.swiftFiles.flatMap { file in
+        func check(_ source: LintSource) -> [Finding] {
+            source.tree.swiftFiles.flatMap { file in
                 file.index.calls(named: "flag").map { finding(file.path, $0.location, "flagged", fix: "unflag") }
             }
         }

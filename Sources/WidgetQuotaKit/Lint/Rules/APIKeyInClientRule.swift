@@ -47,7 +47,8 @@ public struct APIKeyInClientRule: LintRule {
     }
     static let fix = "call the API through your own server, which holds the key; rotate this key"
 
-    public func check(_ tree: AppSourceTree) -> [Finding] {
+    public func check(_ source: LintSource) -> [Finding] {
+        let tree = source.tree
         var findings = [Finding]()
         for file in tree.swiftFiles {
             var lines = Set<Int>()

@@ -22,7 +22,8 @@ public struct AppGroupMismatchRule: LintRule {
 
     static let entitlementKey = "com.apple.security.application-groups"
 
-    public func check(_ tree: AppSourceTree) -> [Finding] {
+    public func check(_ source: LintSource) -> [Finding] {
+        let tree = source.tree
         var findings = [Finding]()
         let app = tree.app
         let widget = tree.widgetExtension

@@ -18,8 +18,9 @@ public struct BackgroundTaskCompletionRule: LintRule {
     public let rule = ChecklistRule.backgroundTaskCompletion
     public init() {}
 
-    public func check(_ tree: AppSourceTree) -> [Finding] {
-        let context = RefreshRulesIndex(tree)
+    public func check(_ source: LintSource) -> [Finding] {
+        let tree = source.tree
+        let context = source.refresh
         let expirations = tree.swiftFiles.map { $0.index.assignments.filter { $0.target.hasSuffix("expirationHandler") } }
         var findings = [Finding]()
         for handler in BGTaskCompletionHandlers.handlers(context) {

@@ -30,7 +30,8 @@ public struct BackgroundTaskSetupRule: LintRule {
         var kind: String
     }
 
-    public func check(_ tree: AppSourceTree) -> [Finding] {
+    public func check(_ source: LintSource) -> [Finding] {
+        let tree = source.tree
         guard let app = tree.app, let infoPath = app.infoPlistPath, let info = app.infoPlist else { return [] }
         var registers = [Use]()
         var requests = [Use]()

@@ -5,13 +5,29 @@ import Foundation
 /// A rule reads the tree (Swift files indexed, property lists, entitlements, targets) and returns
 /// its findings, unsorted and unfiltered: the lint run sorts them, applies the configuration and
 /// the inline `widget-quota:disable` directives. A finding never quotes a secret (see
-/// `SourceVocabulary.redacted`).
+/// `APIKeyInClientRule.redacted`).
 public protocol LintRule: Sendable {
     /// The checklist rule this checks (its id is the findings' `rule`).
     var rule: ChecklistRule { get }
-    func check(_ tree: AppSourceTree) -> [Finding]
+    func check(_ source: LintSource) -> [Finding]
     /// Small app trees the rule must and must not report on; one test runs every rule's examples.
     var examples: [LintRuleExample] { get }
+}
+
+/// An app's source tree as the rules read it, with what several rules look up computed once
+/// per run: the functions that send a request and the refresh rules' call index.
+public struct LintSource: Sendable {
+    public let tree: AppSourceTree
+    /// `SourceVocabulary.requestingFunctions(in: tree)`: keys and bare names.
+    public let requesting: Set<String>
+    let refresh: RefreshRulesIndex
+
+    public init(_ tree: AppSourceTree) {
+        self.tree = tree
+        let requesting = SourceVocabulary.requestingFunctions(in: tree)
+        self.requesting = requesting
+        refresh = RefreshRulesIndex(tree, requesting: requesting)
+    }
 }
 
 /// A small app tree and what one rule must report in it.

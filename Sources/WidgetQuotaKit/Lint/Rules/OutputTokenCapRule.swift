@@ -26,7 +26,8 @@ public struct OutputTokenCapRule: LintRule {
         "maxOutputTokens", "max_tokens", "max_output_tokens", "max_completion_tokens", "maxTokens", "maxCompletionTokens",
     ]
 
-    public func check(_ tree: AppSourceTree) -> [Finding] {
+    public func check(_ source: LintSource) -> [Finding] {
+        let tree = source.tree
         var findings = [Finding]()
         let declaresGenerateContent = tree.swiftFiles.contains { !$0.index.functions(named: "generateContent").isEmpty }
         let configs = tree.swiftFiles.flatMap { f in f.index.calls.filter { $0.callee == "GenerationConfig" }.map { (f, $0) } }

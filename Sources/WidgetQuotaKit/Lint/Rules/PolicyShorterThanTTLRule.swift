@@ -27,11 +27,11 @@ public struct PolicyShorterThanTTLRule: LintRule {
     /// Words that make a constant a cache TTL (compared lowercased).
     static let ttlWords = ["ttl", "maxage", "cacheduration", "staleafter", "refreshinterval"]
 
-    public func check(_ tree: AppSourceTree) -> [Finding] {
+    public func check(_ source: LintSource) -> [Finding] {
+        let tree = source.tree
         let ttl = Self.cacheTTL(in: tree)
         let platform = Platform()
         let budget = platform.reloadBudgetMin...max(platform.reloadBudgetMin, platform.reloadBudgetMax)
-        var context: RefreshRulesIndex?
         var findings = [Finding]()
         for (f, file) in tree.swiftFiles.enumerated() {
             let index = file.index
@@ -71,8 +71,7 @@ public struct PolicyShorterThanTTLRule: LintRule {
                         + "instead of ≈ \(Self.count(86_400 / ttl.seconds))"
                     findings.append(found)
                 } else {
-                    let requests = context ?? RefreshRulesIndex(tree)
-                    context = requests
+                    let requests = source.refresh
                     guard let function = index.enclosingFunction(of: timeline), ["getTimeline", "timeline"].contains(function.name),
                         let body = function.body, requests.calls(inFile: f, inside: body).contains(where: requests.isRequest)
                     else { continue }

@@ -14,7 +14,7 @@ struct RefreshRulesIndex {
     /// Keys and bare names of the functions that send a request (`SourceVocabulary.requestingFunctions`).
     let requestingNames: Set<String>
 
-    init(_ tree: AppSourceTree) {
+    init(_ tree: AppSourceTree, requesting: Set<String>) {
         self.tree = tree
         let order = tree.swiftFiles.map { file in
             file.index.calls.indices.sorted { file.index.calls[$0].token < file.index.calls[$1].token }
@@ -27,7 +27,7 @@ struct RefreshRulesIndex {
             }
         }
         functionsByName = byName
-        requestingNames = SourceVocabulary.requestingFunctions(in: tree)
+        requestingNames = requesting
     }
 
     /// True when `call` sends a request itself or calls a function that does (by name, as the vocabulary matches).

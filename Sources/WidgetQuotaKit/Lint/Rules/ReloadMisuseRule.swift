@@ -23,8 +23,9 @@ public struct ReloadMisuseRule: LintRule {
         "willEnterForeground",
     ]
 
-    public func check(_ tree: AppSourceTree) -> [Finding] {
-        let context = RefreshRulesIndex(tree)
+    public func check(_ source: LintSource) -> [Finding] {
+        let tree = source.tree
+        let context = source.refresh
         var findings = [Finding]()
         for (f, file) in tree.swiftFiles.enumerated() {
             let index = file.index

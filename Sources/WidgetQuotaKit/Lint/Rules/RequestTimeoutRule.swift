@@ -17,8 +17,9 @@ public struct RequestTimeoutRule: LintRule {
     public let rule = ChecklistRule.requestTimeout
     public init() {}
 
-    public func check(_ tree: AppSourceTree) -> [Finding] {
-        let context = RefreshRulesIndex(tree)
+    public func check(_ source: LintSource) -> [Finding] {
+        let tree = source.tree
+        let context = source.refresh
         let configured = tree.swiftFiles.contains { $0.index.assignments.contains { $0.target.hasSuffix("timeoutIntervalForRequest") } }
         func onConfiguredSession(_ call: SwiftCall) -> Bool {
             configured && !call.callee.contains("shared") && SourceVocabulary.isDirectRequest(call)

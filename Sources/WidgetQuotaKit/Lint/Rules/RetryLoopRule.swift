@@ -17,8 +17,9 @@ public struct RetryLoopRule: LintRule {
     public let rule = ChecklistRule.retryLoop
     public init() {}
 
-    public func check(_ tree: AppSourceTree) -> [Finding] {
-        let context = RefreshRulesIndex(tree)
+    public func check(_ source: LintSource) -> [Finding] {
+        let tree = source.tree
+        let context = source.refresh
         typealias Region = BGTaskCompletionHandlers.Region
         var roots = [(regions: [Region], per: String, whereText: String)]()
         for handler in BGTaskCompletionHandlers.handlers(context) {

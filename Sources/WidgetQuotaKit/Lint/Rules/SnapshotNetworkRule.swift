@@ -16,10 +16,11 @@ public struct SnapshotNetworkRule: LintRule {
 
     static let selectors: Set<String> = ["placeholder(in:)", "getSnapshot(in:completion:)", "snapshot(for:in:)"]
 
-    public func check(_ tree: AppSourceTree) -> [Finding] {
+    public func check(_ source: LintSource) -> [Finding] {
+        let tree = source.tree
         let functions = tree.snapshotRuleProviderFunctions(Self.selectors)
         guard !functions.isEmpty else { return [] }
-        let requesting = SourceVocabulary.requestingFunctions(in: tree)
+        let requesting = source.requesting
         var findings = [Finding]()
         for (file, function) in functions {
             for call in file.index.calls(inside: function) {

@@ -15,7 +15,8 @@ public struct SnapshotPreviewRule: LintRule {
 
     static let selectors: Set<String> = ["getSnapshot(in:completion:)", "snapshot(for:in:)"]
 
-    public func check(_ tree: AppSourceTree) -> [Finding] {
+    public func check(_ source: LintSource) -> [Finding] {
+        let tree = source.tree
         var findings = [Finding]()
         for (file, function) in tree.snapshotRuleProviderFunctions(Self.selectors) {
             let index = file.index

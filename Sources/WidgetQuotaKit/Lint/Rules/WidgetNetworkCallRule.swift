@@ -15,11 +15,12 @@ public struct WidgetNetworkCallRule: LintRule {
     public let rule = ChecklistRule.widgetNetworkCall
     public init() {}
 
-    public func check(_ tree: AppSourceTree) -> [Finding] {
+    public func check(_ source: LintSource) -> [Finding] {
+        let tree = source.tree
         let extensionFiles = tree.swiftFiles(.widgetExtension)
         guard !extensionFiles.isEmpty else { return [] }
         // Keys and bare names of the requesting functions (see `requestingFunctions(in:)`).
-        let requesting = SourceVocabulary.requestingFunctions(in: tree)
+        let requesting = source.requesting
         // Requesting functions declared in the extension: their own requests are reported there.
         var inExtension = Set<String>()
         for file in extensionFiles {

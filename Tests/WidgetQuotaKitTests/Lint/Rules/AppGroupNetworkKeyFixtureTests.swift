@@ -28,7 +28,7 @@ struct AppGroupNetworkKeyFixtureTests {
         let mustNot = Set(rows.filter { $0.section == "Must not trigger" }.map { "\($0.file):\($0.line)" })
         let tree = try AppSourceTree.load(paths: [Fixtures.path("apps/\(c.app)")])
         let rule = try #require(Self.rules.first { $0.rule == c.rule })
-        let findings = rule.check(tree)
+        let findings = rule.check(LintSource(tree))
         let found = findings.map { "\($0.location.file):\($0.location.line ?? 0)" }.sorted()
         #expect(found == expected, "\(findings.map { "\($0.location.description): \($0.message)" })")
         #expect(mustNot.isDisjoint(with: found))
@@ -48,7 +48,7 @@ struct AppGroupNetworkKeyFixtureTests {
     func keyIsRedacted(app: String) throws {
         let key = "AIzaSyFAKE-KEY-FOR-TESTS-ONLY-000000000"
         let tree = try AppSourceTree.load(paths: [Fixtures.path("apps/\(app)")])
-        let findings = Self.rules.flatMap { $0.check(tree) }
+        let findings = Self.rules.flatMap { $0.check(LintSource(tree)) }
         for f in findings {
             #expect(!f.message.contains(key.dropFirst(6).prefix(12)) && !f.fix.contains(key.dropFirst(6).prefix(12)), "\(f.message)")
         }

@@ -24,7 +24,7 @@ struct LintRuleExamplesTests {
         }
         let tree = try AppSourceTree.load(paths: [tmp.path])
         let rule = try #require(LintRules.all.first { $0.rule == c.rule })
-        let findings = rule.check(tree)
+        let findings = rule.check(LintSource(tree))
         #expect(findings.allSatisfy { $0.rule == c.rule })
         let found = findings.map { "\($0.location.file):\($0.location.line ?? 0)" }.sorted()
         #expect(found == c.example.expected.sorted(), "\(findings.map(\.message))")

@@ -15,7 +15,7 @@ struct RefreshRulesFixtureTests {
 
     static func findings(_ app: String) throws -> [Finding] {
         let tree = try AppSourceTree.load(paths: [Fixtures.path("apps/\(app)")])
-        return rules.flatMap { $0.check(tree) }
+        return rules.flatMap { $0.check(LintSource(tree)) }
     }
 
     static func key(_ rule: String, _ file: String, _ line: Int) -> String { "\(rule) \(file):\(line)" }
