@@ -44,7 +44,7 @@ public struct LintRun: Sendable {
         let (kept, suppressed) = configuration.apply(to: findings, comments: comments)
         let problems = LintDirective.problems(in: comments)
         let name = DesignReader.designName(forFolder: folder ?? "from-source")
-        let design = DesignReader.read(tree, name: folder == nil ? "from-source" : name)
+        let design = DesignReader.read(source, name: folder == nil ? "from-source" : name)
         let summary = design.map {
             LintDesignSummary(name: $0.design.name, sentence: $0.sentence, assumedFields: $0.assumedFields)
         }

@@ -56,15 +56,19 @@ public enum DesignReader {
 
     /// The design `tree` implements, called `name`; nil when no code in the tree sends a request.
     public static func read(_ tree: AppSourceTree, name: String) -> DesignInference? {
-        var reader = Reader(tree: tree)
+        read(LintSource(tree), name: name)
+    }
+
+    /// The design `source`'s tree implements, with the requesting functions the rules found.
+    public static func read(_ source: LintSource, name: String) -> DesignInference? {
+        var reader = Reader(source: source)
         return reader.infer(name: name)
     }
 
-    /// The requesting functions (`SourceVocabulary.requestingFunctions(in:)`: keys and bare
-    /// names), and the same as substrings, so a call's last name is looked up without a copy.
-    static func requestingFunctions(in tree: AppSourceTree) -> (keys: Set<String>, names: Set<Substring>) {
-        let requesting = SourceVocabulary.requestingFunctions(in: tree)
-        return (requesting, Set(requesting.map { Substring($0) }))
+    /// The requesting functions (`LintSource.requesting`: keys and bare names) as substrings, so
+    /// a call's last name is looked up without a copy.
+    static func requestingNames(_ requesting: Set<String>) -> Set<Substring> {
+        Set(requesting.map { Substring($0) })
     }
 
     /// The last names `SourceVocabulary.isDirectRequest` can accept.
@@ -112,9 +116,10 @@ private struct Reader {
     /// Loop bounds of retry loops met while counting requests.
     var attempts = 1
 
-    init(tree: AppSourceTree) {
-        self.tree = tree
-        (requesting, requestingNames) = DesignReader.requestingFunctions(in: tree)
+    init(source: LintSource) {
+        tree = source.tree
+        requesting = source.requesting
+        requestingNames = DesignReader.requestingNames(source.requesting)
     }
 
     /// `SourceVocabulary.isRequest(call, requesting:)`, by set lookup.

@@ -121,6 +121,10 @@ struct ChecklistTrail: Sendable {
 enum ChecklistWitness {
     /// The rules `analyze` checks.
     static let rules: [ChecklistRule] = [.widgetNetworkCall, .snapshotNetwork, .reloadMisuse]
+    /// The fix of a reload-misuse finding that is not about a failed fetch.
+    static let reloadOnceFix =
+        "Call reloadTimelines(ofKind:) once, after a fetch succeeds and the cache is written; not on every foreground, "
+        + "in a loop or in a catch."
 
     /// One device's trails by role, and how many days it was observed.
     struct DeviceTrails {
@@ -147,8 +151,7 @@ enum ChecklistWitness {
                         message: "\(NumberText.fixed(ratio, digits: 1)) reload calls per successful fetch \(on) "
                             + "(\(a.reloadCalls) reload calls, \(a.successfulFetches) successful fetches; "
                             + "\(a.unlicensedReloads) with no successful fetch since the previous reload, the first here)",
-                        fix: "Call reloadTimelines(ofKind:) once, after a fetch succeeds and the cache is written; not on every "
-                            + "foreground, in a loop or in a catch."))
+                        fix: reloadOnceFix))
             }
             if a.successfulFetches == 0, a.failedFetches > 0, a.reloadCalls > 0, let at = a.firstUnlicensedReload {
                 out.append(
@@ -156,8 +159,7 @@ enum ChecklistWitness {
                         rule: .reloadMisuse, location: at,
                         message: "\(a.reloadCalls) reload call\(a.reloadCalls == 1 ? "" : "s") and no successful fetch \(on) "
                             + "(\(a.failedFetches) failed fetch\(a.failedFetches == 1 ? "" : "es"); the first reload here)",
-                        fix: "Call reloadTimelines(ofKind:) once, after a fetch succeeds and the cache is written; not on every "
-                            + "foreground, in a loop or in a catch."))
+                        fix: reloadOnceFix))
             }
             if a.reloadsAfterFailure > 0, let at = a.firstReloadAfterFailure {
                 let n = a.reloadsAfterFailure
