@@ -44,6 +44,7 @@ public struct SimulationJob: Sendable {
         let (result, ordinaryDays) = engine.runWithOrdinaryDays()
         var report = SimulationReport(result)
         if withoutOutages { report.withoutOutages = ordinaryDays }
+        var ttlSweep: Sweep?
         if let baseline = engine.designs.first(where: { $0.name == result.method.baseline }) {
             if sensitivity {
                 // No more users per setting than the scenario simulates event by event.
@@ -54,19 +55,20 @@ public struct SimulationJob: Sendable {
                 report.sensitivity = analysis.run(progress: progress.counter(label: "Sensitivity", total: analysis.settingCount))
             }
             if sweep && baseline.hasCache {
-                progress.note("Sweeping the cache TTL of \(baseline.name)…")
                 // Same runs and seed as the projection, so the sweep's default-TTL row matches its table.
-                let sweep = try Sweep(
+                ttlSweep = try Sweep(
                     scenario: scenario, design: baseline, knob: .ttl,
                     values: Sweep.Knob.ttl.defaultValues, users: result.focusUsers)
-                let own = result.results.first { $0.design == baseline.name && $0.users == result.focusUsers }
-                report.sweep = sweep.run(threads: threads, prices: prices, known: own.map { ($0, engine.sampleSize) })
             }
         }
-        if recommend {
-            progress.note("Simulating changes to the owner's design, for the recommendation…")
-            report.recommendation = RecommendationStudy(scenario: scenario, designs: engine.designs)
-                .run(result: result, threads: threads, prices: prices)
+        let study = recommend ? RecommendationStudy(scenario: scenario, designs: engine.designs) : nil
+        let studied = (ttlSweep?.variants ?? []) + (study?.plannedChanges(result: result).map(\.design) ?? [])
+        if ttlSweep != nil || study != nil {
+            progress.note("Simulating the TTL sweep and the changes to the owner's design…")
+            let batch = StudyBatch(
+                scenario: scenario, designs: studied, known: (engine.designs, result), threads: threads, prices: prices)
+            report.sweep = ttlSweep?.result(from: batch)
+            report.recommendation = study?.run(result: result, batch: batch)
         }
         progress.finish()
         report.thresholds = try ThresholdEvaluator.evaluate(thresholds, on: report.metrics)

@@ -37,13 +37,18 @@ final class DesignTask {
     private var requests = CountTally()
     /// Requests of the first users, which the outage counterfactual re-simulates.
     private var firstUsersRequests: [Int] = []
+    /// How many first users the outage counterfactual re-simulates (0: not measured).
+    private let counterfactualUsers: Int
 
-    init(model: SimulationModel, sampleUsers: Int, userCounts: [Int]) {
+    /// - Parameter measuresOutageExtra: re-simulate the first users without the outages in
+    ///   `finish` (see `MonteCarloEngine.outageExtra`).
+    init(model: SimulationModel, sampleUsers: Int, userCounts: [Int], measuresOutageExtra: Bool = true) {
         self.model = model
         self.sampleUsers = sampleUsers
         self.userCounts = userCounts
         workspace = SimulationWorkspace(model: model)
-        firstUsersRequests.reserveCapacity(min(sampleUsers, MonteCarloEngine.outageCounterfactualUsers))
+        counterfactualUsers = measuresOutageExtra ? min(sampleUsers, MonteCarloEngine.outageCounterfactualUsers) : 0
+        firstUsersRequests.reserveCapacity(counterfactualUsers)
         buckets = .allocate(capacity: model.countedMinutes)
         buckets.initialize(repeating: 0)
         oddBuckets = .allocate(capacity: model.countedMinutes)
@@ -89,7 +94,7 @@ final class DesignTask {
         peakQuotaDay = sim.peakQuotaDay
         out.tally.add(sim.tally)
         requests.add(sim.monthRequests)
-        if firstUsersRequests.count < MonteCarloEngine.outageCounterfactualUsers { firstUsersRequests.append(sim.monthRequests) }
+        if firstUsersRequests.count < counterfactualUsers { firstUsersRequests.append(sim.monthRequests) }
         for (t, tier) in tiers.enumerated() where firstExceeding[t] == nil {
             if tier.isExceeded(peakPerMinute: Double(peakPerMinute), peakQuotaDay: Double(peakQuotaDay), tokensPerRequest: tokens) {
                 firstExceeding[t] = user + 1

@@ -21,28 +21,39 @@ public struct MonteCarloEngine: Sendable {
     ///   - prices: the price table; the scenario's `api.model` is looked up in it (no cost when
     ///     absent), and the provider it names for the model chooses the bundled quota tiers when
     ///     the scenario lists none.
+    ///   - measuresOutageExtra: re-simulate each run's first `outageCounterfactualUsers` users
+    ///     without the outages to measure the requests they add; the studies, which do not
+    ///     report it, turn it off.
     public init(
         scenario: Scenario, designs: [Design]? = nil, threads: Int? = nil,
-        parameters: (@Sendable (Int) -> RunParameters)? = nil, prices: PriceTable = .bundled
+        parameters: (@Sendable (Int) -> RunParameters)? = nil, prices: PriceTable = .bundled,
+        measuresOutageExtra: Bool = true
     ) {
         self.scenario = scenario.choosingTiers(prices: prices)
         self.designs = designs ?? scenario.availableDesigns
         self.threads = max(1, threads ?? Parallel.defaultThreads)
         self.parameterOverride = parameters
         self.prices = prices
+        self.measuresOutageExtra = measuresOutageExtra
     }
+
+    /// Whether each run's first users are re-simulated without the outages (see `init`).
+    public let measuresOutageExtra: Bool
 
     /// Prices used for cost.
     public let prices: PriceTable
 
     /// Users simulated event by event per run: `horizon.sampleUsers`, or fewer when no listed
     /// population (nor month of `horizon.growth`) has that many users.
-    public var sampleSize: Int {
+    public var sampleSize: Int { Self.sampleSize(scenario) }
+
+    /// Users simulated event by event per run for `scenario` (see `sampleSize`).
+    public static func sampleSize(_ scenario: Scenario) -> Int {
         min(scenario.horizon.sampleUsers, max(scenario.horizon.users.max() ?? 1, scenario.horizon.growth?.users.max() ?? 1))
     }
 
     /// Runs every (run, design) pair and aggregates the results.
-    public func run() -> SimulationResult { runWithOrdinaryDays().result }
+    public func run() -> SimulationResult { simulateAll().aggregate() }
 
     /// Runs every (run, design) pair once and aggregates the results twice: as simulated, and
     /// (when the scenario has outages) with every minute an outage or its recovery disturbs at
@@ -55,10 +66,20 @@ public struct MonteCarloEngine: Sendable {
     /// Designs are split into as many groups as keep every thread busy (one group when there
     /// are runs enough), and the result does not depend on the grouping.
     public func runWithOrdinaryDays() -> (result: SimulationResult, withoutOutages: SimulationResult?) {
+        var aggregator = simulateAll()
+        let result = aggregator.aggregate()
+        guard !scenario.api.outages.isEmpty else { return (result, nil) }
+        aggregator.ordinaryDays = true
+        return (result, aggregator.aggregate())
+    }
+
+    /// Simulates every (run, design) pair; the aggregator holds their outputs in (run, design) order.
+    private func simulateAll() -> ResultAggregator {
         let runs = scenario.horizon.runs
         let designCount = designs.count
         let scenario = self.scenario
         let designs = self.designs
+        let measuresOutageExtra = self.measuresOutageExtra
         let parameters = (0..<runs).map { parameterOverride?($0) ?? RunParameters.draw(scenario, run: $0) }
         let sample = sampleSize
         let userCounts = scenario.horizon.users.sorted()
@@ -84,7 +105,8 @@ public struct MonteCarloEngine: Sendable {
                     scenario: scenario, design: designs[d], run: run, parameters: parameters[run],
                     backgroundCalibration: calibrations[SimulationModel.backgroundIntervalHours(designs[d], scenario)])
             }
-            return MonteCarloEngine.simulate(models: models, sampleUsers: sample, userCounts: userCounts)
+            return MonteCarloEngine.simulate(
+                models: models, sampleUsers: sample, userCounts: userCounts, measuresOutageExtra: measuresOutageExtra)
         }
         // Back in (run, design) order.
         var outputs = [TaskOutput?](repeating: nil, count: runs * designCount)
@@ -92,14 +114,10 @@ public struct MonteCarloEngine: Sendable {
             let run = index / groups.count
             for (d, output) in zip(groups[index % groups.count], results) { outputs[run * designCount + d] = output }
         }
-        var aggregator = ResultAggregator(
+        return ResultAggregator(
             scenario: scenario, designs: designs, parameters: parameters,
             price: try? prices.price(for: scenario.api.model), priceSource: prices.source,
             userCounts: userCounts, sampleUsers: sample, outputs: outputs.map { $0! })
-        let result = aggregator.aggregate()
-        guard !scenario.api.outages.isEmpty else { return (result, nil) }
-        aggregator.ordinaryDays = true
-        return (result, aggregator.aggregate())
     }
 
     /// Bytes of per-design counters one task may hold (a long horizon with many designs would
@@ -155,7 +173,9 @@ public struct MonteCarloEngine: Sendable {
     /// Simulates `sampleUsers` users of one run under each of `models` (designs of that run:
     /// same scenario, run and parameters), drawing each user's activity once, and measures each
     /// population size per design.
-    public static func simulate(models: [SimulationModel], sampleUsers: Int, userCounts: [Int]) -> [TaskOutput] {
+    public static func simulate(
+        models: [SimulationModel], sampleUsers: Int, userCounts: [Int], measuresOutageExtra: Bool = true
+    ) -> [TaskOutput] {
         guard let first = models.first else { return [] }
         // Checked by what the activity is drawn from: run, seed and days (not by comparing whole
         // scenarios, which a NaN in overridden parameters would never equal).
@@ -164,7 +184,9 @@ public struct MonteCarloEngine: Sendable {
                 $0.run == first.run && $0.scenario.horizon.seed == first.scenario.horizon.seed
                     && $0.simulatedDays == first.simulatedDays
             }, "a user's activity is shared only between designs of one run")
-        let tasks = models.map { DesignTask(model: $0, sampleUsers: sampleUsers, userCounts: userCounts) }
+        let tasks = models.map {
+            DesignTask(model: $0, sampleUsers: sampleUsers, userCounts: userCounts, measuresOutageExtra: measuresOutageExtra)
+        }
         let buffers = ActivityBuffers(model: first)
         let series = UnsafeMutableBufferPointer<Double>.allocate(capacity: first.countedMinutes)
         defer { series.deallocate() }

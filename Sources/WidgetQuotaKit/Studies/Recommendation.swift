@@ -112,8 +112,16 @@ public struct RecommendationStudy: Sendable {
             ?? designs.first
     }
 
-    /// Runs the study on `result` (the simulation of `designs`).
+    /// Runs the study on `result` (the simulation of `designs`), simulating its changes.
     public func run(result: SimulationResult, threads: Int? = nil, prices: PriceTable = .bundled) -> Recommendation {
+        let changes = plannedChanges(result: result).map(\.design)
+        let batch = StudyBatch(scenario: scenario, designs: changes, threads: threads, prices: prices)
+        return run(result: result, batch: batch)
+    }
+
+    /// Runs the study on `result`, reading its changes' figures from `batch` (a batch of this
+    /// scenario holding every design `plannedChanges(result:)` names).
+    public func run(result: SimulationResult, batch: StudyBatch) -> Recommendation {
         let targets = scenario.targets
         var recommendation = Recommendation(
             maxTier: targets.maxTier, maxStaleShare: targets.maxStaleShare,
@@ -121,18 +129,10 @@ public struct RecommendationStudy: Sendable {
             choices: Self.choices(result: result, designs: designs.map(\.name), targets: targets), changes: [],
             flags: Self.flags(designs: designs, result: result, scenario: scenario))
         guard let own = ownDesign else { return recommendation }
-        let stale = result.results.contains { $0.design == own.name && !Self.withinStaleness($0, targets) }
-        let changes = Self.changes(to: own, scenario: scenario, staleTooOften: stale)
-        guard !changes.isEmpty else { return recommendation }
-        var s = scenario
-        s.designs = changes.map(\.design)
-        s.baseline = changes[0].design.name
-        let changed = MonteCarloEngine(scenario: s, designs: s.designs, threads: threads, prices: prices).run()
-        recommendation.changes = changes.map { change in
+        recommendation.changes = plannedChanges(result: result).map { change in
+            let after = batch.rows(change.design)
             let effects = result.results.filter { $0.design == own.name }.compactMap { before -> Recommendation.Effect? in
-                guard let after = changed.results.first(where: { $0.design == change.design.name && $0.users == before.users }) else {
-                    return nil
-                }
+                guard let after = after.first(where: { $0.users == before.users }) else { return nil }
                 return Recommendation.Effect(
                     users: before.users, before: Self.figures(before, targets: targets, tiers: scenario.quotas.tiers),
                     after: Self.figures(after, targets: targets, tiers: scenario.quotas.tiers))
@@ -140,6 +140,14 @@ public struct RecommendationStudy: Sendable {
             return Recommendation.Change(kind: change.kind, description: change.description, design: change.design.name, effects: effects)
         }
         return recommendation
+    }
+
+    /// The changes to the owner's design worth simulating, given the projection `result`
+    /// (a cache too often stale adds a widget that fetches itself).
+    public func plannedChanges(result: SimulationResult) -> [(kind: String, description: String, design: Design)] {
+        guard let own = ownDesign else { return [] }
+        let stale = result.results.contains { $0.design == own.name && !Self.withinStaleness($0, scenario.targets) }
+        return Self.changes(to: own, scenario: scenario, staleTooOften: stale)
     }
 
     // MARK: Choosing

@@ -95,6 +95,9 @@ public struct Sweep: Sendable {
         self.users = users
     }
 
+    /// The design at each value, in the order of `values`.
+    public var variants: [Design] { values.map { knob.apply($0, to: design) } }
+
     /// Runs every value as its own design in one Monte-Carlo batch (same users, same seed).
     ///
     /// - Parameter known: the design as it is, already simulated with this scenario (its runs,
@@ -106,8 +109,7 @@ public struct Sweep: Sendable {
     ) -> SweepResult {
         var s = scenario
         s.horizon.users = [users]
-        let variants = values.map { knob.apply($0, to: design) }
-        let sample = min(s.horizon.sampleUsers, users)
+        let sample = MonteCarloEngine.sampleSize(s)
         let reused = known.flatMap { k -> DesignResult? in
             k.row.design == design.name && k.row.users == users && k.sampleUsers == sample ? k.row : nil
         }
@@ -116,13 +118,20 @@ public struct Sweep: Sendable {
             renamed.name = design.name
             return renamed == design
         }
-        let simulated = variants.filter { reused == nil || !unchanged($0) }
-        s.designs = simulated
-        s.baseline = simulated.first?.name ?? design.name
-        let result =
-            simulated.isEmpty ? nil : MonteCarloEngine(scenario: s, designs: simulated, threads: threads, prices: prices).run()
+        let batch = StudyBatch(
+            scenario: s, designs: variants.filter { reused == nil || !unchanged($0) }, threads: threads, prices: prices)
+        return result { variant in batch.row(variant, users: users) ?? reused! }
+    }
+
+    /// The sweep's result from the studies' batch of its scenario (which must hold `variants`).
+    public func result(from batch: StudyBatch) -> SweepResult {
+        result { variant in batch.row(variant, users: users)! }
+    }
+
+    /// The sweep's result from each variant's row at `users`.
+    private func result(rows row: (Design) -> DesignResult) -> SweepResult {
         var points = zip(values, variants).map { value, variant -> SweepResult.Point in
-            let r = result?.results.first { $0.design == variant.name } ?? reused!
+            let r = row(variant)
             return SweepResult.Point(
                 value: value, requestsPerUserMonth: r.requestsPerUserMonth.mean,
                 totalRequestsPerMonth: r.totalRequestsPerMonth, costPerMonth: r.cost?.perMonth.mean,
@@ -139,7 +148,7 @@ public struct Sweep: Sendable {
         }
         return SweepResult(
             design: design.name, knob: knob, unit: knob.unit, users: users,
-            runs: s.horizon.runs, seed: s.horizon.seed, points: points, addition: knob.addition(to: design))
+            runs: scenario.horizon.runs, seed: scenario.horizon.seed, points: points, addition: knob.addition(to: design))
     }
 }
 

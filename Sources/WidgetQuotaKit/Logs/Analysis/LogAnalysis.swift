@@ -397,12 +397,13 @@ extension LogAnalyzer {
         guard !known.isEmpty else { return nil }
         let inStack = known.filter { $0.smartStack == true }.map(instanceRate)
         let outside = known.filter { $0.smartStack == false }.map(instanceRate)
-        let a = inStack.isEmpty ? nil : Statistics.mean(inStack)
-        let b = outside.isEmpty ? nil : Statistics.mean(outside)
+        let a: Double? = inStack.isEmpty ? nil : Statistics.mean(inStack)
+        let b: Double? = outside.isEmpty ? nil : Statistics.mean(outside)
         var uplift: Double?
         if let a, let b, b > 0 { uplift = a / b }
-        return .init(
-            devices: inStack.count, share: Double(inStack.count) / Double(known.count), devicesWithData: known.count,
+        let share = Double(inStack.count) / Double(known.count)
+        return LogAnalysis.SmartStackSplit(
+            devices: inStack.count, share: share, devicesWithData: known.count,
             getTimelinePerInstanceDayInStack: a, getTimelinePerInstanceDayOutside: b, uplift: uplift)
     }
 
