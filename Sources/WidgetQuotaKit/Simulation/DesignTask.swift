@@ -111,11 +111,13 @@ final class DesignTask {
         }
     }
 
-    /// The output once every sampled user has been simulated.
-    func finish() -> MonteCarloEngine.TaskOutput {
+    /// The output once every sampled user has been simulated; `deviates`: the run's
+    /// `LoadProjection.deviates(model:)`.
+    func finish(deviates: [Double]) -> MonteCarloEngine.TaskOutput {
         out.ages.counts = Array(ages)
         let sample = Array(buckets)
-        let projection = LoadProjection(sample: sample, oddUsersSample: Array(oddBuckets), sampleUsers: sampleUsers, model: model)
+        let projection = LoadProjection(
+            sample: sample, oddUsersSample: Array(oddBuckets), sampleUsers: sampleUsers, model: model, deviates: deviates)
         let allRequests = requests.histogram
         // Larger populations are projected from the whole sample.
         out.requestsPerUser = userCounts.map { exactRequests[$0] ?? allRequests }

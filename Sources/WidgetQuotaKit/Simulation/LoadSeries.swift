@@ -123,7 +123,11 @@ public struct LoadProjection: Sendable {
     ///     halves of the sample measures its noise, devices that repeat their minutes every day
     ///     included. Without it the noise is read from how far minutes stray from their neighbours.
     ///   - model: the run and design (its outages mark the minutes that are not ordinary).
-    public init(sample: [Int32], oddUsersSample: [Int32]? = nil, sampleUsers: Int, model: SimulationModel) {
+    ///   - deviates: `LoadProjection.deviates(model:)` when the caller has them (they depend on
+    ///     the run alone, so every design of a run shares them); drawn here otherwise.
+    public init(
+        sample: [Int32], oddUsersSample: [Int32]? = nil, sampleUsers: Int, model: SimulationModel, deviates: [Double]? = nil
+    ) {
         let minutes = sample.count
         let n = Double(sampleUsers)
         let b = Double(max(model.design.requestsPerFetch, 1))
@@ -174,8 +178,15 @@ public struct LoadProjection: Sendable {
         }
         perUserMean = means
         ordinaryPerUserMean = disturbed.contains(true) ? ordinaryMeans : nil
+        self.deviates = deviates ?? LoadProjection.deviates(model: model, minutes: minutes)
+        precondition(self.deviates.count == minutes, "one deviate per counted minute")
+    }
+
+    /// The standard normal deviate of each of the first `minutes` (default: every counted minute)
+    /// of `model`'s run: the same for every design of the run (common random numbers).
+    public static func deviates(model: SimulationModel, minutes: Int? = nil) -> [Double] {
         var rng = RandomStream(seed: model.scenario.horizon.seed, .minuteLoad, UInt64(model.run))
-        deviates = (0..<minutes).map { _ in rng.standardNormal() }
+        return (0..<(minutes ?? model.countedMinutes)).map { _ in rng.standardNormal() }
     }
 
     /// The sample's excess over the ordinary mean at `indices` (ascending minutes of one

@@ -197,7 +197,8 @@ public struct MonteCarloEngine: Sendable {
                 for task in tasks { task.simulate(user: user, activity: activity, series: series) }
             }
         }
-        return tasks.map { $0.finish() }
+        let deviates = LoadProjection.deviates(model: first)
+        return tasks.map { $0.finish(deviates: deviates) }
     }
 
     /// The smallest population above `above` whose projected load breaks `tier`, by bisection over
