@@ -226,10 +226,14 @@ public struct LoadProjection: Sendable {
     ) -> [Double] {
         indices.indices.map { i in
             let u = indices[i]
-            let around = neighbours(of: i, count: indices.count, halfWindow: disturbedHalfWindow, circular: false).map { indices[$0] }
-            let expectedSum = around.reduce(0.0) { $0 + n * ordinary[$1] }
+            var expectedSum = 0.0
+            var sampleSum = 0.0
+            forEachNeighbour(of: i, count: indices.count, halfWindow: disturbedHalfWindow, circular: false) { j in
+                expectedSum += n * ordinary[indices[j]]
+                sampleSum += Double(sample[indices[j]])
+            }
             guard expectedSum > 0 else { return Double(sample[u]) / n }
-            let ratio = around.reduce(0.0) { $0 + Double(sample[$1]) } / expectedSum
+            let ratio = sampleSum / expectedSum
             let scaled = ordinary[u] * ratio
             let standsOut = countDistance(Double(sample[u]), expected: n * scaled, batch: b) > threshold
             return standsOut ? Double(sample[u]) / n : scaled
@@ -290,20 +294,31 @@ public struct LoadProjection: Sendable {
         abs(2 * (observed / batch + 0.375).squareRoot() - 2 * (expected / batch + 0.375).squareRoot())
     }
 
-    /// The indices within `halfWindow` of `i` in a series of `count` (wrapping round when
-    /// `circular`, as the minutes of a day do).
-    static func neighbours(of i: Int, count: Int, halfWindow h: Int, circular: Bool) -> [Int] {
-        (-h...h).compactMap { offset in
+    /// Calls `body` with each index within `halfWindow` of `i` in a series of `count`, in order of
+    /// offset from −halfWindow to +halfWindow (wrapping round when `circular`, as the minutes of a
+    /// day do; otherwise skipping indices outside the series). Sums over neighbours run in this
+    /// order, so they are the same to the last bit wherever they are taken.
+    @inline(__always)
+    static func forEachNeighbour(of i: Int, count: Int, halfWindow h: Int, circular: Bool, _ body: (Int) -> Void) {
+        for offset in -h...h {
             let j = i + offset
-            if circular { return ((j % count) + count) % count }
-            return j >= 0 && j < count ? j : nil
+            if circular {
+                body(((j % count) + count) % count)
+            } else if j >= 0 && j < count {
+                body(j)
+            }
         }
     }
 
     /// Each value's neighbours' median (itself included), the reference a spike stands out from.
     static func neighbourMedians(_ values: [Double], halfWindow h: Int, circular: Bool) -> [Double] {
-        values.indices.map { i in
-            Statistics.median(neighbours(of: i, count: values.count, halfWindow: h, circular: circular).map { values[$0] })
+        var window = [Double]()
+        window.reserveCapacity(2 * h + 1)
+        return values.indices.map { i in
+            window.removeAll(keepingCapacity: true)
+            forEachNeighbour(of: i, count: values.count, halfWindow: h, circular: circular) { window.append(values[$0]) }
+            window.sort()
+            return Statistics.quantile(sorted: window, 0.5)
         }
     }
 
@@ -311,8 +326,14 @@ public struct LoadProjection: Sendable {
     /// does not wrap round).
     static func neighbourMeans(_ values: [Double], halfWindow h: Int) -> [Double] {
         values.indices.map { i in
-            let others = neighbours(of: i, count: values.count, halfWindow: h, circular: false).filter { $0 != i }
-            return others.isEmpty ? values[i] : others.reduce(0) { $0 + values[$1] } / Double(others.count)
+            var sum = 0.0
+            var others = 0
+            forEachNeighbour(of: i, count: values.count, halfWindow: h, circular: false) { j in
+                guard j != i else { return }
+                sum += values[j]
+                others += 1
+            }
+            return others == 0 ? values[i] : sum / Double(others)
         }
     }
 
@@ -326,8 +347,14 @@ public struct LoadProjection: Sendable {
         let standsOut = values.indices.map { test($0, references[$0]) }
         return values.indices.map { i in
             if standsOut[i] { return values[i] }
-            let calm = neighbours(of: i, count: values.count, halfWindow: h, circular: circular).filter { !standsOut[$0] }
-            return calm.isEmpty ? values[i] : calm.reduce(0) { $0 + values[$1] } / Double(calm.count)
+            var sum = 0.0
+            var calm = 0
+            forEachNeighbour(of: i, count: values.count, halfWindow: h, circular: circular) { j in
+                guard !standsOut[j] else { return }
+                sum += values[j]
+                calm += 1
+            }
+            return calm == 0 ? values[i] : sum / Double(calm)
         }
     }
 
