@@ -524,7 +524,10 @@ extension LoadProjection {
     func firstMinute(reaching c: Double, above: Int, largest: Int) -> Int {
         // x = m·s² + √(b·m)·z·s with s = √N reaches c − 0.5 (which rounds up to c) from s⁺ on.
         let target = c - 0.5
-        var approx = [Double](repeating: .infinity, count: perUserMean.count)
+        // Minutes whose root is within the tolerance of the lowest so far (the few that can be
+        // first); pruned as the lowest falls, and once more at the end.
+        func near(_ approx: Double, _ lowest: Double) -> Bool { approx <= lowest * (1 + 1e-9) + 2 }
+        var candidates = [(minute: Int, approx: Double)]()
         var lowest = Double.infinity
         for t in 0..<perUserMean.count {
             let m = perUserMean[t]
@@ -532,14 +535,19 @@ extension LoadProjection {
             let a = (batch * m).squareRoot() * deviates[t]
             let root = (a * a + 4 * m * target).squareRoot()
             let s = a > 0 ? 2 * target / (a + root) : (root - a) / (2 * m)
-            approx[t] = s * s
-            lowest = min(lowest, s * s)
+            let approx = s * s
+            guard near(approx, lowest) else { continue }
+            if approx < lowest {
+                lowest = approx
+                if candidates.count >= 64 { candidates.removeAll { !near($0.approx, lowest) } }
+            }
+            candidates.append((t, approx))
         }
         guard lowest <= Double(largest) + 2 else { return Int.max }
         var best = Int.max
-        for t in 0..<perUserMean.count where approx[t] <= lowest * (1 + 1e-9) + 2 {
+        for (t, approx) in candidates where near(approx, lowest) {
             // The exact formula decides: step from the root to the first population that reaches c.
-            var n = max(1, Int(approx[t].rounded(.down)))
+            var n = max(1, Int(approx.rounded(.down)))
             while n > 1 && value(minute: t, users: Double(n - 1)) >= c { n -= 1 }
             var steps = 0
             while value(minute: t, users: Double(n)) < c && steps < 64 {
