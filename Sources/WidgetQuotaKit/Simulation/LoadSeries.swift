@@ -311,15 +311,51 @@ public struct LoadProjection: Sendable {
     }
 
     /// Each value's neighbours' median (itself included), the reference a spike stands out from.
+    ///
+    /// The window slides: it stays sorted, losing the value that leaves and taking the one that
+    /// enters, so each step costs a window's length rather than a sort.
     static func neighbourMedians(_ values: [Double], halfWindow h: Int, circular: Bool) -> [Double] {
+        let count = values.count
+        guard count > 0 else { return [] }
         var window = [Double]()
         window.reserveCapacity(2 * h + 1)
-        return values.indices.map { i in
-            window.removeAll(keepingCapacity: true)
-            forEachNeighbour(of: i, count: values.count, halfWindow: h, circular: circular) { window.append(values[$0]) }
-            window.sort()
-            return Statistics.quantile(sorted: window, 0.5)
+        forEachNeighbour(of: 0, count: count, halfWindow: h, circular: circular) { window.append(values[$0]) }
+        window.sort()
+        var medians = [Double]()
+        medians.reserveCapacity(count)
+        for i in 0..<count {
+            if i > 0 {
+                // The window of i is the window of i − 1 without i − 1 − h and with i + h.
+                let leaving = i - 1 - h
+                if circular || leaving >= 0 { remove(values[((leaving % count) + count) % count], from: &window) }
+                let entering = i + h
+                if circular || entering < count { insert(values[entering % count], into: &window) }
+            }
+            medians.append(Statistics.quantile(sorted: window, 0.5))
         }
+        return medians
+    }
+
+    /// Inserts `value` into the ascending `sorted`, after any equal values.
+    private static func insert(_ value: Double, into sorted: inout [Double]) {
+        var low = 0
+        var high = sorted.count
+        while low < high {
+            let mid = (low + high) / 2
+            if sorted[mid] <= value { low = mid + 1 } else { high = mid }
+        }
+        sorted.insert(value, at: low)
+    }
+
+    /// Removes one value equal to `value` from the ascending `sorted` (which holds it).
+    private static func remove(_ value: Double, from sorted: inout [Double]) {
+        var low = 0
+        var high = sorted.count
+        while low < high {
+            let mid = (low + high) / 2
+            if sorted[mid] < value { low = mid + 1 } else { high = mid }
+        }
+        sorted.remove(at: low)
     }
 
     /// The mean of each value's neighbours within `halfWindow`, itself left out (a series that
