@@ -215,6 +215,9 @@ final class SimulationWorkspace: @unchecked Sendable {
     let instanceCapacity: Int
     let days: Int
     let outages: [(start: Double, end: Double, errorRate: Double)]
+    /// Per outage, the failure chance during it (its error rate, at least the usual failure
+    /// probability) as a `RandomStream.bernoulli(threshold:)` threshold.
+    let outageFailureThresholds: [UInt64]
 
     // Per instance.
     let budgetUsed: UnsafeMutablePointer<Int>
@@ -242,6 +245,8 @@ final class SimulationWorkspace: @unchecked Sendable {
         instanceCapacity = max(1, model.scenario.population.instancesWhenMulti)
         days = model.simulatedDays
         outages = model.outages
+        let failureProbability = constants.failureProbability
+        outageFailureThresholds = model.outages.map { RandomStream.threshold(max($0.errorRate, failureProbability)) }
         let n = instanceCapacity
         budgetUsed = .allocate(capacity: n)
         nextPolicy = .allocate(capacity: n)

@@ -558,13 +558,7 @@ struct UserSimulator<Observer: SimulationObserver> {
                 break
             }
             let failed = apiOutcomeRandom.bernoulli(threshold: failureThreshold(atLocal: sendTime))
-            let duration: Double
-            if failed {
-                duration =
-                    apiOutcomeRandom.uniform() < constants.hangShareOfFailures ? constants.timeoutSeconds : constants.fastFailureSeconds
-            } else {
-                duration = constants.successSeconds
-            }
+            let duration = failed ? failedRequestSeconds() : constants.successSeconds
             if isCounted {
                 tally.requests &+= 1
                 monthRequests &+= 1
@@ -573,25 +567,7 @@ struct UserSimulator<Observer: SimulationObserver> {
                 tally.backgroundRequests &+= Int64(actor == .background ? 1 : 0)
                 tally.failedRequests &+= Int64(failed ? 1 : 0)
             }
-            if let buckets {
-                let u = utc(sendTime)
-                if u >= constants.countedStartUTC {
-                    let minute = Int((u - constants.countedStartUTC) * (1.0 / .secondsPerMinute))
-                    if minute < constants.countedMinutes {
-                        let count = buckets[minute] &+ 1
-                        buckets[minute] = count
-                        peakPerMinute = max(peakPerMinute, count)
-                        if let halfBuckets { halfBuckets[minute] &+= 1 }
-                        let q = minute - constants.quotaStartMinute
-                        if let quotaDays, q >= 0, q < constants.completeQuotaMinutes {
-                            let day = q / TimeUnits.minutesPerDay
-                            let dayCount = quotaDays[day] &+ 1
-                            quotaDays[day] = dayCount
-                            peakQuotaDay = max(peakQuotaDay, dayCount)
-                        }
-                    }
-                }
-            }
+            if let buckets { countInMinute(sentAtUTC: utc(sendTime), buckets) }
             observer.record(
                 .apiRequest(actor: actor, success: !failed, durationSeconds: duration, instance: instance),
                 local: sendTime, utc: utc(sendTime))
@@ -647,13 +623,46 @@ struct UserSimulator<Observer: SimulationObserver> {
         return ok
     }
 
+    /// How long a failed request takes: the timeout when it hangs, else a fast failure. Out of
+    /// line, as failures are rare: its constants stay out of every fetch's set-up.
+    @inline(never) mutating func failedRequestSeconds() -> Double {
+        apiOutcomeRandom.uniform() < constants.hangShareOfFailures ? constants.timeoutSeconds : constants.fastFailureSeconds
+    }
+
+    /// Adds a request sent at UTC `u` to its minute of the counted window (and to its half of
+    /// the sample and its complete quota day), keeping the running peaks.
+    @inline(__always) mutating func countInMinute(sentAtUTC u: Double, _ buckets: UnsafeMutablePointer<Int32>) {
+        guard u >= constants.countedStartUTC else { return }
+        let minute = Int((u - constants.countedStartUTC) * (1.0 / .secondsPerMinute))
+        guard minute < constants.countedMinutes else { return }
+        let count = buckets[minute] &+ 1
+        buckets[minute] = count
+        peakPerMinute = max(peakPerMinute, count)
+        if let halfBuckets { halfBuckets[minute] &+= 1 }
+        // One unsigned comparison tests both ends: a minute before the first complete quota
+        // day wraps to a huge value (`completeQuotaMinutes` is never negative).
+        let q = UInt(bitPattern: minute &- constants.quotaStartMinute)
+        if let quotaDays, q < UInt(bitPattern: constants.completeQuotaMinutes) {
+            let day = Int(bitPattern: q / UInt(TimeUnits.minutesPerDay))
+            let dayCount = quotaDays[day] &+ 1
+            quotaDays[day] = dayCount
+            peakQuotaDay = max(peakQuotaDay, dayCount)
+        }
+    }
+
     /// The chance that a request sent at `local` fails, as a `bernoulli(threshold:)` threshold.
     @inline(__always) func failureThreshold(atLocal local: Double) -> UInt64 {
         let u = utc(local)
-        if u >= constants.outageFrom && u < constants.outageTo {
-            for o in workspace.outages where u >= o.start && u < o.end {
-                return RandomStream.threshold(max(o.errorRate, constants.failureProbability))
-            }
+        if u >= constants.outageFrom && u < constants.outageTo { return outageFailureThreshold(atUTC: u) }
+        return constants.failureThreshold
+    }
+
+    /// The failure threshold at UTC `u` within the outages' span (out of line: most requests
+    /// are sent outside it).
+    @inline(never) func outageFailureThreshold(atUTC u: Double) -> UInt64 {
+        let outages = workspace.outages
+        for k in outages.indices where u >= outages[k].start && u < outages[k].end {
+            return workspace.outageFailureThresholds[k]
         }
         return constants.failureThreshold
     }
