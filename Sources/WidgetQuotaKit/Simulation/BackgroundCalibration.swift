@@ -100,7 +100,8 @@ public struct BackgroundCalibration: Sendable {
                     let half = step == 0 || step == n
                     let stay = half ? halfSurvive[k] : survive[k]
                     let launched = s * (1 - stay)
-                    wait += ratePerHour[k] > 0 ? launched / ratePerHour[k] : s * (half ? slot / 2 : slot)
+                    let slotWait: Double = half ? slot / 2 : slot
+                    wait += ratePerHour[k] > 0 ? launched / ratePerHour[k] : s * slotWait
                     matrix[start * n + (k + whole) % n] += launched * repeats * (1 - fraction)
                     matrix[start * n + (k + whole + 1) % n] += launched * repeats * fraction
                     s *= stay

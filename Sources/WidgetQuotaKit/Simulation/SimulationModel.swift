@@ -84,8 +84,9 @@ public struct SimulationModel: Sendable {
         let cv = scenario.platform.getTimelineDaySpread
         let sigma = Foundation.log(1 + cv * cv).squareRoot()
         let count = SimulationModel.dayFactorLevels
-        let levels = (0..<count).map {
-            Foundation.exp(-sigma * sigma / 2 + sigma * Distribution.normalQuantile((Double($0) + 0.5) / Double(count)))
+        let levels = (0..<count).map { (level: Int) -> Double in
+            let quantile: Double = Distribution.normalQuantile((Double(level) + 0.5) / Double(count))
+            return Foundation.exp(-sigma * sigma / 2 + sigma * quantile)
         }
         let levelMean = levels.reduce(0, +) / Double(levels.count)
         dayFactorQuantiles = levels.map { $0 / levelMean }

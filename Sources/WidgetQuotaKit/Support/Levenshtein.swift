@@ -22,11 +22,14 @@ public enum Levenshtein {
     public static func nearest(to word: String, in candidates: some Sequence<String>) -> String? {
         guard word.count <= 64 else { return nil }
         let limit = max(2, word.count / 3)
-        return
-            candidates
-            .map { ($0, distance(word, $0)) }
-            .filter { $0.1 <= limit }
-            .sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }
-            .first?.0
+        var best: (candidate: String, distance: Int)?
+        for candidate in candidates {
+            let d = distance(word, candidate)
+            guard d <= limit else { continue }
+            // The fewest edits; among equals, the first in alphabetical order.
+            if let b = best, b.distance < d || (b.distance == d && b.candidate <= candidate) { continue }
+            best = (candidate, d)
+        }
+        return best?.candidate
     }
 }
