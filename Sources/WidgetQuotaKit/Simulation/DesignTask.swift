@@ -35,20 +35,22 @@ final class DesignTask {
     /// Requests per user so far, as counts per value: memory grows with the spread of the
     /// counts, not with the number of users.
     private var requests = CountTally()
-    /// Requests of the first users, which the outage counterfactual re-simulates.
-    private var firstUsersRequests: [Int] = []
-    /// How many first users the outage counterfactual re-simulates (0: not measured).
+    /// How many first users are simulated without the outages as well (0: not measured), the
+    /// workspace of those calm runs, and the requests the outages added to them so far.
     private let counterfactualUsers: Int
+    private let calmWorkspace: SimulationWorkspace?
+    private var outageExtraRequests = 0.0
 
-    /// - Parameter measuresOutageExtra: re-simulate the first users without the outages in
-    ///   `finish` (see `MonteCarloEngine.outageExtra`).
+    /// - Parameter measuresOutageExtra: simulate the first `MonteCarloEngine.outageCounterfactualUsers`
+    ///   users without the outages as well, to measure the requests the outages add.
     init(model: SimulationModel, sampleUsers: Int, userCounts: [Int], measuresOutageExtra: Bool = true) {
         self.model = model
         self.sampleUsers = sampleUsers
         self.userCounts = userCounts
         workspace = SimulationWorkspace(model: model)
-        counterfactualUsers = measuresOutageExtra ? min(sampleUsers, MonteCarloEngine.outageCounterfactualUsers) : 0
-        firstUsersRequests.reserveCapacity(counterfactualUsers)
+        let counterfactual = measuresOutageExtra && !model.outages.isEmpty
+        counterfactualUsers = counterfactual ? min(sampleUsers, MonteCarloEngine.outageCounterfactualUsers) : 0
+        calmWorkspace = counterfactual ? SimulationWorkspace(model: model) : nil
         buckets = .allocate(capacity: model.countedMinutes)
         buckets.initialize(repeating: 0)
         oddBuckets = .allocate(capacity: model.countedMinutes)
@@ -89,12 +91,16 @@ final class DesignTask {
         sim.quotaDays = quotaDays.baseAddress
         sim.peakPerMinute = peakPerMinute
         sim.peakQuotaDay = peakQuotaDay
-        sim.run()
+        if user < counterfactualUsers, let calmWorkspace {
+            let calmRequests = sim.runWithCalmCounterpart(calmWorkspace: calmWorkspace)
+            outageExtraRequests += Double(sim.monthRequests) - Double(calmRequests)
+        } else {
+            sim.run()
+        }
         peakPerMinute = sim.peakPerMinute
         peakQuotaDay = sim.peakQuotaDay
         out.tally.add(sim.tally)
         requests.add(sim.monthRequests)
-        if firstUsersRequests.count < counterfactualUsers { firstUsersRequests.append(sim.monthRequests) }
         for (t, tier) in tiers.enumerated() where firstExceeding[t] == nil {
             if tier.isExceeded(peakPerMinute: Double(peakPerMinute), peakQuotaDay: Double(peakQuotaDay), tokensPerRequest: tokens) {
                 firstExceeding[t] = user + 1
@@ -143,7 +149,7 @@ final class DesignTask {
                 largest: MonteCarloEngine.largestPopulation, model: model)
         }
         out.firstExceedingUsers = firstExceeding
-        out.outageExtraRequestsPerUser = MonteCarloEngine.outageExtra(model: model, withOutage: firstUsersRequests)
+        if counterfactualUsers > 0 { out.outageExtraRequestsPerUser = outageExtraRequests / Double(counterfactualUsers) }
         let days = Double(model.scenario.horizon.days) * Double(sampleUsers)
         for (t, count) in sample.enumerated() {
             out.minuteOfDayPerUser[t % TimeUnits.minutesPerDay] += Double(count) / days

@@ -21,7 +21,7 @@ public struct MonteCarloEngine: Sendable {
     ///   - prices: the price table; the scenario's `api.model` is looked up in it (no cost when
     ///     absent), and the provider it names for the model chooses the bundled quota tiers when
     ///     the scenario lists none.
-    ///   - measuresOutageExtra: re-simulate each run's first `outageCounterfactualUsers` users
+    ///   - measuresOutageExtra: simulate each run's first `outageCounterfactualUsers` users
     ///     without the outages to measure the requests they add; the studies, which do not
     ///     report it, turn it off.
     public init(
@@ -37,7 +37,7 @@ public struct MonteCarloEngine: Sendable {
         self.measuresOutageExtra = measuresOutageExtra
     }
 
-    /// Whether each run's first users are re-simulated without the outages (see `init`).
+    /// Whether each run's first users are simulated without the outages as well (see `init`).
     public let measuresOutageExtra: Bool
 
     /// Prices used for cost.
@@ -162,7 +162,7 @@ public struct MonteCarloEngine: Sendable {
     /// The largest population a headroom search considers.
     public static let largestPopulation = ScenarioValidator.maxUsers
 
-    /// Users re-simulated without outages to measure what an outage adds.
+    /// Users of each run simulated without the outages as well, to measure what they add.
     public static let outageCounterfactualUsers = 100
 
     /// Simulates `sampleUsers` users of one run and design and measures each population size.
@@ -219,26 +219,5 @@ public struct MonteCarloEngine: Sendable {
             if breaks(mid) { high = mid } else { low = mid }
         }
         return high
-    }
-
-    /// Re-simulates the first users without outages (same random streams) and returns the
-    /// requests per user per month the outages added; `withOutage` holds the first users' requests.
-    static func outageExtra(model: SimulationModel, withOutage: [Int]) -> Double? {
-        guard !model.outages.isEmpty else { return nil }
-        var calm = model.scenario
-        calm.api.outages = []
-        let calmModel = SimulationModel(
-            scenario: calm, design: model.design, run: model.run, parameters: model.parameters,
-            backgroundCalibration: model.backgroundCalibration)
-        let users = min(outageCounterfactualUsers, withOutage.count)
-        guard users > 0 else { return nil }
-        var difference = 0.0
-        let workspace = SimulationWorkspace(model: calmModel)
-        for user in 0..<users {
-            var sim = UserSimulator(model: calmModel, user: user, observer: NoObserver(), workspace: workspace)
-            sim.run()
-            difference += Double(withOutage[user]) - Double(sim.monthRequests)
-        }
-        return difference / Double(users)
     }
 }

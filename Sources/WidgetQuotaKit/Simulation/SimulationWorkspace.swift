@@ -65,8 +65,21 @@ struct SimulationConstants: Sendable {
     let retryBaseSeconds: Double
     let retryJitter: Bool
     /// Earliest outage start and latest outage end in UTC seconds (an empty range without outages).
-    let outageFrom: Double
-    let outageTo: Double
+    private(set) var outageFrom: Double
+    private(set) var outageTo: Double
+
+    /// The same constants with no outage: every request fails at the usual rate.
+    func withoutOutages() -> SimulationConstants {
+        var calm = self
+        calm.outageFrom = .infinity
+        calm.outageTo = -.infinity
+        return calm
+    }
+
+    /// The longest a fetch can take to send its requests: each one timing out.
+    var longestFetchSeconds: Double {
+        Double(requestsPerFetch) * Swift.max(timeoutSeconds, successSeconds, fastFailureSeconds)
+    }
 
     init(model m: SimulationModel) {
         let s = m.scenario

@@ -17,7 +17,7 @@ import Foundation
 struct UserSimulator<Observer: SimulationObserver> {
     let traits: UserTraits
     var observer: Observer
-    let constants: SimulationConstants
+    private(set) var constants: SimulationConstants
     let workspace: SimulationWorkspace
     private let exponentialTables: ExponentialTables
 
@@ -38,15 +38,15 @@ struct UserSimulator<Observer: SimulationObserver> {
     /// Launch process of BGAppRefreshTask once its earliest begin date has passed.
     var backgroundClock: PoissonClock
 
-    // Per-instance state (in the workspace).
+    // Per-instance state (in the workspace, or in another one for a copy that goes its own way).
     private let instances: Int
-    private let budgetUsed: UnsafeMutablePointer<Int>
-    private let exhausted: UnsafeMutablePointer<Bool>
-    private let queued: UnsafeMutablePointer<Bool>
-    private let nextPolicy: UnsafeMutablePointer<Double>
+    private var budgetUsed: UnsafeMutablePointer<Int>
+    private var exhausted: UnsafeMutablePointer<Bool>
+    private var queued: UnsafeMutablePointer<Bool>
+    private var nextPolicy: UnsafeMutablePointer<Double>
     /// Content time shown by each instance; -inf = placeholder.
-    private let displayedContent: UnsafeMutablePointer<Double>
-    private let displayedError: UnsafeMutablePointer<Bool>
+    private var displayedContent: UnsafeMutablePointer<Double>
+    private var displayedError: UnsafeMutablePointer<Bool>
     /// Whether each local day is spent in Low Power Mode, and its getTimeline multiplier (days + 1 entries).
     private let lowPowerDays: UnsafePointer<Bool>
     private let dayFactors: UnsafePointer<Double>
@@ -74,19 +74,24 @@ struct UserSimulator<Observer: SimulationObserver> {
     private let utcOffset: Double
 
     // Next event times.
+    /// The next of the widget's own events (an index into `widget`).
+    private var nextWidget = 0
+    private var nextAppOpen = Double.infinity
     private var nextMidnight = Double.secondsPerDay
     private var nextAppClose = Double.infinity
     private var nextBackgroundLaunch = Double.infinity
     private var nextPush = Double.infinity
     private var nextBudgetRenewal = 0.0
-    /// Earliest of the rare sources above and `nextRetry`, and which one (see `Source`).
+    /// Where `advance(until:)` stops (+infinity: at the window's end).
+    private var stopTime = Double.infinity
+    /// Earliest of the rare sources above, `nextRetry` and `stopTime`, and which one (see `Source`).
     private var nextRareEvent = 0.0
     private var nextRareSource = Source.midnight
     /// Earliest policy reload over the instances, and its instance (lowest index on ties).
     private var nextPolicyReload = Double.infinity
     private var nextPolicyReloadInstance = 0
 
-    private enum Source { case midnight, close, background, push, retry, budget }
+    private enum Source { case midnight, close, background, push, retry, budget, stop }
 
     var tally = UserTally()
     var monthRequests = 0
@@ -202,14 +207,57 @@ struct UserSimulator<Observer: SimulationObserver> {
 
     // MARK: Run
 
+    /// Simulates the user's whole window.
     mutating func run() {
-        let instances = self.instances
-        let foregroundSeconds = constants.foregroundSeconds
-        let times = widget.times
-        let kinds = widget.kinds
-        var nextWidget = 0
+        begin()
+        advance(until: .infinity)
+        tally.users = 1
+    }
 
-        var nextAppOpen = appClock.next(&appOpenRandom, exponentialTables)
+    /// Simulates the user's whole window, and alongside it the same user without the scenario's
+    /// outages, and returns that calm run's requests in the counted month.
+    ///
+    /// The two runs are the same until a request could be sent in an outage: they draw from the
+    /// same random streams and nothing else reads the outages (a glance's outage counts aside,
+    /// which the calm run does not keep). So the calm run starts as a copy of this one, taken
+    /// a longest fetch before the first outage begins in this user's clock, with its
+    /// per-instance state in `calmWorkspace` (made for this design's model); it adds to no
+    /// engine counter.
+    mutating func runWithCalmCounterpart(calmWorkspace: SimulationWorkspace) -> Int {
+        begin()
+        advance(until: constants.outageFrom + utcOffset - constants.longestFetchSeconds)
+        var calm = self
+        calm.constants = constants.withoutOutages()
+        calm.moveInstanceState(to: calmWorkspace)
+        calm.buckets = nil
+        calm.halfBuckets = nil
+        calm.quotaDays = nil
+        calm.ages = nil
+        advance(until: .infinity)
+        tally.users = 1
+        calm.advance(until: .infinity)
+        return calm.monthRequests
+    }
+
+    /// Copies the per-instance state into `ws` and keeps it there from now on.
+    private mutating func moveInstanceState(to ws: SimulationWorkspace) {
+        ws.budgetUsed.update(from: budgetUsed, count: instances)
+        ws.exhausted.update(from: exhausted, count: instances)
+        ws.queued.update(from: queued, count: instances)
+        ws.nextPolicy.update(from: nextPolicy, count: instances)
+        ws.displayedContent.update(from: displayedContent, count: instances)
+        ws.displayedError.update(from: displayedError, count: instances)
+        budgetUsed = ws.budgetUsed
+        exhausted = ws.exhausted
+        queued = ws.queued
+        nextPolicy = ws.nextPolicy
+        displayedContent = ws.displayedContent
+        displayedError = ws.displayedError
+    }
+
+    /// Draws the first app open and push, and submits the background request made at install.
+    private mutating func begin() {
+        nextAppOpen = appClock.next(&appOpenRandom, exponentialTables)
         nextPush = pushClock.next(&pushRandom, exponentialTables)
         if constants.fetchOnBackground {
             // Apps that use background refresh submitted a request at install.
@@ -217,6 +265,19 @@ struct UserSimulator<Observer: SimulationObserver> {
             backgroundPending = true
         }
         updateRare()
+    }
+
+    /// Handles events in time order until the first at or after `stop`, or the window's end;
+    /// a later call goes on exactly where this one stopped.
+    private mutating func advance(until stop: Double) {
+        stopTime = stop
+        updateRare()
+        let instances = self.instances
+        let foregroundSeconds = constants.foregroundSeconds
+        let times = widget.times
+        let kinds = widget.kinds
+        var nextWidget = self.nextWidget
+        var nextAppOpen = self.nextAppOpen
         // The earliest event that is not the widget's own; the stream ends with +infinity.
         var nextOtherEvent = min(nextRareEvent, min(nextAppOpen, nextPolicyReload))
 
@@ -238,6 +299,7 @@ struct UserSimulator<Observer: SimulationObserver> {
             if now >= endLocal { break }
             // Ties go to the rare sources, then app opens, then policy reloads (fixed times can tie).
             if nextRareEvent == now {
+                if nextRareSource == .stop { break }
                 rareEvent(at: now)
             } else if nextAppOpen == now {
                 let alreadyOpen = now < foregroundUntil
@@ -256,7 +318,8 @@ struct UserSimulator<Observer: SimulationObserver> {
             }
             nextOtherEvent = min(nextRareEvent, min(nextAppOpen, nextPolicyReload))
         }
-        tally.users = 1
+        self.nextWidget = nextWidget
+        self.nextAppOpen = nextAppOpen
     }
 
     /// Handles the rare source that is due at `t`.
@@ -284,6 +347,8 @@ struct UserSimulator<Observer: SimulationObserver> {
         case .budget:
             budgetReset(t)
             nextBudgetRenewal = t + .secondsPerDay
+        case .stop:
+            return  // `advance(until:)` stops before it
         }
         updateRare()
     }
@@ -333,6 +398,11 @@ struct UserSimulator<Observer: SimulationObserver> {
         if nextBudgetRenewal < t {
             t = nextBudgetRenewal
             s = .budget
+        }
+        // A stop comes before any event at its time (and no stop is +infinity).
+        if stopTime <= t && stopTime < .infinity {
+            t = stopTime
+            s = .stop
         }
         nextRareEvent = t
         nextRareSource = s
