@@ -102,8 +102,12 @@ public struct BackgroundCalibration: Sendable {
                     let launched = s * (1 - stay)
                     let slotWait: Double = half ? slot / 2 : slot
                     wait += ratePerHour[k] > 0 ? launched / ratePerHour[k] : s * slotWait
-                    matrix[start * n + (k + whole) % n] += launched * repeats * (1 - fraction)
-                    matrix[start * n + (k + whole + 1) % n] += launched * repeats * fraction
+                    let row: Int = start * n
+                    let landing: Int = (k + whole) % n
+                    let next: Int = (k + whole + 1) % n
+                    let weight: Double = launched * repeats
+                    matrix[row + landing] += weight * (1 - fraction)
+                    matrix[row + next] += weight * fraction
                     s *= stay
                 }
                 meanWait[start] = wait * repeats
