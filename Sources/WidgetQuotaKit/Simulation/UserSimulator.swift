@@ -170,12 +170,7 @@ struct UserSimulator<Observer: SimulationObserver> {
 
         let instances = traits.instances
         self.instances = instances
-        budgetUsed = ws.budgetUsed
-        exhausted = ws.exhausted
-        queued = ws.queued
-        nextPolicy = ws.nextPolicy
-        displayedContent = ws.displayedContent
-        displayedError = ws.displayedError
+        (budgetUsed, exhausted, queued, nextPolicy, displayedContent, displayedError) = Self.instanceArrays(of: ws)
         for i in 0..<instances {
             budgetUsed[i] = 0
             exhausted[i] = false
@@ -247,12 +242,15 @@ struct UserSimulator<Observer: SimulationObserver> {
         ws.nextPolicy.update(from: nextPolicy, count: instances)
         ws.displayedContent.update(from: displayedContent, count: instances)
         ws.displayedError.update(from: displayedError, count: instances)
-        budgetUsed = ws.budgetUsed
-        exhausted = ws.exhausted
-        queued = ws.queued
-        nextPolicy = ws.nextPolicy
-        displayedContent = ws.displayedContent
-        displayedError = ws.displayedError
+        (budgetUsed, exhausted, queued, nextPolicy, displayedContent, displayedError) = Self.instanceArrays(of: ws)
+    }
+
+    /// `ws`'s per-instance arrays, in the order of the simulator's properties.
+    private static func instanceArrays(of ws: SimulationWorkspace) -> (
+        UnsafeMutablePointer<Int>, UnsafeMutablePointer<Bool>, UnsafeMutablePointer<Bool>,
+        UnsafeMutablePointer<Double>, UnsafeMutablePointer<Double>, UnsafeMutablePointer<Bool>
+    ) {
+        (ws.budgetUsed, ws.exhausted, ws.queued, ws.nextPolicy, ws.displayedContent, ws.displayedError)
     }
 
     /// Draws the first app open and push, and submits the background request made at install.
