@@ -19,26 +19,43 @@ public struct LoadSummary: Sendable, Equatable {
 
     /// Summarises a per-minute series that starts at UTC midnight of the first counted day.
     public init(series: UnsafeBufferPointer<Double>, model: SimulationModel) {
+        // One pass: the running total and the quota day's sum are two independent chains of
+        // additions (each in minute order), so the processor runs them side by side.
         var peak = 0.0
         var total = 0.0
-        for v in series {
-            total += v
-            if v > peak { peak = v }
-        }
-        peakPerMinute = peak
-        self.total = total
-        meanPerMinute = series.isEmpty ? 0 : total / Double(series.count)
         var best = 0.0
         var bestDay = 0
-        for day in 0..<model.completeQuotaDays {
-            let start = model.quotaStartMinute + day * TimeUnits.minutesPerDay
+        let firstQuotaMinute = model.quotaStartMinute
+        let quotaDays = model.completeQuotaDays
+        var t = 0
+        for day in 0..<quotaDays {
+            let start = firstQuotaMinute + day * TimeUnits.minutesPerDay
+            while t < start {
+                total += series[t]
+                peak = Swift.max(peak, series[t])
+                t += 1
+            }
             var sum = 0.0
-            for i in start..<(start + TimeUnits.minutesPerDay) { sum += series[i] }
+            while t < start + TimeUnits.minutesPerDay {
+                let v = series[t]
+                total += v
+                peak = Swift.max(peak, v)
+                sum += v
+                t += 1
+            }
             if sum > best {
                 best = sum
                 bestDay = day
             }
         }
+        while t < series.count {
+            total += series[t]
+            peak = Swift.max(peak, series[t])
+            t += 1
+        }
+        peakPerMinute = peak
+        self.total = total
+        meanPerMinute = series.isEmpty ? 0 : total / Double(series.count)
         peakQuotaDay = best
         busiestQuotaDay = bestDay
         if let window = LoadSummary.stormWindow(model) {
@@ -565,16 +582,26 @@ extension LoadProjection {
         func near(_ approx: Double, _ lowest: Double) -> Bool { approx <= lowest * (1 + 1e-9) + 2 }
         var candidates = [(minute: Int, approx: Double)]()
         var lowest = Double.infinity
+        // A quick test first: x is below the target at the square root of a slightly wider bound
+        // than `near` allows, so the root lies beyond it (x increases past its root). It skips
+        // most minutes without the root's square root and division, and never a near one.
+        var boundRoot = Double.infinity
         for t in 0..<perUserMean.count {
             let m = perUserMean[t]
             guard m > 0 else { continue }
             let a = (batch * m).squareRoot() * deviates[t]
+            if boundRoot < .infinity {
+                let growth = m * boundRoot * boundRoot
+                let drift = a * boundRoot
+                if growth + drift < target - 1e-9 * (growth + abs(drift) + target) { continue }
+            }
             let root = (a * a + 4 * m * target).squareRoot()
             let s = a > 0 ? 2 * target / (a + root) : (root - a) / (2 * m)
             let approx = s * s
             guard near(approx, lowest) else { continue }
             if approx < lowest {
                 lowest = approx
+                boundRoot = ((lowest * (1 + 1e-9) + 2) * (1 + 1e-6)).squareRoot()
                 if candidates.count >= 64 { candidates.removeAll { !near($0.approx, lowest) } }
             }
             candidates.append((t, approx))
