@@ -153,7 +153,7 @@ public struct UserTraits: Sendable, Equatable {
     public var backgroundRunsPerDay: Double
 
     /// Draws the traits of user `user` in `model`'s run; independent of the design (common random numbers).
-    public init(model: SimulationModel, user: Int) {
+    public init(model: borrowing SimulationModel, user: Int) {
         let s = model.scenario
         let p = model.parameters
         var rng = RandomStream(seed: s.horizon.seed, .userTraits, UInt64(model.run), UInt64(user))

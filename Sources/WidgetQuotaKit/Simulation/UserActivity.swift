@@ -17,7 +17,7 @@ struct UserActivity {
     let widget: WidgetStream
 
     /// Draws user `user`'s activity for `model`'s run into `buffers` (made for a model of the same run).
-    init(model: SimulationModel, user: Int, buffers: ActivityBuffers) {
+    init(model: borrowing SimulationModel, user: Int, buffers: ActivityBuffers) {
         let traits = UserTraits(model: model, user: user)
         self.traits = traits
         let seed = model.scenario.horizon.seed

@@ -111,21 +111,23 @@ struct UserSimulator<Observer: SimulationObserver> {
     var ages: UnsafeMutablePointer<Int64>?
 
     /// A simulator with its own workspace (tracing, tests).
-    init(model: SimulationModel, user: Int, observer: Observer) {
-        self.init(model: model, user: user, observer: observer, workspace: SimulationWorkspace(model: model))
+    init(model: borrowing SimulationModel, user: Int, observer: Observer) {
+        self.init(model: model, user: user, observer: observer, workspace: SimulationWorkspace(model: copy model))
     }
 
     /// A simulator that uses `workspace` (made for `model`) as scratch memory and draws the
     /// user's activity into it; the engine reuses one workspace for every user of a task, one
     /// user at a time.
-    init(model: SimulationModel, user: Int, observer: Observer, workspace ws: SimulationWorkspace) {
+    init(model: borrowing SimulationModel, user: Int, observer: Observer, workspace ws: SimulationWorkspace) {
         self.init(
             model: model, user: user, observer: observer, workspace: ws,
             activity: UserActivity(model: model, user: user, buffers: ws.activity))
     }
 
     /// A simulator that replays `activity`, drawn for this user under any design of `model`'s run.
-    init(model: SimulationModel, user: Int, observer: Observer, workspace ws: SimulationWorkspace, activity: UserActivity) {
+    init(
+        model: borrowing SimulationModel, user: Int, observer: Observer, workspace ws: SimulationWorkspace, activity: UserActivity
+    ) {
         let constants = ws.constants
         self.constants = constants
         self.workspace = ws
