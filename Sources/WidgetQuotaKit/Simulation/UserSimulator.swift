@@ -93,6 +93,12 @@ struct UserSimulator<Observer: SimulationObserver> {
 
     private enum Source { case midnight, close, background, push, retry, budget, stop }
 
+    /// Whether `advance(until:)` hands the widget's events and the policy reloads between two
+    /// other events to `widgetRun(from:before:)` (see there): the widget does not fetch, the
+    /// user has one instance, and a policy reload is due a fixed delay after its timeline (no
+    /// alignment, no jitter) or never. Tests turn it off to hold the two paths to each other.
+    var usesWidgetRuns: Bool
+
     var tally = UserTally()
     var monthRequests = 0
     let endLocal: Double
@@ -182,6 +188,9 @@ struct UserSimulator<Observer: SimulationObserver> {
             displayedError[i] = false
         }
         endLocal = constants.endLocal
+        usesWidgetRuns =
+            !constants.fetchOnGetTimeline && instances == 1
+            && (constants.policyNever || (!constants.aligned && !(constants.jitterSeconds > 0)))
     }
 
     /// Whether each local day of the simulated window is spent in Low Power Mode.
@@ -272,8 +281,11 @@ struct UserSimulator<Observer: SimulationObserver> {
     private mutating func advance(until stop: Double) {
         stopTime = stop
         updateRare()
+        if usesWidgetRuns {
+            advanceInWidgetRuns()
+            return
+        }
         let instances = self.instances
-        let foregroundSeconds = constants.foregroundSeconds
         let times = widget.times
         let kinds = widget.kinds
         var nextWidget = self.nextWidget
@@ -302,14 +314,7 @@ struct UserSimulator<Observer: SimulationObserver> {
                 if nextRareSource == .stop { break }
                 rareEvent(at: now)
             } else if nextAppOpen == now {
-                let alreadyOpen = now < foregroundUntil
-                // A new session, or the open one goes on. Set before the app's own work, so a
-                // reload it asks for after its fetch (seconds later) is exempt from the budget.
-                foregroundUntil = now + foregroundSeconds
-                nextAppClose = foregroundUntil
-                if !alreadyOpen { appForeground(at: now) }
-                nextAppOpen = appClock.next(&appOpenRandom, exponentialTables)
-                updateRare()
+                nextAppOpen = appOpen(at: now)
             } else {
                 let i = nextPolicyReloadInstance
                 nextPolicy[i] = .infinity
@@ -320,6 +325,122 @@ struct UserSimulator<Observer: SimulationObserver> {
         }
         self.nextWidget = nextWidget
         self.nextAppOpen = nextAppOpen
+    }
+
+    /// `advance(until:)` when `usesWidgetRuns` holds: before each rare event or app open,
+    /// `widgetRun` handles the widget's events and the policy reloads that come earlier. After
+    /// it, no widget event or policy reload comes before that event, and one at the same time
+    /// comes after it (ties go to the rare sources, then app opens, then policy reloads).
+    /// Out of line, so that the general loop is compiled as if it were alone.
+    @inline(never) private mutating func advanceInWidgetRuns() {
+        var nextWidget = self.nextWidget
+        var nextAppOpen = self.nextAppOpen
+        while true {
+            let now = min(nextRareEvent, nextAppOpen)
+            nextWidget = widgetRun(from: nextWidget, before: now)
+            if now >= endLocal { break }
+            if nextRareEvent == now {
+                if nextRareSource == .stop { break }
+                rareEvent(at: now)
+            } else {
+                nextAppOpen = appOpen(at: now)
+            }
+        }
+        self.nextWidget = nextWidget
+        self.nextAppOpen = nextAppOpen
+    }
+
+    /// The app opens at `now`; returns the next open.
+    @inline(__always) private mutating func appOpen(at now: Double) -> Double {
+        let alreadyOpen = now < foregroundUntil
+        // A new session, or the open one goes on. Set before the app's own work, so a
+        // reload it asks for after its fetch (seconds later) is exempt from the budget.
+        foregroundUntil = now + constants.foregroundSeconds
+        nextAppClose = foregroundUntil
+        if !alreadyOpen { appForeground(at: now) }
+        let next = appClock.next(&appOpenRandom, exponentialTables)
+        updateRare()
+        return next
+    }
+
+    /// Handles the widget's events (from index `first`) and the policy reloads that come before
+    /// `bound`, the next rare event or app open, and returns the index of the next widget event
+    /// (`advanceInWidgetRuns()`).
+    ///
+    /// It exists for speed. In a design whose widget does not fetch, most events are system
+    /// getTimeline calls and glances that only read the cache, and neither they nor the policy
+    /// reloads move any other source (no fetch, so no retry or reload call), so a run of them
+    /// up to `bound` needs no other source looked at. With one instance and a policy reload a
+    /// fixed delay after each timeline, the general path's work per event (re-deriving the next
+    /// other event, choosing the instance, `policyTime(after:)`'s cases, `updatePolicy()`)
+    /// reduces to a few comparisons, with the budget and the policy reload in locals.
+    ///
+    /// It must match `advance(until:)`'s widget and policy-reload branches with `getTimeline`
+    /// and `glance` exactly: events in the same order (a policy reload before a widget event at
+    /// its time, nothing at or after the window's end), the same state, tallies and observer
+    /// records. It draws nothing, and neither do they: one instance needs no instance draw, and
+    /// an unjittered policy reload no jitter draw.
+    @inline(__always) private mutating func widgetRun(from first: Int, before bound: Double) -> Int {
+        let times = widget.times
+        let kinds = widget.kinds
+        let shownContent = displayedContent
+        let shownError = displayedError
+        let budget = traits.budgetPerInstance
+        let exemptUntil = constants.foregroundReloadsExempt ? foregroundUntil : -.infinity
+        let content = contentTime
+        let delay = constants.policyDelay  // +infinity for a design that never asks for one
+        // A run lies within one local day: it ends at the next midnight (a rare event) at the
+        // latest, and nothing before the last midnight is left. The counted window is whole
+        // days, so the run is counted or not as a whole.
+        let isCounted = counted(nextMidnight - .secondsPerDay)
+        var k = first
+        var policy = nextPolicy[0]
+        var used = budgetUsed[0]
+        var getTimelines: Int64 = 0
+        var dropped: Int64 = 0
+        while true {
+            let t = times[k]
+            let isWidget = t < policy
+            let now = isWidget ? t : policy
+            guard now < bound else { break }
+            if isWidget {
+                k += 1
+                if kinds[k - 1] == .glance {
+                    glance(at: t)
+                    continue
+                }
+            } else {
+                guard now < endLocal else { break }
+                policy = .infinity
+            }
+            let exempt = now < exemptUntil
+            if !exempt {
+                if used >= budget {
+                    if !exhausted[0] { observer.record(.budgetExhausted(instance: 0), local: now, utc: utc(now)) }
+                    exhausted[0] = true
+                    dropped &+= 1
+                    if !isWidget { queued[0] = true }
+                    continue
+                }
+                used += 1
+            }
+            getTimelines &+= 1
+            observer.record(
+                .getTimeline(instance: 0, origin: isWidget ? .system : .policy, budgetExempt: exempt), local: now, utc: utc(now))
+            let fresh = constants.hasTTL && now - content <= constants.ttl
+            observer.record(fresh ? .cacheHit(instance: 0) : .cacheStale(instance: 0), local: now, utc: utc(now))
+            shownContent[0] = content
+            shownError[0] = false
+            policy = now + delay
+        }
+        nextPolicy[0] = policy
+        nextPolicyReload = policy
+        budgetUsed[0] = used
+        if isCounted {
+            tally.getTimelines += getTimelines
+            tally.droppedReloads += dropped
+        }
+        return k
     }
 
     /// Handles the rare source that is due at `t`.
