@@ -382,6 +382,9 @@ struct UserSimulator<Observer: SimulationObserver> {
     /// an unjittered policy reload no jitter draw.
     @inline(__always) private mutating func widgetRun(from first: Int, before bound: Double) -> Int {
         let times = widget.times
+        var policy = nextPolicy[0]
+        // A third of the runs are empty: nothing else to read or write back for them.
+        guard min(times[first], policy) < bound else { return first }
         let kinds = widget.kinds
         let shownContent = displayedContent
         let shownError = displayedError
@@ -394,7 +397,6 @@ struct UserSimulator<Observer: SimulationObserver> {
         // days, so the run is counted or not as a whole.
         let isCounted = counted(nextMidnight - .secondsPerDay)
         var k = first
-        var policy = nextPolicy[0]
         var used = budgetUsed[0]
         var getTimelines: Int64 = 0
         var dropped: Int64 = 0
