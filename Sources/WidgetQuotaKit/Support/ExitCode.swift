@@ -19,7 +19,8 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     public var meaning: String {
         switch self {
         case .success: return "success"
-        case .thresholdFailed: return "a --fail-if threshold failed, or lint found something at or above --fail-on (the report is still written)"
+        case .thresholdFailed:
+            return "a --fail-if threshold failed, or lint found something at or above --fail-on (the report is still written)"
         case .usage: return "usage error: unknown command or flag, missing or malformed value"
         case .dataError: return "bad input data: invalid scenario, log, rules file, JSON report or threshold expression"
         case .noInput: return "an input file is missing, unreadable or empty"
