@@ -90,6 +90,12 @@ struct UserSimulator<Observer: SimulationObserver> {
     /// Earliest policy reload over the instances, and its instance (lowest index on ties).
     private var nextPolicyReload = Double.infinity
     private var nextPolicyReloadInstance = 0
+    /// Aligned designs: the boundary `policyTime(after:)` expects to find (its index k, the
+    /// floor of (from − phase) ÷ period, and the boundary (k + 1) × period + phase) and the
+    /// boundary after it (`predictedBoundary(from:)`). +infinity until the first timeline.
+    private var expectedBoundaryIndex = 0.0
+    private var expectedBoundary = Double.infinity
+    private var boundaryAfterExpected = Double.infinity
 
     private enum Source { case midnight, close, background, push, retry, budget, stop }
 
@@ -643,8 +649,44 @@ struct UserSimulator<Observer: SimulationObserver> {
         let period = constants.alignPeriod
         // The first boundary after t, or after t + delay − period for a delay longer than the period.
         let from = t + Swift.max(constants.policyDelay - period, 0)
-        let boundary = (UserSimulator.floor((from - wallClockPhase) / period) + 1) * period + wallClockPhase
-        return max(boundary, t + constants.minReloadSpacing)
+        let index = UserSimulator.floor((from - wallClockPhase) / period)
+        let boundary = (index + 1) * period + wallClockPhase
+        // The boundary used is the predicted one, which is `boundary` itself (checked just
+        // below); only its check waits for the division (see `predictedBoundary(from:)`).
+        var predicted = predictedBoundary(from: from)
+        if predicted != boundary { predicted = expectBoundary(index: index) }
+        return max(predicted, t + constants.minReloadSpacing)
+    }
+
+    /// The boundary an aligned timeline built at `from` (after any delay beyond the period) is
+    /// expected to ask for: the one expected so far or, from it on, the one after (which it then
+    /// expects from now on).
+    ///
+    /// It exists for speed. The exact boundary takes a division, a floor and a multiplication,
+    /// some 50 cycles from the timeline's time, and the event loop's next choice between the
+    /// widget's next event and the policy reload waits for it: that choice flips at every
+    /// reload, and each time it is mispredicted the processor stalls until the boundary is
+    /// known. The prediction is a comparison and a selection, a few cycles. `policyTime(after:)`
+    /// still computes the exact boundary, but only to check the prediction, which is right
+    /// except after a gap of more than a period (or a rounding at a boundary's very edge); the
+    /// check is predicted to pass, so the processor goes on without waiting for it.
+    @inline(__always) private mutating func predictedBoundary(from: Double) -> Double {
+        guard from >= expectedBoundary else { return expectedBoundary }
+        expectedBoundaryIndex += 1
+        expectedBoundary = boundaryAfterExpected
+        boundaryAfterExpected = (expectedBoundaryIndex + 1 + 1) * constants.alignPeriod + wallClockPhase
+        return expectedBoundary
+    }
+
+    /// Expects the aligned boundary of index `index` (the floor of (from − phase) ÷ period) from
+    /// now on, and returns it: (index + 1) × period + phase, computed as `policyTime(after:)`
+    /// does. Out of line, as a wrong prediction is rare.
+    @inline(never) private mutating func expectBoundary(index: Double) -> Double {
+        let period = constants.alignPeriod
+        expectedBoundaryIndex = index
+        expectedBoundary = (index + 1) * period + wallClockPhase
+        boundaryAfterExpected = (index + 1 + 1) * period + wallClockPhase
+        return expectedBoundary
     }
 
     /// Applies wall-clock alignment and jitter to a requested time.
