@@ -104,6 +104,9 @@ struct UserSimulator<Observer: SimulationObserver> {
     /// user has one instance, and a policy reload is due a fixed delay after its timeline (no
     /// alignment, no jitter) or never. Tests turn it off to hold the two paths to each other.
     var usesWidgetRuns: Bool
+    /// Likewise for a widget that fetches in getTimeline, with `fetchingRun(from:before:)`: one
+    /// instance, and a policy reload that draws nothing (aligned, unjittered or never).
+    var usesFetchingRuns: Bool
 
     var tally = UserTally()
     var monthRequests = 0
@@ -197,6 +200,9 @@ struct UserSimulator<Observer: SimulationObserver> {
         usesWidgetRuns =
             !constants.fetchOnGetTimeline && instances == 1
             && (constants.policyNever || (!constants.aligned && !(constants.jitterSeconds > 0)))
+        usesFetchingRuns =
+            constants.fetchOnGetTimeline && instances == 1
+            && (constants.policyNever || constants.aligned || !(constants.jitterSeconds > 0))
     }
 
     /// Whether each local day of the simulated window is spent in Low Power Mode.
@@ -291,6 +297,10 @@ struct UserSimulator<Observer: SimulationObserver> {
             advanceInWidgetRuns()
             return
         }
+        if usesFetchingRuns {
+            advanceInFetchingRuns()
+            return
+        }
         let instances = self.instances
         let times = widget.times
         let kinds = widget.kinds
@@ -354,6 +364,117 @@ struct UserSimulator<Observer: SimulationObserver> {
         }
         self.nextWidget = nextWidget
         self.nextAppOpen = nextAppOpen
+    }
+
+    /// `advance(until:)` when `usesFetchingRuns` holds, as `advanceInWidgetRuns()`: before each
+    /// rare event or app open, `fetchingRun` handles the widget's events and the policy reloads
+    /// that come earlier. A fetch in the run may move the next rare event (a retry, earlier, or
+    /// one replacing a pending retry, perhaps later): the run then stops at the earlier of the
+    /// two, and runs on to the new one if that is later.
+    @inline(never) private mutating func advanceInFetchingRuns() {
+        var nextWidget = self.nextWidget
+        var nextAppOpen = self.nextAppOpen
+        while true {
+            let now = min(nextRareEvent, nextAppOpen)
+            nextWidget = fetchingRun(from: nextWidget, before: now)
+            if min(nextRareEvent, nextAppOpen) != now { continue }
+            if now >= endLocal { break }
+            if nextRareEvent == now {
+                if nextRareSource == .stop { break }
+                rareEvent(at: now)
+            } else {
+                nextAppOpen = appOpen(at: now)
+            }
+        }
+        self.nextWidget = nextWidget
+        self.nextAppOpen = nextAppOpen
+    }
+
+    /// Handles the widget's events (from index `first`) and the policy reloads that come before
+    /// `bound`, the next rare event or app open, or before a retry a fetch of the run schedules,
+    /// and returns the index of the next widget event (`advanceInFetchingRuns()`).
+    ///
+    /// It exists for speed, like `widgetRun(from:before:)`, for a widget that fetches in
+    /// getTimeline: with one instance and a policy reload that draws nothing, the general path's
+    /// work per event (re-deriving the next other event, choosing the instance, `updatePolicy()`)
+    /// reduces to a choice between the widget's next event and the policy reload, kept in a
+    /// local. A fetch moves no other source but the retry, which the run then stops before.
+    ///
+    /// It must match `advance(until:)`'s widget and policy-reload branches with `getTimeline`
+    /// and `glance` exactly: events in the same order (a policy reload before a widget event at
+    /// its time, nothing at or after the window's end), the same state, tallies, random draws
+    /// and observer records.
+    @inline(__always) private mutating func fetchingRun(from first: Int, before end: Double) -> Int {
+        let times = widget.times
+        var policy = nextPolicy[0]
+        guard min(times[first], policy) < end else { return first }
+        let kinds = widget.kinds
+        let shownContent = displayedContent
+        let shownError = displayedError
+        let budget = traits.budgetPerInstance
+        let exemptUntil = constants.foregroundReloadsExempt ? foregroundUntil : -.infinity
+        // Within one local day, as in `widgetRun`: counted or not as a whole.
+        let isCounted = counted(nextMidnight - .secondsPerDay)
+        var bound = end
+        var k = first
+        var getTimelines: Int64 = 0
+        var dropped: Int64 = 0
+        while true {
+            let t = times[k]
+            let isWidget = t < policy
+            let now = isWidget ? t : policy
+            guard now < bound else { break }
+            if isWidget {
+                k += 1
+                if kinds[k - 1] == .glance {
+                    glance(at: t)
+                    continue
+                }
+            } else {
+                guard now < endLocal else { break }
+                policy = .infinity
+            }
+            let exempt = now < exemptUntil
+            if !exempt {
+                let used = budgetUsed[0]
+                if used >= budget {
+                    if !exhausted[0] { observer.record(.budgetExhausted(instance: 0), local: now, utc: utc(now)) }
+                    exhausted[0] = true
+                    dropped &+= 1
+                    if !isWidget { queued[0] = true }
+                    continue
+                }
+                budgetUsed[0] = used + 1
+            }
+            getTimelines &+= 1
+            observer.record(
+                .getTimeline(instance: 0, origin: isWidget ? .system : .policy, budgetExempt: exempt), local: now, utc: utc(now))
+            if constants.hasTTL && now - contentTime <= constants.ttl {
+                observer.record(.cacheHit(instance: 0), local: now, utc: utc(now))
+                shownContent[0] = contentTime
+                shownError[0] = false
+            } else {
+                let ok = extensionFetch(0, at: now)
+                if ok {
+                    shownContent[0] = contentTime
+                    shownError[0] = false
+                } else if !constants.hasTTL {
+                    shownError[0] = true
+                } else {
+                    shownContent[0] = contentTime
+                }
+                // A failed fetch may have scheduled a retry.
+                bound = min(bound, nextRareEvent)
+            }
+            policy = policyTime(after: now)
+        }
+        nextPolicy[0] = policy
+        nextPolicyReload = policy
+        if isCounted {
+            tally.getTimelines += getTimelines
+            tally.droppedReloads += dropped
+        }
+        return k
     }
 
     /// The app opens at `now`; returns the next open.
