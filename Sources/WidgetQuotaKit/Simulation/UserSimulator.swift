@@ -100,13 +100,11 @@ struct UserSimulator<Observer: SimulationObserver> {
     private enum Source { case midnight, close, background, push, retry, budget, stop }
 
     /// Whether `advance(until:)` hands the widget's events and the policy reloads between two
-    /// other events to `widgetRun(from:before:)` (see there): the widget does not fetch, the
-    /// user has one instance, and a policy reload is due a fixed delay after its timeline (no
-    /// alignment, no jitter) or never. Tests turn it off to hold the two paths to each other.
+    /// other events to `widgetRun(from:before:fetching:)` (see there): the user has one
+    /// instance, and the policy reload is never, or draws nothing: aligned or a fixed delay
+    /// without jitter for a widget that fetches, a fixed delay without jitter for one that
+    /// reads the cache only. Tests turn it off to hold the two paths to each other.
     var usesWidgetRuns: Bool
-    /// Likewise for a widget that fetches in getTimeline, with `fetchingRun(from:before:)`: one
-    /// instance, and a policy reload that draws nothing (aligned, unjittered or never).
-    var usesFetchingRuns: Bool
 
     var tally = UserTally()
     var monthRequests = 0
@@ -197,12 +195,11 @@ struct UserSimulator<Observer: SimulationObserver> {
             displayedError[i] = false
         }
         endLocal = constants.endLocal
-        usesWidgetRuns =
-            !constants.fetchOnGetTimeline && instances == 1
-            && (constants.policyNever || (!constants.aligned && !(constants.jitterSeconds > 0)))
-        usesFetchingRuns =
-            constants.fetchOnGetTimeline && instances == 1
-            && (constants.policyNever || constants.aligned || !(constants.jitterSeconds > 0))
+        // The policy reload must draw nothing (an aligned one's jitter is a fixed phase); a widget
+        // that only reads the cache keeps its reload in a local as a fixed delay.
+        let unjittered = !(constants.jitterSeconds > 0)
+        let runnablePolicy = constants.fetchOnGetTimeline ? constants.aligned || unjittered : !constants.aligned && unjittered
+        usesWidgetRuns = instances == 1 && (constants.policyNever || runnablePolicy)
     }
 
     /// Whether each local day of the simulated window is spent in Low Power Mode.
@@ -294,11 +291,11 @@ struct UserSimulator<Observer: SimulationObserver> {
         stopTime = stop
         updateRare()
         if usesWidgetRuns {
-            advanceInWidgetRuns()
-            return
-        }
-        if usesFetchingRuns {
-            advanceInFetchingRuns()
+            if constants.fetchOnGetTimeline {
+                advanceInFetchingWidgetRuns()
+            } else {
+                advanceInReadingWidgetRuns()
+            }
             return
         }
         let instances = self.instances
@@ -343,17 +340,27 @@ struct UserSimulator<Observer: SimulationObserver> {
         self.nextAppOpen = nextAppOpen
     }
 
+    /// `advanceInWidgetRuns(fetching:)` for a widget that reads the cache only, and for one
+    /// that fetches in getTimeline: each out of line, with `fetching` a constant, so that each
+    /// is compiled as if the other did not exist (and the general loop as if neither did).
+    @inline(never) private mutating func advanceInReadingWidgetRuns() { advanceInWidgetRuns(fetching: false) }
+    @inline(never) private mutating func advanceInFetchingWidgetRuns() { advanceInWidgetRuns(fetching: true) }
+
     /// `advance(until:)` when `usesWidgetRuns` holds: before each rare event or app open,
     /// `widgetRun` handles the widget's events and the policy reloads that come earlier. After
     /// it, no widget event or policy reload comes before that event, and one at the same time
     /// comes after it (ties go to the rare sources, then app opens, then policy reloads).
-    /// Out of line, so that the general loop is compiled as if it were alone.
-    @inline(never) private mutating func advanceInWidgetRuns() {
+    ///
+    /// A fetch in a run may move the next rare event: a retry, earlier, or one that replaces a
+    /// pending retry, perhaps later. The run then stops at the earlier of the two, and the next
+    /// run goes on to the new one if that is later.
+    @inline(__always) private mutating func advanceInWidgetRuns(fetching: Bool) {
         var nextWidget = self.nextWidget
         var nextAppOpen = self.nextAppOpen
         while true {
             let now = min(nextRareEvent, nextAppOpen)
-            nextWidget = widgetRun(from: nextWidget, before: now)
+            nextWidget = widgetRun(from: nextWidget, before: now, fetching: fetching)
+            if fetching && min(nextRareEvent, nextAppOpen) != now { continue }
             if now >= endLocal { break }
             if nextRareEvent == now {
                 if nextRareSource == .stop { break }
@@ -364,117 +371,6 @@ struct UserSimulator<Observer: SimulationObserver> {
         }
         self.nextWidget = nextWidget
         self.nextAppOpen = nextAppOpen
-    }
-
-    /// `advance(until:)` when `usesFetchingRuns` holds, as `advanceInWidgetRuns()`: before each
-    /// rare event or app open, `fetchingRun` handles the widget's events and the policy reloads
-    /// that come earlier. A fetch in the run may move the next rare event (a retry, earlier, or
-    /// one replacing a pending retry, perhaps later): the run then stops at the earlier of the
-    /// two, and runs on to the new one if that is later.
-    @inline(never) private mutating func advanceInFetchingRuns() {
-        var nextWidget = self.nextWidget
-        var nextAppOpen = self.nextAppOpen
-        while true {
-            let now = min(nextRareEvent, nextAppOpen)
-            nextWidget = fetchingRun(from: nextWidget, before: now)
-            if min(nextRareEvent, nextAppOpen) != now { continue }
-            if now >= endLocal { break }
-            if nextRareEvent == now {
-                if nextRareSource == .stop { break }
-                rareEvent(at: now)
-            } else {
-                nextAppOpen = appOpen(at: now)
-            }
-        }
-        self.nextWidget = nextWidget
-        self.nextAppOpen = nextAppOpen
-    }
-
-    /// Handles the widget's events (from index `first`) and the policy reloads that come before
-    /// `bound`, the next rare event or app open, or before a retry a fetch of the run schedules,
-    /// and returns the index of the next widget event (`advanceInFetchingRuns()`).
-    ///
-    /// It exists for speed, like `widgetRun(from:before:)`, for a widget that fetches in
-    /// getTimeline: with one instance and a policy reload that draws nothing, the general path's
-    /// work per event (re-deriving the next other event, choosing the instance, `updatePolicy()`)
-    /// reduces to a choice between the widget's next event and the policy reload, kept in a
-    /// local. A fetch moves no other source but the retry, which the run then stops before.
-    ///
-    /// It must match `advance(until:)`'s widget and policy-reload branches with `getTimeline`
-    /// and `glance` exactly: events in the same order (a policy reload before a widget event at
-    /// its time, nothing at or after the window's end), the same state, tallies, random draws
-    /// and observer records.
-    @inline(__always) private mutating func fetchingRun(from first: Int, before end: Double) -> Int {
-        let times = widget.times
-        var policy = nextPolicy[0]
-        guard min(times[first], policy) < end else { return first }
-        let kinds = widget.kinds
-        let shownContent = displayedContent
-        let shownError = displayedError
-        let budget = traits.budgetPerInstance
-        let exemptUntil = constants.foregroundReloadsExempt ? foregroundUntil : -.infinity
-        // Within one local day, as in `widgetRun`: counted or not as a whole.
-        let isCounted = counted(nextMidnight - .secondsPerDay)
-        var bound = end
-        var k = first
-        var getTimelines: Int64 = 0
-        var dropped: Int64 = 0
-        while true {
-            let t = times[k]
-            let isWidget = t < policy
-            let now = isWidget ? t : policy
-            guard now < bound else { break }
-            if isWidget {
-                k += 1
-                if kinds[k - 1] == .glance {
-                    glance(at: t)
-                    continue
-                }
-            } else {
-                guard now < endLocal else { break }
-                policy = .infinity
-            }
-            let exempt = now < exemptUntil
-            if !exempt {
-                let used = budgetUsed[0]
-                if used >= budget {
-                    if !exhausted[0] { observer.record(.budgetExhausted(instance: 0), local: now, utc: utc(now)) }
-                    exhausted[0] = true
-                    dropped &+= 1
-                    if !isWidget { queued[0] = true }
-                    continue
-                }
-                budgetUsed[0] = used + 1
-            }
-            getTimelines &+= 1
-            observer.record(
-                .getTimeline(instance: 0, origin: isWidget ? .system : .policy, budgetExempt: exempt), local: now, utc: utc(now))
-            if constants.hasTTL && now - contentTime <= constants.ttl {
-                observer.record(.cacheHit(instance: 0), local: now, utc: utc(now))
-                shownContent[0] = contentTime
-                shownError[0] = false
-            } else {
-                let ok = extensionFetch(0, at: now)
-                if ok {
-                    shownContent[0] = contentTime
-                    shownError[0] = false
-                } else if !constants.hasTTL {
-                    shownError[0] = true
-                } else {
-                    shownContent[0] = contentTime
-                }
-                // A failed fetch may have scheduled a retry.
-                bound = min(bound, nextRareEvent)
-            }
-            policy = policyTime(after: now)
-        }
-        nextPolicy[0] = policy
-        nextPolicyReload = policy
-        if isCounted {
-            tally.getTimelines += getTimelines
-            tally.droppedReloads += dropped
-        }
-        return k
     }
 
     /// The app opens at `now`; returns the next open.
@@ -491,38 +387,38 @@ struct UserSimulator<Observer: SimulationObserver> {
     }
 
     /// Handles the widget's events (from index `first`) and the policy reloads that come before
-    /// `bound`, the next rare event or app open, and returns the index of the next widget event
-    /// (`advanceInWidgetRuns()`).
+    /// `end`, the next rare event or app open, or before a retry that a fetch of the run
+    /// schedules, and returns the index of the next widget event (`advanceInWidgetRuns`).
     ///
-    /// It exists for speed. In a design whose widget does not fetch, most events are system
-    /// getTimeline calls and glances that only read the cache, and neither they nor the policy
-    /// reloads move any other source (no fetch, so no retry or reload call), so a run of them
-    /// up to `bound` needs no other source looked at. With one instance and a policy reload a
-    /// fixed delay after each timeline, the general path's work per event (re-deriving the next
-    /// other event, choosing the instance, `policyTime(after:)`'s cases, `updatePolicy()`)
-    /// reduces to a few comparisons, with the budget and the policy reload in locals.
+    /// It exists for speed. With one instance and a policy reload that draws nothing, the
+    /// general path's work per event (re-deriving the next other event, choosing the instance,
+    /// `updatePolicy()`) reduces to a choice between the widget's next event and the policy
+    /// reload, with the budget and the policy reload in locals. A widget that reads the cache
+    /// only (`fetching` false) moves no other source, and its content and a fixed policy delay
+    /// stay in locals too. A widget that fetches moves no other source but the retry, which
+    /// the run then stops before.
     ///
     /// It must match `advance(until:)`'s widget and policy-reload branches with `getTimeline`
     /// and `glance` exactly: events in the same order (a policy reload before a widget event at
-    /// its time, nothing at or after the window's end), the same state, tallies and observer
-    /// records. It draws nothing, and neither do they: one instance needs no instance draw, and
-    /// an unjittered policy reload no jitter draw.
-    @inline(__always) private mutating func widgetRun(from first: Int, before bound: Double) -> Int {
+    /// its time, nothing at or after the window's end), the same state, tallies, random draws
+    /// and observer records. One instance needs no instance draw, and the policy reload none.
+    @inline(__always) private mutating func widgetRun(from first: Int, before end: Double, fetching: Bool) -> Int {
         let times = widget.times
         var policy = nextPolicy[0]
         // A third of the runs are empty: nothing else to read or write back for them.
-        guard min(times[first], policy) < bound else { return first }
+        guard min(times[first], policy) < end else { return first }
         let kinds = widget.kinds
         let shownContent = displayedContent
         let shownError = displayedError
         let budget = traits.budgetPerInstance
         let exemptUntil = constants.foregroundReloadsExempt ? foregroundUntil : -.infinity
-        let content = contentTime
+        let cachedContent = contentTime  // what a widget that only reads the cache shows
         let delay = constants.policyDelay  // +infinity for a design that never asks for one
         // A run lies within one local day: it ends at the next midnight (a rare event) at the
         // latest, and nothing before the last midnight is left. The counted window is whole
         // days, so the run is counted or not as a whole.
         let isCounted = counted(nextMidnight - .secondsPerDay)
+        var bound = end
         var k = first
         var used = budgetUsed[0]
         var getTimelines: Int64 = 0
@@ -556,11 +452,31 @@ struct UserSimulator<Observer: SimulationObserver> {
             getTimelines &+= 1
             observer.record(
                 .getTimeline(instance: 0, origin: isWidget ? .system : .policy, budgetExempt: exempt), local: now, utc: utc(now))
-            let fresh = constants.hasTTL && now - content <= constants.ttl
-            observer.record(fresh ? .cacheHit(instance: 0) : .cacheStale(instance: 0), local: now, utc: utc(now))
-            shownContent[0] = content
-            shownError[0] = false
-            policy = now + delay
+            if fetching {
+                if constants.hasTTL && now - contentTime <= constants.ttl {
+                    observer.record(.cacheHit(instance: 0), local: now, utc: utc(now))
+                    shownContent[0] = contentTime
+                    shownError[0] = false
+                } else {
+                    let ok = extensionFetch(0, at: now)
+                    if ok {
+                        shownContent[0] = contentTime
+                        shownError[0] = false
+                    } else if !constants.hasTTL {
+                        shownError[0] = true
+                    } else {
+                        shownContent[0] = contentTime
+                    }
+                    bound = min(bound, nextRareEvent)  // a failed fetch may have scheduled a retry
+                }
+                policy = policyTime(after: now)
+            } else {
+                let fresh = constants.hasTTL && now - cachedContent <= constants.ttl
+                observer.record(fresh ? .cacheHit(instance: 0) : .cacheStale(instance: 0), local: now, utc: utc(now))
+                shownContent[0] = cachedContent
+                shownError[0] = false
+                policy = now + delay
+            }
         }
         nextPolicy[0] = policy
         nextPolicyReload = policy

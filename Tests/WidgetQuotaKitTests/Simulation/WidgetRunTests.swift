@@ -3,8 +3,9 @@ import Testing
 
 @testable import WidgetQuotaKit
 
-/// `UserSimulator.widgetRun(from:before:)`, the path for designs whose widget does not fetch,
-/// gives what the general event loop gives: the same tallies, requests, per-minute counts and
+/// `UserSimulator.widgetRun(from:before:fetching:)`, the path for users with one widget whose
+/// policy reload draws nothing, gives what the general event loop gives, for widgets that read
+/// the cache only and for widgets that fetch: the same tallies, requests, per-minute counts and
 /// trace, user by user.
 @Suite("widget runs") struct WidgetRunTests {
     /// A design and the scenario changes it is tried under.
@@ -23,24 +24,45 @@ import Testing
         var atEnd = DesignPresets.cacheBGTask
         atEnd.reloadPolicy = .atEnd
         atEnd.timelineEntries = 4
+        var retrying = DesignPresets.pollAligned
+        retrying.retry = .backoff(maxRetries: 3, baseSeconds: 20, jitter: true)
+        let outage: @Sendable (inout Scenario) -> Void = { s in
+            s.api.outages = [Outage(day: 3, startHourUTC: 15, durationHours: 3, errorRate: 0.95)]
+        }
+        let smallBudget: @Sendable (inout Scenario) -> Void = { s in
+            s.platform.reloadBudgetMin = 10
+            s.platform.reloadBudgetMax = 20
+            s.platform.rarelyViewedBudget = 4
+        }
         return [
+            // Widgets that read the cache only.
             Case(name: "cache-on-open", design: DesignPresets.cacheOnOpen) { _ in },
             Case(name: "cache-bgtask", design: DesignPresets.cacheBGTask) { _ in },
-            Case(name: "cache-bgtask, outages", design: DesignPresets.cacheBGTask) { s in
-                s.api.outages = [Outage(day: 3, startHourUTC: 15, durationHours: 3, errorRate: 0.95)]
-            },
+            Case(name: "cache-bgtask, outages", design: DesignPresets.cacheBGTask, scenario: outage),
             Case(name: "policy never", design: never) { _ in },
             Case(name: "at end", design: atEnd) { _ in },
             // The budget runs out most days: drops, queued policy reloads, exhausted instance-days.
-            Case(name: "5-min policy, small budget", design: short) { s in
-                s.platform.reloadBudgetMin = 10
-                s.platform.reloadBudgetMax = 20
-                s.platform.rarelyViewedBudget = 4
-            },
+            Case(name: "5-min policy, small budget", design: short, scenario: smallBudget),
             Case(name: "5-min policy, no foreground exemption", design: short) { s in
                 s.platform.foregroundReloadsExempt = false
                 s.platform.reloadBudgetMin = 10
                 s.platform.reloadBudgetMax = 20
+            },
+            // Widgets that fetch in getTimeline.
+            Case(name: "direct", design: DesignPresets.direct) { _ in },
+            Case(name: "direct-poll-15m", design: DesignPresets.directPoll15m) { _ in },
+            Case(name: "prebuilt-timeline", design: DesignPresets.prebuiltTimeline) { _ in },
+            Case(name: "prebuilt-timeline, outages", design: DesignPresets.prebuiltTimeline, scenario: outage),
+            Case(name: "poll-30m-aligned", design: DesignPresets.pollAligned) { _ in },
+            Case(name: "poll-30m-jittered", design: DesignPresets.pollJittered) { _ in },
+            Case(name: "poll-30m-aligned, outages", design: DesignPresets.pollAligned, scenario: outage),
+            // Failed fetches retry: a retry ends a run, or replaces a pending one.
+            Case(name: "aligned with retries, outages", design: retrying, scenario: outage),
+            Case(name: "7-min period, odd phase, 17-min policy", design: AlignedPolicyTests.oddlyAligned) { _ in },
+            Case(name: "policy longer than the period", design: AlignedPolicyTests.longerThanPeriod) { _ in },
+            Case(name: "aligned, no foreground exemption, small budget", design: DesignPresets.pollJittered) { s in
+                smallBudget(&s)
+                s.platform.foregroundReloadsExempt = false
             },
         ]
     }()
@@ -49,6 +71,7 @@ import Testing
         var s = TestSupport.smallScenario(users: [60], runs: 1, days: 6)
         s.population.multiWidgetShare = 0.2
         s.population.instancesWhenMulti = 2
+        s.api.failureProbability = 0.05
         c.scenario(&s)
         return SimulationModel(scenario: s, design: c.design, run: 1, parameters: RunParameters.draw(s, run: 1))
     }
@@ -89,20 +112,15 @@ import Testing
             total.add(b.tally)
             if b.traits.instances == 1 { singles += 1 }
             // The trace, event by event.
-            let seenA = WidgetRunTests.simulate(m, user: user, observer: Recorder(), widgetRuns: false, buckets: general)
-            let seenB = WidgetRunTests.simulate(m, user: user, observer: Recorder(), widgetRuns: true, buckets: runs)
+            let seenA = WidgetRunTests.simulate(m, user: user, observer: TraceLines(), widgetRuns: false, buckets: general)
+            let seenB = WidgetRunTests.simulate(m, user: user, observer: TraceLines(), widgetRuns: true, buckets: runs)
             #expect(seenA.observer.lines == seenB.observer.lines, "user \(user)")
         }
         #expect(Array(UnsafeBufferPointer(start: general, count: minutes)) == Array(UnsafeBufferPointer(start: runs, count: minutes)))
         // The cases reach what they are meant to.
         #expect(singles > 30)
-        #expect(total.getTimelines > 0 && total.glances > 0 && total.requests > 0)
+        #expect(total.getTimelines > 0 && total.glances > 0 && total.requests > 0 && total.failedFetches > 0)
+        if c.name.contains("retries") { #expect(total.retries > 0) }
         if c.name.contains("small budget") { #expect(total.droppedReloads > 0 && total.exhaustedInstanceDays > 0) }
-    }
-
-    /// Records each event and its times as text.
-    struct Recorder: SimulationObserver {
-        var lines: [String] = []
-        mutating func record(_ event: SimulationEvent, local: Double, utc: Double) { lines.append("\(local) \(utc) \(event)") }
     }
 }
