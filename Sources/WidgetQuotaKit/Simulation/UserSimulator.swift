@@ -453,22 +453,8 @@ struct UserSimulator<Observer: SimulationObserver> {
             observer.record(
                 .getTimeline(instance: 0, origin: isWidget ? .system : .policy, budgetExempt: exempt), local: now, utc: utc(now))
             if fetching {
-                if constants.hasTTL && now - contentTime <= constants.ttl {
-                    observer.record(.cacheHit(instance: 0), local: now, utc: utc(now))
-                    shownContent[0] = contentTime
-                    shownError[0] = false
-                } else {
-                    let ok = extensionFetch(0, at: now)
-                    if ok {
-                        shownContent[0] = contentTime
-                        shownError[0] = false
-                    } else if !constants.hasTTL {
-                        shownError[0] = true
-                    } else {
-                        shownContent[0] = contentTime
-                    }
-                    bound = min(bound, nextRareEvent)  // a failed fetch may have scheduled a retry
-                }
+                // A failed fetch may have scheduled a retry.
+                if fetchOrReadCache(0, at: now) { bound = min(bound, nextRareEvent) }
                 policy = policyTime(after: now)
             } else {
                 let fresh = constants.hasTTL && now - cachedContent <= constants.ttl
@@ -640,21 +626,7 @@ struct UserSimulator<Observer: SimulationObserver> {
         observer.record(.getTimeline(instance: i, origin: origin, budgetExempt: exempt), local: t, utc: utc(t))
 
         if constants.fetchOnGetTimeline {
-            if constants.hasTTL && t - contentTime <= constants.ttl {
-                observer.record(.cacheHit(instance: i), local: t, utc: utc(t))
-                displayedContent[i] = contentTime
-                displayedError[i] = false
-            } else {
-                let ok = extensionFetch(i, at: t)
-                if ok {
-                    displayedContent[i] = contentTime
-                    displayedError[i] = false
-                } else if !constants.hasTTL {
-                    displayedError[i] = true
-                } else {
-                    displayedContent[i] = contentTime
-                }
-            }
+            fetchOrReadCache(i, at: t)
         } else {
             let fresh = constants.hasTTL && t - contentTime <= constants.ttl
             observer.record(fresh ? .cacheHit(instance: i) : .cacheStale(instance: i), local: t, utc: utc(t))
@@ -665,6 +637,27 @@ struct UserSimulator<Observer: SimulationObserver> {
             nextPolicy[i] = policyTime(after: t)
             updatePolicy()
         }
+    }
+
+    /// Builds instance `i`'s timeline at `t` in a widget that fetches in getTimeline: from the
+    /// cache while it is within its TTL, else from a fetch (on failure, the cache's older
+    /// content, or an error without a cache). Returns whether it fetched.
+    @inline(__always) @discardableResult mutating func fetchOrReadCache(_ i: Int, at t: Double) -> Bool {
+        if constants.hasTTL && t - contentTime <= constants.ttl {
+            observer.record(.cacheHit(instance: i), local: t, utc: utc(t))
+            displayedContent[i] = contentTime
+            displayedError[i] = false
+            return false
+        }
+        if extensionFetch(i, at: t) {
+            displayedContent[i] = contentTime
+            displayedError[i] = false
+        } else if !constants.hasTTL {
+            displayedError[i] = true
+        } else {
+            displayedContent[i] = contentTime
+        }
+        return true
     }
 
     /// The extension's fetch for instance `i`'s timeline, out of line: the rest of getTimeline is
