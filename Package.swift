@@ -1,6 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// Each library target is one layer of docs/architecture.md and depends only on the layers below
+// it, so the compiler refuses a reference that points up. `ArchitectureTests` holds this graph
+// and the document's drawing of it equal.
 let package = Package(
     name: "WidgetQuota",
     platforms: [.macOS(.v14)],
@@ -9,16 +12,44 @@ let package = Package(
         .executable(name: "widget-quota", targets: ["widget-quota"]),
     ],
     targets: [
-        // The domain: scenario model, simulation, log parsing, planning and reporting.
-        .target(name: "WidgetQuotaKit"),
-        // Commands and their flags, over the domain; testable without spawning a process.
-        .target(name: "WidgetQuotaCLI", dependencies: ["WidgetQuotaKit"]),
+        // Numbers and their text, random streams, statistics, JSON, CSV, files, errors.
+        .target(name: "WidgetQuotaSupport"),
+        // The scenario, designs and presets, distributions, quota tiers, prices, the event vocabulary.
+        .target(name: "WidgetQuotaModel", dependencies: ["WidgetQuotaSupport"]),
+        // An app's source tree: the Swift lexer and index, property lists, Xcode projects.
+        .target(name: "WidgetQuotaSwiftSource", dependencies: ["WidgetQuotaSupport"]),
+        // SVG charts and the building blocks of a self-contained web page.
+        .target(name: "WidgetQuotaCharts", dependencies: ["WidgetQuotaSupport"]),
+        // Logs: bytes → records → measurements per device and day, and records → Apple-style lines.
+        .target(name: "WidgetQuotaLogs", dependencies: ["WidgetQuotaModel"]),
+        // The event-by-event user simulator, the Monte-Carlo engine, load projection, results.
+        .target(name: "WidgetQuotaSimulation", dependencies: ["WidgetQuotaModel"]),
+        // The pre-release checklist's rules, the design reader and a lint run.
+        .target(name: "WidgetQuotaLint", dependencies: ["WidgetQuotaModel", "WidgetQuotaSwiftSource"]),
+        // Thresholds over a report's metrics, and the comparison of two reports.
+        .target(name: "WidgetQuotaGates", dependencies: ["WidgetQuotaSimulation"]),
+        // Questions asked of the engine: calibration, traces, back-test, sweep, sensitivity, advice.
+        .target(
+            name: "WidgetQuotaStudies",
+            dependencies: ["WidgetQuotaLogs", "WidgetQuotaSimulation", "WidgetQuotaGates"]
+        ),
+        // Every renderer: Markdown, the web page, CSV, JSON, charts, SARIF.
+        .target(
+            name: "WidgetQuotaReporting",
+            dependencies: ["WidgetQuotaStudies", "WidgetQuotaLint", "WidgetQuotaCharts"]
+        ),
+        // The jobs a command runs, and the public face of the library.
+        .target(name: "WidgetQuotaKit", dependencies: ["WidgetQuotaReporting"]),
+        // Benchmarks and fuzz targets: package access only, not part of the library product.
+        .target(name: "WidgetQuotaTools", dependencies: ["WidgetQuotaKit"]),
+        // Commands and their flags, over the jobs; testable without spawning a process.
+        .target(name: "WidgetQuotaCLI", dependencies: ["WidgetQuotaKit", "WidgetQuotaTools"]),
         .executableTarget(name: "widget-quota", dependencies: ["WidgetQuotaCLI"]),
         // libFuzzer entry points (built with -sanitize=fuzzer -DFUZZING) or a replayer of saved inputs.
-        .executableTarget(name: "widget-quota-fuzz", dependencies: ["WidgetQuotaKit"]),
+        .executableTarget(name: "widget-quota-fuzz", dependencies: ["WidgetQuotaTools"]),
         .testTarget(
             name: "WidgetQuotaKitTests",
-            dependencies: ["WidgetQuotaKit", "WidgetQuotaCLI"],
+            dependencies: ["WidgetQuotaKit", "WidgetQuotaCLI", "WidgetQuotaTools"],
             resources: [.copy("Fixtures")]
         ),
     ],

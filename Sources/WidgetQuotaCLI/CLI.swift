@@ -1,11 +1,12 @@
 import Foundation
 import WidgetQuotaKit
+import WidgetQuotaSupport
 
 /// The `widget-quota` command line: flags → a command's job → an exit code; every decision is in
 /// WidgetQuotaKit.
 public enum CLI {
     /// Every command, in the order `--help` lists them.
-    static let commands: [Registered] = [
+    package static let commands: [Registered] = [
         Registered(ReportCommand.self),
         Registered(SimulateCommand.self),
         Registered(DiffCommand.self),
@@ -19,8 +20,8 @@ public enum CLI {
     ]
 
     /// A command's declaration and the function that reads its arguments and runs it.
-    struct Registered: Sendable {
-        let spec: CommandSpec
+    package struct Registered: Sendable {
+        package let spec: CommandSpec
         let execute: @Sendable ([String], Console) throws -> ExitCode
 
         init<C: Command>(_ type: C.Type) {

@@ -1,5 +1,6 @@
 import Foundation
 import WidgetQuotaKit
+import WidgetQuotaTools
 
 // Two builds of one program:
 // - with `-Xswiftc -sanitize=fuzzer -Xswiftc -DFUZZING`, a libFuzzer target; the parser is chosen

@@ -1,5 +1,11 @@
 import Foundation
+import WidgetQuotaGates
 import WidgetQuotaKit
+import WidgetQuotaLogs
+import WidgetQuotaModel
+import WidgetQuotaReporting
+import WidgetQuotaStudies
+import WidgetQuotaSupport
 
 /// `widget-quota analyze`: measures what devices did from their logs.
 struct AnalyzeCommand: Command {

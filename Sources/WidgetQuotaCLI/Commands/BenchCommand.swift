@@ -1,5 +1,10 @@
 import Foundation
 import WidgetQuotaKit
+import WidgetQuotaModel
+import WidgetQuotaSimulation
+import WidgetQuotaStudies
+import WidgetQuotaSupport
+import WidgetQuotaTools
 
 /// `widget-quota bench`: performance figures for this machine (targets live here, not in tests).
 struct BenchCommand: Command {

@@ -1,5 +1,7 @@
 import Foundation
 import WidgetQuotaKit
+import WidgetQuotaModel
+import WidgetQuotaSupport
 
 /// `widget-quota designs`: lists the designs with one line each and their source.
 struct DesignsCommand: Command {

@@ -1,5 +1,6 @@
 import Foundation
 import WidgetQuotaKit
+import WidgetQuotaSupport
 
 /// `widget-quota diff BASE.json HEAD.json`: what a change does to requests, cost and tiers, as
 /// Markdown for a pull request; thresholds are checked against HEAD.

@@ -1,5 +1,9 @@
 import Foundation
 import WidgetQuotaKit
+import WidgetQuotaLint
+import WidgetQuotaModel
+import WidgetQuotaReporting
+import WidgetQuotaSupport
 
 /// `widget-quota lint`: checks an app's source against the widget pre-release checklist and
 /// reads the design it implements.

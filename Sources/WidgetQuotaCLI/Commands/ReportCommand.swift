@@ -1,5 +1,6 @@
 import Foundation
 import WidgetQuotaKit
+import WidgetQuotaSupport
 
 /// `widget-quota report`: the main job. Analyses the sample logs, simulates the scenario, sweeps
 /// the baseline's cache TTL, and writes every report, table and chart into one folder.

@@ -1,5 +1,7 @@
 import Foundation
 import WidgetQuotaKit
+import WidgetQuotaModel
+import WidgetQuotaSupport
 
 /// `widget-quota scenario`: prints the full default scenario, or validates one.
 struct ScenarioCommand: Command {

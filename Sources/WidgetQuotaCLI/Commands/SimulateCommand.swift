@@ -1,5 +1,9 @@
 import Foundation
+import WidgetQuotaGates
 import WidgetQuotaKit
+import WidgetQuotaModel
+import WidgetQuotaReporting
+import WidgetQuotaSupport
 
 /// `widget-quota simulate`: the Monte-Carlo projection.
 struct SimulateCommand: Command {

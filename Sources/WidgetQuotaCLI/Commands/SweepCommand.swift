@@ -1,5 +1,8 @@
 import Foundation
 import WidgetQuotaKit
+import WidgetQuotaModel
+import WidgetQuotaStudies
+import WidgetQuotaSupport
 
 /// `widget-quota sweep`: the trade-off between requests and staleness along one design knob.
 struct SweepCommand: Command {

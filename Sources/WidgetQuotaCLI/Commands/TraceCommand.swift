@@ -1,5 +1,8 @@
 import Foundation
 import WidgetQuotaKit
+import WidgetQuotaModel
+import WidgetQuotaStudies
+import WidgetQuotaSupport
 
 /// `widget-quota trace`: synthetic device logs from the model.
 struct TraceCommand: Command {

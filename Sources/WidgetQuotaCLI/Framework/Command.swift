@@ -1,4 +1,5 @@
 import WidgetQuotaKit
+import WidgetQuotaSupport
 
 /// A command of `widget-quota`, in the shape of swift-argument-parser's `ParsableCommand`:
 /// its declaration, reading and checking of its arguments apart from the work, and the work.

@@ -1,23 +1,23 @@
 import WidgetQuotaKit
 
 /// What a command is and takes: the single source of its parsing, usage line and help.
-struct CommandSpec: Sendable {
-    let name: String
+package struct CommandSpec: Sendable {
+    package let name: String
     /// One line for the command list.
     let summary: String
     /// Positional arguments as the usage line shows them (`PATH...`), or empty.
     var arguments = ""
     /// What the command does, a paragraph or two.
     let discussion: String
-    let options: [Option]
+    package let options: [Option]
     /// Command lines that show typical uses.
-    let examples: [String]
+    package let examples: [String]
 
     /// True when the command checks `--fail-if` thresholds or `lint`'s `--fail-on` (and so may exit 1).
     var checksThresholds: Bool { options.contains(.failIf) || options.contains { $0.name == "fail-on" } }
 
     /// `Usage: widget-quota NAME ARGUMENTS [--option VALUE]...`, wrapped under its first option.
-    var usage: String {
+    package var usage: String {
         let head = "Usage: widget-quota \(name)" + (arguments.isEmpty ? "" : " " + arguments)
         let items = options.map { "[\($0.synopsis)]" + ($0.repeatable ? "..." : "") }
         let indent = String(repeating: " ", count: min(head.count + 1, 40))
@@ -33,7 +33,7 @@ struct CommandSpec: Sendable {
     }
 
     /// The full `--help` text.
-    var help: String {
+    package var help: String {
         let all = options + [.help]
         let column = min((all.map(\.synopsis.count).max() ?? 0) + 4, 24)
         var text = usage + "\n\n" + discussion + "\n\nOptions:\n"
@@ -54,5 +54,5 @@ struct CommandSpec: Sendable {
     }
 
     /// The widest line the usage line is wrapped to.
-    static let width = 100
+    package static let width = 100
 }

@@ -3,15 +3,15 @@
 /// Each command lists its options once; parsing, the usage line and `--help` are all made from
 /// that list, so they cannot disagree. Options that several commands share are declared once,
 /// below and in `SharedOptions.swift`.
-struct Option: Sendable, Hashable {
+package struct Option: Sendable, Hashable {
     /// The name without its dashes: `scenario` for `--scenario`.
-    let name: String
+    package let name: String
     /// The value's placeholder (`FILE`, `N`), or nil for a switch that takes no value.
-    let value: String?
+    package let value: String?
     /// What the option does; a line break starts a continuation line in `--help`.
-    let help: String
+    package let help: String
     /// The option may be given more than once (`--fail-if A --fail-if B`).
-    var repeatable = false
+    package var repeatable = false
 
     /// An option that takes a value.
     static func valued(_ name: String, _ value: String, _ help: String, repeatable: Bool = false) -> Option {
@@ -24,8 +24,8 @@ struct Option: Sendable, Hashable {
     }
 
     /// `--name VALUE` or `--name`, as the usage line and help show it.
-    var synopsis: String { "--" + name + (value.map { " " + $0 } ?? "") }
+    package var synopsis: String { "--" + name + (value.map { " " + $0 } ?? "") }
 
-    static func == (a: Option, b: Option) -> Bool { a.name == b.name }
-    func hash(into hasher: inout Hasher) { hasher.combine(name) }
+    package static func == (a: Option, b: Option) -> Bool { a.name == b.name }
+    package func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }

@@ -1,16 +1,17 @@
 import Foundation
 import WidgetQuotaKit
+import WidgetQuotaSupport
 
 /// A command line read against a command's options: `--flag value`, `--flag=value`, switches,
 /// and positional arguments (all of them after `--`).
-struct ParsedArguments {
+package struct ParsedArguments {
     private(set) var positionals: [String] = []
     private var values: [String: [String]] = [:]
     private var switches: Set<String> = []
 
     /// Reads `args`; an option the command does not declare, a missing value or a value given
     /// to a switch is a usage error that names the option.
-    init(_ args: [String], options: [Option]) throws {
+    package init(_ args: [String], options: [Option]) throws {
         let byName = Dictionary(uniqueKeysWithValues: options.map { ($0.name, $0) })
         var i = 0
         while i < args.count {

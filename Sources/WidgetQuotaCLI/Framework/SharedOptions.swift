@@ -1,20 +1,25 @@
 import Foundation
+import WidgetQuotaGates
 import WidgetQuotaKit
+import WidgetQuotaModel
+import WidgetQuotaSupport
 
 /// The options several commands share, each declared once.
 extension Option {
-    static let help = Option.flag("help", "show this help (also -h)")
-    static let scenario = Option.valued("scenario", "FILE", "scenario JSON (see `widget-quota scenario`; default: the built-in one)")
-    static let seed = Option.valued("seed", "S", "random seed (same seed and inputs: byte-identical output)")
-    static let threads = Option.valued("threads", "N", "worker threads (default: all cores; the output does not depend on it)")
-    static let runs = Option.valued("runs", "N", "Monte-Carlo runs")
-    static let sampleUsers = Option.valued("sample-users", "N", "users simulated event by event per run; larger populations are projected")
-    static let prices = Option.valued("prices", "FILE", "price table in LiteLLM's model_prices_and_context_window.json format")
-    static let quiet = Option.flag("quiet", "no progress or threshold-pass messages on standard error")
-    static let failIf = Option.valued(
+    package static let help = Option.flag("help", "show this help (also -h)")
+    package static let scenario = Option.valued(
+        "scenario", "FILE", "scenario JSON (see `widget-quota scenario`; default: the built-in one)")
+    package static let seed = Option.valued("seed", "S", "random seed (same seed and inputs: byte-identical output)")
+    package static let threads = Option.valued("threads", "N", "worker threads (default: all cores; the output does not depend on it)")
+    package static let runs = Option.valued("runs", "N", "Monte-Carlo runs")
+    package static let sampleUsers = Option.valued(
+        "sample-users", "N", "users simulated event by event per run; larger populations are projected")
+    package static let prices = Option.valued("prices", "FILE", "price table in LiteLLM's model_prices_and_context_window.json format")
+    package static let quiet = Option.flag("quiet", "no progress or threshold-pass messages on standard error")
+    package static let failIf = Option.valued(
         "fail-if", "EXPR", "fail (exit 1, after writing the output) if EXPR holds for any matching row",
         repeatable: true)
-    static let warnIf = Option.valued("warn-if", "EXPR", "print a warning if EXPR holds for any matching row", repeatable: true)
+    package static let warnIf = Option.valued("warn-if", "EXPR", "print a warning if EXPR holds for any matching row", repeatable: true)
     /// `--fail-if` and `--warn-if`.
     static let thresholds: [Option] = [.failIf, .warnIf]
 

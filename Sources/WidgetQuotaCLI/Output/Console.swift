@@ -35,7 +35,7 @@ public final class Console: @unchecked Sendable {
     }
 
     /// A console whose writers say why a write failed (nil: written, or the reader is gone).
-    init(
+    package init(
         failableOut: @escaping (String) -> String?, failableErr: @escaping (String) -> String?,
         stderrIsTerminal: Bool, environment: [String: String]
     ) {
@@ -79,9 +79,9 @@ public final class Console: @unchecked Sendable {
 }
 
 /// Writes to a file descriptor, ignoring a closed pipe (EPIPE) so `| head` ends quietly.
-enum FileHandleWriter {
+package enum FileHandleWriter {
     /// Writes all of `text`; returns nil, or the system's reason when it could not (not for EPIPE).
-    static func write(_ text: String, to fd: Int32) -> String? {
+    package static func write(_ text: String, to fd: Int32) -> String? {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {

@@ -1,4 +1,7 @@
+import WidgetQuotaGates
 import WidgetQuotaKit
+import WidgetQuotaReporting
+import WidgetQuotaSupport
 
 /// Threshold outcomes on standard error, and the exit code they give.
 enum ThresholdMessages {

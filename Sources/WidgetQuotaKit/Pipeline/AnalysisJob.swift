@@ -1,4 +1,8 @@
 import Foundation
+import WidgetQuotaLogs
+import WidgetQuotaModel
+import WidgetQuotaStudies
+import WidgetQuotaSupport
 
 /// The log job behind `analyze` and the first step of `report`: read logs, measure what the
 /// devices did, and optionally calibrate a scenario to the measurement.

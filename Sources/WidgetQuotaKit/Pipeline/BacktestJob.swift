@@ -1,4 +1,10 @@
 import Foundation
+import WidgetQuotaGates
+import WidgetQuotaLogs
+import WidgetQuotaModel
+import WidgetQuotaReporting
+import WidgetQuotaStudies
+import WidgetQuotaSupport
 
 /// The job behind `analyze --backtest`: split a measurement, calibrate a scenario on the training
 /// part as `--emit-scenario` does, and score the scenario's prediction of the held-out part.

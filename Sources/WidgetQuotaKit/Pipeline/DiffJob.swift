@@ -1,4 +1,7 @@
 import Foundation
+import WidgetQuotaGates
+import WidgetQuotaReporting
+import WidgetQuotaSupport
 
 /// The comparison behind `diff`: two JSON reports, the thresholds checked against HEAD, the
 /// change gates (`change(…)`, `tierChange(…)`) checked against both, and the Markdown for a pull

@@ -1,4 +1,8 @@
 import Foundation
+import WidgetQuotaLint
+import WidgetQuotaModel
+import WidgetQuotaReporting
+import WidgetQuotaSimulation
 
 /// The job behind `lint`: the lint run, then the projection of the design read from the code next
 /// to the cache design, the cost of the findings the projection can state, and the scenario
@@ -68,7 +72,7 @@ public struct LintJob: Sendable {
     /// `findings` with the cost of the rules whose cost the projection states: a widget that
     /// calls the API and a policy shorter than the TTL (requests per user a month against the
     /// cache design's), and a retry loop (requests one refresh can make during an outage).
-    static func costed(_ findings: [Finding], inference: DesignInference, mine: Double?, baseline: Double?) -> [Finding] {
+    package static func costed(_ findings: [Finding], inference: DesignInference, mine: Double?, baseline: Double?) -> [Finding] {
         findings.map { finding in
             var f = finding
             switch f.rule {

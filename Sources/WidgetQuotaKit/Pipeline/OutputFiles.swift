@@ -1,4 +1,5 @@
 import Foundation
+import WidgetQuotaSupport
 
 /// The files a job writes into one folder, written together: all of them or none.
 public struct OutputFiles: Sendable {

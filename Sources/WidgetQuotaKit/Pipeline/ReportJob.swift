@@ -1,4 +1,6 @@
 import Foundation
+import WidgetQuotaReporting
+import WidgetQuotaSupport
 
 /// The main job, `report`: analyse the logs, simulate every design with the sensitivity analysis
 /// and the TTL sweep, and gather every report, table and chart for one folder.

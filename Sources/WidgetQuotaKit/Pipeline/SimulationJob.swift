@@ -1,4 +1,9 @@
 import Foundation
+import WidgetQuotaGates
+import WidgetQuotaModel
+import WidgetQuotaReporting
+import WidgetQuotaSimulation
+import WidgetQuotaStudies
 
 /// The projection job behind `simulate` and `report`: simulate the scenario's designs, then
 /// (optionally) the sensitivity analysis and the TTL sweep of the baseline design and the

@@ -1,4 +1,6 @@
 import Foundation
+import WidgetQuotaModel
+import WidgetQuotaStudies
 
 /// The job behind `trace`: the logs that simulated devices would write, as one text (trace
 /// styles) or one file per device (Apple styles, which carry no device id).

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaCLI
-@testable import WidgetQuotaKit
+import WidgetQuotaCLI
+import WidgetQuotaStudies
+import WidgetQuotaSupport
 
 /// `analyze --backtest` on the command line: its output, its gate's exit code, its usage errors.
 @Suite("analyze --backtest command")

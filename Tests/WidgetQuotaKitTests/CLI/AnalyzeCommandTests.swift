@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaCLI
-@testable import WidgetQuotaKit
+import WidgetQuotaCLI
+import WidgetQuotaLogs
+import WidgetQuotaModel
+import WidgetQuotaSupport
 
 @Suite("analyze command")
 struct AnalyzeCommandTests {

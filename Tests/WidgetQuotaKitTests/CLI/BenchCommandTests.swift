@@ -1,7 +1,9 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaLogs
+import WidgetQuotaStudies
+import WidgetQuotaSupport
+import WidgetQuotaTools
 
 /// `bench` prints figures, never judges them (targets are not timed tests); these check its
 /// contract: the parts asked for, in a JSON shape scripts can read, and a clear usage error.

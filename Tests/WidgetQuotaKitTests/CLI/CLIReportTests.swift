@@ -1,8 +1,7 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaCLI
-@testable import WidgetQuotaKit
+import WidgetQuotaCLI
+import WidgetQuotaSupport
 
 @Suite("CLI report") struct CLIReportTests {
     static let small = ["--designs", "direct,cache-bgtask", "--runs", "2", "--sample-users", "30", "--users", "1,30", "--quiet"]

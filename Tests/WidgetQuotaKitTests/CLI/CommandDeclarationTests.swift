@@ -1,8 +1,7 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaCLI
-@testable import WidgetQuotaKit
+import WidgetQuotaCLI
+import WidgetQuotaSupport
 
 /// Every command's usage line, help and parsing come from one list of options.
 @Suite("Command declarations")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaModel
+import WidgetQuotaSupport
 
 /// Which designs `simulate` and `report` compare, and the recommendation's limits from the flags.
 @Suite("Design choice") struct DesignChoiceTests {

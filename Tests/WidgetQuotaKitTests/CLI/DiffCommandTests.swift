@@ -1,8 +1,6 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaCLI
-@testable import WidgetQuotaKit
+import WidgetQuotaCLI
 
 @Suite("diff command") struct DiffCommandTests {
     /// BASE: the tiny fixture; HEAD: cache-bgtask at 1,000 users costs 20% more (every percentile).

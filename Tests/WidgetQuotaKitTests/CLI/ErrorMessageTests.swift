@@ -1,8 +1,6 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaCLI
-@testable import WidgetQuotaKit
+import WidgetQuotaCLI
 
 /// Errors are consistent: a wrong flag value is a usage error naming the flag, an error about a
 /// file names the file, and each says what to do.

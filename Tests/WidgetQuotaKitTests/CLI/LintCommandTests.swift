@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaKit
+import WidgetQuotaLint
+import WidgetQuotaModel
 
 /// `widget-quota lint` end to end: exit codes, formats, the emitted scenario, and no key printed.
 @Suite("Lint command")

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaSupport
 
 /// `report`, the README's main command: every file, written together, and the same bytes twice.
 @Suite("report command") struct ReportCommandTests {

@@ -1,8 +1,6 @@
 import Foundation
 import Testing
-import WidgetQuotaKit
-
-@testable import WidgetQuotaCLI
+import WidgetQuotaCLI
 
 #if canImport(Glibc)
     import Glibc

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaGates
 
 /// The GitHub Actions example (`.github/workflows/widget-quota.yml.example`, also shown in
 /// `docs/ci.md`) is valid YAML of the shape GitHub expects, and does what docs/ci.md says.

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaModel
 
 /// `docs/lint.md` lists every checklist rule with its default severity, so the page cannot drift
 /// from `ChecklistRule`.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaLogs
+import WidgetQuotaReporting
 
 /// `docs/logs.md` lists the built-in recognisers, so the page cannot drift from the table.
 @Suite("Logs page")

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaModel
 
 /// The README and the pages of `docs/` document every scenario field, preset and command, so the
 /// docs cannot drift from the model; the README stays short and every link leads somewhere.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaGates
+import WidgetQuotaSupport
 
 @Suite("change gates") struct ChangeGateTests {
     static func json(_ text: String) -> JSONValue {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaGates
+import WidgetQuotaSupport
 
 @Suite("report diff") struct ReportDiffTests {
     typealias Estimate = ReportDiff.Estimate

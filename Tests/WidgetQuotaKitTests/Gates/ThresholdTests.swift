@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaGates
+import WidgetQuotaReporting
+import WidgetQuotaSupport
 
 @Suite("threshold") struct ThresholdTests {
     static let table: MetricTable = {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaLint
+import WidgetQuotaModel
+import WidgetQuotaSupport
 
 @Suite("Lint configuration")
 struct LintConfigurationTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaLint
+import WidgetQuotaModel
 
 @Suite("Lint directives")
 struct LintDirectiveTests {

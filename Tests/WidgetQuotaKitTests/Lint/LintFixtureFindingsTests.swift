@@ -1,7 +1,6 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaLint
 
 /// The whole lint run on each fixture app gives exactly the findings its EXPECTED.md lists.
 @Suite("Lint fixture findings")

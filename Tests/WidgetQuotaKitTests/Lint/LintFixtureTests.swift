@@ -1,7 +1,6 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaModel
 
 /// The app trees under `Fixtures/apps/` list their intended findings in `EXPECTED.md`; these tests
 /// keep every listed line true to its file, so the rules can be checked against them.

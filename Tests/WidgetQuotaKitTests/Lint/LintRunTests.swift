@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaLint
+import WidgetQuotaModel
+import WidgetQuotaSupport
 
 /// The lint run around the rules: configuration, directives, order, file roles.
 @Suite("Lint run")

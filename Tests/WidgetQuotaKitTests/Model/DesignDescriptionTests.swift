@@ -1,7 +1,6 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaModel
 
 /// "What it does": every design said back from its fields, and which designs a run compares.
 @Suite("Design description") struct DesignDescriptionTests {

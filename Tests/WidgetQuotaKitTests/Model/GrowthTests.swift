@@ -1,7 +1,6 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaModel
 
 /// `horizon.growth`: its two forms, and the field an invalid one names.
 @Suite("Growth scenario") struct GrowthScenarioTests {

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 import WidgetQuotaCLI
-
-@testable import WidgetQuotaKit
+import WidgetQuotaModel
+import WidgetQuotaSupport
 
 /// Bad input of every kind: each case names the exit code and the message it must produce.
 /// Nothing may crash, no number may be silently wrong, no previous report may be destroyed.

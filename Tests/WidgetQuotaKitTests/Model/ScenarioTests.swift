@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 import WidgetQuotaCLI
-
-@testable import WidgetQuotaKit
+import WidgetQuotaModel
+import WidgetQuotaSupport
 
 @Suite("scenario") struct ScenarioTests {
     @Test("default scenario round trips through its JSON") func defaultScenarioRoundTripsThroughItsJSON() throws {

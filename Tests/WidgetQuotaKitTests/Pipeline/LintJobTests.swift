@@ -1,7 +1,9 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaKit
+import WidgetQuotaLint
+import WidgetQuotaModel
+import WidgetQuotaSwiftSource
 
 /// The projection of the design read from the code, and the costs it gives findings.
 @Suite("Lint job")

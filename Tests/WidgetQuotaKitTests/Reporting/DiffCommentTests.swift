@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaGates
+import WidgetQuotaSupport
 
 @Suite("diff comment") struct DiffCommentTests {
     static let text = try! ReportFixtures.fixture("tiny-report.json")

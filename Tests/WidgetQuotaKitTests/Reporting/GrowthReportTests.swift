@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaModel
+import WidgetQuotaReporting
+import WidgetQuotaSimulation
 
 /// The report's growth month by month: read from the same simulation as the per-population rows.
 @Suite("Growth report") struct GrowthReportTests {

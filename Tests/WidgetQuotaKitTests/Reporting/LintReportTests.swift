@@ -1,7 +1,9 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaLint
+import WidgetQuotaModel
+import WidgetQuotaReporting
+import WidgetQuotaSupport
 
 @Suite("Lint report")
 struct LintReportTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaGates
+import WidgetQuotaSupport
 
 @Suite("log diff") struct LogDiffTests {
     static func analysis(requests: Double, errorRate: Double, devices: [(String, Double)]) -> String {

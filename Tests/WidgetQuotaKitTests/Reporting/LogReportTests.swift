@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaLogs
+import WidgetQuotaReporting
 
 /// What the log analysis report says about itself.
 @Suite("log report") struct LogReportTests {

@@ -1,6 +1,5 @@
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaSupport
 
 /// Every cost in a report reads the same way: to the cent, with small amounts as
 /// `NumberText.human` writes them, and one text for one amount whichever table it is in.

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaStudies
 
 /// The recommendation is built once as blocks: report.md and the web page say the same.
 @Suite("Recommendation on the page") struct RecommendationPageTests {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaModel
+import WidgetQuotaReporting
+import WidgetQuotaSupport
 
 /// The web page says what the Markdown says, in the same order, and nothing in it can break it.
 @Suite("Report page") struct ReportPageTests {

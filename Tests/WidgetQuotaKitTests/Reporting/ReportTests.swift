@@ -1,7 +1,10 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaCharts
+import WidgetQuotaModel
+import WidgetQuotaReporting
+import WidgetQuotaSimulation
+import WidgetQuotaSupport
 
 #if canImport(FoundationXML)
     import FoundationXML

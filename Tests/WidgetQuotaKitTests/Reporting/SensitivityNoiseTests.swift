@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaReporting
+import WidgetQuotaStudies
+import WidgetQuotaSupport
 
 /// The sensitivity headline names a driver only when its swing clearly exceeds the sample's noise.
 @Suite("Sensitivity noise") struct SensitivityNoiseTests {

@@ -1,8 +1,7 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaCLI
-@testable import WidgetQuotaKit
+import WidgetQuotaCLI
+import WidgetQuotaSupport
 
 /// The verdict on standard error after `simulate --out` (and `report`), before the files written.
 @Suite("Verdict on the terminal") struct VerdictTerminalTests {

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaModel
+import WidgetQuotaReporting
+import WidgetQuotaSimulation
+import WidgetQuotaSupport
 
 /// The verdict: which limit decides the tier, and when, on cases built by hand.
 @Suite("Verdict") struct VerdictTests {

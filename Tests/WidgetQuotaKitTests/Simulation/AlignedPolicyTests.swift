@@ -1,6 +1,7 @@
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaModel
+import WidgetQuotaSimulation
+import WidgetQuotaSupport
 
 /// `UserSimulator.policyTime(after:)` for a design aligned to wall-clock boundaries, whose
 /// boundary is predicted and only checked by the division, gives the boundary's formula: at,

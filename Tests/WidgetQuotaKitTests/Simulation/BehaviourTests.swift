@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaModel
+import WidgetQuotaReporting
+import WidgetQuotaSimulation
 
 /// How the projection must respond when an assumption moves: the model's invariants.
 @Suite("behaviour") struct BehaviourTests {

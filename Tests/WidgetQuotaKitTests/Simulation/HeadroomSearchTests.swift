@@ -1,6 +1,6 @@
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaModel
+import WidgetQuotaSimulation
 
 /// The closed-form headroom search must find what a bisection over whole projected series finds.
 @Suite("headroom search") struct HeadroomSearchTests {

@@ -1,6 +1,6 @@
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaSimulation
+import WidgetQuotaSupport
 
 /// A load summary must say what a plain reading of its series says: the busiest minute, the
 /// month's total in minute order, and the busiest complete quota day on the quota's own clock.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaSimulation
+import WidgetQuotaSupport
 
 /// The load projection's sliding neighbour medians are exactly the medians of each window,
 /// wrapping round or not, whatever the window's width against the series' length.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaModel
+import WidgetQuotaSimulation
 
 /// The loads "without the outage" are measured on the simulated runs, with the outage's minutes
 /// and its recovery at the other days' mean; they must agree with simulating the same scenario

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaModel
+import WidgetQuotaSimulation
 
 /// What an outage adds is measured by running each of the first users without the outage as
 /// well, from a copy of the run taken just before the outage could matter: the run itself must

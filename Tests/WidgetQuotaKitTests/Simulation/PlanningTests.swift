@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaModel
+import WidgetQuotaSimulation
+import WidgetQuotaSupport
 
 /// Quotas, headroom, cost, synchronisation and outages: the relations issue 4 promises.
 @Suite("planning") struct PlanningTests {

@@ -1,6 +1,7 @@
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaModel
+import WidgetQuotaSimulation
+import WidgetQuotaSupport
 
 @Suite("Run aggregates")
 struct RunAggregatesTests {

@@ -1,7 +1,5 @@
 import Testing
 
-@testable import WidgetQuotaKit
-
 /// The Gemini widget report's table: direct ≈ 30 calls a day (900 a month), the cache ≈ 3 a day (90 a month).
 @Suite("seed calibration") struct SeedCalibrationTests {
     @Test("defaults reproduce seed 000 table") func defaultsReproduceSeed000Table() {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaModel
+import WidgetQuotaSimulation
+import WidgetQuotaSupport
 
 /// The fast engine's parts: reused workspaces, the Poisson clocks, observers, alignment.
 @Suite("simulator internals") struct SimulatorInternalsTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaModel
+import WidgetQuotaSimulation
 
 /// `UserSimulator.widgetRun(from:before:fetching:)`, the path for users with one widget whose
 /// policy reload draws nothing, gives what the general event loop gives, for widgets that read

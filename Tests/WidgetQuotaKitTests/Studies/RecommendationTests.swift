@@ -1,7 +1,9 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaModel
+import WidgetQuotaSimulation
+import WidgetQuotaStudies
+import WidgetQuotaSupport
 
 /// The recommendation: the cheapest design within both limits, the changes it simulates, and each
 /// "wasteful or broken" flag on a case built to trigger it.

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaModel
+import WidgetQuotaReporting
+import WidgetQuotaSimulation
+import WidgetQuotaStudies
 
 @Suite("sensitivity") struct SensitivityTests {
     static func analysis(_ design: String, scenario: Scenario = ReportFixtures.scenario) -> SensitivityResult {

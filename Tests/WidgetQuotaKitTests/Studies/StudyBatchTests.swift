@@ -1,7 +1,9 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaModel
+import WidgetQuotaSimulation
+import WidgetQuotaStudies
+import WidgetQuotaSupport
 
 /// The studies' designs are simulated together, each distinct design once, and what they read
 /// back is what simulating each design on its own gives.

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaModel
+import WidgetQuotaSimulation
+import WidgetQuotaStudies
+import WidgetQuotaSupport
 
 /// A sweep varies one knob and says so; anything else it has to change is said too.
 @Suite("sweep") struct SweepTests {

@@ -1,6 +1,6 @@
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaSimulation
+import WidgetQuotaSupport
 
 /// The engine keeps requests per user as a histogram, not a list: every figure read from it must
 /// equal the figure read from the list it stands for.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaModel
+import WidgetQuotaSupport
 
 @Suite("JSON syntax check")
 struct JSONSyntaxTests {

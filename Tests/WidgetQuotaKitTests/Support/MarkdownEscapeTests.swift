@@ -1,7 +1,6 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaSupport
 
 /// Table cells are escaped in one pass over Unicode scalars. On cells without combining marks the
 /// result is what the plain chain of replacements (backslashes, pipes, CRLF, LF, CR, then

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaModel
+import WidgetQuotaSimulation
+import WidgetQuotaSupport
 
 /// Reproducibility depends on every random stream having a key of its own.
 @Suite("Random stream ids")
@@ -43,8 +44,9 @@ struct RandomStreamIDTests {
 
     @Test("the library keys every stream by a RandomStreamID, never by a bare number")
     func noBareStreamKeys() throws {
-        let files = try SourceTree.swiftFiles(under: "Sources/WidgetQuotaKit")
-        for (path, text) in files where !path.hasPrefix("Support/") {
+        let files = try SourceTree.swiftFiles(under: "Sources")
+        #expect(files.keys.contains { $0.hasPrefix("WidgetQuotaSimulation/") }, "the engine's sources were read")
+        for (path, text) in files where !path.hasPrefix("WidgetQuotaSupport/") {
             for line in text.split(separator: "\n") where line.contains("RandomStream(seed:") {
                 let afterSeed = line.components(separatedBy: "RandomStream(seed:")[1]
                 let parts = afterSeed.split(separator: ",")

@@ -1,6 +1,6 @@
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaSimulation
+import WidgetQuotaSupport
 
 @Suite("Time units")
 struct TimeUnitsTests {

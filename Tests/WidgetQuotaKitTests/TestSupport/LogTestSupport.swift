@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaCLI
-@testable import WidgetQuotaKit
+import WidgetQuotaCLI
+import WidgetQuotaLogs
+import WidgetQuotaSupport
 
 /// Helpers shared by the log tests.
 enum LogTestSupport {

@@ -1,6 +1,9 @@
 import Foundation
-
-@testable import WidgetQuotaKit
+import WidgetQuotaGates
+import WidgetQuotaModel
+import WidgetQuotaReporting
+import WidgetQuotaSimulation
+import WidgetQuotaStudies
 
 /// One small simulation shared by the report tests (computed once).
 enum ReportFixtures {

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import WidgetQuotaCLI
-
-@testable import WidgetQuotaKit
+import WidgetQuotaModel
+import WidgetQuotaSimulation
+import WidgetQuotaSupport
 
 /// Small, fast scenarios and helpers shared by the tests.
 enum TestSupport {

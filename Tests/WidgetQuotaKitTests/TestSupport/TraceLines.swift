@@ -1,4 +1,4 @@
-@testable import WidgetQuotaKit
+import WidgetQuotaSimulation
 
 /// An observer that keeps each event and its two times as a line of text, so that two runs'
 /// traces compare event by event.

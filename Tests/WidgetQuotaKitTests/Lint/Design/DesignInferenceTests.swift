@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaLint
+import WidgetQuotaModel
+import WidgetQuotaSwiftSource
 
 /// The design read from the fixture apps' code.
 @Suite("Design inference")

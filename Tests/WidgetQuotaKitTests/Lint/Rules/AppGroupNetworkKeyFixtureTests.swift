@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaLint
+import WidgetQuotaModel
+import WidgetQuotaSwiftSource
 
 /// The six rules about App Groups, the network, keys, snapshots and background task setup, run on
 /// the fixture app trees: each reports exactly the `Findings` rows of its id in the tree's

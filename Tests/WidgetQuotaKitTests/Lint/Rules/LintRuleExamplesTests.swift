@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaLint
+import WidgetQuotaModel
+import WidgetQuotaSwiftSource
 
 /// Every rule's own examples: small app trees it must and must not report on.
 @Suite("Lint rule examples")

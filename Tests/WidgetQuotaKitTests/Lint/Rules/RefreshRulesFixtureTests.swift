@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaLint
+import WidgetQuotaModel
+import WidgetQuotaSwiftSource
 
 /// The refresh and request rules (policy, reloads, background task completion, timeouts, token
 /// caps, retries) on the four fixture app trees: exactly the rows their `EXPECTED.md` lists.

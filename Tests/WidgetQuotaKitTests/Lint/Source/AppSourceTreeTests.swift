@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaSupport
+import WidgetQuotaSwiftSource
 
 @Suite("App source tree") struct AppSourceTreeTests {
     static func plist(_ body: String) -> String {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaSupport
+import WidgetQuotaSwiftSource
 
 @Suite("Property lists") struct PropertyListTests {
     static let info = """

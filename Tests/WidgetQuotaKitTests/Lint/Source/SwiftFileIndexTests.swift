@@ -1,7 +1,6 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaSwiftSource
 
 @Suite("Swift file index") struct SwiftFileIndexTests {
     /// Widget code in the shape of the Gemini widget report's provider and background refresh.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaSupport
+import WidgetQuotaSwiftSource
 
 @Suite("Swift lexer") struct SwiftLexerTests {
     static func code(_ source: String) -> [SwiftToken] { SwiftLexer.tokens(source).filter { $0.kind != .comment } }

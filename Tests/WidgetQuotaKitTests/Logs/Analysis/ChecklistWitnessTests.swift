@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaLogs
+import WidgetQuotaModel
+import WidgetQuotaReporting
 
 /// The checklist rules `analyze` checks in logs: exact findings on small fixtures of each breach,
 /// none on a clean log.

@@ -1,6 +1,7 @@
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaLogs
+import WidgetQuotaModel
+import WidgetQuotaStudies
 
 /// Every Apple style holds the same story (see Fixtures/logs): the extension ends timeline
 /// requests, chronod reports a reload outcome, the app runs a background task and makes

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaLogs
+import WidgetQuotaReporting
 
 /// Defects found by running real `log show` captures, each reproduced by a small fixture under
 /// Fixtures/logs/captures.

@@ -1,6 +1,6 @@
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaLogs
+import WidgetQuotaSupport
 
 /// The duplicate filter compares bytes, so hashes only find candidates: checked against a plain
 /// list of the last lines, with hashes made to collide.

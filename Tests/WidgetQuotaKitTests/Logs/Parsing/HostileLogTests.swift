@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaLogs
+import WidgetQuotaSupport
 
 /// Hostile log files through `analyze`: the exit code, the message, and what the numbers say.
 @Suite("hostile log") struct HostileLogTests {

@@ -1,6 +1,5 @@
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaLogs
 
 @Suite("Line reader")
 struct LineReaderTests {

@@ -1,6 +1,6 @@
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaLogs
+import WidgetQuotaSupport
 
 /// `NeedleSet` decides which messages skip the redactor's regular expressions and which the
 /// recogniser looks at: it must say yes exactly when a plain search for each needle would, as

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaLogs
 
 /// The byte-level trace CSV path must agree with the String-based one it replaced.
 @Suite("Parsing fast paths")

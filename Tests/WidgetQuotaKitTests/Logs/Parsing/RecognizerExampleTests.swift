@@ -1,6 +1,5 @@
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaLogs
 
 /// Every built-in recogniser's examples, run through the real recogniser: the lines that must
 /// match give the event written beside them, the lines that must not give none.

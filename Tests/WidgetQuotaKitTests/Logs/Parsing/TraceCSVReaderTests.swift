@@ -1,6 +1,6 @@
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaLogs
+import WidgetQuotaSupport
 
 /// Trace CSV lines without quotes are split while they are read; lines with quotes go through
 /// `CSVLine` first. The same cells must give the same fields, problems and headers either way.

@@ -1,6 +1,7 @@
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaLogs
+import WidgetQuotaModel
+import WidgetQuotaStudies
 
 @Suite("Trace format")
 struct TraceFormatTests {

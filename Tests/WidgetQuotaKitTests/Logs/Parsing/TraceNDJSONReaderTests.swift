@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaLogs
+import WidgetQuotaSupport
 
 /// Trace NDJSON lines in the writer's key order take a fast path; every other spelling of the
 /// same object is read by the general scanner. Both must give the same fields.

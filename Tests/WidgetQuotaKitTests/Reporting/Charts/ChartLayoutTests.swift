@@ -1,7 +1,6 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaCharts
 
 /// What a chart shows must be readable and complete: labels apart, text inside the canvas, and
 /// a word for anything it cannot draw.

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaCharts
+import WidgetQuotaReporting
+import WidgetQuotaStudies
+import WidgetQuotaSupport
 
 /// The report's own charts: the cost chart in dollars, the trade-off chart's colours and labels.
 @Suite("report charts") struct ReportChartTests {

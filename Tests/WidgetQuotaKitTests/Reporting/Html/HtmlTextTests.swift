@@ -1,7 +1,6 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaCharts
 
 /// Text on the web page: escaped before anything else, emphasis marks as elements.
 @Suite("HTML text") struct HtmlTextTests {

@@ -1,7 +1,12 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaGates
+import WidgetQuotaKit
+import WidgetQuotaLogs
+import WidgetQuotaModel
+import WidgetQuotaReporting
+import WidgetQuotaStudies
+import WidgetQuotaSupport
 
 /// The back-test: how logs are split, what is compared, and whether it tells a right model
 /// from a wrong one.

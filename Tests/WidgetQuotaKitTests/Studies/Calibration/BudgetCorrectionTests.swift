@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaLogs
+import WidgetQuotaModel
+import WidgetQuotaStudies
 
 /// Logs show the getTimeline calls that ran: the reload budget hides some of the system's calls,
 /// and Apple logs count the design's own reloads as the system's. Calibration simulates the

@@ -1,6 +1,7 @@
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaLogs
+import WidgetQuotaModel
+import WidgetQuotaStudies
 
 /// Each calibrated field's measurement on a few constructed devices.
 @Suite("Calibration measurements")

@@ -1,6 +1,8 @@
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaLogs
+import WidgetQuotaModel
+import WidgetQuotaSimulation
+import WidgetQuotaStudies
 
 /// trace → analyze → emitted scenario recovers the parameters that generated the trace.
 @Suite("Round trip")

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-
-@testable import WidgetQuotaKit
+import WidgetQuotaLogs
+import WidgetQuotaSupport
+import WidgetQuotaTools
 
 /// Every input that ever crashed, hung or misled a parser under libFuzzer is kept in
 /// `Fixtures/fuzz/TARGET/` and replayed here; each target also gets a deterministic burst of

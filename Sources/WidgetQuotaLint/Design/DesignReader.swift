@@ -1,0 +1,639 @@
+import Foundation
+import WidgetQuotaModel
+import WidgetQuotaSwiftSource
+
+/// The design an app's source tree implements, read from its code: what the simulation needs to
+/// project it, which fields the code did not show, and a sentence that says it.
+public struct DesignInference: Sendable, Equatable {
+    /// The design, starting from `preset` with every field the code shows replaced.
+    public var design: Design
+    /// The preset the design starts from (`direct`, `cache-bgtask` or `cache-on-open`).
+    public var preset: String
+    /// Fields the code did not show, which keep the preset's (or the scenario's) value.
+    public var assumedFields: [String]
+    /// The longest `timeoutInterval` a request runs with (60 s for a request that sets none),
+    /// nil when the tree builds no `URLRequest`.
+    public var timeoutSeconds: Double?
+    /// The largest output-token cap written in a request body, nil when there is none.
+    public var outputTokenCap: Int?
+    /// Attempts one refresh makes when a request keeps failing (the retry loop's bound), 1 without a loop.
+    public var attemptsPerRefresh: Int
+    /// The design in one sentence, lower-case first ("the widget calls the API itself on every
+    /// getTimeline and reloads after 10 min").
+    public var sentence: String
+
+    /// A scenario whose only design is this one, its baseline, with the request timeout and the
+    /// output-token cap the code shows.
+    public func scenario(base: Scenario = Scenario()) -> Scenario {
+        var s = base
+        s.designs = [design]
+        s.baseline = design.name
+        if let timeoutSeconds { s.api.timeoutSeconds = timeoutSeconds }
+        if let cap = outputTokenCap {
+            // The default's shape (20–40–80 under a cap of 80), scaled to the cap.
+            let c = Double(cap)
+            s.api.outputTokensPerRequest = .triangular(min: c / 4, mode: c / 2, max: c)
+        }
+        return s
+    }
+}
+
+/// Reads the design an app's source tree implements (see docs/lint.md, "The design read from
+/// the code", for each inference rule).
+///
+/// What counts as a request is `SourceVocabulary`'s: a `URLSession` send, a model SDK call, or a
+/// call of a function that makes one (to a fixed point).
+public enum DesignReader {
+    /// The names a cache-lifetime constant has (lower-cased, underscores removed): `ttl`,
+    /// `cacheTTL`, `maxAge`, `cacheLifetime`, `cacheDuration`, `staleAfter`.
+    static let ttlWords = ["ttl", "maxage", "cachelifetime", "cacheduration", "staleafter", "freshnessinterval"]
+    /// Output-token cap keys of the model APIs.
+    static let capKeys = ["maxOutputTokens", "max_tokens", "max_output_tokens", "max_completion_tokens", "maxTokens"]
+    /// SwiftUI modifiers whose closures can run when the app comes to the foreground.
+    static let foregroundModifiers: Set<String> = ["onAppear", "task", "onChange", "onReceive"]
+    /// Functions the system calls when the app comes to the foreground.
+    static let foregroundFunctions: Set<String> = [
+        "applicationDidBecomeActive", "sceneDidBecomeActive", "applicationWillEnterForeground", "sceneWillEnterForeground",
+    ]
+
+    /// The design `tree` implements, called `name`; nil when no code in the tree sends a request.
+    public static func read(_ tree: AppSourceTree, name: String) -> DesignInference? {
+        read(LintSource(tree), name: name)
+    }
+
+    /// The design `source`'s tree implements, with the requesting functions the rules found.
+    public static func read(_ source: LintSource, name: String) -> DesignInference? {
+        var reader = Reader(source: source)
+        return reader.infer(name: name)
+    }
+
+    /// The requesting functions (`LintSource.requesting`: keys and bare names) as substrings, so
+    /// a call's last name is looked up without a copy.
+    package static func requestingNames(_ requesting: Set<String>) -> Set<Substring> {
+        Set(requesting.map { Substring($0) })
+    }
+
+    /// The last names `SourceVocabulary.isDirectRequest` can accept.
+    static let requestWords = Set(
+        SourceVocabulary.sessionMethods.union(SourceVocabulary.sdkMethods).union(["request"]).map { Substring($0) })
+
+    /// A callee's last name (`data` for `URLSession.shared.data`), without splitting it.
+    static func lastName(_ callee: String) -> Substring {
+        callee.lastIndex(of: ".").map { callee[callee.index(after: $0)...] } ?? Substring(callee)
+    }
+
+    /// `SourceVocabulary.isRequest(call, requesting:)` for the functions whose last names are
+    /// `names`: set lookups first, the vocabulary's test only for a name it can accept.
+    package static func isRequest(_ call: SwiftCall, names: Set<Substring>) -> Bool {
+        let name = lastName(call.callee)
+        if names.contains(name) { return true }
+        return requestWords.contains(name) && SourceVocabulary.isDirectRequest(call)
+    }
+
+    /// The calls whose callee is between `block`'s braces (`SwiftFileIndex.calls(inside:)`, by
+    /// token position instead of walking each call's blocks).
+    static func callsInside(_ index: SwiftFileIndex, _ block: Int) -> [SwiftCall] {
+        let b = index.blocks[block]
+        return index.calls.filter { $0.token > b.open && $0.token < b.close }
+    }
+
+    /// A design name made of `folder`'s last component (lower-case letters, digits and `-`);
+    /// `from-source` when that leaves nothing, and `…-from-source` when it is a preset's name.
+    public static func designName(forFolder folder: String) -> String {
+        let last = URL(fileURLWithPath: folder).standardizedFileURL.lastPathComponent.lowercased()
+        var name = String(last.map { $0.isLetter || $0.isNumber ? $0 : "-" })
+        while name.contains("--") { name = name.replacingOccurrences(of: "--", with: "-") }
+        name = name.trimmingCharacters(in: CharacterSet(charactersIn: "-"))
+        if name.isEmpty || !name.allSatisfy(\.isASCII) { return "from-source" }
+        return DesignPresets.named(name) == nil ? name : name + "-from-source"
+    }
+}
+
+/// The reading itself: the tree, its requesting functions, and what was found so far.
+private struct Reader {
+    let tree: AppSourceTree
+    let requesting: Set<String>
+    /// The last names of `requesting`: a call of one of these names is a request.
+    let requestingNames: Set<Substring>
+    /// Loop bounds of retry loops met while counting requests.
+    var attempts = 1
+
+    init(source: LintSource) {
+        tree = source.tree
+        requesting = source.requesting
+        requestingNames = DesignReader.requestingNames(source.requesting)
+    }
+
+    /// `SourceVocabulary.isRequest(call, requesting:)`, by set lookup.
+    func isRequest(_ call: SwiftCall) -> Bool { DesignReader.isRequest(call, names: requestingNames) }
+
+    /// A place a fetch starts from: a file and a block (a function body or a closure).
+    struct Entry {
+        var file: AppSwiftFile
+        var block: Int
+    }
+
+    mutating func infer(name: String) -> DesignInference? {
+        let anyRequest = tree.swiftFiles.contains { file in
+            file.index.calls.contains { isRequest($0) }
+        }
+        guard anyRequest else { return nil }
+        var assumed = [String]()
+
+        // Fetch triggers.
+        let timelineEntries = widgetTimelineEntries()
+        let widgetRequests = timelineEntries.filter { requests(in: $0) }
+        // A file compiled into the app as well may be there only for the app to call.
+        let appTargets = Set(tree.targets.filter { $0.role == .app }.map(\.name))
+        let widgetAnyRequest = tree.swiftFiles(.widgetExtension).contains { file in
+            file.targets.allSatisfy { !appTargets.contains($0) }
+                && file.index.calls.contains { isRequest($0) }
+        }
+        let foregroundBlocks = foregroundEntries()
+        let foreground = foregroundBlocks.filter { requests(in: $0) }
+        let background = backgroundEntries().filter { requests(in: $0) }
+        let push = pushEntries().filter { requests(in: $0) }
+        var triggers = [Design.Trigger]()
+        if !widgetRequests.isEmpty || widgetAnyRequest { triggers.append(.getTimeline) }
+        if !foreground.isEmpty { triggers.append(.appForeground) }
+        if !background.isEmpty { triggers.append(.backgroundTask) }
+        if !push.isEmpty { triggers.append(.push) }
+
+        let preset: Design =
+            triggers.contains(.getTimeline)
+            ? DesignPresets.direct : triggers.contains(.backgroundTask) ? DesignPresets.cacheBGTask : DesignPresets.cacheOnOpen
+        var design = preset
+        design.name = name
+        design.summary = ""
+        design.source = "read from the source code by widget-quota lint"
+        if triggers.isEmpty {
+            assumed.append("fetchTriggers")
+        } else {
+            design.fetchTriggers = triggers
+        }
+
+        // Cache TTL: a widget that fetches in getTimeline without looking at a TTL or a
+        // staleness flag fetches every time, whatever the app's cache does.
+        let ttl = ttlConstant()
+        let widgetChecksCache = widgetRequests.contains { checksCache($0, ttlName: ttl?.name) }
+        if triggers.contains(.getTimeline) && !widgetChecksCache {
+            design.cacheTTLMinutes = nil
+        } else if let ttl {
+            design.cacheTTLMinutes = ttl.seconds / 60
+        } else {
+            assumed.append("cacheTTLMinutes")
+        }
+
+        // Reload policy.
+        if let policy = reloadPolicy() {
+            design.reloadPolicy = policy
+            if case .after(let minutes) = policy { design.entrySpacingMinutes = minutes }
+        } else {
+            assumed.append("reloadPolicy")
+        }
+
+        // Reload calls.
+        design.reloadCalls = reloadCalls(foreground: foregroundBlocks)
+
+        // Background interval.
+        if triggers.contains(.backgroundTask) {
+            if let seconds = earliestBeginSeconds() {
+                design.backgroundIntervalHours = seconds / 3600
+            } else {
+                assumed.append("backgroundIntervalHours")
+            }
+        }
+
+        // Requests per fetch and retries, counted from every place a fetch starts.
+        var perFetch = 0
+        for entry in widgetRequests + foreground + background + push {
+            var visited = Set<String>()
+            perFetch = max(perFetch, count(entry.file, block: entry.block, visited: &visited))
+        }
+        design.requestsPerFetch = max(1, perFetch)
+        if attempts > 1 {
+            design.retry = .backoff(maxRetries: attempts - 1, baseSeconds: 1, jitter: false)
+            assumed.append("retry.baseSeconds")
+        } else {
+            design.retry = .nextOpportunity
+        }
+
+        let timeout = timeoutSeconds()
+        if timeout == nil { assumed.append("api.timeoutSeconds") }
+        let cap = outputTokenCap()
+        if cap == nil { assumed.append("api.outputTokensPerRequest") }
+
+        return DesignInference(
+            design: design, preset: preset.name, assumedFields: assumed, timeoutSeconds: timeout, outputTokenCap: cap,
+            attemptsPerRefresh: attempts, sentence: Self.sentence(design))
+    }
+
+    // MARK: Where fetches start
+
+    /// The bodies of the timeline providers' `getTimeline(in:completion:)` / `timeline(for:in:)`.
+    func widgetTimelineEntries() -> [Entry] {
+        var out = [Entry]()
+        for file in tree.swiftFiles where file.role == .widgetExtension {
+            for f in file.index.functions where f.name == "getTimeline" || (f.name == "timeline" && f.labels.contains("in")) {
+                if let body = f.body { out.append(Entry(file: file, block: body)) }
+            }
+        }
+        return out
+    }
+
+    /// Closures and functions run when the app comes to the foreground: `onChange(of: scenePhase)`
+    /// under a condition naming `.active` (or none), `onAppear`, `.task`, `onReceive` of a
+    /// did-become-active notification, and the app and scene delegates' callbacks.
+    func foregroundEntries() -> [Entry] {
+        var out = [Entry]()
+        for file in tree.swiftFiles where file.role != .widgetExtension {
+            let index = file.index
+            for f in index.functions where DesignReader.foregroundFunctions.contains(f.name) {
+                if let body = f.body { out.append(Entry(file: file, block: body)) }
+            }
+            for (k, call) in index.calls.enumerated() {
+                let name = String(call.name)
+                guard DesignReader.foregroundModifiers.contains(name), let closure = closureIndex(index, k) else { continue }
+                switch name {
+                case "onAppear", "task":
+                    guard call.callee.hasPrefix(".") || call.callee.contains(".") else { continue }
+                    out.append(Entry(file: file, block: closure))
+                case "onChange":
+                    let subject = call.arguments.first.map { index.text($0.tokens) } ?? ""
+                    guard subject.lowercased().contains("scenephase") else { continue }
+                    out.append(contentsOf: activeBlocks(index, in: closure).map { Entry(file: file, block: $0) })
+                case "onReceive":
+                    let subject = call.arguments.first.map { index.text($0.tokens) } ?? ""
+                    if subject.contains("didBecomeActive") || subject.contains("willEnterForeground") {
+                        out.append(Entry(file: file, block: closure))
+                    }
+                default: continue
+                }
+            }
+        }
+        return out
+    }
+
+    /// The blocks of `closure` that run when the phase is `.active`: `if` branches whose condition
+    /// names `.active`, or the whole closure when it has no condition on the phase.
+    func activeBlocks(_ index: SwiftFileIndex, in closure: Int) -> [Int] {
+        var branches = [Int]()
+        var conditional = false
+        for (k, block) in index.blocks.enumerated() where block.kind == .ifBranch && index.isBlock(k, inside: closure) {
+            let condition = conditionText(index, block)
+            if condition.contains("active") || condition.contains("background") || condition.contains("inactive") {
+                conditional = true
+            }
+            if condition.contains(".active") { branches.append(k) }
+        }
+        return conditional ? branches : [closure]
+    }
+
+    /// The text between the `if` before `block` and its `{`.
+    func conditionText(_ index: SwiftFileIndex, _ block: SwiftBlock) -> String {
+        var k = block.open - 1
+        while k >= 0 && k > block.open - 40 {
+            let t = index.tokens[k]
+            if t.kind == .keyword && t.text == "if" { return index.text(k + 1..<block.open) }
+            if t.is("{") || t.is("}") { break }
+            k -= 1
+        }
+        return ""
+    }
+
+    /// Handlers of `BGTaskScheduler.register(forTaskWithIdentifier:…)` and SwiftUI's `.backgroundTask`.
+    func backgroundEntries() -> [Entry] {
+        var out = [Entry]()
+        for file in tree.swiftFiles where file.role != .widgetExtension {
+            for (k, call) in file.index.calls.enumerated() {
+                let isRegister = call.name == "register" && call.labels.contains("forTaskWithIdentifier")
+                guard isRegister || call.name == "backgroundTask", let closure = closureIndex(file.index, k) else { continue }
+                out.append(Entry(file: file, block: closure))
+            }
+        }
+        return out
+    }
+
+    /// `application(_:didReceiveRemoteNotification:…)` bodies.
+    func pushEntries() -> [Entry] {
+        var out = [Entry]()
+        for file in tree.swiftFiles where file.role != .widgetExtension {
+            for f in file.index.functions where f.selector.contains("didReceiveRemoteNotification") {
+                if let body = f.body { out.append(Entry(file: file, block: body)) }
+            }
+        }
+        return out
+    }
+
+    /// The block index of the closure passed to call `k`.
+    func closureIndex(_ index: SwiftFileIndex, _ k: Int) -> Int? {
+        if let t = index.calls[k].trailingClosure { return t }
+        guard let block = index.closureArgument(of: index.calls[k]) else { return nil }
+        return index.blocks.firstIndex { $0.open == block.open }
+    }
+
+    func requests(in entry: Entry) -> Bool {
+        DesignReader.callsInside(entry.file.index, entry.block).contains { isRequest($0) }
+    }
+
+    // MARK: Counting requests
+
+    /// Request call sites reached from `block`: a direct request counts 1, a call of a requesting
+    /// function counts what that function's body reaches (the largest, when several share the
+    /// name). A request inside a loop with a numeric bound is a retry loop: its bound goes to `attempts`.
+    mutating func count(_ file: AppSwiftFile, block: Int, visited: inout Set<String>) -> Int {
+        var total = 0
+        for call in DesignReader.callsInside(file.index, block) {
+            let direct = SourceVocabulary.isDirectRequest(call)
+            guard direct || isRequest(call) else { continue }
+            if let bound = loopBound(file.index, call) { attempts = max(attempts, bound) }
+            if direct {
+                total += 1
+                continue
+            }
+            var best = 0
+            for (other, f) in functions(named: String(call.name)) where !visited.contains(SourceVocabulary.key(f)) {
+                guard let body = f.body else { continue }
+                visited.insert(SourceVocabulary.key(f))
+                best = max(best, count(other, block: body, visited: &visited))
+            }
+            total += best
+        }
+        return total
+    }
+
+    func functions(named name: String) -> [(AppSwiftFile, SwiftFunction)] {
+        tree.swiftFiles.flatMap { file in
+            file.index.functions.filter { $0.name == name && requesting.contains(SourceVocabulary.key($0)) }.map { (file, $0) }
+        }
+    }
+
+    /// The number of times the innermost loop around `call` runs, when its header states it:
+    /// `for _ in 0..<3`, `for _ in 1...3`, `while attempt < 3`, `while attempt <= 2`.
+    func loopBound(_ index: SwiftFileIndex, _ call: SwiftCall) -> Int? {
+        var b = call.block
+        while let k = b {
+            let block = index.blocks[k]
+            if block.kind == .function { return nil }
+            if block.kind.isLoop {
+                var start = block.open - 1
+                while start > 0 && start > block.open - 20 {
+                    let t = index.tokens[start]
+                    if t.kind == .keyword && (t.text == "for" || t.text == "while") { break }
+                    start -= 1
+                }
+                let header = Array(index.tokens[start..<block.open])
+                for (i, t) in header.enumerated() where i + 1 < header.count {
+                    guard let high = Int(header[i + 1].text.replacingOccurrences(of: "_", with: "")) else { continue }
+                    let low = i > 0 ? Int(header[i - 1].text) ?? 0 : 0
+                    switch t.text {
+                    case "..<": return max(1, high - low)
+                    case "...": return max(1, high - low + 1)
+                    case "<": return max(1, high)
+                    case "<=": return max(1, high + 1)
+                    default: continue
+                    }
+                }
+                return nil
+            }
+            b = block.parent
+        }
+        return nil
+    }
+
+    // MARK: Figures
+
+    /// The cache-lifetime constant, app side first, in seconds (a name ending in `Minutes` or
+    /// `Hours` is in that unit).
+    func ttlConstant() -> (name: String, seconds: Double)? {
+        let files = tree.swiftFiles.filter { $0.role != .widgetExtension } + tree.swiftFiles.filter { $0.role == .widgetExtension }
+        for file in files {
+            for c in file.index.constants {
+                let key = c.name.lowercased().replacingOccurrences(of: "_", with: "")
+                guard DesignReader.ttlWords.contains(where: { key.contains($0) }),
+                    let value = file.index.numericValue(ofConstant: c.name), value > 0
+                else { continue }
+                let unit = key.hasSuffix("minutes") ? 60.0 : key.hasSuffix("hours") ? 3600 : 1
+                return (c.name, value * unit)
+            }
+        }
+        return nil
+    }
+
+    /// True when the entry's code names the TTL constant or a staleness check (`isStale`, `age`).
+    func checksCache(_ entry: Entry, ttlName: String?) -> Bool {
+        let index = entry.file.index
+        let block = index.blocks[entry.block]
+        for k in block.open..<min(block.close, index.tokens.count) where index.tokens[k].kind == .identifier {
+            let word = index.tokens[k].text
+            if word == ttlName || word.lowercased().contains("stale") { return true }
+        }
+        return false
+    }
+
+    /// The `policy:` of the timelines the extension returns: `.atEnd`, `.never` or `.after(date)`
+    /// with the date's offset from now.
+    func reloadPolicy() -> Design.ReloadPolicy? {
+        for file in tree.swiftFiles where file.role == .widgetExtension {
+            let index = file.index
+            for call in index.calls where call.name == "Timeline" {
+                guard let arg = call.arguments.first(where: { $0.label == "policy" }) else { continue }
+                let text = index.text(arg.tokens)
+                if text.hasPrefix(".atEnd") { return .atEnd }
+                if text.hasPrefix(".never") { return .never }
+                guard text.hasPrefix(".after") else { continue }
+                let after = index.calls.first { $0.callee == ".after" && arg.tokens.contains($0.token) }
+                if let date = after?.arguments.first, let seconds = offsetSeconds(file, date.tokens) {
+                    return .after(minutes: seconds / 60)
+                }
+            }
+        }
+        return nil
+    }
+
+    /// `request.earliestBeginDate = Date(timeIntervalSinceNow: X)` (the largest when several).
+    func earliestBeginSeconds() -> Double? {
+        var found: Double?
+        for file in tree.swiftFiles where file.role != .widgetExtension {
+            for a in file.index.assignments where a.target.hasSuffix("earliestBeginDate") {
+                if let s = offsetSeconds(file, a.value) { found = max(found ?? 0, s) }
+            }
+        }
+        return found
+    }
+
+    /// The offset from now of a date expression: `Date().addingTimeInterval(X)`,
+    /// `Date(timeIntervalSinceNow: X)`, `Calendar.current.date(byAdding: .minute, value: N, to: …)`,
+    /// or a constant holding one of these.
+    func offsetSeconds(_ file: AppSwiftFile, _ range: Range<Int>, depth: Int = 0) -> Double? {
+        let index = file.index
+        let tokens = range.filter { $0 < index.tokens.count }
+        if tokens.count == 1, index.tokens[tokens[0]].kind == .identifier, depth < 3,
+            let c = index.constants.last(where: {
+                $0.name == index.tokens[tokens[0]].text && $0.location < index.tokens[tokens[0]].location
+            })
+        {
+            return offsetSeconds(file, c.value, depth: depth + 1)
+        }
+        for call in index.calls where range.contains(call.token) {
+            if call.name == "addingTimeInterval", let a = call.arguments.first {
+                return value(file, a.tokens)
+            }
+            if call.name == "Date", let a = call.arguments.first(where: { $0.label == "timeIntervalSinceNow" }) {
+                return value(file, a.tokens)
+            }
+            if call.name == "date", let unit = call.arguments.first(where: { $0.label == "byAdding" }),
+                let amount = call.arguments.first(where: { $0.label == "value" }), let n = value(file, amount.tokens)
+            {
+                switch index.text(unit.tokens) {
+                case ".second": return n
+                case ".minute": return n * 60
+                case ".hour": return n * 3600
+                case ".day": return n * 86_400
+                default: return nil
+                }
+            }
+        }
+        return nil
+    }
+
+    /// A number: arithmetic of this file's constants, or a constant of another file named as
+    /// `Type.name` or `name`.
+    func value(_ file: AppSwiftFile, _ range: Range<Int>) -> Double? {
+        if let v = file.index.numericValue(range) { return v }
+        let text = file.index.text(range).replacingOccurrences(of: " ", with: "")
+        guard let last = text.split(separator: ".").last, text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "_" })
+        else { return nil }
+        let typeName = text.split(separator: ".").dropLast().last.map(String.init)
+        var fallback: Double?
+        for other in tree.swiftFiles {
+            guard let c = other.index.constant(named: String(last)), let v = other.index.numericValue(ofConstant: c.name) else { continue }
+            let owner = other.index.types.first { t in t.body.map { other.index.isBlock(c.block, inside: $0) } ?? false }
+            if typeName == nil || owner?.name == typeName { return v }
+            fallback = fallback ?? v
+        }
+        return fallback
+    }
+
+    /// How the app asks WidgetKit to reload, the costliest pattern found: on every foreground
+    /// (a reload in one of `foregroundBlocks` that makes no request there), after every fetch (a reload in a `catch`), once after a successful fetch, or never.
+    func reloadCalls(foreground foregroundBlocks: [Entry]) -> Design.ReloadCalls {
+        var found = Set<Design.ReloadCalls>()
+        for file in tree.swiftFiles where file.role != .widgetExtension {
+            let index = file.index
+            for call in index.calls where SourceVocabulary.reloadCalls.contains(String(call.name)) {
+                if index.isInside(call, .catchBlock) {
+                    found.insert(.everyFetch)
+                } else if foregroundBlocks.contains(where: { $0.file.path == file.path && index.isBlock(call.block, inside: $0.block) }),
+                    !DesignReader.callsInside(index, call.block ?? 0).contains(where: { isRequest($0) })
+                {
+                    found.insert(.everyForeground)
+                } else {
+                    found.insert(.onceOnSuccess)
+                }
+            }
+        }
+        for pattern in [Design.ReloadCalls.everyForeground, .everyFetch, .onceOnSuccess] where found.contains(pattern) {
+            return pattern
+        }
+        return .never
+    }
+
+    /// The longest `timeoutInterval` set on a request; 60 s (the default) when a `URLRequest` is
+    /// built in a function that sets none, or a request is sent with a bare URL (`data(from:)`).
+    func timeoutSeconds() -> Double? {
+        var longest: Double?
+        for file in tree.swiftFiles {
+            let index = file.index
+            var byFunction = [Int: [Double]]()  // function body → timeouts set in it
+            for a in index.assignments where a.target.hasSuffix("timeoutInterval") || a.target.hasSuffix("timeoutIntervalForRequest") {
+                guard let v = value(file, a.value) else { continue }
+                byFunction[index.enclosingFunction(a.block)?.body ?? -1, default: []].append(v)
+            }
+            for call in index.calls where call.callee == "URLRequest" {
+                let values = byFunction[index.enclosingFunction(of: call)?.body ?? -1] ?? []
+                let seconds = values.max() ?? (call.labels.contains("timeoutInterval") ? nil : 60)
+                if let seconds { longest = max(longest ?? 0, seconds) }
+                if let arg = call.arguments.first(where: { $0.label == "timeoutInterval" }), let v = value(file, arg.tokens) {
+                    longest = max(longest ?? 0, v)
+                }
+            }
+            // `data(from: url)` sends a request with the default timeout.
+            if index.calls.contains(where: { SourceVocabulary.isDirectRequest($0) && $0.labels.first == "from" }) {
+                longest = max(longest ?? 0, 60)
+            }
+        }
+        return longest
+    }
+
+    /// The largest output-token cap in the code: a `"maxOutputTokens": 80` pair in a dictionary
+    /// or inside a JSON string, an assignment or an argument labelled with a cap key.
+    func outputTokenCap() -> Int? {
+        var cap: Int?
+        func note(_ v: Double?) { if let v, v > 0, v < 1e7 { cap = max(cap ?? 0, Int(v)) } }
+        for file in tree.swiftFiles {
+            let index = file.index
+            for string in index.strings where Self.mentionsTokens(string.value) {
+                let k = string.token
+                if DesignReader.capKeys.contains(string.value) {
+                    if k + 2 < index.tokens.count, index.tokens[k + 1].is(":") {
+                        note(Double(index.tokens[k + 2].text.replacingOccurrences(of: "_", with: "")))
+                    }
+                } else {
+                    for key in DesignReader.capKeys { note(Self.number(after: "\"\(key)\"", in: string.value)) }
+                }
+            }
+            for a in index.assignments where DesignReader.capKeys.contains(where: { a.target.hasSuffix($0) }) {
+                note(value(file, a.value))
+            }
+            for call in index.calls {
+                for arg in call.arguments where DesignReader.capKeys.contains(arg.label ?? "") { note(value(file, arg.tokens)) }
+            }
+        }
+        return cap
+    }
+
+    /// True when `text` holds "oken" (`maxOutputTokens`, `max_tokens`): a byte scan, so that
+    /// only those strings are searched for a cap key.
+    static func mentionsTokens(_ text: String) -> Bool {
+        let needle: [UInt8] = Array("oken".utf8)
+        var matched = 0
+        for byte in text.utf8 {
+            matched = byte == needle[matched] ? matched + 1 : (byte == needle[0] ? 1 : 0)
+            if matched == needle.count { return true }
+        }
+        return false
+    }
+
+    /// The number after `key` and a colon in JSON text.
+    static func number(after key: String, in text: String) -> Double? {
+        guard let r = text.range(of: key) else { return nil }
+        let rest = text[r.upperBound...].drop { $0 == " " || $0 == ":" }
+        return Double(rest.prefix { $0.isNumber })
+    }
+}
+
+extension Reader {
+    /// "the widget calls the API itself on every getTimeline and reloads after 10 min", or "the
+    /// app fetches into a 6 h App Group cache on open and in a background task; the widget reads it".
+    static func sentence(_ d: Design) -> String {
+        let reload: String
+        switch d.reloadPolicy {
+        case .after(let m): reload = "reloads after \(Design.duration(minutes: m))"
+        case .atEnd: reload = "reloads at its timeline's end"
+        case .never: reload = "reloads when WidgetKit decides"
+        }
+        var appTriggers = [String]()
+        if d.fetchTriggers.contains(.appForeground) { appTriggers.append("on open") }
+        if d.fetchTriggers.contains(.backgroundTask) { appTriggers.append("in a background task") }
+        if d.fetchTriggers.contains(.push) { appTriggers.append("on a push") }
+        if d.fetchTriggers.contains(.getTimeline) {
+            var text = "the widget calls the API itself on every getTimeline and \(reload)"
+            if let ttl = d.cacheTTLMinutes { text += " (\(Design.duration(minutes: ttl)) cache)" }
+            if !appTriggers.isEmpty { text += "; the app fetches too, " + Design.list(appTriggers) }
+            return text
+        }
+        let cache = d.cacheTTLMinutes.map { "a \(Design.duration(minutes: $0)) App Group cache" } ?? "an App Group cache"
+        return "the app fetches into \(cache) \(Design.list(appTriggers)); the widget reads it and \(reload)"
+    }
+}

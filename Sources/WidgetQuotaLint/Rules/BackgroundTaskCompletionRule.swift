@@ -1,0 +1,293 @@
+import Foundation
+import WidgetQuotaModel
+import WidgetQuotaSwiftSource
+
+/// `bgtask-completion`: each background task handler sets `expirationHandler` and calls
+/// `setTaskCompleted(success:)` on every path.
+///
+/// A handler is what `BGTaskScheduler.shared.register(forTaskWithIdentifier:using:launchHandler:)`
+/// runs: its trailing closure (or `launchHandler:` closure or function name), followed into the
+/// functions it hands the task to (`Self.handle(task as! BGAppRefreshTask)`, three levels deep).
+/// No `….expirationHandler =` anywhere on that path is a finding at the `register` call; no
+/// `setTaskCompleted` at all is another. A `return` on the path (in the handler, its functions,
+/// or a `Task { … }` they start; not in other closures) with no `setTaskCompleted` before it in
+/// its block or the blocks around it, and no `defer` that completes the task, is a finding at the
+/// `return`.
+///
+/// Blind spots: a path that falls off the end of a branch without completing (only `return`s are
+/// followed), the task handed over through a property, completion in a callback of another type.
+public struct BackgroundTaskCompletionRule: LintRule {
+    public let rule = ChecklistRule.backgroundTaskCompletion
+    public init() {}
+
+    public func check(_ source: LintSource) -> [Finding] {
+        let tree = source.tree
+        let context = source.refresh
+        let expirations = tree.swiftFiles.map { $0.index.assignments.filter { $0.target.hasSuffix("expirationHandler") } }
+        var findings = [Finding]()
+        for handler in BGTaskCompletionHandlers.handlers(context) {
+            let path = tree.swiftFiles[handler.file].path
+            let regions = handler.regions
+            func indexOf(_ r: BGTaskCompletionHandlers.Region) -> SwiftFileIndex { tree.swiftFiles[r.file].index }
+            let setsExpiration = regions.contains { r in
+                expirations[r.file].contains { indexOf(r).isBlock($0.block, inside: r.block) }
+            }
+            let completions = regions.map { r in context.calls(inFile: r.file, inside: r.block).filter { $0.name == "setTaskCompleted" } }
+            if !setsExpiration {
+                findings.append(
+                    finding(
+                        path, handler.register.location,
+                        "the handler of \(handler.identifier) sets no `expirationHandler`: iOS ends the task without the app knowing",
+                        fix: "Set `task.expirationHandler` to cancel the work and call `task.setTaskCompleted(success: false)`"))
+            }
+            if completions.allSatisfy({ $0.isEmpty }) {
+                findings.append(
+                    finding(
+                        path, handler.register.location,
+                        "the handler of \(handler.identifier) never calls `setTaskCompleted(success:)`",
+                        fix: "Call `task.setTaskCompleted(success:)` when the work ends, on success and on failure"))
+                continue
+            }
+            for (r, region) in regions.enumerated() {
+                let index = indexOf(region)
+                let done = completions[r]
+                if done.contains(where: { index.isInside(block: $0.block, .deferBlock) }) { continue }
+                let open = index.blocks[region.block].open
+                let close = index.blocks[region.block].close
+                for ret in index.returns
+                where ret.token > open && ret.token < close && BGTaskCompletionHandlers.isOnPath(ret.block, of: region.block, in: index) {
+                    let completedBefore = done.contains { c in
+                        c.token < ret.token && (c.block.map { index.isBlock(ret.block, inside: $0) } ?? false)
+                    }
+                    if !completedBefore {
+                        findings.append(
+                            finding(
+                                tree.swiftFiles[region.file].path, ret.location,
+                                "this path of the \(handler.identifier) handler returns without `setTaskCompleted(success:)`",
+                                fix: "Call `task.setTaskCompleted(success:)` before returning (or once, in a `defer`)"))
+                    }
+                }
+            }
+        }
+        return findings
+    }
+
+    public var examples: [LintRuleExample] {
+        func app(_ handler: String, extra: String = "") -> [String: String] {
+            [
+                "App/App.swift": """
+                import BackgroundTasks
+                enum Refresh {
+                    static func register() {
+                        BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.refresh", using: nil) { task in
+                            Refresh.handle(task as! BGAppRefreshTask)
+                        }
+                    }
+
+                    static func handle(_ task: BGAppRefreshTask) {
+                \(handler)
+                    }
+                \(extra)
+                }
+                """
+            ]
+        }
+        return [
+            LintRuleExample(
+                "no expirationHandler, and a guard that returns without completing",
+                files: app(
+                    """
+                            guard Cache().isStale else { return }
+                            Task {
+                                try? await Fetcher().fetch()
+                                task.setTaskCompleted(success: true)
+                            }
+                    """),
+                expected: ["App/App.swift:4", "App/App.swift:10"]),
+            LintRuleExample(
+                "a trailing-closure handler that never completes the task",
+                files: app(
+                    """
+                            task.expirationHandler = { print("expired") }
+                            Task { try? await Fetcher().fetch() }
+                    """),
+                expected: ["App/App.swift:4"]),
+            LintRuleExample(
+                "expiration handled, completed on success, failure and an early return",
+                files: app(
+                    """
+                            let work = Task {
+                                guard Cache().isStale else {
+                                    task.setTaskCompleted(success: true)
+                                    return
+                                }
+                                do {
+                                    try await Fetcher().fetch()
+                                    task.setTaskCompleted(success: true)
+                                } catch {
+                                    task.setTaskCompleted(success: false)
+                                }
+                            }
+                            task.expirationHandler = {
+                                work.cancel()
+                                task.setTaskCompleted(success: false)
+                            }
+                    """)),
+            LintRuleExample(
+                "a defer completes every path; returns in unrelated closures do not count",
+                files: app(
+                    """
+                            task.expirationHandler = { task.setTaskCompleted(success: false) }
+                            defer { task.setTaskCompleted(success: true) }
+                            let names = ["a"].map { name -> String in return name }
+                            guard !names.isEmpty else { return }
+                            // task.setTaskCompleted is called by the defer; `return` here is prose
+                    """)),
+        ]
+    }
+}
+
+/// Background task handlers, as `bgtask-completion` and `retry-loop` follow them.
+enum BGTaskCompletionHandlers {
+    /// Code a handler runs: a block of a file (the launch closure, or a function body).
+    struct Region: Equatable {
+        var file: Int
+        var block: Int
+    }
+
+    struct Handler {
+        /// The file of the `register` call.
+        var file: Int
+        var register: SwiftCall
+        /// The identifier as written: `"com.example.refresh"` or `QuoteRefresh.identifier`.
+        var identifier: String
+        /// The launch closure first, then the functions the task is handed to.
+        var regions: [Region]
+    }
+
+    /// Every `register(forTaskWithIdentifier:…)` call of the tree with its handler.
+    static func handlers(_ context: RefreshRulesIndex) -> [Handler] {
+        let tree = context.tree
+        var out = [Handler]()
+        for (f, file) in tree.swiftFiles.enumerated() {
+            let index = file.index
+            for call in index.calls where call.name == "register" && call.labels.first == "forTaskWithIdentifier" {
+                let identifier = index.text(call.arguments[0].tokens)
+                var regions = [Region]()
+                var taskNames = [String]()
+                if let closure = call.trailingClosure ?? launchClosure(call, index) {
+                    regions.append(Region(file: f, block: closure))
+                    taskNames.append(closureParameter(index, closure) ?? "$0")
+                } else if let name = call.arguments.first(where: { $0.label == "launchHandler" }).flatMap({ lastName(index, $0.tokens) }) {
+                    for (g, body, params) in context.functions(named: name) {
+                        regions.append(Region(file: g, block: body))
+                        taskNames.append(params.first ?? "task")
+                    }
+                }
+                // Follow the task into the functions it is passed to.
+                var k = 0
+                while k < regions.count && regions.count < 8 {
+                    let r = regions[k]
+                    let rIndex = tree.swiftFiles[r.file].index
+                    let task = taskNames[k]
+                    k += 1
+                    for c in context.calls(inFile: r.file, inside: r.block) {
+                        guard
+                            let position = c.arguments.firstIndex(where: { a in
+                                a.tokens.contains { rIndex.tokens[$0].text == task && !rIndex.tokens[$0].inInterpolation }
+                            })
+                        else { continue }
+                        if c.name == "setTaskCompleted" || c.callee.hasPrefix(task + ".") { continue }
+                        for (g, body, params) in context.functions(calledBy: c, inFile: r.file)
+                        where !regions.contains(Region(file: g, block: body)) {
+                            regions.append(Region(file: g, block: body))
+                            taskNames.append(position < params.count ? params[position] : "task")
+                        }
+                    }
+                }
+                out.append(Handler(file: f, register: call, identifier: identifier, regions: regions))
+            }
+        }
+        return out
+    }
+
+    /// The block of a `launchHandler: { … }` argument.
+    static func launchClosure(_ call: SwiftCall, _ index: SwiftFileIndex) -> Int? {
+        guard let a = call.arguments.first(where: { $0.label == "launchHandler" }), let first = a.tokens.first, index.tokens[first].is("{")
+        else { return nil }
+        return index.blocks.firstIndex { $0.open == first }
+    }
+
+    /// The last name of a function reference: `handle` in `Self.handle` or `handle(_:)`.
+    static func lastName(_ index: SwiftFileIndex, _ range: Range<Int>) -> String? {
+        range.last { index.tokens[$0].kind == .identifier && !(($0 > range.lowerBound) && index.tokens[$0 - 1].is("(")) }
+            .map { index.tokens[$0].text }
+    }
+
+    /// The closure's first parameter: `task` in `{ task in` or `{ (task) in`.
+    static func closureParameter(_ index: SwiftFileIndex, _ block: Int) -> String? {
+        let t = index.tokens
+        var k = index.blocks[block].open + 1
+        if k < t.count && t[k].is("(") { k += 1 }
+        guard k < t.count, t[k].kind == .identifier else { return nil }
+        var j = k + 1
+        while j < t.count && j < k + 8 && !t[j].isKeyword("in") && !t[j].is("{") && !t[j].is("}") { j += 1 }
+        return j < t.count && t[j].isKeyword("in") ? t[k].text : nil
+    }
+
+    /// The parameter names of `function` (`task` in `handle(_ task: BGAppRefreshTask)`).
+    static func parameterNames(_ index: SwiftFileIndex, _ function: SwiftFunction) -> [String] {
+        let t = index.tokens
+        guard var k = tokenIndex(index, function.location) else { return [] }
+        while k < t.count && !t[k].is("(") {
+            if t[k].is("{") { return [] }
+            k += 1
+        }
+        var depth = 0
+        var names = [String]()
+        var named = false
+        while k < t.count {
+            let s = t[k]
+            if s.is("(") || s.is("[") {
+                depth += 1
+            } else if s.is(")") || s.is("]") {
+                depth -= 1
+                if depth == 0 { break }
+            } else if depth == 1 && s.is(",") {
+                named = false
+            } else if depth == 1 && s.is(":") && !named {
+                named = true
+                names.append(t[k - 1].text)
+            }
+            k += 1
+        }
+        return names
+    }
+
+    /// The index of the token at `location`, by binary search.
+    static func tokenIndex(_ index: SwiftFileIndex, _ location: SourceLocation) -> Int? {
+        var lo = 0
+        var hi = index.tokens.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if index.tokens[mid].location < location { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < index.tokens.count && index.tokens[lo].location == location ? lo : nil
+    }
+
+    /// True when `block` is `root` or nested in it through blocks that run as part of it: not
+    /// through a closure other than one passed to `Task` / `Task.detached`.
+    static func isOnPath(_ block: Int?, of root: Int, in index: SwiftFileIndex) -> Bool {
+        var b = block
+        while let k = b {
+            if k == root { return true }
+            let blk = index.blocks[k]
+            if blk.kind == .closure {
+                guard let c = blk.call, ["Task", "Task.detached", "detached"].contains(index.calls[c].callee) else { return false }
+            }
+            if blk.kind == .function || blk.kind == .typeBody || k < root { return false }
+            b = blk.parent
+        }
+        return false
+    }
+}

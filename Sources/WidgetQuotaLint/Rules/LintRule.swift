@@ -1,0 +1,60 @@
+import Foundation
+import WidgetQuotaModel
+import WidgetQuotaSwiftSource
+
+/// One rule of the pre-release checklist, checked on an app's source tree.
+///
+/// A rule reads the tree (Swift files indexed, property lists, entitlements, targets) and returns
+/// its findings, unsorted and unfiltered: the lint run sorts them, applies the configuration and
+/// the inline `widget-quota:disable` directives. A finding never quotes a secret (see
+/// `APIKeyInClientRule.redacted`).
+public protocol LintRule: Sendable {
+    /// The checklist rule this checks (its id is the findings' `rule`).
+    var rule: ChecklistRule { get }
+    func check(_ source: LintSource) -> [Finding]
+    /// Small app trees the rule must and must not report on; one test runs every rule's examples.
+    var examples: [LintRuleExample] { get }
+}
+
+/// An app's source tree as the rules read it, with what several rules look up computed once
+/// per run: the functions that send a request and the refresh rules' call index.
+public struct LintSource: Sendable {
+    public let tree: AppSourceTree
+    /// `SourceVocabulary.requestingFunctions(in: tree)`: keys and bare names.
+    public let requesting: Set<String>
+    let refresh: RefreshRulesIndex
+
+    public init(_ tree: AppSourceTree) {
+        self.tree = tree
+        let requesting = SourceVocabulary.requestingFunctions(in: tree)
+        self.requesting = requesting
+        refresh = RefreshRulesIndex(tree, requesting: requesting)
+    }
+}
+
+/// A small app tree and what one rule must report in it.
+public struct LintRuleExample: Sendable {
+    /// What the example shows, in words (the test's label).
+    public var name: String
+    /// The tree's files by path (`Widget/Info.plist`, `App/Fetcher.swift`).
+    public var files: [String: String]
+    /// The findings the rule must report, as `path:line`, in any order; empty: it must report nothing.
+    public var expected: [String]
+
+    public init(_ name: String, files: [String: String], expected: [String] = []) {
+        self.name = name
+        self.files = files
+        self.expected = expected
+    }
+}
+
+extension LintRule {
+    /// A finding of this rule at `location` in `file`, with the rule's default severity unless given.
+    public func finding(
+        _ file: String, _ location: SourceLocation?, _ message: String, fix: String, severity: FindingSeverity? = nil
+    ) -> Finding {
+        Finding(
+            rule: rule, severity: severity, location: Finding.Location(file: file, line: location?.line, column: location?.column),
+            message: message, fix: fix)
+    }
+}

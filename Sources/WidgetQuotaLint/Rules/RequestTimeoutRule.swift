@@ -1,0 +1,164 @@
+import Foundation
+import WidgetQuotaModel
+import WidgetQuotaSwiftSource
+
+/// `request-timeout`: requests set a timeout shorter than a background slice.
+///
+/// A `URLRequest(url:)` assigned to a `var`/`let` that the same function sends (passes to a
+/// request call, `SourceVocabulary.isRequest`) or returns, with no `name.timeoutInterval = …` in
+/// that function, is a finding at the `URLRequest(` call; so is one built inline as a request
+/// call's argument. `URLRequest(url:cachePolicy:timeoutInterval:)` sets one. A session call with a
+/// bare URL (`data(from:)`, `download(from:)`, `bytes(from:)`) is a finding at the call: there is
+/// no request to set a timeout on. A request sent on a session other than `.shared`, in a tree
+/// whose `URLSessionConfiguration` sets `timeoutIntervalForRequest`, is not a finding.
+///
+/// Blind spots: a request handed to a helper that sets the timeout, a timeout set from a
+/// property or a function the request passes through, which session configuration goes with
+/// which session.
+public struct RequestTimeoutRule: LintRule {
+    public let rule = ChecklistRule.requestTimeout
+    public init() {}
+
+    public func check(_ source: LintSource) -> [Finding] {
+        let tree = source.tree
+        let context = source.refresh
+        let configured = tree.swiftFiles.contains { $0.index.assignments.contains { $0.target.hasSuffix("timeoutIntervalForRequest") } }
+        func onConfiguredSession(_ call: SwiftCall) -> Bool {
+            configured && !call.callee.contains("shared") && SourceVocabulary.isDirectRequest(call)
+        }
+        var findings = [Finding]()
+        for (f, file) in tree.swiftFiles.enumerated() {
+            let index = file.index
+            let t = index.tokens
+            for call in index.calls {
+                if call.callee == "URLRequest" && call.labels.first == "url" && !call.labels.contains("timeoutInterval") {
+                    guard let function = index.enclosingFunction(of: call), let body = function.body else { continue }
+                    let sends = context.calls(inFile: f, inside: body).filter(context.isRequest)
+                    if let name = Self.assignedName(index, call.token) {
+                        let sentBy = sends.filter { c in c.arguments.contains { a in a.tokens.contains { t[$0].text == name } } }
+                        let returned = index.returns.contains {
+                            index.isBlock($0.block, inside: body) && $0.token + 1 < t.count && t[$0.token + 1].text == name
+                        }
+                        guard !sentBy.isEmpty || returned else { continue }
+                        if sentBy.contains(where: onConfiguredSession) { continue }
+                        let timed = index.assignments.contains {
+                            $0.target == name + ".timeoutInterval" && index.isBlock($0.block, inside: body)
+                        }
+                        if timed { continue }
+                    } else {
+                        let sentBy = sends.filter { c in c.arguments.contains { $0.tokens.contains(call.token) } }
+                        guard !sentBy.isEmpty, !sentBy.contains(where: onConfiguredSession) else { continue }
+                    }
+                    findings.append(
+                        finding(
+                            file.path, call.location,
+                            "`URLRequest(url:)` without `timeoutInterval`: the 60 s default outlasts a ~30 s background slice",
+                            fix: "Set `request.timeoutInterval` (10–15 s) before sending it"))
+                } else if SourceVocabulary.isDirectRequest(call), call.labels.first == "from",
+                    ["data", "download", "bytes"].contains(String(call.name)), !onConfiguredSession(call)
+                {
+                    // At the start of the callee (`URLSession.shared.data`), as the compiler would.
+                    let start = call.token - 2 * (call.callee.split(separator: ".").count - 1)
+                    let at = start >= 0 && start < t.count ? t[start].location : call.location
+                    findings.append(
+                        finding(
+                            file.path, at, "`\(call.name)(from:)` with a bare URL: the 60 s default timeout, and no way to set one",
+                            fix: "Build a `URLRequest` with `timeoutInterval` (10–15 s) and call `\(call.name)(for:)`"))
+                }
+            }
+        }
+        return findings
+    }
+
+    /// The name a call at `token` is assigned to: `var request = URLRequest(…)` or
+    /// `let request: URLRequest = URLRequest(…)`.
+    static func assignedName(_ index: SwiftFileIndex, _ token: Int) -> String? {
+        let t = index.tokens
+        guard token >= 3, t[token - 1].is("=") else { return nil }
+        var k = token - 2
+        if k >= 2, t[k - 1].is(":") { k -= 2 }
+        guard k >= 1, t[k].kind == .identifier, t[k - 1].isKeyword("var") || t[k - 1].isKeyword("let") else { return nil }
+        return t[k].text
+    }
+
+    public var examples: [LintRuleExample] {
+        [
+            LintRuleExample(
+                "a request without a timeout, and data(from:) with a bare URL",
+                files: [
+                    "App/Fetcher.swift": """
+                    import Foundation
+                    struct Fetcher {
+                        func fetch(url: URL) async throws -> Data {
+                            var request = URLRequest(url: url)
+                            request.httpMethod = "POST"
+                            return try await URLSession.shared.data(for: request).0
+                        }
+                        func sample(url: URL) async throws -> Data {
+                            try await URLSession.shared.data(from: url).0
+                        }
+                    }
+                    """
+                ],
+                expected: ["App/Fetcher.swift:4", "App/Fetcher.swift:9"]),
+            LintRuleExample(
+                "a request built inline as the argument, and one returned to the caller",
+                files: [
+                    "App/Fetcher.swift": """
+                    import Foundation
+                    struct Fetcher {
+                        func fetch(url: URL) async throws -> Data {
+                            try await URLSession.shared.data(for: URLRequest(url: url)).0
+                        }
+                        func make(url: URL) -> URLRequest {
+                            let request = URLRequest(url: url)
+                            return request
+                        }
+                    }
+                    """
+                ],
+                expected: ["App/Fetcher.swift:4", "App/Fetcher.swift:7"]),
+            LintRuleExample(
+                "timeouts set on the request, in its initializer, or in the session configuration",
+                files: [
+                    "App/Fetcher.swift": """
+                    import Foundation
+                    struct Fetcher {
+                        let session: URLSession = {
+                            let configuration = URLSessionConfiguration.default
+                            configuration.timeoutIntervalForRequest = 15
+                            return URLSession(configuration: configuration)
+                        }()
+                        func fetch(url: URL) async throws -> Data {
+                            var request = URLRequest(url: url)
+                            request.timeoutInterval = 15
+                            return try await URLSession.shared.data(for: request).0
+                        }
+                        func other(url: URL) async throws -> Data {
+                            let request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 10)
+                            return try await URLSession.shared.data(for: request).0
+                        }
+                        func configured(url: URL) async throws -> Data {
+                            let request = URLRequest(url: url)
+                            return try await session.data(for: request).0
+                        }
+                    }
+                    """
+                ]),
+            LintRuleExample(
+                "a URLRequest in a comment or a string, and one never sent",
+                files: [
+                    "App/Fetcher.swift": """
+                    import Foundation
+                    struct Fetcher {
+                        // var request = URLRequest(url: url); URLSession.shared.data(for: request)
+                        func describe(url: URL) -> String {
+                            let request = URLRequest(url: url)
+                            return "URLRequest(url: \\(request.url!)) sent with URLSession.shared.data(from: url)"
+                        }
+                    }
+                    """
+                ]),
+        ]
+    }
+}

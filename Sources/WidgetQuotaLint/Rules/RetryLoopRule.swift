@@ -1,0 +1,229 @@
+import Foundation
+import WidgetQuotaModel
+import WidgetQuotaSwiftSource
+
+/// `retry-loop`: no retry loop around a request in a background task or a timeline reload.
+///
+/// The code one refresh runs is a background task's handler (as `bgtask-completion` follows it)
+/// and a provider's `getTimeline(in:completion:)` / `timeline(for:in:)`, with the functions they
+/// call, by name, three calls deep. A loop there whose body holds a request
+/// (`SourceVocabulary.isRequest`) is a finding at its keyword when it is a `while` or `repeat`
+/// loop, or a `for` loop over a range (`0..<3`, `1...n`) or whose variable names an attempt or a
+/// retry. The message says how many requests one refresh can make: the loop's bound (constant
+/// arithmetic; for `while`/`repeat`, the right side of a `<`/`<=` in the condition) times the
+/// requests in its body.
+///
+/// Blind spots: recursion as a retry, a retry inside a helper library, a `for` over a collection
+/// of URLs (several requests, but not a retry), a loop bound held in a `var`.
+public struct RetryLoopRule: LintRule {
+    public let rule = ChecklistRule.retryLoop
+    public init() {}
+
+    public func check(_ source: LintSource) -> [Finding] {
+        let tree = source.tree
+        let context = source.refresh
+        typealias Region = BGTaskCompletionHandlers.Region
+        var roots = [(regions: [Region], per: String, whereText: String)]()
+        for handler in BGTaskCompletionHandlers.handlers(context) {
+            roots.append((handler.regions, "background refresh", "the \(handler.identifier) background task"))
+        }
+        for (f, file) in tree.swiftFiles.enumerated() {
+            for function in file.index.functions
+            where function.selector == "getTimeline(in:completion:)" || function.selector == "timeline(for:in:)" {
+                if let body = function.body { roots.append(([Region(file: f, block: body)], "timeline reload", "`\(function.name)`")) }
+            }
+        }
+        var findings = [Finding]()
+        var seen = Set<String>()
+        for root in roots {
+            var regions = root.regions
+            var k = 0
+            var depth = [Int](repeating: 0, count: regions.count)
+            while k < regions.count && regions.count < 64 {
+                let r = regions[k]
+                let d = depth[k]
+                k += 1
+                guard d < 3 else { continue }
+                for c in context.calls(inFile: r.file, inside: r.block) {
+                    for (g, body, _) in context.functions(calledBy: c, inFile: r.file)
+                    where !regions.contains(Region(file: g, block: body)) {
+                        regions.append(Region(file: g, block: body))
+                        depth.append(d + 1)
+                    }
+                }
+            }
+            for r in regions {
+                let file = tree.swiftFiles[r.file]
+                let index = file.index
+                for b in context.loops(inFile: r.file, inside: r.block) {
+                    let requests = context.calls(inFile: r.file, inside: b).filter(context.isRequest)
+                    guard !requests.isEmpty, let loop = Self.loop(index, b), Self.isRetry(index, loop),
+                        seen.insert("\(r.file):\(b)").inserted
+                    else { continue }
+                    let bound = Self.bound(tree, r.file, loop)
+                    let count =
+                        bound.map { "up to \(PolicyShorterThanTTLRule.count($0 * Double(requests.count))) requests" }
+                        ?? "an unbounded number of requests"
+                    findings.append(
+                        finding(
+                            file.path, index.tokens[loop.keyword].location,
+                            "a retry loop around a request in \(root.whereText): \(count) per \(root.per), on every device at once during an outage",
+                            fix:
+                                "Make one attempt per refresh and let the next scheduled refresh retry (or retry once, with a short timeout)"
+                        ))
+                }
+            }
+        }
+        return findings
+    }
+
+    /// A loop's keyword token and its header (the tokens of its condition or sequence).
+    struct Loop {
+        var kind: SwiftBlockKind
+        var keyword: Int
+        var header: Range<Int>
+    }
+
+    static func loop(_ index: SwiftFileIndex, _ b: Int) -> Loop? {
+        let t = index.tokens
+        let block = index.blocks[b]
+        if block.kind == .repeatLoop {
+            guard block.open > 0, t[block.open - 1].isKeyword("repeat") else { return nil }
+            var end = block.close + 2
+            if block.close + 1 < t.count, t[block.close + 1].isKeyword("while") {
+                while end < t.count && !t[end].startsLine && !t[end].is("}") { end += 1 }
+                return Loop(kind: .repeatLoop, keyword: block.open - 1, header: (block.close + 2)..<min(end, t.count))
+            }
+            return Loop(kind: .repeatLoop, keyword: block.open - 1, header: block.close..<block.close)
+        }
+        var depth = 0
+        var k = block.open - 1
+        while k >= 0 && k > block.open - 200 {
+            let s = t[k]
+            if s.is(")") || s.is("]") || s.is("}") { depth += 1 }
+            if s.is("(") || s.is("[") || s.is("{") { depth -= 1 }
+            if depth == 0 && (s.isKeyword("for") || s.isKeyword("while")) {
+                return Loop(kind: block.kind, keyword: k, header: (k + 1)..<block.open)
+            }
+            if depth < 0 { return nil }
+            k -= 1
+        }
+        return nil
+    }
+
+    /// `while` and `repeat` loops retry; a `for` loop does over a range or an attempt counter.
+    static func isRetry(_ index: SwiftFileIndex, _ loop: Loop) -> Bool {
+        guard loop.kind == .forLoop else { return true }
+        let t = index.tokens
+        if loop.header.contains(where: { t[$0].kind == .operator && (t[$0].text == "..<" || t[$0].text == "...") }) { return true }
+        let variable = loop.header.first.map { t[$0].text.lowercased() } ?? ""
+        return ["attempt", "retry", "retries", "try"].contains { variable.contains($0) }
+    }
+
+    /// How many times the loop can run, when its bound is constant.
+    static func bound(_ tree: AppSourceTree, _ file: Int, _ loop: Loop) -> Double? {
+        let index = tree.swiftFiles[file].index
+        let t = index.tokens
+        let arithmetic = PolicyTTLArithmetic(tree: tree, file: file)
+        let h = loop.header
+        if loop.kind == .forLoop {
+            guard let op = h.first(where: { t[$0].kind == .operator && (t[$0].text == "..<" || t[$0].text == "...") }),
+                let inToken = h.first(where: { t[$0].isKeyword("in") }), inToken < op,
+                let low = arithmetic.value((inToken + 1)..<op), let high = arithmetic.value((op + 1)..<h.upperBound)
+            else { return nil }
+            return max(0, high - low + (t[op].text == "..." ? 1 : 0))
+        }
+        guard let op = h.first(where: { t[$0].kind == .operator && (t[$0].text == "<" || t[$0].text == "<=") }) else { return nil }
+        var end = op + 1
+        while end < h.upperBound && !t[end].is(",") && !(t[end].kind == .operator && (t[end].text == "&&" || t[end].text == "||")) {
+            end += 1
+        }
+        guard let n = arithmetic.value((op + 1)..<end) else { return nil }
+        return t[op].text == "<=" ? n + 1 : n
+    }
+
+    public var examples: [LintRuleExample] {
+        [
+            LintRuleExample(
+                "a for-attempt loop in a background task handler's function",
+                files: [
+                    "App/App.swift": """
+                    import BackgroundTasks
+                    enum Refresh {
+                        static let attempts = 3
+                        static func register() {
+                            BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.refresh", using: nil) { task in
+                                Refresh.handle(task as! BGAppRefreshTask)
+                            }
+                        }
+                        static func handle(_ task: BGAppRefreshTask) {
+                            Task {
+                                for attempt in 0..<attempts {
+                                    if (try? await URLSession.shared.data(from: URL(string: "https://api.example.com")!)) != nil { break }
+                                    print(attempt)
+                                }
+                                task.setTaskCompleted(success: true)
+                            }
+                        }
+                    }
+                    """
+                ],
+                expected: ["App/App.swift:11"]),
+            LintRuleExample(
+                "a while loop with a retry counter in a function getTimeline calls",
+                files: [
+                    "Widget/Provider.swift": """
+                    import WidgetKit
+                    struct Provider: TimelineProvider {
+                        func getTimeline(in context: Context, completion: @escaping (Timeline<Entry>) -> Void) {
+                            Task { completion(Timeline(entries: [await load()], policy: .never)) }
+                        }
+                        func load() async -> Entry {
+                            var retries = 0
+                            while retries <= 4 {
+                                if let data = try? await URLSession.shared.data(from: URL(string: "https://api.example.com")!).0 { return Entry(data) }
+                                retries += 1
+                            }
+                            return Entry(nil)
+                        }
+                    }
+                    """
+                ],
+                expected: ["Widget/Provider.swift:8"]),
+            LintRuleExample(
+                "one attempt per refresh, and a loop over cached items that makes no request",
+                files: [
+                    "App/App.swift": """
+                    import BackgroundTasks
+                    enum Refresh {
+                        static func register() {
+                            BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.refresh", using: nil) { task in
+                                Task {
+                                    let ok = (try? await URLSession.shared.data(from: URL(string: "https://api.example.com")!)) != nil
+                                    for k in 0..<3 { print(k) }
+                                    task.setTaskCompleted(success: ok)
+                                }
+                            }
+                        }
+                    }
+                    """
+                ]),
+            LintRuleExample(
+                "a retry loop in a function no refresh runs, and one in a comment",
+                files: [
+                    "App/Settings.swift": """
+                    import Foundation
+                    struct Settings {
+                        // for attempt in 0..<3 { try await URLSession.shared.data(from: url) } in getTimeline
+                        func testConnection() async {
+                            for attempt in 0..<3 {
+                                if (try? await URLSession.shared.data(from: URL(string: "https://api.example.com")!)) != nil { return }
+                                print(attempt)
+                            }
+                        }
+                    }
+                    """
+                ]),
+        ]
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import WidgetQuotaModel
+import WidgetQuotaSwiftSource
+
+/// `snapshot-network`: the widget's placeholder and snapshot stay off the network.
+///
+/// In a timeline provider's `placeholder(in:)`, `getSnapshot(in:completion:)` or (for an
+/// `AppIntentTimelineProvider`) `snapshot(for:in:)`, every call that sends a request or calls a
+/// function that does (`SourceVocabulary.isRequest`), closures such as a `Task { … }` included,
+/// is a finding at the call. A provider function is one declared in a type that conforms to a
+/// provider protocol anywhere in the tree, or any function of those names in a widget extension file.
+///
+/// Not seen: waiting on a task started elsewhere (`await sharedTask.value`), and functions are
+/// matched by name (a requesting function elsewhere with the same name as a harmless one counts).
+public struct SnapshotNetworkRule: LintRule {
+    public let rule = ChecklistRule.snapshotNetwork
+    public init() {}
+
+    static let selectors: Set<String> = ["placeholder(in:)", "getSnapshot(in:completion:)", "snapshot(for:in:)"]
+
+    public func check(_ source: LintSource) -> [Finding] {
+        let tree = source.tree
+        let functions = tree.snapshotRuleProviderFunctions(Self.selectors)
+        guard !functions.isEmpty else { return [] }
+        let requesting = source.requesting
+        var findings = [Finding]()
+        for (file, function) in functions {
+            for call in file.index.calls(inside: function) {
+                let direct = SourceVocabulary.isDirectRequest(call)
+                guard direct || requesting.contains(String(call.name)) else { continue }
+                let how = direct ? "sends a request" : "calls a function that sends a request"
+                let task = file.index.isInsideClosure(of: call, passedTo: "Task") ? " (in a `Task` it waits on)" : ""
+                findings.append(
+                    finding(
+                        file.path, call.location, "`\(function.selector)` \(how) through `\(call.callee)`\(task)",
+                        fix: function.name == "placeholder"
+                            ? "return sample content at once from `placeholder(in:)`"
+                            : "answer the snapshot from the App Group cache or sample content, never from the network"))
+            }
+        }
+        return findings
+    }
+
+    public var examples: [LintRuleExample] {
+        [
+            LintRuleExample(
+                "getSnapshot waits on a Task that calls URLSession; placeholder calls a fetcher",
+                files: [
+                    "Widget/Provider.swift": """
+                    import WidgetKit
+                    struct Provider: TimelineProvider {
+                        func placeholder(in context: Context) -> Entry {
+                            Entry(text: (try? Fetcher().loadNow()) ?? "…")
+                        }
+                        func getSnapshot(in context: Context, completion: @escaping (Entry) -> Void) {
+                            Task {
+                                let data = try? await URLSession.shared.data(from: URL(string: "https://x")!).0
+                                completion(Entry(text: String(decoding: data ?? Data(), as: UTF8.self)))
+                            }
+                        }
+                    }
+                    """,
+                    "App/Fetcher.swift": """
+                    import Foundation
+                    struct Fetcher {
+                        func loadNow() throws -> String {
+                            URLSession.shared.dataTask(with: URL(string: "https://x")!).resume()
+                            return ""
+                        }
+                    }
+                    """,
+                ],
+                expected: ["Widget/Provider.swift:4", "Widget/Provider.swift:8"]),
+            LintRuleExample(
+                "an AppIntent provider's snapshot(for:in:) awaits a requesting helper",
+                files: [
+                    "Widget/Provider.swift": """
+                    import WidgetKit
+                    struct Provider: AppIntentTimelineProvider {
+                        func snapshot(for configuration: Intent, in context: Context) async -> Entry {
+                            if context.isPreview { return Entry(text: "Sample") }
+                            return Entry(text: (try? await latest()) ?? "")
+                        }
+                        func latest() async throws -> String {
+                            let (data, _) = try await URLSession.shared.data(for: URLRequest(url: URL(string: "https://x")!))
+                            return String(decoding: data, as: UTF8.self)
+                        }
+                    }
+                    """
+                ],
+                expected: ["Widget/Provider.swift:5"]),
+            LintRuleExample(
+                "snapshot and placeholder read the cache; getTimeline's request is another rule's",
+                files: [
+                    "Widget/Provider.swift": """
+                    import WidgetKit
+                    struct Provider: TimelineProvider {
+                        func placeholder(in context: Context) -> Entry { Entry(text: "Loading…") }
+                        func getSnapshot(in context: Context, completion: @escaping (Entry) -> Void) {
+                            // Never URLSession.shared.data(for:) here.
+                            completion(context.isPreview ? placeholder(in: context) : Entry(text: Store().text()))
+                        }
+                        func getTimeline(in context: Context, completion: @escaping (Timeline<Entry>) -> Void) {
+                            URLSession.shared.dataTask(with: URL(string: "https://x")!) { _, _, _ in }.resume()
+                        }
+                    }
+                    struct Store {
+                        func text() -> String { UserDefaults(suiteName: "group.x")?.string(forKey: "t") ?? "URLSession.shared.data" }
+                    }
+                    """
+                ]),
+            LintRuleExample(
+                "a snapshot function of an unrelated app type is not a widget's",
+                files: [
+                    "App/Camera.swift": """
+                    import Foundation
+                    struct Camera {
+                        func snapshot(for view: View, in rect: CGRect) async throws -> Data {
+                            try await URLSession.shared.data(from: URL(string: "https://x")!).0
+                        }
+                    }
+                    """
+                ]),
+        ]
+    }
+}
+
+extension AppSourceTree {
+    /// The functions with one of `selectors` that belong to a timeline provider: declared in a
+    /// type that conforms to a provider protocol somewhere in the tree (an extension's conformance
+    /// counts), or in a widget extension file; with their files, in file order.
+    func snapshotRuleProviderFunctions(_ selectors: Set<String>) -> [(AppSwiftFile, SwiftFunction)] {
+        var providers = Set<String>()
+        for file in swiftFiles {
+            for type in file.index.types
+            where type.inherited.contains(where: {
+                SourceVocabulary.providerProtocols.contains(String($0.split(separator: ".").last ?? ""))
+            }) {
+                providers.insert(type.name)
+            }
+        }
+        var out = [(AppSwiftFile, SwiftFunction)]()
+        for file in swiftFiles {
+            for function in file.index.functions where function.body != nil && selectors.contains(function.selector) {
+                if file.role == .widgetExtension || function.typeName.map(providers.contains) == true {
+                    out.append((file, function))
+                }
+            }
+        }
+        return out
+    }
+}

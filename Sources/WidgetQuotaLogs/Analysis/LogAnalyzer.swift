@@ -1,0 +1,200 @@
+import Foundation
+import WidgetQuotaModel
+import WidgetQuotaSupport
+
+/// Reads logs and measures what devices did: the engine of `widget-quota analyze`.
+///
+/// Feed it inputs with `read(path:)` (files, folders, `-`) or `read(source:name:)`, then ask for
+/// `analysis()`. Memory grows with devices and days, never with lines: a 1 GB export is read
+/// through one 1 MiB buffer.
+public struct LogAnalyzer: LogRecordSink {
+    /// How to read.
+    public struct Options: Sendable {
+        /// Stop at the first malformed line (exit 65) instead of counting it.
+        public var strict = false
+        /// Process names of the app; empty: identified from the logs.
+        public var appProcesses: [String] = []
+        /// Process names of the widget extension; empty: identified from the logs.
+        public var extensionProcesses: [String] = []
+        public var rules = LogRules()
+        /// The design the logs are said to come from (`--design NAME`), or nil when none was
+        /// named: it decides how grave the widget extension's API requests are as a finding.
+        public var claimedDesign: Design?
+        /// The reader's buffer, which is also the longest line accepted.
+        public var bufferSize = LineReader.defaultBufferSize
+        /// How many malformed-line references to keep.
+        public var maxExamples = 5
+        /// The duplicate-line check's window: recent lines (a power of two, at most 65,536) and
+        /// the bytes they may take. Smaller windows serve fuzzing, which wants many small runs
+        /// that reach the window's wrap-around.
+        package var duplicateWindowLines = DuplicateFilter.defaultCapacity
+        package var duplicateWindowBytes = DuplicateFilter.defaultArenaBytes
+        public init() {}
+    }
+
+    public let options: Options
+    private let recognizer: AppleLogRecognizer
+    private let redactor = SecretRedactor.shared
+
+    var devices: [String: DeviceAccumulator] = [:]
+    /// The device of the previous record and where it is in `devices` (records of one device
+    /// come in runs): saves hashing the name per record. Cleared at the start of every input,
+    /// since a failed input puts back the `devices` it started with.
+    private var lastDevice: (name: String, index: Dictionary<String, DeviceAccumulator>.Index)?
+    var linesRead = 0
+    var linesRecognised = 0
+    var malformedLines = 0
+    var duplicateLines = 0
+    var malformedExamples: [String] = []
+    var files: [LogAnalysis.FileSummary] = []
+    var notes: [String] = []
+    var errorCounts: [String: Int] = [:]
+    /// Processes that logged widget-extension or app lines, across every device.
+    var extensionEvidence: Set<String> = []
+    var appEvidence: Set<String> = []
+    var bytesRead = 0
+    /// A few process names of the Apple records read (for the note when nothing is recognised).
+    var processesSeen: [String] = []
+    /// Files read so far, by resolved path, with the name they were first given as.
+    private var filesSeen: [String: String] = [:]
+
+    public init(options: Options = Options()) {
+        self.options = options
+        recognizer = AppleLogRecognizer(rules: options.rules)
+    }
+
+    // MARK: Reading
+
+    /// Reads a file, a folder (recursively, sorted) or `-` (standard input).
+    public mutating func read(path: String) throws {
+        let items = try LogInputs.expand([path])
+        let filesBefore = files.count
+        var repeated = 0
+        for item in items {
+            // A file given twice (or as itself and inside a folder) would count every record twice.
+            if item.path != "-" {
+                let identity = URL(fileURLWithPath: item.path).resolvingSymlinksInPath().standardizedFileURL.path
+                if let first = filesSeen[identity] {
+                    note("Skipped \(item.path): the same file as \(first), which was read already; a file counts once.")
+                    repeated += 1
+                    continue
+                }
+                filesSeen[identity] = item.path
+            }
+            var source = try FileDescriptorSource(path: item.path)
+            defer { source.close() }
+            do {
+                try read(source: &source, name: source.name)
+            } catch let error as WidgetQuotaError {
+                guard item.fromFolder else { throw error }
+                switch error {
+                case .malformedInput(_, nil, _): note("Skipped \(item.path): not a log in a known format.")
+                case .emptyInput where !options.strict: note("Skipped \(item.path): the file is empty.")
+                case .emptyLog(_, let reason) where !options.strict: note("Skipped \(item.path): it \(reason).")
+                default: throw error
+                }
+            }
+        }
+        // A folder in which nothing was a log is an input error, like a file that is not one.
+        if items.allSatisfy(\.fromFolder), files.count == filesBefore, repeated == 0 {
+            throw WidgetQuotaError.malformedInput(
+                file: path, line: nil, problem: "the folder holds no log in a known format (every file in it was skipped)")
+        }
+    }
+
+    /// Reads one input; `name` is used in `file:line` references and as the device of records
+    /// that carry no device id.
+    public mutating func read<Source: ByteSource>(source: inout Source, name: String) throws {
+        // A regular file is read again to confirm a repeated line; other inputs keep copies.
+        var recall = DuplicateFilter.Recall.copies
+        if let rereadable = source as? any RereadableByteSource, rereadable.canReread {
+            let start = rereadable.position  // line offsets count from here
+            recall = .rereads { offset, buffer in rereadable.reread(at: start + offset, into: buffer) }
+        }
+        var parser = LogFileParser(
+            file: name, recognizer: recognizer, redactor: redactor,
+            duplicates: DuplicateFilter(
+                capacity: options.duplicateWindowLines,
+                arenaBytes: options.duplicateWindowBytes, recall: recall))
+        lastDevice = nil
+        let reader = LineReader(bufferSize: options.bufferSize)
+        // Counts are committed only when the file is a log: a skipped file leaves no trace.
+        let saved = (devices, linesRecognised, malformedLines, malformedExamples, errorCounts, extensionEvidence, appEvidence)
+        let savedDuplicates = duplicateLines
+        var lines = 0
+        let bytes: Int
+        do {
+            bytes = try reader.forEachLine(in: &source) { line in
+                lines = line.number
+                try parser.consume(line, into: &self)
+            }
+            try parser.finish(into: &self)
+        } catch let error as WidgetQuotaError {
+            if case .malformedInput(_, nil, _) = error {
+                (devices, linesRecognised, malformedLines, malformedExamples, errorCounts, extensionEvidence, appEvidence) = saved
+                lastDevice = nil
+                duplicateLines = savedDuplicates
+            }
+            throw error
+        }
+        if bytes == 0 || (parser.format == nil && parser.contentLines == 0) {
+            if bytes == 0 { throw WidgetQuotaError.emptyInput(file: name) }
+            if parser.overlongLines > 0 {
+                throw WidgetQuotaError.malformedInput(
+                    file: name, line: nil,
+                    problem: "holds no log records: its only content is \(parser.overlongLines == 1 ? "a line" : "lines") longer than "
+                        + "\(options.bufferSize / 1_048_576) MiB without a line break (skipped); expected one log record per line")
+            }
+            if parser.sawHeader {
+                throw WidgetQuotaError.emptyLog(
+                    file: name, reason: "holds a `log show` header but no log records (its predicate or time range matched nothing)")
+            }
+            throw WidgetQuotaError.malformedInput(file: name, line: nil, problem: "holds no log records (only blank or header lines)")
+        }
+        bytesRead += bytes
+        linesRead += lines
+        files.append(LogAnalysis.FileSummary(path: name, format: parser.format?.rawValue ?? "unknown", lines: lines))
+        for p in parser.processesSeen where processesSeen.count < LogFileParser.maxProcessesSeen && !processesSeen.contains(p) {
+            processesSeen.append(p)
+        }
+    }
+
+    // MARK: Sink (called by LogFileParser)
+
+    mutating func record(_ event: LogEvent, fileDevice: String, line: Int) {
+        linesRecognised += 1
+        let device = event.device ?? fileDevice
+        if let last = lastDevice, last.name == device {
+            devices.values[last.index].add(event)
+        } else {
+            devices[device, default: DeviceAccumulator()].add(event)
+            lastDevice = (device, devices.index(forKey: device)!)
+        }
+        if let key = ChecklistTrail.key(of: event) {
+            devices.values[lastDevice!.index].addToTrail(key, event, at: Finding.Location(file: fileDevice, line: line))
+        }
+        if let process = event.process {
+            switch event.kind {
+            case .getTimeline, .getSnapshot, .placeholder: extensionEvidence.insert(process)
+            case .bgTaskLaunch, .bgTaskExpire, .bgTaskSubmit, .bgTaskComplete, .reloadAllTimelines, .reloadTimelines, .appForeground:
+                appEvidence.insert(process)
+            default: break
+            }
+        }
+        if let detail = event.detail, event.outcome == .failure || event.kind == .fetchError {
+            let firstLine = detail.split(separator: "\n", maxSplits: 1).first ?? ""
+            let key = String(firstLine.prefix(160))
+            if errorCounts[key] != nil || errorCounts.count < 500 { errorCounts[key, default: 0] += 1 }
+        }
+    }
+
+    mutating func malformed(file: String, line: Int, problem: String) throws {
+        if options.strict { throw WidgetQuotaError.malformedInput(file: file, line: line, problem: problem) }
+        malformedLines += 1
+        if malformedExamples.count < options.maxExamples { malformedExamples.append("\(file):\(line): \(problem)") }
+    }
+
+    mutating func note(_ text: String) {
+        if !notes.contains(text) { notes.append(text) }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import WidgetQuotaSupport
+
+/// Expands the inputs of `analyze` into files: files as given, folders recursively (sorted by
+/// path, hidden files and Markdown skipped) and `-` for standard input.
+public enum LogInputs {
+    /// One file to read, and whether it came from a folder (then a file that is not a log is
+    /// skipped with a note instead of stopping the run).
+    public struct Item: Sendable, Equatable {
+        public let path: String
+        public let fromFolder: Bool
+    }
+
+    /// File name endings skipped inside folders: documentation, not logs.
+    static let skippedEndings = [".md", ".markdown", ".png", ".jpg", ".gz", ".zip"]
+
+    public static func expand(_ paths: [String]) throws -> [Item] {
+        var items = [Item]()
+        let fm = FileManager.default
+        for path in paths {
+            if path == "-" {
+                items.append(Item(path: "-", fromFolder: false))
+                continue
+            }
+            var isDirectory: ObjCBool = false
+            guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw WidgetQuotaError.unreadable(file: path, problem: "no such file or folder")
+            }
+            guard isDirectory.boolValue else {
+                items.append(Item(path: path, fromFolder: false))
+                continue
+            }
+            guard let enumerator = fm.enumerator(atPath: path) else {
+                throw WidgetQuotaError.unreadable(file: path, problem: "cannot list the folder")
+            }
+            var found = [String]()
+            while let relative = enumerator.nextObject() as? String {
+                let name = (relative as NSString).lastPathComponent
+                if relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
+                if skippedEndings.contains(where: { name.lowercased().hasSuffix($0) }) { continue }
+                let full = path.hasSuffix("/") ? path + relative : path + "/" + relative
+                var dir: ObjCBool = false
+                if fm.fileExists(atPath: full, isDirectory: &dir), !dir.boolValue { found.append(full) }
+            }
+            guard !found.isEmpty else { throw WidgetQuotaError.unreadable(file: path, problem: "the folder holds no log files") }
+            items += found.sorted().map { Item(path: $0, fromFolder: true) }
+        }
+        return items
+    }
+}

@@ -1,0 +1,266 @@
+import Foundation
+import WidgetQuotaSupport
+
+/// A widget architecture a product owner can choose, built from a few parts.
+public struct Design: Codable, Sendable, Equatable {
+    /// What may start a fetch from the API.
+    public enum Trigger: String, Codable, Sendable, CaseIterable {
+        /// The widget extension fetches inside getTimeline.
+        case getTimeline
+        /// The app fetches when it becomes active.
+        case appForeground
+        /// The app fetches in a BGAppRefreshTask.
+        case backgroundTask
+        /// The app fetches when a push says the data changed.
+        case push
+    }
+
+    /// When WidgetKit should ask for the next timeline.
+    public enum ReloadPolicy: Sendable, Equatable {
+        /// After the last entry's date ((entries − 1) × spacing after the timeline was built,
+        /// at least the minimum spacing).
+        case atEnd
+        /// A fixed interval after the timeline was built.
+        case after(minutes: Double)
+        /// Only when the app asks (`reloadTimelines(ofKind:)`).
+        case never
+    }
+
+    /// When the app calls `reloadAllTimelines()` / `reloadTimelines(ofKind:)`.
+    public enum ReloadCalls: String, Codable, Sendable, CaseIterable {
+        /// Once, after a successful fetch (the Gemini widget report's advice).
+        case onceOnSuccess
+        /// On every app foreground, whether or not anything changed (an anti-pattern the reload-budget notes warn of).
+        /// Reloads while the app is in the foreground do not spend the budget, so what this costs
+        /// is getTimeline calls, and requests when the widget fetches in getTimeline.
+        case everyForeground
+        /// After every fetch attempt, failures included.
+        case everyFetch
+        /// Never.
+        case never
+    }
+
+    /// What happens after a failed fetch.
+    public enum Retry: Sendable, Equatable {
+        /// Nothing now: the next natural trigger finds the data stale and fetches (the Gemini widget report).
+        case nextOpportunity
+        /// Immediate retries after `baseSeconds × 2^attempt`, optionally with full jitter.
+        case backoff(maxRetries: Int, baseSeconds: Double, jitter: Bool)
+    }
+
+    public var name: String
+    /// One line for `widget-quota designs`.
+    public var summary: String = ""
+    /// The article the design comes from.
+    public var source: String = ""
+    public var fetchTriggers: [Trigger] = [.getTimeline]
+    /// Cache lifetime; `nil` means no cache: every trigger fetches and a failure shows an error.
+    public var cacheTTLMinutes: Double?
+    public var reloadPolicy: ReloadPolicy = .never
+    /// Entries in one timeline and their spacing (for `atEnd` and prebuilt timelines).
+    public var timelineEntries: Int = 1
+    public var entrySpacingMinutes: Double = 60
+    public var reloadCalls: ReloadCalls = .onceOnSuccess
+    /// Metered API requests per fetch (a refresh that calls the API twice: 2). Downloads from
+    /// hosts outside the API, such as an image CDN, are not requests here.
+    public var requestsPerFetch: Int = 1
+    /// BGAppRefreshTask earliestBeginDate; `nil` uses the platform default.
+    public var backgroundIntervalHours: Double?
+    public var retry: Retry = .nextOpportunity
+    /// Align policy reloads and background begin dates to wall-clock boundaries of this many
+    /// minutes (every device at :00, :15, ...); `nil` leaves them where they fall.
+    public var alignToWallClockMinutes: Double?
+    /// Random delay added to aligned times, 0 ... this many seconds.
+    public var jitterSeconds: Double = 0
+
+    public init(name: String) { self.name = name }
+
+    /// True when the widget reads a shared cache that outlives a failed fetch.
+    public var hasCache: Bool { cacheTTLMinutes != nil }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case name, summary, source, fetchTriggers, cacheTTLMinutes, reloadPolicy, timelineEntries
+        case entrySpacingMinutes, reloadCalls, requestsPerFetch, backgroundIntervalHours, retry
+        case alignToWallClockMinutes, jitterSeconds
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let name = try c.decode(String.self, forKey: .name)
+        let base = DesignPresets.named(name) ?? Design(name: name)
+        self = base
+        summary = try c.value(.summary, or: base.summary)
+        source = try c.value(.source, or: base.source.isEmpty ? "scenario file" : base.source)
+        fetchTriggers = try c.value(.fetchTriggers, or: base.fetchTriggers)
+        if c.contains(.cacheTTLMinutes) {
+            cacheTTLMinutes = try c.decodeIfPresent(Double.self, forKey: .cacheTTLMinutes)
+        }
+        reloadPolicy = try c.value(.reloadPolicy, or: base.reloadPolicy)
+        timelineEntries = try c.value(.timelineEntries, or: base.timelineEntries)
+        entrySpacingMinutes = try c.value(.entrySpacingMinutes, or: base.entrySpacingMinutes)
+        reloadCalls = try c.value(.reloadCalls, or: base.reloadCalls)
+        requestsPerFetch = try c.value(.requestsPerFetch, or: base.requestsPerFetch)
+        if c.contains(.backgroundIntervalHours) {
+            backgroundIntervalHours = try c.decodeIfPresent(Double.self, forKey: .backgroundIntervalHours)
+        }
+        retry = try c.value(.retry, or: base.retry)
+        if c.contains(.alignToWallClockMinutes) {
+            alignToWallClockMinutes = try c.decodeIfPresent(Double.self, forKey: .alignToWallClockMinutes)
+        }
+        jitterSeconds = try c.value(.jitterSeconds, or: base.jitterSeconds)
+        // A preset changed by the file no longer is what its one-line summary says.
+        if let preset = DesignPresets.named(name), !c.contains(.summary) {
+            let changed = differences(from: preset)
+            if !changed.isEmpty {
+                summary = preset.summary + " Modified by the scenario: " + changed.joined(separator: ", ") + "."
+            }
+        }
+    }
+
+    /// The behaviour fields in which this design differs from `other`.
+    func differences(from other: Design) -> [String] {
+        let fields: [(String, Bool)] = [
+            ("fetchTriggers", Set(fetchTriggers) != Set(other.fetchTriggers)),
+            ("cacheTTLMinutes", cacheTTLMinutes != other.cacheTTLMinutes),
+            ("reloadPolicy", reloadPolicy != other.reloadPolicy),
+            ("timelineEntries", timelineEntries != other.timelineEntries),
+            ("entrySpacingMinutes", entrySpacingMinutes != other.entrySpacingMinutes),
+            ("reloadCalls", reloadCalls != other.reloadCalls),
+            ("requestsPerFetch", requestsPerFetch != other.requestsPerFetch),
+            ("backgroundIntervalHours", backgroundIntervalHours != other.backgroundIntervalHours),
+            ("retry", retry != other.retry),
+            ("alignToWallClockMinutes", alignToWallClockMinutes != other.alignToWallClockMinutes),
+            ("jitterSeconds", jitterSeconds != other.jitterSeconds),
+        ]
+        return fields.filter(\.1).map(\.0)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(summary, forKey: .summary)
+        try c.encode(source, forKey: .source)
+        try c.encode(fetchTriggers, forKey: .fetchTriggers)
+        try c.encode(cacheTTLMinutes, forKey: .cacheTTLMinutes)
+        try c.encode(reloadPolicy, forKey: .reloadPolicy)
+        try c.encode(timelineEntries, forKey: .timelineEntries)
+        try c.encode(entrySpacingMinutes, forKey: .entrySpacingMinutes)
+        try c.encode(reloadCalls, forKey: .reloadCalls)
+        try c.encode(requestsPerFetch, forKey: .requestsPerFetch)
+        try c.encode(backgroundIntervalHours, forKey: .backgroundIntervalHours)
+        try c.encode(retry, forKey: .retry)
+        try c.encode(alignToWallClockMinutes, forKey: .alignToWallClockMinutes)
+        try c.encode(jitterSeconds, forKey: .jitterSeconds)
+    }
+}
+
+extension Design.ReloadPolicy: Codable {
+    private enum Keys: String, CodingKey { case kind, minutes }
+
+    public init(from decoder: Decoder) throws {
+        // Accept the short string forms "atEnd", "never", "after(15)" as well as objects.
+        if let single = try? decoder.singleValueContainer(), let text = try? single.decode(String.self) {
+            switch text {
+            case "atEnd":
+                self = .atEnd
+                return
+            case "never":
+                self = .never
+                return
+            default:
+                if text.hasPrefix("after("), text.hasSuffix(")"),
+                    let minutes = Double(text.dropFirst(6).dropLast())
+                {
+                    self = .after(minutes: minutes)
+                    return
+                }
+                throw DecodingError.dataCorruptedError(
+                    in: single,
+                    debugDescription:
+                        "unknown reload policy \(quoted(text)); expected \"atEnd\", \"never\" or \"after(MINUTES)\"")
+            }
+        }
+        let c = try decoder.container(keyedBy: Keys.self)
+        switch try c.decode(String.self, forKey: .kind) {
+        case "atEnd": self = .atEnd
+        case "never": self = .never
+        case "after": self = .after(minutes: try c.decode(Double.self, forKey: .minutes))
+        case let other:
+            throw DecodingError.dataCorruptedError(
+                forKey: .kind, in: c,
+                debugDescription:
+                    "unknown reload policy \(quoted(other)); expected atEnd, after or never")
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        switch self {
+        case .atEnd: try c.encode("atEnd")
+        case .never: try c.encode("never")
+        case .after(let minutes): try c.encode("after(\(NumberText.plain(minutes)))")
+        }
+    }
+
+    /// `atEnd`, `after(15 min)`, `never`.
+    public var summary: String {
+        switch self {
+        case .atEnd: return "atEnd"
+        case .never: return "never"
+        case .after(let m): return "after(\(NumberText.plain(m)) min)"
+        }
+    }
+}
+
+extension Design.Retry: Codable {
+    private enum Keys: String, CodingKey { case kind, maxRetries, baseSeconds, jitter }
+
+    public init(from decoder: Decoder) throws {
+        if let single = try? decoder.singleValueContainer(), let text = try? single.decode(String.self) {
+            guard text == "nextOpportunity" else {
+                throw DecodingError.dataCorruptedError(
+                    in: single,
+                    debugDescription:
+                        "unknown retry \(quoted(text)); expected \"nextOpportunity\" or {\"kind\": \"backoff\", ...}")
+            }
+            self = .nextOpportunity
+            return
+        }
+        let c = try decoder.container(keyedBy: Keys.self)
+        switch try c.decode(String.self, forKey: .kind) {
+        case "nextOpportunity": self = .nextOpportunity
+        case "backoff":
+            self = .backoff(
+                maxRetries: try c.value(.maxRetries, or: 3),
+                baseSeconds: try c.value(.baseSeconds, or: 2),
+                jitter: try c.value(.jitter, or: true))
+        case let other:
+            throw DecodingError.dataCorruptedError(
+                forKey: .kind, in: c,
+                debugDescription:
+                    "unknown retry kind \(quoted(other)); expected nextOpportunity or backoff")
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        switch self {
+        case .nextOpportunity:
+            var c = encoder.singleValueContainer()
+            try c.encode("nextOpportunity")
+        case .backoff(let n, let base, let jitter):
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode("backoff", forKey: .kind)
+            try c.encode(n, forKey: .maxRetries)
+            try c.encode(base, forKey: .baseSeconds)
+            try c.encode(jitter, forKey: .jitter)
+        }
+    }
+
+    public var summary: String {
+        switch self {
+        case .nextOpportunity: return "next opportunity"
+        case .backoff(let n, let b, let j):
+            return "backoff ×\(n) from \(NumberText.plain(b)) s\(j ? " with jitter" : " without jitter")"
+        }
+    }
+}

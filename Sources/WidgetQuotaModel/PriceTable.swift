@@ -1,0 +1,104 @@
+import Foundation
+import WidgetQuotaSupport
+
+/// Prices per model in USD per token, in the format of LiteLLM's
+/// `model_prices_and_context_window.json` (`input_cost_per_token`, `output_cost_per_token`).
+public struct PriceTable: Sendable, Equatable {
+    public struct Price: Sendable, Equatable, Codable {
+        public var inputCostPerToken: Double
+        public var outputCostPerToken: Double
+
+        public init(inputCostPerToken: Double, outputCostPerToken: Double) {
+            self.inputCostPerToken = inputCostPerToken
+            self.outputCostPerToken = outputCostPerToken
+        }
+    }
+
+    /// Prices by model name.
+    public var prices: [String: Price]
+    /// Where the figures come from and when they were read.
+    public var source: String
+    /// The provider of each model that names one (LiteLLM's `litellm_provider`), by model name.
+    public var providers: [String: String]
+
+    public init(prices: [String: Price], source: String, providers: [String: String] = [:]) {
+        self.prices = prices
+        self.source = source
+        self.providers = providers
+    }
+
+    /// The bundled table: Google's public Gemini API prices (paid tier, text), as read on the date given.
+    public static let bundled = PriceTable(
+        prices: [
+            "gemini-2.5-flash": Price(inputCostPerToken: 0.30 / 1_000_000, outputCostPerToken: 2.50 / 1_000_000),
+            "gemini-2.5-flash-lite": Price(inputCostPerToken: 0.10 / 1_000_000, outputCostPerToken: 0.40 / 1_000_000),
+        ],
+        source:
+            "bundled Gemini API prices read 2026-11-29 (Gemini 2.5 Flash $0.30/$2.50, Flash-Lite $0.10/$0.40 per 1M input/output tokens); check current pricing"
+    )
+
+    /// The price of `model`: an exact name, or a LiteLLM provider-prefixed one (`gemini/gemini-2.5-flash`).
+    public func price(for model: String) throws -> Price {
+        if let p = prices[model] { return p }
+        for (name, p) in prices.sorted(by: { $0.key < $1.key }) where name.hasSuffix("/" + model) || model.hasSuffix("/" + name) {
+            return p
+        }
+        let hint = Levenshtein.nearest(to: model, in: prices.keys).map { "; did you mean \"\($0)\"?" } ?? ""
+        throw WidgetQuotaError.invalidScenario(field: "api.model", problem: "no price for model \"\(model)\" in \(source)\(hint)")
+    }
+
+    /// The provider the table names for `model` (`litellm_provider`), found as `price(for:)` finds
+    /// its price; nil when the table names none.
+    public func provider(for model: String) -> String? {
+        if let p = providers[model] { return p }
+        for (name, p) in providers.sorted(by: { $0.key < $1.key }) where name.hasSuffix("/" + model) || model.hasSuffix("/" + name) {
+            return p
+        }
+        return nil
+    }
+
+    /// Reads a LiteLLM-format price file as is: a JSON object of models, each with
+    /// `input_cost_per_token` and `output_cost_per_token`; entries without both are skipped.
+    public static func load(path: String) throws -> PriceTable {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw WidgetQuotaError.unreadable(
+                file: path, problem: FileManager.default.fileExists(atPath: path) ? "permission denied or not a file" : "no such file")
+        }
+        return try decode(data, file: path)
+    }
+
+    /// Decodes LiteLLM-format JSON.
+    public static func decode(_ data: Data, file: String) throws -> PriceTable {
+        if data.isEmpty { throw WidgetQuotaError.emptyInput(file: file) }
+        try WidgetQuotaError.checkJSONSyntax(data, file: file)
+        let tree: Any
+        do {
+            tree = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            throw WidgetQuotaError.malformedInput(file: file, line: nil, problem: "not valid JSON (\(JSONProblem.describe(error)))")
+        }
+        guard let models = tree as? [String: Any] else {
+            throw WidgetQuotaError.malformedInput(
+                file: file, line: nil, problem: "expected a JSON object of models, as LiteLLM's model_prices_and_context_window.json")
+        }
+        var prices = [String: Price]()
+        var providers = [String: String]()
+        for (name, value) in models {
+            guard let entry = value as? [String: Any],
+                let input = (entry["input_cost_per_token"] as? NSNumber)?.doubleValue,
+                let output = (entry["output_cost_per_token"] as? NSNumber)?.doubleValue
+            else { continue }
+            guard input.isFinite, output.isFinite, input >= 0, output >= 0 else {
+                throw WidgetQuotaError.malformedInput(
+                    file: file, line: nil, problem: "\(name): costs per token must be finite and not negative")
+            }
+            prices[name] = Price(inputCostPerToken: input, outputCostPerToken: output)
+            if let provider = entry["litellm_provider"] as? String, !provider.isEmpty { providers[name] = provider }
+        }
+        guard !prices.isEmpty else {
+            throw WidgetQuotaError.malformedInput(
+                file: file, line: nil, problem: "no model has both input_cost_per_token and output_cost_per_token")
+        }
+        return PriceTable(prices: prices, source: "price file \(URL(fileURLWithPath: file).lastPathComponent)", providers: providers)
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import WidgetQuotaSupport
+
+/// Reads scenario files: decodes, rejects unknown keys (suggesting the nearest valid one) and validates.
+public enum ScenarioLoader {
+    /// Loads and validates the scenario at `path`.
+    public static func load(path: String) throws -> Scenario {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let exists = FileManager.default.fileExists(atPath: path)
+            throw WidgetQuotaError.unreadable(file: path, problem: exists ? "permission denied or not a file" : "no such file")
+        }
+        do {
+            return try decode(data, file: path)
+        } catch WidgetQuotaError.invalidScenario(let field, let problem) {
+            throw WidgetQuotaError.malformedScenario(file: path, problem: "\(field): \(problem)")
+        }
+    }
+
+    /// Decodes and validates scenario JSON; `file` names the source in messages.
+    public static func decode(_ data: Data, file: String = "scenario") throws -> Scenario {
+        if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            throw WidgetQuotaError.emptyInput(file: file)
+        }
+        try WidgetQuotaError.checkJSONSyntax(data, file: file)
+        let tree: Any
+        do {
+            tree = try JSONSerialization.jsonObject(with: data, options: [])
+        } catch {
+            throw WidgetQuotaError.malformedScenario(file: file, problem: "not valid JSON (\(JSONProblem.describe(error)))")
+        }
+        guard tree is [String: Any] else {
+            throw WidgetQuotaError.malformedScenario(file: file, problem: "expected a JSON object at the top level")
+        }
+        try checkKeys(tree, against: referenceTree(), path: "")
+        let scenario: Scenario
+        do {
+            scenario = try JSONDecoder().decode(Scenario.self, from: data)
+        } catch let error as DecodingError {
+            throw WidgetQuotaError.malformedScenario(file: file, problem: JSONProblem.describe(error))
+        }
+        try ScenarioValidator.validate(scenario)
+        return scenario
+    }
+
+    /// Pretty, key-sorted JSON for a scenario (what `widget-quota scenario` prints).
+    public static func encode(_ scenario: Scenario) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(scenario)) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    // MARK: Unknown keys
+
+    /// A scenario with every optional part present, so its JSON names every valid key.
+    private static func referenceTree() -> Any {
+        var s = Scenario()
+        s.designs = [DesignPresets.direct]
+        s.horizon.growth = .curve(start: 1, end: 2, months: 2, curve: .linear)
+        s.calibration = Calibration(fields: [], source: "", design: "", getTimelineLoggedShare: 1, notes: [])
+        let data = (try? JSONEncoder().encode(s)) ?? Data("{}".utf8)
+        return (try? JSONSerialization.jsonObject(with: data)) ?? [String: Any]()
+    }
+
+    /// Keys of the object forms a scalar-valued field may take (distributions, policies, retries).
+    private static let objectFormKeys: Set<String> = [
+        "distribution", "value", "min", "max", "mode", "mean", "sd", "alpha", "beta",
+        "kind", "minutes", "maxRetries", "baseSeconds", "jitter",
+    ]
+
+    /// Fields that hold whole numbers (checked here because some Foundation versions report a
+    /// fractional value for an integer field without naming the field).
+    private static let wholeNumberKeys: Set<String> = [
+        "schemaVersion", "days", "warmupDays", "users", "runs", "seed", "sampleUsers", "instancesWhenMulti",
+        "reloadBudgetMin", "reloadBudgetMax", "rarelyViewedBudget", "day", "timelineEntries", "requestsPerFetch", "maxRetries",
+        "growth", "start", "end", "months",
+    ]
+
+    private static func checkWholeNumbers(_ value: Any, key: String, path: String) throws {
+        guard wholeNumberKeys.contains(key) else { return }
+        let values = (value as? [Any]) ?? [value]
+        for (index, item) in values.enumerated() {
+            guard let number = item as? NSNumber, !(item is Bool) else { continue }
+            let v = number.doubleValue
+            let at = value is [Any] ? "\(path)[\(index)]" : path
+            if key == "seed" {
+                // Any UInt64, as --seed takes; read from the digits, since doubles round near 2^64.
+                if UInt64(number.stringValue) == nil && !(v == v.rounded() && v >= 0 && v < 0x1p63) {
+                    throw WidgetQuotaError.invalidScenario(
+                        field: at, problem: "must be a whole number between 0 and \(UInt64.max), got \(number)")
+                }
+                continue
+            }
+            if v != v.rounded() || !v.isFinite || abs(v) > 9.2e18 {
+                throw WidgetQuotaError.invalidScenario(field: at, problem: "must be a whole number, got \(number)")
+            }
+        }
+    }
+
+    private static func checkKeys(_ value: Any, against reference: Any, path: String) throws {
+        if let object = value as? [String: Any] {
+            // An object form of a scalar field (a distribution, a policy, a retry) has its own keys.
+            let isObjectForm = object["distribution"] != nil || object["kind"] != nil
+            let allowed: Set<String>
+            // An object form of a field whose default is a number or another form has its own keys.
+            if !isObjectForm, let refObject = reference as? [String: Any], refObject["distribution"] == nil {
+                allowed = Set(refObject.keys)
+            } else {
+                allowed = objectFormKeys
+            }
+            for key in object.keys.sorted() {
+                let childPath = path.isEmpty ? key : "\(path).\(key)"
+                guard allowed.contains(key) else {
+                    var problem = "unknown key \(quoted(key))"
+                    // The nearest by edits, or a key this one begins (`cacheTTL` for `cacheTTLMinutes`).
+                    if let suggestion = Levenshtein.nearest(to: key, in: allowed)
+                        ?? allowed.sorted().first(where: { $0.lowercased().hasPrefix(key.lowercased()) })
+                    {
+                        problem += "; did you mean \"\(suggestion)\"?"
+                    }
+                    throw WidgetQuotaError.invalidScenario(field: childPath, problem: problem)
+                }
+                try checkWholeNumbers(object[key]!, key: key, path: childPath)
+                if !isObjectForm, let refObject = reference as? [String: Any], let child = refObject[key] {
+                    try checkKeys(object[key]!, against: child, path: childPath)
+                }
+            }
+        } else if let array = value as? [Any], let refArray = reference as? [Any], let first = refArray.first {
+            for (index, item) in array.enumerated() {
+                try checkKeys(item, against: first, path: "\(path)[\(index)]")
+            }
+        }
+    }
+}
+
+/// Turns decoding errors into one readable sentence naming the field.
+enum JSONProblem {
+    static func describe(_ error: Error) -> String {
+        guard let error = error as? DecodingError else {
+            let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+            return text ?? "\(error)"
+        }
+        func path(_ context: DecodingError.Context) -> String {
+            let text = context.codingPath.map { key -> String in
+                if let index = key.intValue { return "[\(index)]" }
+                return "." + key.stringValue
+            }.joined()
+            return text.hasPrefix(".") ? String(text.dropFirst()) : text
+        }
+        switch error {
+        case .typeMismatch(let type, let context):
+            return "\(path(context)): expected \(typeName(type))"
+        case .valueNotFound(let type, let context):
+            return "\(path(context)): expected \(typeName(type)), found null"
+        case .keyNotFound(let key, let context):
+            let at = path(context)
+            return "\(at.isEmpty ? "" : at + ": ")missing \"\(key.stringValue)\""
+                + (context.debugDescription.hasPrefix("a ") ? " (\(context.debugDescription))" : "")
+        case .dataCorrupted(let context):
+            let at = path(context)
+            return (at.isEmpty ? "" : at + ": ") + context.debugDescription
+        @unknown default:
+            return "\(error)"
+        }
+    }
+
+    private static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is Double.Type, is Int.Type, is UInt64.Type: return "a number"
+        case is String.Type: return "a string"
+        case is Bool.Type: return "true or false"
+        case is Distribution.Type: return "a number or a distribution object"
+        default:
+            let name = "\(type)"
+            if name.hasPrefix("Array") { return "an array" }
+            if name.hasPrefix("Dictionary") { return "an object" }
+            return "a value of type \(name)"
+        }
+    }
+}

@@ -1,0 +1,280 @@
+import Foundation
+import WidgetQuotaSupport
+
+/// Checks a decoded scenario for values that cannot be simulated, naming the field at fault.
+public enum ScenarioValidator {
+    /// Largest population a projection accepts (a billion devices is already beyond iOS).
+    public static let maxUsers = 1_000_000_000
+    /// Longest horizon, in days.
+    public static let maxDays = 366
+
+    /// The values the model accepts for the fields `analyze` measures (and a few like them);
+    /// the validator checks them and the calibrator caps measurements to them.
+    public enum Bounds {
+        /// Any share: smart-stack, Low Power day and never-open shares, multi-widget share.
+        public static let share = 0.0...1.0
+        /// A positive factor such as the Smart Stack uplift.
+        public static let positiveFactor = 0.000_001...1_000.0
+        public static let appOpensPerDay = 0.0...500.0
+        public static let instancesWhenMulti = 1...16
+        public static let getTimelinePerDay = 0.0...10_000.0
+        /// A coefficient of variation, such as `getTimelineDaySpread`.
+        public static let spread = 0.0...10.0
+        public static let backgroundRunsPerDay = 0.0...96.0
+        public static let backgroundLowPowerFactor = 0.0...1.0
+    }
+
+    /// Throws `WidgetQuotaError.invalidScenario` for the first invalid value.
+    public static func validate(_ s: Scenario) throws {
+        var v = Checker()
+        let h = s.horizon
+        v.check(h.days >= 1 && h.days <= maxDays, "horizon.days", "must be between 1 and \(maxDays), got \(h.days)")
+        v.check(h.warmupDays >= 0 && h.warmupDays <= 30, "horizon.warmupDays", "must be between 0 and 30, got \(h.warmupDays)")
+        v.check(!h.users.isEmpty, "horizon.users", "must list at least one population size")
+        for (i, n) in h.users.enumerated() {
+            v.check(n >= 1 && n <= maxUsers, "horizon.users[\(i)]", "must be between 1 and \(maxUsers), got \(n)")
+        }
+        v.check(h.runs >= 1 && h.runs <= 100_000, "horizon.runs", "must be between 1 and 100000, got \(h.runs)")
+        v.check(
+            h.sampleUsers >= 1 && h.sampleUsers <= 10_000_000, "horizon.sampleUsers",
+            "must be between 1 and 10000000, got \(h.sampleUsers)")
+        if let growth = h.growth { growthChecks(growth, &v) }
+
+        let p = s.population
+        v.share(p.smartStackShare, "population.smartStackShare")
+        v.positive(p.smartStackUplift, "population.smartStackUplift")
+        v.share(p.lowPowerDayShare, "population.lowPowerDayShare")
+        v.distribution(p.appOpensPerDay, "population.appOpensPerDay", Bounds.appOpensPerDay)
+        v.number(p.appOpensUserSpread, "population.appOpensUserSpread", Bounds.spread)
+        v.share(p.neverOpenShare, "population.neverOpenShare")
+        v.number(p.foregroundMinutes, "population.foregroundMinutes", 0...Double.minutesPerDay)
+        v.number(p.multiWidgetShare, "population.multiWidgetShare", Bounds.share)
+        v.check(
+            Bounds.instancesWhenMulti.contains(p.instancesWhenMulti), "population.instancesWhenMulti",
+            "must be between \(Bounds.instancesWhenMulti.lowerBound) and \(Bounds.instancesWhenMulti.upperBound), got \(p.instancesWhenMulti)"
+        )
+        v.number(p.rarelyViewedShare, "population.rarelyViewedShare", 0...1)
+        v.nonNegative(p.glancesPerDay, "population.glancesPerDay", max: 1000)
+        v.number(p.freshnessTargetMinutes, "population.freshnessTargetMinutes", 0...(.minutesPerDay * 30))
+        v.check(!p.timeZones.isEmpty, "population.timeZones", "must list at least one time zone")
+        for (i, zone) in p.timeZones.enumerated() {
+            v.number(zone.utcOffsetHours, "population.timeZones[\(i)].utcOffsetHours", -12...14)
+            v.number(zone.share, "population.timeZones[\(i)].share", 0...1)
+        }
+        let zoneTotal = p.timeZones.reduce(0) { $0 + $1.share }
+        v.check(zoneTotal > 0, "population.timeZones", "shares must not all be zero")
+        for (name, weights) in [("app", p.activity.app), ("widget", p.activity.widget), ("background", p.activity.background)] {
+            let field = "population.activity.\(name)"
+            v.check(weights.count == 24, field, "must have 24 hourly weights, got \(weights.count)")
+            v.check(weights.allSatisfy { $0.isFinite && $0 >= 0 }, field, "weights must be finite and not negative")
+            v.check(weights.contains { $0 > 0 }, field, "at least one hour must have a positive weight")
+        }
+
+        let f = s.platform
+        v.distribution(f.getTimelinePerDay, "platform.getTimelinePerDay", Bounds.getTimelinePerDay)
+        v.number(f.getTimelineDaySpread, "platform.getTimelineDaySpread", Bounds.spread)
+        v.number(f.getTimelineUserSpread, "platform.getTimelineUserSpread", Bounds.spread)
+        v.number(f.rarelyViewedReloadFactor, "platform.rarelyViewedReloadFactor", 0...10)
+        v.check(f.reloadBudgetMin >= 0, "platform.reloadBudgetMin", "must not be negative, got \(f.reloadBudgetMin)")
+        v.check(
+            f.reloadBudgetMax >= f.reloadBudgetMin, "platform.reloadBudgetMax",
+            "must be at least reloadBudgetMin (\(f.reloadBudgetMin)), got \(f.reloadBudgetMax)")
+        v.check(f.rarelyViewedBudget >= 0, "platform.rarelyViewedBudget", "must not be negative")
+        v.number(
+            f.minEntrySpacingMinutes, "platform.minEntrySpacingMinutes", 1...Double.minutesPerDay,
+            note: "must be between 1 and 1440 minutes (a timeline reloading itself at once would never end)")
+        v.number(f.backgroundEarliestBeginHours, "platform.backgroundEarliestBeginHours", 0...168)
+        v.distribution(f.backgroundRunsPerDay, "platform.backgroundRunsPerDay", Bounds.backgroundRunsPerDay)
+        v.number(f.backgroundLowPowerFactor, "platform.backgroundLowPowerFactor", Bounds.backgroundLowPowerFactor)
+        v.number(f.taskSliceSeconds, "platform.taskSliceSeconds", 0.001...Double.secondsPerHour)
+
+        let a = s.api
+        v.number(a.latencySeconds, "api.latencySeconds", 0...600)
+        v.number(a.timeoutSeconds, "api.timeoutSeconds", 0.001...Double.secondsPerHour)
+        v.share(a.failureProbability, "api.failureProbability")
+        v.number(a.hangShareOfFailures, "api.hangShareOfFailures", 0...1)
+        v.nonNegative(a.inputTokensPerRequest, "api.inputTokensPerRequest", max: 10_000_000)
+        v.nonNegative(a.outputTokensPerRequest, "api.outputTokensPerRequest", max: 10_000_000)
+        v.nonNegative(a.dataChangesPerDay, "api.dataChangesPerDay", max: .minutesPerDay)
+        for (i, o) in a.outages.enumerated() {
+            let field = "api.outages[\(i)]"
+            v.check(o.day >= 1 && o.day <= h.days, field + ".day", "must be between 1 and horizon.days (\(h.days)), got \(o.day)")
+            v.number(o.startHourUTC, field + ".startHourUTC", 0...24)
+            v.number(o.durationHours, field + ".durationHours", 0...(24 * Double(maxDays)))
+            v.number(o.errorRate, field + ".errorRate", 0...1)
+        }
+
+        let q = s.quotas
+        v.number(q.resetUTCOffsetHours, "quotas.resetUTCOffsetHours", -12...14)
+        // A requests-per-day limit is checked on complete quota days (midnight to midnight in the
+        // quota's zone) inside the counted days; a horizon with none would pass every such limit.
+        if q.resetUTCOffsetHours.isFinite, h.days >= 1, q.tiers.contains(where: { $0.rpd != nil }) {
+            let start =
+                ((Int((-q.resetUTCOffsetHours * .minutesPerHour).rounded()) % TimeUnits.minutesPerDay) + TimeUnits.minutesPerDay)
+                % TimeUnits.minutesPerDay
+            v.check(
+                h.days * TimeUnits.minutesPerDay - start >= TimeUnits.minutesPerDay, "horizon.days",
+                "\(h.days == 1 ? "1 day holds" : "\(h.days) days hold") no complete quota day (quota days reset at UTC\(NumberText.plain(q.resetUTCOffsetHours)) h), "
+                    + "so no requests-per-day limit could be checked; use at least \(h.days + 1) days")
+        }
+        v.number(q.acceptableRisk, "quotas.acceptableRisk", 0...1)
+        v.check(!q.tiers.isEmpty, "quotas.tiers", "must list at least one tier")
+        for (i, tier) in q.tiers.enumerated() {
+            let field = "quotas.tiers[\(i)]"
+            v.check(!tier.name.isEmpty, field + ".name", "must not be empty")
+            for (key, value) in [("rpm", tier.rpm), ("tpm", tier.tpm), ("rpd", tier.rpd)] {
+                if let value { v.number(value, field + "." + key, 0...1e15) }
+            }
+        }
+
+        v.number(s.targets.maxStaleShare, "targets.maxStaleShare", Bounds.share)
+        if let tier = s.targets.maxTier {
+            let tiers = q.tiers.map(\.name)
+            v.check(
+                tiers.contains(tier), "targets.maxTier",
+                "unknown tier \(quoted(tier))" + suggestion(tier, tiers) + "; the tiers are " + tiers.joined(separator: ", "))
+        }
+
+        var names = Set<String>()
+        for (i, d) in s.designs.enumerated() {
+            let field = "designs[\(i)]"
+            v.check(!d.name.isEmpty, field + ".name", "must not be empty")
+            v.check(names.insert(d.name).inserted, field + ".name", "\(quoted(d.name)) is defined twice")
+            validate(design: d, field: field, platform: f, into: &v)
+        }
+        let known = s.availableDesigns.map(\.name)
+        v.check(
+            known.contains(s.baseline), "baseline",
+            "unknown design \(quoted(s.baseline))" + suggestion(s.baseline, known))
+        if let error = v.first { throw error }
+    }
+
+    /// Checks that every name is a known design, suggesting the nearest one.
+    public static func checkDesignNames(_ names: [String], in scenario: Scenario, field: String = "--designs") throws {
+        let known = scenario.availableDesigns.map(\.name)
+        for name in names where !known.contains(name) {
+            throw WidgetQuotaError.invalidScenario(
+                field: field,
+                problem:
+                    "unknown design \(quoted(name))" + suggestion(name, known) + "; known designs: " + known.joined(separator: ", "))
+        }
+    }
+
+    package static func validate(design d: Design, field: String, platform: Platform, into v: inout Checker) {
+        v.check(!d.fetchTriggers.isEmpty, field + ".fetchTriggers", "must name at least one trigger")
+        if let ttl = d.cacheTTLMinutes {
+            v.number(ttl, field + ".cacheTTLMinutes", 0...(.minutesPerDay * 30))
+        }
+        if case .after(let minutes) = d.reloadPolicy {
+            v.number(minutes, field + ".reloadPolicy", platform.minEntrySpacingMinutes...(.minutesPerDay * 30))
+        }
+        v.check(
+            d.timelineEntries >= 1 && d.timelineEntries <= 1000, field + ".timelineEntries",
+            "must be between 1 and 1000, got \(d.timelineEntries)")
+        v.number(
+            d.entrySpacingMinutes, field + ".entrySpacingMinutes", platform.minEntrySpacingMinutes...Double.minutesPerDay,
+            note: "timeline entries must be at least \(NumberText.plain(platform.minEntrySpacingMinutes)) minutes apart")
+        v.check(
+            d.requestsPerFetch >= 1 && d.requestsPerFetch <= 100, field + ".requestsPerFetch",
+            "must be between 1 and 100, got \(d.requestsPerFetch)")
+        if let hours = d.backgroundIntervalHours {
+            v.number(hours, field + ".backgroundIntervalHours", 0...168)
+        }
+        if case .backoff(let n, let base, _) = d.retry {
+            v.check(n >= 0 && n <= 20, field + ".retry.maxRetries", "must be between 0 and 20, got \(n)")
+            v.number(base, field + ".retry.baseSeconds", 0.001...Double.secondsPerDay)
+        }
+        if let align = d.alignToWallClockMinutes {
+            v.number(align, field + ".alignToWallClockMinutes", 1...Double.minutesPerDay)
+        }
+        v.number(d.jitterSeconds, field + ".jitterSeconds", 0...Double.secondsPerDay)
+    }
+
+    /// `horizon.growth`: at least one month, at most `Growth.maxMonths`, every month's users a
+    /// population the engine accepts.
+    static func growthChecks(_ growth: Growth, _ v: inout Checker) {
+        let field = "horizon.growth"
+        switch growth {
+        case .monthly(let list):
+            v.check(!list.isEmpty, field, "must list the users of at least one month")
+            v.check(list.count <= Growth.maxMonths, field, "must list at most \(Growth.maxMonths) months, got \(list.count)")
+            for (i, n) in list.enumerated() {
+                v.check(n >= 1 && n <= maxUsers, "\(field)[\(i)]", "users in month \(i + 1) must be between 1 and \(maxUsers), got \(n)")
+            }
+        case .curve(let start, let end, let months, _):
+            v.check(start >= 1 && start <= maxUsers, field + ".start", "must be between 1 and \(maxUsers), got \(start)")
+            v.check(end >= 1 && end <= maxUsers, field + ".end", "must be between 1 and \(maxUsers), got \(end)")
+            v.check(
+                months >= 2 && months <= Growth.maxMonths, field + ".months",
+                "must be between 2 and \(Growth.maxMonths), got \(months)")
+        }
+    }
+
+    static func suggestion(_ name: String, _ known: [String]) -> String {
+        Levenshtein.nearest(to: name, in: known).map { "; did you mean \"\($0)\"?" } ?? ""
+    }
+
+    /// Collects the first failure.
+    package struct Checker {
+        package var first: WidgetQuotaError?
+
+        package init() {}
+
+        mutating func check(_ condition: Bool, _ field: String, _ problem: @autoclosure () -> String) {
+            if !condition && first == nil { first = .invalidScenario(field: field, problem: problem()) }
+        }
+
+        mutating func number(_ value: Double, _ field: String, _ range: ClosedRange<Double>, note: String? = nil) {
+            guard value.isFinite else { return check(false, field, "must be a finite number, got \(value)") }
+            check(
+                range.contains(value), field,
+                note.map { "\($0), got \(NumberText.plain(value))" }
+                    ?? "must be between \(NumberText.plain(range.lowerBound)) and \(NumberText.plain(range.upperBound)), got \(NumberText.plain(value))"
+            )
+        }
+
+        mutating func distribution(_ d: Distribution, _ field: String, _ range: ClosedRange<Double>) {
+            switch d {
+            case .fixed(let x): number(x, field, range)
+            case .uniform(let a, let b):
+                number(a, field + ".min", range)
+                number(b, field + ".max", range)
+                check(a <= b, field, "uniform min (\(NumberText.plain(a))) must not exceed max (\(NumberText.plain(b)))")
+            case .triangular(let a, let m, let b):
+                number(a, field + ".min", range)
+                number(m, field + ".mode", range)
+                number(b, field + ".max", range)
+                check(a <= m && m <= b, field, "triangular needs min ≤ mode ≤ max")
+            case .normal(let m, let s, let lo, let hi):
+                number(m, field + ".mean", range)
+                check(s.isFinite && s >= 0, field + ".sd", "must be a finite number ≥ 0")
+                // Unclamped tails are fine when they practically never leave the valid range (6 sd).
+                if (lo ?? -.infinity) < range.lowerBound && m - 6 * s < range.lowerBound {
+                    check(
+                        false, field + ".min",
+                        "a normal distribution here needs \"min\" of at least \(NumberText.plain(range.lowerBound)) so draws stay valid")
+                }
+                if (hi ?? .infinity) > range.upperBound && m + 6 * s > range.upperBound {
+                    check(
+                        false, field + ".max",
+                        "a normal distribution here needs \"max\" of at most \(NumberText.plain(range.upperBound)) so draws stay valid")
+                }
+                if let lo, let hi { check(lo <= hi, field, "min must not exceed max") }
+            case .lognormal(let m, let s):
+                check(m.isFinite && m > 0, field + ".mean", "a lognormal mean must be a finite number > 0")
+                check(s.isFinite && s >= 0, field + ".sd", "must be a finite number ≥ 0")
+                check(
+                    range.upperBound == .infinity || range.upperBound >= 1_000, field,
+                    "a lognormal is unbounded; use beta, uniform or triangular for a value limited to \(NumberText.plain(range.lowerBound))...\(NumberText.plain(range.upperBound))"
+                )
+            case .beta(let a, let b):
+                check(a.isFinite && a > 0 && b.isFinite && b > 0, field, "beta needs alpha > 0 and beta > 0")
+                check(range.lowerBound <= 0 && range.upperBound >= 1, field, "beta draws lie in 0...1, outside the valid range")
+            }
+        }
+
+        mutating func share(_ d: Distribution, _ field: String) { distribution(d, field, Bounds.share) }
+        mutating func positive(_ d: Distribution, _ field: String) { distribution(d, field, Bounds.positiveFactor) }
+        mutating func nonNegative(_ d: Distribution, _ field: String, max: Double) { distribution(d, field, 0...max) }
+    }
+}

@@ -1,0 +1,247 @@
+import Foundation
+import WidgetQuotaCharts
+import WidgetQuotaModel
+import WidgetQuotaSimulation
+import WidgetQuotaSupport
+
+/// One design's launch month by month: each month's requests, cost and tier, the cumulative
+/// cost, and the month in which each tier runs out. Part of the report's JSON (`growth[]`).
+public struct GrowthPlan: Codable, Sendable, Equatable {
+    public var design: String
+    public var months: [Month]
+    /// Per tier, cheapest first: the first month in which it is no longer enough.
+    public var tiers: [TierRunsOut]
+
+    /// One month of the launch.
+    public struct Month: Codable, Sendable, Equatable {
+        /// 1-based.
+        public var month: Int
+        public var users: Int
+        /// `exact` or `projected`: a listed population's own figures (its `method`), or the
+        /// sample's mean per user scaled to the month's users (`projected`).
+        public var method: String
+        /// All users' requests in the month, mean over runs.
+        public var requests: Double
+        /// USD for the month, mean over runs (nil when the model has no price).
+        public var cost: Double?
+        /// USD from month 1 to this one.
+        public var cumulativeCost: Double?
+        /// The cheapest tier with enough headroom for the month's users (nil: none is).
+        public var tier: String?
+        /// True when the scenario lists tiers and none is enough.
+        public var exceedsEveryTier: Bool
+    }
+
+    /// When one tier stops being enough.
+    public struct TierRunsOut: Codable, Sendable, Equatable {
+        public var tier: String
+        /// The most users the tier serves with at most the acceptable risk (nil: more than the
+        /// largest population searched).
+        public var maxUsers: Int?
+        /// The first month whose users exceed `maxUsers` (nil: the tier holds every month).
+        public var runsOutInMonth: Int?
+    }
+}
+
+/// Projects `horizon.growth` from a simulation result, without simulating again: requests and
+/// cost scale the simulated sample's mean per user (or take a listed population's own figures
+/// when a month has exactly its users), and the tier comes from the headroom search, which reads
+/// any population from the same runs (the tier per population is read the same way).
+package struct GrowthReport {
+    let result: SimulationResult
+
+    package init(result: SimulationResult) {
+        self.result = result
+    }
+
+    /// Names of the files it adds to a report.
+    enum File {
+        static let csv = "growth.csv"
+        static let chart = "growth-cost.svg"
+        static let all = [csv, chart]
+    }
+
+    /// Users in each month, or nil when the scenario has no growth.
+    var users: [Int]? { result.scenario.horizon.growth?.users }
+
+    /// One plan per design, in the result's design order (empty without growth).
+    package func plans() -> [GrowthPlan] {
+        guard let users else { return [] }
+        return result.method.designs.map { plan(design: $0, users: users) }
+    }
+
+    /// Whether the month with `users` users is within `tier` for `design` (headroom, as the tier per population is read).
+    func fits(design: String, tier: String, users: Int) -> Bool {
+        guard let h = result.headroom.first(where: { $0.design == design && $0.tier == tier }) else { return false }
+        return h.maxUsers.map { users <= $0 } ?? true
+    }
+
+    func plan(design: String, users months: [Int]) -> GrowthPlan {
+        let rows = result.results.filter { $0.design == design }
+        let tiers = result.scenario.quotas.tiers
+        // The whole sample's mean per user: the largest listed population is projected from it,
+        // or (when no listed population exceeds the sample) simulated as the whole sample.
+        let reference = rows.max { $0.users < $1.users }
+        let perUser = reference.map { $0.totalRequestsPerMonth.mean / Double($0.users) } ?? 0
+        let costPerUser = reference.flatMap { r in r.cost.map { $0.perMonth.mean / Double(r.users) } }
+        var cumulative: Double? = costPerUser == nil ? nil : 0
+        var plan = GrowthPlan(design: design, months: [], tiers: [])
+        for (i, n) in months.enumerated() {
+            let listed = rows.first { $0.users == n }
+            let requests = listed?.totalRequestsPerMonth.mean ?? perUser * Double(n)
+            let cost = listed.map { $0.cost?.perMonth.mean } ?? costPerUser.map { $0 * Double(n) }
+            if let cost { cumulative = (cumulative ?? 0) + cost }
+            let tier = tiers.first { fits(design: design, tier: $0.name, users: n) }?.name
+            plan.months.append(
+                .init(
+                    month: i + 1, users: n, method: listed?.method ?? "projected", requests: requests, cost: cost,
+                    cumulativeCost: cost == nil ? nil : cumulative, tier: tier, exceedsEveryTier: tier == nil && !tiers.isEmpty))
+        }
+        plan.tiers = tiers.map { tier in
+            let maxUsers = result.headroom.first { $0.design == design && $0.tier == tier.name }?.maxUsers
+            let out = months.firstIndex { !fits(design: design, tier: tier.name, users: $0) }.map { $0 + 1 }
+            return .init(tier: tier.name, maxUsers: maxUsers, runsOutInMonth: out)
+        }
+        return plan
+    }
+
+    /// How the months were read, in a sentence or two.
+    func methodText() -> String {
+        let sample = ReportFormat.users(result.method.sampleUsers)
+        return "Every month is read from the same simulation, none simulated again: requests and cost scale the mean per user of "
+            + "the \(sample) users simulated in each of \(result.method.runs) runs (a month with exactly the users of a listed "
+            + "population takes that population's figures), and the tier comes from the headroom search over the same runs, which "
+            + "projects any population from that sample, as the tier per population in the quota table does. "
+            + (result.scenario.horizon.days == 30 ? "" : "A month here is the scenario's \(result.scenario.horizon.days) days. ")
+    }
+
+    /// "Runs out: free and tier1 from month 1 (not enough at launch); tier2 in month 3. Holds through month 6: tier3."
+    package func runsOutText(_ plan: GrowthPlan) -> String {
+        guard !plan.tiers.isEmpty else {
+            return result.scenario.quotas.missingTiersReason(model: result.scenario.api.model) ?? "The scenario lists no quota tiers."
+        }
+        var byMonth = [(month: Int, tiers: [String])]()
+        for t in plan.tiers {
+            guard let m = t.runsOutInMonth else { continue }
+            if let i = byMonth.firstIndex(where: { $0.month == m }) {
+                byMonth[i].tiers.append(t.tier)
+            } else {
+                byMonth.append((m, [t.tier]))
+            }
+        }
+        func list(_ names: [String]) -> String {
+            names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names.last!
+        }
+        var sentences = [String]()
+        if !byMonth.isEmpty {
+            sentences.append(
+                "Runs out: "
+                    + byMonth.map {
+                        "\(list($0.tiers)) " + ($0.month == 1 ? "from month 1 (not enough at launch)" : "in month \($0.month)")
+                    }
+                    .joined(separator: "; ") + ".")
+        }
+        let holding = plan.tiers.filter { $0.runsOutInMonth == nil }.map(\.tier)
+        sentences.append(
+            holding.isEmpty
+                ? "No listed tier is enough from month \(byMonth.last?.month ?? 1) on."
+                : "Holds through month \(plan.months.count): \(list(holding)).")
+        return sentences.joined(separator: " ")
+    }
+
+    /// The parts of the "Growth month by month" section, shared by the Markdown and the web page.
+    struct Section {
+        static let title = "Growth month by month"
+        /// What the months are and how they were projected.
+        var intro: String
+        /// True when some month has a cost (the cost chart is worth drawing).
+        var hasCost: Bool
+        /// Per design: its heading, its months and when each tier runs out.
+        var designs: [(heading: String, table: MarkdownTable, runsOut: String)]
+    }
+
+    /// The section's parts (nil without growth).
+    func section() -> Section? {
+        let plans = plans()
+        guard let users, !plans.isEmpty else { return nil }
+        var intro = "Users per month from `horizon.growth`: " + users.map(ReportFormat.users).joined(separator: ", ") + ". "
+        intro += "Per design: each month's requests, cost and the tier it needs (the cheapest with at most a "
+        intro += "\(NumberText.percent(result.scenario.quotas.acceptableRisk, digits: 0)) chance of hitting a limit), the cost so far, "
+        intro += "and the month each tier runs out (the first month it is no longer enough). "
+        intro += methodText().trimmingCharacters(in: .whitespaces)
+        let tierText = VerdictBuilder(result: result, withoutOutages: nil)
+        let designs = plans.map { plan in
+            var table = MarkdownTable(["Month", "Users", "Requests", "Cost", "Cost so far", "Tier needed"])
+            for m in plan.months {
+                table.append([
+                    String(m.month), ReportFormat.users(m.users), ReportFormat.whole(m.requests),
+                    m.cost.map(ReportFormat.money) ?? "–", m.cumulativeCost.map(ReportFormat.money) ?? "–",
+                    result.scenario.quotas.tiers.isEmpty ? "–" : tierText.tierText(m.tier),
+                ])
+            }
+            return (plan.design + (plan.design == result.method.baseline ? " (the baseline)" : ""), table, runsOutText(plan))
+        }
+        return Section(intro: intro, hasCost: plans.contains { $0.months.contains { $0.cost != nil } }, designs: designs)
+    }
+
+    /// The report's "Growth month by month" section (nil without growth).
+    func markdown(chart: String?) -> String? {
+        guard let section = section() else { return nil }
+        var md = "## \(Section.title)\n\n" + section.intro + "\n\n"
+        if let chart, section.hasCost {
+            md += "![Cost a month in US dollars over the launch, one line per design](\(chart))\n\n"
+        }
+        for design in section.designs {
+            md += "### \(design.heading)\n\n" + design.table.markdown + "\n" + design.runsOut + "\n\n"
+        }
+        return md
+    }
+
+    /// growth.csv: one row per design and month; the month each tier runs out repeats on the design's rows.
+    func csv() -> String? {
+        let plans = plans()
+        guard !plans.isEmpty else { return nil }
+        let tiers = result.scenario.quotas.tiers.map(\.name)
+        var w = CSVWriter(
+            header: [
+                "design", "month", "users", "method", "requests_per_month", "cost_per_month", "cumulative_cost", "tier_needed",
+                "exceeds_every_tier",
+            ] + tiers.map { "runs_out_month_" + $0 })
+        for plan in plans {
+            for m in plan.months {
+                let fixed: [CSVWriter.Cell] = [
+                    .text(plan.design), .integer(m.month), .integer(m.users), .text(m.method), .number(m.requests),
+                    m.cost.map(CSVWriter.Cell.number) ?? .empty, m.cumulativeCost.map(CSVWriter.Cell.number) ?? .empty,
+                    m.tier.map(CSVWriter.Cell.text) ?? .empty, .text(m.exceedsEveryTier ? "true" : "false"),
+                ]
+                let out = tiers.map { name in
+                    plan.tiers.first { $0.tier == name }?.runsOutInMonth.map(CSVWriter.Cell.integer) ?? .empty
+                }
+                w.appendRow(fixed + out)
+            }
+        }
+        return w.output
+    }
+
+    /// Cost a month in US dollars against the month, one line per design (nil without growth or prices).
+    func chart() -> LineChart? {
+        let plans = plans()
+        guard let users, !plans.isEmpty, plans.contains(where: { $0.months.contains { $0.cost != nil } }) else { return nil }
+        let series = plans.map { plan in
+            ChartSeries(
+                name: plan.design,
+                points: plan.months.compactMap { m in m.cost.map { ChartPoint(x: Double(m.month), y: $0) } })
+        }
+        let ys = series.flatMap { $0.points.map(\.y) }
+        let step = max(1, (users.count + 11) / 12)
+        return LineChart(
+            title: "Cost a month over the launch, in US dollars",
+            subtitle: "Users per month from horizon.growth (" + ReportFormat.users(users.first ?? 0) + " to "
+                + ReportFormat.users(users.last ?? 0) + "); mean over \(result.method.runs) Monte-Carlo runs.",
+            xTitle: "Month", yTitle: "US dollars a month",
+            xScale: AxisScale(
+                kind: .linear, format: .number, lower: 1, upper: Double(max(users.count, 2)),
+                ticks: stride(from: 1, through: max(users.count, 2), by: step).map(Double.init)),
+            yScale: AxisScale(kind: .linear, covering: ys), series: series)
+    }
+}

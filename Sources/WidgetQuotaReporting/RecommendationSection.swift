@@ -1,0 +1,173 @@
+import Foundation
+import WidgetQuotaCharts
+import WidgetQuotaModel
+import WidgetQuotaSimulation
+import WidgetQuotaStudies
+import WidgetQuotaSupport
+
+/// The report's "Recommendation" section: the cheapest design within the owner's limits at each
+/// population, the simulated changes to the owner's design, and what is wasteful or broken.
+struct RecommendationSection {
+    let result: SimulationResult
+    let recommendation: Recommendation
+
+    var tiers: [QuotaTier] { result.scenario.quotas.tiers }
+    var target: String { NumberText.human(recommendation.freshnessTargetMinutes) }
+
+    /// `tier2`, `above tier3`, or `no tiers listed`.
+    func tierText(_ tier: String?, exceeds: Bool) -> String {
+        if let tier { return tier }
+        return exceeds ? "above " + (tiers.last?.name ?? "every tier") : "no tier checked"
+    }
+
+    func row(_ design: String, _ users: Int) -> DesignResult? {
+        result.results.first { $0.design == design && $0.users == users }
+    }
+
+    /// `tier1, $12.40 a month, content older than 120 min or none at 8% of glances`.
+    func figures(_ r: DesignResult) -> String {
+        var text = tierText(r.requiredTier, exceeds: r.exceedsEveryTier)
+        if let cost = r.cost?.perMonth.mean { text += ", " + ReportFormat.money(cost) + " a month" }
+        return text
+            + ", content older than \(target) min or none at \(NumberText.percent(r.freshness.overTargetShare, digits: 0)) of glances"
+    }
+
+    /// The populations the change table shows: every one when there are at most three, else the
+    /// report's focus population and the largest.
+    var shownUsers: [Int] {
+        let all = Array(Set(result.results.map(\.users))).sorted()
+        if all.count <= 3 { return all }
+        let focus = result.focusUsers
+        let largest = result.results.map(\.users).max() ?? focus
+        return focus == largest ? [focus] : [focus, largest]
+    }
+
+    static let title = "Recommendation"
+
+    /// The section as Markdown, from the same blocks the web page shows.
+    func markdown() -> String {
+        var text = "## \(Self.title)\n\n" + blocks().map(\.markdown).joined()
+        while text.hasSuffix("\n\n") { text.removeLast() }
+        return text
+    }
+
+    /// The section's content: the limits, the choice per population, what to change, what is wasteful.
+    func blocks() -> [PageBlock] {
+        let r = recommendation
+        let maxTier = r.maxTier ?? tiers.last.map { "\($0.name) (the last listed tier)" } ?? "any tier"
+        var intro = "Your limits: at most **\(maxTier)** (`--max-tier`, `targets.maxTier`), and content older than \(target) min, or none, "
+        intro +=
+            "at no more than **\(NumberText.percent(r.maxStaleShare, digits: 0))** of glances (`--max-stale-share`, `targets.maxStaleShare`). "
+        intro += "The cheapest compared design within both, by mean cost a month:"
+        var choices = [String]()
+        for choice in r.choices {
+            let users = ReportFormat.users(choice.users) + (choice.users == 1 ? " user" : " users")
+            if let design = choice.design, let row = row(design, choice.users) {
+                var line = "**\(users): \(design)**: \(figures(row))."
+                let others = choice.meetingBoth.dropFirst()
+                if !others.isEmpty { line += " Also within both: \(others.joined(separator: ", "))." }
+                choices.append(line)
+                continue
+            }
+            var line = "**\(users): none of the compared designs** is within both."
+            if let fresh = choice.freshestWithinTier, let row = row(fresh, choice.users) {
+                line += " The freshest within the tier is \(fresh) (\(figures(row)))."
+            } else {
+                line += " None is within the tier."
+            }
+            if let cheap = choice.cheapestWithinStaleness, let row = row(cheap, choice.users) {
+                line += " The cheapest within the staleness limit is \(cheap) (\(figures(row)))."
+            } else {
+                line += " None is within the staleness limit."
+            }
+            choices.append(line)
+        }
+        var blocks: [PageBlock] = [.paragraph(intro), .bullets(choices)]
+        let own = Set(result.scenario.designs.map(\.name))
+        if !own.isEmpty && DesignPresets.all.contains(where: { !result.method.designs.contains($0.name) })
+            && r.choices.contains(where: { $0.design == nil })
+        {
+            blocks.append(
+                .paragraph("Only the scenario's own designs and its baseline were compared; `--with-presets` adds the built-in designs."))
+        }
+        return blocks + changes() + flags()
+    }
+
+    func changes() -> [PageBlock] {
+        let r = recommendation
+        guard !r.changes.isEmpty else {
+            return r.ownDesign.isEmpty
+                ? [] : [.paragraph("Nothing in \(r.ownDesign)'s fields calls for a change the simulation could test.")]
+        }
+        var intro = "Each change simulated with the same users, runs and seed as the design as it is; "
+        intro += "*as designed* is \(r.ownDesign) unchanged. *Budget ran out*: the share of widget-instance days on which the reload "
+        intro += "budget ran out."
+        var table = MarkdownTable(
+            [
+                "Change", "Users", "Requests a month", "Cost a month", "Tier", "Older than \(target) min, or none", "Budget ran out",
+                "Within both",
+            ],
+            alignments: [.left, .right, .right, .right, .left, .right, .right, .left])
+        func cells(_ label: String, _ users: Int, _ f: Recommendation.Figures, _ before: Recommendation.Figures?) -> [String] {
+            var requests = ReportFormat.short(f.requestsPerMonth)
+            if let before, before.requestsPerMonth > 0 {
+                let change = f.requestsPerMonth / before.requestsPerMonth - 1
+                let size = NumberText.percent(abs(change), digits: 0)
+                requests += " (" + (size == "0%" ? "±" : (change > 0 ? "+" : "−")) + size + ")"
+            }
+            return [
+                label, ReportFormat.users(users), requests, f.costPerMonth.map(ReportFormat.shortMoney) ?? "–",
+                tierText(f.tier, exceeds: f.exceedsEveryTier), NumberText.percent(f.overTargetShare, digits: 0),
+                NumberText.percent(f.budgetExhaustedDayShare, digits: 0), f.meetsTargets ? "yes" : "no",
+            ]
+        }
+        for users in shownUsers {
+            guard let first = r.changes.first?.effects.first(where: { $0.users == users }) else { continue }
+            table.append(cells("as designed", users, first.before, nil))
+            for change in r.changes {
+                guard let e = change.effects.first(where: { $0.users == users }) else { continue }
+                table.append(cells(change.description, users, e.after, e.before))
+            }
+        }
+        return [
+            .heading("What to change in \(r.ownDesign)"), .paragraph(intro), .table(table, label: "What to change in \(r.ownDesign)"),
+            .paragraph(verdictOnChanges()),
+        ]
+    }
+
+    /// Which change, if any, brings the owner's design within both limits at every population.
+    func verdictOnChanges() -> String {
+        let r = recommendation
+        let everywhere = r.changes.filter { c in !c.effects.isEmpty && c.effects.allSatisfy(\.after.meetsTargets) }
+        let asDesigned = r.changes.first.map { c in c.effects.allSatisfy(\.before.meetsTargets) } ?? false
+        if asDesigned {
+            return "\(r.ownDesign) is within both limits at every population as it is; the changes above only move the cost."
+        }
+        func cheapest(_ c: Recommendation.Change) -> Double {
+            c.effects.reduce(0) { $0 + ($1.after.costPerMonth ?? $1.after.requestsPerMonth) }
+        }
+        if let best = everywhere.min(by: { cheapest($0) < cheapest($1) }) {
+            return "With \(best.description), \(r.ownDesign) is within both limits at every population."
+        }
+        let some = r.changes.filter { c in c.effects.contains(where: \.after.meetsTargets) }
+        if let best = some.max(by: { $0.effects.filter(\.after.meetsTargets).count < $1.effects.filter(\.after.meetsTargets).count }) {
+            let users = best.effects.filter(\.after.meetsTargets).map { ReportFormat.users($0.users) }
+            return
+                "With \(best.description), \(r.ownDesign) is within both limits at \(users.joined(separator: ", ")) users, not at every population."
+        }
+        return "No change simulated here brings \(r.ownDesign) within both limits; see the designs above, or relax a limit."
+    }
+
+    func flags() -> [PageBlock] {
+        let r = recommendation
+        let heading = PageBlock.heading("Wasteful or broken")
+        guard !r.flags.isEmpty else {
+            return [heading, .paragraph("Nothing the simulation measured is wasteful or broken in the compared designs.")]
+        }
+        return [
+            heading,
+            .paragraph("What the simulation shows, per user at \(ReportFormat.users(result.results.map(\.users).max() ?? 0)) users:"),
+            .bullets(r.flags.map { "**\($0.design)**: \($0.message)" }),
+        ]
+    }
+}

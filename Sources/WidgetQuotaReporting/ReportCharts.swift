@@ -1,0 +1,139 @@
+import Foundation
+import WidgetQuotaCharts
+import WidgetQuotaStudies
+import WidgetQuotaSupport
+
+/// The report's charts, drawn from a result: each an SVG file written beside the Markdown.
+package struct ReportCharts {
+    let facts: ReportFacts
+    let sensitivity: SensitivityResult?
+    var sweep: SweepResult? = nil
+
+    package init(facts: ReportFacts, sensitivity: SensitivityResult?, sweep: SweepResult? = nil) {
+        self.facts = facts
+        self.sensitivity = sensitivity
+        self.sweep = sweep
+    }
+
+    /// File names of the charts.
+    package enum File {
+        static let requestsByUsers = "requests-by-users.svg"
+        static let typicalDay = "typical-day.svg"
+        static let tradeoff = "tradeoff.svg"
+        static let sensitivity = "sensitivity.svg"
+        package static let costByUsers = "cost-by-users.svg"
+        /// Every chart a report can have.
+        static let all = [requestsByUsers, typicalDay, tradeoff, sensitivity, costByUsers]
+    }
+
+    /// Every chart this report has, as (file name, SVG).
+    func all() -> [(name: String, svg: String)] {
+        var charts = [
+            (File.requestsByUsers, requestsByUsers().svg()), (File.typicalDay, typicalDay().svg()),
+            (File.tradeoff, tradeoff().svg()),
+        ]
+        if let s = sensitivity { charts.append((File.sensitivity, tornado(s).svg())) }
+        if let cost = costByUsers() { charts.append((File.costByUsers, cost.svg())) }
+        return charts
+    }
+
+    /// Requests per month against users, log–log, one line per design.
+    func requestsByUsers() -> LineChart {
+        let series = facts.designs.map { design in
+            ChartSeries(name: design, points: facts.rows(design).map { ChartPoint(x: Double($0.users), y: $0.totalRequestsPerMonth.mean) })
+        }
+        let xs = series.flatMap { $0.points.map(\.x) }
+        let ys = series.flatMap { $0.points.map(\.y) }
+        return LineChart(
+            title: "Requests per month by number of users",
+            subtitle: "Mean over \(facts.result.method.runs) Monte-Carlo runs; both axes logarithmic (each step is ×10).",
+            xTitle: "Users", yTitle: "Requests per month",
+            xScale: AxisScale(kind: .log, covering: xs), yScale: AxisScale(kind: .log, covering: ys), series: series)
+    }
+
+    /// Cost a month in dollars against users, log–log, one line per design; nil when the model has no price.
+    package func costByUsers() -> LineChart? {
+        guard facts.hasCost else { return nil }
+        let series = facts.designs.map { design in
+            ChartSeries(
+                name: design,
+                points: facts.rows(design).compactMap { r in r.cost.map { ChartPoint(x: Double(r.users), y: $0.perMonth.mean) } })
+        }
+        let xs = series.flatMap { $0.points.map(\.x) }
+        let ys = series.flatMap { $0.points.map(\.y) }
+        let model = facts.result.results.lazy.compactMap(\.cost).first.map { " of \($0.model)" } ?? ""
+        return LineChart(
+            title: "Cost per month by number of users",
+            subtitle: "Mean over \(facts.result.method.runs) Monte-Carlo runs, in US dollars at the listed price\(model); failed requests "
+                + "are not billed. Both axes logarithmic (each step is ×10).",
+            xTitle: "Users", yTitle: "Cost per month (USD)",
+            xScale: AxisScale(kind: .log, covering: xs), yScale: AxisScale(kind: .log, format: .dollars, covering: ys), series: series)
+    }
+
+    /// Requests per minute over a typical UTC day for the focus population, with per-minute quota limits.
+    func typicalDay() -> LineChart {
+        let n = Double(facts.focusUsers)
+        let series = facts.result.typicalDay.map { day in
+            ChartSeries(
+                name: day.design,
+                points: day.requestsPerUserByMinute.enumerated().map { ChartPoint(x: Double($0.offset), y: $0.element * n) },
+                style: .line)
+        }
+        let ys = series.flatMap { $0.points.map(\.y) }
+        let limits = facts.result.scenario.quotas.tiers.compactMap { tier in
+            tier.rpm.map { ReferenceLine(label: "\(tier.name): \(ReportFormat.whole($0)) requests/min", y: $0) }
+        }
+        let top = ys.max() ?? 1
+        // Show a limit when it is within reach, without letting a far-away limit squeeze the curves.
+        let shown = limits.filter { $0.y <= top * 3 }
+        return LineChart(
+            title: "Requests per minute over a typical day, \(ReportFormat.users(facts.focusUsers)) users",
+            subtitle:
+                "Mean of each UTC minute over the month and runs (log scale); peaks on a single day are higher (see the quota table).",
+            xTitle: "Time of day (UTC)", yTitle: "Requests per minute",
+            xScale: AxisScale(
+                kind: .linear, format: .timeOfDay, lower: 0, upper: .minutesPerDay,
+                ticks: stride(from: 0.0, through: .minutesPerDay, by: 180).map { $0 }),
+            yScale: AxisScale(kind: .log, covering: ys.filter { $0 >= top / 10_000 } + shown.map(\.y)), series: series, references: shown)
+    }
+
+    /// Requests against staleness, one point per design: the trade-off a product owner makes.
+    package func tradeoff() -> LineChart {
+        let n = facts.focusUsers
+        let colours = ChartStyle.colours(series: facts.designs.count, reservingOne: sweep != nil)
+        var series = zip(facts.designs, colours.series).compactMap { design, colour -> ChartSeries? in
+            guard let r = facts.row(design, users: n) else { return nil }
+            return ChartSeries(
+                name: design, points: [ChartPoint(x: r.requestsPerUserMonth.mean, y: r.freshness.overTargetShare, label: design)],
+                style: .markers, colour: colour)
+        }
+        if let sweep {
+            let points = sweep.points.map {
+                ChartPoint(
+                    x: $0.requestsPerUserMonth, y: $0.overTargetShare,
+                    label: "\(sweep.knob.rawValue) \(NumberText.plain($0.value)) \(sweep.unit)")
+            }
+            series.append(
+                ChartSeries(
+                    name: "\(sweep.design), \(sweep.knob.rawValue) sweep", points: points, style: .lineAndMarkers, colour: colours.reserved)
+            )
+        }
+        let xs = series.flatMap { $0.points.map(\.x) }
+        let target = NumberText.plain(facts.result.scenario.population.freshnessTargetMinutes / .minutesPerHour)
+        return LineChart(
+            title: "Trade-off: requests against staleness",
+            subtitle: "Share of glances at content older than \(target) h (or an error) against requests per user. Down and left is better."
+                + (sweep == nil ? "" : " Line: \(sweep!.design)'s cache TTL."),
+            xTitle: "Requests per user per month", yTitle: "Glances older than \(target) h",
+            xScale: AxisScale(kind: .log, covering: xs),
+            yScale: AxisScale(kind: .linear, format: .percent, lower: 0, upper: 1, ticks: [0, 0.25, 0.5, 0.75, 1]), series: series)
+    }
+
+    func tornado(_ s: SensitivityResult) -> TornadoChart {
+        TornadoChart(
+            title: "What drives the number: \(s.design), \(ReportFormat.users(s.users)) users",
+            subtitle: "Monthly requests with one assumption at its p5 or p95, the others central (line: \(ReportFormat.whole(s.central))).",
+            valueTitle: "Requests per month", center: s.central,
+            bars: s.drivers.map { TornadoBar(label: $0.assumption, low: $0.requestsAtLow, high: $0.requestsAtHigh) })
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import WidgetQuotaModel
+import WidgetQuotaSimulation
+import WidgetQuotaSupport
+
+/// The report's tables: requests, behaviour, quotas and headroom, cost, freshness and outage.
+struct ResultTables {
+    let facts: ReportFacts
+    var result: SimulationResult { facts.result }
+
+    func requests() -> MarkdownTable {
+        var t = MarkdownTable([
+            "Design", "Users", "Per user / month (mean)", "Per user p5–p95", "Per user p99", "Total / month (mean)",
+            "Total p5–p95 (runs)", "Per user / day", "× baseline", "Method",
+        ])
+        for r in result.results {
+            t.append([
+                r.design, ReportFormat.users(r.users),
+                NumberText.human(r.requestsPerUserMonth.mean),
+                "\(NumberText.human(r.requestsPerUserMonth.p5))–\(NumberText.human(r.requestsPerUserMonth.p95))",
+                NumberText.human(r.requestsPerUserMonth.p99),
+                ReportFormat.whole(r.totalRequestsPerMonth.mean),
+                ReportFormat.range(r.totalRequestsPerMonth.p5, r.totalRequestsPerMonth.p95),
+                NumberText.human(r.requestsPerUserDay),
+                r.ratioToBaseline.map { NumberText.human($0) } ?? "–",
+                r.method,
+            ])
+        }
+        return t
+    }
+
+    /// Per-user behaviour does not depend on the population: one row per design.
+    var perDesign: [DesignResult] { facts.designs.compactMap { facts.rows($0).last } }
+
+    func behaviour() -> MarkdownTable {
+        var t = MarkdownTable([
+            "Design", "getTimeline", "Budget ran out (instance-days)", "Background runs",
+            "App opens", "Fetches", "Reload calls per fetch", "Failed fetches", "Retries",
+            "Requests: extension / app / background",
+        ])
+        for r in perDesign {
+            let shares = [r.requestShares.widgetExtension, r.requestShares.app, r.requestShares.background]
+            t.append([
+                r.design, NumberText.human(r.getTimelinePerUserDay), NumberText.percent(r.budgetExhaustedDayShare),
+                NumberText.human(r.backgroundRunsPerUserDay), NumberText.human(r.appOpensPerUserDay),
+                NumberText.human(r.fetchesPerUserDay),
+                r.reloadCallsPerSuccessfulFetch.map { NumberText.human($0) } ?? "–",
+                NumberText.percent(r.fetchFailureRate), NumberText.human(r.retriesPerUserDay),
+                shares.map { NumberText.percent($0, digits: 0) }.joined(separator: " / "),
+            ])
+        }
+        return t
+    }
+
+    func quotas() -> MarkdownTable {
+        let tiers = result.scenario.quotas.tiers.map(\.name)
+        var t = MarkdownTable(
+            ["Design", "Users", "Tier needed", "Peak req/min p95", "Peak tokens/min p95", "Busiest quota day p95"]
+                + tiers.map { "P(exceed \($0))" })
+        for r in result.results {
+            var row = [
+                r.design, ReportFormat.users(r.users), facts.tierText(r),
+                NumberText.human(r.load.peakRequestsPerMinute.p95), NumberText.human(r.load.peakTokensPerMinute.p95),
+                NumberText.human(r.load.peakRequestsPerQuotaDay.p95),
+            ]
+            for name in tiers {
+                row.append(r.quota.first { $0.tier == name }.map { NumberText.percent($0.exceedProbability, digits: 0) } ?? "–")
+            }
+            t.append(row)
+        }
+        return t
+    }
+
+    /// Tier limits as read, so the reader can check them against the console.
+    func tiers() -> MarkdownTable {
+        var t = MarkdownTable(["Tier", "Requests / min", "Tokens / min", "Requests / day", "Read on", "Note"])
+        for tier in result.scenario.quotas.tiers {
+            t.append([
+                tier.name, tier.rpm.map { ReportFormat.whole($0) } ?? "unpublished",
+                tier.tpm.map { ReportFormat.whole($0) } ?? "unpublished",
+                tier.rpd.map { ReportFormat.whole($0) } ?? "unpublished (treated as unlimited)", tier.readOn, tier.note,
+            ])
+        }
+        return t
+    }
+
+    /// The largest population each design can serve on each tier (found by search in the engine).
+    func headroom() -> MarkdownTable? {
+        guard !result.headroom.isEmpty else { return nil }
+        let tiers = result.scenario.quotas.tiers.map(\.name)
+        var t = MarkdownTable(["Design"] + tiers)
+        for design in facts.designs {
+            t.append(
+                [design]
+                    + tiers.map { tier in
+                        guard let h = result.headroom.first(where: { $0.design == design && $0.tier == tier }) else { return "–" }
+                        return h.maxUsers.map { ReportFormat.whole(Double($0)) } ?? "> "
+                            + ReportFormat.whole(Double(h.largestPopulationSearched))
+                    })
+        }
+        return t
+    }
+
+    /// Monthly cost per design and population, when the model has a price.
+    func cost() -> MarkdownTable? {
+        guard result.results.contains(where: { $0.cost != nil }) else { return nil }
+        var t = MarkdownTable(["Design", "Users", "Cost / month (mean)", "p5–p95 (runs)", "Per user / month"])
+        for r in result.results {
+            guard let c = r.cost else {
+                t.append([r.design, ReportFormat.users(r.users), "–", "–", "–"])
+                continue
+            }
+            t.append([
+                r.design, ReportFormat.users(r.users), ReportFormat.money(c.perMonth.mean),
+                ReportFormat.money(c.perMonth.p5) + "–" + ReportFormat.money(c.perMonth.p95), ReportFormat.money(c.perUserMonth),
+            ])
+        }
+        return t
+    }
+
+    func freshness() -> MarkdownTable {
+        let target = NumberText.plain(facts.result.scenario.population.freshnessTargetMinutes)
+        var t = MarkdownTable([
+            "Design", "Glances / day", "Older than \(target) min, or none", "Older than its TTL (≥ \(target) min)",
+            "Error / placeholder", "Median age (min)", "p95 age (min)",
+        ])
+        for r in perDesign {
+            let f = r.freshness
+            t.append([
+                r.design, NumberText.human(f.glancesPerUserDay), NumberText.percent(f.overTargetShare),
+                NumberText.percent(f.staleShare), NumberText.percent(f.errorShare),
+                f.medianAgeMinutes.map { NumberText.human($0) } ?? "–", f.p95AgeMinutes.map { NumberText.human($0) } ?? "–",
+            ])
+        }
+        return t
+    }
+
+    /// What users see during the scenario's outages, and what the outage costs in requests and load.
+    func outage() -> MarkdownTable {
+        let n = facts.focusUsers
+        var t = MarkdownTable([
+            "Design", "Glances at an error or placeholder", "Glances at old content", "Extra requests / user",
+            "Extra requests (\(ReportFormat.users(n)) users)", "Peak req/min after it ends (mean · p95)",
+            "Mean peak × usual peak",
+        ])
+        for design in facts.designs {
+            guard let r = facts.row(design, users: n) else { continue }
+            let f = r.freshness
+            let o = r.outage
+            t.append([
+                r.design, f.outageErrorShare.map { NumberText.percent($0) } ?? "–",
+                f.outageStaleShare.map { NumberText.percent($0) } ?? "–",
+                o.map { NumberText.human($0.extraRequestsPerUserMonth) } ?? "–",
+                o.map { ReportFormat.whole($0.extraRequestsPerMonth) } ?? "–",
+                o.map { NumberText.human($0.peakAfterOutagePerMinute.mean) + " · " + NumberText.human($0.peakAfterOutagePerMinute.p95) }
+                    ?? "–",
+                o?.stormRatio.map { NumberText.human($0) + "×" } ?? "–",
+            ])
+        }
+        return t
+    }
+}

@@ -1,0 +1,310 @@
+import Foundation
+import WidgetQuotaModel
+import WidgetQuotaSimulation
+import WidgetQuotaSupport
+
+/// The answer for one design at one population: the tier needed, the limit that decides it and
+/// when, the cost a month, what a user sees at a glance, and one sentence of advice.
+///
+/// Part of `report.json` (`verdicts`); every figure is read from the simulation result, and the
+/// tier without the outage from the same runs' loads on ordinary days (every minute an outage or
+/// its recovery disturbs at the same minute's mean over the other days).
+public struct Verdict: Codable, Sendable, Equatable {
+    public var design: String
+    public var users: Int
+    /// The cheapest tier with at most the acceptable risk of hitting a limit; nil when none is enough.
+    public var tier: String?
+    /// True when the scenario lists tiers and none of them is enough.
+    public var exceedsEveryTier: Bool
+    /// The tier whose limit decides: the one just below `tier` (its limit is broken), the cheapest
+    /// tier when it is enough (its tightest limit holds), or the last tier when none is enough.
+    public var decidingTier: String?
+    /// `requestsPerMinute`, `tokensPerMinute` or `requestsPerDay`.
+    public var decidingLimit: String?
+    /// The population's peak against that limit, p95 across runs: requests in the busiest minute,
+    /// tokens in the busiest minute, or requests in the busiest quota day.
+    public var decidingValue: Double?
+    /// The deciding tier's limit.
+    public var limitValue: Double?
+    /// Share of runs in which the population broke that limit.
+    public var exceedProbability: Double?
+    /// Whether the deciding limit holds (the cheapest tier is enough) or is broken.
+    public var limitHolds: Bool
+    /// What sets the tier: `outage` (the tier is higher with the outage than without it),
+    /// `busiestMinute`, `busiestQuotaDay`, or `noTiers`.
+    public var cause: String
+    /// For a daily limit: the quota day (1-based) that was busiest most often.
+    public var busiestQuotaDay: Int?
+    /// For a per-minute limit: the UTC minute of a typical day with the most requests (0–1439).
+    public var typicalPeakMinuteUTC: Int?
+    /// The tier needed on ordinary days, the outages' minutes at the other days' mean (nil: the
+    /// scenario has none, it was not compared, or no tier is enough then either; see
+    /// `exceedsEveryTierWithoutOutage`).
+    public var tierWithoutOutage: String?
+    public var exceedsEveryTierWithoutOutage: Bool?
+    /// The deciding limit's peak without the outages (p95 across runs).
+    public var decidingValueWithoutOutage: Double?
+    /// Mean cost a month (nil when the model has no price).
+    public var costPerMonth: Double?
+    /// Share of glances at content older than the freshness target, or at none.
+    public var overTargetShare: Double
+    public var medianAgeMinutes: Double?
+    /// The deciding limit and when, in words.
+    public var reason: String
+    /// One sentence of advice derived from the figures above.
+    public var advice: String
+}
+
+/// Derives the verdicts from a result and, when the scenario has outages, the same scenario
+/// simulated without them.
+package struct VerdictBuilder {
+    let result: SimulationResult
+    let withoutOutages: SimulationResult?
+
+    package init(result: SimulationResult, withoutOutages: SimulationResult?) {
+        self.result = result
+        self.withoutOutages = withoutOutages
+    }
+
+    enum Limit: String, CaseIterable {
+        case requestsPerMinute, tokensPerMinute, requestsPerDay
+
+        /// `requests a minute`, as a limit's unit reads after its number.
+        var unit: String {
+            switch self {
+            case .requestsPerMinute: "requests a minute"
+            case .tokensPerMinute: "tokens a minute"
+            case .requestsPerDay: "requests a day"
+            }
+        }
+    }
+
+    var tiers: [QuotaTier] { result.scenario.quotas.tiers }
+    var runs: Int { result.method.runs }
+
+    /// One verdict per result row, in the result's order.
+    package func all() -> [Verdict] { result.results.map(verdict) }
+
+    static func peak(_ r: DesignResult, _ limit: Limit) -> Double {
+        switch limit {
+        case .requestsPerMinute: r.load.peakRequestsPerMinute.p95
+        case .tokensPerMinute: r.load.peakTokensPerMinute.p95
+        case .requestsPerDay: r.load.peakRequestsPerQuotaDay.p95
+        }
+    }
+
+    static func value(_ tier: QuotaTier, _ limit: Limit) -> Double? {
+        switch limit {
+        case .requestsPerMinute: tier.rpm
+        case .tokensPerMinute: tier.tpm
+        case .requestsPerDay: tier.rpd
+        }
+    }
+
+    static func probability(_ r: DesignResult, tier: String, _ limit: Limit) -> Double {
+        guard let o = r.quota.first(where: { $0.tier == tier }) else { return 0 }
+        switch limit {
+        case .requestsPerMinute: return o.rpmExceedProbability
+        case .tokensPerMinute: return o.tpmExceedProbability
+        case .requestsPerDay: return o.rpdExceedProbability
+        }
+    }
+
+    /// The limit of `tier` that decides for `r`: the one broken in most runs, then the one
+    /// nearest to (or furthest past) its value; nil when the tier publishes no limit.
+    static func decidingLimit(of tier: QuotaTier, for r: DesignResult) -> Limit? {
+        let published = Limit.allCases.filter { value(tier, $0) != nil }
+        func key(_ l: Limit) -> (Double, Double) { (probability(r, tier: tier.name, l), peak(r, l) / value(tier, l)!) }
+        // Ties keep the order per minute, tokens, per day (the first maximum wins).
+        return published.reduce(nil as Limit?) { best, l in
+            guard let b = best else { return l }
+            return key(l) > key(b) ? l : b
+        }
+    }
+
+    /// The position of a row's tier among the tiers, the count when none is enough.
+    func rank(_ r: DesignResult) -> Int { r.requiredTier.flatMap { t in tiers.firstIndex { $0.name == t } } ?? tiers.count }
+
+    func verdict(_ r: DesignResult) -> Verdict {
+        var v = Verdict(
+            design: r.design, users: r.users, tier: r.requiredTier, exceedsEveryTier: r.exceedsEveryTier,
+            limitHolds: true, cause: "noTiers", costPerMonth: r.cost?.perMonth.mean,
+            overTargetShare: r.freshness.overTargetShare, medianAgeMinutes: r.freshness.medianAgeMinutes,
+            reason: result.scenario.quotas.missingTiersReason(model: result.scenario.api.model)
+                ?? "The scenario lists no quota tiers to check.",
+            advice: "List your provider's tiers under `quotas.tiers` to see which one this needs.")
+        guard !tiers.isEmpty else { return v }
+        let i = rank(r)
+        let deciding = i == 0 ? tiers[0] : tiers[i - 1]
+        let calm = withoutOutages?.results.first { $0.design == r.design && $0.users == r.users }
+        if let calm {
+            v.tierWithoutOutage = calm.requiredTier
+            v.exceedsEveryTierWithoutOutage = calm.exceedsEveryTier
+        }
+        let outageRaises = calm.map { rank(r) > rank($0) } ?? false
+        guard let limit = Self.decidingLimit(of: deciding, for: r), let limitValue = Self.value(deciding, limit) else {
+            v.cause = "noTiers"
+            v.reason = "\(deciding.name) publishes no limits to check."
+            return v
+        }
+        v.decidingTier = deciding.name
+        v.decidingLimit = limit.rawValue
+        v.decidingValue = Self.peak(r, limit)
+        v.limitValue = limitValue
+        v.exceedProbability = Self.probability(r, tier: deciding.name, limit)
+        v.limitHolds = i == 0
+        v.decidingValueWithoutOutage = calm.map { Self.peak($0, limit) }
+        v.cause = outageRaises ? "outage" : (limit == .requestsPerDay ? "busiestQuotaDay" : "busiestMinute")
+        if limit == .requestsPerDay {
+            v.busiestQuotaDay = r.load.busiestQuotaDay
+        } else {
+            v.typicalPeakMinuteUTC = typicalPeakMinute(r.design)
+        }
+        v.reason = reason(v, r, limit: limit, calm: calm)
+        v.advice = advice(v, r, limit: limit, calm: calm)
+        return v
+    }
+
+    /// The UTC minute of a typical day with the most requests per user.
+    func typicalPeakMinute(_ design: String) -> Int? {
+        guard let minutes = result.typicalDay.first(where: { $0.design == design })?.requestsPerUserByMinute, !minutes.isEmpty else {
+            return nil
+        }
+        return minutes.indices.max { minutes[$0] != minutes[$1] ? minutes[$0] < minutes[$1] : $0 > $1 }
+    }
+
+    // MARK: Words
+
+    /// `tier1`, or `above tier3` when no tier is enough.
+    func tierText(_ tier: String?) -> String { tier ?? "above " + (tiers.last?.name ?? "every tier") }
+
+    /// `in 19 of 20 runs`, `in every run`, `in no run`.
+    func runsText(_ p: Double) -> String {
+        let k = Int((p * Double(runs)).rounded())
+        return k == runs ? "in all \(runs) runs" : (k == 0 ? "in none of the \(runs) runs" : "in \(k) of \(runs) runs")
+    }
+
+    /// `the outage on day 12, 15:00–18:00 UTC`, or `the outages` when there are several.
+    var outageText: String {
+        let outages = result.scenario.api.outages
+        guard outages.count == 1, let o = outages.first else { return "the outages" }
+        return "the outage on day \(o.day), \(ReportFormat.clock(minutes: o.startHourUTC * 60))–"
+            + "\(ReportFormat.clock(minutes: (o.startHourUTC + o.durationHours) * 60)) UTC"
+    }
+
+    /// The 1-based quota day each outage starts in (the quota's day starts at its reset hour).
+    var outageQuotaDays: Set<Int> {
+        let reset = Int((-result.scenario.quotas.resetUTCOffsetHours * 60).rounded())
+        let start = ((reset % 1_440) + 1_440) % 1_440
+        return Set(
+            result.scenario.api.outages.map { o in
+                let minute = (o.day - 1) * 1_440 + Int((o.startHourUTC * 60).rounded())
+                return Int((Double(minute - start) / 1_440).rounded(.down)) + 1
+            })
+    }
+
+    /// What the peak is, and when: `the busiest minute (a typical day peaks at 17:00 UTC)`;
+    /// `when` false leaves out the time of day.
+    func peakText(_ v: Verdict, _ limit: Limit, when: Bool = true) -> String {
+        switch limit {
+        case .requestsPerDay:
+            guard when, let day = v.busiestQuotaDay else { return "the busiest quota day" }
+            let outageDay = outageQuotaDays.contains(day) ? ", the outage's" : ""
+            return "the busiest quota day (most often day \(day)\(outageDay))"
+        case .requestsPerMinute, .tokensPerMinute:
+            let noun = limit == .tokensPerMinute ? "the tokens of the busiest minute" : "the busiest minute"
+            guard when, let minute = v.typicalPeakMinuteUTC else { return noun }
+            return noun + " (a typical day peaks at \(ReportFormat.clock(minutes: Double(minute))) UTC)"
+        }
+    }
+
+    /// How the loads without the outages are measured, for the reports' method notes.
+    static let ordinaryDaysText =
+        "every minute of the outage and the 6 hours after it at the same minute's mean over the other days (the simulation runs once)"
+
+    /// An outage changes a peak noticeably when the peak without it is at most this share of the peak with it.
+    static let noticeableOutageShare = 0.9
+
+    func reason(_ v: Verdict, _ r: DesignResult, limit: Limit, calm: DesignResult?) -> String {
+        let tier = v.decidingTier ?? ""
+        let value = v.decidingValue ?? 0
+        let limitValue = v.limitValue ?? 0
+        let limitText = "\(tier)'s \(ReportFormat.whole(limitValue)) \(limit.unit)"
+        if v.limitHolds {
+            return
+                "\(tier) is enough: \(peakText(v, limit, when: false)) reaches \(ReportFormat.whole(value)) of its \(ReportFormat.whole(limitValue)) "
+                + "\(limit.unit), its closest limit."
+        }
+        if v.cause == "outage", let calm {
+            var text =
+                "\(limitText) are exceeded \(runsText(v.exceedProbability ?? 0)) because of \(outageText): with it "
+                + "\(peakText(v, limit, when: false)) reaches \(ReportFormat.whole(value))"
+            if limit == .requestsPerMinute, let storm = r.outage?.peakAfterOutagePerMinute.p95, storm > limitValue {
+                text += " (the retry storm in the hour after it alone \(ReportFormat.whole(storm)))"
+            }
+            return text + "; without it, \(peakText(v, limit, when: false)) is \(ReportFormat.whole(Self.peak(calm, limit))) "
+                + "and \(tierText(calm.requiredTier)) holds."
+        }
+        var text =
+            "\(limitText) are exceeded \(runsText(v.exceedProbability ?? 0)): \(peakText(v, limit)) reaches \(ReportFormat.whole(value))"
+        if let calmValue = v.decidingValueWithoutOutage, calmValue <= Self.noticeableOutageShare * value {
+            text += " (\(ReportFormat.whole(calmValue)) without the outage)"
+        }
+        return text + "."
+    }
+
+    /// A cheaper tier is within reach when its limit needs at most this share fewer requests.
+    static let withinReach = 0.25
+
+    func advice(_ v: Verdict, _ r: DesignResult, limit: Limit, calm: DesignResult?) -> String {
+        let value = v.decidingValue ?? 0
+        let limitValue = v.limitValue ?? 1
+        let last = tiers.last?.name ?? ""
+        if v.cause == "outage", let calm {
+            let keep = tierText(calm.requiredTier)
+            if r.requiredTier == nil {
+                return
+                    "No published tier absorbs the outage, though \(keep) is enough on ordinary days: spread the retries after an outage "
+                    + "(backoff with jitter) to stay under \(ReportFormat.whole(limitValue)) \(limit.unit), or agree a higher limit with the provider."
+            }
+            return "The outage costs a tier: \(keep) is enough on ordinary days, so spreading the retries after an outage "
+                + "(backoff with jitter) keeps \(keep); otherwise plan for \(tierText(r.requiredTier))."
+        }
+        if r.requiredTier == nil {
+            let peak =
+                limit == .requestsPerDay
+                ? "the busiest quota day" : (limit == .tokensPerMinute ? "the busiest minute's tokens" : "the busiest minute")
+            var text =
+                "No published tier is enough: \(peak) \(limit == .tokensPerMinute ? "are" : "is") \(NumberText.human(value / limitValue))× "
+                + "\(last)'s \(ReportFormat.whole(limitValue)) \(limit.unit); talk to the provider about a higher limit, or change the design"
+            let fitting = result.results.filter { $0.users == r.users && $0.design != r.design && $0.requiredTier != nil }
+            if let alt = fitting.min(by: {
+                $0.freshness.overTargetShare != $1.freshness.overTargetShare
+                    ? $0.freshness.overTargetShare < $1.freshness.overTargetShare : $0.design < $1.design
+            }) {
+                text += " (\(alt.design) needs \(tierText(alt.requiredTier)) here"
+                if let cost = alt.cost?.perMonth.mean { text += " at \(ReportFormat.money(cost)) a month" }
+                text +=
+                    ", with content older than the target or none at \(NumberText.percent(alt.freshness.overTargetShare, digits: 0)) of glances)"
+            }
+            return text + "."
+        }
+        if !v.limitHolds, let cheaper = v.decidingTier {
+            let cut = 1 - limitValue / value
+            if cut > 0 && cut <= Self.withinReach {
+                let when = limit == .requestsPerDay ? "on the busiest day" : "in the busiest minute"
+                return
+                    "Within reach of \(cheaper): \(NumberText.percent(cut, digits: 0)) fewer \(limit == .tokensPerMinute ? "tokens" : "requests") \(when) would fit it."
+            }
+        }
+        guard let tier = r.requiredTier, let h = result.headroom.first(where: { $0.design == r.design && $0.tier == tier }) else {
+            return ""
+        }
+        let next = tiers.firstIndex { $0.name == tier }.flatMap { $0 + 1 < tiers.count ? tiers[$0 + 1].name : nil }
+        guard let most = h.maxUsers else {
+            return "\(tier) holds beyond \(ReportFormat.users(h.largestPopulationSearched)) users, the most searched."
+        }
+        return "\(tier) holds up to \(ReportFormat.users(most)) users; beyond that "
+            + (next.map { "plan for \($0)." } ?? "no published tier is enough.")
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import WidgetQuotaSimulation
+import WidgetQuotaSupport
+
+/// The verdict in words: the report's first section, and the few lines a command prints on the
+/// terminal after writing a report.
+package struct VerdictSection {
+    let result: SimulationResult
+    let verdicts: [Verdict]
+    /// True when the verdicts compare against the loads of ordinary days (the outages' minutes at
+    /// the other days' mean).
+    let comparedWithoutOutages: Bool
+
+    package init(result: SimulationResult, verdicts: [Verdict], comparedWithoutOutages: Bool) {
+        self.result = result
+        self.verdicts = verdicts
+        self.comparedWithoutOutages = comparedWithoutOutages
+    }
+
+    var builder: VerdictBuilder { VerdictBuilder(result: result, withoutOutages: nil) }
+    var target: String { NumberText.human(result.scenario.population.freshnessTargetMinutes) }
+
+    /// Designs in the order the report speaks of them: the baseline first.
+    var designs: [String] {
+        let baseline = result.method.baseline
+        return result.method.designs.filter { $0 == baseline } + result.method.designs.filter { $0 != baseline }
+    }
+
+    func title(_ design: String) -> String { design == result.method.baseline ? design + " (the baseline)" : design }
+
+    /// `tier2`, or `above tier3: no published tier is enough`.
+    func tierText(_ v: Verdict) -> String {
+        v.exceedsEveryTier ? builder.tierText(v.tier) + " (no published tier is enough)" : builder.tierText(v.tier)
+    }
+
+    func glance(_ v: Verdict) -> String {
+        var text = "content older than \(target) min, or none, at \(NumberText.percent(v.overTargetShare, digits: 0)) of glances"
+        if let age = v.medianAgeMinutes { text += " (median age \(NumberText.human(age)) min)" }
+        return text
+    }
+
+    func cost(_ v: Verdict) -> String { v.costPerMonth.map { ", " + ReportFormat.money($0) + " a month" } ?? "" }
+
+    func users(_ n: Int) -> String { ReportFormat.users(n) + (n == 1 ? " user" : " users") }
+
+    package func markdown() -> String {
+        let q = result.scenario.quotas
+        var md = "## Verdict\n\n"
+        md += "For each design and population: the quota tier needed (the cheapest with at most a "
+        md += "\(NumberText.percent(q.acceptableRisk, digits: 0)) chance of hitting a limit in the month), the limit that decides it "
+        md += "and when, the cost a month, and what to do. Peaks are the p95 across \(result.method.runs) runs"
+        md +=
+            comparedWithoutOutages
+            ? "; the tier without \(builder.outageText) is measured on the same runs with \(VerdictBuilder.ordinaryDaysText).\n"
+            : ".\n"
+        for design in designs {
+            let rows = verdicts.filter { $0.design == design }
+            guard let first = rows.last else { continue }
+            md += "\n### \(title(design))\n\n"
+            md += "At a glance users see \(glance(first)).\n\n"
+            for v in rows {
+                md += "- **\(users(v.users)): \(tierText(v))**\(cost(v)). \(v.reason)" + (v.advice.isEmpty ? "" : " " + v.advice) + "\n"
+            }
+        }
+        return md
+    }
+
+    /// The populations the terminal speaks of: the report's focus population and the largest.
+    var terminalUsers: [Int] {
+        let focus = result.focusUsers
+        let largest = result.results.map(\.users).max() ?? focus
+        return focus == largest ? [focus] : [focus, largest]
+    }
+
+    /// A few lines per design, no tables: the tier, its reason and the cost at the focus and the
+    /// largest population, what users see, and the advice for the largest.
+    func terminal() -> String {
+        let shown = terminalUsers
+        var text = "Verdict for \(shown.map { users($0) }.joined(separator: " and ")) (every population is in report.md):\n"
+        for design in designs {
+            let rows = verdicts.filter { $0.design == design && shown.contains($0.users) }
+            guard let largest = rows.last else { continue }
+            text += "\n\(title(design)): users see \(glance(largest)).\n"
+            for v in rows { text += "  \(users(v.users)): \(tierText(v))\(cost(v)). \(v.reason)\n" }
+            if !largest.advice.isEmpty { text += "  What to do: \(largest.advice)\n" }
+        }
+        return text + "\n"
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import WidgetQuotaModel
+import WidgetQuotaSupport
+
+/// One (run, design) pair of the engine, fed one user at a time: it simulates each user under its
+/// design, adds them to the per-minute and per-quota-day load, and tracks the smallest population
+/// that breaks each quota tier; `finish` measures every population size.
+///
+/// Users must arrive in order (0, 1, 2, ...): populations are nested prefixes of the sample, so
+/// running peaks and first exceedances are read as users are added.
+final class DesignTask {
+    let model: SimulationModel
+    private let sampleUsers: Int
+    private let userCounts: [Int]
+    private let workspace: SimulationWorkspace
+    private var out = MonteCarloEngine.TaskOutput()
+    // Engine-owned counters the simulators add to.
+    private let buckets: UnsafeMutableBufferPointer<Int32>
+    /// The odd users' share of `buckets` (the projection compares the two halves of the sample).
+    private let oddBuckets: UnsafeMutableBufferPointer<Int32>
+    private let quotaDays: UnsafeMutableBufferPointer<Int64>
+    private let ages: UnsafeMutableBufferPointer<Int64>
+    private var peakPerMinute: Int32 = 0
+    private var peakQuotaDay: Int64 = 0
+    private let tiers: [QuotaTier]
+    private let tokens: Double
+    private var firstExceeding: [Int?]
+    /// Populations simulated in full, and their loads and requests per user once reached.
+    private let exactCounts: Set<Int>
+    private var exactLoads = [Int: LoadSummary]()
+    /// Minutes an outage or its recovery disturbs, and the model to measure ordinary days with
+    /// (nil: the scenario has no outage).
+    private let disturbed: [Bool]?
+    private let ordinaryModel: SimulationModel?
+    private var exactLoadsWithoutOutages = [Int: LoadSummary]()
+    private var exactRequests = [Int: CountHistogram]()
+    /// Requests per user so far, as counts per value: memory grows with the spread of the
+    /// counts, not with the number of users.
+    private var requests = CountTally()
+    /// How many first users are simulated without the outages as well (0: not measured), the
+    /// workspace of those calm runs, and the requests the outages added to them so far.
+    private let counterfactualUsers: Int
+    private let calmWorkspace: SimulationWorkspace?
+    private var outageExtraRequests = 0.0
+
+    /// - Parameter measuresOutageExtra: simulate the first `MonteCarloEngine.outageCounterfactualUsers`
+    ///   users without the outages as well, to measure the requests the outages add.
+    init(model: SimulationModel, sampleUsers: Int, userCounts: [Int], measuresOutageExtra: Bool = true) {
+        self.model = model
+        self.sampleUsers = sampleUsers
+        self.userCounts = userCounts
+        workspace = SimulationWorkspace(model: model)
+        let counterfactual = measuresOutageExtra && !model.outages.isEmpty
+        counterfactualUsers = counterfactual ? min(sampleUsers, MonteCarloEngine.outageCounterfactualUsers) : 0
+        calmWorkspace = counterfactual ? SimulationWorkspace(model: model) : nil
+        buckets = .allocate(capacity: model.countedMinutes)
+        buckets.initialize(repeating: 0)
+        oddBuckets = .allocate(capacity: model.countedMinutes)
+        oddBuckets.initialize(repeating: 0)
+        quotaDays = .allocate(capacity: max(model.completeQuotaDays, 1))
+        quotaDays.initialize(repeating: 0)
+        ages = .allocate(capacity: AgeHistogram.binCount)
+        ages.initialize(repeating: 0)
+        tiers = model.scenario.quotas.tiers
+        tokens = model.parameters.tokensPerRequest
+        firstExceeding = Array(repeating: nil, count: tiers.count)
+        exactCounts = Set(userCounts.filter { $0 <= sampleUsers })
+        let hasOutages = !model.outages.isEmpty
+        disturbed = hasOutages ? LoadProjection.disturbedMinutes(model: model) : nil
+        ordinaryModel = hasOutages ? model.withoutOutages() : nil
+    }
+
+    /// Bytes a task keeps per design while it runs, for `days` counted days (the per-minute,
+    /// per-quota-day and content-age counters).
+    static func bytesPerDesign(days: Int) -> Int {
+        2 * 4 * TimeUnits.minutesPerDay * days + 8 * (days + 1) + 8 * AgeHistogram.binCount  // all users' and odd users' minutes
+    }
+
+    deinit {
+        buckets.deallocate()
+        oddBuckets.deallocate()
+        quotaDays.deallocate()
+        ages.deallocate()
+    }
+
+    /// Simulates the next user, replaying `activity` (drawn for that user in this run);
+    /// `series` is scratch of `countedMinutes` entries, shared by the designs of a group.
+    func simulate(user: Int, activity: UserActivity, series: UnsafeMutableBufferPointer<Double>) {
+        var sim = UserSimulator(model: model, user: user, observer: NoObserver(), workspace: workspace, activity: activity)
+        sim.buckets = buckets.baseAddress
+        sim.halfBuckets = user % 2 == 1 ? oddBuckets.baseAddress : nil
+        sim.ages = ages.baseAddress
+        sim.quotaDays = quotaDays.baseAddress
+        sim.peakPerMinute = peakPerMinute
+        sim.peakQuotaDay = peakQuotaDay
+        if user < counterfactualUsers, let calmWorkspace {
+            let calmRequests = sim.runWithCalmCounterpart(calmWorkspace: calmWorkspace)
+            outageExtraRequests += Double(sim.monthRequests) - Double(calmRequests)
+        } else {
+            sim.run()
+        }
+        peakPerMinute = sim.peakPerMinute
+        peakQuotaDay = sim.peakQuotaDay
+        out.tally.add(sim.tally)
+        requests.add(sim.monthRequests)
+        for (t, tier) in tiers.enumerated() where firstExceeding[t] == nil {
+            if tier.isExceeded(peakPerMinute: Double(peakPerMinute), peakQuotaDay: Double(peakQuotaDay), tokensPerRequest: tokens) {
+                firstExceeding[t] = user + 1
+            }
+        }
+        if exactCounts.contains(user + 1) {
+            for i in 0..<buckets.count { series[i] = Double(buckets[i]) }
+            exactLoads[user + 1] = LoadSummary(series: UnsafeBufferPointer(series), model: model)
+            exactRequests[user + 1] = requests.histogram
+            if let disturbed, let ordinaryModel {
+                LoadProjection.replaceDisturbed(series, disturbed: disturbed)
+                exactLoadsWithoutOutages[user + 1] = LoadSummary(series: UnsafeBufferPointer(series), model: ordinaryModel)
+            }
+        }
+    }
+
+    /// The output once every sampled user has been simulated; `deviates`: the run's
+    /// `LoadProjection.deviates(model:)`.
+    func finish(deviates: [Double]) -> MonteCarloEngine.TaskOutput {
+        out.ages.counts = Array(ages)
+        let sample = Array(buckets)
+        let projection = LoadProjection(
+            sample: sample, oddUsersSample: Array(oddBuckets), sampleUsers: sampleUsers, model: model, deviates: deviates)
+        let allRequests = requests.histogram
+        // Larger populations are projected from the whole sample.
+        out.requestsPerUser = userCounts.map { exactRequests[$0] ?? allRequests }
+        for n in userCounts {
+            if let exact = exactLoads[n] {
+                out.loads.append(exact)
+            } else {
+                let projected = projection.series(users: n)
+                out.loads.append(projected.withUnsafeBufferPointer { LoadSummary(series: $0, model: model) })
+            }
+        }
+        if let ordinaryModel {
+            let ordinary = projection.withoutDisturbance()
+            out.loadsWithoutOutages = userCounts.map { n in
+                exactLoadsWithoutOutages[n]
+                    ?? ordinary.series(users: n).withUnsafeBufferPointer { LoadSummary(series: $0, model: ordinaryModel) }
+            }
+        }
+        // Beyond the sample, search the projection: its load grows monotonically with N.
+        for (t, tier) in tiers.enumerated() where firstExceeding[t] == nil {
+            firstExceeding[t] = projection.firstExceeding(
+                tier: tier, tokensPerRequest: tokens, above: sampleUsers,
+                largest: MonteCarloEngine.largestPopulation, model: model)
+        }
+        out.firstExceedingUsers = firstExceeding
+        if counterfactualUsers > 0 { out.outageExtraRequestsPerUser = outageExtraRequests / Double(counterfactualUsers) }
+        let days = Double(model.scenario.horizon.days) * Double(sampleUsers)
+        for (t, count) in sample.enumerated() {
+            out.minuteOfDayPerUser[t % TimeUnits.minutesPerDay] += Double(count) / days
+        }
+        return out
+    }
+}

@@ -1,0 +1,639 @@
+import Foundation
+import WidgetQuotaModel
+import WidgetQuotaSupport
+
+/// What the per-minute request series of one population in one run says about quotas.
+public struct LoadSummary: Sendable, Equatable {
+    /// Requests in the busiest minute.
+    public var peakPerMinute: Double
+    /// Mean requests per minute over the counted window.
+    public var meanPerMinute: Double
+    /// Requests in the busiest complete quota day (the quota's own day, e.g. midnight Pacific).
+    public var peakQuotaDay: Double
+    /// Index of that quota day, 0 = first complete quota day in the window.
+    public var busiestQuotaDay: Int
+    /// Sum of the series.
+    public var total: Double
+    /// Busiest minute in the hour after the earliest outage ends (the retry storm), if there is one.
+    public var afterOutagePeak: Double?
+    /// The busiest minute in the same hour of the day on days without an outage, averaged.
+    public var afterOutageUsualPeak: Double?
+
+    /// Summarises a per-minute series that starts at UTC midnight of the first counted day.
+    public init(series: UnsafeBufferPointer<Double>, model: SimulationModel) {
+        // One pass: the running total and the quota day's sum are two independent chains of
+        // additions (each in minute order), so the processor runs them side by side.
+        var peak = 0.0
+        var total = 0.0
+        var best = 0.0
+        var bestDay = 0
+        let firstQuotaMinute = model.quotaStartMinute
+        let quotaDays = model.completeQuotaDays
+        var t = 0
+        for day in 0..<quotaDays {
+            let start = firstQuotaMinute + day * TimeUnits.minutesPerDay
+            while t < start {
+                total += series[t]
+                peak = Swift.max(peak, series[t])
+                t += 1
+            }
+            var sum = 0.0
+            while t < start + TimeUnits.minutesPerDay {
+                let v = series[t]
+                total += v
+                peak = Swift.max(peak, v)
+                sum += v
+                t += 1
+            }
+            if sum > best {
+                best = sum
+                bestDay = day
+            }
+        }
+        while t < series.count {
+            total += series[t]
+            peak = Swift.max(peak, series[t])
+            t += 1
+        }
+        peakPerMinute = peak
+        self.total = total
+        meanPerMinute = series.isEmpty ? 0 : total / Double(series.count)
+        peakQuotaDay = best
+        busiestQuotaDay = bestDay
+        if let window = LoadSummary.stormWindow(model) {
+            func windowPeak(_ from: Int) -> Double {
+                var p = 0.0
+                for i in max(from, 0)..<min(from + TimeUnits.minutesPerHour, series.count) { p = max(p, series[i]) }
+                return p
+            }
+            afterOutagePeak = windowPeak(window.start)
+            let disturbedDays = Set(window.days)
+            let minuteOfDay = window.start % TimeUnits.minutesPerDay
+            let usual = (0..<(series.count / TimeUnits.minutesPerDay)).filter { !disturbedDays.contains($0) }
+                .map { windowPeak($0 * TimeUnits.minutesPerDay + minuteOfDay) }
+            afterOutageUsualPeak = usual.isEmpty ? nil : usual.reduce(0, +) / Double(usual.count)
+        }
+    }
+
+    /// The hour after the earliest outage ends, as counted minutes, and the counted days that any
+    /// outage or the hour after it touches (none of which is an ordinary day to compare with).
+    package static func stormWindow(_ model: SimulationModel) -> (start: Int, days: [Int])? {
+        guard let o = model.outages.first else { return nil }
+        let start = model.countedMinute(utc: o.end)
+        guard start >= 0, start + TimeUnits.minutesPerHour <= model.countedMinutes else { return nil }
+        var days = Set<Int>()
+        for outage in model.outages {
+            let first = max(model.countedMinute(utc: outage.start), 0) / TimeUnits.minutesPerDay
+            let last = (model.countedMinute(utc: outage.end) + TimeUnits.minutesPerHour) / TimeUnits.minutesPerDay
+            if first <= last { days.formUnion(first...last) }
+        }
+        return (start, days.sorted())
+    }
+
+}
+
+/// Projects the per-minute load of a large population from a simulated sample of users.
+///
+/// Users are independent and identically distributed given the run's assumptions, so the count
+/// in minute t for N users is a sum of N independent contributions: by the central limit theorem
+/// it is close to Normal(N·m(t), b·N·m(t)), where m(t) is the mean per user and b the requests a
+/// fetch sends at once. The same normal deviates serve every N (common random numbers), so the
+/// projected load grows monotonically with N and a search over N is well defined.
+///
+/// m(t) is estimated from the sample, whose counts carry sampling noise that scaling to N would
+/// multiply by √(N / n) — and the busiest minute would be the noisiest, not the busiest. So:
+/// - on ordinary days (no outage or its aftermath) each minute of the day is pooled over every
+///   such day, then denoised: a minute keeps its own mean only when its count stands out from
+///   the median of its ±15 minutes by more than noise can explain (the stampede of an aligned
+///   poll at :00 does; a lucky minute does not), and otherwise takes the mean of its neighbours
+///   that do not stand out. "More than noise can explain" is the universal threshold √(2 ln m)
+///   over m minutes, in Anscombe units (Poisson noise), times the sample's dispersion, which
+///   the odd and the even users' counts measure (devices that repeat their minutes every day
+///   make a sample noisier than Poisson);
+/// - around an outage (the outage and the `recoveryHours` after it), a minute is its ordinary
+///   mean plus the sample's excess over it, denoised likewise within each stretch between the
+///   outage's start, end and recovery end (where the excess changes at once), over ±7 minutes
+///   or, where the sample sends few requests, as many more (up to ±60) as hold about 100 of
+///   them, and against the larger of those minutes' median and mean (one day's counts are
+///   small, and the median of small counts sits below their mean). The retry storm just after
+///   an outage stands out and is kept; noise is averaged, so that the hour after an outage is
+///   not made busier than it was by the noise its busiest minute would pick up. The minutes
+///   that stand out on ordinary days (an aligned poll's :00 and :30) are scaled instead, by
+///   the sample's ratio to their ordinary counts over them and their ±7 like minutes.
+public struct LoadProjection: Sendable {
+    /// Per-user mean requests for each counted minute.
+    public private(set) var perUserMean: [Double]
+    /// The ordinary per-user means, where an outage disturbs some minutes (nil: none does).
+    private var ordinaryPerUserMean: [Double]?
+    public let batch: Double
+    private let deviates: [Double]
+
+    /// Half-widths, in minutes, of the windows described above.
+    static let ordinaryHalfWindow = 15
+    static let disturbedHalfWindow = 7
+    /// Around an outage the half-window widens, up to an hour, until it holds about this many of
+    /// the sample's requests (a level known to ±10%).
+    static let countsPerWindow = 100.0
+    static let widestDisturbedHalfWindow = 60
+
+    /// - Parameters:
+    ///   - sample: per-minute counts of `sampleUsers` simulated users.
+    ///   - oddUsersSample: the same counts for the odd-numbered users alone: comparing the two
+    ///     halves of the sample measures its noise, devices that repeat their minutes every day
+    ///     included. Without it the noise is read from how far minutes stray from their neighbours.
+    ///   - model: the run and design (its outages mark the minutes that are not ordinary).
+    ///   - deviates: `LoadProjection.deviates(model:)` when the caller has them (they depend on
+    ///     the run alone, so every design of a run shares them); drawn here otherwise.
+    public init(
+        sample: [Int32], oddUsersSample: [Int32]? = nil, sampleUsers: Int, model: SimulationModel, deviates: [Double]? = nil
+    ) {
+        let minutes = sample.count
+        let n = Double(sampleUsers)
+        let b = Double(max(model.design.requestsPerFetch, 1))
+        batch = b
+        let disturbed = LoadProjection.disturbedMinutes(model: model)
+        var pooledSum = [Double](repeating: 0, count: TimeUnits.minutesPerDay)
+        var pooledOdd = [Double](repeating: 0, count: TimeUnits.minutesPerDay)
+        var pooledDays = [Double](repeating: 0, count: TimeUnits.minutesPerDay)
+        for t in 0..<minutes where !disturbed[t] {
+            pooledSum[t % TimeUnits.minutesPerDay] += Double(sample[t])
+            pooledOdd[t % TimeUnits.minutesPerDay] += Double(oddUsersSample?[t] ?? 0)
+            pooledDays[t % TimeUnits.minutesPerDay] += 1
+        }
+        let halves =
+            oddUsersSample != nil && sampleUsers >= 2
+            ? LoadProjection.halvesDispersion(all: pooledSum, odd: pooledOdd, users: sampleUsers, batch: b) : nil
+        let (ordinary, special, dispersion) = LoadProjection.denoised(
+            pooledSum: pooledSum, pooledDays: pooledDays, users: n,
+            batch: b, dispersion: halves)
+        let ordinaryMeans = (0..<minutes).map { t in ordinary[t % TimeUnits.minutesPerDay] ?? 0 }
+        var means = ordinaryMeans
+        // Around an outage: the ordinary mean plus the sample's excess over it, the excess
+        // denoised within each stretch between the outage's start, end and recovery end. The
+        // minutes of the day that stand out on ordinary days (an aligned poll's :00 and :30)
+        // are scaled among themselves instead: their change is their own, in proportion to
+        // their level, not their quiet neighbours' excess.
+        let segment = LoadProjection.segments(model: model, minutes: minutes)
+        let threshold = (2 * Foundation.log(Double(max(disturbed.filter { $0 }.count, 2)))).squareRoot() * dispersion
+        var t = 0
+        while t < minutes {
+            guard disturbed[t] else {
+                t += 1
+                continue
+            }
+            var end = t
+            while end < minutes && disturbed[end] && segment[end] == segment[t] { end += 1 }
+            let calm = (t..<end).filter { !special[$0 % TimeUnits.minutesPerDay] }
+            let peaks = (t..<end).filter { special[$0 % TimeUnits.minutesPerDay] }
+            let smoothed = LoadProjection.smoothedExcess(
+                at: calm, sample: sample, ordinary: ordinaryMeans, users: n,
+                batch: b, threshold: threshold)
+            for (u, e) in zip(calm, smoothed) { means[u] = Swift.max(0, ordinaryMeans[u] + e) }
+            let scaled = LoadProjection.scaledPeaks(
+                at: peaks, sample: sample, ordinary: ordinaryMeans, users: n,
+                batch: b, threshold: threshold)
+            for (u, m) in zip(peaks, scaled) { means[u] = m }
+            t = end
+        }
+        perUserMean = means
+        ordinaryPerUserMean = disturbed.contains(true) ? ordinaryMeans : nil
+        self.deviates = deviates ?? LoadProjection.deviates(model: model, minutes: minutes)
+        precondition(self.deviates.count == minutes, "one deviate per counted minute")
+    }
+
+    /// The standard normal deviate of each of the first `minutes` (default: every counted minute)
+    /// of `model`'s run: the same for every design of the run (common random numbers).
+    public static func deviates(model: SimulationModel, minutes: Int? = nil) -> [Double] {
+        var rng = RandomStream(seed: model.scenario.horizon.seed, .minuteLoad, UInt64(model.run))
+        return (0..<(minutes ?? model.countedMinutes)).map { _ in rng.standardNormal() }
+    }
+
+    /// The sample's excess over the ordinary mean at `indices` (ascending minutes of one
+    /// stretch around an outage), denoised: a minute keeps its own excess only when its count
+    /// stands out by more than `threshold` (Anscombe units) from what its neighbours' excess
+    /// predicts; the others take their calm neighbours' mean.
+    static func smoothedExcess(
+        at indices: [Int], sample: [Int32], ordinary: [Double], users n: Double, batch b: Double,
+        threshold: Double
+    ) -> [Double] {
+        guard !indices.isEmpty else { return [] }  // a stretch of special minutes only
+        let excess = indices.map { Double(sample[$0]) / n - ordinary[$0] }
+        // Wide enough to hold some `countsPerWindow` requests of the sample, so that the level a
+        // calm minute takes is not itself noise the busiest minute would pick up.
+        let perMinute = Swift.max(indices.reduce(0.0) { $0 + Double(sample[$1]) } / Double(indices.count), 1e-9)
+        let wanted = Int((countsPerWindow / perMinute - 1) / 2) + 1
+        let h = Swift.min(Swift.max(disturbedHalfWindow, wanted), widestDisturbedHalfWindow)
+        // Not below the neighbours' mean: one day's counts are small (a few a minute in a
+        // sample), and the median of small counts sits below their mean, so an ordinary minute
+        // would stand out against the median alone.
+        let medians = neighbourMedians(excess, halfWindow: h, circular: false)
+        let around = zip(medians, neighbourMeans(excess, halfWindow: h)).map { Swift.max($0, $1) }
+        return denoise(excess, references: around, halfWindow: h, circular: false) { i, around in
+            let u = indices[i]
+            let expected = n * Swift.max(0, ordinary[u] + around)
+            return countDistance(Double(sample[u]), expected: expected, batch: b) > threshold
+        }
+    }
+
+    /// Per-user means at `indices`, minutes of one stretch around an outage that stand out on
+    /// ordinary days: each is its ordinary mean times the ratio of the sample's requests to the
+    /// ordinary ones over it and its ±7 such neighbours, unless its own count stands out from
+    /// that by more than `threshold`, when it keeps its own.
+    static func scaledPeaks(
+        at indices: [Int], sample: [Int32], ordinary: [Double], users n: Double, batch b: Double,
+        threshold: Double
+    ) -> [Double] {
+        indices.indices.map { i in
+            let u = indices[i]
+            var expectedSum = 0.0
+            var sampleSum = 0.0
+            forEachNeighbour(of: i, count: indices.count, halfWindow: disturbedHalfWindow, circular: false) { j in
+                expectedSum += n * ordinary[indices[j]]
+                sampleSum += Double(sample[indices[j]])
+            }
+            guard expectedSum > 0 else { return Double(sample[u]) / n }
+            let ratio = sampleSum / expectedSum
+            let scaled = ordinary[u] * ratio
+            let standsOut = countDistance(Double(sample[u]), expected: n * scaled, batch: b) > threshold
+            return standsOut ? Double(sample[u]) / n : scaled
+        }
+    }
+
+    /// Per-user means per minute of the day from counts pooled over `pooledDays[τ]` ordinary days
+    /// (nil where no ordinary day covers the minute), denoised as the type's comment describes,
+    /// and the dispersion found: how much noisier the pooled counts are than Poisson counts
+    /// (a device that polls at the same minutes every day adds to one minute on every day).
+    static func denoised(
+        pooledSum: [Double], pooledDays: [Double], users n: Double, batch b: Double,
+        dispersion measured: Double? = nil
+    ) -> (means: [Double?], standsOut: [Bool], dispersion: Double) {
+        guard pooledDays.contains(where: { $0 > 0 }) else {
+            return ([Double?](repeating: nil, count: TimeUnits.minutesPerDay), [Bool](repeating: false, count: TimeUnits.minutesPerDay), 1)
+        }
+        // Every minute of the day is covered as soon as one ordinary day is.
+        let raw = (0..<TimeUnits.minutesPerDay).map { pooledDays[$0] > 0 ? pooledSum[$0] / pooledDays[$0] / n : 0 }
+        let h = ordinaryHalfWindow
+        func distance(_ tau: Int, _ around: Double) -> Double {
+            countDistance(pooledSum[tau], expected: around * n * pooledDays[tau], batch: b)
+        }
+        // The dispersion: the median distance from the neighbours' median, against the 0.6745
+        // a Normal variable's would be (robust to the few real spikes).
+        let medians = neighbourMedians(raw, halfWindow: h, circular: true)
+        let distances = (0..<TimeUnits.minutesPerDay).filter { pooledDays[$0] > 0 }.map { distance($0, medians[$0]) }
+        let dispersion = measured ?? Swift.max(1, Statistics.median(distances) / 0.6745)
+        let threshold = (2 * Foundation.log(Double.minutesPerDay)).squareRoot()
+        let standsOut = (0..<TimeUnits.minutesPerDay).map { distance($0, medians[$0]) > threshold * dispersion }
+        let smoothed = denoise(raw, references: medians, halfWindow: h, circular: true) { tau, _ in standsOut[tau] }
+        return ((0..<TimeUnits.minutesPerDay).map { pooledDays[$0] > 0 ? smoothed[$0] : nil }, standsOut, dispersion)
+    }
+
+    /// How much noisier than Poisson counts the pooled per-minute counts are (at least 1), from
+    /// the difference between the odd and the even users' counts of each minute of the day: the
+    /// two halves share the model and differ only by sampling, so the spread of that difference
+    /// is the sample's whole noise (the median of a squared Normal variable is 0.455).
+    static func halvesDispersion(all: [Double], odd: [Double], users: Int, batch b: Double) -> Double? {
+        let oddUsers = Double(users / 2)
+        let evenUsers = Double(users - users / 2)
+        var squares = [Double]()
+        for tau in 0..<all.count {
+            let a = odd[tau]
+            let e = all[tau] - odd[tau]
+            let variance = b * (a / (oddUsers * oddUsers) + e / (evenUsers * evenUsers))
+            guard variance > 0 else { continue }
+            let difference = a / oddUsers - e / evenUsers
+            squares.append(difference * difference / variance)
+        }
+        guard squares.count >= 100 else { return nil }
+        return Swift.max(1, (Statistics.median(squares) / 0.455).squareRoot())
+    }
+
+    /// How far an observed count is from an expected one, in standard deviations of Poisson
+    /// noise (Anscombe's transform, good for small counts too); requests come `batch` at a time.
+    static func countDistance(_ observed: Double, expected: Double, batch: Double) -> Double {
+        abs(2 * (observed / batch + 0.375).squareRoot() - 2 * (expected / batch + 0.375).squareRoot())
+    }
+
+    /// Calls `body` with each index within `halfWindow` of `i` in a series of `count`, in order of
+    /// offset from −halfWindow to +halfWindow (wrapping round when `circular`, as the minutes of a
+    /// day do; otherwise skipping indices outside the series). Sums over neighbours run in this
+    /// order, so they are the same to the last bit wherever they are taken.
+    @inline(__always)
+    static func forEachNeighbour(of i: Int, count: Int, halfWindow h: Int, circular: Bool, _ body: (Int) -> Void) {
+        for offset in -h...h {
+            let j = i + offset
+            if circular {
+                body(((j % count) + count) % count)
+            } else if j >= 0 && j < count {
+                body(j)
+            }
+        }
+    }
+
+    /// Each value's neighbours' median (itself included), the reference a spike stands out from.
+    ///
+    /// The window slides: it stays sorted, losing the value that leaves and taking the one that
+    /// enters, so each step costs a window's length rather than a sort.
+    package static func neighbourMedians(_ values: [Double], halfWindow h: Int, circular: Bool) -> [Double] {
+        let count = values.count
+        guard count > 0 else { return [] }
+        var window = [Double]()
+        window.reserveCapacity(2 * h + 1)
+        forEachNeighbour(of: 0, count: count, halfWindow: h, circular: circular) { window.append(values[$0]) }
+        window.sort()
+        var medians = [Double]()
+        medians.reserveCapacity(count)
+        for i in 0..<count {
+            if i > 0 {
+                // The window of i is the window of i − 1 without i − 1 − h and with i + h.
+                let leaving = i - 1 - h
+                if circular || leaving >= 0 { remove(values[((leaving % count) + count) % count], from: &window) }
+                let entering = i + h
+                if circular || entering < count { insert(values[entering % count], into: &window) }
+            }
+            medians.append(Statistics.quantile(sorted: window, 0.5))
+        }
+        return medians
+    }
+
+    /// Inserts `value` into the ascending `sorted`, after any equal values.
+    private static func insert(_ value: Double, into sorted: inout [Double]) {
+        var low = 0
+        var high = sorted.count
+        while low < high {
+            let mid = (low + high) / 2
+            if sorted[mid] <= value { low = mid + 1 } else { high = mid }
+        }
+        sorted.insert(value, at: low)
+    }
+
+    /// Removes one value equal to `value` from the ascending `sorted` (which holds it).
+    private static func remove(_ value: Double, from sorted: inout [Double]) {
+        var low = 0
+        var high = sorted.count
+        while low < high {
+            let mid = (low + high) / 2
+            if sorted[mid] < value { low = mid + 1 } else { high = mid }
+        }
+        sorted.remove(at: low)
+    }
+
+    /// The mean of each value's neighbours within `halfWindow`, itself left out (a series that
+    /// does not wrap round).
+    static func neighbourMeans(_ values: [Double], halfWindow h: Int) -> [Double] {
+        values.indices.map { i in
+            var sum = 0.0
+            var others = 0
+            forEachNeighbour(of: i, count: values.count, halfWindow: h, circular: false) { j in
+                guard j != i else { return }
+                sum += values[j]
+                others += 1
+            }
+            return others == 0 ? values[i] : sum / Double(others)
+        }
+    }
+
+    /// `values` with noise removed: a value for which `standsOut(index, references[index])` is
+    /// true is kept (a spike, a storm); any other takes the mean of its neighbours within
+    /// `halfWindow` that do not stand out (so a spike is neither lost nor spread around).
+    static func denoise(
+        _ values: [Double], references: [Double], halfWindow h: Int, circular: Bool,
+        standsOut test: (Int, Double) -> Bool
+    ) -> [Double] {
+        let standsOut = values.indices.map { test($0, references[$0]) }
+        return values.indices.map { i in
+            if standsOut[i] { return values[i] }
+            var sum = 0.0
+            var calm = 0
+            forEachNeighbour(of: i, count: values.count, halfWindow: h, circular: circular) { j in
+                guard !standsOut[j] else { return }
+                sum += values[j]
+                calm += 1
+            }
+            return calm == 0 ? values[i] : sum / Double(calm)
+        }
+    }
+
+    /// For each counted minute, which stretch between outage boundaries (starts, ends and
+    /// recovery ends) it lies in: the excess around an outage is estimated within one stretch.
+    static func segments(model: SimulationModel, minutes: Int, recoveryHours: Double = 6) -> [Int] {
+        var cuts = [Int]()
+        for o in model.outages {
+            for time in [o.start, o.end, o.end + recoveryHours * .secondsPerHour] {
+                cuts.append(model.countedMinute(utc: time))
+            }
+        }
+        cuts.sort()
+        var segment = [Int](repeating: 0, count: minutes)
+        var next = 0
+        var id = 0
+        for t in 0..<minutes {
+            while next < cuts.count && cuts[next] <= t {
+                next += 1
+                id += 1
+            }
+            segment[t] = id
+        }
+        return segment
+    }
+
+    /// The projected per-minute series for `users` users.
+    public func series(users: Int) -> [Double] {
+        let population = Double(users)
+        return zip(perUserMean, deviates).map { m, z in
+            let mean = population * m
+            return Double(Int(max(0, mean + (batch * mean).squareRoot() * z) + 0.5))
+        }
+    }
+
+    /// Peak minute and peak complete quota day of the projected series, without building it.
+    public func peaks(users: Int, model: SimulationModel) -> (perMinute: Double, quotaDay: Double) {
+        let population = Double(users)
+        var peak = 0.0
+        var day = 0.0
+        var bestDay = 0.0
+        let start = model.quotaStartMinute
+        let end = start + model.completeQuotaDays * TimeUnits.minutesPerDay
+        for t in 0..<perUserMean.count {
+            let mean = population * perUserMean[t]
+            let v = Double(Int(max(0, mean + (batch * mean).squareRoot() * deviates[t]) + 0.5))
+            if v > peak { peak = v }
+            if t >= start && t < end {
+                day += v
+                if (t - start) % TimeUnits.minutesPerDay == 1_439 {
+                    bestDay = max(bestDay, day)
+                    day = 0
+                }
+            }
+        }
+        return (peak, bestDay)
+    }
+
+    /// The projection of ordinary days: every minute at the sample's ordinary mean for its minute
+    /// of the day, outages and their recovery included; same deviates, so it differs from this
+    /// projection only where an outage disturbs the load. Use it with the model's `withoutOutages()`.
+    public func withoutDisturbance() -> LoadProjection {
+        var calm = self
+        if let ordinary = ordinaryPerUserMean { calm.perUserMean = ordinary }
+        calm.ordinaryPerUserMean = nil
+        return calm
+    }
+
+    /// Replaces each disturbed minute of `series` (counted minutes) by the mean of the same minute
+    /// of the day over the days on which it is not disturbed: the load as ordinary days have it.
+    static func replaceDisturbed(_ series: UnsafeMutableBufferPointer<Double>, disturbed: [Bool]) {
+        let perDay = TimeUnits.minutesPerDay
+        var sum = [Double](repeating: 0, count: perDay)
+        var days = [Double](repeating: 0, count: perDay)
+        for t in 0..<min(series.count, disturbed.count) where !disturbed[t] {
+            sum[t % perDay] += series[t]
+            days[t % perDay] += 1
+        }
+        for t in 0..<min(series.count, disturbed.count) where disturbed[t] {
+            series[t] = days[t % perDay] > 0 ? sum[t % perDay] / days[t % perDay] : 0
+        }
+    }
+
+    /// Minutes that belong to an outage or the `recoveryHours` after it.
+    public static func disturbedMinutes(model: SimulationModel, recoveryHours: Double = 6) -> [Bool] {
+        var mask = [Bool](repeating: false, count: model.countedMinutes)
+        for o in model.outages {
+            let from = model.countedMinute(utc: o.start)
+            let to = Int(((o.end + recoveryHours * .secondsPerHour - model.countedStartUTC) / .secondsPerMinute).rounded(.up))
+            for t in max(0, from)..<min(mask.count, max(to, 0)) { mask[t] = true }
+        }
+        return mask
+    }
+}
+
+extension LoadProjection {
+    /// The projected count in minute `t` for `users` users (the formula of `series` and `peaks`).
+    @inline(__always) func value(minute t: Int, users: Double) -> Double {
+        let mean = users * perUserMean[t]
+        return Double(Int(max(0, mean + (batch * mean).squareRoot() * deviates[t]) + 0.5))
+    }
+
+    /// The smallest population in `above + 1 ... largest` whose projected load breaks `tier`, or nil.
+    ///
+    /// Gives what a bisection over `peaks(users:model:)` gives, without evaluating the whole series
+    /// twenty times. Each minute's projected count, max(0, N·m + √(b·N·m)·z) rounded, grows with N
+    /// (its positive part is increasing in √N), so "reaches c requests" holds from one population
+    /// on: the root of a quadratic in √N, checked against the exact formula. The busiest minute is
+    /// the earliest of these. Quota days are sums of such counts, so each grows with N too; the
+    /// days are tried busiest first, each only below the best population found so far (one
+    /// evaluation of its 1,440 minutes settles most), and bisected when it breaks there.
+    package func firstExceeding(
+        tier: QuotaTier, tokensPerRequest tokens: Double, above: Int, largest: Int,
+        model: SimulationModel
+    ) -> Int? {
+        guard above < largest else { return nil }
+        var best = Int.max  // earliest breaking population found so far
+        if let c = LoadProjection.minuteThreshold(tier: tier, tokensPerRequest: tokens) {
+            best = c <= 0 ? above + 1 : firstMinute(reaching: Double(c), above: above, largest: largest)
+        }
+        if let rpd = tier.rpd, model.completeQuotaDays > 0 {
+            let start = model.quotaStartMinute
+            func daySum(_ d: Int, _ n: Int) -> Double {
+                let users = Double(n)
+                var sum = 0.0
+                for t in (start + d * TimeUnits.minutesPerDay)..<(start + (d + 1) * TimeUnits.minutesPerDay) {
+                    sum += value(minute: t, users: users)
+                }
+                return sum
+            }
+            let expected = (0..<model.completeQuotaDays).map { d in
+                perUserMean[(start + d * TimeUnits.minutesPerDay)..<(start + (d + 1) * TimeUnits.minutesPerDay)].reduce(0, +)
+            }
+            for d in expected.indices.sorted(by: { expected[$0] > expected[$1] }) {
+                var high = min(best - 1, largest)
+                guard high > above, daySum(d, high) > rpd else { continue }
+                var low = above
+                while high - low > 1 {
+                    let mid = low + (high - low) / 2
+                    if daySum(d, mid) > rpd { high = mid } else { low = mid }
+                }
+                best = high
+            }
+        }
+        return best <= largest ? best : nil
+    }
+
+    /// The smallest whole number of requests in a minute that breaks the tier's per-minute limits
+    /// (nil when it has none).
+    package static func minuteThreshold(tier: QuotaTier, tokensPerRequest tokens: Double) -> Int? {
+        func breaks(_ c: Int) -> Bool {
+            let e = tier.exceeded(peakPerMinute: Double(c), peakQuotaDay: 0, tokensPerRequest: tokens)
+            return e.rpm || e.tpm
+        }
+        var guesses = [Int]()
+        if let rpm = tier.rpm, rpm.isFinite { guesses.append(Int(max(0, min(rpm, 1e15)).rounded(.down)) + 1) }
+        if let tpm = tier.tpm, tpm.isFinite, tokens > 0 { guesses.append(Int(max(0, min(tpm / tokens, 1e15)).rounded(.down)) + 1) }
+        guard var c = guesses.min() else { return nil }
+        guard breaks(c) || breaks(c + 1) || breaks(c + 2) else { return nil }
+        while !breaks(c) { c += 1 }
+        while c > 0 && breaks(c - 1) { c -= 1 }
+        return c
+    }
+
+    /// The smallest population above `above` (at most `largest`) with a minute of `c` or more
+    /// requests; `Int.max` when there is none.
+    func firstMinute(reaching c: Double, above: Int, largest: Int) -> Int {
+        // x = m·s² + √(b·m)·z·s with s = √N reaches c − 0.5 (which rounds up to c) from s⁺ on.
+        let target = c - 0.5
+        // Minutes whose root is within the tolerance of the lowest so far (the few that can be
+        // first); pruned as the lowest falls, and once more at the end.
+        func near(_ approx: Double, _ lowest: Double) -> Bool { approx <= lowest * (1 + 1e-9) + 2 }
+        var candidates = [(minute: Int, approx: Double)]()
+        var lowest = Double.infinity
+        // A quick test first: x is below the target at the square root of a slightly wider bound
+        // than `near` allows, so the root lies beyond it (x increases past its root). It skips
+        // most minutes without the root's square root and division, and never a near one.
+        var boundRoot = Double.infinity
+        for t in 0..<perUserMean.count {
+            let m = perUserMean[t]
+            guard m > 0 else { continue }
+            let a = (batch * m).squareRoot() * deviates[t]
+            if boundRoot < .infinity {
+                let growth = m * boundRoot * boundRoot
+                let drift = a * boundRoot
+                if growth + drift < target - 1e-9 * (growth + abs(drift) + target) { continue }
+            }
+            let root = (a * a + 4 * m * target).squareRoot()
+            let s = a > 0 ? 2 * target / (a + root) : (root - a) / (2 * m)
+            let approx = s * s
+            guard near(approx, lowest) else { continue }
+            if approx < lowest {
+                lowest = approx
+                boundRoot = ((lowest * (1 + 1e-9) + 2) * (1 + 1e-6)).squareRoot()
+                if candidates.count >= 64 { candidates.removeAll { !near($0.approx, lowest) } }
+            }
+            candidates.append((t, approx))
+        }
+        guard lowest <= Double(largest) + 2 else { return Int.max }
+        var best = Int.max
+        for (t, approx) in candidates where near(approx, lowest) {
+            // The exact formula decides: step from the root to the first population that reaches c.
+            var n = max(1, Int(approx.rounded(.down)))
+            while n > 1 && value(minute: t, users: Double(n - 1)) >= c { n -= 1 }
+            var steps = 0
+            while value(minute: t, users: Double(n)) < c && steps < 64 {
+                n += 1
+                steps += 1
+            }
+            if steps == 64 { n = firstMinuteByBisection(t, c: c, from: n, largest: largest) }
+            best = min(best, n)
+        }
+        if best == Int.max || best > largest { return Int.max }
+        return max(best, above + 1)
+    }
+
+    private func firstMinuteByBisection(_ t: Int, c: Double, from: Int, largest: Int) -> Int {
+        var low = from
+        var high = max(largest, from + 1)
+        guard value(minute: t, users: Double(high)) >= c else { return Int.max }
+        while high - low > 1 {
+            let mid = low + (high - low) / 2
+            if value(minute: t, users: Double(mid)) >= c { high = mid } else { low = mid }
+        }
+        return high
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import WidgetQuotaModel
+import WidgetQuotaSupport
+
+/// Folds the per-(run, design) outputs into one result per design × user count.
+struct ResultAggregator {
+    let scenario: Scenario
+    let designs: [Design]
+    let parameters: [RunParameters]
+    let price: PriceTable.Price?
+    let priceSource: String
+    let userCounts: [Int]
+    let sampleUsers: Int
+    let outputs: [MonteCarloEngine.TaskOutput]
+    /// Aggregate the loads of ordinary days (`TaskOutput.loadsWithoutOutages`) instead of the
+    /// loads as simulated: no outage impact and no headroom table, and each population's tier
+    /// is the cheapest broken in at most the acceptable share of runs.
+    var ordinaryDays = false
+
+    var runs: Int { parameters.count }
+
+    func output(run: Int, design: Int) -> MonteCarloEngine.TaskOutput {
+        outputs[run * designs.count + design]
+    }
+
+    func aggregate() -> SimulationResult {
+        var results = [DesignResult]()
+        var meanTotals = [String: [Int: Double]]()
+        for (d, design) in designs.enumerated() {
+            for (k, n) in userCounts.enumerated() {
+                let r = result(design: d, userIndex: k, users: n)
+                meanTotals[design.name, default: [:]][n] = r.totalRequestsPerMonth.mean
+                results.append(r)
+            }
+        }
+        let headroom = ordinaryDays ? [] : headroomTable()
+        for i in results.indices {
+            if let base = meanTotals[scenario.baseline]?[results[i].users], base > 0 {
+                results[i].ratioToBaseline = results[i].totalRequestsPerMonth.mean / base
+            }
+            let users = results[i].users
+            results[i].requiredTier =
+                ordinaryDays
+                ? results[i].quota.first { $0.exceedProbability <= Double(allowedBreakingRuns) / Double(runs) }?.tier
+                : scenario.quotas.tiers.first { tier in
+                    guard let h = headroom.first(where: { $0.design == results[i].design && $0.tier == tier.name }) else { return false }
+                    return h.maxUsers.map { users <= $0 } ?? true
+                }?.name
+            results[i].exceedsEveryTier = results[i].requiredTier == nil && !scenario.quotas.tiers.isEmpty
+        }
+        let typical = designs.enumerated().map { d, design -> SimulationResult.TypicalDay in
+            var minutes = [Double](repeating: 0, count: TimeUnits.minutesPerDay)
+            for run in 0..<runs {
+                let o = output(run: run, design: d)
+                for i in 0..<TimeUnits.minutesPerDay { minutes[i] += o.minuteOfDayPerUser[i] / Double(runs) }
+            }
+            let hours = (0..<TimeUnits.hoursPerDay).map { h in
+                minutes[(h * TimeUnits.minutesPerHour)..<((h + 1) * TimeUnits.minutesPerHour)].reduce(0, +) / .minutesPerHour
+            }
+            return .init(design: design.name, requestsPerUserPerMinuteByHour: hours, requestsPerUserByMinute: minutes)
+        }
+        let method = SimulationResult.Method(
+            runs: runs, seed: scenario.horizon.seed, sampleUsers: sampleUsers,
+            designs: designs.map(\.name), baseline: scenario.baseline,
+            description: "Monte-Carlo: \(runs) runs; each run draws the uncertain assumptions once, then simulates "
+                + "\(sampleUsers) users event by event over \(scenario.horizon.days) days after a \(scenario.horizon.warmupDays)-day warm-up. "
+                + "Populations up to \(sampleUsers) users are exact (the first N simulated users); larger ones are projected "
+                + "from the sample: totals scale the sample mean, per-minute load uses a normal approximation around the "
+                + "sample's per-minute mean pooled over ordinary days.")
+        return SimulationResult(scenario: scenario, method: method, results: results, typicalDay: typical, headroom: headroom)
+    }
+
+    /// Runs that may break a tier's limits within the acceptable risk. The epsilon before rounding
+    /// down: 0.29 × 100 is 28.999999999999996 in binary, and 29 runs may break, as the quota
+    /// table (k / runs ≤ risk) counts them.
+    var allowedBreakingRuns: Int { Int((scenario.quotas.acceptableRisk * Double(runs) + 1e-9).rounded(.down)) }
+
+    /// Headroom per design and tier: sort each run's smallest breaking population; with k runs
+    /// allowed to break (k = ⌊risk × runs⌋), the answer is one less than the (k+1)-th smallest.
+    func headroomTable() -> [SimulationResult.Headroom] {
+        var table = [SimulationResult.Headroom]()
+        let allowed = allowedBreakingRuns
+        for (d, design) in designs.enumerated() {
+            for (t, tier) in scenario.quotas.tiers.enumerated() {
+                let breaking = (0..<runs).compactMap { output(run: $0, design: d).firstExceedingUsers[t] }.sorted()
+                var maxUsers: Int?
+                if allowed < breaking.count { maxUsers = breaking[allowed] - 1 }
+                let atMax =
+                    maxUsers.map { m in Double(breaking.filter { $0 <= m }.count) / Double(runs) }
+                    ?? Double(breaking.count) / Double(runs)
+                table.append(
+                    .init(
+                        design: design.name, tier: tier.name, maxUsers: maxUsers,
+                        largestPopulationSearched: MonteCarloEngine.largestPopulation,
+                        exceedProbabilityAtMax: atMax))
+            }
+        }
+        return table
+    }
+
+    /// One design at one user count, over every run.
+    func result(design d: Int, userIndex k: Int, users n: Int) -> DesignResult {
+        let tiers = scenario.quotas.tiers
+        var requests = RequestsAcrossRuns(users: n, exact: n <= sampleUsers)
+        var tally = UserTally()
+        var ages = AgeHistogram()
+        var load = LoadAcrossRuns()
+        var outage = OutageAcrossRuns()
+        var cost = price.map(CostAcrossRuns.init)
+        var tierOutcomes = [TierOutcomesAcrossRuns](repeating: .init(), count: tiers.count)
+        for run in 0..<runs {
+            let o = output(run: run, design: d)
+            let total = requests.add(o.requestsPerUser[k])
+            cost?.add(totalRequests: total, tally: o.tally, parameters: parameters[run])
+            tally.add(o.tally)
+            ages.add(o.ages)
+            let runLoad = ordinaryDays ? o.loadsWithoutOutages![k] : o.loads[k]
+            let tokens = parameters[run].tokensPerRequest
+            if !ordinaryDays { outage.add(extraRequestsPerUser: o.outageExtraRequestsPerUser, load: runLoad) }
+            load.add(runLoad, tokensPerRequest: tokens)
+            for (t, tier) in tiers.enumerated() {
+                tierOutcomes[t].add(TierRunOutcome(tier: tier, load: runLoad, tokensPerRequest: tokens))
+            }
+        }
+        let quota = zip(tiers, tierOutcomes).map { tier, outcomes in outcomes.outcome(tier: tier.name) }
+        let totalSpread = RunSpread(requests.totalPerRun)
+        var perUserQuantiles = Quantiles(requests.perUser)
+        perUserQuantiles.mean = totalSpread.mean / Double(n)
+        return DesignResult(
+            design: designs[d].name, users: n, method: requests.exact ? "exact" : "projected",
+            requestsPerUserMonth: perUserQuantiles,
+            totalRequestsPerMonth: totalSpread,
+            requestsPerUserDay: perUserQuantiles.mean / Double(scenario.horizon.days),
+            ratioToBaseline: nil,
+            getTimelinePerUserDay: tally.perUserDay(\.getTimelines),
+            budgetExhaustedDayShare: UserTally.ratio(tally.exhaustedInstanceDays, tally.instanceDays),
+            backgroundRunsPerUserDay: tally.perUserDay(\.bgLaunches),
+            backgroundExpirationsPerUserDay: tally.perUserDay(\.bgExpirations),
+            appOpensPerUserDay: tally.perUserDay(\.appOpens),
+            reloadCallsPerUserDay: tally.perUserDay(\.reloadCalls),
+            reloadCallsPerSuccessfulFetch: tally.successfulFetches > 0 ? UserTally.ratio(tally.reloadCalls, tally.successfulFetches) : nil,
+            fetchesPerUserDay: tally.perUserDay(\.fetches),
+            fetchFailureRate: UserTally.ratio(tally.failedFetches, tally.fetches),
+            retriesPerUserDay: tally.perUserDay(\.retries),
+            requestShares: .init(
+                widgetExtension: UserTally.ratio(tally.extensionRequests, tally.requests),
+                app: UserTally.ratio(tally.appRequests, tally.requests),
+                background: UserTally.ratio(tally.backgroundRequests, tally.requests)),
+            load: load.summary,
+            freshness: ResultAggregator.freshness(tally, ages),
+            quota: quota, requiredTier: nil,
+            cost: cost?.cost(model: scenario.api.model, users: n, priceSource: priceSource),
+            outage: outage.impact(users: n))
+    }
+
+    /// What users saw at their glances: how often the content was stale, over target or an error, and how old it was.
+    static func freshness(_ tally: UserTally, _ ages: AgeHistogram) -> DesignResult.Freshness {
+        .init(
+            glancesPerUserDay: tally.perUserDay(\.glances),
+            staleShare: UserTally.ratio(tally.staleGlances, tally.glances),
+            overTargetShare: UserTally.ratio(tally.overTargetGlances, tally.glances),
+            errorShare: UserTally.ratio(tally.errorGlances, tally.glances),
+            medianAgeMinutes: ages.quantileMinutes(0.5),
+            p95AgeMinutes: ages.quantileMinutes(0.95),
+            outageErrorShare: tally.outageGlances > 0 ? UserTally.ratio(tally.outageErrorGlances, tally.outageGlances) : nil,
+            outageStaleShare: tally.outageGlances > 0 ? UserTally.ratio(tally.outageStaleGlances, tally.outageGlances) : nil)
+    }
+}

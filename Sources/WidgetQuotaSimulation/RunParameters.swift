@@ -1,0 +1,86 @@
+import Foundation
+import WidgetQuotaModel
+import WidgetQuotaSupport
+
+/// The uncertain assumptions of a scenario, each resolved to one number for one Monte-Carlo run.
+///
+/// "What we do not know" is drawn here, once per run; "how users differ" is drawn per user
+/// in `UserTraits`. Reports keep the two apart.
+public struct RunParameters: Sendable, Equatable {
+    public var smartStackShare: Double
+    public var smartStackUplift: Double
+    public var lowPowerDayShare: Double
+    public var appOpensPerDay: Double
+    public var neverOpenShare: Double
+    public var glancesPerDay: Double
+    public var getTimelinePerDay: Double
+    public var backgroundRunsPerDay: Double
+    public var failureProbability: Double
+    public var inputTokensPerRequest: Double
+    public var outputTokensPerRequest: Double
+    public var dataChangesPerDay: Double
+
+    /// Every uncertain assumption of `scenario` with its dotted path, in a fixed order.
+    public static func assumptions(of s: Scenario) -> [(path: String, distribution: Distribution)] {
+        [
+            ("population.smartStackShare", s.population.smartStackShare),
+            ("population.smartStackUplift", s.population.smartStackUplift),
+            ("population.lowPowerDayShare", s.population.lowPowerDayShare),
+            ("population.appOpensPerDay", s.population.appOpensPerDay),
+            ("population.neverOpenShare", s.population.neverOpenShare),
+            ("population.glancesPerDay", s.population.glancesPerDay),
+            ("platform.getTimelinePerDay", s.platform.getTimelinePerDay),
+            ("platform.backgroundRunsPerDay", s.platform.backgroundRunsPerDay),
+            ("api.failureProbability", s.api.failureProbability),
+            ("api.inputTokensPerRequest", s.api.inputTokensPerRequest),
+            ("api.outputTokensPerRequest", s.api.outputTokensPerRequest),
+            ("api.dataChangesPerDay", s.api.dataChangesPerDay),
+        ]
+    }
+
+    /// Resolves each assumption with `value(path, distribution)`.
+    public init(scenario s: Scenario, value: (String, Distribution) -> Double) {
+        let all = RunParameters.assumptions(of: s)
+        var resolved = [String: Double]()
+        for (path, distribution) in all { resolved[path] = value(path, distribution) }
+        func v(_ path: String) -> Double { resolved[path]! }
+        smartStackShare = v("population.smartStackShare")
+        smartStackUplift = v("population.smartStackUplift")
+        lowPowerDayShare = v("population.lowPowerDayShare")
+        appOpensPerDay = v("population.appOpensPerDay")
+        neverOpenShare = v("population.neverOpenShare")
+        glancesPerDay = v("population.glancesPerDay")
+        getTimelinePerDay = v("platform.getTimelinePerDay")
+        backgroundRunsPerDay = v("platform.backgroundRunsPerDay")
+        failureProbability = v("api.failureProbability")
+        inputTokensPerRequest = v("api.inputTokensPerRequest")
+        outputTokensPerRequest = v("api.outputTokensPerRequest")
+        dataChangesPerDay = v("api.dataChangesPerDay")
+    }
+
+    /// Draws run `run`'s values; each assumption has its own stream, keyed by its name.
+    public static func draw(_ scenario: Scenario, run: Int) -> RunParameters {
+        RunParameters(scenario: scenario) { path, distribution in
+            var rng = RandomStream(seed: scenario.horizon.seed, .runParameters, UInt64(run), stableHash(path))
+            return distribution.sample(&rng)
+        }
+    }
+
+    /// Every assumption at its central value.
+    public static func central(_ scenario: Scenario) -> RunParameters {
+        RunParameters(scenario: scenario) { _, distribution in distribution.central }
+    }
+
+    /// Tokens per request, input plus output.
+    public var tokensPerRequest: Double { inputTokensPerRequest + outputTokensPerRequest }
+
+    /// FNV-1a over UTF-8: a hash that is the same on every platform and every run (unlike `Hasher`).
+    package static func stableHash(_ text: String) -> UInt64 {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in text.utf8 {
+            h ^= UInt64(byte)
+            h = h &* 0x100_0000_01B3
+        }
+        return h
+    }
+}

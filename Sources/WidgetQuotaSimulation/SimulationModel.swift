@@ -1,0 +1,205 @@
+import Foundation
+import WidgetQuotaModel
+import WidgetQuotaSupport
+
+/// Everything fixed for one (run, design) pair, shared read-only by every simulated user.
+public struct SimulationModel: Sendable {
+    public let scenario: Scenario
+    public let design: Design
+    public let run: Int
+    public let parameters: RunParameters
+
+    /// One padding day before the warm-up, so every user's local day covers the counted UTC window.
+    package static let paddingDays = 1
+
+    /// Local days simulated per user: padding, warm-up, counted days, one tail day.
+    package let simulatedDays: Int
+    /// First and one-past-last counted local day.
+    package let countedFirstDay: Int
+    package let countedEndDay: Int
+    /// Counted window in UTC seconds (the per-minute buckets cover it).
+    let countedStartUTC: Double
+    package let countedMinutes: Int
+
+    /// How app opens, widget activity, background launches and data changes spread over a local day.
+    let appShape: DayShape
+    let widgetShape: DayShape
+    let backgroundShape: DayShape
+    let flatShape = DayShape(weights: Array(repeating: 1, count: TimeUnits.hoursPerDay))
+
+    /// Quantiles of the day-to-day getTimeline factor (mean-one lognormal with the scenario's
+    /// spread) at `dayFactorLevels` evenly spaced levels: a day's factor is one uniform draw and a lookup.
+    let dayFactorQuantiles: [Double]
+
+    /// Bits of a random draw that pick a day factor's level: 10, so 1,024 levels, finer than
+    /// the spread between days could show.
+    package static let dayFactorLevelBits = 10
+    /// Levels of the day-factor quantile table: one per value of `dayFactorLevelBits` bits.
+    package static let dayFactorLevels = 1 << dayFactorLevelBits
+
+    /// Cumulative time-zone shares and their offsets in seconds.
+    let zoneCumulative: [Double]
+    let zoneOffsets: [Double]
+
+    /// Outage windows in UTC seconds.
+    private(set) var outages: [(start: Double, end: Double, errorRate: Double)]
+
+    /// First counted minute of the first complete quota day, and the number of complete quota days.
+    package let quotaStartMinute: Int
+    package let completeQuotaDays: Int
+
+    /// Launch rates for the design's background interval (nil when it does not refresh in the background).
+    package let backgroundCalibration: BackgroundCalibration?
+
+    /// - Parameter backgroundCalibration: launch rates for this design's background interval and
+    ///   the scenario's background shape, when the caller has them already (they take a few
+    ///   milliseconds to compute, and every run of a design shares them); computed when nil.
+    public init(
+        scenario: Scenario, design: Design, run: Int, parameters: RunParameters,
+        backgroundCalibration: BackgroundCalibration? = nil
+    ) {
+        self.scenario = scenario
+        self.design = design
+        self.run = run
+        self.parameters = parameters
+        let h = scenario.horizon
+        countedFirstDay = SimulationModel.paddingDays + h.warmupDays
+        countedEndDay = countedFirstDay + h.days
+        simulatedDays = countedEndDay + 1
+        countedStartUTC = Double(countedFirstDay) * .secondsPerDay
+        countedMinutes = h.days * TimeUnits.minutesPerDay
+
+        let activity = scenario.population.activity
+        appShape = DayShape(weights: activity.app)
+        widgetShape = DayShape(weights: activity.widget)
+        backgroundShape = DayShape(weights: activity.background)
+        if design.fetchTriggers.contains(.backgroundTask) {
+            let interval = SimulationModel.backgroundIntervalHours(design, scenario)
+            self.backgroundCalibration =
+                backgroundCalibration?.intervalHours == interval
+                ? backgroundCalibration
+                : BackgroundCalibration(shape: backgroundShape, intervalHours: interval)
+        } else {
+            self.backgroundCalibration = nil
+        }
+
+        let cv = scenario.platform.getTimelineDaySpread
+        let sigma = Foundation.log(1 + cv * cv).squareRoot()
+        let count = SimulationModel.dayFactorLevels
+        let levels = (0..<count).map { (level: Int) -> Double in
+            let quantile: Double = Distribution.normalQuantile((Double(level) + 0.5) / Double(count))
+            return Foundation.exp(-sigma * sigma / 2 + sigma * quantile)
+        }
+        let levelMean = levels.reduce(0, +) / Double(levels.count)
+        dayFactorQuantiles = levels.map { $0 / levelMean }
+
+        let zones = scenario.population.timeZones
+        let total = zones.reduce(0) { $0 + $1.share }
+        var running = 0.0
+        zoneCumulative = zones.map {
+            running += $0.share / total
+            return running
+        }
+        zoneOffsets = zones.map { $0.utcOffsetHours * .secondsPerHour }
+
+        // In time order, whatever order the scenario lists them in: the storm follows the earliest.
+        outages = scenario.api.outages.map { o in
+            let start = Double(SimulationModel.paddingDays + h.warmupDays + o.day - 1) * .secondsPerDay + o.startHourUTC * .secondsPerHour
+            return (start, start + o.durationHours * .secondsPerHour, o.errorRate)
+        }.sorted { $0.start < $1.start }
+
+        let start = Int((-scenario.quotas.resetUTCOffsetHours * .minutesPerHour).rounded())
+        quotaStartMinute = ((start % TimeUnits.minutesPerDay) + TimeUnits.minutesPerDay) % TimeUnits.minutesPerDay
+        completeQuotaDays = max(0, (countedMinutes - quotaStartMinute) / TimeUnits.minutesPerDay)
+
+    }
+
+    /// The same run and design on ordinary days: no outage windows, for measuring loads as they
+    /// are without the outages (the simulation itself still ran with them).
+    package func withoutOutages() -> SimulationModel {
+        var calm = self
+        calm.outages = []
+        return calm
+    }
+
+    /// The earliest-begin interval a design's background task asks for.
+    static func backgroundIntervalHours(_ design: Design, _ scenario: Scenario) -> Double {
+        design.backgroundIntervalHours ?? scenario.platform.backgroundEarliestBeginHours
+    }
+
+    /// The counted minute a UTC time falls in (negative before the window, past its end after it).
+    func countedMinute(utc: Double) -> Int {
+        Int(((utc - countedStartUTC) / .secondsPerMinute).rounded(.down))
+    }
+
+    /// The counted UTC minute of a UTC time, or nil outside the window.
+    @inline(__always) func bucket(utc: Double) -> Int? {
+        guard utc >= countedStartUTC else { return nil }
+        let m = Int((utc - countedStartUTC) * (1.0 / .secondsPerMinute))
+        return m < countedMinutes ? m : nil
+    }
+}
+
+/// How one simulated user differs from the others ("how users differ", drawn inside a run).
+public struct UserTraits: Sendable, Equatable {
+    public var utcOffsetSeconds: Double
+    public var smartStack: Bool
+    public var instances: Int
+    public var rarelyViewed: Bool
+    public var budgetPerInstance: Int
+    /// System-initiated getTimeline calls per instance per day (before the day-to-day factor).
+    public var getTimelinePerDay: Double
+    public var appOpensPerDay: Double
+    public var glancesPerDay: Double
+    public var lowPowerProbability: Double
+    public var backgroundRunsPerDay: Double
+
+    /// Draws the traits of user `user` in `model`'s run; independent of the design (common random numbers).
+    public init(model: borrowing SimulationModel, user: Int) {
+        let s = model.scenario
+        let p = model.parameters
+        var rng = RandomStream(seed: s.horizon.seed, .userTraits, UInt64(model.run), UInt64(user))
+        let zoneDraw = rng.uniform()
+        let zone = model.zoneCumulative.firstIndex { zoneDraw < $0 } ?? (model.zoneCumulative.count - 1)
+        utcOffsetSeconds = model.zoneOffsets[zone]
+        smartStack = rng.bernoulli(p.smartStackShare)
+        instances = rng.bernoulli(s.population.multiWidgetShare) ? s.population.instancesWhenMulti : 1
+        rarelyViewed = rng.bernoulli(s.population.rarelyViewedShare)
+        let platform = s.platform
+        if rarelyViewed {
+            budgetPerInstance = platform.rarelyViewedBudget
+        } else {
+            let span = platform.reloadBudgetMax - platform.reloadBudgetMin + 1
+            budgetPerInstance = platform.reloadBudgetMin + Int(rng.next() % UInt64(max(span, 1)))
+        }
+        let userFactor = UserTraits.meanOneLognormal(cv: platform.getTimelineUserSpread, &rng)
+        getTimelinePerDay =
+            p.getTimelinePerDay * userFactor
+            * (smartStack ? p.smartStackUplift : 1)
+            * (rarelyViewed ? platform.rarelyViewedReloadFactor : 1)
+        let opens = rng.bernoulli(p.neverOpenShare) ? 0 : p.appOpensPerDay
+        appOpensPerDay = opens * UserTraits.meanOneLognormal(cv: s.population.appOpensUserSpread, &rng)
+        glancesPerDay =
+            p.glancesPerDay * UserTraits.meanOneLognormal(cv: ModelAssumptions.glancesUserSpread, &rng)
+            * (rarelyViewed ? ModelAssumptions.rarelyViewedGlanceShare : 1)
+        // Low Power Mode habits differ: a beta with the run's mean share.
+        let share = min(max(p.lowPowerDayShare, 0), 1)
+        if share <= 0 || share >= 1 {
+            lowPowerProbability = share
+        } else {
+            let a = share * ModelAssumptions.lowPowerHabitConcentration
+            let b = (1 - share) * ModelAssumptions.lowPowerHabitConcentration
+            let x = rng.gamma(shape: a)
+            let y = rng.gamma(shape: b)
+            lowPowerProbability = x + y > 0 ? x / (x + y) : share
+        }
+        backgroundRunsPerDay = p.backgroundRunsPerDay * UserTraits.meanOneLognormal(cv: ModelAssumptions.backgroundRunsUserSpread, &rng)
+    }
+
+    /// A lognormal factor with mean 1 and the given coefficient of variation.
+    static func meanOneLognormal(cv: Double, _ rng: inout RandomStream) -> Double {
+        guard cv > 0 else { return 1 }
+        let sigma2 = Foundation.log(1 + cv * cv)
+        return Foundation.exp(-sigma2 / 2 + sigma2.squareRoot() * rng.standardNormal())
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import WidgetQuotaLogs
+import WidgetQuotaModel
+import WidgetQuotaSupport
+
+/// The figures `ScenarioCalibrator` measures from logs, one function per scenario field (or per
+/// pair measured together), each over the devices with at least one measured day.
+///
+/// A measurement is a mean over devices and its standard error; the calibrator caps it to the
+/// bounds `ScenarioValidator.Bounds` gives the field.
+package enum CalibrationMeasurement {
+    /// A measured figure and its standard error across devices.
+    package struct Estimate: Equatable {
+        package var value: Double
+        package var standardError: Double
+
+        package init(value: Double, standardError: Double) {
+            self.value = value
+            self.standardError = standardError
+        }
+    }
+
+    /// The standard error of the mean of `values` (0 for fewer than two).
+    static func standardError(_ values: [Double]) -> Double {
+        guard values.count > 1 else { return 0 }
+        let m = Statistics.mean(values)
+        let variance = values.reduce(0) { $0 + ($1 - m) * ($1 - m) } / Double(values.count - 1)
+        return (variance / Double(values.count)).squareRoot()
+    }
+
+    /// `population.multiWidgetShare`: the share of devices with more than one widget instance;
+    /// `population.instancesWhenMulti`: their mean number of instances (nil when none has several).
+    package static func widgetInstances(_ devices: [LogAnalysis.DeviceMeasurement]) -> (multiWidgetShare: Double, instancesWhenMulti: Int?)
+    {
+        let multi = devices.filter { $0.instances > 1 }
+        let share = Double(multi.count) / Double(devices.count)
+        guard !multi.isEmpty else { return (share, nil) }
+        let instances = Int(Statistics.mean(multi.map { Double($0.instances) }).rounded())
+        return (share, Swift.min(ScenarioValidator.Bounds.instancesWhenMulti.upperBound, instances))
+    }
+
+    /// `population.smartStackShare`: the share of devices whose logs name a Smart Stack among
+    /// those whose logs say either way, with its binomial standard error.
+    package static func smartStackShare(_ devices: [LogAnalysis.DeviceMeasurement]) -> Estimate? {
+        let known = devices.filter { $0.smartStack != nil }
+        guard !known.isEmpty else { return nil }
+        let share = Double(known.filter { $0.smartStack == true }.count) / Double(known.count)
+        return Estimate(value: share, standardError: (share * (1 - share) / Double(known.count)).squareRoot())
+    }
+
+    /// Per-instance getTimeline rates of the devices in a Smart Stack and of those outside one.
+    static func stackRates(_ devices: [LogAnalysis.DeviceMeasurement]) -> (inside: [Double], outside: [Double]) {
+        let known = devices.filter { $0.smartStack != nil }
+        return (
+            known.filter { $0.smartStack == true }.map(LogAnalyzer.instanceRate),
+            known.filter { $0.smartStack == false }.map(LogAnalyzer.instanceRate)
+        )
+    }
+
+    /// `population.smartStackUplift`: stacked devices' getTimeline rate over the others', with
+    /// the relative standard error of the ratio (nil without devices on both sides).
+    package static func smartStackUplift(_ devices: [LogAnalysis.DeviceMeasurement]) -> (uplift: Double, relativeSE: Double)? {
+        let (inStack, outside) = stackRates(devices)
+        guard !inStack.isEmpty && !outside.isEmpty && Statistics.mean(outside) > 0 else { return nil }
+        let a = Statistics.mean(inStack)
+        let b = Statistics.mean(outside)
+        let relative = (pow(standardError(inStack) / a, 2) + pow(standardError(outside) / b, 2)).squareRoot()
+        return (a / b, relative)
+    }
+
+    /// `platform.getTimelinePerDay`: system getTimeline calls per instance per day outside Smart
+    /// Stacks, divided by the scenario's rarely-viewed mix. When some logs do not say whether
+    /// the widget is stacked, the rate is over every device, divided by the scenario's Smart
+    /// Stack mix as well (`outsideStacks` false). Nil when a mix is 0.
+    package static func getTimelinePerDay(
+        _ devices: [LogAnalysis.DeviceMeasurement], population: Population,
+        platform: Platform
+    ) -> (rate: Estimate, outsideStacks: Bool)? {
+        let rarely = population.rarelyViewedShare
+        let factor = platform.rarelyViewedReloadFactor
+        let rarelyMix = 1 - rarely + rarely * factor
+        let known = devices.filter { $0.smartStack != nil }
+        var rates = stackRates(devices).outside
+        var stackMix = 1.0
+        var outsideStacks = true
+        if known.count < devices.count || rates.isEmpty {
+            outsideStacks = false
+            rates = devices.map(LogAnalyzer.instanceRate)
+            let share = population.smartStackShare.central
+            let uplift = population.smartStackUplift.central
+            stackMix = 1 - share + share * uplift
+        }
+        guard rarelyMix > 0 && stackMix > 0 else { return nil }
+        let scale = 1 / (rarelyMix * stackMix)
+        return (Estimate(value: Statistics.mean(rates) * scale, standardError: standardError(rates) * scale), outsideStacks)
+    }
+
+    /// The squared `platform.getTimelineDaySpread`: day-to-day variance beyond Poisson noise
+    /// (the same estimator the budget correction applies to simulated logs), averaged over devices.
+    package static func getTimelineDaySpreadSquared(_ devices: [LogAnalysis.DeviceMeasurement]) -> Double? {
+        let squared = devices.compactMap { m in TimelineVisibility.spreadSquared(m.days.map(\.getTimelineSystem)) }
+        return squared.isEmpty ? nil : Statistics.mean(squared)
+    }
+
+    /// `population.lowPowerDayShare`: the share of days in Low Power Mode over the devices whose
+    /// logs say, with the standard error of the devices' own shares.
+    package static func lowPowerDayShare(_ devices: [LogAnalysis.DeviceMeasurement]) -> Estimate? {
+        let known = devices.filter(\.lowPowerKnown)
+        guard !known.isEmpty else { return nil }
+        let shares = known.map { Double($0.days.filter(\.lowPowerMode).count) / Double($0.days.count) }
+        let days = known.flatMap(\.days)
+        let share = Double(days.filter(\.lowPowerMode).count) / Double(days.count)
+        return Estimate(value: share, standardError: standardError(shares))
+    }
+
+    /// Devices that use background refresh (a launch or a submission on some day).
+    static func backgroundDevices(_ devices: [LogAnalysis.DeviceMeasurement]) -> [LogAnalysis.DeviceMeasurement] {
+        devices.filter { m in m.days.contains { $0.bgLaunches > 0 || $0.bgSubmits > 0 } }
+    }
+
+    /// `platform.backgroundRunsPerDay`: background launches per day outside Low Power Mode,
+    /// among devices that use background refresh.
+    package static func backgroundRunsPerDay(_ devices: [LogAnalysis.DeviceMeasurement]) -> Estimate? {
+        let ordinary = backgroundDevices(devices).compactMap { m -> Double? in
+            let days = m.days.filter { !$0.lowPowerMode }
+            return days.isEmpty ? nil : Double(days.reduce(0) { $0 + $1.bgLaunches }) / Double(days.count)
+        }
+        guard !ordinary.isEmpty else { return nil }
+        return Estimate(value: Statistics.mean(ordinary), standardError: standardError(ordinary))
+    }
+
+    /// Low Power Mode days needed before their launch rate is taken as a measurement.
+    package static let minimumLowPowerDays = 20
+
+    /// `platform.backgroundLowPowerFactor`: launches per Low Power Mode day over `ordinaryRate`
+    /// (launches per other day), capped at the field's bound; nil with too few such days.
+    package static func backgroundLowPowerFactor(_ devices: [LogAnalysis.DeviceMeasurement], ordinaryRate: Double) -> Double? {
+        let lowDays = backgroundDevices(devices).flatMap(\.days).filter(\.lowPowerMode)
+        guard lowDays.count >= minimumLowPowerDays && ordinaryRate > 0 else { return nil }
+        let lowRate = Double(lowDays.reduce(0) { $0 + $1.bgLaunches }) / Double(lowDays.count)
+        return Swift.min(ScenarioValidator.Bounds.backgroundLowPowerFactor.upperBound, lowRate / ordinaryRate)
+    }
+
+    /// `population.appOpensPerDay` among devices whose users open the app, and
+    /// `population.neverOpenShare`; nil when no device logged an app open.
+    package static func appOpens(_ devices: [LogAnalysis.DeviceMeasurement]) -> (perDay: Estimate, neverOpenShare: Double)? {
+        guard devices.contains(where: { m in m.days.contains { $0.appOpens > 0 } }) else { return nil }
+        let perDevice = devices.map { m in Double(m.days.reduce(0) { $0 + $1.appOpens }) / Double(m.days.count) }
+        let opening = perDevice.filter { $0 > 0 }
+        return (
+            Estimate(value: Statistics.mean(opening), standardError: standardError(opening)),
+            Double(perDevice.count - opening.count) / Double(perDevice.count)
+        )
+    }
+}

@@ -1,0 +1,371 @@
+import Foundation
+import WidgetQuotaModel
+import WidgetQuotaSimulation
+import WidgetQuotaSupport
+
+/// The report's recommendation: the cheapest compared design within the owner's tier and
+/// staleness limits at each population, what to change in the owner's own design (each change
+/// simulated with the same users and seed), and what the simulation shows is wasteful or broken.
+///
+/// Part of `report.json` (`recommendation`).
+public struct Recommendation: Codable, Sendable, Equatable {
+    /// The most expensive tier allowed (nil: any listed tier).
+    public var maxTier: String?
+    /// Largest acceptable share of glances older than the freshness target, or at none.
+    public var maxStaleShare: Double
+    public var freshnessTargetMinutes: Double
+    /// The design whose changes were simulated.
+    public var ownDesign: String
+    /// One per population, in ascending order of users.
+    public var choices: [Choice]
+    /// The changes to the owner's design, each simulated.
+    public var changes: [Change]
+    /// What the simulation shows is wasteful or broken, per compared design.
+    public var flags: [Flag]
+
+    /// The answer at one population.
+    public struct Choice: Codable, Sendable, Equatable {
+        public var users: Int
+        /// The cheapest design within both limits; nil when none is.
+        public var design: String?
+        /// Every design within both limits, cheapest first.
+        public var meetingBoth: [String]
+        /// When none is within both: the freshest design within the tier limit (nil: none is).
+        public var freshestWithinTier: String?
+        /// When none is within both: the cheapest design within the staleness limit (nil: none is).
+        public var cheapestWithinStaleness: String?
+    }
+
+    /// One change to the owner's design and its simulated effect.
+    public struct Change: Codable, Sendable, Equatable {
+        /// `ttl`, `policy`, `policyNever`, `background`, `reloadCalls`, `retry`, `widgetFetches`, or `all`
+        /// (every change above together; `policyNever` wins over `policy`).
+        public var kind: String
+        /// What changes, in words.
+        public var description: String
+        /// The changed design's name in this study.
+        public var design: String
+        /// The effect at each population, against the design as it is.
+        public var effects: [Effect]
+    }
+
+    /// A design's figures at one population before and after a change.
+    public struct Effect: Codable, Sendable, Equatable {
+        public var users: Int
+        public var before: Figures
+        public var after: Figures
+    }
+
+    /// The figures a recommendation weighs.
+    public struct Figures: Codable, Sendable, Equatable {
+        public var requestsPerMonth: Double
+        public var costPerMonth: Double?
+        /// The tier needed (nil: none of the listed tiers, or no tiers; see `exceedsEveryTier`).
+        public var tier: String?
+        public var exceedsEveryTier: Bool
+        public var overTargetShare: Double
+        /// Share of widget-instance days on which the reload budget ran out.
+        public var budgetExhaustedDayShare: Double
+        /// Within the tier limit and the staleness limit.
+        public var meetsTargets: Bool
+    }
+
+    /// Something the simulation shows is wasteful or broken.
+    public struct Flag: Codable, Sendable, Equatable {
+        public var design: String
+        /// `reloadBudget`, `backgroundShortfall`, `policyShorterThanTTL`, `reloadCallsPerFetch` or `retryStorm`.
+        public var kind: String
+        /// The measured figure and the limit it passed.
+        public var value: Double
+        public var limit: Double
+        /// What the figure means and what to do, in words.
+        public var message: String
+    }
+}
+
+/// Builds a `Recommendation` from a simulation result, simulating the changes to the owner's design.
+public struct RecommendationStudy: Sendable {
+    public let scenario: Scenario
+    /// The designs the result compares.
+    public let designs: [Design]
+
+    /// The reload budget is flagged when it runs out on more than this share of instance-days.
+    public static let budgetExhaustedLimit = 0.2
+    /// Background refresh is flagged when it achieves less than this share of what the interval asks.
+    public static let backgroundAchievedLimit = 0.5
+    /// A reload policy is flagged when it is shorter than this share of the cache TTL.
+    public static let policyToTTLLimit = 0.75
+    /// Reload calls per successful fetch are flagged above this (one, plus failures' noise).
+    public static let reloadCallsPerFetchLimit = 1.05
+    /// Retries are flagged when the outage multiplies a user's requests in its window by this much.
+    public static let outageMultiplierLimit = 2.0
+
+    public init(scenario: Scenario, designs: [Design]) {
+        self.scenario = scenario
+        self.designs = designs
+    }
+
+    /// The owner's design: the baseline when the scenario defines it, else the scenario's first
+    /// own design among those compared, else the baseline.
+    public var ownDesign: Design? {
+        let own = Set(scenario.designs.map(\.name))
+        return designs.first { $0.name == scenario.baseline && own.contains($0.name) }
+            ?? designs.first { own.contains($0.name) }
+            ?? designs.first { $0.name == scenario.baseline }
+            ?? designs.first
+    }
+
+    /// Runs the study on `result` (the simulation of `designs`), simulating its changes.
+    public func run(result: SimulationResult, threads: Int? = nil, prices: PriceTable = .bundled) -> Recommendation {
+        let changes = plannedChanges(result: result).map(\.design)
+        let batch = StudyBatch(scenario: scenario, designs: changes, threads: threads, prices: prices)
+        return run(result: result, batch: batch)
+    }
+
+    /// Runs the study on `result`, reading its changes' figures from `batch` (a batch of this
+    /// scenario holding every design `plannedChanges(result:)` names).
+    public func run(result: SimulationResult, batch: StudyBatch) -> Recommendation {
+        let targets = scenario.targets
+        var recommendation = Recommendation(
+            maxTier: targets.maxTier, maxStaleShare: targets.maxStaleShare,
+            freshnessTargetMinutes: scenario.population.freshnessTargetMinutes, ownDesign: ownDesign?.name ?? "",
+            choices: Self.choices(result: result, designs: designs.map(\.name), targets: targets), changes: [],
+            flags: Self.flags(designs: designs, result: result, scenario: scenario))
+        guard let own = ownDesign else { return recommendation }
+        recommendation.changes = plannedChanges(result: result).map { change in
+            let after = batch.rows(change.design)
+            let effects = result.results.filter { $0.design == own.name }.compactMap { before -> Recommendation.Effect? in
+                guard let after = after.first(where: { $0.users == before.users }) else { return nil }
+                return Recommendation.Effect(
+                    users: before.users, before: Self.figures(before, targets: targets, tiers: scenario.quotas.tiers),
+                    after: Self.figures(after, targets: targets, tiers: scenario.quotas.tiers))
+            }
+            return Recommendation.Change(kind: change.kind, description: change.description, design: change.design.name, effects: effects)
+        }
+        return recommendation
+    }
+
+    /// The changes to the owner's design worth simulating, given the projection `result`
+    /// (a cache too often stale adds a widget that fetches itself).
+    public func plannedChanges(result: SimulationResult) -> [(kind: String, description: String, design: Design)] {
+        guard let own = ownDesign else { return [] }
+        let stale = result.results.contains { $0.design == own.name && !Self.withinStaleness($0, scenario.targets) }
+        return Self.changes(to: own, scenario: scenario, staleTooOften: stale)
+    }
+
+    // MARK: Choosing
+
+    /// The position of `tier` among `tiers` (nil: not listed).
+    static func rank(_ tier: String?, _ tiers: [QuotaTier]) -> Int? { tier.flatMap { t in tiers.firstIndex { $0.name == t } } }
+
+    /// True when the row's tier is no more expensive than the allowed one.
+    static func withinTier(_ r: DesignResult, maxTier: String?, tiers: [QuotaTier]) -> Bool {
+        if tiers.isEmpty { return true }
+        guard let needed = rank(r.requiredTier, tiers), !r.exceedsEveryTier else { return false }
+        return needed <= (rank(maxTier, tiers) ?? tiers.count - 1)
+    }
+
+    static func withinStaleness(_ r: DesignResult, _ targets: Targets) -> Bool { r.freshness.overTargetShare <= targets.maxStaleShare }
+
+    static func figures(_ r: DesignResult, targets: Targets, tiers: [QuotaTier]) -> Recommendation.Figures {
+        Recommendation.Figures(
+            requestsPerMonth: r.totalRequestsPerMonth.mean, costPerMonth: r.cost?.perMonth.mean, tier: r.requiredTier,
+            exceedsEveryTier: r.exceedsEveryTier, overTargetShare: r.freshness.overTargetShare,
+            budgetExhaustedDayShare: r.budgetExhaustedDayShare,
+            meetsTargets: withinTier(r, maxTier: targets.maxTier, tiers: tiers) && withinStaleness(r, targets))
+    }
+
+    /// Mean cost a month, or requests when the model has no price: what "cheapest" compares.
+    static func price(_ r: DesignResult) -> Double { r.cost?.perMonth.mean ?? r.totalRequestsPerMonth.mean }
+
+    /// Per population: the cheapest design within both limits, or the nearest misses.
+    package static func choices(result: SimulationResult, designs: [String], targets: Targets) -> [Recommendation.Choice] {
+        let tiers = result.scenario.quotas.tiers
+        let order = Dictionary(uniqueKeysWithValues: designs.enumerated().map { ($0.element, $0.offset) })
+        let populations = Array(Set(result.results.map(\.users))).sorted()
+        return populations.map { users in
+            let rows = result.results.filter { $0.users == users && order[$0.design] != nil }
+            func cheaper(_ a: DesignResult, _ b: DesignResult) -> Bool {
+                price(a) != price(b) ? price(a) < price(b) : order[a.design]! < order[b.design]!
+            }
+            let inTier = rows.filter { withinTier($0, maxTier: targets.maxTier, tiers: tiers) }
+            let fresh = rows.filter { withinStaleness($0, targets) }
+            let both = inTier.filter { withinStaleness($0, targets) }.sorted(by: cheaper)
+            var choice = Recommendation.Choice(users: users, design: both.first?.design, meetingBoth: both.map(\.design))
+            if both.isEmpty {
+                choice.freshestWithinTier =
+                    inTier.min {
+                        $0.freshness.overTargetShare != $1.freshness.overTargetShare
+                            ? $0.freshness.overTargetShare < $1.freshness.overTargetShare : cheaper($0, $1)
+                    }?.design
+                choice.cheapestWithinStaleness = fresh.min(by: cheaper)?.design
+            }
+            return choice
+        }
+    }
+
+    // MARK: Changes
+
+    /// The changes worth simulating for `design`, each as a changed design, and all of them
+    /// together when there are several; `staleTooOften` adds a widget that fetches itself when a
+    /// cache only the app fills is too often older than the freshness target.
+    package static func changes(
+        to design: Design, scenario: Scenario, staleTooOften: Bool = false
+    ) -> [(kind: String, description: String, design: Design)] {
+        let target = scenario.population.freshnessTargetMinutes
+        var out = [(kind: String, description: String, design: Design)]()
+        var all = design
+        func variant(_ kind: String, _ change: (inout Design) -> Void) -> Design {
+            var d = design
+            change(&d)
+            change(&all)
+            d.name = design.name + "+" + kind
+            return d
+        }
+        if let ttl = design.cacheTTLMinutes, ttl < target {
+            out.append(
+                (
+                    "ttl",
+                    "a cache TTL of \(Design.duration(minutes: target)) (the freshness target) instead of \(Design.duration(minutes: ttl))",
+                    variant("ttl") { $0.cacheTTLMinutes = target }
+                ))
+        }
+        if case .after(let minutes) = design.reloadPolicy, let ttl = design.cacheTTLMinutes, minutes < ttl {
+            out.append(
+                (
+                    "policy",
+                    "a reload policy of .after(\(Design.duration(minutes: ttl))), no shorter than the TTL, instead of .after(\(Design.duration(minutes: minutes)))",
+                    variant("policy") { $0.reloadPolicy = .after(minutes: ttl) }
+                ))
+        }
+        if case .after = design.reloadPolicy, design.hasCache, !design.fetchTriggers.contains(.getTimeline),
+            design.reloadCalls == .onceOnSuccess
+        {
+            out.append(
+                (
+                    "policyNever",
+                    "no reload policy of its own (.never): the widget, which only reads the cache, reloads when the app asks after a successful fetch",
+                    variant("policyNever") { $0.reloadPolicy = .never }
+                ))
+        }
+        let earliest = scenario.platform.backgroundEarliestBeginHours
+        if design.fetchTriggers.contains(.backgroundTask), let hours = design.backgroundIntervalHours, hours < earliest {
+            out.append(
+                (
+                    "background",
+                    "a BGAppRefreshTask interval of \(Design.duration(hours: earliest)), what iOS honours, instead of \(Design.duration(hours: hours))",
+                    variant("background") { $0.backgroundIntervalHours = earliest }
+                ))
+        }
+        if design.reloadCalls == .everyFetch || design.reloadCalls == .everyForeground {
+            out.append(
+                (
+                    "reloadCalls",
+                    "asking the widget to reload once after each successful fetch instead of \(design.reloadCalls == .everyFetch ? "after every fetch attempt" : "on every app open")",
+                    variant("reloadCalls") { $0.reloadCalls = .onceOnSuccess }
+                ))
+        }
+        if case .backoff = design.retry {
+            out.append(
+                (
+                    "retry", "retrying at the next natural trigger instead of at once with backoff",
+                    variant("retry") { $0.retry = .nextOpportunity }
+                ))
+        }
+        if staleTooOften, design.hasCache, !design.fetchTriggers.contains(.getTimeline) {
+            out.append(
+                (
+                    "widgetFetches", "the widget fetching in getTimeline too, when the cache is older than its TTL",
+                    variant("widgetFetches") { $0.fetchTriggers.insert(.getTimeline, at: 0) }
+                ))
+        }
+        if out.count > 1 {
+            // With a longer TTL, a policy no shorter than the TTL follows it.
+            if case .after(let minutes) = all.reloadPolicy, let ttl = all.cacheTTLMinutes, minutes < ttl,
+                out.contains(where: { $0.kind == "policy" })
+            {
+                all.reloadPolicy = .after(minutes: ttl)
+            }
+            all.name = design.name + "+all"
+            out.append(("all", "every change above together", all))
+        }
+        return out
+    }
+
+    // MARK: Flags
+
+    /// What the simulation shows is wasteful or broken, read from each design's row at the
+    /// largest population (per-user rates from the whole simulated sample).
+    static func flags(designs: [Design], result: SimulationResult, scenario: Scenario) -> [Recommendation.Flag] {
+        guard let largest = result.results.map(\.users).max() else { return [] }
+        var out = [Recommendation.Flag]()
+        for d in designs {
+            guard let r = result.results.first(where: { $0.design == d.name && $0.users == largest }) else { continue }
+            out += flags(design: d, row: r, scenario: scenario)
+        }
+        return out
+    }
+
+    /// The flags one design's row raises.
+    package static func flags(design d: Design, row r: DesignResult, scenario: Scenario) -> [Recommendation.Flag] {
+        var out = [Recommendation.Flag]()
+        func flag(_ kind: String, _ value: Double, _ limit: Double, _ message: String) {
+            out.append(Recommendation.Flag(design: d.name, kind: kind, value: value, limit: limit, message: message))
+        }
+        let pct = { (x: Double) in NumberText.percent(x, digits: 0) }
+        if r.budgetExhaustedDayShare > budgetExhaustedLimit {
+            flag(
+                "reloadBudget", r.budgetExhaustedDayShare, budgetExhaustedLimit,
+                "the reload budget ran out on \(pct(r.budgetExhaustedDayShare)) of widget-instance days (more than \(pct(budgetExhaustedLimit))), "
+                    + "with \(NumberText.human(r.getTimelinePerUserDay)) getTimeline calls a user-day: once it runs out, WidgetKit "
+                    + "refuses reloads until it refills, and the widget keeps showing what it last rendered. "
+                    + (d.hasCache && !d.fetchTriggers.contains(.getTimeline)
+                        ? "The widget only reads the cache: drop its own reload policy (.never) and let the app ask after a successful fetch."
+                        : "Reload less often: a longer reload policy, or let the app ask after a successful fetch."))
+        }
+        if d.fetchTriggers.contains(.backgroundTask) {
+            let hours = d.backgroundIntervalHours ?? scenario.platform.backgroundEarliestBeginHours
+            let asked = hours > 0 ? Double.hoursPerDay / hours : .infinity
+            let achieved = r.backgroundRunsPerUserDay
+            if achieved < backgroundAchievedLimit * asked {
+                var text =
+                    "BGAppRefreshTask ran \(NumberText.human(achieved)) times a user-day against the \(NumberText.human(asked)) "
+                    + "an interval of \(Design.duration(hours: hours)) asks: iOS decides when it runs, so plan on what it achieves"
+                if hours < scenario.platform.backgroundEarliestBeginHours {
+                    text +=
+                        "; an interval under \(Design.duration(hours: scenario.platform.backgroundEarliestBeginHours)) buys nothing"
+                }
+                flag("backgroundShortfall", achieved, backgroundAchievedLimit * asked, text + ".")
+            }
+        }
+        if case .after(let minutes) = d.reloadPolicy, let ttl = d.cacheTTLMinutes, minutes < policyToTTLLimit * ttl {
+            flag(
+                "policyShorterThanTTL", minutes / ttl, policyToTTLLimit,
+                "the reload policy .after(\(Design.duration(minutes: minutes))) is much shorter than the \(Design.duration(minutes: ttl)) TTL: "
+                    + "most reloads find the cache still fresh and rebuild the same content, spending the reload budget "
+                    + "(\(NumberText.human(r.getTimelinePerUserDay)) getTimeline calls a user-day for \(NumberText.human(r.fetchesPerUserDay)) fetches). "
+                    + "Make the policy at least the TTL.")
+        }
+        if let perFetch = r.reloadCallsPerSuccessfulFetch, perFetch > reloadCallsPerFetchLimit {
+            flag(
+                "reloadCallsPerFetch", perFetch, reloadCallsPerFetchLimit,
+                "the app asks the widget to reload \(NumberText.human(perFetch)) times per successful fetch: every call beyond one "
+                    + "rebuilds the same content from the budget. Ask once, after a fetch that brought new data.")
+        }
+        let outageHours = scenario.api.outages.reduce(0) { $0 + $1.durationHours }
+        if r.retriesPerUserDay > 0, outageHours > 0, let extra = r.outage?.extraRequestsPerUserMonth {
+            let usual = r.requestsPerUserDay * outageHours / Double.hoursPerDay
+            let multiplier = usual > 0 ? 1 + extra / usual : .infinity
+            if multiplier >= outageMultiplierLimit {
+                var text =
+                    "retries multiply requests during the outage: a user sends \(NumberText.human(multiplier))× the requests of an ordinary "
+                    + "\(Design.duration(hours: outageHours)) (\(NumberText.human(extra)) extra a month)"
+                if let storm = r.outage?.stormRatio { text += ", and the busiest minute after it is \(NumberText.human(storm))× the usual" }
+                flag(
+                    "retryStorm", multiplier, outageMultiplierLimit,
+                    text + ". Retry at the next natural trigger, or with fewer attempts and jitter.")
+            }
+        }
+        return out
+    }
+}

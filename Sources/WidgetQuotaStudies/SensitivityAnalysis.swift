@@ -1,0 +1,189 @@
+import Foundation
+import WidgetQuotaModel
+import WidgetQuotaSimulation
+import WidgetQuotaSupport
+
+/// What drives the number: each uncertain assumption moved alone to its p5 and its p95 while every
+/// other assumption stays at its central value, and the resulting monthly requests of one design.
+public struct SensitivityResult: Codable, Sendable, Equatable {
+    /// The design measured.
+    public var design: String
+    /// The population the monthly requests are stated for (per-user mean × users).
+    public var users: Int
+    /// Users simulated per setting (one run each, the same users and random streams every time).
+    public var sampleUsers: Int
+    /// Monthly requests with every assumption at its central value.
+    public var central: Double
+    /// One entry per uncertain assumption, widest swing first.
+    public var drivers: [Driver]
+    /// The sample's own noise: the standard error of a swing, in monthly requests (nil when the
+    /// sample is too small to split or no assumption is uncertain). Each swing is measured again
+    /// on the first and on the second half of the sample's users (same settings, same random
+    /// streams); half their difference is one estimate of the full sample's error, and this is
+    /// the root mean square of those estimates over every assumption.
+    public var noise: Double?
+    /// `noise` as a share of the central value.
+    public var noiseShare: Double?
+
+    package init(
+        design: String, users: Int, sampleUsers: Int, central: Double, drivers: [Driver], noise: Double? = nil, noiseShare: Double? = nil
+    ) {
+        self.design = design
+        self.users = users
+        self.sampleUsers = sampleUsers
+        self.central = central
+        self.drivers = drivers
+        self.noise = noise
+        self.noiseShare = noiseShare
+    }
+
+    /// A swing counts as more than noise when it is at least this many times `noise`.
+    public static let noiseMultiple = 3.0
+
+    /// The assumption that clearly moves the answer most: the widest swing, when it is at least
+    /// `noiseMultiple` times the noise; nil when no swing clearly exceeds the noise (or nothing is uncertain).
+    public var dominantDriver: Driver? {
+        guard let top = drivers.first, top.swing > 0 else { return nil }
+        guard let noise else { return top }
+        return top.swing >= Self.noiseMultiple * noise ? top : nil
+    }
+
+    /// One assumption's effect.
+    public struct Driver: Codable, Sendable, Equatable {
+        /// Dotted scenario path, e.g. `platform.getTimelinePerDay`.
+        public var assumption: String
+        /// The distribution, e.g. `triangular(1, 2, 3)`.
+        public var distribution: String
+        /// The assumption's value at its p5 and p95.
+        public var lowValue: Double
+        public var highValue: Double
+        /// Monthly requests with the assumption at its p5 and at its p95.
+        public var requestsAtLow: Double
+        public var requestsAtHigh: Double
+        /// |requestsAtHigh − requestsAtLow|.
+        public var swing: Double
+        /// Swing as a share of the central value.
+        public var swingShare: Double
+        /// True when the swing is at least `noiseMultiple` times the sample's noise (nil: noise not measured).
+        public var exceedsNoise: Bool?
+
+        package init(
+            assumption: String, distribution: String, lowValue: Double, highValue: Double, requestsAtLow: Double, requestsAtHigh: Double,
+            swing: Double, swingShare: Double, exceedsNoise: Bool? = nil
+        ) {
+            self.assumption = assumption
+            self.distribution = distribution
+            self.lowValue = lowValue
+            self.highValue = highValue
+            self.requestsAtLow = requestsAtLow
+            self.requestsAtHigh = requestsAtHigh
+            self.swing = swing
+            self.swingShare = swingShare
+            self.exceedsNoise = exceedsNoise
+        }
+    }
+}
+
+/// Runs the one-at-a-time sensitivity analysis cheaply: one run of a small user sample per setting,
+/// with common random numbers, so the differences come from the assumption and not from noise.
+public struct SensitivityAnalysis: Sendable {
+    public var scenario: Scenario
+    public var design: Design
+    public var users: Int
+    public var sampleUsers: Int
+    public var threads: Int
+    /// The quantiles an assumption is moved to.
+    public static let lowQuantile = 0.05, highQuantile = 0.95
+    /// Users simulated per setting unless told otherwise: about a second for all settings.
+    public static let defaultSampleUsers = 300
+
+    /// - Parameters:
+    ///   - users: the population monthly requests are stated for.
+    ///   - sampleUsers: users simulated per setting (default `defaultSampleUsers`).
+    public init(scenario: Scenario, design: Design, users: Int, sampleUsers: Int = defaultSampleUsers, threads: Int? = nil) {
+        self.scenario = scenario
+        self.design = design
+        self.users = users
+        self.sampleUsers = max(1, sampleUsers)
+        self.threads = max(1, threads ?? Parallel.defaultThreads)
+    }
+
+    /// The uncertain assumptions that will be moved.
+    public var uncertain: [(path: String, distribution: Distribution)] {
+        RunParameters.assumptions(of: scenario).filter { $0.distribution.isUncertain }
+    }
+
+    /// Settings simulated: the centre, then each assumption at its low and high quantile.
+    public var settingCount: Int { 1 + 2 * uncertain.count }
+
+    /// Below this many users the sample is not split into halves to measure its noise.
+    static let minimumUsersToSplit = 4
+
+    /// One run of `sampleUsers` users, simulated in full, stated for the whole sample and for
+    /// its first half (the exact first N users), from which the noise is measured.
+    static func reduced(_ scenario: Scenario, sampleUsers: Int) -> Scenario {
+        var small = scenario
+        small.horizon.runs = 1
+        small.horizon.sampleUsers = sampleUsers
+        small.horizon.users = sampleUsers >= minimumUsersToSplit ? [sampleUsers / 2, sampleUsers] : [sampleUsers]
+        return small
+    }
+
+    /// Runs every setting; `progress` is called once per finished setting (from any thread).
+    public func run(progress: (@Sendable () -> Void)? = nil) -> SensitivityResult {
+        let assumptions = uncertain
+        let settings: [(path: String?, value: Double)] =
+            [(nil, 0)]
+            + assumptions.flatMap { a in
+                [(a.path, a.distribution.quantile(Self.lowQuantile)), (a.path, a.distribution.quantile(Self.highQuantile))]
+            }
+        let design = self.design
+        let users = Double(self.users)
+        let small = Self.reduced(scenario, sampleUsers: sampleUsers)
+        let half = small.horizon.users.count > 1 ? small.horizon.users[0] : nil
+        let sample = Double(sampleUsers)
+        // Monthly requests of the whole sample and of its two halves, scaled to `users`.
+        let monthly = Parallel.map(count: settings.count, threads: threads) { i -> (all: Double, halves: (Double, Double)?) in
+            let setting = settings[i]
+            let parameters = RunParameters(scenario: small) { path, distribution in
+                path == setting.path ? setting.value : distribution.central
+            }
+            let engine = MonteCarloEngine(scenario: small, designs: [design], threads: 1, parameters: { _ in parameters })
+            let results = engine.run().results
+            let all = results.first { $0.users == small.horizon.users.last }?.requestsPerUserMonth.mean ?? .nan
+            var halves: (Double, Double)?
+            if let half, let first = results.first(where: { $0.users == half })?.requestsPerUserMonth.mean {
+                let n = Double(half)
+                halves = (first * users, (all * sample - first * n) / (sample - n) * users)
+            }
+            progress?()
+            return (all * users, halves)
+        }
+        let central = monthly[0].all
+        // Half the difference between the halves' swings estimates the error of the full sample's swing.
+        let errors = (0..<assumptions.count).compactMap { k -> Double? in
+            guard let low = monthly[1 + 2 * k].halves, let high = monthly[2 + 2 * k].halves else { return nil }
+            return ((high.0 - low.0) - (high.1 - low.1)) / 2
+        }
+        let noise = errors.isEmpty ? nil : (errors.reduce(0) { $0 + $1 * $1 } / Double(errors.count)).squareRoot()
+        let drivers = assumptions.enumerated().map { k, a -> SensitivityResult.Driver in
+            let low = monthly[1 + 2 * k].all
+            let high = monthly[2 + 2 * k].all
+            let swing = abs(high - low)
+            return .init(
+                assumption: a.path, distribution: a.distribution.summary,
+                lowValue: settings[1 + 2 * k].value, highValue: settings[2 + 2 * k].value,
+                requestsAtLow: low, requestsAtHigh: high, swing: swing,
+                swingShare: central > 0 ? swing / central : 0,
+                exceedsNoise: noise.map { swing >= SensitivityResult.noiseMultiple * $0 })
+        }
+        // Widest first; ties in scenario order (the sort is stable).
+        let sorted = drivers.enumerated().sorted {
+            $0.element.swing != $1.element.swing ? $0.element.swing > $1.element.swing : $0.offset < $1.offset
+        }
+        return SensitivityResult(
+            design: design.name, users: self.users, sampleUsers: sampleUsers, central: central,
+            drivers: sorted.map(\.element), noise: noise,
+            noiseShare: noise.map { central > 0 ? $0 / central : 0 })
+    }
+}

@@ -1,0 +1,303 @@
+import Foundation
+import WidgetQuotaSupport
+
+/// Which side of an app a file or target is on.
+public enum SourceRole: String, Sendable, Codable, CaseIterable {
+    /// The containing app (and its background tasks).
+    case app
+    /// The WidgetKit extension.
+    case widgetExtension
+    /// Neither can be told (tests, frameworks, files no target builds).
+    case unknown
+}
+
+/// A Swift file of the tree, indexed.
+public struct AppSwiftFile: Sendable {
+    /// Relative to the folder the user named (see `AppSourceTree.load(paths:)`).
+    public var path: String
+    public var role: SourceRole
+    /// Names of the targets that build it (empty without a project file that lists it).
+    public var targets: [String]
+    public var index: SwiftFileIndex
+}
+
+/// A target: from the Xcode project, or inferred from folders when there is none.
+public struct AppSourceTarget: Sendable, Equatable {
+    public var name: String
+    public var role: SourceRole
+    /// The product type from the project file, nil when inferred.
+    public var productType: String?
+    public var infoPlistPath: String?
+    public var infoPlist: PropertyList?
+    public var entitlementsPath: String?
+    public var entitlements: PropertyList?
+    /// Paths of its Swift files, sorted.
+    public var swiftFiles: [String]
+
+    /// Its App Group identifiers (`com.apple.security.application-groups`), as written.
+    public var appGroups: [String] {
+        entitlements?["com.apple.security.application-groups"]?.strings ?? []
+    }
+
+    /// A value of its Info.plist at a dotted key path (`NSExtension.NSExtensionPointIdentifier`).
+    public func infoValue(_ path: String) -> PropertyList? { infoPlist?.value(at: path) }
+}
+
+/// An app's source tree as `lint` reads it: its Swift files indexed, its property lists and
+/// entitlements read, and each file assigned to the app or the widget extension.
+///
+/// Files are found under the given folders (hidden folders, `.build`, `Pods`, `Carthage`,
+/// `DerivedData` and `*.xcassets` skipped) or named directly: `.swift`, `.plist`,
+/// `.entitlements` and `project.pbxproj`. Paths are relative to the folder given (with the
+/// folder's own name in front when several folders are given; a file given directly keeps the
+/// path as given), sorted, so every run reads the same tree in the same order.
+///
+/// Targets come from the first `project.pbxproj` found. Without one, a folder whose Info.plist
+/// declares `NSExtension.NSExtensionPointIdentifier` = `com.apple.widgetkit-extension`, or that
+/// holds a Swift file declaring a `Widget`, `WidgetBundle` or timeline provider, is the widget
+/// extension (a file at the top of the tree that declares one is in the extension alone); the
+/// rest is the app.
+///
+/// A missing path is an `unreadable` error (exit 66); an unreadable file too. A Swift file that
+/// is not UTF-8 is skipped with a note (the compiler would refuse it too). An `Info.plist` or
+/// `.entitlements` file that cannot be read as an XML property list is an error; any other
+/// `.plist` that cannot is skipped with a note.
+public struct AppSourceTree: Sendable {
+    public var swiftFiles: [AppSwiftFile]
+    /// Property lists and entitlements read, by path.
+    public var propertyLists: [String: PropertyList]
+    /// The Xcode project, when the tree has one, and its path.
+    public var project: XcodeProject?
+    public var projectPath: String?
+    public var targets: [AppSourceTarget]
+    /// Files skipped, each with the reason.
+    public var notes: [String]
+    /// The text of each property list and entitlements file read, by path, so a finding about a
+    /// key or value can name its line.
+    public var propertyListTexts: [String: String] = [:]
+
+    /// The widget extension's target, when there is one.
+    public var widgetExtension: AppSourceTarget? { targets.first { $0.role == .widgetExtension } }
+    /// The app's target, when there is one.
+    public var app: AppSourceTarget? { targets.first { $0.role == .app } }
+
+    /// The Swift files with `role`.
+    public func swiftFiles(_ role: SourceRole) -> [AppSwiftFile] { swiftFiles.filter { $0.role == role } }
+
+    /// The Swift file at `path`.
+    public func swiftFile(_ path: String) -> AppSwiftFile? { swiftFiles.first { $0.path == path } }
+
+    /// Folder names never entered.
+    public static let skippedFolders: Set<String> = [".build", "Pods", "Carthage", "DerivedData", "build"]
+
+    /// The extension point of a WidgetKit extension's Info.plist.
+    public static let widgetExtensionPoint = "com.apple.widgetkit-extension"
+
+    /// Conformances that put a file in the widget extension.
+    public static let widgetConformances: Set<String> = [
+        "TimelineProvider", "AppIntentTimelineProvider", "IntentTimelineProvider", "Widget", "WidgetBundle",
+    ]
+
+    /// Reads the tree under `paths` (folders and/or files).
+    public static func load(paths: [String]) throws -> AppSourceTree {
+        var found = [(path: String, absolute: String)]()
+        let folders = paths.filter { isDirectory($0) }
+        for p in paths {
+            guard FileManager.default.fileExists(atPath: p) else {
+                throw WidgetQuotaError.unreadable(file: p, problem: "no such file or folder")
+            }
+            if isDirectory(p) {
+                let prefix = folders.count > 1 ? (URL(fileURLWithPath: p).standardizedFileURL.lastPathComponent + "/") : ""
+                for rel in try collect(folder: p) { found.append((prefix + rel, p + "/" + rel)) }
+            } else if isWanted(p) {
+                found.append((p, p))
+            }
+        }
+        found.sort { $0.path < $1.path }
+        var seen = Set<String>()
+        found = found.filter { seen.insert($0.path).inserted }
+
+        var notes = [String]()
+        var propertyLists = [String: PropertyList]()
+        var propertyListTexts = [String: String]()
+        var indexes = [(String, SwiftFileIndex)]()
+        var project: XcodeProject?
+        var projectPath: String?
+        for (path, absolute) in found {
+            guard let data = FileManager.default.contents(atPath: absolute) else {
+                throw WidgetQuotaError.unreadable(file: path, problem: "permission denied or not a file")
+            }
+            let bytes = [UInt8](data)
+            if path.hasSuffix(".swift") {
+                guard String(validating: bytes, as: UTF8.self) != nil else {
+                    notes.append("\(path): skipped: not UTF-8 text")
+                    continue
+                }
+                indexes.append((path, SwiftFileIndex(path: path, tokens: SwiftLexer.tokens(utf8: bytes))))
+            } else if path.hasSuffix("project.pbxproj") {
+                guard project == nil else {
+                    notes.append("\(path): skipped: only the first Xcode project (\(projectPath ?? "")) assigns targets")
+                    continue
+                }
+                project = try XcodeProject.parse(bytes, file: path)
+                projectPath = path
+            } else {
+                let essential = path.hasSuffix(".entitlements") || (path as NSString).lastPathComponent == "Info.plist"
+                do {
+                    propertyLists[path] = try PropertyList.parseXML(bytes, file: path)
+                    propertyListTexts[path] = String(decoding: bytes, as: UTF8.self)
+                } catch let error as WidgetQuotaError where !essential {
+                    notes.append("\(error.description) (skipped)")
+                }
+            }
+        }
+        var tree = AppSourceTree(
+            swiftFiles: [], propertyLists: propertyLists, project: project, projectPath: projectPath, targets: [], notes: notes,
+            propertyListTexts: propertyListTexts)
+        if let project, let projectPath {
+            tree.assignFromProject(project, projectPath: projectPath, indexes: indexes)
+        } else {
+            tree.assignFromFolders(indexes: indexes)
+        }
+        return tree
+    }
+
+    package static func isDirectory(_ path: String) -> Bool {
+        var isDir: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
+    }
+
+    static func isWanted(_ path: String) -> Bool {
+        path.hasSuffix(".swift") || path.hasSuffix(".plist") || path.hasSuffix(".entitlements") || path.hasSuffix("/project.pbxproj")
+            || path == "project.pbxproj"
+    }
+
+    /// Relative paths of the wanted files under `folder`, sorted.
+    static func collect(folder: String) throws -> [String] {
+        var out = [String]()
+        var pending = [""]
+        while let rel = pending.popLast() {
+            let dir = rel.isEmpty ? folder : folder + "/" + rel
+            let names: [String]
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: dir)
+            } catch {
+                throw WidgetQuotaError.unreadable(file: rel.isEmpty ? folder : rel, problem: "the folder cannot be listed")
+            }
+            for name in names.sorted() {
+                let child = rel.isEmpty ? name : rel + "/" + name
+                if isDirectory(dir + "/" + name) {
+                    if name.hasPrefix(".") || skippedFolders.contains(name) || name.hasSuffix(".xcassets") { continue }
+                    // A symbolic link to a folder is not followed (it could loop).
+                    if (try? FileManager.default.destinationOfSymbolicLink(atPath: dir + "/" + name)) != nil { continue }
+                    pending.append(child)
+                } else if isWanted(child) {
+                    out.append(child)
+                }
+            }
+        }
+        return out.sorted()
+    }
+
+    /// The folder of a relative path ("" at the top).
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return String(path[..<slash])
+    }
+
+    static func declaresWidget(_ index: SwiftFileIndex) -> Bool {
+        index.types.contains { type in type.inherited.contains { widgetConformances.contains(String($0.split(separator: ".").last ?? "")) }
+        }
+    }
+
+    mutating func assignFromProject(_ project: XcodeProject, projectPath: String, indexes: [(String, SwiftFileIndex)]) {
+        // Paths in the project are relative to the folder holding the `.xcodeproj`.
+        let base = Self.folder(of: Self.folder(of: projectPath))
+        func treePath(_ p: String) -> String { base.isEmpty ? p : base + "/" + p }
+        var memberships = [String: [String]]()
+        for (path, _) in indexes { memberships[path] = [] }
+        var result = [AppSourceTarget]()
+        for target in project.targets {
+            let info = target.infoPlist.map(treePath)
+            let entitlements = target.entitlements.map(treePath)
+            var t = AppSourceTarget(
+                name: target.name, role: .unknown, productType: target.productType, infoPlistPath: info,
+                infoPlist: info.flatMap { propertyLists[$0] }, entitlementsPath: entitlements,
+                entitlements: entitlements.flatMap { propertyLists[$0] }, swiftFiles: [])
+            for (path, _) in indexes {
+                let relative = base.isEmpty ? path : (path.hasPrefix(base + "/") ? String(path.dropFirst(base.count + 1)) : nil)
+                if let relative, target.contains(relative) {
+                    t.swiftFiles.append(path)
+                    memberships[path, default: []].append(target.name)
+                }
+            }
+            if target.isApplication {
+                t.role = .app
+            } else if target.isExtension {
+                let declared = t.infoValue("NSExtension.NSExtensionPointIdentifier")?.string == Self.widgetExtensionPoint
+                let own = Set(t.swiftFiles)
+                let widgets = indexes.contains { own.contains($0.0) && Self.declaresWidget($0.1) }
+                if declared || widgets { t.role = .widgetExtension }
+            }
+            result.append(t)
+        }
+        targets = result
+        let roleOf = Dictionary(result.map { ($0.name, $0.role) }, uniquingKeysWith: { a, _ in a })
+        swiftFiles = indexes.map { path, index in
+            let names = memberships[path] ?? []
+            let roles = names.compactMap { roleOf[$0] }
+            let role: SourceRole = roles.contains(.widgetExtension) ? .widgetExtension : roles.contains(.app) ? .app : .unknown
+            return AppSwiftFile(path: path, role: role, targets: names, index: index)
+        }
+    }
+
+    mutating func assignFromFolders(indexes: [(String, SwiftFileIndex)]) {
+        var extensionFolders = Set<String>()
+        for (path, plist) in propertyLists where (path as NSString).lastPathComponent == "Info.plist" {
+            if plist.value(at: "NSExtension.NSExtensionPointIdentifier")?.string == Self.widgetExtensionPoint {
+                extensionFolders.insert(Self.folder(of: path))
+            }
+        }
+        var widgetFiles = Set<String>()
+        for (path, index) in indexes where Self.declaresWidget(index) {
+            widgetFiles.insert(path)
+            let f = Self.folder(of: path)
+            if !f.isEmpty { extensionFolders.insert(f) }
+        }
+        func inExtension(_ path: String) -> Bool {
+            if widgetFiles.contains(path) || extensionFolders.contains("") { return true }
+            return extensionFolders.contains { path.hasPrefix($0 + "/") }
+        }
+        swiftFiles = indexes.map { path, index in
+            AppSwiftFile(path: path, role: inExtension(path) ? .widgetExtension : .app, targets: [], index: index)
+        }
+        // The Info.plist and entitlements of each side: the shallowest such file on that side.
+        func pick(_ suffix: String, extensionSide: Bool) -> String? {
+            propertyLists.keys.filter { $0.hasSuffix(suffix) && inExtension($0) == extensionSide }
+                .min { ($0.split(separator: "/").count, $0) < ($1.split(separator: "/").count, $1) }
+        }
+        var result = [AppSourceTarget]()
+        let appFiles = swiftFiles.filter { $0.role == .app }.map(\.path)
+        let appInfo = pick("Info.plist", extensionSide: false)
+        let appEntitlements = pick(".entitlements", extensionSide: false)
+        if !appFiles.isEmpty || appInfo != nil || appEntitlements != nil {
+            result.append(
+                AppSourceTarget(
+                    name: "App", role: .app, productType: nil, infoPlistPath: appInfo, infoPlist: appInfo.flatMap { propertyLists[$0] },
+                    entitlementsPath: appEntitlements, entitlements: appEntitlements.flatMap { propertyLists[$0] }, swiftFiles: appFiles))
+        }
+        let extensionFiles = swiftFiles.filter { $0.role == .widgetExtension }.map(\.path)
+        let extensionInfo = pick("Info.plist", extensionSide: true)
+        let extensionEntitlements = pick(".entitlements", extensionSide: true)
+        if !extensionFiles.isEmpty || extensionInfo != nil {
+            let name =
+                extensionFolders.filter { !$0.isEmpty }.sorted().first.map { ($0 as NSString).lastPathComponent } ?? "WidgetExtension"
+            result.append(
+                AppSourceTarget(
+                    name: name, role: .widgetExtension, productType: nil, infoPlistPath: extensionInfo,
+                    infoPlist: extensionInfo.flatMap { propertyLists[$0] }, entitlementsPath: extensionEntitlements,
+                    entitlements: extensionEntitlements.flatMap { propertyLists[$0] }, swiftFiles: extensionFiles))
+        }
+        targets = result
+    }
+}

@@ -1,0 +1,252 @@
+import Foundation
+import WidgetQuotaSupport
+
+/// The parts of an Xcode project (`project.pbxproj`) that say which files belong to which
+/// target, and where each target's Info.plist and entitlements are.
+public struct XcodeProject: Sendable, Equatable {
+    /// A native target.
+    public struct XcodeTarget: Sendable, Equatable {
+        public var name: String
+        /// `com.apple.product-type.application`, `com.apple.product-type.app-extension`, …
+        public var productType: String
+        /// Source files of its Sources build phase, relative to the project's folder (the
+        /// folder holding the `.xcodeproj`), sorted.
+        public var sourceFiles: [String]
+        /// Folders that belong to it whole (Xcode 16 synchronized folders), relative to the
+        /// project's folder.
+        public var folders: [String]
+        /// `INFOPLIST_FILE` and `CODE_SIGN_ENTITLEMENTS` of its build configurations (first
+        /// configuration that sets them), relative to the project's folder, `$(SRCROOT)/` removed.
+        public var infoPlist: String?
+        public var entitlements: String?
+
+        /// True for an app extension or ExtensionKit extension.
+        public var isExtension: Bool { productType.contains("extension") }
+        /// True for an application.
+        public var isApplication: Bool { productType == "com.apple.product-type.application" }
+
+        /// True when `path` (relative to the project's folder) is one of its files or under one
+        /// of its folders.
+        public func contains(_ path: String) -> Bool {
+            sourceFiles.contains(path) || folders.contains { path.hasPrefix($0 + "/") }
+        }
+    }
+
+    /// Targets in the project's order.
+    public var targets: [XcodeTarget]
+
+    /// Reads the text of a `project.pbxproj`; errors name `file` and a line.
+    public static func parse(_ bytes: [UInt8], file: String) throws -> XcodeProject {
+        let root = try OldStylePropertyList.parse(bytes, file: file)
+        guard let objects = root["objects"]?.dictionary else {
+            throw WidgetQuotaError.malformedPropertyList(file: file, line: 1, expected: "an Xcode project with an 'objects' dictionary")
+        }
+        return XcodeProject(objects: objects)
+    }
+
+    init(objects: [String: PropertyList]) {
+        // Each object's parent group, to turn a file reference into a path.
+        var parent = [String: String]()
+        for (id, object) in objects.sorted(by: { $0.key < $1.key }) {
+            let isa = object["isa"]?.string ?? ""
+            guard isa.hasSuffix("Group") else { continue }
+            for child in object["children"]?.strings ?? [] where parent[child] == nil { parent[child] = id }
+        }
+        func path(of id: String, depth: Int = 0) -> String? {
+            guard depth < 64, let object = objects[id] else { return nil }
+            let own = object["path"]?.string
+            let tree = object["sourceTree"]?.string ?? "<group>"
+            switch tree {
+            case "SOURCE_ROOT":
+                return own ?? ""
+            case "<group>":
+                let base = parent[id].flatMap { path(of: $0, depth: depth + 1) } ?? ""
+                guard let own else { return base }
+                return base.isEmpty ? own : base + "/" + own
+            case "<absolute>":
+                return own
+            default:
+                return nil  // SDK and build products
+            }
+        }
+        func setting(_ target: PropertyList, _ key: String) -> String? {
+            guard let list = target["buildConfigurationList"]?.string, let configurations = objects[list]?["buildConfigurations"]?.strings
+            else { return nil }
+            for c in configurations {
+                if let value = objects[c]?["buildSettings"]?[key]?.string, !value.isEmpty {
+                    var v = value
+                    for prefix in ["$(SRCROOT)/", "${SRCROOT}/", "$(PROJECT_DIR)/", "${PROJECT_DIR}/"] where v.hasPrefix(prefix) {
+                        v = String(v.dropFirst(prefix.count))
+                    }
+                    return v
+                }
+            }
+            return nil
+        }
+        let projectTargets = objects.values.first { $0["isa"]?.string == "PBXProject" }?["targets"]?.strings
+        let targetIDs = projectTargets ?? objects.keys.sorted().filter { objects[$0]?["isa"]?.string == "PBXNativeTarget" }
+        targets = targetIDs.compactMap { id -> XcodeTarget? in
+            guard let target = objects[id], target["isa"]?.string == "PBXNativeTarget" else { return nil }
+            var files = [String]()
+            for phase in target["buildPhases"]?.strings ?? [] where objects[phase]?["isa"]?.string == "PBXSourcesBuildPhase" {
+                for buildFile in objects[phase]?["files"]?.strings ?? [] {
+                    if let ref = objects[buildFile]?["fileRef"]?.string, let p = path(of: ref) { files.append(p) }
+                }
+            }
+            let folders = (target["fileSystemSynchronizedGroups"]?.strings ?? []).compactMap { path(of: $0) }
+            return XcodeTarget(
+                name: target["name"]?.string ?? id, productType: target["productType"]?.string ?? "",
+                sourceFiles: Array(Set(files)).sorted(), folders: folders.sorted(),
+                infoPlist: setting(target, "INFOPLIST_FILE"), entitlements: setting(target, "CODE_SIGN_ENTITLEMENTS"))
+        }
+    }
+}
+
+/// The old-style ASCII property list of `project.pbxproj`: `{ key = value; }`, `( a, b, )`,
+/// quoted strings with escapes, `/* comments */`, `// comments` and unquoted words.
+public enum OldStylePropertyList {
+    /// Parses `bytes`; every value is a dictionary, an array or a string.
+    public static func parse(_ bytes: [UInt8], file: String) throws -> PropertyList {
+        var reader = OldStylePropertyListReader(b: bytes, file: file)
+        if reader.b.starts(with: [0xEF, 0xBB, 0xBF]) { reader.i = 3 }
+        try reader.skip()
+        let value = try reader.value(depth: 0)
+        try reader.skip()
+        if reader.i < reader.b.count { throw reader.fail("nothing after the top-level value") }
+        return value
+    }
+}
+
+private struct OldStylePropertyListReader {
+    let b: [UInt8]
+    let file: String
+    var i = 0
+    var line = 1
+
+    func fail(_ expected: String, line: Int? = nil) -> WidgetQuotaError {
+        .malformedPropertyList(file: file, line: line ?? self.line, expected: expected)
+    }
+
+    mutating func advance() {
+        if b[i] == 0x0A { line += 1 }
+        i += 1
+    }
+
+    /// Skips whitespace and comments (the `// !$*UTF8*$!` header is one).
+    mutating func skip() throws {
+        while i < b.count {
+            let c = b[i]
+            if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D {
+                advance()
+            } else if c == 0x2F && i + 1 < b.count && b[i + 1] == 0x2F {
+                while i < b.count && b[i] != 0x0A { advance() }
+            } else if c == 0x2F && i + 1 < b.count && b[i + 1] == 0x2A {
+                let start = line
+                advance()
+                advance()
+                while i < b.count && !(b[i] == 0x2A && i + 1 < b.count && b[i + 1] == 0x2F) { advance() }
+                guard i < b.count else { throw fail("*/ to end the comment", line: start) }
+                advance()
+                advance()
+            } else {
+                return
+            }
+        }
+    }
+
+    static func isWordByte(_ c: UInt8) -> Bool {
+        switch c {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x5F, 0x24, 0x2E, 0x2F, 0x3A, 0x2D, 0x2B, 0x7E: return true
+        default: return c >= 0x80
+        }
+    }
+
+    mutating func value(depth: Int) throws -> PropertyList {
+        guard depth < PropertyList.maximumDepth else { throw fail("at most \(PropertyList.maximumDepth) nested values") }
+        guard i < b.count else { throw fail("a value, found the end of the file") }
+        switch b[i] {
+        case 0x7B:
+            let open = line
+            advance()
+            var d = [String: PropertyList]()
+            while true {
+                try skip()
+                guard i < b.count else { throw fail("'}' to close the dictionary opened on line \(open)") }
+                if b[i] == 0x7D {
+                    advance()
+                    return .dictionary(d)
+                }
+                guard case .string(let key) = try scalar() else { throw fail("a key") }
+                try skip()
+                guard i < b.count, b[i] == 0x3D else { throw fail("'=' after the key \(quoted(key))") }
+                advance()
+                try skip()
+                d[key] = try value(depth: depth + 1)
+                try skip()
+                guard i < b.count, b[i] == 0x3B else { throw fail("';' after the value of \(quoted(key))") }
+                advance()
+            }
+        case 0x28:
+            let open = line
+            advance()
+            var a = [PropertyList]()
+            while true {
+                try skip()
+                guard i < b.count else { throw fail("')' to close the list opened on line \(open)") }
+                if b[i] == 0x29 {
+                    advance()
+                    return .array(a)
+                }
+                a.append(try value(depth: depth + 1))
+                try skip()
+                guard i < b.count else { continue }
+                if b[i] == 0x2C {
+                    advance()
+                } else if b[i] != 0x29 {
+                    throw fail("',' or ')' in the list opened on line \(open)")
+                }
+            }
+        default:
+            return try scalar()
+        }
+    }
+
+    mutating func scalar() throws -> PropertyList {
+        guard i < b.count else { throw fail("a value, found the end of the file") }
+        if b[i] == 0x22 {
+            let start = line
+            advance()
+            var out = [UInt8]()
+            while i < b.count && b[i] != 0x22 {
+                if b[i] == 0x5C && i + 1 < b.count {
+                    advance()
+                    switch b[i] {
+                    case 0x6E: out.append(0x0A)
+                    case 0x74: out.append(0x09)
+                    case 0x72: out.append(0x0D)
+                    default: out.append(b[i])
+                    }
+                    advance()
+                } else {
+                    out.append(b[i])
+                    advance()
+                }
+            }
+            guard i < b.count else { throw fail("'\"' to close the string opened on line \(start)", line: start) }
+            advance()
+            return .string(String(decoding: out, as: UTF8.self))
+        }
+        let start = i
+        while i < b.count && OldStylePropertyListReader.isWordByte(b[i]) {
+            // `//` and `/*` start comments even right after a word.
+            if b[i] == 0x2F && i + 1 < b.count && (b[i + 1] == 0x2F || b[i + 1] == 0x2A) { break }
+            advance()
+        }
+        guard i > start else {
+            throw fail(
+                "a value (a word, a quoted string, '{' or '('), found \(quoted(String(decoding: b[i..<min(b.count, i + 1)], as: UTF8.self)))"
+            )
+        }
+        return .string(String(decoding: b[start..<i], as: UTF8.self))
+    }
+}
