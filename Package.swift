@@ -47,10 +47,105 @@ let package = Package(
         .executableTarget(name: "widget-quota", dependencies: ["WidgetQuotaCLI"]),
         // libFuzzer entry points (built with -sanitize=fuzzer -DFUZZING) or a replayer of saved inputs.
         .executableTarget(name: "widget-quota-fuzz", dependencies: ["WidgetQuotaTools"]),
+        // What the test targets share: fixtures (as resources), the package's files, format checkers.
+        .target(
+            name: "WidgetQuotaTestSupport",
+            dependencies: [
+                "WidgetQuotaCLI", "WidgetQuotaGates", "WidgetQuotaLogs", "WidgetQuotaModel",
+                "WidgetQuotaReporting", "WidgetQuotaSimulation", "WidgetQuotaStudies", "WidgetQuotaSupport",
+            ],
+            path: "Tests/WidgetQuotaTestSupport",
+            resources: [.copy("Fixtures")]
+        ),
+        // One test target per module, named after it.
+        .testTarget(
+            name: "WidgetQuotaCLITests",
+            dependencies: [
+                "WidgetQuotaCLI", "WidgetQuotaGates", "WidgetQuotaKit", "WidgetQuotaLint", "WidgetQuotaLogs",
+                "WidgetQuotaModel", "WidgetQuotaStudies", "WidgetQuotaSupport", "WidgetQuotaTestSupport",
+                "WidgetQuotaTools",
+            ]
+        ),
+        .testTarget(
+            name: "WidgetQuotaChartsTests",
+            dependencies: [
+                "WidgetQuotaCharts", "WidgetQuotaReporting", "WidgetQuotaStudies", "WidgetQuotaSupport",
+                "WidgetQuotaTestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "WidgetQuotaGatesTests",
+            dependencies: [
+                "WidgetQuotaGates", "WidgetQuotaReporting", "WidgetQuotaSupport", "WidgetQuotaTestSupport",
+            ]
+        ),
         .testTarget(
             name: "WidgetQuotaKitTests",
-            dependencies: ["WidgetQuotaKit", "WidgetQuotaCLI", "WidgetQuotaTools"],
-            resources: [.copy("Fixtures")]
+            dependencies: [
+                "WidgetQuotaKit", "WidgetQuotaLint", "WidgetQuotaLogs", "WidgetQuotaModel", "WidgetQuotaReporting",
+                "WidgetQuotaSwiftSource", "WidgetQuotaTestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "WidgetQuotaLintTests",
+            dependencies: [
+                "WidgetQuotaLint", "WidgetQuotaModel", "WidgetQuotaSupport", "WidgetQuotaSwiftSource",
+                "WidgetQuotaTestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "WidgetQuotaLogsTests",
+            dependencies: [
+                "WidgetQuotaLogs", "WidgetQuotaModel", "WidgetQuotaReporting", "WidgetQuotaStudies",
+                "WidgetQuotaSupport", "WidgetQuotaTestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "WidgetQuotaModelTests",
+            dependencies: [
+                "WidgetQuotaCLI", "WidgetQuotaModel", "WidgetQuotaSupport", "WidgetQuotaTestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "WidgetQuotaReportingTests",
+            dependencies: [
+                "WidgetQuotaCLI", "WidgetQuotaCharts", "WidgetQuotaGates", "WidgetQuotaLint", "WidgetQuotaLogs",
+                "WidgetQuotaModel", "WidgetQuotaReporting", "WidgetQuotaSimulation", "WidgetQuotaStudies",
+                "WidgetQuotaSupport", "WidgetQuotaTestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "WidgetQuotaSimulationTests",
+            dependencies: [
+                "WidgetQuotaModel", "WidgetQuotaReporting", "WidgetQuotaSimulation", "WidgetQuotaSupport",
+                "WidgetQuotaTestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "WidgetQuotaStudiesTests",
+            dependencies: [
+                "WidgetQuotaGates", "WidgetQuotaKit", "WidgetQuotaLogs", "WidgetQuotaModel",
+                "WidgetQuotaReporting", "WidgetQuotaSimulation", "WidgetQuotaStudies", "WidgetQuotaSupport",
+                "WidgetQuotaTestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "WidgetQuotaSupportTests",
+            dependencies: [
+                "WidgetQuotaModel", "WidgetQuotaSimulation", "WidgetQuotaSupport", "WidgetQuotaTestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "WidgetQuotaSwiftSourceTests",
+            dependencies: [
+                "WidgetQuotaSupport", "WidgetQuotaSwiftSource", "WidgetQuotaTestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "WidgetQuotaToolsTests",
+            dependencies: [
+                "WidgetQuotaLogs", "WidgetQuotaSupport", "WidgetQuotaTestSupport", "WidgetQuotaTools",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -36,7 +36,7 @@ struct LintCommand: Command {
             "widget-quota lint MyApp",
             "widget-quota lint MyApp --format sarif --out lint.sarif --fail-on never",
             "widget-quota lint MyApp --emit-scenario mine.json && widget-quota simulate --scenario mine.json",
-            "widget-quota lint Tests/WidgetQuotaKitTests/Fixtures/apps/broken-app --out Reports/lint.md",
+            "widget-quota lint Tests/WidgetQuotaTestSupport/Fixtures/apps/broken-app --out Reports/lint.md",
         ])
 
     let job: LintJob

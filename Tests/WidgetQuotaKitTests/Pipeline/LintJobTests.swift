@@ -4,6 +4,7 @@ import WidgetQuotaKit
 import WidgetQuotaLint
 import WidgetQuotaModel
 import WidgetQuotaSwiftSource
+import WidgetQuotaTestSupport
 
 /// The projection of the design read from the code, and the costs it gives findings.
 @Suite("Lint job")

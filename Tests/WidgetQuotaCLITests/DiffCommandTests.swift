@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+import WidgetQuotaCLI
+import WidgetQuotaTestSupport
+
+@Suite("diff command") struct DiffCommandTests {
+    /// BASE: the tiny fixture; HEAD: cache-bgtask at 1,000 users costs 20% more (every percentile).
+    static func reports(_ tmp: TemporaryDirectory) throws -> (base: String, head: String) {
+        let base = try ReportFixtures.fixture("tiny-report.json")
+        let head = base.replacingOccurrences(of: "\"mean\": 9.6, \"p5\": 9, \"p95\": 10", with: "\"mean\": 11.52, \"p5\": 11, \"p95\": 12")
+        return (try tmp.file(base, name: "base.json"), try tmp.file(head, name: "head.json"))
+    }
+
+    @Test("a failed change gate exits one after writing the comment, with base head and verdict")
+    func failedChangeGateExitsOne() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let (base, head) = try Self.reports(tmp)
+        let out = tmp.path + "/diff.md"
+        let gate = "change(costPerMonth{design=cache-bgtask,users=1000}) > 10%"
+        let run = TestSupport.cli(["diff", base, head, "--out", out, "--fail-if", gate])
+        #expect(run.code == .thresholdFailed)
+        #expect(
+            run.err.contains(
+                "change gate FAILED: \(gate) (1 row compared; 1 in violation, worst design=cache-bgtask, users=1000: $9.60 → $11.52, +20.0%)"
+            ),
+            "\(run.err)")
+        let md = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(md.contains("**1 of 1 fail-if change gate failed.**"))
+        #expect(
+            md.contains("| `\(gate)` | fail-if | **FAILED** | design=cache-bgtask, users=1000 | $9.60 | $11.52 | +20.0% | 1 of 1 |"),
+            "\(md)")
+    }
+
+    @Test("a passing change gate exits zero") func passingChangeGateExitsZero() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let (base, head) = try Self.reports(tmp)
+        let run = TestSupport.cli([
+            "diff", base, head, "--fail-if", "change(costPerMonth{design=cache-bgtask}) > 25%", "--fail-if", "tierChange() > 0",
+        ])
+        #expect(run.code == .success, "\(run.err)")
+        #expect(run.err.contains("change gate passed: change(costPerMonth{design=cache-bgtask}) > 25% (2 rows compared; 0 in violation"))
+        #expect(run.out.contains("All 2 fail-if change gates passed."))
+    }
+
+    @Test(
+        "a malformed or unmatched change gate is a data error before anything is written",
+        arguments: ["change(costPerMonth > 10%", "change(costPerMonth{design=nope}) > 10%", "tierChange(tier=free) > 0"])
+    func malformedChangeGateIsADataError(gate: String) throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let (base, head) = try Self.reports(tmp)
+        let out = tmp.path + "/diff.md"
+        let run = TestSupport.cli(["diff", base, head, "--out", out, "--fail-if", gate])
+        #expect(run.code == .dataError)
+        #expect(run.err.contains("threshold '\(gate)'"), "\(run.err)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test("simulate refuses a change gate, naming diff") func simulateRefusesAChangeGate() {
+        let run = TestSupport.cli(["simulate", "--runs", "1", "--sample-users", "5", "--fail-if", "change(costPerMonth) > 10%"])
+        #expect(run.code == .dataError)
+        #expect(run.err.contains("use them with `widget-quota diff BASE.json HEAD.json`"))
+        #expect(run.out.isEmpty)
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+import WidgetQuotaKit
+import WidgetQuotaLint
+import WidgetQuotaModel
+import WidgetQuotaTestSupport
+
+/// `widget-quota lint` end to end: exit codes, formats, the emitted scenario, and no key printed.
+@Suite("Lint command")
+struct LintCommandTests {
+    static func app(_ name: String) -> String { Fixtures.path("apps/\(name)") }
+    /// The body of the fake key in the fixtures: no output may hold it.
+    static let keyBody = "FAKE-KEY-FOR-TESTS"
+
+    @Test("usage errors exit 64, a missing path 66, a bad configuration 65")
+    func exitCodes() throws {
+        #expect(TestSupport.cli(["lint"]).code == .usage)
+        #expect(TestSupport.cli(["lint", Self.app("cache-app"), "--format", "xml"]).code == .usage)
+        #expect(TestSupport.cli(["lint", Self.app("cache-app"), "--fail-on", "warnings"]).code == .usage)
+        #expect(TestSupport.cli(["lint", Self.app("cache-app"), "--bogus"]).code == .usage)
+        let missing = TestSupport.cli(["lint", "/no/such/app"])
+        #expect(missing.code == .noInput)
+        #expect(missing.err.contains("/no/such/app"))
+        let tmp = try TemporaryDirectory()
+        let config = try tmp.file("{\n  \"disable\": [\"retry-loops\"]\n}\n", name: "lint.json")
+        let bad = TestSupport.cli(["lint", Self.app("cache-app"), "--config", config])
+        #expect(bad.code == .dataError)
+        #expect(bad.err.contains("lint.json:2"), "\(bad.err)")
+        #expect(bad.err.contains("retry-loop"))
+    }
+
+    @Test("--fail-on decides the exit status from the findings that remain")
+    func failOn() throws {
+        // The cache app breaks no rule: it passes at every threshold.
+        for level in ["error", "warning", "note", "never"] {
+            #expect(TestSupport.cli(["lint", Self.app("cache-app"), "--fail-on", level, "--quiet"]).code == .success)
+        }
+        let report = LintReport(
+            findings: [Finding(rule: .requestTimeout, location: .init(file: "a.swift", line: 1), message: "m", fix: "f")], files: [])
+        #expect(report.exitCode(failOn: .error) == .success)
+        #expect(report.exitCode(failOn: .warning) == .thresholdFailed)
+        #expect(report.exitCode(failOn: .never) == .success)
+    }
+
+    @Test("Markdown, JSON and SARIF: the design sentence and projected requests, the path as typed in SARIF")
+    func formats() throws {
+        let markdown = TestSupport.cli(["lint", Self.app("direct-widget"), "--quiet"])
+        #expect(markdown.code == .success || markdown.code == .thresholdFailed)
+        #expect(markdown.out.contains("The widget calls the API itself on every getTimeline and reloads after 15 min."))
+        #expect(markdown.out.contains("API requests per user a month (≈"), "\(markdown.out)")
+        #expect(markdown.out.contains("with the cache design)"))
+
+        let json = TestSupport.cli(["lint", Self.app("direct-widget"), "--format", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+        let design = try #require(object["design"] as? [String: Any])
+        #expect(design["name"] as? String == "direct-widget")
+        let mine = try #require(design["requestsPerUserMonth"] as? Double)
+        let cache = try #require(design["baselineRequestsPerUserMonth"] as? Double)
+        #expect(mine > 5 * cache, "a widget that calls the API every 15 min: \(mine) against \(cache)")
+
+        let sarif = TestSupport.cli(["lint", Self.app("cache-app"), "--format", "sarif"])
+        #expect(sarif.out.contains("\"version\" : \"2.1.0\"") || sarif.out.contains("\"version\":\"2.1.0\""))
+    }
+
+    @Test("the same tree gives the same bytes, whatever the thread count")
+    func deterministic() throws {
+        let a = TestSupport.cli(["lint", Self.app("broken-app"), "--format", "json"])
+        let b = TestSupport.cli(["lint", Self.app("broken-app"), "--format", "json"])
+        #expect(a.out == b.out)
+        let job = { (threads: Int) in
+            try LintJob(run: LintRun(paths: [Self.app("broken-app")]), threads: threads).execute().report
+        }
+        #expect(try job(1) == job(2))
+    }
+
+    @Test("--emit-scenario writes the design read from the code; simulate --scenario runs it as is")
+    func emitScenario() throws {
+        let tmp = try TemporaryDirectory()
+        for app in ["direct-widget", "cache-app", "broken-app"] {
+            let file = tmp.path + "/\(app).json"
+            let lint = TestSupport.cli(["lint", Self.app(app), "--emit-scenario", file, "--out", tmp.path + "/\(app).md"])
+            #expect(lint.err.contains("Wrote \(file)"))
+            let scenario = try ScenarioLoader.load(path: file)
+            #expect(scenario.baseline == app)
+            #expect(scenario.designs.map(\.name) == [app])
+            let run = TestSupport.cli([
+                "simulate", "--scenario", file, "--runs", "2", "--sample-users", "100", "--users", "100", "--format", "json",
+            ])
+            #expect(run.code == .success, "\(app): \(run.err)")
+            #expect(run.out.contains("\"design\" : \"\(app)\"") || run.out.contains("\"design\":\"\(app)\""), "\(app)")
+        }
+    }
+
+    @Test("no output holds the fake key, in any format")
+    func noKeyPrinted() throws {
+        let tmp = try TemporaryDirectory()
+        for app in ["broken-app", "cache-app", "direct-widget", "xcode-project"] {
+            for format in ["markdown", "json", "sarif"] {
+                let r = TestSupport.cli(["lint", Self.app(app), "--format", format, "--emit-scenario", tmp.path + "/s.json"])
+                #expect(!r.out.contains(Self.keyBody) && !r.err.contains(Self.keyBody), "\(app) \(format)")
+                let scenario = try String(contentsOfFile: tmp.path + "/s.json", encoding: .utf8)
+                #expect(!scenario.contains(Self.keyBody), "\(app) scenario")
+            }
+        }
+    }
+
+    @Test("Reports/lint.md is what the documented command writes for the broken-app fixture, byte for byte")
+    func committedReport() throws {
+        let committed = try String(contentsOf: Fixtures.packageURL("Reports/lint.md"), encoding: .utf8)
+        let fresh = TestSupport.cli(["lint", Fixtures.packageURL("Tests/WidgetQuotaTestSupport/Fixtures/apps/broken-app").path])
+        #expect(
+            fresh.out == committed,
+            "regenerate: swift run -c release widget-quota lint Tests/WidgetQuotaTestSupport/Fixtures/apps/broken-app --out Reports/lint.md")
+        let readme = try String(contentsOf: Fixtures.packageURL("README.md"), encoding: .utf8)
+        #expect(readme.contains("widget-quota lint Tests/WidgetQuotaTestSupport/Fixtures/apps/broken-app --out Reports/lint.md"))
+    }
+}

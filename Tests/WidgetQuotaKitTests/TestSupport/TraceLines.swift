@@ -1,8 +1,0 @@
-import WidgetQuotaSimulation
-
-/// An observer that keeps each event and its two times as a line of text, so that two runs'
-/// traces compare event by event.
-struct TraceLines: SimulationObserver {
-    var lines: [String] = []
-    mutating func record(_ event: SimulationEvent, local: Double, utc: Double) { lines.append("\(local) \(utc) \(event)") }
-}

@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+import WidgetQuotaLint
+import WidgetQuotaModel
+import WidgetQuotaSwiftSource
+import WidgetQuotaTestSupport
+
+/// The design read from the fixture apps' code.
+@Suite("Design inference")
+struct DesignInferenceTests {
+    static func read(_ app: String) throws -> DesignInference? {
+        let tree = try AppSourceTree.load(paths: [Fixtures.path("apps/\(app)")])
+        return DesignReader.read(tree, name: app)
+    }
+
+    @Test("the direct widget: the widget fetches in getTimeline with no cache and reloads after 15 min")
+    func directWidget() throws {
+        let inference = try #require(try Self.read("direct-widget"))
+        let d = inference.design
+        #expect(inference.preset == "direct")
+        #expect(d.name == "direct-widget")
+        #expect(d.fetchTriggers == [.getTimeline])
+        #expect(d.cacheTTLMinutes == nil)
+        #expect(d.reloadPolicy == .after(minutes: 15))
+        #expect(d.requestsPerFetch == 1)
+        #expect(d.retry == .nextOpportunity)
+        #expect(inference.timeoutSeconds == 10)
+        #expect(inference.outputTokenCap == 40)
+        #expect(inference.assumedFields.isEmpty, "\(inference.assumedFields)")
+        #expect(inference.sentence == "the widget calls the API itself on every getTimeline and reloads after 15 min")
+    }
+
+    @Test("the cache app: the app fetches on open and in a background task into a 6 h cache")
+    func cacheApp() throws {
+        let inference = try #require(try Self.read("cache-app"))
+        let d = inference.design
+        #expect(inference.preset == "cache-bgtask")
+        #expect(d.fetchTriggers == [.appForeground, .backgroundTask])
+        #expect(d.cacheTTLMinutes == 360)
+        #expect(d.reloadPolicy == .after(minutes: 360))
+        #expect(d.reloadCalls == .onceOnSuccess)
+        #expect(d.backgroundIntervalHours == 6)
+        #expect(d.requestsPerFetch == 1)
+        #expect(d.retry == .nextOpportunity)
+        #expect(inference.timeoutSeconds == 15)
+        #expect(inference.outputTokenCap == 80)
+        #expect(inference.assumedFields.isEmpty, "\(inference.assumedFields)")
+        #expect(inference.sentence.hasPrefix("the app fetches into a 6 h App Group cache on open and in a background task"))
+    }
+
+    @Test("the broken app: the widget fetches on every getTimeline, reloads after 10 min, the app retries three times")
+    func brokenApp() throws {
+        let inference = try #require(try Self.read("broken-app"))
+        let d = inference.design
+        #expect(inference.preset == "direct")
+        #expect(Set(d.fetchTriggers) == [.getTimeline, .backgroundTask])
+        #expect(d.cacheTTLMinutes == nil, "the widget does not look at the app's TTL")
+        #expect(d.reloadPolicy == .after(minutes: 10))
+        #expect(d.reloadCalls == .everyForeground)
+        #expect(d.backgroundIntervalHours == 0.25)
+        #expect(d.retry == .backoff(maxRetries: 2, baseSeconds: 1, jitter: false))
+        #expect(inference.attemptsPerRefresh == 3)
+        #expect(inference.timeoutSeconds == 60, "the app's request keeps the 60 s default")
+        #expect(inference.outputTokenCap == 60)
+        #expect(inference.assumedFields == ["retry.baseSeconds"])
+    }
+
+    @Test("fields the code does not show are listed as assumed; a tree that sends no request has no design")
+    func assumed() throws {
+        let tmp = try TemporaryDirectory()
+        let app = tmp.path + "/App"
+        try FileManager.default.createDirectory(atPath: app, withIntermediateDirectories: true)
+        try """
+        import SwiftUI
+        struct Screen: View {
+            var body: some View {
+                Text("x").onAppear { Task { try? await URLSession.shared.data(from: URL(string: "https://e.com")!) } }
+            }
+        }
+        """.write(toFile: app + "/Screen.swift", atomically: true, encoding: .utf8)
+        let tree = try AppSourceTree.load(paths: [tmp.path])
+        let inference = try #require(DesignReader.read(tree, name: "x"))
+        #expect(inference.preset == "cache-on-open")
+        #expect(inference.design.fetchTriggers == [.appForeground])
+        #expect(
+            inference.assumedFields == ["cacheTTLMinutes", "reloadPolicy", "api.outputTokensPerRequest"],
+            "a bare-URL request keeps the 60 s default: read")
+        #expect(inference.design.cacheTTLMinutes == DesignPresets.cacheOnOpen.cacheTTLMinutes)
+
+        try "struct Nothing {}\n".write(toFile: app + "/Screen.swift", atomically: true, encoding: .utf8)
+        #expect(DesignReader.read(try AppSourceTree.load(paths: [tmp.path]), name: "x") == nil)
+    }
+
+    @Test("the scenario of a design holds it as its only design and baseline, with the timeout and token cap read")
+    func scenario() throws {
+        let inference = try #require(try Self.read("direct-widget"))
+        let s = inference.scenario()
+        #expect(s.designs == [inference.design])
+        #expect(s.baseline == "direct-widget")
+        #expect(s.api.timeoutSeconds == 10)
+        #expect(s.api.outputTokensPerRequest == .triangular(min: 10, mode: 20, max: 40))
+        try ScenarioValidator.validate(s)
+        let decoded = try ScenarioLoader.decode(Data(ScenarioLoader.encode(s).utf8))
+        #expect(decoded.designs == s.designs)
+    }
+
+    @Test("the reader's request test by name agrees with the vocabulary's, on every fixture", arguments: LintFixtureTests.apps)
+    func requestingFunctions(app: String) throws {
+        let tree = try AppSourceTree.load(paths: [Fixtures.path("apps/\(app)")])
+        let keys = SourceVocabulary.requestingFunctions(in: tree)
+        let names = DesignReader.requestingNames(keys)
+        for file in tree.swiftFiles {
+            for call in file.index.calls {
+                let fast = DesignReader.isRequest(call, names: names)
+                #expect(fast == SourceVocabulary.isRequest(call, requesting: keys), "\(file.path):\(call.location)")
+            }
+        }
+    }
+}

@@ -1,0 +1,221 @@
+import Foundation
+import Testing
+import WidgetQuotaLogs
+import WidgetQuotaReporting
+import WidgetQuotaTestSupport
+
+/// Defects found by running real `log show` captures, each reproduced by a small fixture under
+/// Fixtures/logs/captures.
+@Suite("Fixes from real log captures")
+struct CaptureFixTests {
+    @Test("NSError codes stay readable in the error table while OAuth codes in URLs are redacted")
+    func nsErrorCodesAreKept() throws {
+        let a = try LogTestSupport.analyze(fixtures: ["captures/nserror-codes.ndjson"])
+        let messages = a.topErrors.map(\.message)
+        #expect(messages.contains { $0.contains("NSURLErrorDomain Code=-1009 ") }, "\(messages)")
+        #expect(messages.contains { $0.contains("NSURLErrorDomain Code=-1001 ") }, "\(messages)")
+        #expect(messages.contains { $0.contains("NSCocoaErrorDomain Code=4865 ") }, "\(messages)")
+        #expect(messages.contains { $0.contains("CHSErrorDomain Code=1103 ") }, "\(messages)")
+        #expect(messages.contains { $0.contains("callback?code=[REDACTED]&state=1") }, "\(messages)")
+        #expect(messages.contains { $0.contains("&code=[REDACTED] failed") }, "\(messages)")
+        #expect(!messages.joined().contains("OAUTHCODE4242") && !messages.joined().contains("730512"))
+    }
+
+    @Test("a process that is no known system daemon and logs a task summary is counted as the app")
+    func unidentifiedAppIsCounted() throws {
+        let a = try LogTestSupport.analyze(fixtures: ["captures/unidentified-app.ndjson"])
+        #expect(a.appProcesses == ["example"])
+        #expect(LogTestSupport.total(a, \.apiRequests) == 1)
+        #expect(a.otherProcessRequests == 1)
+        #expect(a.notes.contains { $0.contains("example") && $0.contains("taken as the app") && $0.contains("--app NAME") })
+        // The left-out request is named by its process, not blamed on daemons in general.
+        #expect(a.notes.contains { $0.contains("(trustd 1)") && !$0.contains("such as") })
+    }
+
+    @Test("a process left out while the app is known is named, with the option to count it")
+    func leftOutProcessIsNamed() throws {
+        // GeminiApp is the app (it logs BackgroundTasks lines); "helper" logs a request too.
+        let text = try String(contentsOfFile: LogTestSupport.fixture("captures/unidentified-app.ndjson"), encoding: .utf8)
+        let bgLine =
+            #"{"eventMessage":"Received run request for com.example.refresh","processImagePath":"\/x\/GeminiApp","timestamp":"2026-03-03 10:00:02.000000+0100","messageType":"Default"}"#
+        let a = try LogTestSupport.analyze(text + bgLine + "\n")
+        #expect(a.appProcesses == ["GeminiApp"])
+        #expect(a.otherProcessRequests == 2)
+        #expect(a.notes.contains { $0.contains("example 1") && $0.contains("If example is your app, pass --app example.") })
+    }
+
+    @Test("an export in which nothing is recognised says so, shows no figure, and fails with --strict")
+    func nothingRecognised() throws {
+        let path = LogTestSupport.fixture("captures/nothing-recognised.log")
+        let a = try LogTestSupport.analyze(fixtures: ["captures/nothing-recognised.log"])
+        #expect(a.recognisedNothing)
+        #expect(a.processesSeen == ["example", "kernel"])
+        #expect(a.notes.first?.hasPrefix("No widget, background-task or network line was recognised in 5 lines") == true)
+        #expect(a.notes.first?.contains("processes seen: example, kernel") == true)
+        #expect(LogReport(a).markdown().contains("| Implied API requests per user per month | – |"))
+        let json = LogTestSupport.run(["analyze", "--format", "json", path])
+        #expect(json.code == .success)
+        #expect(json.out.contains("\"recognisedNothing\" : true"))
+
+        let strict = LogTestSupport.run(["analyze", "--strict", path])
+        #expect(strict.code == .dataError)
+        #expect(strict.err.contains("no widget, background-task or network line was recognised"))
+
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let emit = LogTestSupport.run(["analyze", path, "--emit-scenario", tmp.path + "/s.json"])
+        #expect(emit.code == .dataError)
+        #expect(emit.err.contains("no widget, background-task or network line was recognised (processes seen: example, kernel)"))
+        #expect(!emit.err.contains("expected records with timestamps"))
+    }
+
+    @Test("a recognised export is not flagged as recognising nothing")
+    func recognisedExportIsNotFlagged() throws {
+        let a = try LogTestSupport.analyze(fixtures: ["apple-default.log"])
+        #expect(!a.recognisedNothing)
+        #expect(!a.notes.contains { $0.contains("was recognised") })
+    }
+
+    @Test("HTTP 101 (a websocket upgrade) and other 1xx statuses are not failed requests")
+    func informationalStatusIsNoFailure() throws {
+        let a = try LogTestSupport.analyze(fixtures: ["captures/websocket-upgrade.log"])
+        #expect(a.appProcesses == ["ChatApp"])
+        #expect(LogTestSupport.total(a, \.apiRequests) == 3)
+        #expect(LogTestSupport.total(a, \.failedRequests) == 1)  // the 503 only
+        #expect(a.apiErrorRate.map { abs($0 - 1.0 / 3.0) < 1e-12 } == true)
+    }
+
+    @Test("the `<image`symbol>` prefix of `log show --source` is kept out of the process name")
+    func sourcePrefixIsNotTheProcess() throws {
+        let a = try LogTestSupport.analyze(fixtures: ["captures/source-prefix.log"])
+        #expect(a.extensionProcesses == ["MyWidgetExtension"])
+        #expect(a.appProcesses == ["MyApp"])
+        #expect(LogTestSupport.total(a, \.getTimeline) == 2)
+        // The kernel's line is a system process's again, so it launches nothing.
+        #expect(LogTestSupport.total(a, \.bgLaunches) == 1)
+    }
+
+    @Test(
+        "the source prefix is its own field in every text style",
+        arguments: [
+            (
+                "2026-03-06 10:00:00.000000+0100 0x1 Default 0x0 902 0    <WidgetKit`sub_1920A2790> MyWidgetExtension: (WidgetKit) hello",
+                AppleTextHeader.Style.standard
+            ),
+            ("2026-03-06 10:00:00.000000+0100  localhost <WidgetKit`sub_1920A2790> MyWidgetExtension[902]: hello", .syslog),
+            ("2026-03-06 10:00:00.000 Df <WidgetKit`sub_1920A2790> MyWidgetExtension[902:2d3c4] hello", .compact),
+        ])
+    func sourcePrefixInEveryStyle(line: String, style: AppleTextHeader.Style) throws {
+        let bytes = Array(line.utf8)
+        try bytes.withUnsafeBufferPointer { b in
+            let header = try AppleTextHeader.parse(b, style: style).get()
+            #expect(ByteSearch.string(b, header.process) == "MyWidgetExtension")
+            #expect(header.source.map { ByteSearch.string(b, $0) } == "WidgetKit`sub_1920A2790")
+            #expect(ByteSearch.string(b, header.message..<b.count) == "hello")
+        }
+        // Without the prefix there is no source, and a `<private>` process stays whole.
+        let plain = Array("2026-03-06 10:00:00.000 Df <private>[902:2d3c4] hello".utf8)
+        try plain.withUnsafeBufferPointer { b in
+            let header = try AppleTextHeader.parse(b, style: .compact).get()
+            #expect(header.source == nil)
+            #expect(ByteSearch.string(b, header.process) == "<private>")
+        }
+    }
+
+    @Test("a header-only export is an empty log: exit 66 alone, skipped with the reason inside a folder")
+    func headerOnlyExportIsEmpty() throws {
+        let path = LogTestSupport.fixture("captures/header-only.log")
+        let alone = LogTestSupport.run(["analyze", path])
+        #expect(alone.code == .noInput)
+        #expect(alone.err.contains("holds a `log show` header but no log records"))
+
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let folder = try tmp.subfolder()
+        try FileManager.default.copyItem(atPath: path, toPath: folder + "/header-only.log")
+        try FileManager.default.copyItem(atPath: LogTestSupport.fixture("apple-syslog.log"), toPath: folder + "/apple-syslog.log")
+        var analyzer = LogAnalyzer()
+        try analyzer.read(path: folder)
+        let a = analyzer.analysis()
+        #expect(a.files.count == 1)
+        #expect(
+            a.notes.contains {
+                $0.hasSuffix(
+                    "header-only.log: it holds a `log show` header but no log records (its predicate or time range matched nothing).")
+            })
+        #expect(!a.notes.contains { $0.contains("not a log in a known format") })
+    }
+
+    @Test("a --style json array that never closes is counted as damage, and --strict stops at it")
+    func unclosedJSONArrayIsReported() throws {
+        let a = try LogTestSupport.analyze(fixtures: ["captures/json-array-unclosed.json"])
+        #expect(LogTestSupport.total(a, \.getTimeline) == 1)  // the objects before the cut still count
+        #expect(a.malformedLines == 1)
+        #expect(
+            a.malformedExamples.contains {
+                $0.hasSuffix(
+                    "json-array-unclosed.json:41: JSON array not closed; expected ']' after the last object (the export is cut off)")
+            })
+        let strict = LogTestSupport.run(["analyze", "--strict", LogTestSupport.fixture("captures/json-array-unclosed.json")])
+        #expect(strict.code == .dataError)
+        #expect(strict.err.contains("JSON array not closed"))
+        // A closed array is not flagged.
+        #expect(try LogTestSupport.analyze(fixtures: ["apple.json"]).malformedLines == 0)
+    }
+
+    @Test("CR-only line endings are named as such, not as a file of blank or header lines")
+    func crOnlyLineEndingsAreNamed() throws {
+        let r = LogTestSupport.run(["analyze", LogTestSupport.fixture("captures/cr-only.log")])
+        #expect(r.code == .dataError)
+        #expect(r.err.contains("records are separated by CR-only line endings; expected LF or CRLF"))
+        #expect(!r.err.contains("header"))
+    }
+
+    @Test("a file that is one line of 2 MB without a line break says so")
+    func overlongOnlyLineIsNamed() throws {
+        let text = String(repeating: "x", count: 2_000_000)
+        #expect {
+            _ = try LogTestSupport.analyze(text, name: "long.log")
+        } throws: { error in
+            "\(error)".contains("its only content is a line longer than 1 MiB without a line break")
+                && !"\(error)".contains("blank or header")
+        }
+    }
+
+    @Test("a cut-off last line in syslog style says it is cut off, as JSON and NDJSON do")
+    func cutOffSyslogLineSaysSo() throws {
+        let a = try LogTestSupport.analyze(fixtures: ["captures/cut-off-syslog.log"])
+        #expect(
+            a.malformedExamples.contains {
+                $0.hasSuffix("cut-off-syslog.log:4: expected a host name after the timestamp (the line is cut off)")
+            })
+        // A complete line with the same damage is not called cut off.
+        let whole = try LogTestSupport.analyze(
+            "2025-07-27 15:47:10.504275-0400  localhost chronod[112]: x\n2025-07-27 18:02:09.000001-0400 \n2025-07-27 18:02:10.000001-0400  h p[1]: y\n"
+        )
+        #expect(whole.malformedExamples == ["input:2: expected a host name after the timestamp"])
+    }
+
+    @Test(
+        "styles concatenated in one file are read record by record, in either order, with one note",
+        arguments: [
+            ("captures/mixed-syslog-then-compact.log", "syslog", "2 in compact style were read"),
+            ("captures/mixed-compact-then-others.log", "compact", "1 in default style and 1 in syslog style were read"),
+        ])
+    func concatenatedStyles(fixture: String, fileStyle: String, counted: String) throws {
+        let a = try LogTestSupport.analyze(fixtures: [fixture])
+        #expect(a.files.map(\.format) == [fileStyle])
+        #expect(a.malformedLines == 0)
+        #expect(LogTestSupport.total(a, \.bgLaunches) == 4)
+        #expect(a.notes.filter { $0.contains("mixes log show styles") }.count == 1)
+        #expect(a.notes.contains { $0.contains("starts in \(fileStyle) style, and \(counted) in their own style.") })
+    }
+
+    @Test("a file in one style gets no mixed-styles note")
+    func singleStyleHasNoMixedNote() throws {
+        for file in ["apple-default.log", "apple-syslog.log", "apple-compact.log"] {
+            let a = try LogTestSupport.analyze(fixtures: [file])
+            #expect(!a.notes.contains { $0.contains("mixes log show styles") }, "\(file)")
+        }
+    }
+}

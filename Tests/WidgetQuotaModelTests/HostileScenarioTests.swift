@@ -1,0 +1,184 @@
+import Foundation
+import Testing
+import WidgetQuotaCLI
+import WidgetQuotaModel
+import WidgetQuotaSupport
+import WidgetQuotaTestSupport
+
+/// Bad input of every kind: each case names the exit code and the message it must produce.
+/// Nothing may crash, no number may be silently wrong, no previous report may be destroyed.
+@Suite("hostile scenario") struct HostileScenarioTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        let name: String
+        /// Scenario file contents (nil: no --scenario).
+        let scenario: [UInt8]?
+        let args: [String]
+        let code: ExitCode
+        let message: String
+        var testDescription: String { name }
+
+        init(_ name: String, scenario: String? = nil, bytes: [UInt8]? = nil, args: [String] = [], _ code: ExitCode, _ message: String) {
+            self.name = name
+            self.scenario = bytes ?? scenario.map { Array($0.utf8) }
+            self.args = args
+            self.code = code
+            self.message = message
+        }
+    }
+
+    static let cases: [Case] = [
+        Case("empty file", scenario: "", .noInput, "the file is empty"),
+        Case("whitespace only", scenario: " \n\t\n", .noInput, "the file is empty"),
+        Case("binary garbage", bytes: [0x00, 0xFF, 0xFE, 0x13, 0x37, 0x00, 0x9C], .dataError, "not valid JSON"),
+        Case(
+            "invalid UTF-8 in a string", bytes: Array(#"{"baseline": ""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8), .dataError,
+            "not valid JSON"),
+        Case("array that never closes", scenario: #"{"horizon": {"users": [1, 2, 3"#, .dataError, "not valid JSON"),
+        Case("nested too deep", scenario: String(repeating: "[", count: 5_000), .dataError, "not valid JSON"),
+        Case("NaN", scenario: #"{"horizon": {"days": NaN}}"#, .dataError, "not valid JSON"),
+        Case("Infinity", scenario: #"{"api": {"timeoutSeconds": 1e999}}"#, .dataError, "not representable"),
+        Case("zero users", scenario: #"{"horizon": {"users": [0]}}"#, .dataError, "horizon.users[0]: must be between 1 and"),
+        Case(
+            "10^12 users", scenario: #"{"horizon": {"users": [1000000000000]}}"#, .dataError,
+            "horizon.users[0]: must be between 1 and 1000000000"),
+        Case("negative users", scenario: #"{"horizon": {"users": [10, -1]}}"#, .dataError, "horizon.users[1]"),
+        Case("days 0", scenario: #"{"horizon": {"days": 0}}"#, .dataError, "horizon.days: must be between 1 and 366, got 0"),
+        Case("fractional days", scenario: #"{"horizon": {"days": 2.5}}"#, .dataError, "horizon.days: must be a whole number"),
+        Case("runs 0", scenario: #"{"horizon": {"runs": 0}}"#, .dataError, "horizon.runs"),
+        Case(
+            "negative TTL", scenario: #"{"designs": [{"name": "cache-bgtask", "cacheTTLMinutes": -60}]}"#, .dataError,
+            "designs[0].cacheTTLMinutes"),
+        Case(
+            "entries too close", scenario: #"{"designs": [{"name": "x", "entrySpacingMinutes": 2}]}"#, .dataError,
+            "at least 5 minutes apart"),
+        Case("unknown key", scenario: #"{"horizon": {"usres": [10]}}"#, .dataError, "unknown key \"usres\"; did you mean \"users\"?"),
+        Case("unknown top-level key", scenario: #"{"desings": []}"#, .dataError, "did you mean \"designs\"?"),
+        Case("unknown design as baseline", scenario: #"{"baseline": "cache-bgtsk"}"#, .dataError, "did you mean \"cache-bgtask\"?"),
+        Case(
+            "a 10 MB design name", scenario: #"{"baseline": ""# + String(repeating: "x", count: 10_000_000) + #""}"#, .dataError,
+            "unknown design \"xxxxxxxx"),
+        Case(
+            "uniform min above max", scenario: #"{"population": {"smartStackShare": {"distribution": "uniform", "min": 0.6, "max": 0.1}}}"#,
+            .dataError, "must not exceed max"),
+        Case(
+            "unknown distribution", scenario: #"{"population": {"smartStackShare": {"distribution": "cauchy", "min": 0}}}"#, .dataError,
+            "unknown distribution \"cauchy\""),
+        Case("share above one", scenario: #"{"population": {"neverOpenShare": 1.2}}"#, .dataError, "population.neverOpenShare"),
+        Case(
+            "lognormal for a share",
+            scenario: #"{"population": {"lowPowerDayShare": {"distribution": "lognormal", "mean": 0.1, "sd": 0.1}}}"#, .dataError,
+            "a lognormal is unbounded"),
+        Case(
+            "time zones without weight", scenario: #"{"population": {"timeZones": [{"utcOffsetHours": 0, "share": 0}]}}"#, .dataError,
+            "shares must not all be zero"),
+        Case(
+            "23 hourly weights", scenario: #"{"population": {"activity": {"app": [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]}}}"#,
+            .dataError, "must have 24 hourly weights, got 23"),
+        Case(
+            "outage after the horizon",
+            scenario:
+                #"{"horizon": {"days": 10}, "api": {"outages": [{"day": 40, "startHourUTC": 1, "durationHours": 1, "errorRate": 1}]}}"#,
+            .dataError, "api.outages[0].day"),
+        Case("design defined twice", scenario: #"{"designs": [{"name": "a"}, {"name": "a"}]}"#, .dataError, "\"a\" is defined twice"),
+        Case("wrong type", scenario: #"{"horizon": {"users": "lots"}}"#, .dataError, "horizon.users"),
+        Case("a number where an object belongs", scenario: #"{"platform": 3}"#, .dataError, "platform"),
+        Case(
+            "unknown fetch trigger", scenario: #"{"designs": [{"name": "x", "fetchTriggers": ["getTimelin"]}]}"#, .dataError,
+            "designs[0].fetchTriggers[0]: unknown value \"getTimelin\"; expected one of getTimeline, appForeground, backgroundTask, push; did you mean \"getTimeline\"?"
+        ),
+        Case(
+            "unknown reload calls", scenario: #"{"designs": [{"name": "x", "reloadCalls": "sometimes"}]}"#, .dataError,
+            "designs[0].reloadCalls: unknown value \"sometimes\"; expected one of onceOnSuccess, everyForeground, everyFetch, never"),
+        Case(
+            "a key cut short", scenario: #"{"designs": [{"name": "x", "cacheTTL": 60}]}"#, .dataError, "did you mean \"cacheTTLMinutes\"?"),
+        Case(
+            "unknown reload policy", scenario: #"{"designs": [{"name": "x", "reloadPolicy": "hourly"}]}"#, .dataError,
+            "unknown reload policy \"hourly\""),
+        Case("missing scenario file", args: ["--scenario", "/nonexistent/widget-quota.json"], .noInput, "no such file"),
+        Case("scenario is a folder", args: ["--scenario", "/"], .noInput, "cannot read"),
+        Case("unknown flag", args: ["--userz", "10"], .usage, "unknown option --userz; did you mean --users?"),
+        Case("flag without value", args: ["--runs"], .usage, "--runs needs a value"),
+        Case("threads 0", args: ["--threads", "0"], .usage, "--threads expects a whole number between 1 and 1024"),
+        Case("negative seed", args: ["--seed", "-4"], .usage, "--seed expects a non-negative whole number"),
+        Case("bad format", args: ["--format", "xml"], .usage, "--format expects markdown, csv, csv-long or json, got \"xml\""),
+        Case("users not numbers", args: ["--users", "10,lots"], .usage, "--users expects comma-separated whole numbers"),
+        Case("unknown design flag", args: ["--designs", "drect"], .usage, "--designs: unknown design \"drect\"; did you mean \"direct\"?"),
+        Case(
+            "seed past UInt64", scenario: #"{"horizon": {"seed": 18446744073709551616}}"#, .dataError,
+            "horizon.seed: must be a whole number between 0 and 18446744073709551615"),
+        Case("negative seed in a file", scenario: #"{"horizon": {"seed": -1}}"#, .dataError, "horizon.seed: must be a whole number"),
+        Case(
+            "no complete quota day", scenario: #"{"horizon": {"days": 1}}"#, .dataError,
+            "horizon.days: 1 day holds no complete quota day"),
+        Case(
+            "the default outage written out, past a shorter horizon",
+            scenario:
+                #"{"horizon": {"days": 7}, "api": {"outages": [{"day": 12, "startHourUTC": 15, "durationHours": 3, "errorRate": 0.95}]}}"#,
+            .dataError, "api.outages[0].day: must be between 1 and horizon.days (7), got 12"),
+        Case(
+            "no entry spacing", scenario: #"{"platform": {"minEntrySpacingMinutes": 0}}"#, .dataError,
+            "platform.minEntrySpacingMinutes: must be between 1 and 1440 minutes"),
+        Case("zero users as a flag", args: ["--users", "0"], .usage, "--users: must be between 1 and 1000000000, got 0"),
+        Case("zero runs as a flag", args: ["--runs", "0"], .usage, "--runs: must be between 1 and 100000, got 0"),
+        Case("empty design list", args: ["--designs", ","], .usage, "--designs needs at least one design name"),
+        Case("a design listed twice", args: ["--designs", "direct,cache-bgtask,direct"], .usage, "--designs names \"direct\" twice"),
+        Case("missing price file", args: ["--prices", "/nonexistent/prices.json"], .noInput, "no such file"),
+        Case("output under a file", args: ["--users", "5", "--runs", "1", "--out", "/etc/hostname/report"], .ioError, "cannot"),
+    ]
+
+    @Test("bad input gets a clear error and its exit code", arguments: cases)
+    func badInputGetsAClearErrorAndItsExitCode(_ c: Case) throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        var args = ["simulate", "--quiet"] + c.args
+        if let bytes = c.scenario {
+            let path = try tmp.file("", name: "scenario.json")
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            args += ["--scenario", path]
+        }
+        let (code, out, err) = TestSupport.cli(args)
+        #expect(code == c.code, "\(c.name): exit \(code.rawValue), stderr: \(err.prefix(300))")
+        #expect(err.contains(c.message), "\(c.name): \(err.prefix(300))")
+        #expect(out.isEmpty, "\(c.name): nothing on stdout after an error")
+        #expect(err.count < 4_000, "\(c.name): the message must stay readable")
+    }
+
+    /// Values other commands take that no design can be simulated with: refused, never a trap.
+    @Test(
+        "sweep values are validated like designs",
+        arguments: [
+            (
+                ["sweep", "--knob", "background", "--values", "4,1e21"], ExitCode.usage,
+                "backgroundIntervalHours: must be between 0 and 168"
+            ),
+            (["sweep", "--design", "poll-30m-aligned", "--knob", "poll", "--values", "1e21"], .usage, "reloadPolicy"),
+            (["sweep", "--knob", "ttl", "--values", "60,50000"], .usage, "cacheTTLMinutes: must be between 0 and 43200"),
+        ])
+    func sweepValuesAreValidatedLikeDesigns(args: [String], code: ExitCode, message: String) {
+        let (actual, out, err) = TestSupport.cli(args + ["--quiet", "--users", "10", "--runs", "1"])
+        #expect(actual == code, "exit \(actual.rawValue): \(err.prefix(300))")
+        #expect(err.contains(message), "\(err.prefix(300))")
+        #expect(out.isEmpty)
+    }
+
+    /// A scenario file takes any seed `--seed` takes, up to UInt64.max.
+    @Test("a scenario file takes every seed the flag takes") func aScenarioFileTakesEverySeedTheFlagTakes() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let path = try tmp.file(#"{"horizon": {"seed": 18446744073709551615}}"#)
+        #expect(try ScenarioLoader.load(path: path).horizon.seed == .max)
+    }
+
+    @Test("a failed run never destroys the previous report") func aFailedRunNeverDestroysThePreviousReport() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let old = try tmp.file("previous report\n", name: "report.md")
+        let folder = URL(fileURLWithPath: old).deletingLastPathComponent().path
+        let bad = try tmp.file(#"{"horizon": {"days": -1}}"#)
+        let (code, _, _) = TestSupport.cli(["simulate", "--quiet", "--scenario", bad, "--out", folder])
+        #expect(code == .dataError)
+        #expect(try String(contentsOfFile: old, encoding: .utf8) == "previous report\n")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains(".tmp-") }
+        #expect(leftovers.isEmpty)
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+import WidgetQuotaCLI
+import WidgetQuotaModel
+import WidgetQuotaSupport
+import WidgetQuotaTestSupport
+
+@Suite("scenario") struct ScenarioTests {
+    @Test("default scenario round trips through its JSON") func defaultScenarioRoundTripsThroughItsJSON() throws {
+        let text = ScenarioLoader.encode(Scenario())
+        let decoded = try ScenarioLoader.decode(Data(text.utf8))
+        #expect(decoded == Scenario())
+    }
+
+    @Test("every field is optional") func everyFieldIsOptional() throws {
+        let s = try ScenarioLoader.decode(Data(#"{"horizon": {"days": 7}}"#.utf8))
+        #expect(s.horizon.days == 7)
+        #expect(s.horizon.users == Horizon().users)
+        #expect(s.platform == Platform())
+    }
+
+    @Test(
+        "distributions decode",
+        arguments: [
+            (
+                #"{"platform": {"getTimelinePerDay": {"distribution": "triangular", "min": 10, "mode": 30, "max": 45}}}"#,
+                Distribution.triangular(min: 10, mode: 30, max: 45)
+            ),
+            (
+                #"{"platform": {"getTimelinePerDay": {"distribution": "lognormal", "mean": 30, "sd": 8}}}"#,
+                Distribution.lognormal(mean: 30, sd: 8)
+            ),
+            (
+                #"{"platform": {"getTimelinePerDay": {"distribution": "uniform", "min": 15, "max": 45}}}"#,
+                Distribution.uniform(min: 15, max: 45)
+            ),
+            (#"{"platform": {"getTimelinePerDay": 31}}"#, Distribution.fixed(31)),
+        ])
+    func distributionsDecode(json: String, expected: Distribution) throws {
+        let s = try ScenarioLoader.decode(Data(json.utf8))
+        #expect(s.platform.getTimelinePerDay == expected)
+    }
+
+    /// Beta quantiles are exact (to 1e-8, far below what a report prints): checked against closed forms (beta(1, b) and beta(a, 1) invert
+    /// by hand) and against draws for a skewed failure rate.
+    @Test("beta quantiles match their closed form", arguments: [(1.0, 9.0), (1.0, 1.0), (3.0, 1.0), (1.0, 50.0)])
+    func betaQuantilesMatchTheirClosedForm(a: Double, b: Double) {
+        for q in [0.05, 0.25, 0.5, 0.95] {
+            let expected = a == 1 ? 1 - Foundation.pow(1 - q, 1 / b) : Foundation.pow(q, 1 / a)
+            #expect(abs(Distribution.beta(alpha: a, beta: b).quantile(q) - expected) < 1e-8, "beta(\(a), \(b)) at \(q)")
+        }
+    }
+
+    @Test("skewed beta quantiles match its draws") func skewedBetaQuantilesMatchItsDraws() {
+        let d = Distribution.beta(alpha: 2, beta: 50)
+        var rng = RandomStream(seed: 3)
+        let draws = (0..<200_000).map { _ in d.sample(&rng) }.sorted()
+        for q in [0.05, 0.5, 0.95] {
+            let empirical = draws[Int(q * Double(draws.count))]
+            #expect(abs(d.quantile(q) - empirical) < 0.002, "q = \(q): \(d.quantile(q)) against \(empirical)")
+        }
+        // The normal approximation it replaces gave p5 = 0 here; the true value is about 0.0070.
+        #expect(abs(d.quantile(0.05) - 0.00700) < 0.0002)
+    }
+
+    @Test("sampled distributions stay in their support and centre") func sampledDistributionsStayInTheirSupportAndCentre() {
+        let cases: [Distribution] = [
+            .uniform(min: 1, max: 3), .triangular(min: 1, mode: 2, max: 3),
+            .normal(mean: 5, sd: 1, min: 4, max: nil), .lognormal(mean: 30, sd: 10),
+            .beta(alpha: 2, beta: 6),
+        ]
+        for d in cases {
+            var rng = RandomStream(seed: 1, 2)
+            let draws = (0..<20_000).map { _ in d.sample(&rng) }
+            #expect(draws.allSatisfy { d.support.contains($0) }, "\(d.summary)")
+            let mean = draws.reduce(0, +) / Double(draws.count)
+            if case .normal = d { continue }  // clamping moves the mean
+            #expect(abs(mean - d.central) / d.central < 0.03, "\(d.summary): mean \(mean)")
+        }
+    }
+
+    @Test(
+        "invalid scenarios name the field",
+        arguments: [
+            (#"{"horizon": {"users": [1000, -5]}}"#, "horizon.users[1]"),
+            (#"{"horizon": {"users": [0]}}"#, "horizon.users[0]"),
+            (#"{"horizon": {"days": 0}}"#, "horizon.days"),
+            (#"{"baseline": "cache-bgtsk"}"#, "did you mean \"cache-bgtask\""),
+            (#"{"population": {"smartStackShare": {"distribution": "uniform", "min": 0.5, "max": 0.2}}}"#, "population.smartStackShare"),
+            (#"{"population": {"smartStackShare": {"distribution": "gaussian", "mean": 0.5}}}"#, "unknown distribution"),
+            (#"{"population": {"lowPowerDayShare": 1.5}}"#, "population.lowPowerDayShare"),
+            (#"{"platfrom": {}}"#, "did you mean \"platform\""),
+            (#"{"designs": [{"name": "mine", "cacheTTLMinutes": -1}]}"#, "designs[0].cacheTTLMinutes"),
+            (#"{"designs": [{"name": "mine", "entrySpacingMinutes": 1}]}"#, "at least 5 minutes apart"),
+            (#"{"horizon": {"users": "many"}}"#, "horizon.users"),
+            ("[1, 2]", "expected a JSON object"),
+            (#"{"horizon": {"days": 1e999}}"#, "not representable"),
+            (#"{"horizon": {"days": 7.5}}"#, "horizon.days"),
+            ("", "the file is empty"),
+        ])
+    func invalidScenariosNameTheField(json: String, fragment: String) throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let path = try tmp.file(json)
+        let (code, out, err) = TestSupport.cli(["simulate", "--scenario", path])
+        #expect(code == (json.isEmpty ? .noInput : .dataError), "\(json): exit \(code)")
+        #expect(out.isEmpty)
+        #expect(err.contains(fragment), "\(json) → \(err)")
+    }
+
+    @Test("unknown design on the command line is rejected") func unknownDesignOnTheCommandLineIsRejected() {
+        let (code, _, err) = TestSupport.cli(["simulate", "--designs", "direct,cache-bg"])
+        // A flag's value is a usage error that names the flag.
+        #expect(code == .usage)
+        #expect(err.contains("--designs: unknown design \"cache-bg\""))
+    }
+
+    @Test("missing scenario file is no input") func missingScenarioFileIsNoInput() {
+        let (code, _, err) = TestSupport.cli(["simulate", "--scenario", "/nonexistent/scenario.json"])
+        #expect(code == .noInput)
+        #expect(err.contains("no such file"))
+    }
+
+    @Test("bad flags are usage errors") func badFlagsAreUsageErrors() {
+        #expect(TestSupport.cli(["simulate", "--runz", "3"]).code == .usage)
+        #expect(TestSupport.cli(["simulate", "--runs", "many"]).code == .usage)
+        #expect(TestSupport.cli(["simulat"]).err.contains("did you mean \"simulate\""))
+    }
+
+    /// A preset the file changes says so in its summary (which the report's design table shows);
+    /// restating a preset's own values changes nothing, and a summary the file gives is kept.
+    @Test("an overridden preset says what changed") func anOverriddenPresetSaysWhatChanged() throws {
+        func summary(_ json: String) throws -> String {
+            let s = try ScenarioLoader.decode(Data(json.utf8))
+            return try #require(s.availableDesigns.first { $0.name == "cache-bgtask" }).summary
+        }
+        let preset = DesignPresets.cacheBGTask.summary
+        #expect(
+            try summary(#"{"designs": [{"name": "cache-bgtask", "cacheTTLMinutes": 720, "requestsPerFetch": 3}]}"#)
+                == preset + " Modified by the scenario: cacheTTLMinutes, requestsPerFetch.")
+        #expect(try summary(#"{"designs": [{"name": "cache-bgtask", "cacheTTLMinutes": 60}]}"#) == preset)
+        #expect(try summary(#"{"designs": [{"name": "cache-bgtask", "cacheTTLMinutes": 720, "summary": "Ours."}]}"#) == "Ours.")
+    }
+
+    @Test("custom designs build on presets") func customDesignsBuildOnPresets() throws {
+        let json =
+            #"{"designs": [{"name": "cache-bgtask-2h", "fetchTriggers": ["appForeground", "backgroundTask"], "cacheTTLMinutes": 120, "reloadPolicy": "after(120)"}]}"#
+        let s = try ScenarioLoader.decode(Data(json.utf8))
+        let d = try #require(s.availableDesigns.first { $0.name == "cache-bgtask-2h" })
+        #expect(d.cacheTTLMinutes == 120)
+        #expect(d.reloadPolicy == .after(minutes: 120))
+        #expect(s.availableDesigns.count == DesignPresets.all.count + 1)
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+import WidgetQuotaModel
+import WidgetQuotaReporting
+import WidgetQuotaSimulation
+import WidgetQuotaSupport
+import WidgetQuotaTestSupport
+
+/// The verdict: which limit decides the tier, and when, on cases built by hand.
+@Suite("Verdict") struct VerdictTests {
+    static let tiers = [
+        QuotaTier(name: "small", rpm: 100, tpm: nil, rpd: 1_000, readOn: "test", note: ""),
+        QuotaTier(name: "big", rpm: 1_000, tpm: nil, rpd: nil, readOn: "test", note: ""),
+    ]
+
+    static func spread(_ p95: Double) -> RunSpread { RunSpread(mean: p95 * 0.9, p5: p95 * 0.8, p50: p95 * 0.9, p95: p95, p99: p95) }
+
+    /// A result with one row, `direct` at 5,000 users, whose tier, peaks and per-limit chances of
+    /// breaking each tier (small, then big) are set by hand; an outage on day 5 from 15:00 UTC.
+    static func result(
+        tier: String?, perMinute: Double, perDay: Double, busiestDay: Int = 3,
+        small: (rpm: Double, rpd: Double), big: Double
+    ) -> SimulationResult {
+        var r = ReportFixtures.result
+        r.scenario.quotas.tiers = tiers
+        r.scenario.api.outages = [Outage(day: 5, startHourUTC: 15, durationHours: 3, errorRate: 0.95)]
+        r.method.runs = 20
+        r.method.designs = ["direct"]
+        r.method.baseline = "direct"
+        var row = r.results[0]
+        row.design = "direct"
+        row.users = 5_000
+        row.requiredTier = tier
+        row.exceedsEveryTier = tier == nil
+        row.load.peakRequestsPerMinute = spread(perMinute)
+        row.load.peakRequestsPerQuotaDay = spread(perDay)
+        row.load.busiestQuotaDay = busiestDay
+        row.quota = [
+            .init(
+                tier: "small", exceedProbability: max(small.rpm, small.rpd), rpmExceedProbability: small.rpm, tpmExceedProbability: 0,
+                rpdExceedProbability: small.rpd, rpmUtilizationP95: perMinute / 100, tpmUtilizationP95: nil,
+                rpdUtilizationP95: perDay / 1_000),
+            .init(
+                tier: "big", exceedProbability: big, rpmExceedProbability: big, tpmExceedProbability: 0, rpdExceedProbability: 0,
+                rpmUtilizationP95: perMinute / 1_000, tpmUtilizationP95: nil, rpdUtilizationP95: nil),
+        ]
+        r.results = [row]
+        r.headroom = [
+            .init(design: "direct", tier: "small", maxUsers: 800, largestPopulationSearched: 10_000_000, exceedProbabilityAtMax: 0),
+            .init(design: "direct", tier: "big", maxUsers: 9_000, largestPopulationSearched: 10_000_000, exceedProbabilityAtMax: 0.05),
+        ]
+        return r
+    }
+
+    static func verdict(_ result: SimulationResult, withoutOutages: SimulationResult? = nil) throws -> Verdict {
+        try #require(VerdictBuilder(result: result, withoutOutages: withoutOutages).all().first)
+    }
+
+    @Test("A daily limit decides: the tier below's requests a day, broken on the busiest quota day")
+    func dailyLimitDecides() throws {
+        let r = Self.result(tier: "big", perMinute: 80, perDay: 1_500, small: (rpm: 0, rpd: 0.95), big: 0)
+        let v = try Self.verdict(r)
+        #expect(v.tier == "big" && !v.exceedsEveryTier)
+        #expect(v.decidingTier == "small" && v.decidingLimit == "requestsPerDay" && !v.limitHolds)
+        #expect(v.decidingValue == 1_500 && v.limitValue == 1_000 && v.exceedProbability == 0.95)
+        #expect(v.cause == "busiestQuotaDay" && v.busiestQuotaDay == 3)
+        #expect(
+            v.reason
+                == "small's 1,000 requests a day are exceeded in 19 of 20 runs: the busiest quota day (most often day 3) reaches 1,500.")
+        // A third fewer requests is not within reach: the advice is the tier's headroom.
+        #expect(v.advice == "big holds up to 9,000 users; beyond that no published tier is enough.")
+    }
+
+    @Test("A daily limit within reach, on the outage's quota day, says how many fewer requests would fit the cheaper tier")
+    func dailyLimitWithinReach() throws {
+        let v = try Self.verdict(Self.result(tier: "big", perMinute: 80, perDay: 1_100, busiestDay: 5, small: (rpm: 0, rpd: 0.5), big: 0))
+        #expect(v.reason.contains("the busiest quota day (most often day 5, the outage's) reaches 1,100"))
+        #expect(v.advice == "Within reach of small: 9% fewer requests on the busiest day would fit it.")
+    }
+
+    @Test("The busiest minute decides over a daily limit broken in fewer runs")
+    func theLimitBrokenInMostRunsDecides() throws {
+        let v = try Self.verdict(Self.result(tier: "big", perMinute: 400, perDay: 1_200, small: (rpm: 1, rpd: 0.6), big: 0))
+        #expect(v.decidingLimit == "requestsPerMinute" && v.decidingValue == 400 && v.limitValue == 100)
+        #expect(v.cause == "busiestMinute" && v.typicalPeakMinuteUTC != nil && v.busiestQuotaDay == nil)
+        #expect(
+            v.reason.hasPrefix("small's 100 requests a minute are exceeded in all 20 runs: the busiest minute (a typical day peaks at "))
+    }
+
+    @Test("An outage that raises the tier: the verdict shows the tier with and without it")
+    func outageRaisesTheTier() throws {
+        let stormy = Self.result(tier: nil, perMinute: 2_500, perDay: 500, small: (rpm: 1, rpd: 0), big: 1)
+        let calm = Self.result(tier: "big", perMinute: 600, perDay: 480, small: (rpm: 1, rpd: 0), big: 0)
+        let v = try Self.verdict(stormy, withoutOutages: calm)
+        #expect(v.tier == nil && v.exceedsEveryTier)
+        #expect(v.cause == "outage" && v.tierWithoutOutage == "big" && v.exceedsEveryTierWithoutOutage == false)
+        #expect(v.decidingTier == "big" && v.decidingLimit == "requestsPerMinute")
+        #expect(v.decidingValue == 2_500 && v.limitValue == 1_000 && v.decidingValueWithoutOutage == 600)
+        #expect(
+            v.reason.contains("big's 1,000 requests a minute are exceeded in all 20 runs because of the outage on day 5, 15:00–18:00 UTC"))
+        #expect(v.reason.contains("; without it, the busiest minute is 600 and big holds"))
+        #expect(v.advice.hasPrefix("No published tier absorbs the outage, though big is enough on ordinary days"))
+        #expect(v.advice.contains("agree a higher limit with the provider"))
+    }
+
+    @Test("An outage that costs one tier names the tier kept without it")
+    func outageCostsOneTier() throws {
+        let stormy = Self.result(tier: "big", perMinute: 300, perDay: 500, small: (rpm: 1, rpd: 0), big: 0)
+        let calm = Self.result(tier: "small", perMinute: 90, perDay: 480, small: (rpm: 0, rpd: 0), big: 0)
+        let v = try Self.verdict(stormy, withoutOutages: calm)
+        #expect(v.tier == "big" && v.tierWithoutOutage == "small" && v.cause == "outage")
+        #expect(v.advice.hasPrefix("The outage costs a tier: small is enough on ordinary days"))
+        #expect(v.advice.hasSuffix("otherwise plan for big."))
+    }
+
+    @Test("No tier is enough, outage or not: the verdict says what that means")
+    func noTierIsEnough() throws {
+        let stormy = Self.result(tier: nil, perMinute: 3_000, perDay: 500, small: (rpm: 1, rpd: 0), big: 1)
+        let calm = Self.result(tier: nil, perMinute: 2_900, perDay: 480, small: (rpm: 1, rpd: 0), big: 1)
+        let v = try Self.verdict(stormy, withoutOutages: calm)
+        #expect(v.tier == nil && v.exceedsEveryTier && v.tierWithoutOutage == nil && v.exceedsEveryTierWithoutOutage == true)
+        #expect(v.cause == "busiestMinute" && v.decidingTier == "big")
+        #expect(v.advice.hasPrefix("No published tier is enough: the busiest minute is 3.00× big's 1,000 requests a minute"))
+        #expect(v.advice.contains("talk to the provider") && v.advice.contains("change the design"))
+        let section = VerdictSection(result: stormy, verdicts: [v], comparedWithoutOutages: true)
+        #expect(section.markdown().contains("- **5,000 users: above big (no published tier is enough)**"))
+    }
+
+    @Test("The cheapest tier's closest limit holds")
+    func cheapestTierHolds() throws {
+        let v = try Self.verdict(Self.result(tier: "small", perMinute: 20, perDay: 900, small: (rpm: 0, rpd: 0), big: 0))
+        #expect(v.limitHolds && v.decidingTier == "small" && v.decidingLimit == "requestsPerDay")
+        #expect(v.reason == "small is enough: the busiest quota day reaches 900 of its 1,000 requests a day, its closest limit.")
+        #expect(v.advice == "small holds up to 800 users; beyond that plan for big.")
+    }
+
+    @Test("report.md leads with the verdict; report.json lists one verdict per result row; the CSV has its columns")
+    func verdictInEveryFormat() throws {
+        let report = ReportFixtures.report
+        let md = report.markdown()
+        let verdict = try #require(md.range(of: "## Verdict"))
+        let summary = try #require(md.range(of: "## In 30 seconds"))
+        #expect(verdict.lowerBound < summary.lowerBound)
+        for design in ReportFixtures.designs { #expect(md[verdict.lowerBound..<summary.lowerBound].contains("### \(design)")) }
+        let json = try JSONValue.parse(Data(try report.json().utf8), file: "report.json")
+        let verdicts = try #require(json["verdicts"]?.array)
+        #expect(verdicts.count == report.result.results.count)
+        for key in ["design", "users", "decidingTier", "decidingLimit", "decidingValue", "limitValue", "cause", "reason", "advice"] {
+            #expect(verdicts.allSatisfy { $0[key] != nil }, "every verdict has \(key)")
+        }
+        let header = try #require(report.csv().split(whereSeparator: \.isNewline).first)
+        #expect(
+            header.hasSuffix(
+                ",verdict_deciding_tier,verdict_deciding_limit,verdict_deciding_value,verdict_limit_value,"
+                    + "verdict_exceed_probability,verdict_cause,verdict_tier_without_outage,verdict_deciding_value_without_outage"))
+    }
+}

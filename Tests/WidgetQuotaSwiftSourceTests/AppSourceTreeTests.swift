@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+import WidgetQuotaSupport
+import WidgetQuotaSwiftSource
+import WidgetQuotaTestSupport
+
+@Suite("App source tree") struct AppSourceTreeTests {
+    static func plist(_ body: String) -> String {
+        "<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<dict>\n\(body)\n</dict>\n</plist>\n"
+    }
+
+    static let groups = "<key>com.apple.security.application-groups</key><array><string>group.com.example.quotes</string></array>"
+    static let widgetPoint =
+        "<key>NSExtension</key><dict><key>NSExtensionPointIdentifier</key><string>com.apple.widgetkit-extension</string></dict>"
+
+    /// Writes `files` (relative path → text) under a new folder and returns it.
+    static func tree(_ files: [String: String], in tmp: TemporaryDirectory) throws -> String {
+        let root = try tmp.subfolder()
+        for (path, text) in files {
+            let url = URL(fileURLWithPath: root + "/" + path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        return root
+    }
+
+    static let appFiles: [String: String] = [
+        "QuoteApp/QuoteApp.swift": "@main struct QuoteApp: App { var body: some Scene { WindowGroup { Text(\"hi\") } } }",
+        "QuoteApp/Fetcher.swift": "func fetch() async throws { _ = try await URLSession.shared.data(from: url) }",
+        "QuoteApp/Info.plist": plist("<key>UIBackgroundModes</key><array><string>fetch</string></array>"),
+        "QuoteApp/QuoteApp.entitlements": plist(groups),
+        "QuoteWidget/Views.swift": "struct Row: View { var body: some View { Text(\"row\") } }",
+        "QuoteWidget/Provider.swift": "struct Provider: AppIntentTimelineProvider {}",
+        "QuoteWidget/Info.plist": plist(widgetPoint),
+        "QuoteWidget/QuoteWidget.entitlements": plist(groups),
+        ".build/Junk.swift": "URLSession.shared.data(from: x)",
+        "Pods/Lib/Lib.swift": "let x = 1",
+        "QuoteApp/Assets.xcassets/Contents.json": "{}",
+        "README.md": "not read",
+    ]
+
+    @Test("without a project file: the widget extension by its Info.plist and its provider, the rest is the app")
+    func withoutProject() throws {
+        let tmp = try TemporaryDirectory()
+        let root = try Self.tree(Self.appFiles, in: tmp)
+        let tree = try AppSourceTree.load(paths: [root])
+        #expect(tree.project == nil)
+        #expect(
+            tree.swiftFiles.map(\.path) == [
+                "QuoteApp/Fetcher.swift", "QuoteApp/QuoteApp.swift", "QuoteWidget/Provider.swift", "QuoteWidget/Views.swift",
+            ])
+        #expect(tree.swiftFiles.map(\.role) == [.app, .app, .widgetExtension, .widgetExtension])
+        let widget = try #require(tree.widgetExtension)
+        #expect(widget.name == "QuoteWidget")
+        #expect(widget.infoPlistPath == "QuoteWidget/Info.plist")
+        #expect(widget.appGroups == ["group.com.example.quotes"])
+        let app = try #require(tree.app)
+        #expect(app.infoValue("UIBackgroundModes")?.strings == ["fetch"])
+        #expect(app.entitlementsPath == "QuoteApp/QuoteApp.entitlements")
+        #expect(app.swiftFiles == ["QuoteApp/Fetcher.swift", "QuoteApp/QuoteApp.swift"])
+        #expect(tree.swiftFile("QuoteApp/Fetcher.swift")?.index.calls(named: "data").count == 1)
+    }
+
+    @Test("a provider file alone puts its folder in the extension, without any Info.plist")
+    func providerOnly() throws {
+        let tmp = try TemporaryDirectory()
+        let root = try Self.tree(
+            [
+                "App/Main.swift": "struct Main {}",
+                "Widget/Provider.swift": "struct P: TimelineProvider {}",
+                "Widget/Entry.swift": "struct E: TimelineEntry {}",
+                "Top.swift": "struct W: Widget {}",
+            ], in: tmp)
+        let tree = try AppSourceTree.load(paths: [root])
+        #expect(
+            Dictionary(uniqueKeysWithValues: tree.swiftFiles.map { ($0.path, $0.role) }) == [
+                "App/Main.swift": .app, "Top.swift": .widgetExtension, "Widget/Entry.swift": .widgetExtension,
+                "Widget/Provider.swift": .widgetExtension,
+            ])
+    }
+
+    @Test("with a project file: targets, roles and settings come from it")
+    func withProject() throws {
+        var files = Self.appFiles
+        files["QuoteApp.xcodeproj/project.pbxproj"] = #"""
+            // !$*UTF8*$!
+            { objects = {
+                A1 = {isa = PBXBuildFile; fileRef = R1; };
+                A2 = {isa = PBXBuildFile; fileRef = R2; };
+                A3 = {isa = PBXBuildFile; fileRef = R3; };
+                R1 = {isa = PBXFileReference; path = QuoteApp.swift; sourceTree = "<group>"; };
+                R2 = {isa = PBXFileReference; path = Fetcher.swift; sourceTree = "<group>"; };
+                R3 = {isa = PBXFileReference; path = Provider.swift; sourceTree = "<group>"; };
+                G0 = {isa = PBXGroup; children = (G1, G2); sourceTree = "<group>"; };
+                G1 = {isa = PBXGroup; children = (R1, R2); path = QuoteApp; sourceTree = "<group>"; };
+                G2 = {isa = PBXGroup; children = (R3); path = QuoteWidget; sourceTree = "<group>"; };
+                P1 = {isa = PBXSourcesBuildPhase; files = (A1, ); };
+                P2 = {isa = PBXSourcesBuildPhase; files = (A2, A3, ); };
+                T1 = {isa = PBXNativeTarget; buildConfigurationList = L1; buildPhases = (P1); name = Quotes; productType = "com.apple.product-type.application"; };
+                T2 = {isa = PBXNativeTarget; buildConfigurationList = L2; buildPhases = (P2); name = QuotesWidget; productType = "com.apple.product-type.app-extension"; };
+                L1 = {isa = XCConfigurationList; buildConfigurations = (C1); };
+                L2 = {isa = XCConfigurationList; buildConfigurations = (C2); };
+                C1 = {isa = XCBuildConfiguration; buildSettings = {INFOPLIST_FILE = QuoteApp/Info.plist; CODE_SIGN_ENTITLEMENTS = QuoteApp/QuoteApp.entitlements; }; };
+                C2 = {isa = XCBuildConfiguration; buildSettings = {INFOPLIST_FILE = QuoteWidget/Info.plist; }; };
+                X = {isa = PBXProject; targets = (T1, T2); };
+            }; }
+            """#
+        let tmp = try TemporaryDirectory()
+        let root = try Self.tree(files, in: tmp)
+        let tree = try AppSourceTree.load(paths: [root])
+        #expect(tree.projectPath == "QuoteApp.xcodeproj/project.pbxproj")
+        #expect(tree.targets.map(\.name) == ["Quotes", "QuotesWidget"])
+        #expect(tree.targets.map(\.role) == [.app, .widgetExtension])
+        // The project, not the folders, decides: Fetcher.swift is built by the widget target.
+        #expect(tree.swiftFile("QuoteApp/Fetcher.swift")?.role == .widgetExtension)
+        #expect(tree.swiftFile("QuoteApp/Fetcher.swift")?.targets == ["QuotesWidget"])
+        #expect(tree.swiftFile("QuoteApp/QuoteApp.swift")?.role == .app)
+        #expect(tree.swiftFile("QuoteWidget/Views.swift")?.role == .unknown)
+        #expect(tree.app?.appGroups == ["group.com.example.quotes"])
+        #expect(tree.widgetExtension?.entitlements == nil)
+    }
+
+    @Test("files given directly keep their paths; a missing path is a no-input error")
+    func directFilesAndMissing() throws {
+        let tmp = try TemporaryDirectory()
+        let file = try tmp.file("struct P: TimelineProvider {}", name: "Provider.swift")
+        let tree = try AppSourceTree.load(paths: [file])
+        #expect(tree.swiftFiles.map(\.path) == [file])
+        #expect(tree.swiftFiles.first?.role == .widgetExtension)
+        let error = #expect(throws: WidgetQuotaError.self) { try AppSourceTree.load(paths: [tmp.path + "/nope"]) }
+        #expect(error?.exitCode == .noInput)
+        #expect(error?.description.contains("/nope") == true)
+    }
+
+    @Test("a broken Info.plist is an error naming it; a broken other plist and a non-UTF-8 Swift file are skipped with a note")
+    func badFiles() throws {
+        let tmp = try TemporaryDirectory()
+        let root = try Self.tree(["A/Info.plist": "<plist><dict><key>x</key></dict></plist>"], in: tmp)
+        let error = #expect(throws: WidgetQuotaError.self) { try AppSourceTree.load(paths: [root]) }
+        #expect(error?.description.hasPrefix("A/Info.plist:1:") == true)
+        let other = try Self.tree(["A/Settings.plist": "bplist00", "A/Main.swift": "let x = 1"], in: tmp)
+        try Data([0x6C, 0x65, 0x74, 0xFF, 0xFE]).write(to: URL(fileURLWithPath: other + "/A/Bad.swift"))
+        let tree = try AppSourceTree.load(paths: [other])
+        #expect(tree.swiftFiles.map(\.path) == ["A/Main.swift"])
+        #expect(tree.notes.count == 2)
+        #expect(tree.notes.contains { $0.hasPrefix("A/Bad.swift: skipped") })
+        #expect(tree.notes.contains { $0.hasPrefix("A/Settings.plist:1:") && $0.contains("plutil") })
+    }
+}
