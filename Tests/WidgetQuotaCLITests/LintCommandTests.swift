@@ -110,7 +110,8 @@ struct LintCommandTests {
         let fresh = TestSupport.cli(["lint", Fixtures.packageURL("Tests/WidgetQuotaTestSupport/Fixtures/apps/broken-app").path])
         #expect(
             fresh.out == committed,
-            "regenerate: swift run -c release widget-quota lint Tests/WidgetQuotaTestSupport/Fixtures/apps/broken-app --out Reports/lint.md")
+            "regenerate: swift run -c release widget-quota lint Tests/WidgetQuotaTestSupport/Fixtures/apps/broken-app --out Reports/lint.md"
+        )
         let readme = try String(contentsOf: Fixtures.packageURL("README.md"), encoding: .utf8)
         #expect(readme.contains("widget-quota lint Tests/WidgetQuotaTestSupport/Fixtures/apps/broken-app --out Reports/lint.md"))
     }
