@@ -150,3 +150,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The tests share the release build of the modules they test, which stay optimised; the test code
+// itself is compiled without optimisation, which halves its build and leaves its run time as it is.
+for target in package.targets where target.type == .test || target.name == "WidgetQuotaTestSupport" {
+    target.swiftSettings = [.unsafeFlags(["-Onone"])]
+}
