@@ -111,6 +111,7 @@ import WidgetQuotaModel
             .components(separatedBy: "\n## ").first ?? ""
         let fence = quickStart.components(separatedBy: "```").dropFirst().first ?? ""
         return fence.split(separator: "\n").dropFirst()  // the fence's language tag
+            .filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }  // comment lines
             .map { $0.split(separator: "#").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" }
             .filter { !$0.isEmpty }
     }
