@@ -4,7 +4,7 @@ import WidgetQuotaSupport
 
 /// The `widget-quota` command line: flags → a command's job → an exit code; every decision is in
 /// WidgetQuotaKit.
-public enum CLI {
+package enum CLI {
     /// Every command, in the order `--help` lists them.
     package static let commands: [Registered] = [
         Registered(ReportCommand.self),
@@ -31,7 +31,7 @@ public enum CLI {
     }
 
     /// Runs the command line `args` (without the program name) and returns the exit code.
-    public static func run(_ args: [String], console: Console) -> ExitCode {
+    package static func run(_ args: [String], console: Console) -> ExitCode {
         guard let first = args.first else {
             console.err(usage())
             return .usage

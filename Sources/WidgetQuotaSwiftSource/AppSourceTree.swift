@@ -2,7 +2,7 @@ import Foundation
 import WidgetQuotaSupport
 
 /// Which side of an app a file or target is on.
-public enum SourceRole: String, Sendable, Codable, CaseIterable {
+package enum SourceRole: String, Sendable, Codable, CaseIterable {
     /// The containing app (and its background tasks).
     case app
     /// The WidgetKit extension.
@@ -12,35 +12,35 @@ public enum SourceRole: String, Sendable, Codable, CaseIterable {
 }
 
 /// A Swift file of the tree, indexed.
-public struct AppSwiftFile: Sendable {
+package struct AppSwiftFile: Sendable {
     /// Relative to the folder the user named (see `AppSourceTree.load(paths:)`).
-    public var path: String
-    public var role: SourceRole
+    package var path: String
+    package var role: SourceRole
     /// Names of the targets that build it (empty without a project file that lists it).
-    public var targets: [String]
-    public var index: SwiftFileIndex
+    package var targets: [String]
+    package var index: SwiftFileIndex
 }
 
 /// A target: from the Xcode project, or inferred from folders when there is none.
-public struct AppSourceTarget: Sendable, Equatable {
-    public var name: String
-    public var role: SourceRole
+package struct AppSourceTarget: Sendable, Equatable {
+    package var name: String
+    package var role: SourceRole
     /// The product type from the project file, nil when inferred.
-    public var productType: String?
-    public var infoPlistPath: String?
-    public var infoPlist: PropertyList?
-    public var entitlementsPath: String?
-    public var entitlements: PropertyList?
+    package var productType: String?
+    package var infoPlistPath: String?
+    package var infoPlist: PropertyList?
+    package var entitlementsPath: String?
+    package var entitlements: PropertyList?
     /// Paths of its Swift files, sorted.
-    public var swiftFiles: [String]
+    package var swiftFiles: [String]
 
     /// Its App Group identifiers (`com.apple.security.application-groups`), as written.
-    public var appGroups: [String] {
+    package var appGroups: [String] {
         entitlements?["com.apple.security.application-groups"]?.strings ?? []
     }
 
     /// A value of its Info.plist at a dotted key path (`NSExtension.NSExtensionPointIdentifier`).
-    public func infoValue(_ path: String) -> PropertyList? { infoPlist?.value(at: path) }
+    package func infoValue(_ path: String) -> PropertyList? { infoPlist?.value(at: path) }
 }
 
 /// An app's source tree as `lint` reads it: its Swift files indexed, its property lists and
@@ -62,44 +62,44 @@ public struct AppSourceTarget: Sendable, Equatable {
 /// is not UTF-8 is skipped with a note (the compiler would refuse it too). An `Info.plist` or
 /// `.entitlements` file that cannot be read as an XML property list is an error; any other
 /// `.plist` that cannot is skipped with a note.
-public struct AppSourceTree: Sendable {
-    public var swiftFiles: [AppSwiftFile]
+package struct AppSourceTree: Sendable {
+    package var swiftFiles: [AppSwiftFile]
     /// Property lists and entitlements read, by path.
-    public var propertyLists: [String: PropertyList]
+    package var propertyLists: [String: PropertyList]
     /// The Xcode project, when the tree has one, and its path.
-    public var project: XcodeProject?
-    public var projectPath: String?
-    public var targets: [AppSourceTarget]
+    package var project: XcodeProject?
+    package var projectPath: String?
+    package var targets: [AppSourceTarget]
     /// Files skipped, each with the reason.
-    public var notes: [String]
+    package var notes: [String]
     /// The text of each property list and entitlements file read, by path, so a finding about a
     /// key or value can name its line.
-    public var propertyListTexts: [String: String] = [:]
+    package var propertyListTexts: [String: String] = [:]
 
     /// The widget extension's target, when there is one.
-    public var widgetExtension: AppSourceTarget? { targets.first { $0.role == .widgetExtension } }
+    package var widgetExtension: AppSourceTarget? { targets.first { $0.role == .widgetExtension } }
     /// The app's target, when there is one.
-    public var app: AppSourceTarget? { targets.first { $0.role == .app } }
+    package var app: AppSourceTarget? { targets.first { $0.role == .app } }
 
     /// The Swift files with `role`.
-    public func swiftFiles(_ role: SourceRole) -> [AppSwiftFile] { swiftFiles.filter { $0.role == role } }
+    package func swiftFiles(_ role: SourceRole) -> [AppSwiftFile] { swiftFiles.filter { $0.role == role } }
 
     /// The Swift file at `path`.
-    public func swiftFile(_ path: String) -> AppSwiftFile? { swiftFiles.first { $0.path == path } }
+    package func swiftFile(_ path: String) -> AppSwiftFile? { swiftFiles.first { $0.path == path } }
 
     /// Folder names never entered.
-    public static let skippedFolders: Set<String> = [".build", "Pods", "Carthage", "DerivedData", "build"]
+    package static let skippedFolders: Set<String> = [".build", "Pods", "Carthage", "DerivedData", "build"]
 
     /// The extension point of a WidgetKit extension's Info.plist.
-    public static let widgetExtensionPoint = "com.apple.widgetkit-extension"
+    package static let widgetExtensionPoint = "com.apple.widgetkit-extension"
 
     /// Conformances that put a file in the widget extension.
-    public static let widgetConformances: Set<String> = [
+    package static let widgetConformances: Set<String> = [
         "TimelineProvider", "AppIntentTimelineProvider", "IntentTimelineProvider", "Widget", "WidgetBundle",
     ]
 
     /// Reads the tree under `paths` (folders and/or files).
-    public static func load(paths: [String]) throws -> AppSourceTree {
+    package static func load(paths: [String]) throws -> AppSourceTree {
         var found = [(path: String, absolute: String)]()
         let folders = paths.filter { isDirectory($0) }
         for p in paths {

@@ -3,7 +3,7 @@ import WidgetQuotaSupport
 
 /// A property list value: what `Info.plist`, an `.entitlements` file or a `project.pbxproj`
 /// holds.
-public indirect enum PropertyList: Sendable, Equatable {
+package indirect enum PropertyList: Sendable, Equatable {
     case dictionary([String: PropertyList])
     case array([PropertyList])
     case string(String)
@@ -16,35 +16,35 @@ public indirect enum PropertyList: Sendable, Equatable {
     case data([UInt8])
 
     /// The value for `key` of a dictionary; nil for other values.
-    public subscript(key: String) -> PropertyList? {
+    package subscript(key: String) -> PropertyList? {
         if case .dictionary(let d) = self { return d[key] }
         return nil
     }
 
     /// The value at a dotted path of dictionary keys: `NSExtension.NSExtensionPointIdentifier`.
-    public func value(at path: String) -> PropertyList? {
+    package func value(at path: String) -> PropertyList? {
         var v: PropertyList? = self
         for key in path.split(separator: ".") { v = v?[String(key)] }
         return v
     }
 
-    public var string: String? {
+    package var string: String? {
         if case .string(let s) = self { return s }
         return nil
     }
 
-    public var array: [PropertyList]? {
+    package var array: [PropertyList]? {
         if case .array(let a) = self { return a }
         return nil
     }
 
-    public var dictionary: [String: PropertyList]? {
+    package var dictionary: [String: PropertyList]? {
         if case .dictionary(let d) = self { return d }
         return nil
     }
 
     /// A boolean, or an integer read as one (0 is false).
-    public var bool: Bool? {
+    package var bool: Bool? {
         switch self {
         case .bool(let b): return b
         case .integer(let i): return i != 0
@@ -53,7 +53,7 @@ public indirect enum PropertyList: Sendable, Equatable {
     }
 
     /// A number (integer or real).
-    public var number: Double? {
+    package var number: Double? {
         switch self {
         case .integer(let i): return Double(i)
         case .real(let d): return d
@@ -62,7 +62,7 @@ public indirect enum PropertyList: Sendable, Equatable {
     }
 
     /// The strings of an array (other elements left out), or a string alone as a one-element list.
-    public var strings: [String] {
+    package var strings: [String] {
         switch self {
         case .string(let s): return [s]
         case .array(let a): return a.compactMap(\.string)
@@ -73,12 +73,12 @@ public indirect enum PropertyList: Sendable, Equatable {
 
 extension PropertyList {
     /// Nesting deeper than this is refused rather than followed.
-    public static let maximumDepth = 256
+    package static let maximumDepth = 256
 
     /// Reads an XML property list (`Info.plist`, `.entitlements`). Throws
     /// `WidgetQuotaError.malformedPropertyList` with the line of the problem; a binary
     /// property list is refused with the command that converts it.
-    public static func parseXML(_ bytes: [UInt8], file: String) throws -> PropertyList {
+    package static func parseXML(_ bytes: [UInt8], file: String) throws -> PropertyList {
         if bytes.starts(with: Array("bplist".utf8)) {
             throw WidgetQuotaError.malformedPropertyList(
                 file: file, line: 1,
@@ -89,7 +89,7 @@ extension PropertyList {
     }
 
     /// Reads an XML property list file.
-    public static func load(path: String, displayPath: String? = nil) throws -> PropertyList {
+    package static func load(path: String, displayPath: String? = nil) throws -> PropertyList {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw WidgetQuotaError.unreadable(file: displayPath ?? path, problem: "the file cannot be opened")
         }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What kind of braces a block is.
-public enum SwiftBlockKind: String, Sendable, CaseIterable {
+package enum SwiftBlockKind: String, Sendable, CaseIterable {
     /// The body of a `struct`, `class`, `enum`, `actor`, `extension` or `protocol`.
     case typeBody
     /// The body of a `func` or `init`.
@@ -24,82 +24,82 @@ public enum SwiftBlockKind: String, Sendable, CaseIterable {
     case other
 
     /// True for `for`, `while` and `repeat` loops.
-    public var isLoop: Bool { self == .forLoop || self == .whileLoop || self == .repeatLoop }
+    package var isLoop: Bool { self == .forLoop || self == .whileLoop || self == .repeatLoop }
 }
 
 /// A pair of braces in a file.
-public struct SwiftBlock: Sendable, Equatable {
-    public var kind: SwiftBlockKind
+package struct SwiftBlock: Sendable, Equatable {
+    package var kind: SwiftBlockKind
     /// The innermost block around this one.
-    public var parent: Int?
+    package var parent: Int?
     /// Token indices of `{` and of its `}` (the token count when the file ends first).
-    public var open: Int
-    public var close: Int
-    public var location: SourceLocation
+    package var open: Int
+    package var close: Int
+    package var location: SourceLocation
     /// For `.function`: the function's index in `functions`.
-    public var function: Int?
+    package var function: Int?
     /// For `.typeBody`: the type's index in `types`.
-    public var type: Int?
+    package var type: Int?
     /// For `.closure`: the call it is passed to (as an argument or trailing closure).
-    public var call: Int?
+    package var call: Int?
 }
 
 /// A type declaration or extension.
-public struct SwiftTypeDecl: Sendable, Equatable {
+package struct SwiftTypeDecl: Sendable, Equatable {
     /// `struct`, `class`, `enum`, `actor`, `extension` or `protocol`.
-    public var keyword: String
+    package var keyword: String
     /// The name (for an extension, the extended type as written: `Foo.Bar`).
-    public var name: String
+    package var name: String
     /// The inheritance and conformance list as written, generic arguments left out.
-    public var inherited: [String]
-    public var location: SourceLocation
+    package var inherited: [String]
+    package var location: SourceLocation
     /// The body's block, when it has one.
-    public var body: Int?
+    package var body: Int?
 }
 
 /// A `func` or `init` declaration.
-public struct SwiftFunction: Sendable, Equatable {
+package struct SwiftFunction: Sendable, Equatable {
     /// `getTimeline`, or `init`.
-    public var name: String
+    package var name: String
     /// Argument labels, `_` for none.
-    public var labels: [String]
+    package var labels: [String]
     /// The enclosing type or extension's name.
-    public var typeName: String?
-    public var location: SourceLocation
+    package var typeName: String?
+    package var location: SourceLocation
     /// The body's block (nil for a protocol requirement).
-    public var body: Int?
+    package var body: Int?
 
     /// `getTimeline(in:completion:)`.
-    public var selector: String { name + "(" + labels.map { $0 + ":" }.joined() + ")" }
+    package var selector: String { name + "(" + labels.map { $0 + ":" }.joined() + ")" }
 }
 
 /// One argument of a call.
-public struct SwiftArgument: Sendable, Equatable {
+package struct SwiftArgument: Sendable, Equatable {
     /// The label, or nil.
-    public var label: String?
+    package var label: String?
     /// The argument's tokens (after the label and colon).
-    public var tokens: Range<Int>
+    package var tokens: Range<Int>
 }
 
 /// A call: `name(…)`, `a.b.c(…)`, or a trailing-closure call `a.b { … }`.
-public struct SwiftCall: Sendable, Equatable {
+package struct SwiftCall: Sendable, Equatable {
     /// The callee as written, its dotted names only: `URLSession.shared.data`; a chain after
     /// a call or an implicit member starts with `.` (`.resume`, `.after`).
-    public var callee: String
+    package var callee: String
     /// The argument list (trailing closures not included).
-    public var arguments: [SwiftArgument]
+    package var arguments: [SwiftArgument]
     /// The token of the callee's last name.
-    public var token: Int
-    public var location: SourceLocation
+    package var token: Int
+    package var location: SourceLocation
     /// The innermost block around the call.
-    public var block: Int?
+    package var block: Int?
     /// The trailing closure's block, when it has one.
-    public var trailingClosure: Int?
+    package var trailingClosure: Int?
     /// The call whose result this call is made on (`dataTask(with:)` for `.resume`).
-    public var receiverCall: Int?
+    package var receiverCall: Int?
 
     /// The callee's last name: `data` for `URLSession.shared.data`.
-    public var name: Substring {
+    package var name: Substring {
         // The text after the last dot, without splitting the whole path (rules ask this of every call).
         // By UTF-8 code unit: a dot is one byte, and this avoids grapheme breaking.
         if let dot = callee.utf8.lastIndex(of: UInt8(ascii: ".")), callee.utf8.index(after: dot) < callee.endIndex {
@@ -108,74 +108,74 @@ public struct SwiftCall: Sendable, Equatable {
         return callee.split(separator: ".").last ?? Substring(callee)
     }
     /// Argument labels with `_` for none: `["for", "delegate"]`.
-    public var labels: [String] { arguments.map { $0.label ?? "_" } }
+    package var labels: [String] { arguments.map { $0.label ?? "_" } }
 }
 
 /// `a.b = …`: an assignment to a member.
-public struct SwiftAssignment: Sendable, Equatable {
+package struct SwiftAssignment: Sendable, Equatable {
     /// The left-hand path: `request.timeoutInterval`.
-    public var target: String
-    public var location: SourceLocation
+    package var target: String
+    package var location: SourceLocation
     /// The right-hand expression's tokens.
-    public var value: Range<Int>
-    public var block: Int?
+    package var value: Range<Int>
+    package var block: Int?
 }
 
 /// A string literal.
-public struct SwiftStringLiteral: Sendable, Equatable {
+package struct SwiftStringLiteral: Sendable, Equatable {
     /// Its static text (interpolations left out).
-    public var value: String
-    public var token: Int
-    public var location: SourceLocation
-    public var block: Int?
+    package var value: String
+    package var token: Int
+    package var location: SourceLocation
+    package var block: Int?
 }
 
 /// A `let` constant with a value: `let ttl: TimeInterval = 30 * 60`.
-public struct SwiftConstant: Sendable, Equatable {
-    public var name: String
-    public var location: SourceLocation
-    public var value: Range<Int>
-    public var block: Int?
+package struct SwiftConstant: Sendable, Equatable {
+    package var name: String
+    package var location: SourceLocation
+    package var value: Range<Int>
+    package var block: Int?
 }
 
 /// A `return` statement.
-public struct SwiftReturn: Sendable, Equatable {
-    public var token: Int
-    public var location: SourceLocation
-    public var block: Int?
+package struct SwiftReturn: Sendable, Equatable {
+    package var token: Int
+    package var location: SourceLocation
+    package var block: Int?
 }
 
 /// A comment.
-public struct SwiftComment: Sendable, Equatable {
-    public var text: String
-    public var location: SourceLocation
+package struct SwiftComment: Sendable, Equatable {
+    package var text: String
+    package var location: SourceLocation
 }
 
 /// What one Swift file declares and does, built from its tokens in one pass with a stack of
 /// open braces and parentheses: types, functions, calls with the blocks around them,
 /// member assignments, string literals, constants, returns and comments.
-public struct SwiftFileIndex: Sendable {
+package struct SwiftFileIndex: Sendable {
     /// The file's path as shown in findings.
-    public var path: String
+    package var path: String
     /// Every token but comments.
-    public var tokens: [SwiftToken]
-    public var comments: [SwiftComment] = []
-    public var blocks: [SwiftBlock] = []
-    public var types: [SwiftTypeDecl] = []
-    public var functions: [SwiftFunction] = []
-    public var calls: [SwiftCall] = []
-    public var assignments: [SwiftAssignment] = []
-    public var strings: [SwiftStringLiteral] = []
-    public var constants: [SwiftConstant] = []
-    public var returns: [SwiftReturn] = []
+    package var tokens: [SwiftToken]
+    package var comments: [SwiftComment] = []
+    package var blocks: [SwiftBlock] = []
+    package var types: [SwiftTypeDecl] = []
+    package var functions: [SwiftFunction] = []
+    package var calls: [SwiftCall] = []
+    package var assignments: [SwiftAssignment] = []
+    package var strings: [SwiftStringLiteral] = []
+    package var constants: [SwiftConstant] = []
+    package var returns: [SwiftReturn] = []
 
     /// Lexes and indexes `source`.
-    public init(path: String, source: String) {
+    package init(path: String, source: String) {
         self.init(path: path, tokens: SwiftLexer.tokens(source))
     }
 
     /// Indexes already lexed tokens.
-    public init(path: String, tokens all: [SwiftToken]) {
+    package init(path: String, tokens all: [SwiftToken]) {
         self.path = path
         var code = [SwiftToken]()
         code.reserveCapacity(all.count)
@@ -204,13 +204,13 @@ public struct SwiftFileIndex: Sendable {
 
 extension SwiftFileIndex {
     /// Functions called `name` (`getTimeline`), or with the selector `name` (`getTimeline(in:completion:)`).
-    public func functions(named name: String) -> [SwiftFunction] {
+    package func functions(named name: String) -> [SwiftFunction] {
         functions.filter { name.contains("(") ? $0.selector == name : $0.name == name }
     }
 
     /// Calls whose callee's last name is `name` (`reloadAllTimelines`), or whose callee ends
     /// with the dotted `name` (`shared.data`, `URLSession.shared.data`).
-    public func calls(named name: String) -> [SwiftCall] {
+    package func calls(named name: String) -> [SwiftCall] {
         if name.contains(".") {
             return calls.filter { $0.callee == name || $0.callee.hasSuffix("." + name) }
         }
@@ -218,18 +218,18 @@ extension SwiftFileIndex {
     }
 
     /// The calls inside `function`'s body, closures included.
-    public func calls(inside function: SwiftFunction) -> [SwiftCall] {
+    package func calls(inside function: SwiftFunction) -> [SwiftCall] {
         guard let body = function.body else { return [] }
         return calls.filter { isBlock($0.block, inside: body) }
     }
 
     /// The calls inside `block`, nested blocks included.
-    public func calls(inside block: Int) -> [SwiftCall] {
+    package func calls(inside block: Int) -> [SwiftCall] {
         calls.filter { isBlock($0.block, inside: block) }
     }
 
     /// True when `block` is `outer` or nested in it.
-    public func isBlock(_ block: Int?, inside outer: Int) -> Bool {
+    package func isBlock(_ block: Int?, inside outer: Int) -> Bool {
         var b = block
         while let k = b {
             if k == outer { return true }
@@ -240,7 +240,7 @@ extension SwiftFileIndex {
     }
 
     /// The blocks around `block`, innermost first.
-    public func enclosingBlocks(_ block: Int?) -> [SwiftBlock] {
+    package func enclosingBlocks(_ block: Int?) -> [SwiftBlock] {
         var out = [SwiftBlock]()
         var b = block
         while let k = b {
@@ -251,7 +251,7 @@ extension SwiftFileIndex {
     }
 
     /// The function whose body holds `block` (closures inside it included).
-    public func enclosingFunction(_ block: Int?) -> SwiftFunction? {
+    package func enclosingFunction(_ block: Int?) -> SwiftFunction? {
         var b = block
         while let k = b {
             if let f = blocks[k].function { return functions[f] }
@@ -261,16 +261,16 @@ extension SwiftFileIndex {
     }
 
     /// The function around a call.
-    public func enclosingFunction(of call: SwiftCall) -> SwiftFunction? { enclosingFunction(call.block) }
+    package func enclosingFunction(of call: SwiftCall) -> SwiftFunction? { enclosingFunction(call.block) }
 
     /// True when a block of `kind` is around `call`, looking out to the enclosing function's
     /// body (or further, with `acrossFunctions`).
-    public func isInside(_ call: SwiftCall, _ kind: SwiftBlockKind, acrossFunctions: Bool = false) -> Bool {
+    package func isInside(_ call: SwiftCall, _ kind: SwiftBlockKind, acrossFunctions: Bool = false) -> Bool {
         isInside(block: call.block, kind, acrossFunctions: acrossFunctions)
     }
 
     /// True when a block of `kind` is `block` or around it, out to the enclosing function's body.
-    public func isInside(block: Int?, _ kind: SwiftBlockKind, acrossFunctions: Bool = false) -> Bool {
+    package func isInside(block: Int?, _ kind: SwiftBlockKind, acrossFunctions: Bool = false) -> Bool {
         var b = block
         while let k = b {
             let kk = blocks[k].kind
@@ -282,11 +282,11 @@ extension SwiftFileIndex {
     }
 
     /// True when any loop (`for`, `while`, `repeat`) is around `call` within its function.
-    public func isInLoop(_ call: SwiftCall) -> Bool { isInside(call, .forLoop) }
+    package func isInLoop(_ call: SwiftCall) -> Bool { isInside(call, .forLoop) }
 
     /// True when `call` is inside a closure passed to a call named `callee` (last name or
     /// dotted suffix, as in `calls(named:)`), looking out to the enclosing function's body.
-    public func isInsideClosure(of call: SwiftCall, passedTo callee: String) -> Bool {
+    package func isInsideClosure(of call: SwiftCall, passedTo callee: String) -> Bool {
         var b = call.block
         while let k = b {
             if blocks[k].kind == .function { return false }
@@ -300,7 +300,7 @@ extension SwiftFileIndex {
     }
 
     /// The closure passed to `call`: its trailing closure, or else the first closure argument.
-    public func closureArgument(of call: SwiftCall) -> SwiftBlock? {
+    package func closureArgument(of call: SwiftCall) -> SwiftBlock? {
         if let t = call.trailingClosure { return blocks[t] }
         for a in call.arguments {
             if let first = a.tokens.first, tokens[first].is("{"),
@@ -313,7 +313,7 @@ extension SwiftFileIndex {
     }
 
     /// The source text of `range`, tokens joined by single spaces where the source had space.
-    public func text(_ range: Range<Int>) -> String {
+    package func text(_ range: Range<Int>) -> String {
         var out = ""
         var previousEnd = -1
         for k in range where k < tokens.count {
@@ -326,25 +326,25 @@ extension SwiftFileIndex {
     }
 
     /// The string literal values among `range`'s tokens.
-    public func stringValues(_ range: Range<Int>) -> [String] {
+    package func stringValues(_ range: Range<Int>) -> [String] {
         range.compactMap { tokens[$0].kind == .string ? tokens[$0].value : nil }
     }
 
     /// The constant named `name` (the last one declared, when several are).
-    public func constant(named name: String) -> SwiftConstant? {
+    package func constant(named name: String) -> SwiftConstant? {
         constants.last { $0.name == name }
     }
 
     /// The value of a constant arithmetic expression: number literals, `let` constants of this
     /// file, `+ - * /`, parentheses, and `TimeInterval(…)`/`Double(…)`/`Int(…)` wrappers;
     /// nil for anything else.
-    public func numericValue(_ range: Range<Int>) -> Double? {
+    package func numericValue(_ range: Range<Int>) -> Double? {
         var evaluator = SwiftConstantEvaluator(index: self, depth: 0)
         return evaluator.evaluate(range)
     }
 
     /// The value of the constant named `name`, evaluated like `numericValue(_:)`.
-    public func numericValue(ofConstant name: String) -> Double? {
+    package func numericValue(ofConstant name: String) -> Double? {
         guard let c = constant(named: name) else { return nil }
         return numericValue(c.value)
     }

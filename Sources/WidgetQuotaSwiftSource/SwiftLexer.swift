@@ -1,26 +1,26 @@
 import Foundation
 
 /// A place in a source file: 1-based line and column (the column counts Unicode scalars).
-public struct SourceLocation: Sendable, Equatable, Hashable, Comparable, CustomStringConvertible {
-    public var line: Int
-    public var column: Int
+package struct SourceLocation: Sendable, Equatable, Hashable, Comparable, CustomStringConvertible {
+    package var line: Int
+    package var column: Int
 
-    public init(line: Int, column: Int) {
+    package init(line: Int, column: Int) {
         self.line = line
         self.column = column
     }
 
-    public static func < (a: SourceLocation, b: SourceLocation) -> Bool {
+    package static func < (a: SourceLocation, b: SourceLocation) -> Bool {
         (a.line, a.column) < (b.line, b.column)
     }
 
-    public var description: String { "\(line):\(column)" }
+    package var description: String { "\(line):\(column)" }
 }
 
 /// One token of Swift source.
-public struct SwiftToken: Sendable, Equatable {
+package struct SwiftToken: Sendable, Equatable {
     /// What a token is.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// A name, backticks removed from `text` (`` `default` `` → `default`); `_` is one too.
         case identifier
         /// A reserved word (`func`, `if`, `return`, `self`, …).
@@ -40,42 +40,42 @@ public struct SwiftToken: Sendable, Equatable {
         case directive
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The token as written (for identifiers, without backticks).
-    public var text: String
+    package var text: String
     /// For `.string`: the static text with escapes resolved and each interpolation left out.
-    public var value: String?
+    package var value: String?
     /// Where the token starts.
-    public var location: SourceLocation
+    package var location: SourceLocation
     /// UTF-8 offsets of the token in the file.
-    public var start: Int
-    public var end: Int
+    package var start: Int
+    package var end: Int
     /// For strings and block comments: the file ended before the closing delimiter.
-    public var unterminated: Bool = false
+    package var unterminated: Bool = false
     /// For `.string`: how many interpolations (`\(…)`) it has; their tokens follow it.
-    public var interpolations: Int = 0
+    package var interpolations: Int = 0
     /// True for a token lexed inside a string interpolation.
-    public var inInterpolation: Bool = false
+    package var inInterpolation: Bool = false
     /// True when a newline (or a comment holding one) separates this token from the previous
     /// non-comment token, or it is the first.
-    public var startsLine: Bool = false
+    package var startsLine: Bool = false
 
     /// True for punctuation or an operator spelled `s`.
-    @inlinable public func `is`(_ s: String) -> Bool {
+    @inlinable package func `is`(_ s: String) -> Bool {
         (kind == .punctuation || kind == .operator) && text == s
     }
 
     /// True for the keyword `s`.
-    @inlinable public func isKeyword(_ s: String) -> Bool { kind == .keyword && text == s }
+    @inlinable package func isKeyword(_ s: String) -> Bool { kind == .keyword && text == s }
 }
 
 /// Splits Swift source into tokens. It never fails: an unterminated string or comment ends
 /// at the end of the file and is marked `unterminated`; bytes that are not Swift become
 /// one-character operators. Each byte is read a bounded number of times (linear time).
-public enum SwiftLexer {
+package enum SwiftLexer {
     /// Swift's reserved words that the index treats as keywords (contextual words such as
     /// `get`, `set`, `some`, `async` stay identifiers).
-    public static let keywords: Set<String> = [
+    package static let keywords: Set<String> = [
         "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout",
         "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public", "rethrows", "static",
         "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue", "default", "defer", "do",
@@ -84,18 +84,18 @@ public enum SwiftLexer {
     ]
 
     /// Interpolations nested deeper than this are read as text (the lexer recurses into each).
-    public static let maximumInterpolationDepth = 32
+    package static let maximumInterpolationDepth = 32
 
     /// The tokens of `source`, comments included, in source order (a string's interpolation
     /// tokens follow the string token).
-    public static func tokens(_ source: String) -> [SwiftToken] {
+    package static func tokens(_ source: String) -> [SwiftToken] {
         var lexer = SwiftLexerState(Array(source.utf8))
         lexer.run()
         return lexer.tokens
     }
 
     /// The tokens of UTF-8 `bytes` (invalid UTF-8 is repaired in token text).
-    public static func tokens(utf8 bytes: [UInt8]) -> [SwiftToken] {
+    package static func tokens(utf8 bytes: [UInt8]) -> [SwiftToken] {
         var lexer = SwiftLexerState(bytes)
         lexer.run()
         return lexer.tokens

@@ -3,40 +3,40 @@ import WidgetQuotaSupport
 
 /// The parts of an Xcode project (`project.pbxproj`) that say which files belong to which
 /// target, and where each target's Info.plist and entitlements are.
-public struct XcodeProject: Sendable, Equatable {
+package struct XcodeProject: Sendable, Equatable {
     /// A native target.
-    public struct XcodeTarget: Sendable, Equatable {
-        public var name: String
+    package struct XcodeTarget: Sendable, Equatable {
+        package var name: String
         /// `com.apple.product-type.application`, `com.apple.product-type.app-extension`, …
-        public var productType: String
+        package var productType: String
         /// Source files of its Sources build phase, relative to the project's folder (the
         /// folder holding the `.xcodeproj`), sorted.
-        public var sourceFiles: [String]
+        package var sourceFiles: [String]
         /// Folders that belong to it whole (Xcode 16 synchronized folders), relative to the
         /// project's folder.
-        public var folders: [String]
+        package var folders: [String]
         /// `INFOPLIST_FILE` and `CODE_SIGN_ENTITLEMENTS` of its build configurations (first
         /// configuration that sets them), relative to the project's folder, `$(SRCROOT)/` removed.
-        public var infoPlist: String?
-        public var entitlements: String?
+        package var infoPlist: String?
+        package var entitlements: String?
 
         /// True for an app extension or ExtensionKit extension.
-        public var isExtension: Bool { productType.contains("extension") }
+        package var isExtension: Bool { productType.contains("extension") }
         /// True for an application.
-        public var isApplication: Bool { productType == "com.apple.product-type.application" }
+        package var isApplication: Bool { productType == "com.apple.product-type.application" }
 
         /// True when `path` (relative to the project's folder) is one of its files or under one
         /// of its folders.
-        public func contains(_ path: String) -> Bool {
+        package func contains(_ path: String) -> Bool {
             sourceFiles.contains(path) || folders.contains { path.hasPrefix($0 + "/") }
         }
     }
 
     /// Targets in the project's order.
-    public var targets: [XcodeTarget]
+    package var targets: [XcodeTarget]
 
     /// Reads the text of a `project.pbxproj`; errors name `file` and a line.
-    public static func parse(_ bytes: [UInt8], file: String) throws -> XcodeProject {
+    package static func parse(_ bytes: [UInt8], file: String) throws -> XcodeProject {
         let root = try OldStylePropertyList.parse(bytes, file: file)
         guard let objects = root["objects"]?.dictionary else {
             throw WidgetQuotaError.malformedPropertyList(file: file, line: 1, expected: "an Xcode project with an 'objects' dictionary")
@@ -104,9 +104,9 @@ public struct XcodeProject: Sendable, Equatable {
 
 /// The old-style ASCII property list of `project.pbxproj`: `{ key = value; }`, `( a, b, )`,
 /// quoted strings with escapes, `/* comments */`, `// comments` and unquoted words.
-public enum OldStylePropertyList {
+package enum OldStylePropertyList {
     /// Parses `bytes`; every value is a dictionary, an array or a string.
-    public static func parse(_ bytes: [UInt8], file: String) throws -> PropertyList {
+    package static func parse(_ bytes: [UInt8], file: String) throws -> PropertyList {
         var reader = OldStylePropertyListReader(b: bytes, file: file)
         if reader.b.starts(with: [0xEF, 0xBB, 0xBF]) { reader.i = 3 }
         try reader.skip()

@@ -7,18 +7,18 @@ import Foundation
 #endif
 
 /// Where a command writes: results to `out`, messages to `err`. Tests capture both.
-public final class Console: @unchecked Sendable {
+package final class Console: @unchecked Sendable {
     /// Writes text; returns nil, or why the text could not be written.
     private let writeOut: (String) -> String?
     private let writeErr: (String) -> String?
     private let lock = NSLock()
     private var firstOutputFailure: String?
     /// True when stderr is a terminal (progress bars only then).
-    public let stderrIsTerminal: Bool
+    package let stderrIsTerminal: Bool
     /// Environment variables (NO_COLOR and friends).
-    public let environment: [String: String]
+    package let environment: [String: String]
 
-    public init(
+    package init(
         out: @escaping (String) -> Void, err: @escaping (String) -> Void,
         stderrIsTerminal: Bool = false, environment: [String: String] = [:]
     ) {
@@ -46,7 +46,7 @@ public final class Console: @unchecked Sendable {
     }
 
     /// The process's standard output and error.
-    public static var standard: Console {
+    package static var standard: Console {
         Console(
             failableOut: { FileHandleWriter.write($0, to: STDOUT_FILENO) },
             failableErr: { FileHandleWriter.write($0, to: STDERR_FILENO) },
@@ -54,13 +54,13 @@ public final class Console: @unchecked Sendable {
             environment: ProcessInfo.processInfo.environment)
     }
 
-    public func out(_ text: String) {
+    package func out(_ text: String) {
         lock.lock()
         if let failure = writeOut(text), firstOutputFailure == nil { firstOutputFailure = failure }
         lock.unlock()
     }
 
-    public func err(_ text: String) {
+    package func err(_ text: String) {
         lock.lock()
         _ = writeErr(text)
         lock.unlock()
@@ -68,14 +68,14 @@ public final class Console: @unchecked Sendable {
 
     /// Why standard output could not be written (a full disk, a closed file), if it could not;
     /// a reader that went away (`| head`) is not a failure.
-    public var outputFailure: String? {
+    package var outputFailure: String? {
         lock.lock()
         defer { lock.unlock() }
         return firstOutputFailure
     }
 
     /// True when colour and terminal decoration may be used (a terminal, and NO_COLOR unset).
-    public var decorates: Bool { stderrIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty }
+    package var decorates: Bool { stderrIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty }
 }
 
 /// Writes to a file descriptor, ignoring a closed pipe (EPIPE) so `| head` ends quietly.

@@ -2,15 +2,15 @@ import Foundation
 import WidgetQuotaSupport
 
 /// Maps data values to a 0…1 position along an axis and chooses round tick values.
-public struct AxisScale: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
+package struct AxisScale: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         case linear
         /// Base-10 logarithmic; values ≤ 0 are placed at the axis start.
         case log
     }
 
     /// How tick labels are written.
-    public enum Format: Sendable, Equatable {
+    package enum Format: Sendable, Equatable {
         /// Compact numbers: 500, 1k, 2.5M.
         case number
         /// Shares as percentages: 25%.
@@ -21,15 +21,15 @@ public struct AxisScale: Sendable, Equatable {
         case dollars
     }
 
-    public let kind: Kind
-    public let format: Format
-    public let lower: Double
-    public let upper: Double
-    public let ticks: [Double]
+    package let kind: Kind
+    package let format: Format
+    package let lower: Double
+    package let upper: Double
+    package let ticks: [Double]
 
     /// A scale covering `values`, widened to round tick values.
     /// - Parameter includeZero: start a linear axis at zero (amounts, counts).
-    public init(kind: Kind, format: Format = .number, covering values: [Double], includeZero: Bool = true, targetTicks: Int = 6) {
+    package init(kind: Kind, format: Format = .number, covering values: [Double], includeZero: Bool = true, targetTicks: Int = 6) {
         self.kind = kind
         self.format = format
         let finite = values.filter { $0.isFinite && (kind == .linear || $0 > 0) }
@@ -68,7 +68,7 @@ public struct AxisScale: Sendable, Equatable {
     }
 
     /// A scale over an explicit range and ticks (e.g. the 24 hours of a day).
-    public init(kind: Kind, format: Format, lower: Double, upper: Double, ticks: [Double]) {
+    package init(kind: Kind, format: Format, lower: Double, upper: Double, ticks: [Double]) {
         self.kind = kind
         self.format = format
         self.lower = lower
@@ -77,7 +77,7 @@ public struct AxisScale: Sendable, Equatable {
     }
 
     /// Position of `v` from 0 (lower) to 1 (upper).
-    public func position(_ v: Double) -> Double {
+    package func position(_ v: Double) -> Double {
         switch kind {
         case .linear:
             return upper > lower ? (v - lower) / (upper - lower) : 0
@@ -88,7 +88,7 @@ public struct AxisScale: Sendable, Equatable {
     }
 
     /// A tick label.
-    public func label(_ v: Double) -> String {
+    package func label(_ v: Double) -> String {
         switch format {
         case .number: return AxisScale.compact(v)
         case .percent: return NumberText.plain((v * 100 * 10).rounded() / 10) + "%"

@@ -1,11 +1,11 @@
 import Foundation
 
 /// One point of a chart series; `label` is written beside the point in scatter charts.
-public struct ChartPoint: Sendable, Equatable {
-    public var x: Double
-    public var y: Double
-    public var label: String?
-    public init(x: Double, y: Double, label: String? = nil) {
+package struct ChartPoint: Sendable, Equatable {
+    package var x: Double
+    package var y: Double
+    package var label: String?
+    package init(x: Double, y: Double, label: String? = nil) {
         self.x = x
         self.y = y
         self.label = label
@@ -13,14 +13,14 @@ public struct ChartPoint: Sendable, Equatable {
 }
 
 /// A named series of points, drawn as a line, as markers, or both.
-public struct ChartSeries: Sendable, Equatable {
-    public enum Style: Sendable, Equatable { case line, markers, lineAndMarkers }
-    public var name: String
-    public var points: [ChartPoint]
-    public var style: Style
+package struct ChartSeries: Sendable, Equatable {
+    package enum Style: Sendable, Equatable { case line, markers, lineAndMarkers }
+    package var name: String
+    package var points: [ChartPoint]
+    package var style: Style
     /// The palette colour to draw it in; nil takes the series' position in the chart.
-    public var colour: Int?
-    public init(name: String, points: [ChartPoint], style: Style = .lineAndMarkers, colour: Int? = nil) {
+    package var colour: Int?
+    package init(name: String, points: [ChartPoint], style: Style = .lineAndMarkers, colour: Int? = nil) {
         self.name = name
         self.points = points
         self.style = style
@@ -29,28 +29,28 @@ public struct ChartSeries: Sendable, Equatable {
 }
 
 /// A labelled horizontal line, such as a quota limit.
-public struct ReferenceLine: Sendable, Equatable {
-    public var label: String
-    public var y: Double
-    public init(label: String, y: Double) {
+package struct ReferenceLine: Sendable, Equatable {
+    package var label: String
+    package var y: Double
+    package init(label: String, y: Double) {
         self.label = label
         self.y = y
     }
 }
 
 /// An x–y chart with axes, grid, legend and optional reference lines, drawn as SVG.
-public struct LineChart: Sendable {
-    public var title: String
-    public var subtitle: String
-    public var xTitle: String
-    public var yTitle: String
-    public var xScale: AxisScale
-    public var yScale: AxisScale
-    public var series: [ChartSeries]
+package struct LineChart: Sendable {
+    package var title: String
+    package var subtitle: String
+    package var xTitle: String
+    package var yTitle: String
+    package var xScale: AxisScale
+    package var yScale: AxisScale
+    package var series: [ChartSeries]
     /// Drawn only where they fall inside the y axis.
-    public var references: [ReferenceLine]
+    package var references: [ReferenceLine]
 
-    public init(
+    package init(
         title: String, subtitle: String, xTitle: String, yTitle: String, xScale: AxisScale, yScale: AxisScale,
         series: [ChartSeries], references: [ReferenceLine] = []
     ) {
@@ -71,7 +71,7 @@ public struct LineChart: Sendable {
     ///
     /// What the chart cannot show is said beside the legend: values a logarithmic axis cannot
     /// place (zero or below), and point labels left out because every spot for them was taken.
-    public func svg() -> String {
+    package func svg() -> String {
         // Wide enough for the longest name (up to a point) and for a readable note under the legend.
         let legendWidth = min(230, max(Double(series.map(\.name.count).max() ?? 0) * 7 + 44, 160))
         let plotRight = LineChart.width - legendWidth - 16

@@ -1,11 +1,11 @@
 import Foundation
 
 /// One bar of a tornado chart: the result with an assumption at its low and at its high end.
-public struct TornadoBar: Sendable, Equatable {
-    public var label: String
-    public var low: Double
-    public var high: Double
-    public init(label: String, low: Double, high: Double) {
+package struct TornadoBar: Sendable, Equatable {
+    package var label: String
+    package var low: Double
+    package var high: Double
+    package init(label: String, low: Double, high: Double) {
         self.label = label
         self.low = low
         self.high = high
@@ -13,16 +13,16 @@ public struct TornadoBar: Sendable, Equatable {
 }
 
 /// A sensitivity tornado: one horizontal bar per assumption around the central result, widest first.
-public struct TornadoChart: Sendable {
-    public var title: String
-    public var subtitle: String
-    public var valueTitle: String
-    public var center: Double
-    public var bars: [TornadoBar]
-    public var lowLegend: String
-    public var highLegend: String
+package struct TornadoChart: Sendable {
+    package var title: String
+    package var subtitle: String
+    package var valueTitle: String
+    package var center: Double
+    package var bars: [TornadoBar]
+    package var lowLegend: String
+    package var highLegend: String
 
-    public init(
+    package init(
         title: String, subtitle: String, valueTitle: String, center: Double, bars: [TornadoBar],
         lowLegend: String = "assumption at its p5", highLegend: String = "assumption at its p95"
     ) {
@@ -36,7 +36,7 @@ public struct TornadoChart: Sendable {
     }
 
     /// The chart as an SVG document.
-    public func svg() -> String {
+    package func svg() -> String {
         let width = 820.0
         let left = 250.0
         let right = 60.0

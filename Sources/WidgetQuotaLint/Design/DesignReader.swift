@@ -57,7 +57,7 @@ public enum DesignReader {
     ]
 
     /// The design `tree` implements, called `name`; nil when no code in the tree sends a request.
-    public static func read(_ tree: AppSourceTree, name: String) -> DesignInference? {
+    package static func read(_ tree: AppSourceTree, name: String) -> DesignInference? {
         read(LintSource(tree), name: name)
     }
 

@@ -19,12 +19,12 @@ public protocol LintRule: Sendable {
 /// An app's source tree as the rules read it, with what several rules look up computed once
 /// per run: the functions that send a request and the refresh rules' call index.
 public struct LintSource: Sendable {
-    public let tree: AppSourceTree
+    package let tree: AppSourceTree
     /// `SourceVocabulary.requestingFunctions(in: tree)`: keys and bare names.
     public let requesting: Set<String>
     let refresh: RefreshRulesIndex
 
-    public init(_ tree: AppSourceTree) {
+    package init(_ tree: AppSourceTree) {
         self.tree = tree
         let requesting = SourceVocabulary.requestingFunctions(in: tree)
         self.requesting = requesting
@@ -50,7 +50,7 @@ public struct LintRuleExample: Sendable {
 
 extension LintRule {
     /// A finding of this rule at `location` in `file`, with the rule's default severity unless given.
-    public func finding(
+    package func finding(
         _ file: String, _ location: SourceLocation?, _ message: String, fix: String, severity: FindingSeverity? = nil
     ) -> Finding {
         Finding(

@@ -17,7 +17,7 @@ public enum SourceVocabulary {
 
     /// True when `call` itself sends a request: a `URLSession` method on a session (a receiver
     /// named `session`, `URLSession…`, or `.shared`), a model SDK call, or `AF.request`.
-    public static func isDirectRequest(_ call: SwiftCall) -> Bool {
+    package static func isDirectRequest(_ call: SwiftCall) -> Bool {
         let name = String(call.name)
         if sdkMethods.contains(name) { return true }
         if name == "request" { return call.callee == "AF.request" || call.callee.hasSuffix(".AF.request") }
@@ -34,7 +34,7 @@ public enum SourceVocabulary {
     ///
     /// Linear in the tree: each call is attributed once to the functions around it, and callers
     /// are followed by name from a worklist.
-    public static func requestingFunctions(in tree: AppSourceTree) -> Set<String> {
+    package static func requestingFunctions(in tree: AppSourceTree) -> Set<String> {
         var result = Set<String>()
         var pending = [String]()
         // Keys of the functions that call a name (the callee's last name).
@@ -71,12 +71,12 @@ public enum SourceVocabulary {
 
     /// True when `call` sends a request itself or calls a function of `requesting`
     /// (`requestingFunctions(in:)`).
-    public static func isRequest(_ call: SwiftCall, requesting: Set<String>) -> Bool {
+    package static func isRequest(_ call: SwiftCall, requesting: Set<String>) -> Bool {
         isDirectRequest(call) || callsRequesting(call, requesting)
     }
 
     /// The key of a function in `requestingFunctions`: `Type.name`, or `name` for a free function.
-    public static func key(_ function: SwiftFunction) -> String {
+    package static func key(_ function: SwiftFunction) -> String {
         (function.typeName.map { $0 + "." } ?? "") + function.name
     }
 

@@ -23,7 +23,7 @@ public struct LintRun: Sendable {
     /// read from the code (nil when no code sends a request).
     public struct Outcome: Sendable {
         public var report: LintReport
-        public var tree: AppSourceTree
+        package var tree: AppSourceTree
         public var design: DesignInference?
     }
 
