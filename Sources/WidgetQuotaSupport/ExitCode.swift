@@ -6,7 +6,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case thresholdFailed = 1
     /// The command line was wrong (unknown flag, missing value).
     case usage = 64
-    /// Input data was invalid: a scenario, a log file, a rules file, a threshold expression.
+    /// Input data was invalid: a scenario, a log file, a rules file, a JSON report, a property list, a threshold expression.
     case dataError = 65
     /// An input file could not be found or read.
     case noInput = 66
@@ -22,7 +22,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .thresholdFailed:
             return "a --fail-if threshold failed, or lint found something at or above --fail-on (the report is still written)"
         case .usage: return "usage error: unknown command or flag, missing or malformed value"
-        case .dataError: return "bad input data: invalid scenario, log, rules file, JSON report or threshold expression"
+        case .dataError: return "bad input data: invalid scenario, log, rules file, JSON report, property list or threshold expression"
         case .noInput: return "an input file is missing, unreadable or empty"
         case .internalError: return "internal error (a bug: please report it)"
         case .ioError: return "an output could not be written"

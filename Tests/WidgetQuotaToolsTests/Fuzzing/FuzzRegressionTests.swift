@@ -96,6 +96,9 @@ import WidgetQuotaTools
     @Test("mutated inputs never crash", arguments: Array(Self.seeds.keys).sorted { $0.rawValue < $1.rawValue })
     func mutatedInputsNeverCrash(target: FuzzTarget) {
         var rng = RandomStream(seed: 99, RandomStream.mix(UInt64(target.rawValue.utf8.count)))
+        // Distinct inputs the target returned from: a crash ends the process, and a mutator that
+        // stopped mutating would leave only the seeds.
+        var survived = Set<[UInt8]>()
         for seed in Self.seeds[target]! {
             let original = Array(seed.utf8)
             for _ in 0..<150 {
@@ -112,7 +115,9 @@ import WidgetQuotaTools
                     }
                 }
                 target.run(bytes)
+                survived.insert(bytes)
             }
         }
+        #expect(survived.count > 100 * Self.seeds[target]!.count, "\(survived.count) distinct mutated inputs")
     }
 }
