@@ -38,11 +38,16 @@ package enum CLI {
         }
         switch first {
         case "--help", "-h", "help":
-            if args.count > 1, let command = commands.first(where: { $0.spec.name == args[1] }) {
-                console.out(command.spec.help)
-            } else {
+            guard args.count > 1 else {
                 console.out(usage())
+                return .success
             }
+            guard let command = commands.first(where: { $0.spec.name == args[1] }) else {
+                let hint = Levenshtein.nearest(to: args[1], in: commands.map(\.spec.name)).map { " (did you mean \"\($0)\"?)" } ?? ""
+                console.err("widget-quota: no command \(quoted(args[1])) to show help for\(hint)\n\n" + usage())
+                return .usage
+            }
+            console.out(command.spec.help)
             return .success
         case "--version", "version":
             console.out("widget-quota \(WidgetQuotaVersion.current)\n")
@@ -62,7 +67,7 @@ package enum CLI {
             return .usage
         }
         let rest = Array(args.dropFirst())
-        if rest.contains("--help") || rest.contains("-h") {
+        if ParsedArguments.asksForHelp(rest, options: command.spec.options) {
             console.out(command.spec.help)
             return .success
         }

@@ -67,3 +67,37 @@ struct ErrorMessageTests {
         #expect(err.contains("\(path):2:14: not valid JSON: expected a value, found ']' (a trailing comma?)"), "\(err)")
     }
 }
+
+/// Help is asked for where an option may stand, as swift-argument-parser reads it.
+@Suite("help requests") struct HelpRequestTests {
+    static let simulateOptions = CLI.commands.first { $0.spec.name == "simulate" }!.spec.options
+
+    @Test("help for an unknown command is a usage error that suggests the nearest command")
+    func helpForAnUnknownCommand() {
+        let (code, out, err) = TestSupport.cli(["help", "simulat"])
+        #expect(code == .usage)
+        #expect(out.isEmpty)
+        #expect(err.contains("no command \"simulat\" to show help for (did you mean \"simulate\"?)"), "\(err)")
+        #expect(err.contains("Usage: widget-quota <command>"), "a usage line follows")
+    }
+
+    @Test(
+        "help for a known command prints its help",
+        arguments: [["help", "lint"], ["--help", "lint"], ["lint", "--help"], ["lint", "-h"]])
+    func helpForAKnownCommand(args: [String]) {
+        let (code, out, _) = TestSupport.cli(args)
+        #expect(code == .success)
+        #expect(out.hasPrefix("Usage: widget-quota lint"), "\(out.prefix(80))")
+    }
+
+    @Test("after --, --help is an operand; as an option's value it is a value")
+    func helpAfterTheEndOfOptions() {
+        let operand = TestSupport.cli(["analyze", "--", "--help"])
+        #expect(operand.code == .noInput, "a log path named --help: \(operand.err)")
+        #expect(operand.err.contains("--help"), "\(operand.err)")
+        #expect(!operand.out.contains("Usage:"))
+        #expect(ParsedArguments.asksForHelp(["--out", "--help"], options: Self.simulateOptions) == false)
+        #expect(ParsedArguments.asksForHelp(["--out=x", "--help"], options: Self.simulateOptions))
+        #expect(ParsedArguments.asksForHelp(["--no-sensitivity", "-h"], options: Self.simulateOptions))
+    }
+}

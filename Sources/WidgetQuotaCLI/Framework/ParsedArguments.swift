@@ -50,6 +50,21 @@ package struct ParsedArguments {
         }
     }
 
+    /// Whether `args` ask for the command's help: `--help` or `-h` where an option may stand, not
+    /// after `--` and not as another option's value (`--out --help` names a file).
+    package static func asksForHelp(_ args: [String], options: [Option]) -> Bool {
+        let valued = Set(options.filter { $0.value != nil }.map(\.name))
+        var i = 0
+        while i < args.count {
+            let arg = args[i]
+            if arg == "--" { return false }
+            if arg == "--help" || arg == "-h" { return true }
+            if arg.hasPrefix("--"), !arg.contains("="), valued.contains(String(arg.dropFirst(2))) { i += 1 }
+            i += 1
+        }
+        return false
+    }
+
     /// What to say about a one-dash option: only `-h` exists; `-v` and `-V` mean `--version`.
     static func shortOptionMessage(_ arg: String) -> String {
         switch arg {
