@@ -64,7 +64,9 @@ let package = Package(
                 "WidgetQuotaCLI", "WidgetQuotaGates", "WidgetQuotaKit", "WidgetQuotaLint", "WidgetQuotaLogs",
                 "WidgetQuotaModel", "WidgetQuotaStudies", "WidgetQuotaSupport", "WidgetQuotaTestSupport",
                 "WidgetQuotaTools",
-            ]
+            ],
+            // The help snapshots, read from the package tree.
+            exclude: ["Snapshots"]
         ),
         .testTarget(
             name: "WidgetQuotaChartsTests",

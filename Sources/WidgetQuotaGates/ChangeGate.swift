@@ -62,10 +62,10 @@ public struct ChangeOutcome: Sendable, Equatable, Encodable {
 }
 
 /// Checks `change(…)` and `tierChange(…)` thresholds against BASE and HEAD.
-public enum ChangeEvaluator {
+package enum ChangeEvaluator {
     /// Checks each threshold; a metric unknown to either report, or a selector matching no row
     /// both reports have, is an error.
-    public static func evaluate(_ thresholds: [Threshold], base: JSONValue, head: JSONValue) throws -> [ChangeOutcome] {
+    package static func evaluate(_ thresholds: [Threshold], base: JSONValue, head: JSONValue) throws -> [ChangeOutcome] {
         guard !thresholds.isEmpty else { return [] }
         let baseTable = MetricTable(json: base)
         let headTable = MetricTable(json: head)

@@ -5,7 +5,7 @@ import WidgetQuotaSupport
 /// comment as `ReportDiff`: the figures over all devices, then per device, each marked better,
 /// worse or unchanged (fewer requests, errors and reload calls are better), and the inputs that
 /// changed. Logs are measurements: there is no Monte-Carlo noise to allow for.
-public struct LogDiff: Sendable {
+package struct LogDiff: Sendable {
     /// One row: all devices, or one device (named by its log file).
     public struct Row: Sendable, Equatable {
         public var name: String
@@ -26,7 +26,7 @@ public struct LogDiff: Sendable {
     }
 
     /// The figures over all devices: path in the analysis JSON, title, unit.
-    public static let summaryMetrics: [ReportDiff.Metric] = [
+    package static let summaryMetrics: [ReportDiff.Metric] = [
         .init(path: "requestsPerUserPerMonth", title: "requests per user a month", unit: .count),
         .init(path: "perDeviceDay.apiRequests", title: "API requests per device-day", unit: .count),
         .init(path: "apiErrorRate", title: "API error rate", unit: .share),
@@ -35,7 +35,7 @@ public struct LogDiff: Sendable {
     ]
 
     /// The figures per device.
-    public static let deviceMetrics: [ReportDiff.Metric] = [
+    package static let deviceMetrics: [ReportDiff.Metric] = [
         .init(path: "apiRequestsPerDay", title: "API requests a day", unit: .count),
         .init(path: "extensionRequestsPerDay", title: "widget requests a day", unit: .count),
         .init(path: "appRequestsPerDay", title: "app requests a day", unit: .count),
@@ -43,17 +43,17 @@ public struct LogDiff: Sendable {
         .init(path: "fetchErrors", title: "fetch errors", unit: .count),
     ]
 
-    public let summary: Row
-    public let devices: [Row]
+    package let summary: Row
+    package let devices: [Row]
     /// Inputs that differ: the files read, devices, device-days, lines.
-    public let changedInputs: [ReportDiff.ChangedValue]
+    package let changedInputs: [ReportDiff.ChangedValue]
 
     /// True when `json` is a log analysis (`analyze --format json`).
-    public static func isAnalysis(_ json: JSONValue) -> Bool {
+    package static func isAnalysis(_ json: JSONValue) -> Bool {
         json["perDevice"]?.array != nil && json["requestsPerUserPerMonth"] != nil
     }
 
-    public init(base: JSONValue, head: JSONValue) {
+    package init(base: JSONValue, head: JSONValue) {
         summary = Row(
             name: "All devices",
             figures: LogDiff.summaryMetrics.map {
@@ -93,7 +93,7 @@ public struct LogDiff: Sendable {
     }
 
     /// True when no figure and no input changed.
-    public var isUnchanged: Bool { !summary.isChanged && !devices.contains(where: \.isChanged) && changedInputs.isEmpty }
+    package var isUnchanged: Bool { !summary.isChanged && !devices.contains(where: \.isChanged) && changedInputs.isEmpty }
 
     /// A figure's value: a number, or an object's `mean` with its percentiles.
     static func estimate(_ json: JSONValue, _ path: String) -> ReportDiff.Estimate? {

@@ -170,11 +170,11 @@ public struct MetricTable: Sendable {
     }
 
     /// Why a metric name could not be resolved.
-    public enum MetricError: Error, Equatable {
+    package enum MetricError: Error, Equatable {
         case unknown(String, suggestion: String?)
         case ambiguous(String, candidates: [String])
 
-        public var message: String {
+        package var message: String {
             switch self {
             case .unknown(let name, let suggestion):
                 return "unknown metric \"\(name)\"" + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "")

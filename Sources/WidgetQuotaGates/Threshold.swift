@@ -79,14 +79,14 @@ public struct ThresholdOutcome: Sendable, Equatable, Encodable {
 }
 
 /// Checks thresholds against a report's metrics.
-public enum ThresholdEvaluator {
+package enum ThresholdEvaluator {
     /// Checks each threshold; an expression naming an unknown metric or matching no row is an error.
-    public static func evaluate(_ thresholds: [Threshold], on table: MetricTable) throws -> [ThresholdOutcome] {
+    package static func evaluate(_ thresholds: [Threshold], on table: MetricTable) throws -> [ThresholdOutcome] {
         try thresholds.map { try evaluate($0, on: table) }
     }
 
     /// Checks one threshold.
-    public static func evaluate(_ threshold: Threshold, on table: MetricTable) throws -> ThresholdOutcome {
+    package static func evaluate(_ threshold: Threshold, on table: MetricTable) throws -> ThresholdOutcome {
         let e = threshold.expression
         guard !e.comparesReports else { throw WidgetQuotaError.badExpression(expression: e.text, problem: needsTwoReports) }
         let metric: String
@@ -113,7 +113,7 @@ public enum ThresholdEvaluator {
     }
 
     /// Why `change(…)` and `tierChange(…)` cannot be checked against one report.
-    public static let needsTwoReports =
+    package static let needsTwoReports =
         "change(…) and tierChange(…) compare two reports: use them with `widget-quota diff BASE.json HEAD.json`"
 
     /// Which row: its design, users, tier and (for a back-test) metric labels.

@@ -2,18 +2,18 @@ import Foundation
 
 /// A provider's published rate-limit tiers for its common small models, bundled with the tool
 /// and dated: the tiers a scenario plans against when it lists none of its own.
-public struct ProviderTiers: Sendable, Equatable {
+package struct ProviderTiers: Sendable, Equatable {
     /// The provider as LiteLLM names it (`litellm_provider`): `gemini`, `openai`, `anthropic`.
-    public var provider: String
+    package var provider: String
     /// The provider's name for people.
-    public var displayName: String
+    package var displayName: String
     /// Model-name prefixes that belong to the provider (`gpt-`, `claude-`), after any
     /// `provider/` prefix is removed.
-    public var modelPrefixes: [String]
-    public var tiers: [QuotaTier]
+    package var modelPrefixes: [String]
+    package var tiers: [QuotaTier]
 
     /// Every bundled table.
-    public static let bundled: [ProviderTiers] = [
+    package static let bundled: [ProviderTiers] = [
         ProviderTiers(provider: "gemini", displayName: "Gemini API", modelPrefixes: ["gemini"], tiers: QuotaTier.gemini),
         ProviderTiers(
             provider: "openai", displayName: "OpenAI", modelPrefixes: ["gpt-", "chatgpt-", "o1", "o3", "o4"],
@@ -22,14 +22,14 @@ public struct ProviderTiers: Sendable, Equatable {
     ]
 
     /// The bundled tiers of `provider`, nil when none are bundled.
-    public static func table(_ provider: String) -> [QuotaTier]? {
+    package static func table(_ provider: String) -> [QuotaTier]? {
         bundled.first { $0.provider == provider }?.tiers
     }
 
     /// The provider of `model`: `litellmProvider` when given; otherwise a `provider/` prefix
     /// (`gemini/gemini-2.5-flash`, `azure/gpt-4o-mini`), else the first bundled provider whose
     /// model prefix the name starts with; nil when nothing tells.
-    public static func provider(model: String, litellmProvider: String? = nil) -> String? {
+    package static func provider(model: String, litellmProvider: String? = nil) -> String? {
         if let given = litellmProvider?.trimmingCharacters(in: .whitespaces).lowercased(), !given.isEmpty { return given }
         let name = model.lowercased()
         if let slash = name.firstIndex(of: "/") { return String(name[..<slash]) }

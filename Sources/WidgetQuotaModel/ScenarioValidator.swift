@@ -2,30 +2,30 @@ import Foundation
 import WidgetQuotaSupport
 
 /// Checks a decoded scenario for values that cannot be simulated, naming the field at fault.
-public enum ScenarioValidator {
+package enum ScenarioValidator {
     /// Largest population a projection accepts (a billion devices is already beyond iOS).
-    public static let maxUsers = 1_000_000_000
+    package static let maxUsers = 1_000_000_000
     /// Longest horizon, in days.
-    public static let maxDays = 366
+    package static let maxDays = 366
 
     /// The values the model accepts for the fields `analyze` measures (and a few like them);
     /// the validator checks them and the calibrator caps measurements to them.
-    public enum Bounds {
+    package enum Bounds {
         /// Any share: smart-stack, Low Power day and never-open shares, multi-widget share.
-        public static let share = 0.0...1.0
+        package static let share = 0.0...1.0
         /// A positive factor such as the Smart Stack uplift.
-        public static let positiveFactor = 0.000_001...1_000.0
-        public static let appOpensPerDay = 0.0...500.0
-        public static let instancesWhenMulti = 1...16
-        public static let getTimelinePerDay = 0.0...10_000.0
+        package static let positiveFactor = 0.000_001...1_000.0
+        package static let appOpensPerDay = 0.0...500.0
+        package static let instancesWhenMulti = 1...16
+        package static let getTimelinePerDay = 0.0...10_000.0
         /// A coefficient of variation, such as `getTimelineDaySpread`.
-        public static let spread = 0.0...10.0
-        public static let backgroundRunsPerDay = 0.0...96.0
-        public static let backgroundLowPowerFactor = 0.0...1.0
+        package static let spread = 0.0...10.0
+        package static let backgroundRunsPerDay = 0.0...96.0
+        package static let backgroundLowPowerFactor = 0.0...1.0
     }
 
     /// Throws `WidgetQuotaError.invalidScenario` for the first invalid value.
-    public static func validate(_ s: Scenario) throws {
+    package static func validate(_ s: Scenario) throws {
         var v = Checker()
         let h = s.horizon
         v.check(h.days >= 1 && h.days <= maxDays, "horizon.days", "must be between 1 and \(maxDays), got \(h.days)")
@@ -150,7 +150,7 @@ public enum ScenarioValidator {
     }
 
     /// Checks that every name is a known design, suggesting the nearest one.
-    public static func checkDesignNames(_ names: [String], in scenario: Scenario, field: String = "--designs") throws {
+    package static func checkDesignNames(_ names: [String], in scenario: Scenario, field: String = "--designs") throws {
         let known = scenario.availableDesigns.map(\.name)
         for name in names where !known.contains(name) {
             throw WidgetQuotaError.invalidScenario(

@@ -6,12 +6,12 @@ import WidgetQuotaSupport
 /// The JSON of a `lint` run. Its keys are a public contract: `schemaVersion`,
 /// `findings[].{rule, severity, file, line, column, message, fix, cost, title}`, `design`,
 /// `summary`, `files`, `directiveProblems`; fields are added, never renamed.
-public enum LintReportJSON {
+package enum LintReportJSON {
     /// The version of this JSON shape.
-    public static let schemaVersion = 1
+    package static let schemaVersion = 1
 
     /// Pretty, key-sorted JSON of `report`, ending with a newline.
-    public static func render(_ report: LintReport) throws -> String {
+    package static func render(_ report: LintReport) throws -> String {
         try JSONOutput.encode(Document(report))
     }
 

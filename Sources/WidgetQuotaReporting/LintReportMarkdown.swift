@@ -4,9 +4,9 @@ import WidgetQuotaSupport
 
 /// The Markdown of a `lint` run: the verdict first, the design read from the code, a table of
 /// findings, why each broken rule matters, and the rules that passed.
-public enum LintReportMarkdown {
+package enum LintReportMarkdown {
     /// The report's Markdown, ending with a newline.
-    public static func render(_ report: LintReport) -> String {
+    package static func render(_ report: LintReport) -> String {
         var out = "# Widget pre-release checklist\n\n"
         out += "**\(MarkdownTable.escape(capitalised(report.verdict))).**\n\n"
         out += filesLine(report) + "\n"

@@ -7,7 +7,7 @@ import WidgetQuotaSupport
 /// in `<details>`, and the inputs that changed.
 extension LogDiff {
     /// The comment as Markdown, cut to `limit` characters with a note when longer.
-    public func markdown(base baseName: String, head headName: String, limit: Int = ReportDiff.commentLimit) -> String {
+    package func markdown(base baseName: String, head headName: String, limit: Int = ReportDiff.commentLimit) -> String {
         var top = ReportDiff.commentMarker + "\n## WidgetQuota logs: \(baseName) → \(headName)\n\n"
         top += headline()
         let changedDevices = devices.filter(\.isChanged)

@@ -8,18 +8,18 @@ import WidgetQuotaSupport
 /// level, message and location (`region.startLine` always present, as GitHub requires).
 ///
 /// The bytes depend only on the report: keys are sorted, and nothing records a time or a machine.
-public enum SARIFLog {
+package enum SARIFLog {
     /// The schema the log names in `$schema`.
-    public static let schemaURI = "https://json.schemastore.org/sarif-2.1.0.json"
+    package static let schemaURI = "https://json.schemastore.org/sarif-2.1.0.json"
     /// Where a reader of the log learns about the tool and its rules (the lint documentation).
-    public static let defaultInformationURI = "https://github.com/widget-quota/widget-quota/blob/main/docs/lint.md"
+    package static let defaultInformationURI = "https://github.com/widget-quota/widget-quota/blob/main/docs/lint.md"
 
     /// The SARIF JSON of `report`, ending with a newline.
     ///
     /// Findings name files relative to the linted folder; GitHub wants them relative to the
     /// repository root, so `folder` (the linted folder as given on the command line, run from the
     /// root: `MyApp`, `./MyApp/`, or `.`) is put in front of each path.
-    public static func render(_ report: LintReport, folder: String = ".", informationURI: String = defaultInformationURI) throws
+    package static func render(_ report: LintReport, folder: String = ".", informationURI: String = defaultInformationURI) throws
         -> String
     {
         let prefix = uriPrefix(folder)
@@ -52,7 +52,7 @@ public enum SARIFLog {
     }
 
     /// SARIF's level for a severity (`note`, `warning`, `error` are the same words).
-    public static func level(_ severity: FindingSeverity) -> String { severity.rawValue }
+    package static func level(_ severity: FindingSeverity) -> String { severity.rawValue }
 
     /// "policy-shorter-than-ttl" → "PolicyShorterThanTtl" (SARIF's rule `name`).
     static func pascalCase(_ id: String) -> String {

@@ -15,11 +15,11 @@ import WidgetQuotaSupport
 /// is a Markov chain over the day's half-hours; from each start the wait's distribution
 /// follows from the piecewise-constant rate, and the chain's stationary distribution weights
 /// the mean waits.
-public struct BackgroundCalibration: Sendable {
+package struct BackgroundCalibration: Sendable {
     /// Launch rates per day of the grid (ascending) and the runs per day each gives (ascending).
     private let runs: [Double]
     private let rates: [Double]
-    public let intervalHours: Double
+    package let intervalHours: Double
 
     /// Half-hours of a day, the chain's states (hours of the day shape, halved so that a start
     /// within an hour is not taken for its beginning).

@@ -3,24 +3,24 @@ import WidgetQuotaModel
 import WidgetQuotaSupport
 
 /// What the per-minute request series of one population in one run says about quotas.
-public struct LoadSummary: Sendable, Equatable {
+package struct LoadSummary: Sendable, Equatable {
     /// Requests in the busiest minute.
-    public var peakPerMinute: Double
+    package var peakPerMinute: Double
     /// Mean requests per minute over the counted window.
-    public var meanPerMinute: Double
+    package var meanPerMinute: Double
     /// Requests in the busiest complete quota day (the quota's own day, e.g. midnight Pacific).
-    public var peakQuotaDay: Double
+    package var peakQuotaDay: Double
     /// Index of that quota day, 0 = first complete quota day in the window.
-    public var busiestQuotaDay: Int
+    package var busiestQuotaDay: Int
     /// Sum of the series.
-    public var total: Double
+    package var total: Double
     /// Busiest minute in the hour after the earliest outage ends (the retry storm), if there is one.
-    public var afterOutagePeak: Double?
+    package var afterOutagePeak: Double?
     /// The busiest minute in the same hour of the day on days without an outage, averaged.
-    public var afterOutageUsualPeak: Double?
+    package var afterOutageUsualPeak: Double?
 
     /// Summarises a per-minute series that starts at UTC midnight of the first counted day.
-    public init(series: UnsafeBufferPointer<Double>, model: SimulationModel) {
+    package init(series: UnsafeBufferPointer<Double>, model: SimulationModel) {
         // One pass: the running total and the quota day's sum are two independent chains of
         // additions (each in minute order), so the processor runs them side by side.
         var peak = 0.0
@@ -120,12 +120,12 @@ public struct LoadSummary: Sendable, Equatable {
 ///   not made busier than it was by the noise its busiest minute would pick up. The minutes
 ///   that stand out on ordinary days (an aligned poll's :00 and :30) are scaled instead, by
 ///   the sample's ratio to their ordinary counts over them and their ±7 like minutes.
-public struct LoadProjection: Sendable {
+package struct LoadProjection: Sendable {
     /// Per-user mean requests for each counted minute.
-    public private(set) var perUserMean: [Double]
+    package private(set) var perUserMean: [Double]
     /// The ordinary per-user means, where an outage disturbs some minutes (nil: none does).
     private var ordinaryPerUserMean: [Double]?
-    public let batch: Double
+    package let batch: Double
     private let deviates: [Double]
 
     /// Half-widths, in minutes, of the windows described above.
@@ -144,7 +144,7 @@ public struct LoadProjection: Sendable {
     ///   - model: the run and design (its outages mark the minutes that are not ordinary).
     ///   - deviates: `LoadProjection.deviates(model:)` when the caller has them (they depend on
     ///     the run alone, so every design of a run shares them); drawn here otherwise.
-    public init(
+    package init(
         sample: [Int32], oddUsersSample: [Int32]? = nil, sampleUsers: Int, model: SimulationModel, deviates: [Double]? = nil
     ) {
         let minutes = sample.count
@@ -203,7 +203,7 @@ public struct LoadProjection: Sendable {
 
     /// The standard normal deviate of each of the first `minutes` (default: every counted minute)
     /// of `model`'s run: the same for every design of the run (common random numbers).
-    public static func deviates(model: SimulationModel, minutes: Int? = nil) -> [Double] {
+    package static func deviates(model: SimulationModel, minutes: Int? = nil) -> [Double] {
         var rng = RandomStream(seed: model.scenario.horizon.seed, .minuteLoad, UInt64(model.run))
         return (0..<(minutes ?? model.countedMinutes)).map { _ in rng.standardNormal() }
     }
@@ -437,7 +437,7 @@ public struct LoadProjection: Sendable {
     }
 
     /// The projected per-minute series for `users` users.
-    public func series(users: Int) -> [Double] {
+    package func series(users: Int) -> [Double] {
         let population = Double(users)
         return zip(perUserMean, deviates).map { m, z in
             let mean = population * m
@@ -446,7 +446,7 @@ public struct LoadProjection: Sendable {
     }
 
     /// Peak minute and peak complete quota day of the projected series, without building it.
-    public func peaks(users: Int, model: SimulationModel) -> (perMinute: Double, quotaDay: Double) {
+    package func peaks(users: Int, model: SimulationModel) -> (perMinute: Double, quotaDay: Double) {
         let population = Double(users)
         var peak = 0.0
         var day = 0.0
@@ -471,7 +471,7 @@ public struct LoadProjection: Sendable {
     /// The projection of ordinary days: every minute at the sample's ordinary mean for its minute
     /// of the day, outages and their recovery included; same deviates, so it differs from this
     /// projection only where an outage disturbs the load. Use it with the model's `withoutOutages()`.
-    public func withoutDisturbance() -> LoadProjection {
+    package func withoutDisturbance() -> LoadProjection {
         var calm = self
         if let ordinary = ordinaryPerUserMean { calm.perUserMean = ordinary }
         calm.ordinaryPerUserMean = nil
@@ -494,7 +494,7 @@ public struct LoadProjection: Sendable {
     }
 
     /// Minutes that belong to an outage or the `recoveryHours` after it.
-    public static func disturbedMinutes(model: SimulationModel, recoveryHours: Double = 6) -> [Bool] {
+    package static func disturbedMinutes(model: SimulationModel, recoveryHours: Double = 6) -> [Bool] {
         var mask = [Bool](repeating: false, count: model.countedMinutes)
         for o in model.outages {
             let from = model.countedMinute(utc: o.start)

@@ -9,12 +9,12 @@ import WidgetQuotaSupport
 /// so the populations are nested and totals grow monotonically); larger ones are projected from
 /// the sample (see `LoadProjection`). Work is split by (run, design) and every random stream is
 /// keyed by seed, run, user and purpose, so the result is identical for any thread count.
-public struct MonteCarloEngine: Sendable {
-    public let scenario: Scenario
-    public let designs: [Design]
-    public let threads: Int
+package struct MonteCarloEngine: Sendable {
+    package let scenario: Scenario
+    package let designs: [Design]
+    package let threads: Int
     /// Replaces the per-run draw of the uncertain assumptions (sensitivity analysis, tests).
-    public let parameterOverride: (@Sendable (Int) -> RunParameters)?
+    package let parameterOverride: (@Sendable (Int) -> RunParameters)?
 
     /// - Parameters:
     ///   - designs: the designs to compare (defaults to every available design).
@@ -26,7 +26,7 @@ public struct MonteCarloEngine: Sendable {
     ///   - measuresOutageExtra: simulate each run's first `outageCounterfactualUsers` users
     ///     without the outages to measure the requests they add; the studies, which do not
     ///     report it, turn it off.
-    public init(
+    package init(
         scenario: Scenario, designs: [Design]? = nil, threads: Int? = nil,
         parameters: (@Sendable (Int) -> RunParameters)? = nil, prices: PriceTable = .bundled,
         measuresOutageExtra: Bool = true
@@ -40,22 +40,22 @@ public struct MonteCarloEngine: Sendable {
     }
 
     /// Whether each run's first users are simulated without the outages as well (see `init`).
-    public let measuresOutageExtra: Bool
+    package let measuresOutageExtra: Bool
 
     /// Prices used for cost.
-    public let prices: PriceTable
+    package let prices: PriceTable
 
     /// Users simulated event by event per run: `horizon.sampleUsers`, or fewer when no listed
     /// population (nor month of `horizon.growth`) has that many users.
-    public var sampleSize: Int { Self.sampleSize(scenario) }
+    package var sampleSize: Int { Self.sampleSize(scenario) }
 
     /// Users simulated event by event per run for `scenario` (see `sampleSize`).
-    public static func sampleSize(_ scenario: Scenario) -> Int {
+    package static func sampleSize(_ scenario: Scenario) -> Int {
         min(scenario.horizon.sampleUsers, max(scenario.horizon.users.max() ?? 1, scenario.horizon.growth?.users.max() ?? 1))
     }
 
     /// Runs every (run, design) pair and aggregates the results.
-    public func run() -> SimulationResult { simulateAll().aggregate() }
+    package func run() -> SimulationResult { simulateAll().aggregate() }
 
     /// Runs every (run, design) pair once and aggregates the results twice: as simulated, and
     /// (when the scenario has outages) with every minute an outage or its recovery disturbs at
@@ -67,7 +67,7 @@ public struct MonteCarloEngine: Sendable {
     /// design-independent activity is drawn once and replayed under every design of the group.
     /// Designs are split into as many groups as keep every thread busy (one group when there
     /// are runs enough), and the result does not depend on the grouping.
-    public func runWithOrdinaryDays() -> (result: SimulationResult, withoutOutages: SimulationResult?) {
+    package func runWithOrdinaryDays() -> (result: SimulationResult, withoutOutages: SimulationResult?) {
         var aggregator = simulateAll()
         let result = aggregator.aggregate()
         guard !scenario.api.outages.isEmpty else { return (result, nil) }
@@ -140,42 +140,42 @@ public struct MonteCarloEngine: Sendable {
     }
 
     /// What one (run, design) pair produced.
-    public struct TaskOutput: Sendable {
-        public var tally = UserTally()
+    package struct TaskOutput: Sendable {
+        package var tally = UserTally()
         /// Requests per user in the counted month, one distribution per user count in ascending
         /// user-count order: the first N users for a population simulated in full, the whole
         /// sample for a projected one.
-        public var requestsPerUser: [CountHistogram] = []
-        public var ages = AgeHistogram()
+        package var requestsPerUser: [CountHistogram] = []
+        package var ages = AgeHistogram()
         /// One load summary per user count, in ascending user-count order.
-        public var loads: [LoadSummary] = []
+        package var loads: [LoadSummary] = []
         /// The same loads on ordinary days: each minute an outage or its recovery disturbs at the
         /// same minute's mean over the other days (nil: the scenario has no outage).
-        public var loadsWithoutOutages: [LoadSummary]?
+        package var loadsWithoutOutages: [LoadSummary]?
         /// Mean requests per user in each UTC minute of the day, for the typical-day chart.
-        public var minuteOfDayPerUser = [Double](repeating: 0, count: TimeUnits.minutesPerDay)
+        package var minuteOfDayPerUser = [Double](repeating: 0, count: TimeUnits.minutesPerDay)
         /// Per quota tier: the smallest population that breaks one of its limits in this run
         /// (nil: none up to `MonteCarloEngine.largestPopulation`).
-        public var firstExceedingUsers: [Int?] = []
+        package var firstExceedingUsers: [Int?] = []
         /// Requests per user per month that the outages added (same users simulated without them).
-        public var outageExtraRequestsPerUser: Double?
+        package var outageExtraRequestsPerUser: Double?
     }
 
     /// The largest population a headroom search considers.
-    public static let largestPopulation = ScenarioValidator.maxUsers
+    package static let largestPopulation = ScenarioValidator.maxUsers
 
     /// Users of each run simulated without the outages as well, to measure what they add.
-    public static let outageCounterfactualUsers = 100
+    package static let outageCounterfactualUsers = 100
 
     /// Simulates `sampleUsers` users of one run and design and measures each population size.
-    public static func simulate(model: SimulationModel, sampleUsers: Int, userCounts: [Int]) -> TaskOutput {
+    package static func simulate(model: SimulationModel, sampleUsers: Int, userCounts: [Int]) -> TaskOutput {
         simulate(models: [model], sampleUsers: sampleUsers, userCounts: userCounts)[0]
     }
 
     /// Simulates `sampleUsers` users of one run under each of `models` (designs of that run:
     /// same scenario, run and parameters), drawing each user's activity once, and measures each
     /// population size per design.
-    public static func simulate(
+    package static func simulate(
         models: [SimulationModel], sampleUsers: Int, userCounts: [Int], measuresOutageExtra: Bool = true
     ) -> [TaskOutput] {
         guard let first = models.first else { return [] }

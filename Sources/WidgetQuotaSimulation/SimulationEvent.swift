@@ -1,7 +1,7 @@
 import WidgetQuotaModel
 
 /// Something a simulated device did; `trace` writes these as logs.
-public enum SimulationEvent: Sendable {
+package enum SimulationEvent: Sendable {
     case getTimeline(instance: Int, origin: TimelineOrigin, budgetExempt: Bool)
     case budgetExhausted(instance: Int)
     case reloadCall
@@ -23,13 +23,13 @@ public enum SimulationEvent: Sendable {
 }
 
 /// Receives every event of one simulated user, with its local time and UTC time in seconds.
-public protocol SimulationObserver {
+package protocol SimulationObserver {
     /// `local` and `utc` are seconds since the start of the simulated window.
     mutating func record(_ event: SimulationEvent, local: Double, utc: Double)
 }
 
 /// Ignores everything: the engine's fast path.
-public struct NoObserver: SimulationObserver {
-    public init() {}
-    @inline(__always) public mutating func record(_ event: SimulationEvent, local: Double, utc: Double) {}
+package struct NoObserver: SimulationObserver {
+    package init() {}
+    @inline(__always) package mutating func record(_ event: SimulationEvent, local: Double, utc: Double) {}
 }

@@ -3,11 +3,11 @@ import WidgetQuotaModel
 import WidgetQuotaSupport
 
 /// Everything fixed for one (run, design) pair, shared read-only by every simulated user.
-public struct SimulationModel: Sendable {
-    public let scenario: Scenario
-    public let design: Design
-    public let run: Int
-    public let parameters: RunParameters
+package struct SimulationModel: Sendable {
+    package let scenario: Scenario
+    package let design: Design
+    package let run: Int
+    package let parameters: RunParameters
 
     /// One padding day before the warm-up, so every user's local day covers the counted UTC window.
     package static let paddingDays = 1
@@ -54,7 +54,7 @@ public struct SimulationModel: Sendable {
     /// - Parameter backgroundCalibration: launch rates for this design's background interval and
     ///   the scenario's background shape, when the caller has them already (they take a few
     ///   milliseconds to compute, and every run of a design shares them); computed when nil.
-    public init(
+    package init(
         scenario: Scenario, design: Design, run: Int, parameters: RunParameters,
         backgroundCalibration: BackgroundCalibration? = nil
     ) {
@@ -141,21 +141,21 @@ public struct SimulationModel: Sendable {
 }
 
 /// How one simulated user differs from the others ("how users differ", drawn inside a run).
-public struct UserTraits: Sendable, Equatable {
-    public var utcOffsetSeconds: Double
-    public var smartStack: Bool
-    public var instances: Int
-    public var rarelyViewed: Bool
-    public var budgetPerInstance: Int
+package struct UserTraits: Sendable, Equatable {
+    package var utcOffsetSeconds: Double
+    package var smartStack: Bool
+    package var instances: Int
+    package var rarelyViewed: Bool
+    package var budgetPerInstance: Int
     /// System-initiated getTimeline calls per instance per day (before the day-to-day factor).
-    public var getTimelinePerDay: Double
-    public var appOpensPerDay: Double
-    public var glancesPerDay: Double
-    public var lowPowerProbability: Double
-    public var backgroundRunsPerDay: Double
+    package var getTimelinePerDay: Double
+    package var appOpensPerDay: Double
+    package var glancesPerDay: Double
+    package var lowPowerProbability: Double
+    package var backgroundRunsPerDay: Double
 
     /// Draws the traits of user `user` in `model`'s run; independent of the design (common random numbers).
-    public init(model: borrowing SimulationModel, user: Int) {
+    package init(model: borrowing SimulationModel, user: Int) {
         let s = model.scenario
         let p = model.parameters
         var rng = RandomStream(seed: s.horizon.seed, .userTraits, UInt64(model.run), UInt64(user))

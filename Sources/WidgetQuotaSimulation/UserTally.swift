@@ -1,38 +1,38 @@
 /// Counts for the counted days of one or many simulated users; integer sums, so any order adds up the same.
-public struct UserTally: Sendable, Equatable {
-    public var users: Int64 = 0
-    public var userDays: Int64 = 0
-    public var requests: Int64 = 0
-    public var extensionRequests: Int64 = 0
-    public var appRequests: Int64 = 0
-    public var backgroundRequests: Int64 = 0
-    public var failedRequests: Int64 = 0
-    public var fetches: Int64 = 0
-    public var failedFetches: Int64 = 0
-    public var retries: Int64 = 0
-    public var getTimelines: Int64 = 0
-    public var droppedReloads: Int64 = 0
-    public var reloadCalls: Int64 = 0
-    public var appOpens: Int64 = 0
-    public var bgLaunches: Int64 = 0
-    public var bgExpirations: Int64 = 0
-    public var bgSubmits: Int64 = 0
-    public var instanceDays: Int64 = 0
-    public var exhaustedInstanceDays: Int64 = 0
-    public var lowPowerDays: Int64 = 0
-    public var glances: Int64 = 0
-    public var staleGlances: Int64 = 0
-    public var errorGlances: Int64 = 0
-    public var outageGlances: Int64 = 0
-    public var outageErrorGlances: Int64 = 0
-    public var outageStaleGlances: Int64 = 0
+package struct UserTally: Sendable, Equatable {
+    package var users: Int64 = 0
+    package var userDays: Int64 = 0
+    package var requests: Int64 = 0
+    package var extensionRequests: Int64 = 0
+    package var appRequests: Int64 = 0
+    package var backgroundRequests: Int64 = 0
+    package var failedRequests: Int64 = 0
+    package var fetches: Int64 = 0
+    package var failedFetches: Int64 = 0
+    package var retries: Int64 = 0
+    package var getTimelines: Int64 = 0
+    package var droppedReloads: Int64 = 0
+    package var reloadCalls: Int64 = 0
+    package var appOpens: Int64 = 0
+    package var bgLaunches: Int64 = 0
+    package var bgExpirations: Int64 = 0
+    package var bgSubmits: Int64 = 0
+    package var instanceDays: Int64 = 0
+    package var exhaustedInstanceDays: Int64 = 0
+    package var lowPowerDays: Int64 = 0
+    package var glances: Int64 = 0
+    package var staleGlances: Int64 = 0
+    package var errorGlances: Int64 = 0
+    package var outageGlances: Int64 = 0
+    package var outageErrorGlances: Int64 = 0
+    package var outageStaleGlances: Int64 = 0
     /// Glances at content older than the freshness target (whatever the TTL), or at an error.
-    public var overTargetGlances: Int64 = 0
+    package var overTargetGlances: Int64 = 0
 
-    public init() {}
+    package init() {}
 
     /// Adds another tally.
-    public mutating func add(_ o: UserTally) {
+    package mutating func add(_ o: UserTally) {
         users += o.users
         userDays += o.userDays
         requests += o.requests
@@ -64,12 +64,12 @@ public struct UserTally: Sendable, Equatable {
 }
 
 /// Content age at glances, in 5-minute bins up to two days and daily bins beyond.
-public struct AgeHistogram: Sendable, Equatable {
+package struct AgeHistogram: Sendable, Equatable {
     static let fineBins = 576  // 5-minute bins, 48 hours
     static let coarseBins = 60  // 1-day bins after that
-    public var counts = [Int64](repeating: 0, count: AgeHistogram.fineBins + AgeHistogram.coarseBins)
+    package var counts = [Int64](repeating: 0, count: AgeHistogram.fineBins + AgeHistogram.coarseBins)
 
-    public init() {}
+    package init() {}
 
     static let binCount = fineBins + coarseBins
 
@@ -80,16 +80,16 @@ public struct AgeHistogram: Sendable, Equatable {
     }
 
     /// Adds one glance of the given age.
-    public mutating func add(ageSeconds: Double) {
+    package mutating func add(ageSeconds: Double) {
         counts[AgeHistogram.index(ageSeconds: ageSeconds)] += 1
     }
 
-    public mutating func add(_ other: AgeHistogram) {
+    package mutating func add(_ other: AgeHistogram) {
         for i in counts.indices { counts[i] += other.counts[i] }
     }
 
     /// The age in minutes below which a share `q` of glances fall (interpolated within a bin).
-    public func quantileMinutes(_ q: Double) -> Double? {
+    package func quantileMinutes(_ q: Double) -> Double? {
         let total = counts.reduce(0, +)
         guard total > 0 else { return nil }
         let target = q * Double(total)

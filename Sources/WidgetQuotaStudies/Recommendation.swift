@@ -84,30 +84,30 @@ public struct Recommendation: Codable, Sendable, Equatable {
 }
 
 /// Builds a `Recommendation` from a simulation result, simulating the changes to the owner's design.
-public struct RecommendationStudy: Sendable {
-    public let scenario: Scenario
+package struct RecommendationStudy: Sendable {
+    package let scenario: Scenario
     /// The designs the result compares.
-    public let designs: [Design]
+    package let designs: [Design]
 
     /// The reload budget is flagged when it runs out on more than this share of instance-days.
-    public static let budgetExhaustedLimit = 0.2
+    package static let budgetExhaustedLimit = 0.2
     /// Background refresh is flagged when it achieves less than this share of what the interval asks.
-    public static let backgroundAchievedLimit = 0.5
+    package static let backgroundAchievedLimit = 0.5
     /// A reload policy is flagged when it is shorter than this share of the cache TTL.
-    public static let policyToTTLLimit = 0.75
+    package static let policyToTTLLimit = 0.75
     /// Reload calls per successful fetch are flagged above this (one, plus failures' noise).
-    public static let reloadCallsPerFetchLimit = 1.05
+    package static let reloadCallsPerFetchLimit = 1.05
     /// Retries are flagged when the outage multiplies a user's requests in its window by this much.
-    public static let outageMultiplierLimit = 2.0
+    package static let outageMultiplierLimit = 2.0
 
-    public init(scenario: Scenario, designs: [Design]) {
+    package init(scenario: Scenario, designs: [Design]) {
         self.scenario = scenario
         self.designs = designs
     }
 
     /// The owner's design: the baseline when the scenario defines it, else the scenario's first
     /// own design among those compared, else the baseline.
-    public var ownDesign: Design? {
+    package var ownDesign: Design? {
         let own = Set(scenario.designs.map(\.name))
         return designs.first { $0.name == scenario.baseline && own.contains($0.name) }
             ?? designs.first { own.contains($0.name) }
@@ -116,7 +116,7 @@ public struct RecommendationStudy: Sendable {
     }
 
     /// Runs the study on `result` (the simulation of `designs`), simulating its changes.
-    public func run(result: SimulationResult, threads: Int? = nil, prices: PriceTable = .bundled) -> Recommendation {
+    package func run(result: SimulationResult, threads: Int? = nil, prices: PriceTable = .bundled) -> Recommendation {
         let changes = plannedChanges(result: result).map(\.design)
         let batch = StudyBatch(scenario: scenario, designs: changes, threads: threads, prices: prices)
         return run(result: result, batch: batch)
@@ -124,7 +124,7 @@ public struct RecommendationStudy: Sendable {
 
     /// Runs the study on `result`, reading its changes' figures from `batch` (a batch of this
     /// scenario holding every design `plannedChanges(result:)` names).
-    public func run(result: SimulationResult, batch: StudyBatch) -> Recommendation {
+    package func run(result: SimulationResult, batch: StudyBatch) -> Recommendation {
         let targets = scenario.targets
         var recommendation = Recommendation(
             maxTier: targets.maxTier, maxStaleShare: targets.maxStaleShare,
@@ -147,7 +147,7 @@ public struct RecommendationStudy: Sendable {
 
     /// The changes to the owner's design worth simulating, given the projection `result`
     /// (a cache too often stale adds a widget that fetches itself).
-    public func plannedChanges(result: SimulationResult) -> [(kind: String, description: String, design: Design)] {
+    package func plannedChanges(result: SimulationResult) -> [(kind: String, description: String, design: Design)] {
         guard let own = ownDesign else { return [] }
         let stale = result.results.contains { $0.design == own.name && !Self.withinStaleness($0, scenario.targets) }
         return Self.changes(to: own, scenario: scenario, staleTooOften: stale)

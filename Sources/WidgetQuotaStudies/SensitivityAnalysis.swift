@@ -86,21 +86,21 @@ public struct SensitivityResult: Codable, Sendable, Equatable {
 
 /// Runs the one-at-a-time sensitivity analysis cheaply: one run of a small user sample per setting,
 /// with common random numbers, so the differences come from the assumption and not from noise.
-public struct SensitivityAnalysis: Sendable {
-    public var scenario: Scenario
-    public var design: Design
-    public var users: Int
-    public var sampleUsers: Int
-    public var threads: Int
+package struct SensitivityAnalysis: Sendable {
+    package var scenario: Scenario
+    package var design: Design
+    package var users: Int
+    package var sampleUsers: Int
+    package var threads: Int
     /// The quantiles an assumption is moved to.
-    public static let lowQuantile = 0.05, highQuantile = 0.95
+    package static let lowQuantile = 0.05, highQuantile = 0.95
     /// Users simulated per setting unless told otherwise: about a second for all settings.
-    public static let defaultSampleUsers = 300
+    package static let defaultSampleUsers = 300
 
     /// - Parameters:
     ///   - users: the population monthly requests are stated for.
     ///   - sampleUsers: users simulated per setting (default `defaultSampleUsers`).
-    public init(scenario: Scenario, design: Design, users: Int, sampleUsers: Int = defaultSampleUsers, threads: Int? = nil) {
+    package init(scenario: Scenario, design: Design, users: Int, sampleUsers: Int = defaultSampleUsers, threads: Int? = nil) {
         self.scenario = scenario
         self.design = design
         self.users = users
@@ -109,12 +109,12 @@ public struct SensitivityAnalysis: Sendable {
     }
 
     /// The uncertain assumptions that will be moved.
-    public var uncertain: [(path: String, distribution: Distribution)] {
+    package var uncertain: [(path: String, distribution: Distribution)] {
         RunParameters.assumptions(of: scenario).filter { $0.distribution.isUncertain }
     }
 
     /// Settings simulated: the centre, then each assumption at its low and high quantile.
-    public var settingCount: Int { 1 + 2 * uncertain.count }
+    package var settingCount: Int { 1 + 2 * uncertain.count }
 
     /// Below this many users the sample is not split into halves to measure its noise.
     static let minimumUsersToSplit = 4
@@ -130,7 +130,7 @@ public struct SensitivityAnalysis: Sendable {
     }
 
     /// Runs every setting; `progress` is called once per finished setting (from any thread).
-    public func run(progress: (@Sendable () -> Void)? = nil) -> SensitivityResult {
+    package func run(progress: (@Sendable () -> Void)? = nil) -> SensitivityResult {
         let assumptions = uncertain
         let settings: [(path: String?, value: Double)] =
             [(nil, 0)]

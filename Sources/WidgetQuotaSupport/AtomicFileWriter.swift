@@ -2,14 +2,14 @@ import Foundation
 
 /// Writes files so a reader never sees half of one and a failed run never destroys the previous one:
 /// each file is written to a temporary sibling, then renamed over the target.
-public enum AtomicFileWriter {
+package enum AtomicFileWriter {
     /// Writes `contents` to `path` atomically.
-    public static func write(_ contents: String, to path: String) throws {
+    package static func write(_ contents: String, to path: String) throws {
         try write(Data(contents.utf8), to: path)
     }
 
     /// Writes `data` to `path` atomically.
-    public static func write(_ data: Data, to path: String) throws {
+    package static func write(_ data: Data, to path: String) throws {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
@@ -31,7 +31,7 @@ public enum AtomicFileWriter {
     /// removes the files named in `ownNames` that this set does not include: what an earlier run
     /// wrote there (a sweep, a chart) must not sit beside a report it no longer belongs to.
     /// Files with other names are never touched.
-    public static func replaceSet(files: [(path: String, contents: String)], in directory: String, ownNames: [String]) throws {
+    package static func replaceSet(files: [(path: String, contents: String)], in directory: String, ownNames: [String]) throws {
         try write(files: files, createDirectory: directory)
         let written = Set(files.map { URL(fileURLWithPath: $0.path).lastPathComponent })
         for name in ownNames where !written.contains(name) {
@@ -48,7 +48,7 @@ public enum AtomicFileWriter {
 
     /// Writes several files; either all are written or, on failure, none of the targets changes
     /// except those already renamed (each one is still whole).
-    public static func write(files: [(path: String, contents: String)], createDirectory directory: String?) throws {
+    package static func write(files: [(path: String, contents: String)], createDirectory directory: String?) throws {
         if let directory {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -2,8 +2,8 @@ import Foundation
 
 /// Writes RFC 4180 CSV: CRLF line ends, fields with commas, quotes or line breaks quoted, quotes doubled.
 /// Text cells a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR) get a leading `'`.
-public struct CSVWriter: Sendable {
-    public enum Cell: Sendable, Equatable {
+package struct CSVWriter: Sendable {
+    package enum Cell: Sendable, Equatable {
         case text(String)
         case number(Double)
         case integer(Int)
@@ -12,17 +12,17 @@ public struct CSVWriter: Sendable {
 
     private(set) public var output = ""
 
-    public init(header: [String]) {
+    package init(header: [String]) {
         appendRow(header.map(Cell.text))
     }
 
     /// Appends one row.
-    public mutating func appendRow(_ cells: [Cell]) {
+    package mutating func appendRow(_ cells: [Cell]) {
         output += cells.map(CSVWriter.encode).joined(separator: ",") + "\r\n"
     }
 
     /// The text of one cell.
-    public static func encode(_ cell: Cell) -> String {
+    package static func encode(_ cell: Cell) -> String {
         switch cell {
         case .empty: return ""
         case .integer(let v): return String(v)

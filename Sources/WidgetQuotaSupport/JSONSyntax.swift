@@ -3,7 +3,7 @@ import Foundation
 /// A strict check of JSON syntax (RFC 8259) that says where the text goes wrong, by line and
 /// column, which Foundation's parsers do not. Trailing commas, comments, single quotes and bare
 /// words are errors. Iterative and linear in the input, so hostile input cannot exhaust the stack.
-public enum JSONSyntax {
+package enum JSONSyntax {
     /// Where and why a text is not JSON.
     public struct Problem: Error, Equatable, Sendable {
         /// 1-based line and column (in bytes) of the offending character.
@@ -13,7 +13,7 @@ public enum JSONSyntax {
     }
 
     /// The first syntax problem in `data`, or nil when it is one valid JSON value.
-    public static func problem(in data: Data) -> Problem? {
+    package static func problem(in data: Data) -> Problem? {
         data.withUnsafeBytes { raw in
             var checker = Checker(bytes: raw.bindMemory(to: UInt8.self))
             return checker.run()

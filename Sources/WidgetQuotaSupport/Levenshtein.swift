@@ -1,7 +1,7 @@
 /// Edit distance, for "did you mean" suggestions.
-public enum Levenshtein {
+package enum Levenshtein {
     /// The edit distance between two strings.
-    public static func distance(_ a: String, _ b: String) -> Int {
+    package static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a.lowercased())
         let b = Array(b.lowercased())
         if a.isEmpty { return b.count }
@@ -19,7 +19,7 @@ public enum Levenshtein {
     }
 
     /// The closest candidate within a third of the word's length (at least 2 edits), if any.
-    public static func nearest(to word: String, in candidates: some Sequence<String>) -> String? {
+    package static func nearest(to word: String, in candidates: some Sequence<String>) -> String? {
         guard word.count <= 64 else { return nil }
         let limit = max(2, word.count / 3)
         var best: (candidate: String, distance: Int)?

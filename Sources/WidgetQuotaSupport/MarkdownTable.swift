@@ -1,21 +1,21 @@
 import Foundation
 
 /// A GitHub-flavoured Markdown table: every row has the header's column count and pipes are escaped.
-public struct MarkdownTable: Sendable {
-    public enum Alignment: Sendable { case left, right }
+package struct MarkdownTable: Sendable {
+    package enum Alignment: Sendable { case left, right }
 
-    public let header: [String]
+    package let header: [String]
     /// Explicit alignments; by default a column is right-aligned when every cell reads as a number.
-    public let fixedAlignments: [Alignment]?
-    public private(set) var rows: [[String]] = []
+    package let fixedAlignments: [Alignment]?
+    package private(set) var rows: [[String]] = []
 
-    public init(_ header: [String], alignments: [Alignment]? = nil) {
+    package init(_ header: [String], alignments: [Alignment]? = nil) {
         self.header = header
         self.fixedAlignments = alignments
     }
 
     /// Each column's alignment.
-    public var alignments: [Alignment] {
+    package var alignments: [Alignment] {
         fixedAlignments
             ?? header.indices.map { column in
                 column > 0 && rows.allSatisfy { MarkdownTable.isNumeric($0[column]) } ? .right : .left
@@ -29,13 +29,13 @@ public struct MarkdownTable: Sendable {
     }
 
     /// Appends a row, padding or failing loudly on a column-count mismatch in debug builds.
-    public mutating func append(_ row: [String]) {
+    package mutating func append(_ row: [String]) {
         precondition(row.count == header.count, "row has \(row.count) cells, header has \(header.count)")
         rows.append(row)
     }
 
     /// Escapes a cell: pipes, line breaks and leading/trailing whitespace.
-    public static func escape(_ raw: String) -> String {
+    package static func escape(_ raw: String) -> String {
         let cell = PrintableText.clean(raw)  // no terminal escape sequence reaches a report
         // One pass, and none for the usual cell (a number or a name): reports have thousands.
         let special = cell.utf8.contains { $0 == 0x5C || $0 == 0x7C || $0 == 0x0D || $0 == 0x0A }
@@ -64,7 +64,7 @@ public struct MarkdownTable: Sendable {
     }
 
     /// The table's Markdown, ending with a newline.
-    public var markdown: String {
+    package var markdown: String {
         var lines = ["| " + header.map(MarkdownTable.escape).joined(separator: " | ") + " |"]
         lines.append("|" + alignments.map { $0 == .left ? " --- |" : " ---: |" }.joined())
         for row in rows {

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Locale-independent number formatting for reports: deterministic on every platform.
-public enum NumberText {
+package enum NumberText {
     /// A plain decimal without thousands separators and without trailing zeros (`0.5`, `12`, `1e-07` never).
-    public static func plain(_ value: Double, maxFractionDigits: Int = 6) -> String {
+    package static func plain(_ value: Double, maxFractionDigits: Int = 6) -> String {
         guard value.isFinite else { return value.isNaN ? "NaN" : (value > 0 ? "Infinity" : "-Infinity") }
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
         var text = fixed(value, digits: maxFractionDigits)
@@ -13,7 +13,7 @@ public enum NumberText {
     }
 
     /// A decimal with exactly `digits` fraction digits, rounded half away from zero.
-    public static func fixed(_ value: Double, digits: Int) -> String {
+    package static func fixed(_ value: Double, digits: Int) -> String {
         guard value.isFinite else { return plain(value) }
         let scale = pow(10.0, Double(digits))
         let scaled = (abs(value) * scale).rounded(.toNearestOrAwayFromZero)
@@ -27,7 +27,7 @@ public enum NumberText {
     }
 
     /// A human number with thousands separators, for Markdown: `1,234,567`, `12.5`, `0.031`.
-    public static func human(_ value: Double) -> String {
+    package static func human(_ value: Double) -> String {
         guard value.isFinite else { return plain(value) }
         let magnitude = abs(value)
         let digits: Int
@@ -57,12 +57,12 @@ public enum NumberText {
     }
 
     /// A share as a percentage: `12.3%`.
-    public static func percent(_ share: Double, digits: Int = 1) -> String {
+    package static func percent(_ share: Double, digits: Int = 1) -> String {
         fixed(share * 100, digits: digits) + "%"
     }
 
     /// US dollars: `$1,234` or `$0.42`.
-    public static func dollars(_ value: Double) -> String {
+    package static func dollars(_ value: Double) -> String {
         if abs(value) >= 100 { return "$" + human(value.rounded()) }
         return "$" + fixed(value, digits: 2)
     }

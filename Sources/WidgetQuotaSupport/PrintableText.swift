@@ -3,9 +3,9 @@ import Foundation
 /// Text from logs and scenarios made safe to print: control characters (escape sequences that
 /// would drive a terminal, NUL, BEL, DEL and the C1 range) become U+FFFD. Tabs and line breaks
 /// are kept; each output format deals with those itself.
-public enum PrintableText {
+package enum PrintableText {
     /// `text` with every control character but tab, LF and CR replaced by U+FFFD.
-    public static func clean(_ text: String) -> String {
+    package static func clean(_ text: String) -> String {
         guard hasControl(text) else { return text }
         var out = String.UnicodeScalarView()
         for u in text.unicodeScalars {

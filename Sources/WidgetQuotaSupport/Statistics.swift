@@ -1,9 +1,9 @@
 import Foundation
 
 /// Order statistics with linear interpolation between closest ranks (Hyndman–Fan type 7).
-public enum Statistics {
+package enum Statistics {
     /// The `q` quantile of already sorted values.
-    public static func quantile(sorted values: [Double], _ q: Double) -> Double {
+    package static func quantile(sorted values: [Double], _ q: Double) -> Double {
         guard !values.isEmpty else { return .nan }
         if values.count == 1 { return values[0] }
         let position = q * Double(values.count - 1)
@@ -14,12 +14,12 @@ public enum Statistics {
     }
 
     /// The median: the 0.5 quantile of the values in any order (NaN when empty).
-    public static func median(_ values: [Double]) -> Double {
+    package static func median(_ values: [Double]) -> Double {
         quantile(sorted: values.sorted(), 0.5)
     }
 
     /// The arithmetic mean (NaN when empty), summed in a fixed order.
-    public static func mean(_ values: [Double]) -> Double {
+    package static func mean(_ values: [Double]) -> Double {
         guard !values.isEmpty else { return .nan }
         return values.reduce(0, +) / Double(values.count)
     }

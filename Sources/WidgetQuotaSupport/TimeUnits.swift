@@ -2,13 +2,13 @@
 ///
 /// Times in seconds are `Double`s in the engine: `Double.secondsPerDay` and its siblings are
 /// the same units as `Double`s.
-public enum TimeUnits {
-    public static let secondsPerMinute = 60
-    public static let minutesPerHour = 60
-    public static let hoursPerDay = 24
-    public static let secondsPerHour = 3_600
-    public static let minutesPerDay = 1_440
-    public static let secondsPerDay = 86_400
+package enum TimeUnits {
+    package static let secondsPerMinute = 60
+    package static let minutesPerHour = 60
+    package static let hoursPerDay = 24
+    package static let secondsPerHour = 3_600
+    package static let minutesPerDay = 1_440
+    package static let secondsPerDay = 86_400
 }
 
 extension Double {

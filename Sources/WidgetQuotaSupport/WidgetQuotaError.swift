@@ -1,7 +1,7 @@
 import Foundation
 
 /// Quotes user-supplied text in a message, shortened so a hostile input cannot flood the terminal.
-public func quoted(_ text: some StringProtocol, limit: Int = 60) -> String {
+package func quoted(_ text: some StringProtocol, limit: Int = 60) -> String {
     let clean = String(text.prefix(limit)).map { $0.isNewline || $0 == "\t" ? " " : String($0) }.joined()
     return "\"" + clean + (text.count > limit ? "…" : "") + "\""
 }
@@ -10,7 +10,7 @@ public func quoted(_ text: some StringProtocol, limit: Int = 60) -> String {
 ///
 /// An error about a file starts with the file's name (and line, when there is one):
 /// `FILE: what is wrong`, `FILE:LINE: what is wrong`, `FILE:LINE:COLUMN: what is wrong`.
-public enum WidgetQuotaError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum WidgetQuotaError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A scenario value is invalid; `field` is its dotted path (`horizon.users[2]`).
     case invalidScenario(field: String, problem: String)
     /// A scenario file could not be decoded.
@@ -38,7 +38,7 @@ public enum WidgetQuotaError: Error, Sendable, Equatable, CustomStringConvertibl
     case childProcessFailed(command: String, problem: String)
 
     /// The process exit code for this error.
-    public var exitCode: ExitCode {
+    package var exitCode: ExitCode {
         switch self {
         case .invalidScenario, .malformedScenario, .malformedJSON, .malformedInput, .malformedPropertyList, .badExpression:
             return .dataError
@@ -49,7 +49,7 @@ public enum WidgetQuotaError: Error, Sendable, Equatable, CustomStringConvertibl
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidScenario(let field, let problem):
             return "invalid scenario: \(field): \(problem)"
@@ -82,7 +82,7 @@ public enum WidgetQuotaError: Error, Sendable, Equatable, CustomStringConvertibl
 
 extension WidgetQuotaError {
     /// Throws `.malformedJSON` with the line and column of the first syntax problem in `data`.
-    public static func checkJSONSyntax(_ data: Data, file: String) throws {
+    package static func checkJSONSyntax(_ data: Data, file: String) throws {
         if let p = JSONSyntax.problem(in: data) {
             throw WidgetQuotaError.malformedJSON(file: file, line: p.line, column: p.column, problem: p.message)
         }

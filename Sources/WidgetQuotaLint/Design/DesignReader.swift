@@ -43,7 +43,7 @@ public struct DesignInference: Sendable, Equatable {
 ///
 /// What counts as a request is `SourceVocabulary`'s: a `URLSession` send, a model SDK call, or a
 /// call of a function that makes one (to a fixed point).
-public enum DesignReader {
+package enum DesignReader {
     /// The names a cache-lifetime constant has (lower-cased, underscores removed): `ttl`,
     /// `cacheTTL`, `maxAge`, `cacheLifetime`, `cacheDuration`, `staleAfter`.
     static let ttlWords = ["ttl", "maxage", "cachelifetime", "cacheduration", "staleafter", "freshnessinterval"]
@@ -62,7 +62,7 @@ public enum DesignReader {
     }
 
     /// The design `source`'s tree implements, with the requesting functions the rules found.
-    public static func read(_ source: LintSource, name: String) -> DesignInference? {
+    package static func read(_ source: LintSource, name: String) -> DesignInference? {
         var reader = Reader(source: source)
         return reader.infer(name: name)
     }
@@ -99,7 +99,7 @@ public enum DesignReader {
 
     /// A design name made of `folder`'s last component (lower-case letters, digits and `-`);
     /// `from-source` when that leaves nothing, and `…-from-source` when it is a preset's name.
-    public static func designName(forFolder folder: String) -> String {
+    package static func designName(forFolder folder: String) -> String {
         let last = URL(fileURLWithPath: folder).standardizedFileURL.lastPathComponent.lowercased()
         var name = String(last.map { $0.isLetter || $0.isNumber ? $0 : "-" })
         while name.contains("--") { name = name.replacingOccurrences(of: "--", with: "-") }

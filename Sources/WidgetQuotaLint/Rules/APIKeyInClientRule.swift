@@ -22,9 +22,9 @@ import WidgetQuotaSwiftSource
 /// Not seen: a key assembled from pieces, read from a bundled file, or obfuscated (base64, XOR);
 /// a key in `Info.plist` (`Bundle.main.object(forInfoDictionaryKey:)` reads it) is reported only
 /// where a URL or header uses it.
-public struct APIKeyInClientRule: LintRule {
-    public let rule = ChecklistRule.apiKeyInClient
-    public init() {}
+package struct APIKeyInClientRule: LintRule {
+    package let rule = ChecklistRule.apiKeyInClient
+    package init() {}
 
     /// Header names whose value is an API key (lowercased).
     static let keyHeaders: Set<String> = [
@@ -49,7 +49,7 @@ public struct APIKeyInClientRule: LintRule {
     }
     static let fix = "call the API through your own server, which holds the key; rotate this key"
 
-    public func check(_ source: LintSource) -> [Finding] {
+    package func check(_ source: LintSource) -> [Finding] {
         let tree = source.tree
         var findings = [Finding]()
         for file in tree.swiftFiles {
@@ -240,7 +240,7 @@ public struct APIKeyInClientRule: LintRule {
         "`\(key.prefix(6))…` (\(key.count) characters)"
     }
 
-    public var examples: [LintRuleExample] {
+    package var examples: [LintRuleExample] {
         [
             LintRuleExample(
                 "a Google key literal, a key header and key= in an interpolated URL",

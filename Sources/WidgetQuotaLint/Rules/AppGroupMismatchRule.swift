@@ -18,13 +18,13 @@ import WidgetQuotaSwiftSource
 /// Not seen: names built at run time (`"group." + bundleID`), ids written with build variables
 /// (`$(TeamIdentifierPrefix)`) are compared as written, and a tree without any entitlements file
 /// (a few files linted on their own) is not checked.
-public struct AppGroupMismatchRule: LintRule {
-    public let rule = ChecklistRule.appGroupMismatch
-    public init() {}
+package struct AppGroupMismatchRule: LintRule {
+    package let rule = ChecklistRule.appGroupMismatch
+    package init() {}
 
     static let entitlementKey = "com.apple.security.application-groups"
 
-    public func check(_ source: LintSource) -> [Finding] {
+    package func check(_ source: LintSource) -> [Finding] {
         let tree = source.tree
         var findings = [Finding]()
         let app = tree.app
@@ -140,7 +140,7 @@ public struct AppGroupMismatchRule: LintRule {
         return row[b.count]
     }
 
-    public var examples: [LintRuleExample] {
+    package var examples: [LintRuleExample] {
         [
             LintRuleExample(
                 "the extension's group differs from the app's, and a suite name is in neither",

@@ -16,11 +16,11 @@ import WidgetQuotaSwiftSource
 ///
 /// Blind spots: a path that falls off the end of a branch without completing (only `return`s are
 /// followed), the task handed over through a property, completion in a callback of another type.
-public struct BackgroundTaskCompletionRule: LintRule {
-    public let rule = ChecklistRule.backgroundTaskCompletion
-    public init() {}
+package struct BackgroundTaskCompletionRule: LintRule {
+    package let rule = ChecklistRule.backgroundTaskCompletion
+    package init() {}
 
-    public func check(_ source: LintSource) -> [Finding] {
+    package func check(_ source: LintSource) -> [Finding] {
         let tree = source.tree
         let context = source.refresh
         let expirations = tree.swiftFiles.map { $0.index.assignments.filter { $0.target.hasSuffix("expirationHandler") } }
@@ -72,7 +72,7 @@ public struct BackgroundTaskCompletionRule: LintRule {
         return findings
     }
 
-    public var examples: [LintRuleExample] {
+    package var examples: [LintRuleExample] {
         func app(_ handler: String, extra: String = "") -> [String: String] {
             [
                 "App/App.swift": """

@@ -19,9 +19,9 @@ import WidgetQuotaSwiftSource
 ///
 /// Not seen: ids built at run time, and a tree without the app's `Info.plist` (a few files linted
 /// on their own) is not checked.
-public struct BackgroundTaskSetupRule: LintRule {
-    public let rule = ChecklistRule.backgroundTaskSetup
-    public init() {}
+package struct BackgroundTaskSetupRule: LintRule {
+    package let rule = ChecklistRule.backgroundTaskSetup
+    package init() {}
 
     struct Use {
         var file: String
@@ -32,7 +32,7 @@ public struct BackgroundTaskSetupRule: LintRule {
         var kind: String
     }
 
-    public func check(_ source: LintSource) -> [Finding] {
+    package func check(_ source: LintSource) -> [Finding] {
         let tree = source.tree
         guard let app = tree.app, let infoPath = app.infoPlistPath, let info = app.infoPlist else { return [] }
         var registers = [Use]()
@@ -133,7 +133,7 @@ public struct BackgroundTaskSetupRule: LintRule {
         }
     }
 
-    public var examples: [LintRuleExample] {
+    package var examples: [LintRuleExample] {
         [
             LintRuleExample(
                 "an id missing from the permitted list, a task never submitted, no fetch mode",

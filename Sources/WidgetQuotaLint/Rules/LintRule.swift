@@ -21,7 +21,7 @@ public protocol LintRule: Sendable {
 public struct LintSource: Sendable {
     package let tree: AppSourceTree
     /// `SourceVocabulary.requestingFunctions(in: tree)`: keys and bare names.
-    public let requesting: Set<String>
+    package let requesting: Set<String>
     let refresh: RefreshRulesIndex
 
     package init(_ tree: AppSourceTree) {
@@ -35,13 +35,13 @@ public struct LintSource: Sendable {
 /// A small app tree and what one rule must report in it.
 public struct LintRuleExample: Sendable {
     /// What the example shows, in words (the test's label).
-    public var name: String
+    package var name: String
     /// The tree's files by path (`Widget/Info.plist`, `App/Fetcher.swift`).
-    public var files: [String: String]
+    package var files: [String: String]
     /// The findings the rule must report, as `path:line`, in any order; empty: it must report nothing.
-    public var expected: [String]
+    package var expected: [String]
 
-    public init(_ name: String, files: [String: String], expected: [String] = []) {
+    package init(_ name: String, files: [String: String], expected: [String] = []) {
         self.name = name
         self.files = files
         self.expected = expected

@@ -15,20 +15,20 @@ import WidgetQuotaSwiftSource
 ///
 /// Blind spots: a body built in another function than the one that assigns it, a URL assembled
 /// from parts none of which names the API, a cap set on a model object after it is made.
-public struct OutputTokenCapRule: LintRule {
-    public let rule = ChecklistRule.outputTokenCap
-    public init() {}
+package struct OutputTokenCapRule: LintRule {
+    package let rule = ChecklistRule.outputTokenCap
+    package init() {}
 
     /// Substrings of a model API's address.
-    public static let modelMarkers = [
+    package static let modelMarkers = [
         "generativelanguage.googleapis.com", "api.openai.com", "api.anthropic.com", "/chat/completions", ":generateContent",
     ]
     /// Names of an output-token cap in the APIs' request bodies and SDKs.
-    public static let capKeys = [
+    package static let capKeys = [
         "maxOutputTokens", "max_tokens", "max_output_tokens", "max_completion_tokens", "maxTokens", "maxCompletionTokens",
     ]
 
-    public func check(_ source: LintSource) -> [Finding] {
+    package func check(_ source: LintSource) -> [Finding] {
         let tree = source.tree
         var findings = [Finding]()
         let declaresGenerateContent = tree.swiftFiles.contains { !$0.index.functions(named: "generateContent").isEmpty }
@@ -103,7 +103,7 @@ public struct OutputTokenCapRule: LintRule {
         return out
     }
 
-    public var examples: [LintRuleExample] {
+    package var examples: [LintRuleExample] {
         [
             LintRuleExample(
                 "a Gemini request whose URL is a constant, and an OpenAI request, both uncapped",

@@ -19,17 +19,17 @@ import WidgetQuotaSwiftSource
 ///
 /// Blind spots: intervals that are not constant (read from settings, computed from the data), a
 /// TTL held in a `var` or a configuration file, a TTL constant that names another cache.
-public struct PolicyShorterThanTTLRule: LintRule {
-    public let rule = ChecklistRule.policyShorterThanTTL
-    public init() {}
+package struct PolicyShorterThanTTLRule: LintRule {
+    package let rule = ChecklistRule.policyShorterThanTTL
+    package init() {}
 
     /// A policy interval below `ttl × drasticFactor` is "drastically shorter" than the TTL.
-    public static let drasticFactor = 0.5
+    package static let drasticFactor = 0.5
 
     /// Words that make a constant a cache TTL (compared lowercased).
     static let ttlWords = ["ttl", "maxage", "cacheduration", "staleafter", "refreshinterval"]
 
-    public func check(_ source: LintSource) -> [Finding] {
+    package func check(_ source: LintSource) -> [Finding] {
         let tree = source.tree
         let ttl = Self.cacheTTL(in: tree)
         let platform = Platform()
@@ -166,7 +166,7 @@ public struct PolicyShorterThanTTLRule: LintRule {
         return (n < 0 ? "-" : "") + out
     }
 
-    public var examples: [LintRuleExample] {
+    package var examples: [LintRuleExample] {
         let cache = """
             import Foundation
             struct Cache {

@@ -15,9 +15,9 @@ import WidgetQuotaSwiftSource
 ///
 /// Blind spots: a reload in a function the `catch` or the handler calls, "success" judged by
 /// order only (a reload after `try? fetch()` counts as after a fetch).
-public struct ReloadMisuseRule: LintRule {
-    public let rule = ChecklistRule.reloadMisuse
-    public init() {}
+package struct ReloadMisuseRule: LintRule {
+    package let rule = ChecklistRule.reloadMisuse
+    package init() {}
 
     /// Functions that run each time the app comes to the foreground.
     static let foregroundFunctions: Set<String> = [
@@ -25,7 +25,7 @@ public struct ReloadMisuseRule: LintRule {
         "willEnterForeground",
     ]
 
-    public func check(_ source: LintSource) -> [Finding] {
+    package func check(_ source: LintSource) -> [Finding] {
         let tree = source.tree
         let context = source.refresh
         var findings = [Finding]()
@@ -104,7 +104,7 @@ public struct ReloadMisuseRule: LintRule {
         return nil
     }
 
-    public var examples: [LintRuleExample] {
+    package var examples: [LintRuleExample] {
         [
             LintRuleExample(
                 "a reload in a catch and one in a loop",

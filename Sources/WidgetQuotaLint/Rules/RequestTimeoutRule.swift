@@ -15,11 +15,11 @@ import WidgetQuotaSwiftSource
 /// Blind spots: a request handed to a helper that sets the timeout, a timeout set from a
 /// property or a function the request passes through, which session configuration goes with
 /// which session.
-public struct RequestTimeoutRule: LintRule {
-    public let rule = ChecklistRule.requestTimeout
-    public init() {}
+package struct RequestTimeoutRule: LintRule {
+    package let rule = ChecklistRule.requestTimeout
+    package init() {}
 
-    public func check(_ source: LintSource) -> [Finding] {
+    package func check(_ source: LintSource) -> [Finding] {
         let tree = source.tree
         let context = source.refresh
         let configured = tree.swiftFiles.contains { $0.index.assignments.contains { $0.target.hasSuffix("timeoutIntervalForRequest") } }
@@ -81,7 +81,7 @@ public struct RequestTimeoutRule: LintRule {
         return t[k].text
     }
 
-    public var examples: [LintRuleExample] {
+    package var examples: [LintRuleExample] {
         [
             LintRuleExample(
                 "a request without a timeout, and data(from:) with a bare URL",

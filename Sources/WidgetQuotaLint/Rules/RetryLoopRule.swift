@@ -15,11 +15,11 @@ import WidgetQuotaSwiftSource
 ///
 /// Blind spots: recursion as a retry, a retry inside a helper library, a `for` over a collection
 /// of URLs (several requests, but not a retry), a loop bound held in a `var`.
-public struct RetryLoopRule: LintRule {
-    public let rule = ChecklistRule.retryLoop
-    public init() {}
+package struct RetryLoopRule: LintRule {
+    package let rule = ChecklistRule.retryLoop
+    package init() {}
 
-    public func check(_ source: LintSource) -> [Finding] {
+    package func check(_ source: LintSource) -> [Finding] {
         let tree = source.tree
         let context = source.refresh
         typealias Region = BGTaskCompletionHandlers.Region
@@ -142,7 +142,7 @@ public struct RetryLoopRule: LintRule {
         return t[op].text == "<=" ? n + 1 : n
     }
 
-    public var examples: [LintRuleExample] {
+    package var examples: [LintRuleExample] {
         [
             LintRuleExample(
                 "a for-attempt loop in a background task handler's function",

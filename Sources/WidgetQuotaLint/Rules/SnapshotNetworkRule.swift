@@ -12,13 +12,13 @@ import WidgetQuotaSwiftSource
 ///
 /// Not seen: waiting on a task started elsewhere (`await sharedTask.value`), and functions are
 /// matched by name (a requesting function elsewhere with the same name as a harmless one counts).
-public struct SnapshotNetworkRule: LintRule {
-    public let rule = ChecklistRule.snapshotNetwork
-    public init() {}
+package struct SnapshotNetworkRule: LintRule {
+    package let rule = ChecklistRule.snapshotNetwork
+    package init() {}
 
     static let selectors: Set<String> = ["placeholder(in:)", "getSnapshot(in:completion:)", "snapshot(for:in:)"]
 
-    public func check(_ source: LintSource) -> [Finding] {
+    package func check(_ source: LintSource) -> [Finding] {
         let tree = source.tree
         let functions = tree.snapshotRuleProviderFunctions(Self.selectors)
         guard !functions.isEmpty else { return [] }
@@ -41,7 +41,7 @@ public struct SnapshotNetworkRule: LintRule {
         return findings
     }
 
-    public var examples: [LintRuleExample] {
+    package var examples: [LintRuleExample] {
         [
             LintRuleExample(
                 "getSnapshot waits on a Task that calls URLSession; placeholder calls a fetcher",

@@ -11,13 +11,13 @@ import WidgetQuotaSwiftSource
 ///
 /// Not seen: whether the preview branch actually returns sample content at once, and a helper in
 /// another file that reads `isPreview` for it (which is reported).
-public struct SnapshotPreviewRule: LintRule {
-    public let rule = ChecklistRule.snapshotPreview
-    public init() {}
+package struct SnapshotPreviewRule: LintRule {
+    package let rule = ChecklistRule.snapshotPreview
+    package init() {}
 
     static let selectors: Set<String> = ["getSnapshot(in:completion:)", "snapshot(for:in:)"]
 
-    public func check(_ source: LintSource) -> [Finding] {
+    package func check(_ source: LintSource) -> [Finding] {
         let tree = source.tree
         var findings = [Finding]()
         for (file, function) in tree.snapshotRuleProviderFunctions(Self.selectors) {
@@ -35,7 +35,7 @@ public struct SnapshotPreviewRule: LintRule {
         return findings
     }
 
-    public var examples: [LintRuleExample] {
+    package var examples: [LintRuleExample] {
         [
             LintRuleExample(
                 "getSnapshot returns the live entry, isPreview only in a comment and a string",

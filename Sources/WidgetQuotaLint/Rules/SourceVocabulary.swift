@@ -4,14 +4,14 @@ import WidgetQuotaSwiftSource
 /// What the rules recognise in Swift source: the calls that send a request, the functions that
 /// (through calls of their own) do, and the WidgetKit and BackgroundTasks names they look for.
 /// One place, so every rule and the design reader agree on what "a network call" is.
-public enum SourceVocabulary {
+package enum SourceVocabulary {
     /// `URLSession` methods that send a request (`URLSession.shared.data(for:)`, `session.dataTask(with:)`).
-    public static let sessionMethods: Set<String> = [
+    package static let sessionMethods: Set<String> = [
         "data", "dataTask", "upload", "uploadTask", "download", "downloadTask", "bytes", "webSocketTask", "streamTask",
     ]
     /// SDK methods that call a model API (Google AI / Firebase AI Logic `generateContent`,
     /// `sendMessage` on a chat, OpenAI-style `chats.create`), and Alamofire's `AF.request`.
-    public static let sdkMethods: Set<String> = [
+    package static let sdkMethods: Set<String> = [
         "generateContent", "generateContentStream", "sendMessage", "sendMessageStream", "countTokens",
     ]
 
@@ -88,9 +88,9 @@ public enum SourceVocabulary {
     }
 
     /// WidgetKit's reload calls.
-    public static let reloadCalls: Set<String> = ["reloadAllTimelines", "reloadTimelines"]
+    package static let reloadCalls: Set<String> = ["reloadAllTimelines", "reloadTimelines"]
     /// Timeline provider protocols: a type conforming to one is the widget's provider.
-    public static let providerProtocols: Set<String> = [
+    package static let providerProtocols: Set<String> = [
         "TimelineProvider", "AppIntentTimelineProvider", "IntentTimelineProvider",
     ]
 }

@@ -12,11 +12,11 @@ import WidgetQuotaModel
 /// the vocabulary does not know (a third-party HTTP library other than Alamofire). Functions
 /// are matched by name, so a call to a non-requesting function that shares a requesting one's
 /// name (in another type) is reported too.
-public struct WidgetNetworkCallRule: LintRule {
-    public let rule = ChecklistRule.widgetNetworkCall
-    public init() {}
+package struct WidgetNetworkCallRule: LintRule {
+    package let rule = ChecklistRule.widgetNetworkCall
+    package init() {}
 
-    public func check(_ source: LintSource) -> [Finding] {
+    package func check(_ source: LintSource) -> [Finding] {
         let tree = source.tree
         let extensionFiles = tree.swiftFiles(.widgetExtension)
         guard !extensionFiles.isEmpty else { return [] }
@@ -49,7 +49,7 @@ public struct WidgetNetworkCallRule: LintRule {
         return findings
     }
 
-    public var examples: [LintRuleExample] {
+    package var examples: [LintRuleExample] {
         [
             LintRuleExample(
                 "getTimeline calls URLSession, and calls a fetcher defined in the app",

@@ -1,19 +1,19 @@
 /// One entry of an Apple `log show` export, in any style, with the fields analysis needs.
-public struct AppleLogEntry: Sendable {
-    public var time: LogTimestamp
+package struct AppleLogEntry: Sendable {
+    package var time: LogTimestamp
     /// The process name: the last path component of `processImagePath`.
-    public var process: String
-    public var subsystem: String
-    public var category: String
+    package var process: String
+    package var subsystem: String
+    package var category: String
     /// `Default`, `Info`, `Debug`, `Error`, `Fault` (compact: `Df`, `I`, `Db`, `E`, `F`).
-    public var messageType: String
+    package var messageType: String
     /// The message, already redacted.
-    public var message: String
+    package var message: String
     /// Where the line was logged from, as `log show --source` prints it before the process
     /// (`WidgetKit`sub_1920A2790`); empty without `--source`.
-    public var source: String
+    package var source: String
 
-    public init(
+    package init(
         time: LogTimestamp, process: String, subsystem: String = "", category: String = "",
         messageType: String = "", message: String, source: String = ""
     ) {

@@ -4,13 +4,13 @@ import WidgetQuotaModel
 /// Turns Apple log entries into events: the rules file first, then the built-in recognisers of
 /// `AppleLogRecognizer.table` in order, each with its name, what it recognises and examples that
 /// must and must not match.
-public struct AppleLogRecognizer: Sendable {
-    public let rules: LogRules
+package struct AppleLogRecognizer: Sendable {
+    package let rules: LogRules
 
-    public init(rules: LogRules = LogRules()) { self.rules = rules }
+    package init(rules: LogRules = LogRules()) { self.rules = rules }
 
     /// System processes whose lines never count as the app's (network noise, scheduler chatter).
-    public static let systemProcesses: Set<String> = [
+    package static let systemProcesses: Set<String> = [
         "nsurlsessiond", "trustd", "chronod", "dasd", "runningboardd", "SpringBoard", "backboardd", "mDNSResponder",
         "symptomsd", "locationd", "kernel", "powerd", "duetexpertd", "apsd", "cloudd", "itunesstored", "networkd",
         "assertiond", "BTLEServer", "searchpartyd", "WidgetRenderer_Default", "launchd", "CommCenter", "mobileassetd",
@@ -27,7 +27,7 @@ public struct AppleLogRecognizer: Sendable {
     }
 
     /// The event an entry stands for, if any.
-    public func recognise(_ entry: AppleLogEntry) -> LogEvent? {
+    package func recognise(_ entry: AppleLogEntry) -> LogEvent? {
         for rule in rules.rules where rule.matches(entry) {
             var e = LogEvent(rule.event, entry)
             e.outcome = rule.outcome

@@ -5,48 +5,48 @@
 /// byte patterns that mark a candidate message, and examples that a test runs through the real
 /// recogniser. `AppleLogRecognizer.table` lists them in the order they are tried; the first that
 /// claims a message decides.
-public struct BuiltInRecognizer: Sendable, CustomStringConvertible {
+package struct BuiltInRecognizer: Sendable, CustomStringConvertible {
     /// A log line reduced to what the recognisers read: the process and the message.
-    public struct Example: Sendable, CustomStringConvertible {
-        public let process: String
-        public let message: String
+    package struct Example: Sendable, CustomStringConvertible {
+        package let process: String
+        package let message: String
         /// The event the line gives, written as `LogEvent.summary` writes it; nil when the line
         /// must give no event at all.
-        public let event: String?
+        package let event: String?
 
-        public init(process: String, message: String, event: String? = nil) {
+        package init(process: String, message: String, event: String? = nil) {
             self.process = process
             self.message = message
             self.event = event
         }
 
-        public var description: String { "\(process): \(message)" }
+        package var description: String { "\(process): \(message)" }
     }
 
     /// A short identifier (`cfnetworkSummary`): the name `docs/logs.md` lists.
-    public let name: String
+    package let name: String
     /// What the recogniser looks for and what it gives, in one line.
-    public let recognises: String
+    package let recognises: String
     /// Whether lines of `AppleLogRecognizer.systemProcesses` count; when not, a system process's
     /// line of this shape gives no event (and no later recogniser is tried).
-    public let countsSystemProcesses: Bool
+    package let countsSystemProcesses: Bool
     /// Byte patterns one of which every message of this shape holds: lines holding none of any
     /// recogniser's patterns are not turned into Strings at all.
-    public let needles: [String]
+    package let needles: [String]
     /// Lines that must give the example's event, through this recogniser and through the whole table.
-    public let triggeringExamples: [Example]
+    package let triggeringExamples: [Example]
     /// Lines that must give no event from the whole table.
-    public let nonTriggeringExamples: [Example]
+    package let nonTriggeringExamples: [Example]
     /// True when the message has this shape (the recogniser then decides the line).
     let claims: @Sendable (UnsafeBufferPointer<UInt8>) -> Bool
     /// The event of a claimed line, if any (`message` holds the entry's message bytes).
     let event: @Sendable (_ entry: AppleLogEntry, _ message: UnsafeBufferPointer<UInt8>) -> LogEvent?
 
-    public var description: String { name }
+    package var description: String { name }
 
     /// The event this recogniser gives for `entry`, or nil when it does not claim the line or the
     /// line is a system process's and does not count.
-    public func recognise(_ entry: AppleLogEntry) -> LogEvent? {
+    package func recognise(_ entry: AppleLogEntry) -> LogEvent? {
         var message = entry.message
         return message.withUTF8 { m in
             guard claims(m) else { return nil }
@@ -58,7 +58,7 @@ public struct BuiltInRecognizer: Sendable, CustomStringConvertible {
 
 extension AppleLogRecognizer {
     /// The built-in recognisers, in the order they are tried.
-    public static let table: [BuiltInRecognizer] = [
+    package static let table: [BuiltInRecognizer] = [
         BuiltInRecognizer(
             name: "requestEnded",
             recognises:

@@ -15,7 +15,7 @@ public protocol ByteSource {
 
 /// A source whose earlier bytes can be read again by their offset, so the duplicate-line check
 /// can confirm a candidate against the input itself instead of keeping a copy of every line.
-public protocol RereadableByteSource: ByteSource {
+package protocol RereadableByteSource: ByteSource {
     /// Whether `reread` works for this source (a regular file; not a pipe or a terminal).
     var canReread: Bool { get }
     /// The offset, as `reread` counts, of the next byte `read` returns (a source may be handed
@@ -37,20 +37,20 @@ package struct ForwardOnlyByteSource<Inner: ByteSource>: ByteSource {
 }
 
 /// Bytes held in memory.
-public struct MemoryByteSource: ByteSource {
+package struct MemoryByteSource: ByteSource {
     private let bytes: [UInt8]
     private var offset = 0
     /// Reads at most this many bytes per call, to exercise chunk boundaries in tests.
     private let maxRead: Int
 
-    public init(_ bytes: [UInt8], maxRead: Int = .max) {
+    package init(_ bytes: [UInt8], maxRead: Int = .max) {
         self.bytes = bytes
         self.maxRead = max(1, maxRead)
     }
 
-    public init(_ text: String, maxRead: Int = .max) { self.init(Array(text.utf8), maxRead: maxRead) }
+    package init(_ text: String, maxRead: Int = .max) { self.init(Array(text.utf8), maxRead: maxRead) }
 
-    public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    package mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         let n = min(buffer.count, bytes.count - offset, maxRead)
         guard n > 0 else { return 0 }
         bytes.withUnsafeBytes { source in
@@ -62,10 +62,10 @@ public struct MemoryByteSource: ByteSource {
 }
 
 extension MemoryByteSource: RereadableByteSource {
-    public var canReread: Bool { true }
-    public var position: Int { offset }
+    package var canReread: Bool { true }
+    package var position: Int { offset }
 
-    public func reread(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    package func reread(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         guard offset >= 0, offset < bytes.count, !buffer.isEmpty else { return 0 }
         let n = min(buffer.count, bytes.count - offset)
         bytes.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: n) }
@@ -74,13 +74,13 @@ extension MemoryByteSource: RereadableByteSource {
 }
 
 /// An open file descriptor read with POSIX `read(2)`; closes it when told to.
-public struct FileDescriptorSource: RereadableByteSource {
-    public let descriptor: Int32
+package struct FileDescriptorSource: RereadableByteSource {
+    package let descriptor: Int32
     /// The name used in messages (`-` reads standard input and is called `stdin`).
-    public let name: String
+    package let name: String
 
     /// Opens `path` for reading, or standard input for `-`.
-    public init(path: String) throws {
+    package init(path: String) throws {
         if path == "-" {
             descriptor = STDIN_FILENO
             name = "stdin"
@@ -101,7 +101,7 @@ public struct FileDescriptorSource: RereadableByteSource {
         self.name = name
     }
 
-    public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    package mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         while true {
             #if canImport(Glibc)
                 let n = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
@@ -115,15 +115,15 @@ public struct FileDescriptorSource: RereadableByteSource {
     }
 
     /// True for a regular file (standard input redirected from a file included).
-    public var canReread: Bool {
+    package var canReread: Bool {
         var status = stat()
         return fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
 
     /// The file offset (0 or more; never reread where it is unknown, as for a pipe).
-    public var position: Int { max(Int(lseek(descriptor, 0, SEEK_CUR)), 0) }
+    package var position: Int { max(Int(lseek(descriptor, 0, SEEK_CUR)), 0) }
 
-    public func reread(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    package func reread(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         var done = 0
         while done < buffer.count {
             let n = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
@@ -138,7 +138,7 @@ public struct FileDescriptorSource: RereadableByteSource {
     }
 
     /// Closes the file (never standard input).
-    public func close() {
+    package func close() {
         if descriptor != STDIN_FILENO {
             #if canImport(Glibc)
                 _ = Glibc.close(descriptor)

@@ -1,5 +1,5 @@
 /// The input formats `analyze` reads; detected from the first lines of each file.
-public enum LogFormat: String, Sendable, Codable, CaseIterable {
+package enum LogFormat: String, Sendable, Codable, CaseIterable {
     /// WidgetQuota trace, one JSON object per line.
     case traceNDJSON = "trace-ndjson"
     /// WidgetQuota trace, CSV with a header line.

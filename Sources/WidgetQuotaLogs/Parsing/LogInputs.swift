@@ -3,18 +3,18 @@ import WidgetQuotaSupport
 
 /// Expands the inputs of `analyze` into files: files as given, folders recursively (sorted by
 /// path, hidden files and Markdown skipped) and `-` for standard input.
-public enum LogInputs {
+package enum LogInputs {
     /// One file to read, and whether it came from a folder (then a file that is not a log is
     /// skipped with a note instead of stopping the run).
-    public struct Item: Sendable, Equatable {
-        public let path: String
-        public let fromFolder: Bool
+    package struct Item: Sendable, Equatable {
+        package let path: String
+        package let fromFolder: Bool
     }
 
     /// File name endings skipped inside folders: documentation, not logs.
     static let skippedEndings = [".md", ".markdown", ".png", ".jpg", ".gz", ".zip"]
 
-    public static func expand(_ paths: [String]) throws -> [Item] {
+    package static func expand(_ paths: [String]) throws -> [Item] {
         var items = [Item]()
         let fm = FileManager.default
         for path in paths {

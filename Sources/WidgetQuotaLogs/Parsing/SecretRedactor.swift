@@ -10,14 +10,14 @@ import Foundation
 /// or field whose name ends in `key`, `token` or `secret` after a `-` or `_` (quoted, escaped
 /// as in JSON logged as a string, or printed as a Swift dictionary), `Authorization: Bearer ...`
 /// and `Basic ...`, JSON Web Tokens and `sk-...` keys. A redacted value reads `[REDACTED]`.
-public struct SecretRedactor: Sendable {
+package struct SecretRedactor: Sendable {
     /// What replaces a secret.
-    public static let marker = "[REDACTED]"
+    package static let marker = "[REDACTED]"
 
     /// One redactor for every reader: its rules compile once per process, not once per file or
     /// fuzz input (Foundation on Linux also keeps a copy of every pattern longer than 256
     /// characters it compiles, and the key-name rule is one). Immutable, so sharing is safe.
-    public static let shared = SecretRedactor()
+    package static let shared = SecretRedactor()
 
     private struct Rule: @unchecked Sendable {
         let regex: NSRegularExpression
@@ -35,7 +35,7 @@ public struct SecretRedactor: Sendable {
     ]
     private let prefilter = NeedleSet(SecretRedactor.triggers, foldingCase: true)
 
-    public init() {
+    package init() {
         let m = SecretRedactor.marker
         // A name starts at a word boundary or right after a percent-escape (`%3Fkey%3D...`).
         let start = #"(?:(?<=%[0-9A-Fa-f]{2})|\b)"#
@@ -81,7 +81,7 @@ public struct SecretRedactor: Sendable {
     }
 
     /// `text` with every secret replaced by `[REDACTED]`.
-    public func redact(_ text: String) -> String {
+    package func redact(_ text: String) -> String {
         guard mightContainSecret(text) else { return text }
         var result = text
         for rule in rules {

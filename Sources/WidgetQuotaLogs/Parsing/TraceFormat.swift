@@ -7,21 +7,21 @@ import WidgetQuotaSupport
 ///
 /// Every record carries `schemaVersion` (1), an ISO 8601 `timestamp` with offset, the `device`
 /// and the `event` (a `LogEventKind` raw value); the other fields are optional.
-public enum TraceFormat {
+package enum TraceFormat {
     /// The schema version this build writes and reads.
-    public static let schemaVersion = 1
+    package static let schemaVersion = 1
 
     /// The fields in CSV column order (NDJSON uses the same names as keys).
-    public static let columns = [
+    package static let columns = [
         "schemaVersion", "timestamp", "device", "event", "widgetKind", "widgetFamily", "instance", "origin",
         "smartStack", "lowPowerMode", "state", "actor", "outcome", "durationMs", "tokens", "detail",
     ]
 
     /// The CSV header line (without line break).
-    public static var csvHeader: String { columns.joined(separator: ",") }
+    package static var csvHeader: String { columns.joined(separator: ",") }
 
     /// One NDJSON line (without line break) for `event` on `device`.
-    public static func ndjsonLine(_ e: LogEvent, device: String) -> String {
+    package static func ndjsonLine(_ e: LogEvent, device: String) -> String {
         var s =
             "{\"schemaVersion\":\(schemaVersion),\"timestamp\":\"\(e.time.iso8601())\",\"device\":\(quoted(device)),\"event\":\"\(e.kind.rawValue)\""
         if let v = e.widgetKind { s += ",\"widgetKind\":" + quoted(v) }
@@ -40,7 +40,7 @@ public enum TraceFormat {
     }
 
     /// One CSV row (without line break) for `event` on `device`.
-    public static func csvLine(_ e: LogEvent, device: String) -> String {
+    package static func csvLine(_ e: LogEvent, device: String) -> String {
         let cells: [CSVWriter.Cell] = [
             .integer(schemaVersion), .text(e.time.iso8601()), .text(device), .text(e.kind.rawValue),
             e.widgetKind.map(CSVWriter.Cell.text) ?? .empty, e.widgetFamily.map(CSVWriter.Cell.text) ?? .empty,

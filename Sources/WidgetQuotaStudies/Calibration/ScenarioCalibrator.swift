@@ -17,20 +17,20 @@ import WidgetQuotaSupport
 /// drops some, and Apple logs count the design's own reloads as the system's. Given the design
 /// the logged app runs, the rate is then corrected by simulation (`TimelineVisibility`): the
 /// emitted rate is the one whose simulated logs show what the real ones showed.
-public enum ScenarioCalibrator {
+package enum ScenarioCalibrator {
     /// Iterations of the budget correction, and the relative gap to the logs that ends it.
     static let maxCorrectionIterations = 20
     static let correctionTolerance = 1e-3
     /// Users per simulation of the budget correction: enough that a simulated share's sampling
     /// error is a few tenths of a percent, at a fraction of a second per step.
-    public static let defaultSimulatedUsers = 2_000
+    package static let defaultSimulatedUsers = 2_000
 
     /// The base scenario with every field the analysis measured replaced.
     /// - Parameters:
     ///   - design: the design the logged app runs, to correct the getTimeline rate for what its
     ///     logs cannot show; nil keeps the rate as the logs show it.
     ///   - simulatedUsers: users per simulation of the correction (fewer: faster, noisier).
-    public static func calibrate(
+    package static func calibrate(
         _ a: LogAnalysis, base: Scenario, design: Design?,
         simulatedUsers: Int = defaultSimulatedUsers
     ) throws -> Scenario {
