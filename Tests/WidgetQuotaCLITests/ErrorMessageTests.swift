@@ -101,3 +101,27 @@ struct ErrorMessageTests {
         #expect(ParsedArguments.asksForHelp(["--no-sensitivity", "-h"], options: Self.simulateOptions))
     }
 }
+
+/// `--out -` is standard output wherever one file is written, and never a file named `-`.
+@Suite("--out -") struct OutDashTests {
+    @Test("lint and analyze write their one file to standard output for --out -")
+    func singleFileOutputsGoToStandardOutput() throws {
+        let app = Fixtures.path("apps/broken-app")
+        let lint = TestSupport.cli(["lint", app, "--out", "-", "--fail-on", "never", "--quiet"])
+        #expect(lint.code == .success, "\(lint.err)")
+        #expect(lint.out.hasPrefix("# Widget pre-release checklist"), "\(lint.out.prefix(80))")
+        let log = Fixtures.path("logs/apple-default.log")
+        let analyze = TestSupport.cli(["analyze", log, "--format", "json", "--out", "-"])
+        #expect(analyze.code == .success, "\(analyze.err)")
+        #expect(analyze.out.hasPrefix("{"), "\(analyze.out.prefix(80))")
+        #expect(!analyze.err.contains("Wrote"))
+        #expect(!FileManager.default.fileExists(atPath: "-"), "a file named - was written")
+    }
+
+    @Test("a folder output refuses --out - as a usage error", arguments: ["simulate", "report"])
+    func folderOutputsRefuseDash(command: String) {
+        let (code, _, err) = TestSupport.cli([command, "--out", "-"])
+        #expect(code == .usage)
+        #expect(err.contains("--out"), "\(err)")
+    }
+}

@@ -161,12 +161,7 @@ struct AnalyzeCommand: Command {
                 for note in c.notes { console.err("Note: \(note)\n") }
             }
         }
-        if let out {
-            try AtomicFileWriter.write(text, to: out)
-            console.err("Wrote \(out)\n")
-        } else {
-            console.out(text)
-        }
+        try console.emit(text, to: out)
         return .success
     }
 
@@ -176,12 +171,7 @@ struct AnalyzeCommand: Command {
         // Thresholds first: a gate naming an unknown figure fails before anything is written.
         let outcomes = try ThresholdEvaluator.evaluate(thresholds, on: BacktestJob.metricTable(report))
         let text = format == "json" ? try report.json() : report.markdown()
-        if let out {
-            try AtomicFileWriter.write(text, to: out)
-            console.err("Wrote \(out)\n")
-        } else {
-            console.out(text)
-        }
+        try console.emit(text, to: out)
         return ThresholdMessages.report(outcomes, console: console, quiet: false)
     }
 }

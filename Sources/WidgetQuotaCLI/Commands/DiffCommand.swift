@@ -5,7 +5,7 @@ import WidgetQuotaSupport
 /// `widget-quota diff BASE.json HEAD.json`: what a change does to requests, cost and tiers, as
 /// Markdown for a pull request; thresholds are checked against HEAD.
 struct DiffCommand: Command {
-    static let out = Option.valued("out", "FILE", "write the Markdown to FILE (atomically) instead of standard output")
+    static let out = Option.valued("out", "FILE", "write the Markdown to FILE (atomically) instead of standard output (-)")
     static let quiet = Option.flag("quiet", "no threshold-pass messages on standard error")
 
     static let spec = CommandSpec(
@@ -48,11 +48,7 @@ struct DiffCommand: Command {
 
     func run(console: Console) throws -> ExitCode {
         let output = try job.run()
-        if let out {
-            try AtomicFileWriter.write(output.markdown, to: out)
-        } else {
-            console.out(output.markdown)
-        }
+        try console.emit(output.markdown, to: out, announce: false)
         _ = ThresholdMessages.report(output.thresholds, console: console, quiet: quiet)
         for gate in output.changeGates where !(gate.passed && quiet) {
             var verdict = gate.verdict

@@ -86,12 +86,7 @@ struct LintCommand: Command {
             try AtomicFileWriter.write(ScenarioLoader.encode(scenario), to: emitScenario)
             if !quiet { console.err("Wrote \(emitScenario) (design \(scenario.baseline))\n") }
         }
-        if let out {
-            try AtomicFileWriter.write(text, to: out)
-            if !quiet { console.err("Wrote \(out)\n") }
-        } else {
-            console.out(text)
-        }
+        try console.emit(text, to: out, announce: !quiet)
         if !quiet {
             for note in result.outcome.tree.notes { console.err("Note: \(note)\n") }
         }

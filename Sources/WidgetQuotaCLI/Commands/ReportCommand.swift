@@ -47,6 +47,7 @@ struct ReportCommand: Command {
         simulation.thresholds = try a.thresholds()
         job = ReportJob(logs: a.flag(Self.noLogs) ? nil : a.value(Self.logs) ?? "SampleLogs", simulation: simulation)
         out = a.value(Self.out) ?? "Reports"
+        if out == "-" { throw WidgetQuotaError.usage("--out names the report's folder; standard output (-) takes one file") }
         quiet = a.flag(.quiet)
     }
 

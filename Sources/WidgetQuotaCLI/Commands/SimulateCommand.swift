@@ -72,6 +72,9 @@ struct SimulateCommand: Command {
         job.sensitivity = !a.flag(Self.noSensitivity)
         self.job = job
         out = a.value(Self.out)
+        if out == "-" {
+            throw WidgetQuotaError.usage("--out names a folder; without --out the report goes to standard output")
+        }
         quiet = a.flag(.quiet)
     }
 

@@ -71,11 +71,7 @@ struct SweepCommand: Command {
         case "json": text = try JSONOutput.encode(result)
         default: text = result.markdown()
         }
-        if let out {
-            try AtomicFileWriter.write(text, to: out)
-        } else {
-            console.out(text)
-        }
+        try console.emit(text, to: out, announce: false)
         return .success
     }
 }

@@ -61,7 +61,7 @@ struct TraceCommand: Command {
         let styles = TraceGenerator.Style.allCases.map(\.rawValue)
         style = TraceGenerator.Style(rawValue: try a.choice(Self.style, in: styles, default: "trace"))!
         out = a.value(Self.out)
-        if out == nil && style.isApple && devices > 1 {
+        if (out == nil || out == "-") && style.isApple && devices > 1 {
             throw WidgetQuotaError.usage(
                 "Apple log styles carry no device id, so \(devices) devices on standard output would read back as one; "
                     + "use --out FOLDER (one file per device), --devices 1, or --style trace")
@@ -70,7 +70,7 @@ struct TraceCommand: Command {
     }
 
     func run(console: Console) throws -> ExitCode {
-        guard let out else {
+        guard let out, out != "-" else {
             job.writeStream { console.out($0) }
             return .success
         }

@@ -29,7 +29,7 @@ extension Option {
     }
 
     /// `--out` writing to a file (atomically) instead of standard output.
-    static let outFile = Option.valued("out", "FILE", "write the output to FILE (atomically) instead of standard output")
+    static let outFile = Option.valued("out", "FILE", "write the output to FILE (atomically) instead of standard output (-)")
     /// `--design`, the one design a command works on.
     static func design(_ help: String) -> Option { .valued("design", "NAME", help) }
 }
