@@ -21,7 +21,7 @@ package struct UserSimulator<Observer: SimulationObserver> {
     package var observer: Observer
     package private(set) var constants: SimulationConstants
     let workspace: SimulationWorkspace
-    private let exponentialTables: ExponentialTables
+    let exponentialTables: ExponentialTables
 
     // Random streams, one per source.
     var appOpenRandom: RandomStream
@@ -41,17 +41,17 @@ package struct UserSimulator<Observer: SimulationObserver> {
     var backgroundClock: PoissonClock
 
     // Per-instance state (in the workspace, or in another one for a copy that goes its own way).
-    private let instances: Int
-    private var budgetUsed: UnsafeMutablePointer<Int>
-    private var exhausted: UnsafeMutablePointer<Bool>
-    private var queued: UnsafeMutablePointer<Bool>
-    private var nextPolicy: UnsafeMutablePointer<Double>
+    let instances: Int
+    var budgetUsed: UnsafeMutablePointer<Int>
+    var exhausted: UnsafeMutablePointer<Bool>
+    var queued: UnsafeMutablePointer<Bool>
+    var nextPolicy: UnsafeMutablePointer<Double>
     /// Content time shown by each instance; -inf = placeholder.
-    private var displayedContent: UnsafeMutablePointer<Double>
-    private var displayedError: UnsafeMutablePointer<Bool>
+    var displayedContent: UnsafeMutablePointer<Double>
+    var displayedError: UnsafeMutablePointer<Bool>
     /// Whether each local day is spent in Low Power Mode, and its getTimeline multiplier (days + 1 entries).
-    private let lowPowerDays: UnsafePointer<Bool>
-    private let dayFactors: UnsafePointer<Double>
+    let lowPowerDays: UnsafePointer<Bool>
+    let dayFactors: UnsafePointer<Double>
 
     // State.
     var contentTime = -Double.infinity
@@ -73,33 +73,33 @@ package struct UserSimulator<Observer: SimulationObserver> {
     var extensionDeadline = -Double.infinity
     /// When the last fetch ended (its last response, or the slice's end).
     var lastFetchEnd = 0.0
-    private let utcOffset: Double
+    let utcOffset: Double
 
     // Next event times.
     /// The next of the widget's own events (an index into `widget`).
-    private var nextWidget = 0
-    private var nextAppOpen = Double.infinity
-    private var nextMidnight = Double.secondsPerDay
-    private var nextAppClose = Double.infinity
-    private var nextBackgroundLaunch = Double.infinity
-    private var nextPush = Double.infinity
-    private var nextBudgetRenewal = 0.0
+    var nextWidget = 0
+    var nextAppOpen = Double.infinity
+    var nextMidnight = Double.secondsPerDay
+    var nextAppClose = Double.infinity
+    var nextBackgroundLaunch = Double.infinity
+    var nextPush = Double.infinity
+    var nextBudgetRenewal = 0.0
     /// Where `advance(until:)` stops (+infinity: at the window's end).
-    private var stopTime = Double.infinity
+    var stopTime = Double.infinity
     /// Earliest of the rare sources above, `nextRetry` and `stopTime`, and which one (see `Source`).
-    private var nextRareEvent = 0.0
-    private var nextRareSource = Source.midnight
+    var nextRareEvent = 0.0
+    var nextRareSource = Source.midnight
     /// Earliest policy reload over the instances, and its instance (lowest index on ties).
-    private var nextPolicyReload = Double.infinity
-    private var nextPolicyReloadInstance = 0
+    var nextPolicyReload = Double.infinity
+    var nextPolicyReloadInstance = 0
     /// Aligned designs: the boundary `policyTime(after:)` expects to find (its index k, the
     /// floor of (from − phase) ÷ period, and the boundary (k + 1) × period + phase) and the
     /// boundary after it (`predictedBoundary(from:)`). +infinity until the first timeline.
-    private var expectedBoundaryIndex = 0.0
-    private var expectedBoundary = Double.infinity
-    private var boundaryAfterExpected = Double.infinity
+    var expectedBoundaryIndex = 0.0
+    var expectedBoundary = Double.infinity
+    var boundaryAfterExpected = Double.infinity
 
-    private enum Source { case midnight, close, background, push, retry, budget, stop }
+    enum Source { case midnight, close, background, push, retry, budget, stop }
 
     /// Whether `advance(until:)` hands the widget's events and the policy reloads between two
     /// other events to `widgetRun(from:before:fetching:)` (see there): the user has one
@@ -530,7 +530,7 @@ package struct UserSimulator<Observer: SimulationObserver> {
     }
 
     /// Recomputes the earliest rare event (in the original precedence on ties).
-    @inline(__always) private mutating func updateRare() {
+    @inline(__always) mutating func updateRare() {
         var t = nextMidnight
         var s = Source.midnight
         if nextAppClose < t {
@@ -563,7 +563,7 @@ package struct UserSimulator<Observer: SimulationObserver> {
     }
 
     /// Recomputes the earliest policy reload over the instances.
-    @inline(__always) private mutating func updatePolicy() {
+    @inline(__always) mutating func updatePolicy() {
         if instances == 1 {
             nextPolicyReload = nextPolicy[0]
             nextPolicyReloadInstance = 0
@@ -577,394 +577,5 @@ package struct UserSimulator<Observer: SimulationObserver> {
         }
         nextPolicyReload = t
         nextPolicyReloadInstance = index
-    }
-
-    // MARK: Handlers
-
-    mutating func midnight(_ t: Double) {
-        let endedDay = day(t) - 1
-        if endedDay >= constants.countedFirstDay && endedDay < constants.countedEndDay {
-            tally.userDays += 1
-            if lowPowerDays[endedDay] { tally.lowPowerDays += 1 }
-        }
-        let today = day(t)
-        if today <= constants.simulatedDays, lowPowerDays[today] != lowPowerDays[max(today - 1, 0)] {
-            observer.record(.lowPowerMode(on: lowPowerDays[today]), local: t, utc: utc(t))
-        }
-    }
-
-    /// The reload budget renews every 24 hours at a moment of the device's own (not at midnight
-    /// for everyone, which would line devices up); reloads queued while it was spent run now.
-    mutating func budgetReset(_ t: Double) {
-        if counted(t - 1) {
-            tally.instanceDays += Int64(instances)
-            var count: Int64 = 0
-            for i in 0..<instances where exhausted[i] { count += 1 }
-            tally.exhaustedInstanceDays += count
-        }
-        for i in 0..<instances {
-            budgetUsed[i] = 0
-            exhausted[i] = false
-            if queued[i] {
-                queued[i] = false
-                getTimeline(i, at: t, origin: .queued)
-            }
-        }
-    }
-
-    @inline(__always) mutating func getTimeline(_ i: Int, at t: Double, origin: TimelineOrigin) {
-        let exempt = constants.foregroundReloadsExempt && t < foregroundUntil
-        if !exempt {
-            if budgetUsed[i] >= traits.budgetPerInstance {
-                if !exhausted[i] { observer.record(.budgetExhausted(instance: i), local: t, utc: utc(t)) }
-                exhausted[i] = true
-                if counted(t) { tally.droppedReloads += 1 }
-                if origin != .system { queued[i] = true }
-                return
-            }
-            budgetUsed[i] += 1
-        }
-        if counted(t) { tally.getTimelines += 1 }
-        observer.record(.getTimeline(instance: i, origin: origin, budgetExempt: exempt), local: t, utc: utc(t))
-
-        if constants.fetchOnGetTimeline {
-            fetchOrReadCache(i, at: t)
-        } else {
-            let fresh = constants.hasTTL && t - contentTime <= constants.ttl
-            observer.record(fresh ? .cacheHit(instance: i) : .cacheStale(instance: i), local: t, utc: utc(t))
-            displayedContent[i] = contentTime
-            displayedError[i] = false
-        }
-        if !constants.policyNever {
-            nextPolicy[i] = policyTime(after: t)
-            updatePolicy()
-        }
-    }
-
-    /// Builds instance `i`'s timeline at `t` in a widget that fetches in getTimeline: from the
-    /// cache while it is within its TTL, else from a fetch (on failure, the cache's older
-    /// content, or an error without a cache). Returns whether it fetched.
-    @inline(__always) @discardableResult mutating func fetchOrReadCache(_ i: Int, at t: Double) -> Bool {
-        if constants.hasTTL && t - contentTime <= constants.ttl {
-            observer.record(.cacheHit(instance: i), local: t, utc: utc(t))
-            displayedContent[i] = contentTime
-            displayedError[i] = false
-            return false
-        }
-        if extensionFetch(i, at: t) {
-            displayedContent[i] = contentTime
-            displayedError[i] = false
-        } else if !constants.hasTTL {
-            displayedError[i] = true
-        } else {
-            displayedContent[i] = contentTime
-        }
-        return true
-    }
-
-    /// The extension's fetch for instance `i`'s timeline, out of line: the rest of getTimeline is
-    /// then small enough to inline into the event loop, and only fetching calls pay for a call.
-    @inline(never) mutating func extensionFetch(_ i: Int, at t: Double) -> Bool {
-        extensionDeadline = t + constants.taskSliceSeconds
-        return fetch(at: t, actor: .widgetExtension, instance: i)
-    }
-
-    /// When the timeline built at `t` asks to be reloaded.
-    ///
-    /// An aligned poll asks for the next wall-clock boundary (:00, :30, ... shifted by this
-    /// device's phase) a whole period after the previous one, so a getTimeline between two
-    /// boundaries keeps the next boundary rather than skipping it; WidgetKit honours it as soon
-    /// as its minimum spacing allows. Other designs ask `policyDelay` later.
-    @inline(__always) package mutating func policyTime(after t: Double) -> Double {
-        if constants.policyNever { return .infinity }
-        guard constants.aligned else { return aligned(t + constants.policyDelay) }
-        let period = constants.alignPeriod
-        // The first boundary after t, or after t + delay − period for a delay longer than the period.
-        let from = t + Swift.max(constants.policyDelay - period, 0)
-        let index = UserSimulator.floor((from - wallClockPhase) / period)
-        let boundary = (index + 1) * period + wallClockPhase
-        // The boundary used is the predicted one, which is `boundary` itself (checked just
-        // below); only its check waits for the division (see `predictedBoundary(from:)`).
-        var predicted = predictedBoundary(from: from)
-        if predicted != boundary { predicted = expectBoundary(index: index) }
-        return max(predicted, t + constants.minReloadSpacing)
-    }
-
-    /// The boundary an aligned timeline built at `from` (after any delay beyond the period) is
-    /// expected to ask for: the one expected so far or, from it on, the one after (which it then
-    /// expects from now on).
-    ///
-    /// It exists for speed. The exact boundary takes a division, a floor and a multiplication,
-    /// some 50 cycles from the timeline's time, and the event loop's next choice between the
-    /// widget's next event and the policy reload waits for it: that choice flips at every
-    /// reload, and each time it is mispredicted the processor stalls until the boundary is
-    /// known. The prediction is a comparison and a selection, a few cycles. `policyTime(after:)`
-    /// still computes the exact boundary, but only to check the prediction, which is right
-    /// except after a gap of more than a period (or a rounding at a boundary's very edge); the
-    /// check is predicted to pass, so the processor goes on without waiting for it.
-    @inline(__always) private mutating func predictedBoundary(from: Double) -> Double {
-        guard from >= expectedBoundary else { return expectedBoundary }
-        expectedBoundaryIndex += 1
-        expectedBoundary = boundaryAfterExpected
-        boundaryAfterExpected = (expectedBoundaryIndex + 1 + 1) * constants.alignPeriod + wallClockPhase
-        return expectedBoundary
-    }
-
-    /// Expects the aligned boundary of index `index` (the floor of (from − phase) ÷ period) from
-    /// now on, and returns it: (index + 1) × period + phase, computed as `policyTime(after:)`
-    /// does. Out of line, as a wrong prediction is rare.
-    @inline(never) private mutating func expectBoundary(index: Double) -> Double {
-        let period = constants.alignPeriod
-        expectedBoundaryIndex = index
-        expectedBoundary = (index + 1) * period + wallClockPhase
-        boundaryAfterExpected = (index + 1 + 1) * period + wallClockPhase
-        return expectedBoundary
-    }
-
-    /// Applies wall-clock alignment and jitter to a requested time.
-    ///
-    /// Aligned designs ask at the next boundary (:00, :15, ...) shifted by this device's fixed
-    /// phase (0 ... jitter), so jitter spreads devices without stretching the period; unaligned
-    /// designs add a fresh random delay to each request.
-    @inline(__always) mutating func aligned(_ time: Double) -> Double {
-        if constants.aligned {
-            let period = constants.alignPeriod
-            return UserSimulator.ceil((time - wallClockPhase) / period) * period + wallClockPhase
-        }
-        if constants.jitterSeconds > 0 { return time + reloadJitterRandom.uniform() * constants.jitterSeconds }
-        return time
-    }
-
-    /// `x.rounded(.up)` without a libm call (the baseline x86-64 target has no `roundsd`) and
-    /// without the range checks of a conversion to `Int`; exact for |x| < 2⁵¹, which every time
-    /// in a simulated window is.
-    @inline(__always) package static func ceil(_ x: Double) -> Double {
-        let nearest = nearestInteger(x)
-        return nearest < x ? nearest + 1 : nearest
-    }
-
-    /// `x.rounded(.down)`, likewise.
-    @inline(__always) static func floor(_ x: Double) -> Double {
-        let nearest = nearestInteger(x)
-        return nearest > x ? nearest - 1 : nearest
-    }
-
-    /// `x` rounded to the nearest integer (ties to even) for |x| < 2⁵¹: adding 1.5 × 2⁵² leaves
-    /// no bits below the units, so the addition itself rounds.
-    @inline(__always) static func nearestInteger(_ x: Double) -> Double {
-        (x + 0x1.8p52) - 0x1.8p52
-    }
-
-    mutating func appForeground(at t: Double) {
-        if counted(t) { tally.appOpens += 1 }
-        observer.record(.appForeground, local: t, utc: utc(t))
-        if constants.fetchOnForeground {
-            if isStale(t) {
-                _ = fetch(at: t, actor: .app)
-            } else {
-                observer.record(.cacheHit(instance: nil), local: t, utc: utc(t))
-            }
-        }
-        if constants.reloadCalls == .everyForeground { reloadCall(at: t) }
-    }
-
-    @inline(__always) func isStale(_ t: Double) -> Bool {
-        !constants.hasTTL || t - contentTime > constants.ttl
-    }
-
-    mutating func submitBackground(at t: Double) {
-        guard constants.fetchOnBackground else { return }
-        if counted(t) { tally.bgSubmits += 1 }
-        // The Gemini widget report: submitting while an identical request is queued fails, which is not fatal.
-        observer.record(.bgTaskSubmit(accepted: !backgroundPending), local: t, utc: utc(t))
-        guard !backgroundPending else { return }
-        backgroundPending = true
-        nextBackgroundLaunch = scheduleBackground(from: t)
-    }
-
-    /// When iOS launches a task submitted at `t`: not before the earliest begin date, then at a
-    /// rate that gives the run's launches per day, mostly at night, almost never in Low Power Mode.
-    mutating func scheduleBackground(from t: Double) -> Double {
-        let earliest = aligned(t + constants.backgroundIntervalSeconds)
-        return backgroundClock.next(after: earliest, &backgroundLaunchRandom, exponentialTables)
-    }
-
-    mutating func backgroundLaunch(at t: Double) {
-        if counted(t) { tally.bgLaunches += 1 }
-        observer.record(.bgTaskLaunch, local: t, utc: utc(t))
-        backgroundDeadline = t + constants.taskSliceSeconds
-        var success = true
-        var end = t
-        if constants.fetchOnBackground {
-            if isStale(t) {
-                success = fetch(at: t, actor: .background)
-                end = lastFetchEnd
-                // A retry within the slice keeps the task running; it completes after the last attempt.
-                if nextRetry != .infinity && retryActor == .background { return }
-            } else {
-                observer.record(.cacheHit(instance: nil), local: t, utc: utc(t))
-            }
-        }
-        observer.record(.bgTaskComplete(success: success), local: end, utc: utc(end))
-    }
-
-    /// Sends the requests of one fetch; returns true when the content was refreshed.
-    /// `instance`: the widget instance whose getTimeline fetches (for the trace only).
-    @inline(__always) mutating func fetch(at t: Double, actor: RequestActor, instance: Int? = nil) -> Bool {
-        let isCounted = counted(t)
-        var elapsed = 0.0
-        var ok = true
-        var expired = false
-        // What is left of the background task's slice (a retry runs in the same task).
-        let slice = actor == .background ? backgroundDeadline - t : .infinity
-        for _ in 0..<constants.requestsPerFetch {
-            let sendTime = t + elapsed
-            if actor == .background && elapsed >= slice {
-                expired = true
-                ok = false
-                break
-            }
-            let failed = apiOutcomeRandom.bernoulli(threshold: failureThreshold(atLocal: sendTime))
-            let duration = failed ? failedRequestSeconds() : constants.successSeconds
-            if isCounted {
-                tally.requests &+= 1
-                monthRequests &+= 1
-                tally.extensionRequests &+= Int64(actor == .widgetExtension ? 1 : 0)
-                tally.appRequests &+= Int64(actor == .app ? 1 : 0)
-                tally.backgroundRequests &+= Int64(actor == .background ? 1 : 0)
-                tally.failedRequests &+= Int64(failed ? 1 : 0)
-            }
-            if let buckets { countInMinute(sentAtUTC: utc(sendTime), buckets) }
-            observer.record(
-                .apiRequest(actor: actor, success: !failed, durationSeconds: duration, instance: instance),
-                local: sendTime, utc: utc(sendTime))
-            elapsed += duration
-            if failed {
-                ok = false
-                break
-            }
-            if actor == .background && elapsed > slice {
-                expired = true
-                ok = false
-                break
-            }
-        }
-        if expired {
-            if isCounted { tally.bgExpirations += 1 }
-            observer.record(.bgTaskExpire, local: t + slice, utc: utc(t + slice))
-        }
-        lastFetchEnd = expired ? t + slice : t + elapsed
-        if isCounted {
-            tally.fetches += 1
-            if !ok { tally.failedFetches += 1 }
-        }
-        if ok {
-            contentTime = t + elapsed
-            retryAttempt = 0
-            if actor != .widgetExtension, constants.reloadCalls == .onceOnSuccess || constants.reloadCalls == .everyFetch {
-                reloadCall(at: t + elapsed)
-            }
-        } else {
-            if actor != .widgetExtension, constants.reloadCalls == .everyFetch { reloadCall(at: t + elapsed) }
-            var delay = 0.0
-            if constants.retries, retryAttempt < constants.maxRetries {
-                delay = constants.retryBaseSeconds * Foundation.pow(2, Double(retryAttempt))
-                if constants.retryJitter { delay *= apiOutcomeRandom.uniform() }
-            }
-            // A background task cannot wait past its slice.
-            if constants.retries, retryAttempt < constants.maxRetries, actor != .background || t + elapsed + delay < backgroundDeadline {
-                // One retry at a time: a background task whose retry this one replaces ends here.
-                if nextRetry != .infinity && retryActor == .background && actor != .background {
-                    let end = Swift.min(t, backgroundDeadline)
-                    observer.record(.bgTaskComplete(success: false), local: end, utc: utc(end))
-                }
-                retryAttempt += 1
-                nextRetry = t + elapsed + delay
-                retryActor = actor
-                retryInstance = instance ?? 0
-                updateRare()
-            } else {
-                retryAttempt = 0
-            }
-        }
-        return ok
-    }
-
-    /// How long a failed request takes: the timeout when it hangs, else a fast failure. Out of
-    /// line, as failures are rare: its constants stay out of every fetch's set-up.
-    @inline(never) mutating func failedRequestSeconds() -> Double {
-        apiOutcomeRandom.uniform() < constants.hangShareOfFailures ? constants.timeoutSeconds : constants.fastFailureSeconds
-    }
-
-    /// Adds a request sent at UTC `u` to its minute of the counted window (and to its half of
-    /// the sample and its complete quota day), keeping the running peaks.
-    @inline(__always) mutating func countInMinute(sentAtUTC u: Double, _ buckets: UnsafeMutablePointer<Int32>) {
-        guard u >= constants.countedStartUTC else { return }
-        let minute = Int((u - constants.countedStartUTC) * (1.0 / .secondsPerMinute))
-        guard minute < constants.countedMinutes else { return }
-        let count = buckets[minute] &+ 1
-        buckets[minute] = count
-        peakPerMinute = max(peakPerMinute, count)
-        if let halfBuckets { halfBuckets[minute] &+= 1 }
-        // One unsigned comparison tests both ends: a minute before the first complete quota
-        // day wraps to a huge value (`completeQuotaMinutes` is never negative).
-        let q = UInt(bitPattern: minute &- constants.quotaStartMinute)
-        if let quotaDays, q < UInt(bitPattern: constants.completeQuotaMinutes) {
-            let day = Int(bitPattern: q / UInt(TimeUnits.minutesPerDay))
-            let dayCount = quotaDays[day] &+ 1
-            quotaDays[day] = dayCount
-            peakQuotaDay = max(peakQuotaDay, dayCount)
-        }
-    }
-
-    /// The chance that a request sent at `local` fails, as a `bernoulli(threshold:)` threshold.
-    @inline(__always) func failureThreshold(atLocal local: Double) -> UInt64 {
-        let u = utc(local)
-        if u >= constants.outageFrom && u < constants.outageTo { return outageFailureThreshold(atUTC: u) }
-        return constants.failureThreshold
-    }
-
-    /// The failure threshold at UTC `u` within the outages' span (out of line: most requests
-    /// are sent outside it).
-    @inline(never) func outageFailureThreshold(atUTC u: Double) -> UInt64 {
-        let outages = workspace.outages
-        for k in outages.indices where u >= outages[k].start && u < outages[k].end {
-            return workspace.outageFailureThresholds[k]
-        }
-        return constants.failureThreshold
-    }
-
-    @inline(__always) func inOutage(_ local: Double) -> Bool {
-        let u = utc(local)
-        guard u >= constants.outageFrom && u < constants.outageTo else { return false }
-        return workspace.outages.contains { u >= $0.start && u < $0.end }
-    }
-
-    mutating func reloadCall(at t: Double) {
-        if counted(t) { tally.reloadCalls += 1 }
-        observer.record(.reloadCall, local: t, utc: utc(t))
-        for i in 0..<instances { getTimeline(i, at: t, origin: .reloadCall) }
-    }
-
-    /// A glance reads what instance 0 shows. Its counts are added as 0/1 flags rather than
-    /// behind branches: whether a glance finds stale content is a coin flip the branch predictor
-    /// cannot learn, and glances are a quarter of all events.
-    @inline(__always) mutating func glance(at t: Double) {
-        let shownContent = displayedContent[0]
-        let isError = displayedError[0] || shownContent == -.infinity
-        let shown = t - shownContent
-        observer.record(.glance(ageSeconds: isError ? nil : shown, error: isError), local: t, utc: utc(t))
-        guard counted(t) else { return }
-        let error = Int64(isError ? 1 : 0)
-        let outage = Int64(inOutage(t) ? 1 : 0)
-        let stale = (1 - error) & Int64(shown > constants.staleThreshold ? 1 : 0)
-        tally.glances &+= 1
-        tally.outageGlances &+= outage
-        tally.errorGlances &+= error
-        tally.outageErrorGlances &+= error & outage
-        tally.overTargetGlances &+= error | Int64(shown > constants.freshnessTargetSeconds ? 1 : 0)
-        tally.staleGlances &+= stale
-        tally.outageStaleGlances &+= stale & outage
-        if let ages, !isError { ages[AgeHistogram.index(ageSeconds: shown)] &+= 1 }
     }
 }

@@ -1,0 +1,45 @@
+import Foundation
+import WidgetQuotaModel
+import WidgetQuotaSupport
+
+/// The user's side: the app coming to the foreground, and glances at the widget (what they see, and how stale).
+extension UserSimulator {
+    mutating func appForeground(at t: Double) {
+        if counted(t) { tally.appOpens += 1 }
+        observer.record(.appForeground, local: t, utc: utc(t))
+        if constants.fetchOnForeground {
+            if isStale(t) {
+                _ = fetch(at: t, actor: .app)
+            } else {
+                observer.record(.cacheHit(instance: nil), local: t, utc: utc(t))
+            }
+        }
+        if constants.reloadCalls == .everyForeground { reloadCall(at: t) }
+    }
+
+    @inline(__always) func isStale(_ t: Double) -> Bool {
+        !constants.hasTTL || t - contentTime > constants.ttl
+    }
+
+    /// A glance reads what instance 0 shows. Its counts are added as 0/1 flags rather than
+    /// behind branches: whether a glance finds stale content is a coin flip the branch predictor
+    /// cannot learn, and glances are a quarter of all events.
+    @inline(__always) mutating func glance(at t: Double) {
+        let shownContent = displayedContent[0]
+        let isError = displayedError[0] || shownContent == -.infinity
+        let shown = t - shownContent
+        observer.record(.glance(ageSeconds: isError ? nil : shown, error: isError), local: t, utc: utc(t))
+        guard counted(t) else { return }
+        let error = Int64(isError ? 1 : 0)
+        let outage = Int64(inOutage(t) ? 1 : 0)
+        let stale = (1 - error) & Int64(shown > constants.staleThreshold ? 1 : 0)
+        tally.glances &+= 1
+        tally.outageGlances &+= outage
+        tally.errorGlances &+= error
+        tally.outageErrorGlances &+= error & outage
+        tally.overTargetGlances &+= error | Int64(shown > constants.freshnessTargetSeconds ? 1 : 0)
+        tally.staleGlances &+= stale
+        tally.outageStaleGlances &+= stale & outage
+        if let ages, !isError { ages[AgeHistogram.index(ageSeconds: shown)] &+= 1 }
+    }
+}

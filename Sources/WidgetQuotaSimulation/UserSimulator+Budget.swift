@@ -1,0 +1,186 @@
+import Foundation
+import WidgetQuotaModel
+import WidgetQuotaSupport
+
+/// WidgetKit's side: the reload budget and its daily renewal, getTimeline, the timeline policy's reloads, the app's reload calls.
+extension UserSimulator {
+    mutating func midnight(_ t: Double) {
+        let endedDay = day(t) - 1
+        if endedDay >= constants.countedFirstDay && endedDay < constants.countedEndDay {
+            tally.userDays += 1
+            if lowPowerDays[endedDay] { tally.lowPowerDays += 1 }
+        }
+        let today = day(t)
+        if today <= constants.simulatedDays, lowPowerDays[today] != lowPowerDays[max(today - 1, 0)] {
+            observer.record(.lowPowerMode(on: lowPowerDays[today]), local: t, utc: utc(t))
+        }
+    }
+
+    /// The reload budget renews every 24 hours at a moment of the device's own (not at midnight
+    /// for everyone, which would line devices up); reloads queued while it was spent run now.
+    mutating func budgetReset(_ t: Double) {
+        if counted(t - 1) {
+            tally.instanceDays += Int64(instances)
+            var count: Int64 = 0
+            for i in 0..<instances where exhausted[i] { count += 1 }
+            tally.exhaustedInstanceDays += count
+        }
+        for i in 0..<instances {
+            budgetUsed[i] = 0
+            exhausted[i] = false
+            if queued[i] {
+                queued[i] = false
+                getTimeline(i, at: t, origin: .queued)
+            }
+        }
+    }
+
+    @inline(__always) mutating func getTimeline(_ i: Int, at t: Double, origin: TimelineOrigin) {
+        let exempt = constants.foregroundReloadsExempt && t < foregroundUntil
+        if !exempt {
+            if budgetUsed[i] >= traits.budgetPerInstance {
+                if !exhausted[i] { observer.record(.budgetExhausted(instance: i), local: t, utc: utc(t)) }
+                exhausted[i] = true
+                if counted(t) { tally.droppedReloads += 1 }
+                if origin != .system { queued[i] = true }
+                return
+            }
+            budgetUsed[i] += 1
+        }
+        if counted(t) { tally.getTimelines += 1 }
+        observer.record(.getTimeline(instance: i, origin: origin, budgetExempt: exempt), local: t, utc: utc(t))
+
+        if constants.fetchOnGetTimeline {
+            fetchOrReadCache(i, at: t)
+        } else {
+            let fresh = constants.hasTTL && t - contentTime <= constants.ttl
+            observer.record(fresh ? .cacheHit(instance: i) : .cacheStale(instance: i), local: t, utc: utc(t))
+            displayedContent[i] = contentTime
+            displayedError[i] = false
+        }
+        if !constants.policyNever {
+            nextPolicy[i] = policyTime(after: t)
+            updatePolicy()
+        }
+    }
+
+    /// Builds instance `i`'s timeline at `t` in a widget that fetches in getTimeline: from the
+    /// cache while it is within its TTL, else from a fetch (on failure, the cache's older
+    /// content, or an error without a cache). Returns whether it fetched.
+    @inline(__always) @discardableResult mutating func fetchOrReadCache(_ i: Int, at t: Double) -> Bool {
+        if constants.hasTTL && t - contentTime <= constants.ttl {
+            observer.record(.cacheHit(instance: i), local: t, utc: utc(t))
+            displayedContent[i] = contentTime
+            displayedError[i] = false
+            return false
+        }
+        if extensionFetch(i, at: t) {
+            displayedContent[i] = contentTime
+            displayedError[i] = false
+        } else if !constants.hasTTL {
+            displayedError[i] = true
+        } else {
+            displayedContent[i] = contentTime
+        }
+        return true
+    }
+
+    /// The extension's fetch for instance `i`'s timeline, out of line: the rest of getTimeline is
+    /// then small enough to inline into the event loop, and only fetching calls pay for a call.
+    @inline(never) mutating func extensionFetch(_ i: Int, at t: Double) -> Bool {
+        extensionDeadline = t + constants.taskSliceSeconds
+        return fetch(at: t, actor: .widgetExtension, instance: i)
+    }
+
+    /// When the timeline built at `t` asks to be reloaded.
+    ///
+    /// An aligned poll asks for the next wall-clock boundary (:00, :30, ... shifted by this
+    /// device's phase) a whole period after the previous one, so a getTimeline between two
+    /// boundaries keeps the next boundary rather than skipping it; WidgetKit honours it as soon
+    /// as its minimum spacing allows. Other designs ask `policyDelay` later.
+    @inline(__always) package mutating func policyTime(after t: Double) -> Double {
+        if constants.policyNever { return .infinity }
+        guard constants.aligned else { return aligned(t + constants.policyDelay) }
+        let period = constants.alignPeriod
+        // The first boundary after t, or after t + delay − period for a delay longer than the period.
+        let from = t + Swift.max(constants.policyDelay - period, 0)
+        let index = UserSimulator.floor((from - wallClockPhase) / period)
+        let boundary = (index + 1) * period + wallClockPhase
+        // The boundary used is the predicted one, which is `boundary` itself (checked just
+        // below); only its check waits for the division (see `predictedBoundary(from:)`).
+        var predicted = predictedBoundary(from: from)
+        if predicted != boundary { predicted = expectBoundary(index: index) }
+        return max(predicted, t + constants.minReloadSpacing)
+    }
+
+    /// The boundary an aligned timeline built at `from` (after any delay beyond the period) is
+    /// expected to ask for: the one expected so far or, from it on, the one after (which it then
+    /// expects from now on).
+    ///
+    /// It exists for speed. The exact boundary takes a division, a floor and a multiplication,
+    /// some 50 cycles from the timeline's time, and the event loop's next choice between the
+    /// widget's next event and the policy reload waits for it: that choice flips at every
+    /// reload, and each time it is mispredicted the processor stalls until the boundary is
+    /// known. The prediction is a comparison and a selection, a few cycles. `policyTime(after:)`
+    /// still computes the exact boundary, but only to check the prediction, which is right
+    /// except after a gap of more than a period (or a rounding at a boundary's very edge); the
+    /// check is predicted to pass, so the processor goes on without waiting for it.
+    @inline(__always) private mutating func predictedBoundary(from: Double) -> Double {
+        guard from >= expectedBoundary else { return expectedBoundary }
+        expectedBoundaryIndex += 1
+        expectedBoundary = boundaryAfterExpected
+        boundaryAfterExpected = (expectedBoundaryIndex + 1 + 1) * constants.alignPeriod + wallClockPhase
+        return expectedBoundary
+    }
+
+    /// Expects the aligned boundary of index `index` (the floor of (from − phase) ÷ period) from
+    /// now on, and returns it: (index + 1) × period + phase, computed as `policyTime(after:)`
+    /// does. Out of line, as a wrong prediction is rare.
+    @inline(never) private mutating func expectBoundary(index: Double) -> Double {
+        let period = constants.alignPeriod
+        expectedBoundaryIndex = index
+        expectedBoundary = (index + 1) * period + wallClockPhase
+        boundaryAfterExpected = (index + 1 + 1) * period + wallClockPhase
+        return expectedBoundary
+    }
+
+    /// Applies wall-clock alignment and jitter to a requested time.
+    ///
+    /// Aligned designs ask at the next boundary (:00, :15, ...) shifted by this device's fixed
+    /// phase (0 ... jitter), so jitter spreads devices without stretching the period; unaligned
+    /// designs add a fresh random delay to each request.
+    @inline(__always) mutating func aligned(_ time: Double) -> Double {
+        if constants.aligned {
+            let period = constants.alignPeriod
+            return UserSimulator.ceil((time - wallClockPhase) / period) * period + wallClockPhase
+        }
+        if constants.jitterSeconds > 0 { return time + reloadJitterRandom.uniform() * constants.jitterSeconds }
+        return time
+    }
+
+    /// `x.rounded(.up)` without a libm call (the baseline x86-64 target has no `roundsd`) and
+    /// without the range checks of a conversion to `Int`; exact for |x| < 2⁵¹, which every time
+    /// in a simulated window is.
+    @inline(__always) package static func ceil(_ x: Double) -> Double {
+        let nearest = nearestInteger(x)
+        return nearest < x ? nearest + 1 : nearest
+    }
+
+    /// `x.rounded(.down)`, likewise.
+    @inline(__always) static func floor(_ x: Double) -> Double {
+        let nearest = nearestInteger(x)
+        return nearest > x ? nearest - 1 : nearest
+    }
+
+    /// `x` rounded to the nearest integer (ties to even) for |x| < 2⁵¹: adding 1.5 × 2⁵² leaves
+    /// no bits below the units, so the addition itself rounds.
+    @inline(__always) static func nearestInteger(_ x: Double) -> Double {
+        (x + 0x1.8p52) - 0x1.8p52
+    }
+
+    mutating func reloadCall(at t: Double) {
+        if counted(t) { tally.reloadCalls += 1 }
+        observer.record(.reloadCall, local: t, utc: utc(t))
+        for i in 0..<instances { getTimeline(i, at: t, origin: .reloadCall) }
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import WidgetQuotaModel
+import WidgetQuotaSupport
+
+/// Fetches and their requests: the cache, failures and outages, retries, and the per-minute count.
+extension UserSimulator {
+    /// Sends the requests of one fetch; returns true when the content was refreshed.
+    /// `instance`: the widget instance whose getTimeline fetches (for the trace only).
+    @inline(__always) mutating func fetch(at t: Double, actor: RequestActor, instance: Int? = nil) -> Bool {
+        let isCounted = counted(t)
+        var elapsed = 0.0
+        var ok = true
+        var expired = false
+        // What is left of the background task's slice (a retry runs in the same task).
+        let slice = actor == .background ? backgroundDeadline - t : .infinity
+        for _ in 0..<constants.requestsPerFetch {
+            let sendTime = t + elapsed
+            if actor == .background && elapsed >= slice {
+                expired = true
+                ok = false
+                break
+            }
+            let failed = apiOutcomeRandom.bernoulli(threshold: failureThreshold(atLocal: sendTime))
+            let duration = failed ? failedRequestSeconds() : constants.successSeconds
+            if isCounted {
+                tally.requests &+= 1
+                monthRequests &+= 1
+                tally.extensionRequests &+= Int64(actor == .widgetExtension ? 1 : 0)
+                tally.appRequests &+= Int64(actor == .app ? 1 : 0)
+                tally.backgroundRequests &+= Int64(actor == .background ? 1 : 0)
+                tally.failedRequests &+= Int64(failed ? 1 : 0)
+            }
+            if let buckets { countInMinute(sentAtUTC: utc(sendTime), buckets) }
+            observer.record(
+                .apiRequest(actor: actor, success: !failed, durationSeconds: duration, instance: instance),
+                local: sendTime, utc: utc(sendTime))
+            elapsed += duration
+            if failed {
+                ok = false
+                break
+            }
+            if actor == .background && elapsed > slice {
+                expired = true
+                ok = false
+                break
+            }
+        }
+        if expired {
+            if isCounted { tally.bgExpirations += 1 }
+            observer.record(.bgTaskExpire, local: t + slice, utc: utc(t + slice))
+        }
+        lastFetchEnd = expired ? t + slice : t + elapsed
+        if isCounted {
+            tally.fetches += 1
+            if !ok { tally.failedFetches += 1 }
+        }
+        if ok {
+            contentTime = t + elapsed
+            retryAttempt = 0
+            if actor != .widgetExtension, constants.reloadCalls == .onceOnSuccess || constants.reloadCalls == .everyFetch {
+                reloadCall(at: t + elapsed)
+            }
+        } else {
+            if actor != .widgetExtension, constants.reloadCalls == .everyFetch { reloadCall(at: t + elapsed) }
+            var delay = 0.0
+            if constants.retries, retryAttempt < constants.maxRetries {
+                delay = constants.retryBaseSeconds * Foundation.pow(2, Double(retryAttempt))
+                if constants.retryJitter { delay *= apiOutcomeRandom.uniform() }
+            }
+            // A background task cannot wait past its slice.
+            if constants.retries, retryAttempt < constants.maxRetries, actor != .background || t + elapsed + delay < backgroundDeadline {
+                // One retry at a time: a background task whose retry this one replaces ends here.
+                if nextRetry != .infinity && retryActor == .background && actor != .background {
+                    let end = Swift.min(t, backgroundDeadline)
+                    observer.record(.bgTaskComplete(success: false), local: end, utc: utc(end))
+                }
+                retryAttempt += 1
+                nextRetry = t + elapsed + delay
+                retryActor = actor
+                retryInstance = instance ?? 0
+                updateRare()
+            } else {
+                retryAttempt = 0
+            }
+        }
+        return ok
+    }
+
+    /// How long a failed request takes: the timeout when it hangs, else a fast failure. Out of
+    /// line, as failures are rare: its constants stay out of every fetch's set-up.
+    @inline(never) mutating func failedRequestSeconds() -> Double {
+        apiOutcomeRandom.uniform() < constants.hangShareOfFailures ? constants.timeoutSeconds : constants.fastFailureSeconds
+    }
+
+    /// Adds a request sent at UTC `u` to its minute of the counted window (and to its half of
+    /// the sample and its complete quota day), keeping the running peaks.
+    @inline(__always) mutating func countInMinute(sentAtUTC u: Double, _ buckets: UnsafeMutablePointer<Int32>) {
+        guard u >= constants.countedStartUTC else { return }
+        let minute = Int((u - constants.countedStartUTC) * (1.0 / .secondsPerMinute))
+        guard minute < constants.countedMinutes else { return }
+        let count = buckets[minute] &+ 1
+        buckets[minute] = count
+        peakPerMinute = max(peakPerMinute, count)
+        if let halfBuckets { halfBuckets[minute] &+= 1 }
+        // One unsigned comparison tests both ends: a minute before the first complete quota
+        // day wraps to a huge value (`completeQuotaMinutes` is never negative).
+        let q = UInt(bitPattern: minute &- constants.quotaStartMinute)
+        if let quotaDays, q < UInt(bitPattern: constants.completeQuotaMinutes) {
+            let day = Int(bitPattern: q / UInt(TimeUnits.minutesPerDay))
+            let dayCount = quotaDays[day] &+ 1
+            quotaDays[day] = dayCount
+            peakQuotaDay = max(peakQuotaDay, dayCount)
+        }
+    }
+
+    /// The chance that a request sent at `local` fails, as a `bernoulli(threshold:)` threshold.
+    @inline(__always) func failureThreshold(atLocal local: Double) -> UInt64 {
+        let u = utc(local)
+        if u >= constants.outageFrom && u < constants.outageTo { return outageFailureThreshold(atUTC: u) }
+        return constants.failureThreshold
+    }
+
+    /// The failure threshold at UTC `u` within the outages' span (out of line: most requests
+    /// are sent outside it).
+    @inline(never) func outageFailureThreshold(atUTC u: Double) -> UInt64 {
+        let outages = workspace.outages
+        for k in outages.indices where u >= outages[k].start && u < outages[k].end {
+            return workspace.outageFailureThresholds[k]
+        }
+        return constants.failureThreshold
+    }
+
+    @inline(__always) func inOutage(_ local: Double) -> Bool {
+        let u = utc(local)
+        guard u >= constants.outageFrom && u < constants.outageTo else { return false }
+        return workspace.outages.contains { u >= $0.start && u < $0.end }
+    }
+}
