@@ -121,10 +121,9 @@ package struct HtmlPage {
 
     /// Fragment identifiers, made unique on the page by a numeric suffix.
     package struct Anchors {
-
-        package init() {
-        }
         private var used = Set<String>()
+
+        package init() {}
 
         package mutating func unique(_ title: String) -> String {
             let base = HtmlText.anchor(title)
