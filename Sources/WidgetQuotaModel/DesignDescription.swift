@@ -33,7 +33,7 @@ extension Design {
                 timelineEntries > 1
                 ? "The widget builds \(timelineEntries) entries \(Self.duration(minutes: entrySpacingMinutes)) apart and reloads after the last"
                 : "The widget reloads when its one entry's date has passed"
-        case .never: widget = "The widget reloads when WidgetKit decides"
+        case .never: widget = "The widget asks for no reload: it reloads when the app asks, or when WidgetKit reloads on its own"
         }
         if let align = alignToWallClockMinutes {
             widget += ", on wall-clock boundaries every \(Self.duration(minutes: align))"

@@ -10,13 +10,15 @@ public enum DesignPresets {
         all.first { $0.name == name }
     }
 
-    /// The widget calls the API inside getTimeline (the Gemini widget report, before): ≈30 requests a day.
+    /// The widget calls the API inside getTimeline under the `.after(1 hour)` policy of the
+    /// Gemini widget report's code (its widget before the cache): ≈30 requests a day.
     public static var direct: Design {
         var d = Design(name: "direct")
-        d.summary = "The widget calls the API inside getTimeline; WidgetKit decides how often (≈30/day)."
+        d.summary =
+            "The widget calls the API in every getTimeline and asks for a reload an hour later; WidgetKit adds its own and Smart Stack reloads (≈30/day)."
         d.source = "Gemini widget report (before the cache)"
         d.fetchTriggers = [.getTimeline]
-        d.reloadPolicy = .never
+        d.reloadPolicy = .after(minutes: 60)
         return d
     }
 

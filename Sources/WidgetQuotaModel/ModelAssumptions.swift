@@ -28,4 +28,11 @@ package enum ModelAssumptions {
     /// 0.25: iOS schedules background refresh by each user's app usage, so users differ, but less
     /// than in how often they glance; the sources give no figure.
     package static let backgroundRunsUserSpread = 0.25
+
+    /// How far each user's night is shifted from the scenario's `idleStartHour`, at most, either
+    /// way (uniformly).
+    ///
+    /// 1 hour: people go to bed and wake at different times, so the policy reloads held back
+    /// overnight come spread over the morning rather than all at one minute.
+    package static let idleStartUserShiftHours = 1.0
 }

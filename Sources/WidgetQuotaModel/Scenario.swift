@@ -157,8 +157,9 @@ public struct ActivityProfile: Codable, Sendable, Equatable {
 public struct Population: Codable, Sendable, Equatable {
     /// Share of users with the widget in a Smart Stack (the Gemini widget report: rotation triggers reloads).
     public var smartStackShare: Distribution = .uniform(min: 0.2, max: 0.4)
-    /// getTimeline multiplier for Smart Stack users.
-    public var smartStackUplift: Distribution = 1.5
+    /// getTimeline calls per widget instance-day that Smart Stack rotation adds for stack users
+    /// (the Gemini widget report: stacked devices "trend higher, since rotation triggers reloads").
+    public var smartStackReloadsPerDay: Distribution = .uniform(min: 20, max: 40)
     /// Share of device-days spent in Low Power Mode.
     public var lowPowerDayShare: Distribution = .uniform(min: 0.05, max: 0.15)
     /// App opens per day among users who open the app at all.
@@ -169,6 +170,11 @@ public struct Population: Codable, Sendable, Equatable {
     public var neverOpenShare: Distribution = .uniform(min: 0.1, max: 0.2)
     /// Minutes the app stays in the foreground per open.
     public var foregroundMinutes: Double = 3
+    /// Local hour at which a typical phone goes idle for the night; policy reloads falling due
+    /// while it is idle wait for its next use (each user's night is shifted by up to an hour).
+    public var idleStartHour: Double = 1
+    /// Hours a phone stays idle overnight (0: always in use).
+    public var idleHours: Double = 5
     /// Share of users with more than one instance of the widget (each has its own budget).
     public var multiWidgetShare: Double = 0.1
     /// Widget instances for those users.
@@ -194,12 +200,14 @@ public struct Population: Codable, Sendable, Equatable {
         let d = Population()
         let c = try decoder.container(keyedBy: CodingKeys.self)
         smartStackShare = try c.value(.smartStackShare, or: d.smartStackShare)
-        smartStackUplift = try c.value(.smartStackUplift, or: d.smartStackUplift)
+        smartStackReloadsPerDay = try c.value(.smartStackReloadsPerDay, or: d.smartStackReloadsPerDay)
         lowPowerDayShare = try c.value(.lowPowerDayShare, or: d.lowPowerDayShare)
         appOpensPerDay = try c.value(.appOpensPerDay, or: d.appOpensPerDay)
         appOpensUserSpread = try c.value(.appOpensUserSpread, or: d.appOpensUserSpread)
         neverOpenShare = try c.value(.neverOpenShare, or: d.neverOpenShare)
         foregroundMinutes = try c.value(.foregroundMinutes, or: d.foregroundMinutes)
+        idleStartHour = try c.value(.idleStartHour, or: d.idleStartHour)
+        idleHours = try c.value(.idleHours, or: d.idleHours)
         multiWidgetShare = try c.value(.multiWidgetShare, or: d.multiWidgetShare)
         instancesWhenMulti = try c.value(.instancesWhenMulti, or: d.instancesWhenMulti)
         rarelyViewedShare = try c.value(.rarelyViewedShare, or: d.rarelyViewedShare)
@@ -212,14 +220,17 @@ public struct Population: Codable, Sendable, Equatable {
 
 /// What WidgetKit and BackgroundTasks do, as measured and documented.
 public struct Platform: Codable, Sendable, Equatable {
-    /// System-initiated getTimeline calls per widget instance per day, without Smart Stack
-    /// (the Gemini widget report: about 30 a day on average across users, 15 on some days and 40+ on others).
-    public var getTimelinePerDay: Distribution = .normal(mean: 28.5, sd: 1.5, min: 1, max: nil)
-    /// Day-to-day variation of getTimeline calls (lognormal coefficient of variation).
+    /// getTimeline calls per widget instance-day that WidgetKit makes on its own, whatever the
+    /// timeline policy and without Smart Stack: the widget added or reconfigured, a restart, a
+    /// locale or appearance change, pages the user rarely views (Apple's "Keeping a widget up to
+    /// date"). Apple publishes no rate: an uncertain assumption, set so the Gemini widget
+    /// report's direct widget under `.after(1 hour)` logs its 900 requests a month.
+    public var systemReloadsPerDay: Distribution = .triangular(min: 4, mode: 8, max: 12)
+    /// Day-to-day variation of WidgetKit's own reloads (lognormal coefficient of variation).
     public var getTimelineDaySpread: Double = 0.35
-    /// User-to-user variation of getTimeline calls (lognormal coefficient of variation).
+    /// User-to-user variation of WidgetKit's own reloads (lognormal coefficient of variation).
     public var getTimelineUserSpread: Double = 0.2
-    /// getTimeline multiplier for a rarely viewed widget.
+    /// Multiplier of WidgetKit's own reloads for a rarely viewed widget.
     public var rarelyViewedReloadFactor: Double = 0.5
     /// Reload budget per instance per 24 h for a frequently viewed widget (the reload-budget notes and the timeline-model article: 40–70).
     public var reloadBudgetMin: Int = 40
@@ -244,7 +255,7 @@ public struct Platform: Codable, Sendable, Equatable {
     public init(from decoder: Decoder) throws {
         let d = Platform()
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        getTimelinePerDay = try c.value(.getTimelinePerDay, or: d.getTimelinePerDay)
+        systemReloadsPerDay = try c.value(.systemReloadsPerDay, or: d.systemReloadsPerDay)
         getTimelineDaySpread = try c.value(.getTimelineDaySpread, or: d.getTimelineDaySpread)
         getTimelineUserSpread = try c.value(.getTimelineUserSpread, or: d.getTimelineUserSpread)
         rarelyViewedReloadFactor = try c.value(.rarelyViewedReloadFactor, or: d.rarelyViewedReloadFactor)

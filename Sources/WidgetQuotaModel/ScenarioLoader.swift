@@ -97,6 +97,20 @@ public enum ScenarioLoader {
         }
     }
 
+    /// Keys that scenarios of earlier versions held, with what replaced them. Their old values
+    /// meant something else, so they are refused with the way forward rather than read.
+    static let replacedKeys: [String: String] = [
+        "platform.getTimelinePerDay":
+            "was WidgetKit's getTimeline rate regardless of the design; the reload policy, the app's reload calls and "
+            + "Smart Stack now drive getTimeline, and platform.systemReloadsPerDay holds only WidgetKit's own reloads "
+            + "(default: triangular 4, 8, 12 per instance-day). Remove the key, or emit the scenario again with "
+            + "`widget-quota analyze LOGS --design D --emit-scenario FILE`",
+        "population.smartStackUplift":
+            "was a multiplier on WidgetKit's getTimeline rate; Smart Stack rotation now adds its own reloads, "
+            + "population.smartStackReloadsPerDay (default: uniform 20–40 per instance-day). Remove the key, or emit the scenario again with "
+            + "`widget-quota analyze LOGS --design D --emit-scenario FILE`",
+    ]
+
     private static func checkKeys(_ value: Any, against reference: Any, path: String) throws {
         if let object = value as? [String: Any] {
             // An object form of a scalar field (a distribution, a policy, a retry) has its own keys.
@@ -110,6 +124,9 @@ public enum ScenarioLoader {
             }
             for key in object.keys.sorted() {
                 let childPath = path.isEmpty ? key : "\(path).\(key)"
+                if let replacement = replacedKeys[childPath] {
+                    throw WidgetQuotaError.invalidScenario(field: childPath, problem: replacement)
+                }
                 guard allowed.contains(key) else {
                     var problem = "unknown key \(quoted(key))"
                     // The nearest by edits, or a key this one begins (`cacheTTL` for `cacheTTLMinutes`).

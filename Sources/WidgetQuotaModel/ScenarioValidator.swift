@@ -17,7 +17,8 @@ package enum ScenarioValidator {
         package static let positiveFactor = 0.000_001...1_000.0
         package static let appOpensPerDay = 0.0...500.0
         package static let instancesWhenMulti = 1...16
-        package static let getTimelinePerDay = 0.0...10_000.0
+        /// getTimeline calls per instance-day of one cause (WidgetKit's own, Smart Stack rotation).
+        package static let reloadsPerDay = 0.0...10_000.0
         /// A coefficient of variation, such as `getTimelineDaySpread`.
         package static let spread = 0.0...10.0
         package static let backgroundRunsPerDay = 0.0...96.0
@@ -42,12 +43,14 @@ package enum ScenarioValidator {
 
         let p = s.population
         v.share(p.smartStackShare, "population.smartStackShare")
-        v.positive(p.smartStackUplift, "population.smartStackUplift")
+        v.distribution(p.smartStackReloadsPerDay, "population.smartStackReloadsPerDay", Bounds.reloadsPerDay)
         v.share(p.lowPowerDayShare, "population.lowPowerDayShare")
         v.distribution(p.appOpensPerDay, "population.appOpensPerDay", Bounds.appOpensPerDay)
         v.number(p.appOpensUserSpread, "population.appOpensUserSpread", Bounds.spread)
         v.share(p.neverOpenShare, "population.neverOpenShare")
         v.number(p.foregroundMinutes, "population.foregroundMinutes", 0...Double.minutesPerDay)
+        v.number(p.idleStartHour, "population.idleStartHour", 0...24)
+        v.number(p.idleHours, "population.idleHours", 0...20, note: "must be between 0 and 20 hours (a phone is in use part of every day)")
         v.number(p.multiWidgetShare, "population.multiWidgetShare", Bounds.share)
         v.check(
             Bounds.instancesWhenMulti.contains(p.instancesWhenMulti), "population.instancesWhenMulti",
@@ -71,7 +74,7 @@ package enum ScenarioValidator {
         }
 
         let f = s.platform
-        v.distribution(f.getTimelinePerDay, "platform.getTimelinePerDay", Bounds.getTimelinePerDay)
+        v.distribution(f.systemReloadsPerDay, "platform.systemReloadsPerDay", Bounds.reloadsPerDay)
         v.number(f.getTimelineDaySpread, "platform.getTimelineDaySpread", Bounds.spread)
         v.number(f.getTimelineUserSpread, "platform.getTimelineUserSpread", Bounds.spread)
         v.number(f.rarelyViewedReloadFactor, "platform.rarelyViewedReloadFactor", 0...10)

@@ -8,12 +8,12 @@ import WidgetQuotaSupport
 /// in `UserTraits`. Reports keep the two apart.
 public struct RunParameters: Sendable, Equatable {
     public var smartStackShare: Double
-    public var smartStackUplift: Double
+    public var smartStackReloadsPerDay: Double
     public var lowPowerDayShare: Double
     public var appOpensPerDay: Double
     public var neverOpenShare: Double
     public var glancesPerDay: Double
-    public var getTimelinePerDay: Double
+    public var systemReloadsPerDay: Double
     public var backgroundRunsPerDay: Double
     public var failureProbability: Double
     public var inputTokensPerRequest: Double
@@ -24,12 +24,12 @@ public struct RunParameters: Sendable, Equatable {
     public static func assumptions(of s: Scenario) -> [(path: String, distribution: Distribution)] {
         [
             ("population.smartStackShare", s.population.smartStackShare),
-            ("population.smartStackUplift", s.population.smartStackUplift),
+            ("population.smartStackReloadsPerDay", s.population.smartStackReloadsPerDay),
             ("population.lowPowerDayShare", s.population.lowPowerDayShare),
             ("population.appOpensPerDay", s.population.appOpensPerDay),
             ("population.neverOpenShare", s.population.neverOpenShare),
             ("population.glancesPerDay", s.population.glancesPerDay),
-            ("platform.getTimelinePerDay", s.platform.getTimelinePerDay),
+            ("platform.systemReloadsPerDay", s.platform.systemReloadsPerDay),
             ("platform.backgroundRunsPerDay", s.platform.backgroundRunsPerDay),
             ("api.failureProbability", s.api.failureProbability),
             ("api.inputTokensPerRequest", s.api.inputTokensPerRequest),
@@ -45,12 +45,12 @@ public struct RunParameters: Sendable, Equatable {
         for (path, distribution) in all { resolved[path] = value(path, distribution) }
         func v(_ path: String) -> Double { resolved[path]! }
         smartStackShare = v("population.smartStackShare")
-        smartStackUplift = v("population.smartStackUplift")
+        smartStackReloadsPerDay = v("population.smartStackReloadsPerDay")
         lowPowerDayShare = v("population.lowPowerDayShare")
         appOpensPerDay = v("population.appOpensPerDay")
         neverOpenShare = v("population.neverOpenShare")
         glancesPerDay = v("population.glancesPerDay")
-        getTimelinePerDay = v("platform.getTimelinePerDay")
+        systemReloadsPerDay = v("platform.systemReloadsPerDay")
         backgroundRunsPerDay = v("platform.backgroundRunsPerDay")
         failureProbability = v("api.failureProbability")
         inputTokensPerRequest = v("api.inputTokensPerRequest")

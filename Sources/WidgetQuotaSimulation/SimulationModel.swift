@@ -147,12 +147,18 @@ package struct UserTraits: Sendable, Equatable {
     package var instances: Int
     package var rarelyViewed: Bool
     package var budgetPerInstance: Int
-    /// System-initiated getTimeline calls per instance per day (before the day-to-day factor).
-    package var getTimelinePerDay: Double
+    /// getTimeline calls per instance per day that WidgetKit makes on its own, Smart Stack
+    /// rotation included (before the day-to-day factor); the policy's and the app's come on top.
+    package var systemReloadsPerDay: Double
     package var appOpensPerDay: Double
     package var glancesPerDay: Double
     package var lowPowerProbability: Double
     package var backgroundRunsPerDay: Double
+    /// When in the local day (seconds after midnight, perhaps negative or past a day) this
+    /// user's phone goes idle for the night, and for how long; policy reloads falling due then
+    /// wait for the night's end.
+    package var idleStartSeconds: Double
+    package var idleSeconds: Double
 
     /// Draws the traits of user `user` in `model`'s run; independent of the design (common random numbers).
     package init(model: borrowing SimulationModel, user: Int) {
@@ -173,9 +179,8 @@ package struct UserTraits: Sendable, Equatable {
             budgetPerInstance = platform.reloadBudgetMin + Int(rng.next() % UInt64(max(span, 1)))
         }
         let userFactor = UserTraits.meanOneLognormal(cv: platform.getTimelineUserSpread, &rng)
-        getTimelinePerDay =
-            p.getTimelinePerDay * userFactor
-            * (smartStack ? p.smartStackUplift : 1)
+        systemReloadsPerDay =
+            (p.systemReloadsPerDay + (smartStack ? p.smartStackReloadsPerDay : 0)) * userFactor
             * (rarelyViewed ? platform.rarelyViewedReloadFactor : 1)
         let opens = rng.bernoulli(p.neverOpenShare) ? 0 : p.appOpensPerDay
         appOpensPerDay = opens * UserTraits.meanOneLognormal(cv: s.population.appOpensUserSpread, &rng)
@@ -194,6 +199,9 @@ package struct UserTraits: Sendable, Equatable {
             lowPowerProbability = x + y > 0 ? x / (x + y) : share
         }
         backgroundRunsPerDay = p.backgroundRunsPerDay * UserTraits.meanOneLognormal(cv: ModelAssumptions.backgroundRunsUserSpread, &rng)
+        let shift = (2 * rng.uniform() - 1) * ModelAssumptions.idleStartUserShiftHours
+        idleStartSeconds = (s.population.idleStartHour + shift) * .secondsPerHour
+        idleSeconds = s.population.idleHours * .secondsPerHour
     }
 
     /// A lognormal factor with mean 1 and the given coefficient of variation.

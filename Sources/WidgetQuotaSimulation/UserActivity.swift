@@ -39,7 +39,7 @@ struct UserActivity {
         self.lowPower = UnsafePointer(lowPower)
 
         var widgetRNG = RandomStream(seed: seed, .widgetRequests, run, u)
-        let systemPerDay = max(traits.getTimelinePerDay * Double(traits.instances), 0)
+        let systemPerDay = max(traits.systemReloadsPerDay * Double(traits.instances), 0)
         widget = WidgetStream.generate(
             in: buffers, days: days, callsPerDay: { systemPerDay * dayFactor[$0] },
             glancesPerDay: max(traits.glancesPerDay, 0), rng: &widgetRNG,

@@ -92,7 +92,7 @@ extension UserSimulator {
         return fetch(at: t, actor: .widgetExtension, instance: i)
     }
 
-    /// When the timeline built at `t` asks to be reloaded.
+    /// When the timeline built at `t` is reloaded, its policy honoured.
     ///
     /// An aligned poll asks for the next wall-clock boundary (:00, :30, ... shifted by this
     /// device's phase) a whole period after the previous one, so a getTimeline between two
@@ -100,7 +100,7 @@ extension UserSimulator {
     /// as its minimum spacing allows. Other designs ask `policyDelay` later.
     @inline(__always) package mutating func policyTime(after t: Double) -> Double {
         if constants.policyNever { return .infinity }
-        guard constants.aligned else { return aligned(t + constants.policyDelay) }
+        guard constants.aligned else { return afterIdle(aligned(t + constants.policyDelay)) }
         let period = constants.alignPeriod
         // The first boundary after t, or after t + delay − period for a delay longer than the period.
         let from = t + Swift.max(constants.policyDelay - period, 0)
@@ -110,7 +110,17 @@ extension UserSimulator {
         // below); only its check waits for the division (see `predictedBoundary(from:)`).
         var predicted = predictedBoundary(from: from)
         if predicted != boundary { predicted = expectBoundary(index: index) }
-        return max(predicted, t + constants.minReloadSpacing)
+        return afterIdle(max(predicted, t + constants.minReloadSpacing))
+    }
+
+    /// `time`, or the end of the night when the phone is idle at `time`: WidgetKit honours a
+    /// timeline's reload date when the device is next in use, not while it lies idle overnight
+    /// (Apple's "Keeping a widget up to date": the date is the earliest WidgetKit asks).
+    @inline(__always) func afterIdle(_ time: Double) -> Double {
+        let sinceIdle = time - idleStart
+        let into = sinceIdle - UserSimulator.floor(sinceIdle * (1 / Double.secondsPerDay)) * .secondsPerDay
+        // (`into` can come out a hair below 0 at the night's very start: still the night.)
+        return idleLength > 0 && into < idleLength ? time - into + idleLength : time
     }
 
     /// The boundary an aligned timeline built at `from` (after any delay beyond the period) is

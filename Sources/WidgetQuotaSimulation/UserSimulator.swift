@@ -63,6 +63,9 @@ package struct UserSimulator<Observer: SimulationObserver> {
     package let wallClockPhase: Double
     /// When in its day this device's reload budget renews.
     let budgetRenewalPhase: Double
+    /// When in its local day this device goes idle for the night, and for how long (see `afterIdle(_:)`).
+    let idleStart: Double
+    let idleLength: Double
     var retryActor = RequestActor.app
     /// The widget instance whose getTimeline a widget-extension retry completes.
     var retryInstance = 0
@@ -151,6 +154,8 @@ package struct UserSimulator<Observer: SimulationObserver> {
         self.traits = traits
         self.observer = observer
         utcOffset = traits.utcOffsetSeconds
+        idleStart = traits.idleStartSeconds
+        idleLength = traits.idleSeconds
         let seed = model.scenario.horizon.seed
         let run = UInt64(model.run)
         let u = UInt64(user)
@@ -275,8 +280,11 @@ package struct UserSimulator<Observer: SimulationObserver> {
         (ws.budgetUsed, ws.exhausted, ws.queued, ws.nextPolicy, ws.displayedContent, ws.displayedError)
     }
 
-    /// Draws the first app open and push, and submits the background request made at install.
+    /// Builds each instance's first timeline (WidgetKit asks for one when the widget is added,
+    /// which starts the policy's reloads), draws the first app open and push, and submits the
+    /// background request made at install.
     private mutating func begin() {
+        for i in 0..<instances { getTimeline(i, at: 0, origin: .system) }
         nextAppOpen = appClock.next(&appOpenRandom, exponentialTables)
         nextPush = pushClock.next(&pushRandom, exponentialTables)
         if constants.fetchOnBackground {
@@ -463,7 +471,7 @@ package struct UserSimulator<Observer: SimulationObserver> {
                 observer.record(fresh ? .cacheHit(instance: 0) : .cacheStale(instance: 0), local: now, utc: utc(now))
                 shownContent[0] = cachedContent
                 shownError[0] = false
-                policy = now + delay
+                policy = afterIdle(now + delay)
             }
         }
         nextPolicy[0] = policy

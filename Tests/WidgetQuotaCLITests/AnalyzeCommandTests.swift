@@ -137,7 +137,7 @@ struct AnalyzeCommandTests {
         #expect(r.out.isEmpty)
         #expect(FileManager.default.fileExists(atPath: folder + "/report.md"))
         let scenario = try ScenarioLoader.load(path: folder + "/measured.json")
-        #expect(scenario.calibration?.fields.contains("platform.getTimelinePerDay") == true)
+        #expect(scenario.calibration?.fields.contains("platform.systemReloadsPerDay") == true)
         let sim = LogTestSupport.run([
             "simulate", "--scenario", folder + "/measured.json", "--runs", "2", "--users", "10",
             "--designs", "direct", "--format", "json",
@@ -162,7 +162,7 @@ struct AnalyzeCommandTests {
         let scenario = try ScenarioLoader.load(path: folder + "/measured.json")
         #expect(scenario.calibration?.design == Scenario().baseline)
         #expect(scenario.calibration?.getTimelineLoggedShare != nil)
-        #expect(r.err.contains("under \(Scenario().baseline) the logs show"), "\(r.err)")
+        #expect(r.err.contains("beside \(Scenario().baseline)'s own reloads"), "\(r.err)")
     }
 
     /// One extreme device (a task relaunched 100 times a day) must not cost the whole calibration:

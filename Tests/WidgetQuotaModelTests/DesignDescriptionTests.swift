@@ -15,13 +15,17 @@ import WidgetQuotaTestSupport
                 + "after each successful fetch. A failed fetch waits for the next trigger.")
     }
 
-    @Test("A direct design says it has no cache and that WidgetKit decides; the app's reload calls are left out")
+    @Test("A direct design says it has no cache and when it reloads; the app's reload calls are left out")
     func directDesign() {
         #expect(
             DesignPresets.direct.whatItDoes
                 == "Fetched by the widget in getTimeline (one API request a fetch), with no cache: every trigger fetches, "
-                + "and a failed fetch shows an error. The widget reloads when WidgetKit decides. A failed fetch waits for the next trigger."
+                + "and a failed fetch shows an error. The widget reloads its timeline after 1 h. A failed fetch waits for the next trigger."
         )
+        var never = DesignPresets.direct
+        never.reloadPolicy = .never
+        #expect(
+            never.whatItDoes.contains("The widget asks for no reload: it reloads when the app asks, or when WidgetKit reloads on its own."))
     }
 
     @Test("Backoff, several requests, reloads on every fetch, a push and an aligned poll are all said")

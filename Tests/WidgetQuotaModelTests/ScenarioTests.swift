@@ -23,22 +23,22 @@ import WidgetQuotaTestSupport
         "distributions decode",
         arguments: [
             (
-                #"{"platform": {"getTimelinePerDay": {"distribution": "triangular", "min": 10, "mode": 30, "max": 45}}}"#,
+                #"{"platform": {"systemReloadsPerDay": {"distribution": "triangular", "min": 10, "mode": 30, "max": 45}}}"#,
                 Distribution.triangular(min: 10, mode: 30, max: 45)
             ),
             (
-                #"{"platform": {"getTimelinePerDay": {"distribution": "lognormal", "mean": 30, "sd": 8}}}"#,
+                #"{"platform": {"systemReloadsPerDay": {"distribution": "lognormal", "mean": 30, "sd": 8}}}"#,
                 Distribution.lognormal(mean: 30, sd: 8)
             ),
             (
-                #"{"platform": {"getTimelinePerDay": {"distribution": "uniform", "min": 15, "max": 45}}}"#,
+                #"{"platform": {"systemReloadsPerDay": {"distribution": "uniform", "min": 15, "max": 45}}}"#,
                 Distribution.uniform(min: 15, max: 45)
             ),
-            (#"{"platform": {"getTimelinePerDay": 31}}"#, Distribution.fixed(31)),
+            (#"{"platform": {"systemReloadsPerDay": 31}}"#, Distribution.fixed(31)),
         ])
     func distributionsDecode(json: String, expected: Distribution) throws {
         let s = try ScenarioLoader.decode(Data(json.utf8))
-        #expect(s.platform.getTimelinePerDay == expected)
+        #expect(s.platform.systemReloadsPerDay == expected)
     }
 
     /// Beta quantiles are exact (to 1e-8, far below what a report prints): checked against closed forms (beta(1, b) and beta(a, 1) invert

@@ -38,7 +38,8 @@ import WidgetQuotaTestSupport
         let designs = [
             DesignPresets.pollAligned, DesignPresets.pollJittered, AlignedPolicyTests.oddlyAligned, AlignedPolicyTests.longerThanPeriod,
         ]
-        let s = TestSupport.smallScenario(users: [20], runs: 1, days: 6)
+        var s = TestSupport.smallScenario(users: [20], runs: 1, days: 6)
+        s.population.idleHours = 0  // the boundaries themselves; the night's wait is tested on its own
         let m = SimulationModel(scenario: s, design: designs[designIndex], run: 1, parameters: RunParameters.draw(s, run: 1))
         var rng = SplitMix(state: UInt64(designIndex))
         for user in 0..<20 {

@@ -69,7 +69,7 @@ import WidgetQuotaTestSupport
 
     @Test("reload budget caps get timeline") func reloadBudgetCapsGetTimeline() {
         var s = TestSupport.smallScenario(users: [100])
-        s.platform.getTimelinePerDay = 400
+        s.platform.systemReloadsPerDay = 400
         s.platform.foregroundReloadsExempt = false
         s.population.multiWidgetShare = 0
         s.population.rarelyViewedShare = 0
@@ -81,7 +81,7 @@ import WidgetQuotaTestSupport
 
     @Test("foreground reloads do not spend the budget") func foregroundReloadsDoNotSpendTheBudget() {
         var s = TestSupport.smallScenario(users: [100])
-        s.platform.getTimelinePerDay = 400
+        s.platform.systemReloadsPerDay = 400
         s.population.appOpensPerDay = 20
         s.population.neverOpenShare = 0
         s.population.foregroundMinutes = 20

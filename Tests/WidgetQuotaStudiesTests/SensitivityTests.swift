@@ -35,7 +35,8 @@ import WidgetQuotaTestSupport
         s.population.lowPowerDayShare = 0.1
         s.population.appOpensPerDay = 2
         s.population.neverOpenShare = 0.15
-        s.platform.getTimelinePerDay = 28
+        s.platform.systemReloadsPerDay = 8
+        s.population.smartStackReloadsPerDay = 30
         s.platform.backgroundRunsPerDay = 2
         s.api.failureProbability = 0.01
         s.api.outputTokensPerRequest = 40

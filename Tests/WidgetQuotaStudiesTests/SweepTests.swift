@@ -8,8 +8,17 @@ import WidgetQuotaTestSupport
 
 /// A sweep varies one knob and says so; anything else it has to change is said too.
 @Suite("sweep") struct SweepTests {
+    /// `direct` as it would be with `.never`: a design with no reload policy.
+    static var directNever: Design {
+        var d = DesignPresets.direct
+        d.name = "direct-never"
+        d.reloadPolicy = .never
+        return d
+    }
+
     static func sweep(_ design: String, _ knob: Sweep.Knob, _ values: [Double]) throws -> SweepResult {
-        let s = TestSupport.smallScenario(users: [60], runs: 2, days: 7)
+        var s = TestSupport.smallScenario(users: [60], runs: 2, days: 7)
+        s.designs = [directNever]
         let d = s.availableDesigns.first { $0.name == design }!
         return try Sweep(scenario: s, design: d, knob: knob, values: values, users: 60).run(threads: 2)
     }
@@ -56,7 +65,7 @@ import WidgetQuotaTestSupport
     @Test(
         "a knob the design lacks is named",
         arguments: [
-            ("direct", Sweep.Knob.ttl, "has no cache"), ("direct", .poll, "has no reload policy"),
+            ("direct", Sweep.Knob.ttl, "has no cache"), ("direct-never", .poll, "has no reload policy"),
             ("cache-on-open", .background, "does not refresh in the background"),
             ("prebuilt-timeline", .poll, "reloads at its timeline's end"),
         ])
@@ -65,8 +74,13 @@ import WidgetQuotaTestSupport
         #expect(r.addition?.contains(says) == true)
         #expect(r.markdown().contains("**Note:** \(design) \(says)"))
         #expect(try JSONOutput.encode(r).contains("\"addition\""))
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        var scenario = Scenario()
+        scenario.designs = [Self.directNever]
+        let file = try tmp.file(ScenarioLoader.encode(scenario))
         let cli = TestSupport.cli([
-            "sweep", "--design", design, "--knob", knob.rawValue, "--values", "60", "--users", "20",
+            "sweep", "--scenario", file, "--design", design, "--knob", knob.rawValue, "--values", "60", "--users", "20",
             "--sample-users", "20", "--runs", "1",
         ])
         #expect(cli.code == .success)

@@ -152,11 +152,12 @@ struct AnalyzeCommand: Command {
             try AtomicFileWriter.write(ScenarioLoader.encode(scenario), to: emitScenario)
             console.err("Wrote \(emitScenario) (calibrated: \(scenario.calibration?.fields.joined(separator: ", ") ?? ""))\n")
             if let c = scenario.calibration {
-                if let design = c.design, let share = c.getTimelineLoggedShare {
-                    let rate = scenario.platform.getTimelinePerDay.central
+                if let design = c.design {
+                    let system = scenario.platform.systemReloadsPerDay.central
+                    let stack = scenario.population.smartStackReloadsPerDay.central
                     console.err(
-                        "getTimeline: \(NumberText.fixed(rate, digits: 1)) system calls per instance-day; under \(design) "
-                            + "the logs show \(NumberText.fixed(share, digits: 3)) calls per call offered\n")
+                        "getTimeline: beside \(design)'s own reloads, WidgetKit's \(NumberText.fixed(system, digits: 1)) "
+                            + "and Smart Stack rotation's \(NumberText.fixed(stack, digits: 1)) per instance-day reproduce the logs\n")
                 }
                 for note in c.notes { console.err("Note: \(note)\n") }
             }

@@ -621,7 +621,7 @@ extension Reader {
         switch d.reloadPolicy {
         case .after(let m): reload = "reloads after \(Design.duration(minutes: m))"
         case .atEnd: reload = "reloads at its timeline's end"
-        case .never: reload = "reloads when WidgetKit decides"
+        case .never: reload = "reloads only when the app asks (or WidgetKit on its own)"
         }
         var appTriggers = [String]()
         if d.fetchTriggers.contains(.appForeground) { appTriggers.append("on open") }

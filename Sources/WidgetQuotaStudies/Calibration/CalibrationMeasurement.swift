@@ -57,42 +57,54 @@ package enum CalibrationMeasurement {
         )
     }
 
-    /// `population.smartStackUplift`: stacked devices' getTimeline rate over the others', with
-    /// the relative standard error of the ratio (nil without devices on both sides).
-    package static func smartStackUplift(_ devices: [LogAnalysis.DeviceMeasurement]) -> (uplift: Double, relativeSE: Double)? {
-        let (inStack, outside) = stackRates(devices)
-        guard !inStack.isEmpty && !outside.isEmpty && Statistics.mean(outside) > 0 else { return nil }
-        let a = Statistics.mean(inStack)
-        let b = Statistics.mean(outside)
-        let relative = (pow(standardError(inStack) / a, 2) + pow(standardError(outside) / b, 2)).squareRoot()
-        return (a / b, relative)
+    /// getTimeline calls per instance-day as the logs show them (WidgetKit's own where the logs
+    /// name origins, every call where they do not): over the devices outside a Smart Stack and
+    /// inside one, when every device's logs say which (`split`), and over every device.
+    package struct LoggedTimelines: Equatable {
+        package var all: Estimate
+        package var outside: Estimate?
+        package var inside: Estimate?
+        /// Whether every device's logs say whether its widget is stacked, with some outside a stack.
+        package var split: Bool { outside != nil }
     }
 
-    /// `platform.getTimelinePerDay`: system getTimeline calls per instance per day outside Smart
-    /// Stacks, divided by the scenario's rarely-viewed mix. When some logs do not say whether
-    /// the widget is stacked, the rate is over every device, divided by the scenario's Smart
-    /// Stack mix as well (`outsideStacks` false). Nil when a mix is 0.
-    package static func getTimelinePerDay(
-        _ devices: [LogAnalysis.DeviceMeasurement], population: Population,
-        platform: Platform
-    ) -> (rate: Estimate, outsideStacks: Bool)? {
-        let rarely = population.rarelyViewedShare
-        let factor = platform.rarelyViewedReloadFactor
-        let rarelyMix = 1 - rarely + rarely * factor
-        let known = devices.filter { $0.smartStack != nil }
-        var rates = stackRates(devices).outside
-        var stackMix = 1.0
-        var outsideStacks = true
-        if known.count < devices.count || rates.isEmpty {
-            outsideStacks = false
-            rates = devices.map(LogAnalyzer.instanceRate)
-            let share = population.smartStackShare.central
-            let uplift = population.smartStackUplift.central
-            stackMix = 1 - share + share * uplift
+    package static func loggedTimelines(_ devices: [LogAnalysis.DeviceMeasurement]) -> LoggedTimelines {
+        func estimate(_ rates: [Double]) -> Estimate? {
+            rates.isEmpty ? nil : Estimate(value: Statistics.mean(rates), standardError: standardError(rates))
         }
-        guard rarelyMix > 0 && stackMix > 0 else { return nil }
-        let scale = 1 / (rarelyMix * stackMix)
-        return (Estimate(value: Statistics.mean(rates) * scale, standardError: standardError(rates) * scale), outsideStacks)
+        let all = estimate(devices.map(LogAnalyzer.instanceRate)) ?? Estimate(value: 0, standardError: 0)
+        let known = devices.filter { $0.smartStack != nil }
+        let (inStack, outside) = stackRates(devices)
+        guard known.count == devices.count, !outside.isEmpty else { return LoggedTimelines(all: all) }
+        return LoggedTimelines(all: all, outside: estimate(outside), inside: estimate(inStack))
+    }
+
+    /// `platform.systemReloadsPerDay` and `population.smartStackReloadsPerDay` as the logs show
+    /// them, with no design to subtract: every logged call taken for WidgetKit's own, per
+    /// instance-day, divided by the scenario's rarely-viewed mix; the stack's as the difference
+    /// inside less outside (nil without both sides). Without the split, the Smart Stack share
+    /// and rate of `population` are taken out of the rate over every device.
+    package static func reloadsAsShown(
+        _ logged: LoggedTimelines, population: Population, platform: Platform
+    ) -> (system: Estimate, smartStack: Estimate?)? {
+        let rarely = population.rarelyViewedShare
+        let rarelyMix = 1 - rarely + rarely * platform.rarelyViewedReloadFactor
+        guard rarelyMix > 0 else { return nil }
+        if let outside = logged.outside {
+            let system = Estimate(value: outside.value / rarelyMix, standardError: outside.standardError / rarelyMix)
+            guard let inside = logged.inside else { return (system, nil) }
+            let difference = Estimate(
+                value: Swift.max(0, inside.value - outside.value) / rarelyMix,
+                standardError: (inside.standardError * inside.standardError + outside.standardError * outside.standardError)
+                    .squareRoot() / rarelyMix)
+            return (system, difference)
+        }
+        let stacked = population.smartStackShare.central * population.smartStackReloadsPerDay.central
+        return (
+            Estimate(
+                value: Swift.max(0, logged.all.value / rarelyMix - stacked), standardError: logged.all.standardError / rarelyMix),
+            nil
+        )
     }
 
     /// The squared `platform.getTimelineDaySpread`: day-to-day variance beyond Poisson noise

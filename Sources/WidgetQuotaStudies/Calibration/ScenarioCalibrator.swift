@@ -6,17 +6,16 @@ import WidgetQuotaSupport
 /// Turns a log measurement into a scenario that `simulate --scenario` accepts as is
 /// (`analyze --emit-scenario`).
 ///
-/// The engine multiplies a device's getTimeline rate by `smartStackUplift` for Smart Stack users,
-/// by `rarelyViewedReloadFactor` for rarely viewed ones and by the number of widget instances, so
-/// the measured rate is backed out accordingly: per instance, outside Smart Stacks, divided by the
-/// base scenario's rarely-viewed mix. Measured values carry their sampling uncertainty as a normal
-/// distribution (standard error across devices), so `simulate` reports it. Fields the logs cannot
-/// measure keep the base scenario's values. Every measured field is listed in `calibration.fields`.
+/// Measured values carry their sampling uncertainty as a normal distribution (standard error
+/// across devices), so `simulate` reports it. Fields the logs cannot measure keep the base
+/// scenario's values. Every measured field is listed in `calibration.fields`.
 ///
-/// Logs show the getTimeline calls that ran, not the ones the system asked for: the reload budget
-/// drops some, and Apple logs count the design's own reloads as the system's. Given the design
-/// the logged app runs, the rate is then corrected by simulation (`TimelineVisibility`): the
-/// emitted rate is the one whose simulated logs show what the real ones showed.
+/// Logs show every getTimeline call that ran, whatever caused it: the design's reload policy and
+/// the app's reload calls as well as WidgetKit's own reloads and Smart Stack rotation, less what
+/// the reload budget dropped. Given the design the logged app runs, calibration inverts the
+/// model (`TimelineVisibility`): the emitted `platform.systemReloadsPerDay` and
+/// `population.smartStackReloadsPerDay` are the rates whose simulated logs under that design
+/// show what the real ones showed. Without a design, every logged call is taken for WidgetKit's own.
 package enum ScenarioCalibrator {
     /// Iterations of the budget correction, and the relative gap to the logs that ends it.
     static let maxCorrectionIterations = 20
@@ -61,19 +60,17 @@ package enum ScenarioCalibrator {
             s.population.smartStackShare = measured("population.smartStackShare", share.value, share.standardError, Bounds.share)
             fields.append("population.smartStackShare")
         }
-        let shownUplift = Measure.smartStackUplift(ms)
-        if let shownUplift {
-            s.population.smartStackUplift = measured(
-                "population.smartStackUplift", shownUplift.uplift,
-                shownUplift.uplift * shownUplift.relativeSE, measuredUpliftBounds)
-            fields.append("population.smartStackUplift")
-        }
-
-        // With the Smart Stack share and uplift just measured, when the rate has to back them out.
-        let getTimeline = Measure.getTimelinePerDay(ms, population: s.population, platform: s.platform)
-        if let rate = getTimeline?.rate {
-            s.platform.getTimelinePerDay = measured("platform.getTimelinePerDay", rate.value, rate.standardError, Bounds.getTimelinePerDay)
-            fields.append("platform.getTimelinePerDay")
+        let logged = Measure.loggedTimelines(ms)
+        let asShown = Measure.reloadsAsShown(logged, population: s.population, platform: s.platform)
+        if let asShown {
+            s.platform.systemReloadsPerDay = measured(
+                "platform.systemReloadsPerDay", asShown.system.value, asShown.system.standardError, Bounds.reloadsPerDay)
+            fields.append("platform.systemReloadsPerDay")
+            if let stack = asShown.smartStack {
+                s.population.smartStackReloadsPerDay = measured(
+                    "population.smartStackReloadsPerDay", stack.value, stack.standardError, Bounds.reloadsPerDay)
+                fields.append("population.smartStackReloadsPerDay")
+            }
         }
 
         let shownSpreadSquared = Measure.getTimelineDaySpreadSquared(ms)
@@ -109,27 +106,23 @@ package enum ScenarioCalibrator {
             fields: fields,
             source: "widget-quota analyze: \(a.devices) devices, \(a.deviceDays) device-days, "
                 + "\(a.files.count) file\(a.files.count == 1 ? "" : "s") (\(formats))")
-        if let design, let getTimeline, getTimeline.rate.value > 0 {
+        if let design, asShown != nil {
             // Last, so the simulation sees every other measured field (app opens, Smart Stack, instances).
             var visibility = TimelineVisibility(design: design, originKnownShare: Double(ms.filter(\.originKnown).count) / Double(ms.count))
             visibility.users = Swift.max(simulatedUsers, 1)
             // As many days per simulated device as the logs have: the spread estimate depends on it.
             let dayCounts = ms.map(\.days.count).sorted()
             visibility.days = Swift.min(Swift.max(dayCounts[dayCounts.count / 2], 3), 60)
-            let mixedShare = !getTimeline.outsideStacks && shownUplift != nil ? s.population.smartStackShare.central : nil
-            let shown = Shown(
-                rate: getTimeline.rate.value, outsideStacks: getTimeline.outsideStacks, uplift: shownUplift?.uplift,
-                spreadSquared: shownSpreadSquared, mixedStackShare: mixedShare)
-            switch corrected(shown, scenario: s, visibility: visibility) {
+            let target = Target(logged: logged, spreadSquared: shownSpreadSquared)
+            switch inverted(target, scenario: s, visibility: visibility) {
             case .success(let fit):
-                // The logs' sampling error, carried through the slope of shown against true rate:
-                // where the design's own reloads fill in for the system's, the logs say little
-                // about the system's rate, and the emitted uncertainty says so.
-                s.platform.getTimelinePerDay = measured(
-                    "platform.getTimelinePerDay", fit.rate, getTimeline.rate.standardError / fit.slope,
-                    Bounds.getTimelinePerDay)
-                if let uplift = fit.uplift, let relative = shownUplift?.relativeSE {
-                    s.population.smartStackUplift = measured("population.smartStackUplift", uplift, uplift * relative, measuredUpliftBounds)
+                // The logs' sampling error, carried through the slope of shown against true rate.
+                let rate = target.rate
+                s.platform.systemReloadsPerDay = measured(
+                    "platform.systemReloadsPerDay", fit.system, rate.standardError / fit.slope, Bounds.reloadsPerDay)
+                if let stack = fit.smartStack, let inside = logged.inside {
+                    s.population.smartStackReloadsPerDay = measured(
+                        "population.smartStackReloadsPerDay", stack, inside.standardError, Bounds.reloadsPerDay)
                 }
                 if let squared = fit.spreadSquared {
                     s.platform.getTimelineDaySpread = spread(squared: squared)
@@ -139,11 +132,18 @@ package enum ScenarioCalibrator {
                                 + "\(design.name) shows with any spread")
                     }
                 }
+                if fit.systemAtBound {
+                    calibration.notes.append(
+                        "platform.systemReloadsPerDay is 0: the logs show \(NumberText.fixed(rate.value, digits: 1)) getTimeline calls "
+                            + "per instance-day, fewer than \(design.name)'s own reloads make without any of WidgetKit's "
+                            + "(\(NumberText.fixed(fit.shownWithoutSystem, digits: 1))); check that --design names the design the logged app runs"
+                    )
+                }
                 calibration.design = design.name
-                calibration.getTimelineLoggedShare = fit.share
+                calibration.getTimelineLoggedShare = fit.countedShare
             case .failure(let failure):
                 calibration.notes.append(
-                    "getTimeline figures are as the logs show them, not corrected for what they cannot show: "
+                    "getTimeline figures are as the logs show them, every call taken for WidgetKit's own: "
                         + failure.reason(design: design.name))
             }
         }
@@ -158,11 +158,6 @@ package enum ScenarioCalibrator {
     static func spread(squared: Double) -> Double {
         Swift.min(ScenarioValidator.Bounds.spread.upperBound, Swift.max(0, squared).squareRoot())
     }
-
-    /// Bounds of a measured Smart Stack uplift: the validator's, with a floor of 0.01 (stacked
-    /// widgets refreshed a hundredth as often as others), below which a ratio of two rates
-    /// says more about empty logs than about Smart Stacks.
-    static let measuredUpliftBounds = 0.01...ScenarioValidator.Bounds.positiveFactor.upperBound
 
     /// A measurement as a distribution within `bounds`: fixed without a standard error, else a
     /// normal clamped to them; and a note when the value had to be capped.
@@ -180,49 +175,44 @@ package enum ScenarioCalibrator {
         return (.normal(mean: v, sd: se, min: bounds.lowerBound, max: bounds.upperBound), note)
     }
 
-    /// What the logs showed: getTimeline per instance-day (outside Smart Stacks, or over all
-    /// devices), the Smart Stack uplift and the squared day-to-day spread when they were measured.
-    struct Shown {
-        var rate: Double
-        var outsideStacks: Bool
-        var uplift: Double?
+    /// What the logs showed: getTimeline calls per instance-day (outside Smart Stacks and inside,
+    /// or over every device) and the squared day-to-day spread when it was measured.
+    struct Target {
+        var logged: CalibrationMeasurement.LoggedTimelines
         var spreadSquared: Double?
-        /// When the rate is over all devices but the uplift was measured (some logs name the
-        /// stack, some do not): the Smart Stack share whose mix, with the shown uplift, the rate
-        /// was divided by.
-        var mixedStackShare: Double?
+        /// The rate the system's reloads are fitted to: outside stacks when the logs split them.
+        var rate: CalibrationMeasurement.Estimate { logged.outside ?? logged.all }
     }
 
-    /// The system's figures whose simulated logs show what the real ones showed.
+    /// The rates whose simulated logs show what the real ones showed.
     struct Fit {
-        var rate: Double
-        var uplift: Double?
+        var system: Double
+        var smartStack: Double?
         var spreadSquared: Double?
         /// True when the logs vary less between days than any spread makes the design show.
         var spreadAtBound = false
-        /// Calls the logs show per call offered, at that rate.
-        var share: Double
-        /// How fast the shown rate moves with the true one there.
+        /// True when the design's own reloads alone show more calls than the logs.
+        var systemAtBound = false
+        /// What the logs would show with no system reloads (when `systemAtBound`).
+        var shownWithoutSystem = 0.0
+        /// Calls the simulated logs count per getTimeline call that ran.
+        var countedShare: Double?
+        /// How fast the shown rate moves with the system's rate there.
         var slope: Double
     }
 
-    /// Why the correction gave up.
+    /// Why the inversion gave up.
     enum CorrectionFailure: Error, Equatable {
-        /// The simulated users were offered no calls (or, for the uplift, no user was stacked).
-        case nothingOffered
-        /// The simulated logs of the design show implausibly many or few calls per call offered.
-        case implausible(share: Double)
+        /// No simulated device was where the logs measured (for example, no user was stacked).
+        case nothingShown
         /// The search did not settle: typically every device spends its budget, so the logs
         /// bound the rate from below without fixing it.
         case unsettled
 
         func reason(design: String) -> String {
             switch self {
-            case .nothingOffered:
-                return "the simulated \(design) users were offered no calls to compare with"
-            case .implausible(let share):
-                return "under \(design), the simulated logs show \(String(format: "%.2f", share)) calls per call the system "
-                    + "offers, far from what the logs show; check that --design names the design the logged app runs"
+            case .nothingShown:
+                return "the simulated \(design) users showed nothing to compare with"
             case .unsettled:
                 return "under \(design), no system rate reproduces the logs (when most devices spend their reload budget, "
                     + "the logs only say the rate is at least that high)"
@@ -233,53 +223,46 @@ package enum ScenarioCalibrator {
     /// Gap between the shown and simulated squared day spread that counts as settled.
     static let spreadTolerance = 0.002
 
-    /// Calls shown per call offered outside this range mean the design cannot be the one logged.
-    static let plausibleShares = 0.25...4.0
-
-    /// Solves for the system's getTimeline rate, and for the Smart Stack uplift and day-to-day
-    /// spread when they were measured (the budget hides more of a stacked device's calls, and
-    /// cuts off busy days, which hides spread).
+    /// Solves for WidgetKit's own reloads, Smart Stack rotation's when the logs split stacked
+    /// devices from the others, and the day-to-day spread when it was measured.
     ///
-    /// Each figure is moved until the logs simulated with it show the real figure: a first
-    /// proportional step (additive for the spread), then secant steps, because what the logs
-    /// show can move slowly with the truth (with fewer system calls a design's reload policy
-    /// fires more often, and Apple logs count those reloads too). Every step simulates with the
+    /// Each rate is moved until the logs simulated with it show the real figure: a first step
+    /// by the gap (a system reload adds at most one logged call, fewer where it replaces a
+    /// policy reload or meets a spent budget), then secant steps. Every step simulates with the
     /// same random streams, so the steps are not thrown around by noise.
-    static func corrected(_ shown: Shown, scenario: Scenario, visibility: TimelineVisibility) -> Result<Fit, CorrectionFailure> {
+    static func inverted(_ target: Target, scenario: Scenario, visibility: TimelineVisibility) -> Result<Fit, CorrectionFailure> {
         var s = scenario
-        var rate = SecantSearch(x: shown.rate, target: shown.rate, range: ScenarioValidator.Bounds.getTimelinePerDay)
-        var uplift = shown.uplift.map { SecantSearch(x: $0, target: $0, range: measuredUpliftBounds) }
-        let largestSquared = ScenarioValidator.Bounds.spread.upperBound * ScenarioValidator.Bounds.spread.upperBound
-        var squared = shown.spreadSquared.map { SecantSearch(x: Swift.max($0, 0), target: $0, range: 0...largestSquared, additive: true) }
-        /// What the logs would show at this step, as a shown rate: the calls that ran, over the
-        /// same Smart Stack mix the real rate was divided by.
-        func logged(_ rate: Double, _ shares: TimelineVisibility.Shares, uplift: Double?) -> Double? {
-            guard let share = shown.outsideStacks ? shares.outside : shares.all else { return nil }
-            var value = rate * share
-            if let p = shown.mixedStackShare, let u = uplift, let u0 = shown.uplift {
-                value *= (1 - p + p * u) / (1 - p + p * u0)
-            }
-            return value
+        let bounds = ScenarioValidator.Bounds.reloadsPerDay
+        let goal = target.rate.value
+        var system = SecantSearch(x: s.platform.systemReloadsPerDay.central, target: goal, range: bounds, additive: true)
+        var stack = target.logged.inside.map {
+            SecantSearch(x: s.population.smartStackReloadsPerDay.central, target: $0.value, range: bounds, additive: true)
         }
+        let largestSquared = ScenarioValidator.Bounds.spread.upperBound * ScenarioValidator.Bounds.spread.upperBound
+        var squared = target.spreadSquared.map {
+            SecantSearch(x: Swift.max($0, 0), target: $0, range: 0...largestSquared, additive: true)
+        }
+        func rate(_ shown: TimelineVisibility.Shown) -> Double? { target.logged.split ? shown.outside : shown.all }
         for _ in 0..<maxCorrectionIterations {
-            s.platform.getTimelinePerDay = .fixed(rate.x)
-            if let uplift { s.population.smartStackUplift = .fixed(uplift.x) }
+            s.platform.systemReloadsPerDay = .fixed(system.x)
+            if let stack { s.population.smartStackReloadsPerDay = .fixed(stack.x) }
             if let squared { s.platform.getTimelineDaySpread = spread(squared: squared.x) }
-            let shares = visibility.shownPerOffered(s)
-            guard let share = shown.outsideStacks ? shares.outside : shares.all, share > 0,
-                let showing = logged(rate.x, shares, uplift: uplift?.x)
-            else { return .failure(.nothingOffered) }
-            guard plausibleShares.contains(share) else { return .failure(.implausible(share: share)) }
-            var tried = Fit(rate: rate.x, uplift: uplift?.x, spreadSquared: squared?.x, share: share, slope: Swift.min(share, 1))
-            var settled = abs(showing - shown.rate) <= correctionTolerance * shown.rate
-            if let u = uplift {
-                guard let inside = shares.inside, let outside = shares.outside, outside > 0 else { return .failure(.nothingOffered) }
-                let upliftShowing = u.x * inside / outside
-                settled = settled && abs(upliftShowing - u.target) <= correctionTolerance * u.target
-                uplift!.step(showing: upliftShowing)
+            let shown = visibility.shown(s)
+            guard let showing = rate(shown) else { return .failure(.nothingShown) }
+            var tried = Fit(
+                system: system.x, smartStack: stack?.x, spreadSquared: squared?.x, countedShare: shown.countedShare, slope: 1)
+            // At the lower bound when even no system reloads show too many calls.
+            tried.systemAtBound = system.x == bounds.lowerBound && showing > goal
+            tried.shownWithoutSystem = showing
+            var settled = abs(showing - goal) <= correctionTolerance * Swift.max(goal, 1)
+            if let q = stack {
+                guard let inside = shown.inside else { return .failure(.nothingShown) }
+                let atBound = q.x == bounds.lowerBound && inside > q.target
+                settled = settled && (abs(inside - q.target) <= correctionTolerance * Swift.max(q.target, 1) || atBound)
+                stack!.step(showing: inside)
             }
             if let q = squared {
-                guard let spreadShowing = shares.daySpreadSquared else { return .failure(.nothingOffered) }
+                guard let spreadShowing = shown.daySpreadSquared else { return .failure(.nothingShown) }
                 // Settled on the gap (in squared units: 0.002 is 0.003 of spread near 0.35), or at
                 // the lower bound when even no spread shows too much.
                 let close = abs(spreadShowing - q.target) <= spreadTolerance
@@ -287,18 +270,21 @@ package enum ScenarioCalibrator {
                 settled = settled && (close || tried.spreadAtBound)
                 squared!.step(showing: spreadShowing)
             }
-            if settled {
-                // The slope of shown against true rate, for the emitted uncertainty: one more
-                // simulation 5% higher, the other figures held.
-                s.platform.getTimelinePerDay = .fixed(rate.x * 1.05)
-                if let higher = logged(rate.x * 1.05, visibility.shownPerOffered(s), uplift: tried.uplift) {
-                    let slope = (higher - showing) / (rate.x * 0.05)
+            // When the design's own reloads alone show more than the logs, nothing else the
+            // search could move would reconcile them: stop there, and say so.
+            if settled || tried.systemAtBound {
+                // The slope of shown against the system's rate, for the emitted uncertainty:
+                // one more simulation a step higher, the other figures held.
+                let step = Swift.max(system.x * 0.05, 0.5)
+                s.platform.systemReloadsPerDay = .fixed(system.x + step)
+                if let higher = rate(visibility.shown(s)) {
+                    let slope = (higher - showing) / step
                     if SecantSearch.slopeRange.contains(slope) { tried.slope = slope }
                 }
                 return .success(tried)
             }
-            rate.step(showing: showing)
-            guard rate.x.isFinite else { return .failure(.unsettled) }
+            system.step(showing: showing)
+            guard system.x.isFinite else { return .failure(.unsettled) }
         }
         return .failure(.unsettled)
     }

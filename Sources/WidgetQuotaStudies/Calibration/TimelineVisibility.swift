@@ -3,24 +3,19 @@ import WidgetQuotaModel
 import WidgetQuotaSimulation
 import WidgetQuotaSupport
 
-/// How many getTimeline calls a device's logs show for each call the system asked for, found by
-/// simulating the design the logged app runs.
+/// What a device's logs would show of its getTimeline calls under the design the logged app
+/// runs, found by simulating that design.
 ///
-/// Logs record the calls that ran, and two things stand between those and the system's rate:
-/// - WidgetKit drops the system's calls once an instance's daily reload budget is spent, so busy
-///   devices log fewer calls than the system asked for (about 5% fewer for the direct design
-///   under the default 40–70 budget);
-/// - Apple logs do not say why a timeline was built, so the design's own reloads (its reload
-///   policy, the app's reload calls, reloads queued until the budget renews) count as the
-///   system's. WidgetQuota traces name each call's origin.
-///
-/// `shownPerOffered` simulates the scenario's users twice with the same random streams, once
-/// with the scenario's budgets and once with budgets that never bind (so every call the system
-/// offered runs), and divides what the logs would show by what was offered.
+/// Every cause of a getTimeline call lands in the logs alike: the design's reload policy, the
+/// app's reload calls, reloads queued until the budget renews, WidgetKit's own reloads and
+/// Smart Stack rotation; the reload budget drops what is over it. WidgetQuota traces name each
+/// call's origin, and the analyzer then counts only WidgetKit's own; Apple logs do not say why
+/// a timeline was built, so it counts every call. `shown(_:)` simulates the scenario's users
+/// and counts their calls the way the analyzer counts the real ones.
 package struct TimelineVisibility: Sendable {
     let design: Design
     /// Share of the measured devices whose logs name each call's origin (WidgetQuota traces);
-    /// the others count every getTimeline that ran as the system's (Apple logs).
+    /// the others count every getTimeline that ran (Apple logs).
     let originKnownShare: Double
 
     package init(design: Design, originKnownShare: Double) {
@@ -31,74 +26,69 @@ package struct TimelineVisibility: Sendable {
     package var users = ScenarioCalibrator.defaultSimulatedUsers
     var days = 14
 
-    /// A budget no device reaches.
-    package static let unboundedBudget = 1_000_000
-
-    /// Calls the logs would show per system call offered, for the users inside and outside a
-    /// Smart Stack and for all of them (nil where the simulated users were offered none), and
-    /// the day-to-day spread the logs would show.
-    package struct Shares: Sendable {
+    /// What the simulated logs show: the mean over devices of getTimeline calls per
+    /// instance-day as the analyzer counts them (`LogAnalyzer.instanceRate`), inside a Smart
+    /// Stack, outside one and over every device (nil where no simulated device was), and the
+    /// day-to-day spread estimate.
+    package struct Shown: Sendable {
         package var inside: Double?
         package var outside: Double?
         package var all: Double?
-        /// The analyzer's day-to-day spread estimate on the logged calls: the mean over devices
+        /// The analyzer's day-to-day spread estimate on the counted calls: the mean over devices
         /// of (variance − mean) ÷ mean² of their daily counts (nil: no device had calls).
         var daySpreadSquared: Double?
+        /// Calls counted per getTimeline call that ran (1 for Apple logs, which count them all).
+        package var countedShare: Double?
     }
 
-    package func shownPerOffered(_ scenario: Scenario) -> Shares {
+    package func shown(_ scenario: Scenario) -> Shown {
         var s = scenario
         s.horizon.days = days
-        var unbounded = s
-        unbounded.platform.reloadBudgetMin = Self.unboundedBudget
-        unbounded.platform.reloadBudgetMax = Self.unboundedBudget
-        unbounded.platform.rarelyViewedBudget = Self.unboundedBudget
-        let scenarios = [s, unbounded]
-        let counts = Parallel.map(count: 2, threads: 2) { [self] i in count(scenarios[i]) }
-        let bound = counts[0]
-        let offered = counts[1]
-        func share(_ b: Count, _ o: Count) -> Double? {
-            guard o.system > 0 else { return nil }
-            return (originKnownShare * Double(b.system) + (1 - originKnownShare) * Double(b.all)) / Double(o.system)
-        }
-        let spread = bound.spread.devices > 0 ? bound.spread.sum / Double(bound.spread.devices) : nil
-        return Shares(
-            inside: share(bound.inside, offered.inside), outside: share(bound.outside, offered.outside),
-            all: share(bound.inside + bound.outside, offered.inside + offered.outside), daySpreadSquared: spread)
-    }
-
-    /// getTimeline calls that ran on the counted days: the system's and all.
-    struct Count: Sendable {
-        var system = 0
-        var all = 0
-        static func + (a: Count, b: Count) -> Count { Count(system: a.system + b.system, all: a.all + b.all) }
-    }
-
-    private func count(_ s: Scenario) -> (inside: Count, outside: Count, spread: (sum: Double, devices: Int)) {
-        // Same seed, run and design index in both simulations: the system's calls (generated
-        // before the event loop) are the same, whatever the budget.
+        // The design's own reloads depend on the system's calls: one run, every user.
         let model = SimulationModel(scenario: s, design: design, run: 0, parameters: .central(s))
         let workspace = SimulationWorkspace(model: model)
         let from = Double(model.countedFirstDay) * .secondsPerDay
         let to = Double(model.countedEndDay) * .secondsPerDay
-        var inside = Count()
-        var outside = Count()
-        var spread = (sum: 0.0, devices: 0)
+        var inside = Mean()
+        var outside = Mean()
+        var counted = 0.0
+        var ran = 0
+        var spread = Mean()
         for user in 0..<users {
             var sim = UserSimulator(model: model, user: user, observer: TimelineCounter(from: from, to: to), workspace: workspace)
             sim.run()
             let counter = sim.observer
-            let c = Count(system: counter.system.reduce(0, +), all: counter.all.reduce(0, +))
-            if sim.traits.smartStack { inside = inside + c } else { outside = outside + c }
-            // As `ScenarioCalibrator` measures it: system-or-unknown calls per device-day.
-            let system = Self.spreadSquared(counter.system)
-            let all = Self.spreadSquared(counter.all)
-            if let system, let all {
-                spread.sum += originKnownShare * system + (1 - originKnownShare) * all
-                spread.devices += 1
+            let system = counter.system.reduce(0, +)
+            let all = counter.all.reduce(0, +)
+            let shown = originKnownShare * Double(system) + (1 - originKnownShare) * Double(all)
+            let rate = shown / Double(counter.system.count) / Double(sim.traits.instances)
+            if sim.traits.smartStack { inside.add(rate) } else { outside.add(rate) }
+            counted += shown
+            ran += all
+            if let system = Self.spreadSquared(counter.system), let all = Self.spreadSquared(counter.all) {
+                spread.add(originKnownShare * system + (1 - originKnownShare) * all)
             }
         }
-        return (inside, outside, spread)
+        var every = inside
+        every.merge(outside)
+        return Shown(
+            inside: inside.value, outside: outside.value, all: every.value, daySpreadSquared: spread.value,
+            countedShare: ran > 0 ? counted / Double(ran) : nil)
+    }
+
+    /// A running mean.
+    private struct Mean {
+        var sum = 0.0
+        var count = 0
+        mutating func add(_ x: Double) {
+            sum += x
+            count += 1
+        }
+        mutating func merge(_ other: Mean) {
+            sum += other.sum
+            count += other.count
+        }
+        var value: Double? { count > 0 ? sum / Double(count) : nil }
     }
 
     /// (variance − mean) ÷ mean² of daily counts: the spread beyond Poisson noise (nil: no calls).
@@ -116,7 +106,7 @@ package struct TimelineVisibility: Sendable {
 private struct TimelineCounter: SimulationObserver {
     let from: Double
     let to: Double
-    /// Calls per day: the system's, and all.
+    /// Calls per day: WidgetKit's own (Smart Stack rotation included), and all.
     var system: [Int]
     var all: [Int]
 

@@ -180,6 +180,22 @@ struct BacktestTests {
         #expect(try !ThresholdEvaluator.evaluate(gate, on: BacktestJob.metricTable(steady)).failsRun)
     }
 
+    /// Logs a widget under `.after(1 hour)` would write by rules the engine does not share
+    /// (hourly reloads while the phone is in use, a few of WidgetKit's own, a budget), for the
+    /// design that fetches in getTimeline and for the cache design: calibrated on the first
+    /// half, the model predicts the second.
+    @Test("logs made by the policy and the budget alone back-test within 10%", arguments: [false, true])
+    func foreignPolicyLogs(cache: Bool) throws {
+        let text = LogTestSupport.foreignPolicyLogs(devices: 30, days: 14, cache: cache)
+        let report = try Self.job(design: cache ? "cache-bgtask" : "direct").run(try LogTestSupport.analyze(text))
+        for name in ["getTimeline", "apiRequests"] + (cache ? ["appRequests", "backgroundLaunches"] : []) {
+            let row = try Self.row(report, name)
+            #expect(try #require(row.errorPercent) < 10, "\(name): measured \(row.measured), predicted \(row.predicted)")
+        }
+        let coverage = try #require(report.result.coverage)
+        #expect(coverage >= 0.7 && coverage <= 1, "coverage \(coverage)")
+    }
+
     @Test("the JSON keeps backtest.metrics[].{name, measured, predicted, p5, p95, errorPercent, inside} and backtest.coverage")
     func jsonKeys() throws {
         let report = try Self.job().run(try LogTestSupport.analyze(LogTestSupport.foreignLogs(devices: 4, days: 6, before: 20, after: 20)))

@@ -49,34 +49,38 @@ struct CalibrationMeasurementTests {
         #expect(Measure.smartStackShare([Self.timeline([1])]) == nil)
     }
 
-    @Test("Smart Stack uplift: stacked devices' rate per instance over the others'")
-    func smartStackUplift() {
+    @Test("logged getTimeline: per instance-day inside and outside Smart Stacks when every device says")
+    func loggedTimelines() {
         let devices = [
             Self.timeline([60, 60], smartStack: true), Self.timeline([40, 40], instances: 2, smartStack: false),
             Self.timeline([20, 20], smartStack: false),
         ]
-        let uplift = Measure.smartStackUplift(devices)
-        #expect(uplift?.uplift == 3)
-        #expect((uplift?.relativeSE ?? -1) == 0)
-        #expect(Measure.smartStackUplift([Self.timeline([5], smartStack: false)]) == nil)
+        let logged = Measure.loggedTimelines(devices)
+        #expect(logged.split && logged.inside?.value == 60 && logged.outside?.value == 20)
+        #expect(logged.inside?.standardError == 0 && logged.outside?.standardError == 0)
+        #expect(abs(logged.all.value - 100.0 / 3) < 1e-9)
+        // One device that does not say: no split.
+        let unsplit = Measure.loggedTimelines(devices + [Self.timeline([30])])
+        #expect(!unsplit.split && unsplit.inside == nil)
     }
 
-    @Test("getTimeline per day: outside Smart Stacks over the rarely-viewed mix, or over every device and the stack mix")
-    func getTimelinePerDay() {
+    @Test("reloads as shown: outside Smart Stacks over the rarely-viewed mix, the stack's as the difference, or the stack's mix taken out")
+    func reloadsAsShown() {
         var population = Population()
         population.rarelyViewedShare = 0.5
         var platform = Platform()
         platform.rarelyViewedReloadFactor = 0.5  // mix 0.75
-        let outside = Measure.getTimelinePerDay(
-            [Self.timeline([30], smartStack: false), Self.timeline([15], smartStack: false)],
+        let split = Measure.reloadsAsShown(
+            Measure.loggedTimelines([
+                Self.timeline([30], smartStack: false), Self.timeline([15], smartStack: false), Self.timeline([45], smartStack: true),
+            ]),
             population: population, platform: platform)
-        #expect(outside?.outsideStacks == true)
-        #expect(outside.map { abs($0.rate.value - 30) < 1e-9 } == true)
+        #expect(split.map { abs($0.system.value - 30) < 1e-9 } == true)
+        #expect(split?.smartStack.map { abs($0.value - 30) < 1e-9 } == true)
         population.smartStackShare = .fixed(0.5)
-        population.smartStackUplift = .fixed(3)  // stack mix 2
-        let mixed = Measure.getTimelinePerDay([Self.timeline([30])], population: population, platform: platform)
-        #expect(mixed?.outsideStacks == false)
-        #expect(mixed.map { abs($0.rate.value - 20) < 1e-9 && $0.rate.standardError == 0 } == true)
+        population.smartStackReloadsPerDay = .fixed(20)  // 10 per instance-day over the mix
+        let mixed = Measure.reloadsAsShown(Measure.loggedTimelines([Self.timeline([30])]), population: population, platform: platform)
+        #expect(mixed.map { abs($0.system.value - 30) < 1e-9 && $0.system.standardError == 0 && $0.smartStack == nil } == true)
     }
 
     @Test("day-to-day spread: beyond Poisson noise, averaged over devices; none from one-day devices")
@@ -140,13 +144,13 @@ struct CalibrationMeasurementTests {
 
     @Test("a measurement beyond the field's bounds is capped, with a note")
     func bounded() {
-        let (inside, none) = ScenarioCalibrator.bounded("f", 5, standardError: 0, ScenarioValidator.Bounds.getTimelinePerDay)
+        let (inside, none) = ScenarioCalibrator.bounded("f", 5, standardError: 0, ScenarioValidator.Bounds.reloadsPerDay)
         #expect(none == nil)
         if case .fixed(let v) = inside { #expect(v == 5) } else { Issue.record("expected a fixed value") }
-        let (capped, note) = ScenarioCalibrator.bounded("f", 20_000, standardError: 1, ScenarioValidator.Bounds.getTimelinePerDay)
+        let (capped, note) = ScenarioCalibrator.bounded("f", 20_000, standardError: 1, ScenarioValidator.Bounds.reloadsPerDay)
         #expect(note?.contains("capped at 10000") == true || note?.contains("capped at 10,000") == true)
         if case .normal(let mean, _, _, let hi) = capped {
-            #expect(mean == ScenarioValidator.Bounds.getTimelinePerDay.upperBound && hi == mean)
+            #expect(mean == ScenarioValidator.Bounds.reloadsPerDay.upperBound && hi == mean)
         } else {
             Issue.record("expected a normal distribution")
         }
