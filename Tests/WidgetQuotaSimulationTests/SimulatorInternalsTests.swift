@@ -202,7 +202,11 @@ import WidgetQuotaTestSupport
     ) {
         var s = TestSupport.smallScenario(users: [1], runs: 1, days: 4)
         s.population.idleHours = idleHours
-        if let calls = systemCallsPerDay { s.platform.systemReloadsPerDay = .fixed(calls) }
+        if let calls = systemCallsPerDay {
+            // WidgetKit's own calls, and no Smart Stack to add more.
+            s.platform.systemReloadsPerDay = .fixed(calls)
+            s.population.smartStackShare = .fixed(0)
+        }
         s.platform.reloadBudgetMin = 100_000
         s.platform.reloadBudgetMax = 100_000
         s.population.rarelyViewedShare = 0
