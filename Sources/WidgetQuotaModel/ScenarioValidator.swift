@@ -13,8 +13,6 @@ package enum ScenarioValidator {
     package enum Bounds {
         /// Any share: smart-stack, Low Power day and never-open shares, multi-widget share.
         package static let share = 0.0...1.0
-        /// A positive factor such as the Smart Stack uplift.
-        package static let positiveFactor = 0.000_001...1_000.0
         package static let appOpensPerDay = 0.0...500.0
         package static let instancesWhenMulti = 1...16
         /// getTimeline calls per instance-day of one cause (WidgetKit's own, Smart Stack rotation).
@@ -277,7 +275,6 @@ package enum ScenarioValidator {
         }
 
         mutating func share(_ d: Distribution, _ field: String) { distribution(d, field, Bounds.share) }
-        mutating func positive(_ d: Distribution, _ field: String) { distribution(d, field, Bounds.positiveFactor) }
         mutating func nonNegative(_ d: Distribution, _ field: String, max: Double) { distribution(d, field, 0...max) }
     }
 }

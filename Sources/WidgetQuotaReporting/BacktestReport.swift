@@ -75,14 +75,22 @@ public struct BacktestReport: Sendable, Equatable {
             "Per device-day", "Measured", "Predicted", "90% interval", "Error", "Inside", "Devices inside",
         ])
         for m in r.metrics {
-            let error = m.biasPercent.map { ($0 > 0 ? "+" : "") + NumberText.fixed($0, digits: 1) + "%" } ?? "–"
+            let error =
+                m.notInLogs ? "not in these logs" : m.biasPercent.map { ($0 > 0 ? "+" : "") + NumberText.fixed($0, digits: 1) + "%" } ?? "–"
             let devices = m.coverage.map { "\(NumberText.percent($0, digits: 0)) of \(m.devicesChecked)" } ?? "–"
             table.append([
-                m.label, NumberText.human(m.measured), NumberText.human(m.predicted),
-                "\(NumberText.human(m.p5))–\(NumberText.human(m.p95))", error, m.inside ? "yes" : "no", devices,
+                m.label, m.notInLogs ? "–" : NumberText.human(m.measured), NumberText.human(m.predicted),
+                "\(NumberText.human(m.p5))–\(NumberText.human(m.p95))", error, m.notInLogs ? "–" : m.inside ? "yes" : "no", devices,
             ])
         }
         out += table.markdown + "\n"
+        let absent = r.metrics.filter(\.notInLogs)
+        if !absent.isEmpty {
+            out += "Not in these logs: the model predicts these figures, but no line of the logs, on any device or day, could show them, "
+            out += "so they are not compared and stay out of the coverage. The line that would show each:\n\n"
+            for m in absent { out += "- \(m.label): \(m.wouldShowIt ?? "")\n" }
+            out += "\n"
+        }
         out += "Error: predicted minus measured, over measured (positive: the model predicts too much). "
         out +=
             "Devices inside: the share of held-out devices whose own figure lies in the 90% interval simulated for a device with as many days.\n\n"

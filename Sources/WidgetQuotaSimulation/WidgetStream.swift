@@ -9,7 +9,8 @@ package enum WidgetEventKind: UInt8 {
 }
 
 /// A user's widget activity over the whole simulated window, generated before the event loop
-/// runs: the system's getTimeline calls and the user's glances, in time order.
+/// runs: the getTimeline calls WidgetKit makes on its own (Smart Stack rotation included) and the
+/// user's glances, in time order.
 ///
 /// Neither depends on what the simulation does (the reload budget drops calls later, when they are
 /// handled), and both follow the widget's day shape, so they are one inhomogeneous Poisson process
@@ -29,7 +30,7 @@ package struct WidgetStream {
 
     /// Fills `buffers`' widget events for one user, spread over each day by the widget's shape.
     /// - Parameters:
-    ///   - callsPerDay: the day's expected system getTimeline calls (all instances), by local day.
+    ///   - callsPerDay: the day's expected getTimeline calls of WidgetKit's own (all instances), by local day.
     ///   - glancesPerDay: expected glances per day.
     @inline(__always)
     package static func generate(

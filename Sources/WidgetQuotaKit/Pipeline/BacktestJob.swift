@@ -31,8 +31,8 @@ public struct BacktestJob: Sendable {
         let parts = try Backtest.split(analysis, split)
         let scenario = try AnalysisJob.calibrate(parts.training, base: base, design: design, designAssumed: designAssumed)
         let result = Backtest.run(
-            scenario: scenario, design: design, heldOut: parts.heldOut, start: parts.heldOutStart, repetitions: repetitions,
-            threads: threads)
+            scenario: scenario, design: design, heldOut: parts.heldOut, start: parts.heldOutStart,
+            notInLogs: Backtest.notInLogs(analysis), repetitions: repetitions, threads: threads)
         return BacktestReport(
             split: split.description, trainingDevices: parts.training.devices, trainingDeviceDays: parts.training.deviceDays,
             calibratedFields: scenario.calibration?.fields ?? [], calibrationNotes: scenario.calibration?.notes ?? [],
@@ -42,7 +42,7 @@ public struct BacktestJob: Sendable {
     /// The report's figures as threshold records: `backtest.errorPercent{metric=apiRequests}`
     /// and the row's other numbers (`measured`, `predicted`, `p5`, `p95`, `biasPercent`,
     /// `coverage`), each labelled with its `metric`; the coverage over every figure is
-    /// `backtest.coverage{metric=all}`.
+    /// `backtest.coverage{metric=all}`. A figure not in the logs has no error (NaN: no comparison holds).
     public static func metricTable(_ report: BacktestReport) -> MetricTable {
         var records = [MetricRecord]()
         for row in report.result.metrics {
@@ -52,8 +52,9 @@ public struct BacktestJob: Sendable {
                 ("errorPercent", row.errorPercent), ("biasPercent", row.biasPercent), ("coverage", row.coverage),
             ]
             for (name, value) in fields {
-                // No measured figure but a predicted one: the error is unbounded.
-                let v = value ?? (name.hasSuffix("Percent") ? .infinity : .nan)
+                // No measured figure but a predicted one: the error is unbounded, unless the logs
+                // could not have shown the figure at all (no error then, so no gate fails on it).
+                let v = value ?? (name.hasSuffix("Percent") && !row.notInLogs ? .infinity : .nan)
                 records.append(MetricRecord(labels: labels, metric: "backtest." + name, value: v))
             }
         }

@@ -128,6 +128,28 @@ public enum Backtest {
 
         /// Counts towards the coverage: the monthly figure repeats `apiRequests`.
         var countsForCoverage: Bool { self != .requestsPerUserPerMonth }
+
+        /// The log line that would show this figure (for "not in these logs").
+        public var evidence: String {
+            switch self {
+            case .getTimeline:
+                return "a getTimeline record, or the widget extension's `Request ended for` line"
+            case .apiRequests, .appRequests, .extensionRequests, .requestsPerUserPerMonth:
+                return "an apiRequest record, or a CFNetwork `Task <UUID> summary for task` line of the app or its extension"
+            case .backgroundLaunches:
+                return "a bgTaskLaunch record, or the app's BackgroundTasks `Received run request for` line"
+            case .reloadCalls:
+                return "a reloadAllTimelines or reloadTimelines record, or the app's `reloadAllTimelines` / `reloadTimelines(ofKind:` line"
+            }
+        }
+    }
+
+    /// The figures of which `analysis` holds no line at all, on any device or day: the logs
+    /// cannot say what they are (a capture without network summaries has no requests to count),
+    /// so a prediction of them is not compared.
+    public static func notInLogs(_ analysis: LogAnalysis) -> Set<Metric> {
+        let days = analysis.measurements.flatMap(\.days)
+        return Set(Metric.allCases.filter { metric in !days.contains { metric.value($0) > 0 } })
     }
 
     /// The first simulated run: far from the runs `simulate` and `trace` use, so a back-test of a
@@ -159,9 +181,11 @@ public enum Backtest {
     /// on the held-out days only (`start[i]` logged days in), so a model that takes time to
     /// settle is compared at the same point. Deterministic for a given scenario seed, whatever `threads`.
     /// `heldOut` holds at least one device with at least one day (as `split` returns it).
+    /// Figures in `notInLogs` that the simulation predicts are reported as not in these logs:
+    /// no error, left out of the coverage.
     public static func run(
         scenario: Scenario, design: Design, heldOut: [LogAnalysis.DeviceMeasurement], start: [Int]? = nil,
-        repetitions: Int = defaultRepetitions, threads: Int = Parallel.defaultThreads
+        notInLogs: Set<Metric> = [], repetitions: Int = defaultRepetitions, threads: Int = Parallel.defaultThreads
     ) -> BacktestResult {
         let dayCounts = heldOut.map(\.days.count)
         let starts = start ?? Array(repeating: 0, count: heldOut.count)
@@ -204,6 +228,15 @@ public enum Backtest {
             let predicted = Statistics.mean(pooled)
             let p5 = Statistics.quantile(sorted: pooled, 0.05)
             let p95 = Statistics.quantile(sorted: pooled, 0.95)
+            // Predicted, but no line of the logs could show it: nothing to compare.
+            if notInLogs.contains(metric) && predicted > 0 {
+                rows.append(
+                    .init(
+                        name: metric.rawValue, label: metric.label, measured: measured, predicted: predicted, p5: p5, p95: p95,
+                        errorPercent: nil, biasPercent: nil, inside: false, devicesChecked: 0, coverage: nil,
+                        notInLogs: true, wouldShowIt: metric.evidence))
+                continue
+            }
             var inside = 0
             var checked = 0
             for (i, device) in heldOut.enumerated() {
@@ -288,6 +321,12 @@ public struct BacktestResult: Codable, Sendable, Equatable {
         public var devicesChecked: Int
         /// The share of those devices whose own per-day figure lies in their own simulated 90% interval.
         public var coverage: Double?
+        /// True when the model predicts the figure but the logs hold no line that could show it
+        /// (on any device or day): then there is no error, `inside` is false, and the figure is
+        /// left out of the coverage.
+        public var notInLogs: Bool = false
+        /// The log line that would show the figure, when it is not in these logs.
+        public var wouldShowIt: String?
     }
 
     /// The design the held-out devices were simulated with.

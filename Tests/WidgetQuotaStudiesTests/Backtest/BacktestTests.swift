@@ -196,6 +196,38 @@ struct BacktestTests {
         #expect(coverage >= 0.7 && coverage <= 1, "coverage \(coverage)")
     }
 
+    /// A capture that holds no reload-call line at all cannot say how many there were: the
+    /// figure is "not in these logs", with the line that would show it, not a failed prediction.
+    @Test("a figure no line of the logs could show is not in these logs, and out of the coverage")
+    func notInTheseLogs() throws {
+        let full = LogTestSupport.foreignPolicyLogs(devices: 12, days: 10, cache: true)
+        let withoutReloads = full.split(separator: "\n").filter { !$0.contains("reloadAllTimelines") }.joined(separator: "\n") + "\n"
+        let analysis = try LogTestSupport.analyze(withoutReloads)
+        // The cache design's extension sends no request either, but nothing predicts one: compared as 0.
+        #expect(Backtest.notInLogs(analysis) == [.reloadCalls, .extensionRequests])
+        let report = try Self.job(design: "cache-bgtask").run(analysis)
+        #expect(try !Self.row(report, "extensionRequests").notInLogs)
+        let reloads = try Self.row(report, "reloadCalls")
+        #expect(reloads.notInLogs && reloads.predicted > 0 && reloads.errorPercent == nil && reloads.devicesChecked == 0)
+        #expect(reloads.wouldShowIt?.contains("reloadAllTimelines") == true)
+        let md = report.markdown()
+        #expect(md.contains("| Reload calls | – |") && md.contains("not in these logs"))
+        #expect(md.contains("- Reload calls: a reloadAllTimelines or reloadTimelines record"))
+        // No gate fails on it, and the coverage is that of the other figures.
+        let gate = try Threshold("backtest.errorPercent{metric=reloadCalls} > 10", severity: .fail)
+        #expect(try !ThresholdEvaluator.evaluate(gate, on: BacktestJob.metricTable(report)).failsRun)
+        let others = report.result.metrics.filter { $0.name != "requestsPerUserPerMonth" && !$0.notInLogs }
+        let inside = others.reduce(0.0) { $0 + ($1.coverage ?? 0) * Double($1.devicesChecked) }
+        let checked = others.reduce(0) { $0 + $1.devicesChecked }
+        #expect(abs((report.result.coverage ?? -1) - inside / Double(checked)) < 1e-9)
+        // The full logs compare it as usual.
+        let compared = try Self.row(try Self.job(design: "cache-bgtask").run(try LogTestSupport.analyze(full)), "reloadCalls")
+        #expect(!compared.notInLogs && compared.errorPercent != nil && compared.wouldShowIt == nil)
+        let json = try JSONValue.parse(Data(report.json().utf8), file: "backtest.json")
+        let row = try #require(json["backtest"]?["metrics"]?.array?.first { $0["name"]?.string == "reloadCalls" })
+        #expect(row["notInLogs"] == .bool(true) && row["wouldShowIt"]?.string != nil)
+    }
+
     @Test("the JSON keeps backtest.metrics[].{name, measured, predicted, p5, p95, errorPercent, inside} and backtest.coverage")
     func jsonKeys() throws {
         let report = try Self.job().run(try LogTestSupport.analyze(LogTestSupport.foreignLogs(devices: 4, days: 6, before: 20, after: 20)))
