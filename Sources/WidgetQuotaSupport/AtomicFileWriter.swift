@@ -1,29 +1,141 @@
 import Foundation
 
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
+
 /// Writes files so a reader never sees half of one and a failed run never destroys the previous one:
-/// each file is written to a temporary sibling, then renamed over the target.
+/// each file is written to a temporary sibling, then renamed over the target. What is not a
+/// regular file is never replaced (see `write(_:to:)`).
 package enum AtomicFileWriter {
     /// Writes `contents` to `path` atomically.
     package static func write(_ contents: String, to path: String) throws {
         try write(Data(contents.utf8), to: path)
     }
 
-    /// Writes `data` to `path` atomically.
+    /// Writes `data` to `path` atomically, never replacing what is not a regular file:
+    /// - a symbolic link is followed, and its target (or the file it names, if dangling) written
+    ///   atomically beside itself, so the link stays;
+    /// - a character device (`/dev/null`, a terminal) or a FIFO is written into directly, as a
+    ///   shell redirection would (a FIFO that no process reads is refused rather than waited on);
+    /// - a folder, a block device or a socket is refused.
     package static func write(_ data: Data, to path: String) throws {
-        let url = URL(fileURLWithPath: path)
+        var info = stat()
+        var target = path
+        if stat(path, &info) == 0 {  // what the path leads to, links followed
+            switch info.st_mode & S_IFMT {
+            case S_IFREG:
+                // The file itself, so a link to it stays a link.
+                if let real = realpath(path, nil) {
+                    target = String(cString: real)
+                    free(real)
+                }
+            case S_IFCHR, S_IFIFO:
+                return try writeInto(special: path, data, fifo: info.st_mode & S_IFMT == S_IFIFO)
+            case S_IFDIR: throw WidgetQuotaError.unwritable(path: path, problem: "it is a folder; name a file")
+            default:
+                throw WidgetQuotaError.unwritable(
+                    path: path, problem: "it is not a regular file (a block device or a socket), so it is left as it is")
+            }
+        } else {
+            target = try danglingTarget(path)
+        }
+        let url = URL(fileURLWithPath: target)
         let directory = url.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw WidgetQuotaError.unwritable(path: path, problem: "the folder \(directory) does not exist")
         }
-        let temporary = directory + "/.\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)"
-        guard FileManager.default.createFile(atPath: temporary, contents: data) else {
-            throw WidgetQuotaError.unwritable(path: path, problem: "the folder is not writable")
-        }
-        if rename(temporary, path) != 0 {
+        let temporary = temporaryPath(for: target)
+        try create(temporary, data, shown: path)
+        if rename(temporary, target) != 0 {
             let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(atPath: temporary)
+            unlink(temporary)
             throw WidgetQuotaError.unwritable(path: path, problem: reason)
+        }
+    }
+
+    /// The file to create for a path that leads to nothing yet: the path itself, or what a
+    /// dangling symbolic link names (links followed, up to 40 as the kernel does), so the link stays.
+    static func danglingTarget(_ path: String) throws -> String {
+        var current = path
+        for _ in 0..<40 {
+            var info = stat()
+            guard lstat(current, &info) == 0, info.st_mode & S_IFMT == S_IFLNK,
+                let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current)
+            else { return current }
+            current =
+                destination.hasPrefix("/")
+                ? destination
+                : (URL(fileURLWithPath: current).deletingLastPathComponent().path as NSString).appendingPathComponent(destination)
+        }
+        throw WidgetQuotaError.unwritable(path: path, problem: "too many levels of symbolic links")
+    }
+
+    /// A sibling of `path` for its new contents, named after this process.
+    static func temporaryPath(for path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        return url.deletingLastPathComponent().path + "/.\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)"
+    }
+
+    /// Creates `path` (which must not exist) holding `data`, removing it again if writing fails;
+    /// errors name `shown` and say why (a full disk says so).
+    static func create(_ path: String, _ data: Data, shown: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw unwritable(shown, errno: errno, creating: true) }
+        do {
+            try writeAll(fd, data, shown: shown)
+            if close(fd) != 0 { throw unwritable(shown, errno: errno, creating: false) }
+        } catch {
+            close(fd)
+            unlink(path)
+            throw error
+        }
+    }
+
+    /// Writes `data` into an existing character device or FIFO, which is never replaced.
+    static func writeInto(special path: String, _ data: Data, fifo: Bool) throws {
+        let shown = path
+        // A FIFO is opened without waiting: with no reader, opening fails (ENXIO) instead of
+        // blocking forever; then writes wait for the reader as usual.
+        let fd = open(path, O_WRONLY | O_CLOEXEC | (fifo ? O_NONBLOCK : 0))
+        guard fd >= 0 else {
+            if fifo && errno == ENXIO {
+                throw WidgetQuotaError.unwritable(path: shown, problem: "it is a FIFO that no process is reading")
+            }
+            throw unwritable(shown, errno: errno, creating: false)
+        }
+        defer { close(fd) }
+        if fifo { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) }
+        try writeAll(fd, data, shown: shown)
+    }
+
+    static func writeAll(_ fd: Int32, _ data: Data, shown: String) throws {
+        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+            guard var pointer = buffer.baseAddress else { return }
+            var left = buffer.count
+            while left > 0 {
+                let n = systemWrite(fd, pointer, left)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw unwritable(shown, errno: errno, creating: false)
+                }
+                left -= n
+                pointer += n
+            }
+        }
+    }
+
+    /// The error for a failed create or write, in words a person can act on.
+    static func unwritable(_ path: String, errno code: Int32, creating: Bool) -> WidgetQuotaError {
+        switch code {
+        case ENOSPC: return .unwritable(path: path, problem: "no space is left on the device (ENOSPC)")
+        case EDQUOT: return .unwritable(path: path, problem: "the disk quota is exhausted (EDQUOT)")
+        case EACCES, EPERM, EROFS:
+            return .unwritable(path: path, problem: creating ? "the folder is not writable" : "it is not writable")
+        default: return .unwritable(path: path, problem: String(cString: strerror(code)))
         }
     }
 
@@ -60,12 +172,8 @@ package enum AtomicFileWriter {
         var staged = [(temporary: String, path: String)]()
         do {
             for file in files {
-                let url = URL(fileURLWithPath: file.path)
-                let temporary =
-                    url.deletingLastPathComponent().path + "/.\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)"
-                guard FileManager.default.createFile(atPath: temporary, contents: Data(file.contents.utf8)) else {
-                    throw WidgetQuotaError.unwritable(path: file.path, problem: "the folder is not writable")
-                }
+                let temporary = temporaryPath(for: file.path)
+                try create(temporary, Data(file.contents.utf8), shown: file.path)
                 staged.append((temporary, file.path))
             }
             for item in staged where rename(item.temporary, item.path) != 0 {
@@ -76,4 +184,13 @@ package enum AtomicFileWriter {
             throw error
         }
     }
+}
+
+/// POSIX `write(2)` (the enum's own `write` methods hide the name).
+private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Darwin)
+        return Darwin.write(fd, buffer, count)
+    #else
+        return Glibc.write(fd, buffer, count)
+    #endif
 }

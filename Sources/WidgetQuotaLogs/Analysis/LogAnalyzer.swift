@@ -71,6 +71,10 @@ public struct LogAnalyzer: LogRecordSink {
         let filesBefore = files.count
         var repeated = 0
         for item in items {
+            if let reason = item.skipped {
+                note("Skipped \(item.path): \(reason).")
+                continue
+            }
             // A file given twice (or as itself and inside a folder) would count every record twice.
             if item.path != "-" {
                 let identity = URL(fileURLWithPath: item.path).resolvingSymlinksInPath().standardizedFileURL.path

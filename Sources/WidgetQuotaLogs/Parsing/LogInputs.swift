@@ -9,6 +9,25 @@ package enum LogInputs {
     package struct Item: Sendable, Equatable {
         package let path: String
         package let fromFolder: Bool
+        /// Why the file is not read (it is not a regular file), for the note that says so.
+        package var skipped: String? = nil
+    }
+
+    /// Why `path` is not read as a log, or nil to read it. Inside a folder only regular files
+    /// are read: a FIFO would wait for a writer forever and a device (`/dev/zero`) never ends.
+    /// Named on the command line, a FIFO is read like standard input (`analyze <(zcat log.gz)`),
+    /// but a device or socket is still refused.
+    static func notReadable(_ path: String, fromFolder: Bool) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }  // the open that follows says why
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFIFO: return fromFolder ? "it is a FIFO, not a regular file" : nil
+        case S_IFCHR: return "it is a character device, not a regular file"
+        case S_IFBLK: return "it is a block device, not a regular file"
+        case S_IFSOCK: return "it is a socket, not a regular file"
+        default: return "it is not a regular file"
+        }
     }
 
     /// File name endings skipped inside folders: documentation, not logs.
@@ -27,6 +46,9 @@ package enum LogInputs {
                 throw WidgetQuotaError.unreadable(file: path, problem: "no such file or folder")
             }
             guard isDirectory.boolValue else {
+                if let reason = notReadable(path, fromFolder: false) {
+                    throw WidgetQuotaError.unreadable(file: path, problem: reason)
+                }
                 items.append(Item(path: path, fromFolder: false))
                 continue
             }
@@ -43,7 +65,7 @@ package enum LogInputs {
                 if fm.fileExists(atPath: full, isDirectory: &dir), !dir.boolValue { found.append(full) }
             }
             guard !found.isEmpty else { throw WidgetQuotaError.unreadable(file: path, problem: "the folder holds no log files") }
-            items += found.sorted().map { Item(path: $0, fromFolder: true) }
+            items += found.sorted().map { Item(path: $0, fromFolder: true, skipped: notReadable($0, fromFolder: true)) }
         }
         return items
     }
