@@ -69,6 +69,7 @@ public struct PriceTable: Sendable, Equatable {
 
     /// Decodes LiteLLM-format JSON.
     public static func decode(_ data: Data, file: String) throws -> PriceTable {
+        let data = JSONSyntax.withoutByteOrderMark(data)
         if data.isEmpty { throw WidgetQuotaError.emptyInput(file: file) }
         try WidgetQuotaError.checkJSONSyntax(data, file: file)
         let tree: Any

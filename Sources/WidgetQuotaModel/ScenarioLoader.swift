@@ -18,6 +18,7 @@ public enum ScenarioLoader {
 
     /// Decodes and validates scenario JSON; `file` names the source in messages.
     public static func decode(_ data: Data, file: String = "scenario") throws -> Scenario {
+        let data = JSONSyntax.withoutByteOrderMark(data)
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             throw WidgetQuotaError.emptyInput(file: file)
         }

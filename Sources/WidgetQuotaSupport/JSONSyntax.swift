@@ -2,8 +2,16 @@ import Foundation
 
 /// A strict check of JSON syntax (RFC 8259) that says where the text goes wrong, by line and
 /// column, which Foundation's parsers do not. Trailing commas, comments, single quotes and bare
-/// words are errors. Iterative and linear in the input, so hostile input cannot exhaust the stack.
+/// words are errors, and so are a key given twice in one object (which parsers resolve
+/// differently: first or last wins) and a number too large for a double. Iterative and linear in
+/// the input, so hostile input cannot exhaust the stack.
 package enum JSONSyntax {
+    /// `data` without a leading UTF-8 byte order mark, which some editors write (RFC 8259 lets a
+    /// parser ignore it).
+    package static func withoutByteOrderMark(_ data: Data) -> Data {
+        data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data
+    }
+
     /// Where and why a text is not JSON.
     public struct Problem: Error, Equatable, Sendable {
         /// 1-based line and column (in bytes) of the offending character.
@@ -57,6 +65,8 @@ package enum JSONSyntax {
 
         mutating func run() -> Problem? {
             var stack = [UInt8]()  // '{' or '['
+            // The keys of each open object, and where each first came (line and column).
+            var keys = [[String: (line: Int, column: Int)]]()
             var expect = Expect.value
             var afterComma = false
             skipSpace()
@@ -87,6 +97,7 @@ package enum JSONSyntax {
                     if b == UInt8(ascii: "{") || b == UInt8(ascii: "[") {
                         guard stack.count < 512 else { return fail("nested more than 512 levels deep") }
                         stack.append(b)
+                        if b == UInt8(ascii: "{") { keys.append([:]) }
                         i += 1
                         expect = b == UInt8(ascii: "{") ? .keyOrClose : .valueOrClose
                         continue
@@ -97,13 +108,24 @@ package enum JSONSyntax {
                     if expect == .keyOrClose && b == UInt8(ascii: "}") {
                         i += 1
                         stack.removeLast()
+                        keys.removeLast()
                         expect = .commaOrClose
                         continue
                     }
                     guard b == UInt8(ascii: "\"") else {
                         return fail("expected a member name in double quotes, found \(found())" + trailingComma)
                     }
+                    let start = i
+                    let at = (line: line, column: i - lineStart + 1)
                     if let problem = string() { return problem }
+                    let key = Self.text(of: bytes, from: start, to: i)
+                    if let first = keys[keys.count - 1][key] {
+                        return Problem(
+                            line: at.line, column: at.column,
+                            message: "the key \"\(key)\" is given twice in one object "
+                                + "(first at line \(first.line), column \(first.column)); keep one")
+                    }
+                    keys[keys.count - 1][key] = at
                     expect = .colon
                 case .colon:
                     guard b == UInt8(ascii: ":") else { return fail("expected ':' after a member name, found \(found())") }
@@ -118,7 +140,7 @@ package enum JSONSyntax {
                         expect = open == UInt8(ascii: "{") ? .key : .value
                     } else if b == close {
                         i += 1
-                        stack.removeLast()
+                        if stack.removeLast() == UInt8(ascii: "{") { keys.removeLast() }
                     } else {
                         return fail("expected ',' or '\(Character(Unicode.Scalar(close)))', found \(found())")
                     }
@@ -190,7 +212,25 @@ package enum JSONSyntax {
         func isHex(_ b: UInt8) -> Bool { (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x66) }
         func isDigit(_ k: Int) -> Bool { k < bytes.count && bytes[k] >= 0x30 && bytes[k] <= 0x39 }
 
+        /// The text of the string literal in `bytes[start..<end]` (quotes included), its escapes resolved.
+        static func text(of bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> String {
+            let literal = Array(bytes[(start + 1)..<(end - 1)])
+            guard literal.contains(UInt8(ascii: "\\")) else { return String(decoding: literal, as: UTF8.self) }
+            let quoted = Data([UInt8(ascii: "[")] + Array(bytes[start..<end]) + [UInt8(ascii: "]")])
+            return ((try? JSONSerialization.jsonObject(with: quoted)) as? [String])?.first ?? String(decoding: literal, as: UTF8.self)
+        }
+
+        /// A number at `i`, which must also fit a double (`1e309` does not).
         mutating func number() -> Problem? {
+            let start = i
+            let column = i - lineStart + 1
+            if let problem = numberSyntax() { return problem }
+            let text = String(decoding: bytes[start..<i], as: UTF8.self)
+            guard let value = Double(text), value.isInfinite else { return nil }
+            return Problem(line: line, column: column, message: "the number \(text) is too large for a double (at most about 1.8e308)")
+        }
+
+        mutating func numberSyntax() -> Problem? {
             if bytes[i] == UInt8(ascii: "-") { i += 1 }
             guard isDigit(i) else { return fail("expected a digit, found \(found())") }
             if bytes[i] == UInt8(ascii: "0") {

@@ -29,6 +29,7 @@ public enum JSONValue: Sendable, Equatable, Decodable {
 
     /// Parses JSON text; `file` names the source in the error.
     public static func parse(_ data: Data, file: String) throws -> JSONValue {
+        let data = JSONSyntax.withoutByteOrderMark(data)
         try WidgetQuotaError.checkJSONSyntax(data, file: file)
         do {
             return try JSONDecoder().decode(JSONValue.self, from: data)

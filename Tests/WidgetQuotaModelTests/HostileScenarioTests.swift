@@ -36,7 +36,9 @@ import WidgetQuotaTestSupport
         Case("array that never closes", scenario: #"{"horizon": {"users": [1, 2, 3"#, .dataError, "not valid JSON"),
         Case("nested too deep", scenario: String(repeating: "[", count: 5_000), .dataError, "not valid JSON"),
         Case("NaN", scenario: #"{"horizon": {"days": NaN}}"#, .dataError, "not valid JSON"),
-        Case("Infinity", scenario: #"{"api": {"timeoutSeconds": 1e999}}"#, .dataError, "not representable"),
+        Case(
+            "Infinity", scenario: #"{"api": {"timeoutSeconds": 1e999}}"#, .dataError, ":1:28: not valid JSON: the number 1e999 is too large"
+        ),
         Case("zero users", scenario: #"{"horizon": {"users": [0]}}"#, .dataError, "horizon.users[0]: must be between 1 and"),
         Case(
             "10^12 users", scenario: #"{"horizon": {"users": [1000000000000]}}"#, .dataError,

@@ -10,6 +10,8 @@ struct JSONSyntaxTests {
         arguments: [
             "{}", "[]", "0", "-0.5e+3", "\"a\\u00e9\\n\"", "true", " null ", "{\"a\": [1, 2, {\"b\": false}], \"c\": \"\"}",
             "[[[[]]]]", "{\"a\":{}}\n",
+            // The same key in different objects, and a number at the edge of a double.
+            "[{\"a\": 1}, {\"a\": 2}]", "{\"a\": {\"a\": 1}}", "1.7e308",
         ])
     func acceptsValidJSON(text: String) {
         #expect(JSONSyntax.problem(in: Data(text.utf8)) == nil)
@@ -35,6 +37,11 @@ struct JSONSyntaxTests {
             ("", 1, 1, "found nothing"),
             ("// comment\n{}", 1, 1, "expected a value"),
             ("[\"\\q\"]", 1, 4, "unknown escape"),
+            // A key twice in one object: parsers differ on which wins, so it is refused.
+            ("{\"days\": 7,\n \"days\": 9}", 2, 2, "the key \"days\" is given twice in one object (first at line 1, column 2)"),
+            ("{\"a\": {\"x\": 1}, \"b\": {\"x\": 2}, \"c\\u0061\": 1, \"ca\": 2}", 1, 46, "the key \"ca\" is given twice"),
+            ("[1e309]", 1, 2, "too large for a double"),
+            ("{\"price\": -2e400}", 1, 11, "the number -2e400 is too large"),
         ] as [(String, Int, Int, String)])
     func pointsAtTheProblem(text: String, line: Int, column: Int, words: String) throws {
         let problem = try #require(JSONSyntax.problem(in: Data(text.utf8)))
@@ -60,5 +67,14 @@ struct JSONSyntaxTests {
         }
         let message = WidgetQuotaError.malformedJSON(file: "s.json", line: 2, column: 14, problem: "x").description
         #expect(message == "s.json:2:14: not valid JSON: x")
+    }
+
+    @Test("a leading byte order mark is ignored in a scenario, and only there at the start")
+    func byteOrderMark() throws {
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let scenario = try ScenarioLoader.decode(Data(bom + Array(#"{"horizon": {"days": 7}}"#.utf8)), file: "bom.json")
+        #expect(scenario.horizon.days == 7)
+        #expect(JSONSyntax.withoutByteOrderMark(Data(bom + [0x7B, 0x7D])) == Data([0x7B, 0x7D]))
+        #expect(throws: WidgetQuotaError.self) { try ScenarioLoader.decode(Data(Array("{".utf8) + bom + Array("}".utf8)), file: "x.json") }
     }
 }

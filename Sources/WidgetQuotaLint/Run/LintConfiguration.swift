@@ -46,6 +46,7 @@ public struct LintConfiguration: Sendable, Equatable {
 
     /// Parses configuration JSON strictly; `file` names the source in messages.
     public static func decode(_ data: Data, file: String = fileName) throws -> LintConfiguration {
+        let data = JSONSyntax.withoutByteOrderMark(data)
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             throw WidgetQuotaError.emptyInput(file: file)
         }

@@ -51,6 +51,7 @@ public struct LogRules: Sendable {
 
     /// Parses rules JSON; `file` names the source in messages.
     public static func parse(_ data: Data, file: String) throws -> LogRules {
+        let data = JSONSyntax.withoutByteOrderMark(data)
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { throw WidgetQuotaError.emptyInput(file: file) }
         func fail(_ problem: String) -> WidgetQuotaError { .malformedInput(file: file, line: nil, problem: problem) }
         try WidgetQuotaError.checkJSONSyntax(data, file: file)
