@@ -199,17 +199,17 @@ package struct APIKeyInClientRule: LintRule {
                 let end = run(from: i + 3)
                 if end - i - 3 >= 20 { return ("a secret API key", String(decoding: u[i..<end], as: UTF8.self)) }
             }
+            // A JWT as the log redactor knows it: header (`eyJ` and 5 more), payload (2 or more),
+            // and a signature, empty in an unsigned token.
             if has(tokenPrefix, at: i) {
-                var end = i
-                var parts = 0
-                while parts < 3 {
-                    let e = run(from: end)
-                    guard e - end >= 8 else { break }
-                    parts += 1
-                    end = e
-                    if parts < 3 && end < u.count && u[end] == 0x2E { end += 1 } else { break }
+                let header = run(from: i)
+                if header - i >= 8, header < u.count, u[header] == 0x2E {
+                    let payload = run(from: header + 1)
+                    if payload - header - 1 >= 2, payload < u.count, u[payload] == 0x2E {
+                        let end = run(from: payload + 1)
+                        return ("a JSON Web Token", String(decoding: u[i..<end], as: UTF8.self))
+                    }
                 }
-                if parts == 3 { return ("a JSON Web Token", String(decoding: u[i..<end], as: UTF8.self)) }
             }
             i += 1
         }

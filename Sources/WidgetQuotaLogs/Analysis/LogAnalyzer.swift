@@ -107,8 +107,10 @@ public struct LogAnalyzer: LogRecordSink {
     }
 
     /// Reads one input; `name` is used in `file:line` references and as the device of records
-    /// that carry no device id.
+    /// that carry no device id, redacted like the log's text (a file named after an API key
+    /// must not put the key in a report).
     public mutating func read<Source: ByteSource>(source: inout Source, name: String) throws {
+        let name = redactor.redact(name)
         // A regular file is read again to confirm a repeated line; other inputs keep copies.
         var recall = DuplicateFilter.Recall.copies
         if let rereadable = source as? any RereadableByteSource, rereadable.canReread {

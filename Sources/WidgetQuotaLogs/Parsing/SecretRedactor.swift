@@ -72,7 +72,9 @@ package struct SecretRedactor: Sendable {
             // Bare Google API keys, OpenAI-style keys, JSON Web Tokens.
             (#"AIza[0-9A-Za-z_\-]{20,}"#, m),
             (#"\bsk-[A-Za-z0-9_\-]{16,}"#, m),
-            (#"\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"#, m),
+            // A JWT: a base64url JSON header (`{"` is `eyJ`), a payload, and a signature, which an
+            // unsigned token (`alg: none`) leaves empty; short tokens too.
+            (#"\beyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]{2,}\.[A-Za-z0-9_\-]*"#, m),
         ]
         rules = specs.map { pattern, template in
             // The patterns are constants of this file; a failure here is a programming error.

@@ -67,6 +67,8 @@ struct AppGroupNetworkKeyFixtureTests {
         #expect(APIKeyInClientRule.keyShape(in: "sk-ant-api03-FAKEFAKEFAKEFAKE0000")?.0 == "a secret API key")
         #expect(APIKeyInClientRule.keyShape(in: "task-ant-api03-FAKEFAKEFAKEFAKE0000") == nil)
         #expect(APIKeyInClientRule.keyShape(in: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJlMDAw")?.0 == "a JSON Web Token")
+        #expect(APIKeyInClientRule.keyShape(in: "let t = \"eyJhbGciOiJIUzI1NiJ9.eyJ4IjoxfQ.abc\"")?.0 == "a JSON Web Token")
+        #expect(APIKeyInClientRule.keyShape(in: "eyJust.one.word") == nil)
         #expect(APIKeyInClientRule.looksLikeSecret("q8ZtR2vX9pLm4NcW7yKs3HbJ6dFa1GeU"))
         #expect(!APIKeyInClientRule.looksLikeSecret("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1"))
         #expect(!APIKeyInClientRule.looksLikeSecret("quote.fetchedAt"))

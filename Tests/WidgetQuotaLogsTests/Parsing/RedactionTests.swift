@@ -12,6 +12,8 @@ struct RedactionTests {
         "plantedApiKeyValue0004", "plantedTokenValue0005", "sk-PLANTEDplantedPLANTED0006",
         "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJwbGFudGVkIn0.c2lnbmF0dXJlcGxhbnRlZA",
         "plantedEncodedKey0008", "plantedHeaderDictionary0009", "plantedProcessName0010",
+        // A key in a file's name, which becomes the device of records that name none.
+        "AIzaSyFILENAMEplantedFILENAMEplanted0011",
     ]
 
     static var message: String {
@@ -36,6 +38,10 @@ struct RedactionTests {
             ("pa\u{017F}\u{017F}word=hunter2 ok", "pa\u{017F}\u{017F}word=[REDACTED] ok"),
             ("to\u{212A}en=abcdef&page=2", "to\u{212A}en=[REDACTED]&page=2"),
             ("tokens=80 monkey=3", "tokens=80 monkey=3"),
+            // Short JWTs, an unsigned one too, bare in a message.
+            ("jwt eyJhbGciOiJIUzI1NiJ9.eyJ4IjoxfQ.abc ok", "jwt [REDACTED] ok"),
+            ("jwt eyJhbGciOiJub25lIn0.eyJ4IjoxfQ. ok", "jwt [REDACTED] ok"),
+            ("eyJust.one.word", "eyJust.one.word"),
             // Percent-encoded, prefixed and spaced names.
             ("url=https%3A%2F%2Fx.com%2Fv1%3Fkey%3DSECRET3%26alt%3Djson", "url=https%3A%2F%2Fx.com%2Fv1%3Fkey%3D[REDACTED]%26alt%3Djson"),
             ("?api_key%3DSECRET4", "?api_key%3D[REDACTED]"),
@@ -97,6 +103,7 @@ struct RedactionTests {
             ),
             ("syslog.log", "2026-09-01 10:00:00.000000+0200  localhost App[1]: (App) \(m)\n"),
             ("compact.log", "2026-09-01 10:00:00.000 E  App[1:2] \(m)\n"),
+            ("device-\(secrets[10]).log", "2026-09-01 10:00:00.000 E  App[1:2] \(m)\n"),
         ]
     }
 
