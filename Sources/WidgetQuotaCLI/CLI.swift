@@ -74,10 +74,11 @@ package enum CLI {
         let name = command.spec.name
         do {
             let code = try command.execute(rest, console)
-            // A result that did not reach standard output (a full disk) is not a success.
+            // A result that did not reach standard output (a full disk) is not a success, and it
+            // outranks a failed gate or lint's findings (exit 1): the report they refer to is lost.
             if let failure = console.outputFailure {
                 console.err("widget-quota \(name): cannot write to standard output: \(failure)\n")
-                return code == .success ? .ioError : code
+                return code.rawValue <= 1 ? .ioError : code
             }
             return code
         } catch let error as WidgetQuotaError {

@@ -60,10 +60,7 @@ public struct PriceTable: Sendable, Equatable {
     /// Reads a LiteLLM-format price file as is: a JSON object of models, each with
     /// `input_cost_per_token` and `output_cost_per_token`; entries without both are skipped.
     public static func load(path: String) throws -> PriceTable {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw WidgetQuotaError.unreadable(
-                file: path, problem: FileManager.default.fileExists(atPath: path) ? "permission denied or not a file" : "no such file")
-        }
+        let data = try InputFile.contents(of: path)
         return try decode(data, file: path)
     }
 

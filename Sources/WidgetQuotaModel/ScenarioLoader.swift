@@ -5,10 +5,7 @@ import WidgetQuotaSupport
 public enum ScenarioLoader {
     /// Loads and validates the scenario at `path`.
     public static func load(path: String) throws -> Scenario {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let exists = FileManager.default.fileExists(atPath: path)
-            throw WidgetQuotaError.unreadable(file: path, problem: exists ? "permission denied or not a file" : "no such file")
-        }
+        let data = try InputFile.contents(of: path)
         do {
             return try decode(data, file: path)
         } catch WidgetQuotaError.invalidScenario(let field, let problem) {

@@ -7,6 +7,9 @@ package enum ScenarioValidator {
     package static let maxUsers = 1_000_000_000
     /// Longest horizon, in days.
     package static let maxDays = 366
+    /// Most Monte-Carlo runs, and most users simulated event by event per run.
+    package static let maxRuns = 100_000
+    package static let maxSampleUsers = 10_000_000
 
     /// The values the model accepts for the fields `analyze` measures (and a few like them);
     /// the validator checks them and the calibrator caps measurements to them.
@@ -33,10 +36,10 @@ package enum ScenarioValidator {
         for (i, n) in h.users.enumerated() {
             v.check(n >= 1 && n <= maxUsers, "horizon.users[\(i)]", "must be between 1 and \(maxUsers), got \(n)")
         }
-        v.check(h.runs >= 1 && h.runs <= 100_000, "horizon.runs", "must be between 1 and 100000, got \(h.runs)")
+        v.check(h.runs >= 1 && h.runs <= maxRuns, "horizon.runs", "must be between 1 and \(maxRuns), got \(h.runs)")
         v.check(
-            h.sampleUsers >= 1 && h.sampleUsers <= 10_000_000, "horizon.sampleUsers",
-            "must be between 1 and 10000000, got \(h.sampleUsers)")
+            h.sampleUsers >= 1 && h.sampleUsers <= maxSampleUsers, "horizon.sampleUsers",
+            "must be between 1 and \(maxSampleUsers), got \(h.sampleUsers)")
         if let growth = h.growth { growthChecks(growth, &v) }
 
         let p = s.population

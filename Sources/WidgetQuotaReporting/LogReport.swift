@@ -110,7 +110,7 @@ public struct LogReport: Sendable {
         out += table.markdown + "\n"
 
         var ratios = MarkdownTable(["Figure", "Value"])
-        ratios.append(["Implied API requests per user per month", a.recognisedNothing ? "–" : n(a.requestsPerUserPerMonth)])
+        ratios.append(["Implied API requests per user per month", a.requestsPerUserPerMonth.map(n) ?? "–"])
         ratios.append(["Reload calls per successful API request (app and extension)", opt(a.reloadCallsPerSuccessfulFetch)])
         ratios.append(["API error rate", opt(a.apiErrorRate, percent: true)])
         ratios.append(["getTimeline error rate", opt(a.timelineErrorRate, percent: true)])

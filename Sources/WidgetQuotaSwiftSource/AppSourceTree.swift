@@ -124,9 +124,7 @@ package struct AppSourceTree: Sendable {
         var project: XcodeProject?
         var projectPath: String?
         for (path, absolute) in found {
-            guard let data = FileManager.default.contents(atPath: absolute) else {
-                throw WidgetQuotaError.unreadable(file: path, problem: "permission denied or not a file")
-            }
+            let data = try InputFile.contents(of: absolute, shown: path)
             let bytes = [UInt8](data)
             if path.hasSuffix(".swift") {
                 guard String(validating: bytes, as: UTF8.self) != nil else {

@@ -90,9 +90,7 @@ extension PropertyList {
 
     /// Reads an XML property list file.
     package static func load(path: String, displayPath: String? = nil) throws -> PropertyList {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw WidgetQuotaError.unreadable(file: displayPath ?? path, problem: "the file cannot be opened")
-        }
+        let data = try InputFile.contents(of: path, shown: displayPath)
         return try parseXML(Array(data), file: displayPath ?? path)
     }
 }

@@ -59,6 +59,8 @@ struct AnalyzeBacktestCommandTests {
             (["--fail-if", "backtest.errorPercent > 10"], "add --backtest"),
             (["--backtest", "--split", "2026-10-05", "--train-days", "3"], "give at most one"),
             (["--backtest", "--split", "5 Oct"], "YYYY-MM-DD"),
+            // A date that does not exist would roll over into the next month.
+            (["--backtest", "--split", "2026-02-30"], "a date that exists, got \"2026-02-30\" (February has no day 30)"),
             (["--backtest", "--format", "csv"], "markdown or json"),
             (["--backtest", "--design", "none"], "--design NAME"),
             (["--backtest", "--emit-scenario", tmp.path + "/s.json"], "one at a time"),

@@ -58,6 +58,16 @@ import WidgetQuotaTestSupport
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
+    /// A device is not a report: said as such, not as "permission denied".
+    @Test("a device as a report is unreadable, and said why") func deviceAsReport() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let (_, head) = try Self.reports(tmp)
+        let run = TestSupport.cli(["diff", "/dev/null", head])
+        #expect(run.code == .noInput)
+        #expect(run.err.contains("/dev/null: cannot read: it is a character device, not a file"), "\(run.err)")
+    }
+
     @Test("simulate refuses a change gate, naming diff") func simulateRefusesAChangeGate() {
         let run = TestSupport.cli(["simulate", "--runs", "1", "--sample-users", "5", "--fail-if", "change(costPerMonth) > 10%"])
         #expect(run.code == .dataError)

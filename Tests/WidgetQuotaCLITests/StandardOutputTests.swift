@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetQuotaCLI
+import WidgetQuotaTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -42,6 +43,19 @@ import WidgetQuotaCLI
         let code = CLI.run(["designs"], console: console)
         #expect(code == .ioError)
         #expect(err.contains("cannot write to standard output: No space left on device"), "\(err)")
+    }
+
+    /// lint's findings exit 1, but a report that never reached its reader is the worse news.
+    @Test("a lint run with findings whose output cannot be written exits 74") func lintWithFindingsExits74() {
+        let console = Console(
+            failableOut: { _ in "No space left on device" }, failableErr: { _ in nil }, stderrIsTerminal: false, environment: [:])
+        let app = Fixtures.path("apps/broken-app")
+        #expect(
+            CLI.run(
+                ["lint", app],
+                console: Console(failableOut: { _ in nil }, failableErr: { _ in nil }, stderrIsTerminal: false, environment: [:]))
+                == .thresholdFailed)
+        #expect(CLI.run(["lint", app], console: console) == .ioError)
     }
 
     @Test("a run whose output is written succeeds") func aRunWhoseOutputIsWrittenSucceeds() {

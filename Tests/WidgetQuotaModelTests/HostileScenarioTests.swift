@@ -121,7 +121,12 @@ import WidgetQuotaTestSupport
             "no entry spacing", scenario: #"{"platform": {"minEntrySpacingMinutes": 0}}"#, .dataError,
             "platform.minEntrySpacingMinutes: must be between 1 and 1440 minutes"),
         Case("zero users as a flag", args: ["--users", "0"], .usage, "--users: must be between 1 and 1000000000, got 0"),
-        Case("zero runs as a flag", args: ["--runs", "0"], .usage, "--runs: must be between 1 and 100000, got 0"),
+        Case("zero runs as a flag", args: ["--runs", "0"], .usage, "--runs expects a whole number between 1 and 100000, got \"0\""),
+        Case("runs in exponent form", args: ["--runs", "1e9"], .usage, "--runs expects a whole number between 1 and 100000, got \"1e9\""),
+        Case("an empty item in --users", args: ["--users", "1,,2"], .usage, "got an empty item in \"1,,2\""),
+        Case(
+            "a device as the scenario", args: ["--scenario", "/dev/null"], .noInput,
+            "/dev/null: cannot read: it is a character device, not a file"),
         Case("empty design list", args: ["--designs", ","], .usage, "--designs needs at least one design name"),
         Case("a design listed twice", args: ["--designs", "direct,cache-bgtask,direct"], .usage, "--designs names \"direct\" twice"),
         Case("missing price file", args: ["--prices", "/nonexistent/prices.json"], .noInput, "no such file"),

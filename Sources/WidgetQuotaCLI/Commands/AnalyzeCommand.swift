@@ -128,7 +128,13 @@ struct AnalyzeCommand: Command {
             guard parts.count == 3, text.count == 10, (1...12).contains(parts[1]), (1...31).contains(parts[2]) else {
                 throw WidgetQuotaError.usage("--split expects a date as YYYY-MM-DD, got \"\(text)\"")
             }
-            rule = .date(LogTimestamp.daysFromCivil(year: parts[0], month: parts[1], day: parts[2]))
+            let day = LogTimestamp.daysFromCivil(year: parts[0], month: parts[1], day: parts[2])
+            // 2026-02-30 would roll over into March: the date must exist.
+            guard LogTimestamp.dateText(day: day) == text else {
+                throw WidgetQuotaError.usage(
+                    "--split expects a date that exists, got \"\(text)\" (\(monthName(parts[1])) has no day \(parts[2]))")
+            }
+            rule = .date(day)
         } else if let n = try a.int(trainDays, min: 1, max: 100_000) {
             rule = .trainDays(n)
         } else if a.flag(splitDevices) {
@@ -175,4 +181,9 @@ struct AnalyzeCommand: Command {
         try console.emit(text, to: out)
         return ThresholdMessages.report(outcomes, console: console, quiet: false)
     }
+}
+
+/// The English name of month `m` (1–12).
+private func monthName(_ m: Int) -> String {
+    ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"][m - 1]
 }

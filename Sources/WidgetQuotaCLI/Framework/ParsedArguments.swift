@@ -86,7 +86,8 @@ package struct ParsedArguments {
     func int(_ option: Option, min: Int = Int.min, max: Int = Int.max) throws -> Int? {
         guard let text = value(option) else { return nil }
         guard let v = Int(text.replacingOccurrences(of: "_", with: "")), v >= min, v <= max else {
-            throw WidgetQuotaError.usage("--\(option.name) expects a whole number between \(min) and \(max), got \(quoted(text))")
+            let range = min == Int.min && max == Int.max ? "" : " between \(min) and \(max)"
+            throw WidgetQuotaError.usage("--\(option.name) expects a whole number\(range), got \(quoted(text))")
         }
         return v
     }
@@ -105,8 +106,13 @@ package struct ParsedArguments {
         return text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
+    /// Comma-separated whole numbers; an empty item (`1,,2`, a trailing comma) is an error, not skipped.
     func intList(_ option: Option) throws -> [Int]? {
-        guard let items = list(option) else { return nil }
+        guard let text = value(option) else { return nil }
+        let items = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        if items.contains(where: \.isEmpty) {
+            throw WidgetQuotaError.usage("--\(option.name) expects comma-separated whole numbers, got an empty item in \(quoted(text))")
+        }
         return try items.map { item in
             guard let v = Int(item.replacingOccurrences(of: "_", with: "")) else {
                 throw WidgetQuotaError.usage("--\(option.name) expects comma-separated whole numbers, got \(quoted(item))")

@@ -47,9 +47,9 @@ extension ParsedArguments {
     func runScenario(users: (values: [Int], option: Option)? = nil) throws -> Scenario {
         var scenario = try self.scenario()
         if let users { scenario.horizon.users = users.values }
-        if let runs = try int(.runs) { scenario.horizon.runs = runs }
+        if let runs = try int(.runs, min: 1, max: ScenarioValidator.maxRuns) { scenario.horizon.runs = runs }
         if let seed = try uint64(.seed) { scenario.horizon.seed = seed }
-        if let sample = try int(.sampleUsers) { scenario.horizon.sampleUsers = sample }
+        if let sample = try int(.sampleUsers, min: 1, max: ScenarioValidator.maxSampleUsers) { scenario.horizon.sampleUsers = sample }
         do {
             try ScenarioValidator.validate(scenario)
         } catch WidgetQuotaError.invalidScenario(let field, let problem) {

@@ -69,10 +69,7 @@ public struct DiffJob: Sendable {
 
     /// Reads a JSON report or log analysis: a missing file is exit 66, a file that is neither exit 65.
     public static func loadReport(_ path: String) throws -> JSONValue {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw WidgetQuotaError.unreadable(
-                file: path, problem: FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file")
-        }
+        let data = try InputFile.contents(of: path)
         guard !data.isEmpty else { throw WidgetQuotaError.emptyInput(file: path) }
         let json = try JSONValue.parse(data, file: path)
         guard json["results"]?.array != nil || LogDiff.isAnalysis(json) else {

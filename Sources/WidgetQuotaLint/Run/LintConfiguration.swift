@@ -30,10 +30,7 @@ public struct LintConfiguration: Sendable, Equatable {
 
     /// Reads the configuration at `path`.
     public static func load(path: String) throws -> LintConfiguration {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let exists = FileManager.default.fileExists(atPath: path)
-            throw WidgetQuotaError.unreadable(file: path, problem: exists ? "permission denied or not a file" : "no such file")
-        }
+        let data = try InputFile.contents(of: path)
         return try decode(data, file: path)
     }
 

@@ -180,8 +180,14 @@ public struct LogAnalysis: Codable, Sendable {
     public var apiErrorRate: Double?
     /// getTimeline calls that ended in an error, over getTimeline calls.
     public var timelineErrorRate: Double?
-    /// Mean API requests per device-day × 30 (0 when nothing was recognised: see `recognisedNothing`).
-    public var requestsPerUserPerMonth: Double
+    /// Mean API requests per device-day × 30; nil (`null` in the JSON) when nothing was
+    /// recognised (see `recognisedNothing`), since nothing was measured.
+    public var requestsPerUserPerMonth: Double? {
+        get { impliedRequestsPerUserPerMonth.value }
+        set { impliedRequestsPerUserPerMonth = NullableNumber(newValue) }
+    }
+    /// `requestsPerUserPerMonth` as the JSON holds it: always present, `null` when unmeasured.
+    var impliedRequestsPerUserPerMonth: NullableNumber
     /// True when logs were read but no widget, background-task or network line was recognised:
     /// every figure is then unmeasured rather than zero.
     public var recognisedNothing = false
@@ -206,7 +212,8 @@ public struct LogAnalysis: Codable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case schemaVersion, devices, deviceDays, linesRead, linesRecognised, malformedLines, duplicateLines, malformedExamples, bytesRead
-        case files, perDeviceDay, reloadCallsPerSuccessfulFetch, apiErrorRate, timelineErrorRate, requestsPerUserPerMonth
+        case files, perDeviceDay, reloadCallsPerSuccessfulFetch, apiErrorRate, timelineErrorRate
+        case impliedRequestsPerUserPerMonth = "requestsPerUserPerMonth"
         case smartStack, lowPowerMode, appProcesses, extensionProcesses, otherProcessRequests, perDevice, topErrors, notes
         case recognisedNothing, processesSeen, rulesChecked
         case findingEntries = "findings"
@@ -336,7 +343,7 @@ extension LogAnalyzer {
             reloadCallsPerSuccessfulFetch: successes > 0 ? Double(sum(\.reloadCalls)) / Double(successes) : nil,
             apiErrorRate: requests > 0 ? Double(failed) / Double(requests) : nil,
             timelineErrorRate: timelines > 0 ? Double(sum(\.timelineErrors)) / Double(timelines) : nil,
-            requestsPerUserPerMonth: perDay.apiRequests.mean * 30,
+            impliedRequestsPerUserPerMonth: NullableNumber(recognisedNothing ? nil : perDay.apiRequests.mean * 30),
             smartStack: LogAnalyzer.smartStackSplit(measurements), lowPowerMode: LogAnalyzer.lowPowerSplit(measurements),
             appProcesses: apps.sorted(), extensionProcesses: extensions.sorted(), otherProcessRequests: other,
             perDevice: summaries, topErrors: Array(topErrors), notes: notes, measurements: measurements)

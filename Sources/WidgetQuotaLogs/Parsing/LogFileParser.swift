@@ -157,8 +157,11 @@ struct LogFileParser {
 
     private mutating func detect(_ b: UnsafeBufferPointer<UInt8>, line: LineView, into sink: inout some LogRecordSink) throws {
         if ByteSearch.isBlank(b) { return }
-        // Records separated by a bare CR (classic Mac line endings) read as one long line.
-        if let cr = b.firstIndex(of: 0x0D), cr + 1 < b.count, LogTimestamp.parse(UnsafeBufferPointer(rebasing: b[(cr + 1)...])) != nil {
+        // Records separated by a bare CR (classic Mac line endings) read as one long line: a
+        // timestamped text record, or a JSON object (NDJSON), right after a CR.
+        if let cr = b.firstIndex(of: 0x0D), cr + 1 < b.count,
+            b[cr + 1] == UInt8(ascii: "{") || LogTimestamp.parse(UnsafeBufferPointer(rebasing: b[(cr + 1)...])) != nil
+        {
             throw WidgetQuotaError.malformedInput(
                 file: file, line: nil,
                 problem: "records are separated by CR-only line endings; expected LF or CRLF (convert with: tr '\\r' '\\n')")

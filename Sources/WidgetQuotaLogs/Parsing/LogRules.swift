@@ -42,10 +42,7 @@ public struct LogRules: Sendable {
 
     /// Loads a rules file; every problem names the file, the rule and what was expected (exit 65).
     public static func load(path: String) throws -> LogRules {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let exists = FileManager.default.fileExists(atPath: path)
-            throw WidgetQuotaError.unreadable(file: path, problem: exists ? "permission denied or not a file" : "no such file")
-        }
+        let data = try InputFile.contents(of: path)
         return try parse(data, file: path)
     }
 

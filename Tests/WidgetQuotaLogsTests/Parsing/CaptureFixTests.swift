@@ -56,6 +56,9 @@ struct CaptureFixTests {
         let json = LogTestSupport.run(["analyze", "--format", "json", path])
         #expect(json.code == .success)
         #expect(json.out.contains("\"recognisedNothing\" : true"))
+        // Unmeasured, as the Markdown's "–" says: null, not 0, and the key is still there.
+        #expect(json.out.contains("\"requestsPerUserPerMonth\" : null"), "\(json.out.prefix(2_000))")
+        #expect(a.requestsPerUserPerMonth == nil)
 
         let strict = LogTestSupport.run(["analyze", "--strict", path])
         #expect(strict.code == .dataError)
@@ -169,6 +172,13 @@ struct CaptureFixTests {
         #expect(r.code == .dataError)
         #expect(r.err.contains("records are separated by CR-only line endings; expected LF or CRLF"))
         #expect(!r.err.contains("header"))
+        // NDJSON with CR-only endings, as the trace format or `log show --style ndjson` writes it.
+        let trace = try String(contentsOfFile: LogTestSupport.fixture("trace.ndjson"), encoding: .utf8)
+        #expect {
+            _ = try LogTestSupport.analyze(trace.replacingOccurrences(of: "\n", with: "\r"), name: "cr.ndjson")
+        } throws: { error in
+            "\(error)".contains("records are separated by CR-only line endings")
+        }
     }
 
     @Test("a file that is one line of 2 MB without a line break says so")

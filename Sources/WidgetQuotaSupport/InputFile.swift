@@ -1,0 +1,38 @@
+import Foundation
+
+/// Reads an input file whole, and says truly why it cannot (`unreadable`, exit 66): no such file,
+/// permission denied, a folder, or a device or socket (which could block or never end). A FIFO
+/// is read like a pipe (`--scenario <(…)`).
+package enum InputFile {
+    package static func contents(of path: String, shown: String? = nil) throws -> Data {
+        let name = shown ?? path
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw WidgetQuotaError.unreadable(file: name, problem: reason(errno))
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG, S_IFIFO: break
+        case S_IFDIR: throw WidgetQuotaError.unreadable(file: name, problem: "it is a folder, not a file")
+        case S_IFCHR: throw WidgetQuotaError.unreadable(file: name, problem: "it is a character device, not a file")
+        case S_IFBLK: throw WidgetQuotaError.unreadable(file: name, problem: "it is a block device, not a file")
+        default: throw WidgetQuotaError.unreadable(file: name, problem: "it is a socket or other special file, not a file")
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw WidgetQuotaError.unreadable(file: name, problem: access(path, R_OK) == 0 ? "it cannot be opened" : reason(errno))
+        }
+        defer { try? handle.close() }
+        do {
+            return try handle.readToEnd() ?? Data()
+        } catch {
+            throw WidgetQuotaError.unreadable(file: name, problem: "reading failed: \(error.localizedDescription)")
+        }
+    }
+
+    static func reason(_ code: Int32) -> String {
+        switch code {
+        case ENOENT, ENOTDIR: return "no such file"
+        case EACCES, EPERM: return "permission denied"
+        default: return String(cString: strerror(code))
+        }
+    }
+}
