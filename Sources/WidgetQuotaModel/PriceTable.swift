@@ -64,6 +64,10 @@ public struct PriceTable: Sendable, Equatable {
         return try decode(data, file: path)
     }
 
+    /// The largest cost per token a price file may give: $1, a million times the dearest
+    /// published model's, and far below where a month's cost would overflow.
+    package static let maxCostPerToken = 1.0
+
     /// Decodes LiteLLM-format JSON.
     public static func decode(_ data: Data, file: String) throws -> PriceTable {
         let data = JSONSyntax.withoutByteOrderMark(data)
@@ -89,6 +93,15 @@ public struct PriceTable: Sendable, Equatable {
             guard input.isFinite, output.isFinite, input >= 0, output >= 0 else {
                 throw WidgetQuotaError.malformedInput(
                     file: file, line: nil, problem: "\(name): costs per token must be finite and not negative")
+            }
+            // A month's cost multiplies the price by up to ~10²⁴ tokens (a billion users); a price
+            // far beyond any model's would print $Infinity, so it is refused as a unit mistake.
+            guard input <= maxCostPerToken, output <= maxCostPerToken else {
+                throw WidgetQuotaError.malformedInput(
+                    file: file, line: nil,
+                    problem: "\(name): a cost of \(String(format: "%g", max(input, output))) $ a token is beyond any model's "
+                        + "(at most \(NumberText.plain(maxCostPerToken)) $ a token, $1,000,000 per 1M tokens); "
+                        + "costs are in dollars per token, not per 1M tokens")
             }
             prices[name] = Price(inputCostPerToken: input, outputCostPerToken: output)
             if let provider = entry["litellm_provider"] as? String, !provider.isEmpty { providers[name] = provider }

@@ -23,8 +23,10 @@ package enum LintReportJSON {
         var summary: Summary
         var files: [LintReport.ReadFile]
         var directiveProblems: [ProblemEntry]
+        var notes: [String]
 
         init(_ report: LintReport) {
+            notes = report.notes
             verdict = report.verdict
             findings = report.findings.map(FindingEntry.init)
             design = report.design
@@ -36,7 +38,7 @@ package enum LintReportJSON {
         }
 
         enum CodingKeys: String, CodingKey {
-            case schemaVersion, verdict, findings, design, summary, files, directiveProblems
+            case schemaVersion, verdict, findings, design, summary, files, directiveProblems, notes
         }
 
         func encode(to encoder: Encoder) throws {
@@ -48,6 +50,7 @@ package enum LintReportJSON {
             try c.encode(summary, forKey: .summary)
             try c.encode(files, forKey: .files)
             try c.encode(directiveProblems, forKey: .directiveProblems)
+            try c.encode(notes, forKey: .notes)
         }
     }
 

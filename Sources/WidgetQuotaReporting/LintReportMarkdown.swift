@@ -33,6 +33,10 @@ package enum LintReportMarkdown {
                 out += "- `\(problem.location.description)`: \(PrintableText.clean(problem.message))\n"
             }
         }
+        if !report.notes.isEmpty {
+            out += "\n## Files skipped\n\n"
+            for note in report.notes { out += "- \(MarkdownTable.escape(PrintableText.clean(note)))\n" }
+        }
         let passed = report.rulesPassed
         out += "\n## Rules passed\n\n"
         out += passed.isEmpty ? "None.\n" : passed.map { "- `\($0.rawValue)`: \($0.title)\n" }.joined()

@@ -124,7 +124,15 @@ package struct AppSourceTree: Sendable {
         var project: XcodeProject?
         var projectPath: String?
         for (path, absolute) in found {
-            let data = try InputFile.contents(of: absolute, shown: path)
+            // A file found in a folder that cannot be read (a dangling link, no permission) is
+            // skipped with a note; one named on the command line stops the run.
+            let data: Data
+            do {
+                data = try InputFile.contents(of: absolute, shown: path)
+            } catch let error as WidgetQuotaError where !paths.contains(absolute) {
+                notes.append("\(error.description) (skipped)")
+                continue
+            }
             let bytes = [UInt8](data)
             if path.hasSuffix(".swift") {
                 guard String(validating: bytes, as: UTF8.self) != nil else {
@@ -144,8 +152,12 @@ package struct AppSourceTree: Sendable {
                 do {
                     propertyLists[path] = try PropertyList.parseXML(bytes, file: path)
                     propertyListTexts[path] = String(decoding: bytes, as: UTF8.self)
-                } catch let error as WidgetQuotaError where !essential {
-                    notes.append("\(error.description) (skipped)")
+                } catch let error as WidgetQuotaError {
+                    // One unreadable property list must not cost the whole run; an Info.plist or
+                    // entitlements file skipped means the rules that read it did not see it.
+                    notes.append(
+                        "\(error.description) (skipped\(essential ? "; the rules that read this file did not see it, so their findings about it may be wrong" : ""))"
+                    )
                 }
             }
         }

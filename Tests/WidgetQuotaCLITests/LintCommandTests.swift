@@ -3,6 +3,7 @@ import Testing
 import WidgetQuotaKit
 import WidgetQuotaLint
 import WidgetQuotaModel
+import WidgetQuotaSupport
 import WidgetQuotaTestSupport
 
 /// `widget-quota lint` end to end: exit codes, formats, the emitted scenario, and no key printed.
@@ -27,6 +28,26 @@ struct LintCommandTests {
         #expect(bad.code == .dataError)
         #expect(bad.err.contains("lint.json:2"), "\(bad.err)")
         #expect(bad.err.contains("retry-loop"))
+    }
+
+    /// One bad file must not cost the whole run: a binary Info.plist and a dangling link are
+    /// skipped with the reason, in the report and its JSON.
+    @Test("an unreadable Info.plist or a dangling link is skipped with a note, not the end of the run")
+    func unreadableFilesAreSkipped() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let copy = tmp.path + "/app"
+        try FileManager.default.copyItem(atPath: Self.app("cache-app"), toPath: copy)
+        try Data([0x62, 0x70, 0x6C, 0x69, 0x73, 0x74, 0x30, 0x30, 0xD1, 0x01]).write(to: URL(fileURLWithPath: copy + "/Widget/Info.plist"))
+        try FileManager.default.createSymbolicLink(atPath: copy + "/Dangling.swift", withDestinationPath: "nowhere.swift")
+        let md = TestSupport.cli(["lint", copy])
+        #expect(md.code == .success, "\(md.err)")
+        #expect(md.out.contains("## Files skipped"))
+        #expect(md.out.contains("Widget/Info.plist:1: not a property list this program can read"))
+        #expect(md.out.contains("Dangling.swift: cannot read: no such file (skipped)"))
+        let json = TestSupport.cli(["lint", copy, "--format", "json"])
+        let notes = try #require(try JSONValue.parse(Data(json.out.utf8), file: "lint.json")["notes"]?.array)
+        #expect(notes.count == 2)
     }
 
     @Test("--fail-on decides the exit status from the findings that remain")

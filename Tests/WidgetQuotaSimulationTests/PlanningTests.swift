@@ -115,4 +115,17 @@ import WidgetQuotaTestSupport
         #expect(throws: WidgetQuotaError.self) { try table.price(for: "gemini-9") }
         #expect(throws: WidgetQuotaError.self) { try PriceTable.decode(Data("[]".utf8), file: "x.json") }
     }
+
+    /// A price whose month would print $Infinity is a unit mistake, refused with the unit.
+    @Test("a price beyond any model's is refused") func aPriceBeyondAnyModelsIsRefused() {
+        let json = #"{"m": {"input_cost_per_token": 1e308, "output_cost_per_token": 1e-6}}"#
+        #expect {
+            _ = try PriceTable.decode(Data(json.utf8), file: "prices.json")
+        } throws: { error in
+            "\(error)".contains("m: a cost of 1e+308 $ a token is beyond any model's") && "\(error)".contains("dollars per token")
+        }
+        #expect(
+            (try? PriceTable.decode(Data(#"{"m": {"input_cost_per_token": 1, "output_cost_per_token": 0.5}}"#.utf8), file: "p.json")) != nil
+        )
+    }
 }

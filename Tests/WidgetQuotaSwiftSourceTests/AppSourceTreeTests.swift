@@ -132,12 +132,16 @@ import WidgetQuotaTestSupport
         #expect(error?.description.contains("/nope") == true)
     }
 
-    @Test("a broken Info.plist is an error naming it; a broken other plist and a non-UTF-8 Swift file are skipped with a note")
+    @Test("a broken Info.plist, a broken other plist and a non-UTF-8 Swift file are skipped with a note naming them")
     func badFiles() throws {
         let tmp = try TemporaryDirectory()
-        let root = try Self.tree(["A/Info.plist": "<plist><dict><key>x</key></dict></plist>"], in: tmp)
-        let error = #expect(throws: WidgetQuotaError.self) { try AppSourceTree.load(paths: [root]) }
-        #expect(error?.description.hasPrefix("A/Info.plist:1:") == true)
+        let root = try Self.tree(["A/Info.plist": "<plist><dict><key>x</key></dict></plist>", "A/Main.swift": "let x = 1"], in: tmp)
+        let withBrokenInfo = try AppSourceTree.load(paths: [root])
+        #expect(withBrokenInfo.swiftFiles.map(\.path) == ["A/Main.swift"])
+        #expect(withBrokenInfo.notes.count == 1)
+        // The note says what skipping an Info.plist costs: the rules that read it did not see it.
+        #expect(withBrokenInfo.notes.first?.hasPrefix("A/Info.plist:1:") == true)
+        #expect(withBrokenInfo.notes.first?.contains("the rules that read this file did not see it") == true)
         let other = try Self.tree(["A/Settings.plist": "bplist00", "A/Main.swift": "let x = 1"], in: tmp)
         try Data([0x6C, 0x65, 0x74, 0xFF, 0xFE]).write(to: URL(fileURLWithPath: other + "/A/Bad.swift"))
         let tree = try AppSourceTree.load(paths: [other])

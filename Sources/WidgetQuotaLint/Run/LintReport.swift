@@ -64,11 +64,15 @@ public struct LintReport: Sendable, Equatable {
     public var design: LintDesignSummary?
     /// Inline directives that name no rule (a typo in a comment): reported, never fatal.
     public var directiveProblems: [LintDirective.Problem]
+    /// What the run says of its input: files skipped and why (unreadable, not UTF-8, a binary
+    /// property list, a second project).
+    public var notes: [String]
 
     public init(
         findings: [Finding], files: [ReadFile], suppressed: Int = 0, design: LintDesignSummary? = nil,
-        directiveProblems: [LintDirective.Problem] = []
+        directiveProblems: [LintDirective.Problem] = [], notes: [String] = []
     ) {
+        self.notes = notes
         self.findings = Finding.sorted(findings)
         self.files = files
         self.suppressed = suppressed

@@ -52,7 +52,8 @@ public struct LintRun: Sendable {
             LintDesignSummary(name: $0.design.name, sentence: $0.sentence, assumedFields: $0.assumedFields)
         }
         let report = LintReport(
-            findings: kept, files: Self.files(tree), suppressed: suppressed, design: summary, directiveProblems: problems)
+            findings: kept, files: Self.files(tree), suppressed: suppressed, design: summary, directiveProblems: problems,
+            notes: tree.notes)
         return Outcome(report: report, tree: tree, design: design)
     }
 
