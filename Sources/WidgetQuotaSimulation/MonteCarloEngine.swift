@@ -54,6 +54,21 @@ package struct MonteCarloEngine: Sendable {
         min(scenario.horizon.sampleUsers, max(scenario.horizon.users.max() ?? 1, scenario.horizon.growth?.users.max() ?? 1))
     }
 
+    /// Called from a worker each time a task (one run under a group of designs) ends; there are
+    /// `taskCount` of them. Nil: nothing is reported.
+    package var onTaskFinished: (@Sendable () -> Void)?
+
+    /// Tasks `run()` and `runWithOrdinaryDays()` split the work into.
+    package var taskCount: Int { scenario.horizon.runs * designGroups().count }
+
+    /// User-days the simulation runs through, every design and run together (the padding and
+    /// warm-up days included): the measure of how long it takes.
+    package var simulatedUserDays: Double {
+        let h = scenario.horizon
+        let days = SimulationModel.paddingDays + h.warmupDays + h.days + 1
+        return Double(h.runs) * Double(sampleSize) * Double(days) * Double(designs.count)
+    }
+
     /// Runs every (run, design) pair and aggregates the results.
     package func run() -> SimulationResult { simulateAll().aggregate() }
 
@@ -85,11 +100,8 @@ package struct MonteCarloEngine: Sendable {
         let parameters = (0..<runs).map { parameterOverride?($0) ?? RunParameters.draw(scenario, run: $0) }
         let sample = sampleSize
         let userCounts = scenario.horizon.users.sorted()
-        // A task keeps every design of its group's counters: at most `taskMemoryBudget` of them.
-        let perDesign = DesignTask.bytesPerDesign(days: scenario.horizon.days)
-        let groups = MonteCarloEngine.designGroups(
-            designs: designCount, runs: runs, threads: threads,
-            maxPerGroup: max(1, MonteCarloEngine.taskMemoryBudget / perDesign))
+        let groups = designGroups()
+        let onTaskFinished = self.onTaskFinished
         // Background launch rates depend on the design's interval and the scenario, not the run.
         let backgroundShape = DayShape(weights: scenario.population.activity.background)
         let intervals = Set(
@@ -107,8 +119,10 @@ package struct MonteCarloEngine: Sendable {
                     scenario: scenario, design: designs[d], run: run, parameters: parameters[run],
                     backgroundCalibration: calibrations[SimulationModel.backgroundIntervalHours(designs[d], scenario)])
             }
-            return MonteCarloEngine.simulate(
+            let output = MonteCarloEngine.simulate(
                 models: models, sampleUsers: sample, userCounts: userCounts, measuresOutageExtra: measuresOutageExtra)
+            onTaskFinished?()
+            return output
         }
         // Back in (run, design) order.
         var outputs = [TaskOutput?](repeating: nil, count: runs * designCount)
@@ -120,6 +134,15 @@ package struct MonteCarloEngine: Sendable {
             scenario: scenario, designs: designs, parameters: parameters,
             price: try? prices.price(for: scenario.api.model), priceSource: prices.source,
             userCounts: userCounts, sampleUsers: sample, outputs: outputs.map { $0! })
+    }
+
+    /// The design groups of the tasks: a task keeps every design of its group's counters, at
+    /// most `taskMemoryBudget` of them.
+    private func designGroups() -> [[Int]] {
+        let perDesign = DesignTask.bytesPerDesign(days: scenario.horizon.days)
+        return MonteCarloEngine.designGroups(
+            designs: designs.count, runs: scenario.horizon.runs, threads: threads,
+            maxPerGroup: max(1, MonteCarloEngine.taskMemoryBudget / perDesign))
     }
 
     /// Bytes of per-design counters one task may hold (a long horizon with many designs would

@@ -64,3 +64,13 @@ import WidgetQuotaTestSupport
         #expect(console.outputFailure == nil)
     }
 }
+
+/// The counter line's time left reads as a person would say it.
+@Suite("progress") struct ProgressTests {
+    @Test(
+        "time left in seconds, minutes, then hours and minutes",
+        arguments: [(0.2, "1 s"), (45, "45 s"), (200, "3 min"), (7_800, "2 h 10 min")])
+    func timeLeft(seconds: Double, text: String) {
+        #expect(TimeLeft.text(seconds) == text)
+    }
+}

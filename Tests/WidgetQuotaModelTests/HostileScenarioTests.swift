@@ -123,6 +123,13 @@ import WidgetQuotaTestSupport
         Case("zero users as a flag", args: ["--users", "0"], .usage, "--users: must be between 1 and 1000000000, got 0"),
         Case("zero runs as a flag", args: ["--runs", "0"], .usage, "--runs expects a whole number between 1 and 100000, got \"0\""),
         Case("runs in exponent form", args: ["--runs", "1e9"], .usage, "--runs expects a whole number between 1 and 100000, got \"1e9\""),
+        // Accepted limits whose work would run for hours: refused before simulating, with the way out.
+        Case(
+            "runs that would take hours", args: ["--runs", "100000"], .usage,
+            "this run would simulate 23,100,000,000 user-days (100,000 runs × 1,000 users × 33 days × 7 designs)"),
+        Case(
+            "ten million sample users", args: ["--users", "10000000", "--sample-users", "10000000"], .usage,
+            "or pass --allow-long to run it anyway"),
         Case("an empty item in --users", args: ["--users", "1,,2"], .usage, "got an empty item in \"1,,2\""),
         Case(
             "a device as the scenario", args: ["--scenario", "/dev/null"], .noInput,

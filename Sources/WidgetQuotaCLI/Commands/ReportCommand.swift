@@ -26,7 +26,7 @@ struct ReportCommand: Command {
             Every file is written atomically into DIR (default Reports): a failed run leaves the
             previous reports whole.
             """,
-        options: [logs, noLogs, .scenario] + SimulateCommand.choosing + [out, .threads, .prices] + Option.thresholds + [.quiet],
+        options: [logs, noLogs, .scenario] + SimulateCommand.choosing + [out, .threads, .allowLong, .prices] + Option.thresholds + [.quiet],
         examples: [
             "swift run -c release widget-quota report",
             "widget-quota report --logs device-logs/ --scenario my-scenario.json --out review",
@@ -45,6 +45,7 @@ struct ReportCommand: Command {
         var simulation = try SimulationJob(scenario: scenario, designs: designs, threads: a.threads(), prices: a.prices())
         simulation.withPresets = a.flag(SimulateCommand.withPresets)
         simulation.thresholds = try a.thresholds()
+        simulation.allowLong = a.flag(.allowLong)
         job = ReportJob(logs: a.flag(Self.noLogs) ? nil : a.value(Self.logs) ?? "SampleLogs", simulation: simulation)
         out = a.value(Self.out) ?? "Reports"
         if out == "-" { throw WidgetQuotaError.usage("--out names the report's folder; standard output (-) takes one file") }

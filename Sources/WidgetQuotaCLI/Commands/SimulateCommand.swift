@@ -45,7 +45,7 @@ struct SimulateCommand: Command {
             result row of the JSON report (or an alias such as quotaExceedProbability, costPerMonth,
             requestsPerMonth), labels are design, users and tier, and OP is one of > >= < <= == !=.
             """,
-        options: [.scenario] + choosing + [users, .runs, .seed, .threads, .sampleUsers, .prices, format, out]
+        options: [.scenario] + choosing + [users, .runs, .seed, .threads, .sampleUsers, .allowLong, .prices, format, out]
             + Option.thresholds + [noSensitivity, .quiet],
         examples: [
             "widget-quota simulate",
@@ -70,6 +70,7 @@ struct SimulateCommand: Command {
         job.withPresets = a.flag(Self.withPresets)
         job.thresholds = try a.thresholds()
         job.sensitivity = !a.flag(Self.noSensitivity)
+        job.allowLong = a.flag(.allowLong)
         self.job = job
         out = a.value(Self.out)
         if out == "-" {

@@ -15,17 +15,24 @@ struct TerminalProgress: JobProgress {
         if enabled { console.err(text + "\n") }
     }
 
-    /// A callback that redraws `label [###...] done/total` in place each time it is called.
+    /// A callback that redraws `label [###...] done/total, about 3 min left` in place each
+    /// time it is called (the time left from the pace so far, once a tenth is done).
     func counter(label: String, total: Int) -> (@Sendable () -> Void)? {
         guard enabled else { return nil }
         let count = Count()
         let console = self.console
+        let start = Date()
         return {
             let done = count.increment()
             let width = 24
             let filled = total > 0 ? width * done / total : width
             let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-            console.err("\r\(label) [\(bar)] \(done)/\(total)")
+            var left = ""
+            if done < total && done * 10 >= total {
+                let seconds = Date().timeIntervalSince(start) / Double(done) * Double(total - done)
+                left = ", about " + TimeLeft.text(seconds) + " left"
+            }
+            console.err("\r\(label) [\(bar)] \(done)/\(total)\(left)\u{1B}[K")
         }
     }
 
@@ -42,5 +49,16 @@ struct TerminalProgress: JobProgress {
             value += 1
             return value
         }
+    }
+}
+
+/// A time left as a person says it: `45 s`, `3 min`, `2 h 10 min`.
+package enum TimeLeft {
+    package static func text(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded())
+        if s < 90 { return "\(max(s, 1)) s" }
+        let minutes = (s + 30) / 60
+        if minutes < 90 { return "\(minutes) min" }
+        return "\(minutes / 60) h \(minutes % 60) min"
     }
 }

@@ -4,6 +4,7 @@ import WidgetQuotaModel
 import WidgetQuotaReporting
 import WidgetQuotaSimulation
 import WidgetQuotaStudies
+import WidgetQuotaSupport
 
 /// The projection job behind `simulate` and `report`: simulate the scenario's designs, then
 /// (optionally) the sensitivity analysis and the TTL sweep of the baseline design and the
@@ -31,6 +32,14 @@ public struct SimulationJob: Sendable {
     public var withoutOutages = true
     /// Thresholds checked against the report.
     public var thresholds: [Threshold] = []
+    /// Run even when the projection would simulate more than `maxUserDays` (`--allow-long`).
+    public var allowLong = false
+
+    /// The most user-days (runs × users simulated per run × simulated days × designs) a run
+    /// simulates without `allowLong`: a billion, over 200 times the default scenario's 4.6
+    /// million, which already takes minutes. A typo such as `--runs 100000` would otherwise run
+    /// for hours without a word.
+    public static let maxUserDays = 1e9
 
     /// Checks that the price table prices the scenario's model before any work is done.
     public init(scenario: Scenario, designs: [Design]? = nil, threads: Int? = nil, prices: PriceTable = .bundled) throws {
@@ -44,8 +53,20 @@ public struct SimulationJob: Sendable {
     /// Runs the simulation and the studies; the report carries the threshold outcomes.
     public func run(progress: some JobProgress = .silent) throws -> SimulationReport {
         let designs = self.designs ?? scenario.comparedDesigns(withPresets: withPresets)
-        let engine = MonteCarloEngine(scenario: scenario, designs: designs, threads: threads, prices: prices)
+        var engine = MonteCarloEngine(scenario: scenario, designs: designs, threads: threads, prices: prices)
+        let work = engine.simulatedUserDays
+        guard allowLong || work <= Self.maxUserDays else {
+            let h = scenario.horizon
+            func whole(_ n: Int) -> String { n < 100 ? String(n) : NumberText.human(Double(n)) }
+            throw WidgetQuotaError.usage(
+                "this run would simulate \(NumberText.human(work)) user-days (\(whole(h.runs)) runs × "
+                    + "\(whole(engine.sampleSize)) users × \(h.days + h.warmupDays + 2) days × \(engine.designs.count) designs), "
+                    + "more than the \(NumberText.human(Self.maxUserDays)) a run simulates without --allow-long "
+                    + "(the default scenario simulates 4,620,000, and the studies after it add more); "
+                    + "lower --runs, --sample-users or the designs compared, or pass --allow-long to run it anyway")
+        }
         progress.note("Simulating \(engine.designs.count) designs × \(scenario.horizon.runs) runs × \(engine.sampleSize) users…")
+        engine.onTaskFinished = progress.counter(label: "Simulating", total: engine.taskCount)
         let (result, ordinaryDays) = engine.runWithOrdinaryDays()
         var report = SimulationReport(result)
         if withoutOutages { report.withoutOutages = ordinaryDays }
