@@ -34,7 +34,7 @@ package enum LintReportMarkdown {
             }
         }
         if !report.notes.isEmpty {
-            out += "\n## Files skipped\n\n"
+            out += "\n## Notes on the files read\n\n"
             for note in report.notes { out += "- \(MarkdownTable.escape(PrintableText.clean(note)))\n" }
         }
         let passed = report.rulesPassed

@@ -147,6 +147,7 @@ package struct AppSourceTree: Sendable {
                 }
                 project = try XcodeProject.parse(bytes, file: path)
                 projectPath = path
+                notes += project?.notes.map { $0.replacingOccurrences(of: "project.pbxproj:", with: "\(path):") } ?? []
             } else {
                 let essential = path.hasSuffix(".entitlements") || (path as NSString).lastPathComponent == "Info.plist"
                 do {

@@ -34,6 +34,9 @@ package struct XcodeProject: Sendable, Equatable {
 
     /// Targets in the project's order.
     package var targets: [XcodeTarget]
+    /// What the reading noticed: groups that contain each other (a cycle), which Xcode would
+    /// refuse; files are placed as if the link that closes each cycle were absent.
+    package var notes: [String] = []
 
     /// Reads the text of a `project.pbxproj`; errors name `file` and a line.
     package static func parse(_ bytes: [UInt8], file: String) throws -> XcodeProject {
@@ -45,15 +48,60 @@ package struct XcodeProject: Sendable, Equatable {
     }
 
     init(objects: [String: PropertyList]) {
-        // Each object's parent group, to turn a file reference into a path.
+        // Each object's parent group, to turn a file reference into a path: first breadth-first
+        // from the project's main group, so each group hangs where the root reaches it first,
+        // then, for groups the root does not reach, the first group (by id) that lists them.
+        // A group listed by one of its own descendants closes a cycle: that link is left out.
         var parent = [String: String]()
+        var cycles = [(group: String, child: String)]()
+        func isAncestor(_ a: String, of g: String) -> Bool {
+            var current: String? = g
+            var steps = 0
+            while let c = current, steps <= objects.count {
+                if c == a { return true }
+                current = parent[c]
+                steps += 1
+            }
+            return false
+        }
+        let mainGroup = objects.values.first { $0["isa"]?.string == "PBXProject" }?["mainGroup"]?.string
+        if let mainGroup, objects[mainGroup] != nil {
+            var queue = [mainGroup]
+            var reached: Set<String> = [mainGroup]
+            var k = 0
+            while k < queue.count {
+                let g = queue[k]
+                k += 1
+                for child in objects[g]?["children"]?.strings ?? [] {
+                    guard reached.insert(child).inserted else {
+                        if isAncestor(child, of: g) { cycles.append((g, child)) }
+                        continue
+                    }
+                    parent[child] = g
+                    queue.append(child)
+                }
+            }
+        }
         for (id, object) in objects.sorted(by: { $0.key < $1.key }) {
             let isa = object["isa"]?.string ?? ""
             guard isa.hasSuffix("Group") else { continue }
-            for child in object["children"]?.strings ?? [] where parent[child] == nil { parent[child] = id }
+            for child in object["children"]?.strings ?? [] where parent[child] == nil && child != mainGroup {
+                if isAncestor(child, of: id) {
+                    cycles.append((id, child))
+                } else {
+                    parent[child] = id
+                }
+            }
+        }
+        func label(_ id: String) -> String {
+            objects[id]?["name"]?.string ?? objects[id]?["path"]?.string ?? id
+        }
+        notes = cycles.map { c in
+            "project.pbxproj: the group \"\(label(c.group))\" lists \"\(label(c.child))\", which contains it: a cycle in the "
+                + "project's groups (Xcode would not open it); files are placed as if that link were absent"
         }
         func path(of id: String, depth: Int = 0) -> String? {
-            guard depth < 64, let object = objects[id] else { return nil }
+            guard depth <= objects.count, let object = objects[id] else { return nil }
             let own = object["path"]?.string
             let tree = object["sourceTree"]?.string ?? "<group>"
             switch tree {

@@ -42,7 +42,7 @@ struct LintCommandTests {
         try FileManager.default.createSymbolicLink(atPath: copy + "/Dangling.swift", withDestinationPath: "nowhere.swift")
         let md = TestSupport.cli(["lint", copy])
         #expect(md.code == .success, "\(md.err)")
-        #expect(md.out.contains("## Files skipped"))
+        #expect(md.out.contains("## Notes on the files read"))
         #expect(md.out.contains("Widget/Info.plist:1: not a property list this program can read"))
         #expect(md.out.contains("Dangling.swift: cannot read: no such file (skipped)"))
         let json = TestSupport.cli(["lint", copy, "--format", "json"])

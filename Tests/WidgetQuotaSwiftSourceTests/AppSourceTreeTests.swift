@@ -150,4 +150,30 @@ import WidgetQuotaTestSupport
         #expect(tree.notes.contains { $0.hasPrefix("A/Bad.swift: skipped") })
         #expect(tree.notes.contains { $0.hasPrefix("A/Settings.plist:1:") && $0.contains("plutil") })
     }
+
+    /// A group that lists the main group, which contains it, is a cycle Xcode would refuse:
+    /// reported, and files placed as if that link were absent, so no file loses its target.
+    @Test("a cycle in the project's groups is reported, and files keep their targets")
+    func groupCycle() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let copy = tmp.path + "/app"
+        try FileManager.default.copyItem(atPath: Fixtures.path("apps/xcode-project"), toPath: copy)
+        let projectFile = copy + "/Project.xcodeproj/project.pbxproj"
+        let original = try AppSourceTree.load(paths: [Fixtures.path("apps/xcode-project")])
+        let text = try String(contentsOfFile: projectFile, encoding: .utf8)
+        let shared = "AA0200000000000000000003 /* WeatherClient.swift */,"
+        #expect(text.contains(shared))
+        try text.replacingOccurrences(of: shared, with: shared + "\n\t\t\t\tAA0300000000000000000001 /* the main group */,")
+            .write(toFile: projectFile, atomically: true, encoding: .utf8)
+        let tree = try AppSourceTree.load(paths: [copy])
+        #expect(tree.swiftFiles.map(\.path) == original.swiftFiles.map(\.path))
+        #expect(tree.swiftFiles.map(\.role) == original.swiftFiles.map(\.role))
+        #expect(tree.swiftFiles.map(\.targets) == original.swiftFiles.map(\.targets))
+        #expect(
+            tree.notes.contains {
+                $0.hasPrefix("Project.xcodeproj/project.pbxproj: the group \"Shared\" lists")
+                    && $0.contains("a cycle in the project's groups")
+            }, "\(tree.notes)")
+    }
 }

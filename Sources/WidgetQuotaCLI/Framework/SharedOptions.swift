@@ -17,7 +17,9 @@ extension Option {
     package static let prices = Option.valued("prices", "FILE", "price table in LiteLLM's model_prices_and_context_window.json format")
     package static let quiet = Option.flag("quiet", "no progress or threshold-pass messages on standard error")
     package static let allowLong = Option.flag(
-        "allow-long", "run even when the projection would simulate more than a billion user-days\n(runs × users × days × designs; the default is 4.6 million)")
+        "allow-long",
+        "run even when the projection would simulate more than a billion user-days\n(runs × users × days × designs; the default is 4.6 million)"
+    )
     package static let failIf = Option.valued(
         "fail-if", "EXPR", "fail (exit 1, after writing the output) if EXPR holds for any matching row",
         repeatable: true)
