@@ -36,8 +36,7 @@ struct LintCommandTests {
     func unreadableFilesAreSkipped() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
-        let copy = tmp.path + "/app"
-        try FileManager.default.copyItem(atPath: Self.app("cache-app"), toPath: copy)
+        let copy = try tmp.copyOfApp("cache-app")
         try Data([0x62, 0x70, 0x6C, 0x69, 0x73, 0x74, 0x30, 0x30, 0xD1, 0x01]).write(to: URL(fileURLWithPath: copy + "/Widget/Info.plist"))
         try FileManager.default.createSymbolicLink(atPath: copy + "/Dangling.swift", withDestinationPath: "nowhere.swift")
         let md = TestSupport.cli(["lint", copy])

@@ -157,8 +157,7 @@ import WidgetQuotaTestSupport
     func groupCycle() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
-        let copy = tmp.path + "/app"
-        try FileManager.default.copyItem(atPath: Fixtures.path("apps/xcode-project"), toPath: copy)
+        let copy = try tmp.copyOfApp("xcode-project")
         let projectFile = copy + "/Project.xcodeproj/project.pbxproj"
         let original = try AppSourceTree.load(paths: [Fixtures.path("apps/xcode-project")])
         let text = try String(contentsOfFile: projectFile, encoding: .utf8)

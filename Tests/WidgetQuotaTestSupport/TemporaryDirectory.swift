@@ -30,6 +30,14 @@ package final class TemporaryDirectory: @unchecked Sendable {
         return path
     }
 
+    /// A copy of the fixture app `name` (under `Fixtures/apps`) inside this folder, for a test
+    /// that changes it; returns the copy's path.
+    package func copyOfApp(_ name: String) throws -> String {
+        let copy = url.appendingPathComponent("app-" + name).path
+        try FileManager.default.copyItem(atPath: Fixtures.path("apps/\(name)"), toPath: copy)
+        return copy
+    }
+
     package func remove() {
         try? FileManager.default.removeItem(at: url)
     }
