@@ -24,7 +24,7 @@ struct LogFileParser {
     private(set) var overlongLines = 0
     /// Records of a text-style file written in another text style (styles concatenated in one
     /// file), by style: default, syslog, compact. Each is read in its own style.
-    private var otherStyleRecords = (standard: 0, syslog: 0, compact: 0)
+    private var otherStyleRecords = (standard: 0, syslog: 0, compact: 0, ndjson: 0)
     /// The first few distinct process names among the file's first Apple records (redacted), for
     /// the note when nothing is recognised. Sampling stops after `processSampleLimit` records, so
     /// the per-line cost is bounded and nothing is allocated past the first names.
@@ -382,7 +382,17 @@ struct LogFileParser {
         let start = b.count >= 19 && b[0] &- 0x30 < 10 ? LogTimestamp.parse(b) : nil
         guard let (time, afterTime) = start else {
             if LogFormat.isPreamble(b) { return }
+            // An NDJSON record after text ones (`log show --style ndjson` appended to a text
+            // export) is a change of style, not a continuation of the last text record.
+            if b.first == UInt8(ascii: "{"), ByteSearch.contains(b, LogFileParser.timestampKey) {
+                try flushPending(into: &sink)
+                contentLines += 1
+                otherStyleRecords.ndjson += 1
+                return try appleJSONObject(b, line: line.number, into: &sink)
+            }
             if pendingHeader != nil {
+                // The file ends inside the record's message: what it would count is unknown.
+                if line.isUnterminated { return try dropCutRecord(at: pendingNumber, into: &sink) }
                 if continuation.count < LogFileParser.maxContinuation {
                     continuation.append(0x0A)
                     continuation.append(contentsOf: b.prefix(LogFileParser.maxContinuation - continuation.count))
@@ -414,6 +424,9 @@ struct LogFileParser {
         case .failure(let p):
             try sink.malformed(file: file, line: line.number, problem: p.text + (line.isUnterminated ? " (the line is cut off)" : ""))
         case .success(let header):
+            // A last record without its line break may be cut anywhere in its message ("Request
+            // ended for AIMessageWid", "- s"): it is reported and left out, never counted.
+            if line.isUnterminated { return try dropCutRecord(at: line.number, into: &sink) }
             pendingLine.removeAll(keepingCapacity: true)
             pendingLine.append(contentsOf: b)
             pendingHeader = header
@@ -421,6 +434,18 @@ struct LogFileParser {
             continuation.removeAll(keepingCapacity: true)
         }
     }
+
+    /// Leaves out the record that starts on line `number`, which the file's end cuts off.
+    private mutating func dropCutRecord(at number: Int, into sink: inout some LogRecordSink) throws {
+        pendingHeader = nil
+        continuation.removeAll(keepingCapacity: true)
+        try sink.malformed(
+            file: file, line: number,
+            problem: "the last record is cut off (the file ends inside it, without a line break), so it is left out")
+    }
+
+    /// The key every Apple NDJSON record has.
+    static let timestampKey = Array(#""timestamp""#.utf8)
 
     /// The text style a record's columns look like: a `0x` thread id after the timestamp is the
     /// default style, a type of at most two letters after a timestamp without UTC offset is
@@ -439,6 +464,7 @@ struct LogFileParser {
     private func otherStyleNote(fileStyle: LogFormat) -> String? {
         let counts = [
             ("default", otherStyleRecords.standard), ("syslog", otherStyleRecords.syslog), ("compact", otherStyleRecords.compact),
+            ("ndjson", otherStyleRecords.ndjson),
         ]
         .filter { $0.1 > 0 }
         guard !counts.isEmpty else { return nil }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WidgetQuotaLogs
 import WidgetQuotaReporting
+import WidgetQuotaSupport
 import WidgetQuotaTestSupport
 
 /// Defects found by running real `log show` captures, each reproduced by a small fixture under
@@ -164,6 +165,50 @@ struct CaptureFixTests {
         #expect(strict.err.contains("JSON array not closed"))
         // A closed array is not flagged.
         #expect(try LogTestSupport.analyze(fixtures: ["apple.json"]).malformedLines == 0)
+    }
+
+    /// A file that ends inside its last record (a copy cut short) must not count what is left
+    /// of it: cut in the widget's name it would add an instance, cut in "- success" an error.
+    @Test(
+        "a last record cut off is reported and left out, in every text style",
+        arguments: ["apple-default.log", "apple-syslog.log", "apple-compact.log"])
+    func cutLastRecord(fixture: String) throws {
+        let text = try String(contentsOfFile: LogTestSupport.fixture(fixture), encoding: .utf8)
+        #expect(text.hasSuffix("\n"))
+        let whole = try LogTestSupport.analyze(text, name: fixture)
+        // Without the last record at all, for comparison.
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        let last = String(lines.removeLast())
+        let without = try LogTestSupport.analyze(lines.joined(separator: "\n") + "\n", name: fixture)
+        for cut in [last.dropLast(5), last.dropLast(0)] {
+            let a = try LogTestSupport.analyze(lines.joined(separator: "\n") + "\n" + cut, name: fixture)
+            #expect(a.malformedLines == whole.malformedLines + 1, "\(fixture)")
+            #expect(a.malformedExamples.contains { $0.contains("the last record is cut off") }, "\(a.malformedExamples)")
+            #expect(a.linesRecognised == without.linesRecognised, "\(fixture)")
+            #expect(a.perDevice.map(\.instances) == without.perDevice.map(\.instances))
+            var strict = LogAnalyzer.Options()
+            strict.strict = true
+            #expect(throws: WidgetQuotaError.self) {
+                _ = try LogTestSupport.analyze(lines.joined(separator: "\n") + "\n" + cut, name: fixture, options: strict)
+            }
+        }
+    }
+
+    /// A `--style ndjson` export appended to a default-style one: every NDJSON line is a record
+    /// of its own, not a continuation of the last text record (which turned a request into a
+    /// getTimeline and lost the rest).
+    @Test("NDJSON records after text ones are a change of style, each counted")
+    func ndjsonAfterText() throws {
+        let text = try String(contentsOfFile: LogTestSupport.fixture("apple-default.log"), encoding: .utf8)
+        let ndjson = try String(contentsOfFile: LogTestSupport.fixture("apple.ndjson"), encoding: .utf8)
+        let apart = [try LogTestSupport.analyze(text, name: "a.log"), try LogTestSupport.analyze(ndjson, name: "a.log")]
+        let together = try LogTestSupport.analyze(text + ndjson, name: "a.log")
+        let fields: [(DeviceDay) -> Int] = [{ $0.getTimeline }, { $0.apiRequests }, { $0.extensionRequests }, { $0.appRequests }]
+        for field in fields {
+            #expect(LogTestSupport.total(together, field) == apart.reduce(0) { $0 + LogTestSupport.total($1, field) })
+        }
+        #expect(together.linesRecognised == apart.reduce(0) { $0 + $1.linesRecognised })
+        #expect(together.notes.contains { $0.contains("in ndjson style were read in their own style") }, "\(together.notes)")
     }
 
     @Test("CR-only line endings are named as such, not as a file of blank or header lines")
