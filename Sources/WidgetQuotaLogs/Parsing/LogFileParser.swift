@@ -99,6 +99,17 @@ struct LogFileParser {
             b = UnsafeBufferPointer(rebasing: b[3...])
             offset += 3
         }
+        // A bad byte would change what the line says (a widget's name, "success"), so the line
+        // is malformed: left out, except inside a pretty-printed JSON export, where leaving out
+        // a line would break the object around it (there it is reported and read).
+        // (Before the format is known, a file of binary garbage is "not a log", said as such.)
+        if format != nil, let column = UTF8Validation.firstInvalidColumn(b) {
+            try sink.malformed(
+                file: file, line: line.number,
+                problem: "invalid UTF-8 (byte \(String(format: "0x%02X", b[column - 1])) at column \(column))"
+                    + (format == .appleJSON ? "" : "; the line is left out"))
+            if format != .appleJSON { return }
+        }
         guard let format else { return try detect(b, line: line, into: &sink) }
         // Exact repeats of timestamped lines are counted once (pretty JSON repeats lines legitimately).
         if format != .appleJSON, let first = b.first, first == 0x7B || (first >= 0x30 && first <= 0x39) || format == .traceCSV,

@@ -194,6 +194,39 @@ struct CaptureFixTests {
         }
     }
 
+    /// One bad byte in a widget's name made a second instance; one in "success" made a failure.
+    /// The line is now malformed: counted with its file:line and left out (`--strict` stops).
+    @Test("invalid UTF-8 is reported with file and line, and the line left out")
+    func invalidUTF8() throws {
+        let text = try String(contentsOfFile: LogTestSupport.fixture("apple-default.log"), encoding: .utf8)
+        let whole = try LogTestSupport.analyze(text, name: "a.log")
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.utf8) }
+        let index = try #require(lines.lastIndex { String(decoding: $0, as: UTF8.self).contains("Request ended for") })
+        let name = Array("Widget:".utf8)
+        let at = try #require((0...(lines[index].count - name.count)).first { Array(lines[index][$0..<($0 + name.count)]) == name })
+        lines[index].insert(0xFF, at: at)
+        var bytes = [UInt8]()
+        for (k, line) in lines.enumerated() { bytes += line + (k < lines.count - 1 ? [0x0A] : []) }
+        var source = MemoryByteSource(bytes)
+        var analyzer = LogAnalyzer()
+        try analyzer.read(source: &source, name: "a.log")
+        let a = analyzer.analysis()
+        #expect(a.malformedLines == whole.malformedLines + 1)
+        #expect(
+            a.malformedExamples.contains { $0.hasPrefix("a.log:\(index + 1): invalid UTF-8 (byte 0xFF at column") },
+            "\(a.malformedExamples)")
+        #expect(a.perDevice.map(\.instances) == whole.perDevice.map(\.instances))
+        #expect(LogTestSupport.total(a, { $0.getTimeline }) == LogTestSupport.total(whole, { $0.getTimeline }) - 1)
+        var strict = LogAnalyzer(
+            options: {
+                var o = LogAnalyzer.Options()
+                o.strict = true
+                return o
+            }())
+        var again = MemoryByteSource(bytes)
+        #expect(throws: WidgetQuotaError.self) { try strict.read(source: &again, name: "a.log") }
+    }
+
     /// A `--style ndjson` export appended to a default-style one: every NDJSON line is a record
     /// of its own, not a continuation of the last text record (which turned a request into a
     /// getTimeline and lost the rest).
