@@ -46,7 +46,7 @@ public struct AnalysisJob: Sendable {
         if designAssumed, let design, scenario.calibration?.design == design.name {
             // The file must say what the correction assumed, not only the terminal.
             scenario.calibration?.notes.append(
-                "the getTimeline rate was corrected as if the logged app ran \(design.name), "
+                "WidgetKit's and Smart Stack's reload rates were fitted as if the logged app ran \(design.name), "
                     + "the scenario's baseline; pass --design NAME with the design it runs, or --design none")
         }
         return scenario

@@ -108,7 +108,7 @@ package enum CalibrationMeasurement {
     }
 
     /// The squared `platform.getTimelineDaySpread`: day-to-day variance beyond Poisson noise
-    /// (the same estimator the budget correction applies to simulated logs), averaged over devices.
+    /// (the same estimator the inversion applies to simulated logs), averaged over devices.
     package static func getTimelineDaySpreadSquared(_ devices: [LogAnalysis.DeviceMeasurement]) -> Double? {
         let squared = devices.compactMap { m in TimelineVisibility.spreadSquared(m.days.map(\.getTimelineSystem)) }
         return squared.isEmpty ? nil : Statistics.mean(squared)

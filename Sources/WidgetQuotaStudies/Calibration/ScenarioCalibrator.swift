@@ -17,18 +17,18 @@ import WidgetQuotaSupport
 /// `population.smartStackReloadsPerDay` are the rates whose simulated logs under that design
 /// show what the real ones showed. Without a design, every logged call is taken for WidgetKit's own.
 package enum ScenarioCalibrator {
-    /// Iterations of the budget correction, and the relative gap to the logs that ends it.
+    /// Iterations of the inversion, and the relative gap to the logs that ends it.
     static let maxCorrectionIterations = 20
     static let correctionTolerance = 1e-3
-    /// Users per simulation of the budget correction: enough that a simulated share's sampling
+    /// Users per simulation of the inversion: enough that a simulated rate's sampling
     /// error is a few tenths of a percent, at a fraction of a second per step.
     package static let defaultSimulatedUsers = 2_000
 
     /// The base scenario with every field the analysis measured replaced.
     /// - Parameters:
-    ///   - design: the design the logged app runs, to correct the getTimeline rate for what its
-    ///     logs cannot show; nil keeps the rate as the logs show it.
-    ///   - simulatedUsers: users per simulation of the correction (fewer: faster, noisier).
+    ///   - design: the design the logged app runs, whose simulation the reload rates are fitted
+    ///     to; nil takes every logged call for WidgetKit's own.
+    ///   - simulatedUsers: users per simulation of the inversion (fewer: faster, noisier).
     package static func calibrate(
         _ a: LogAnalysis, base: Scenario, design: Design?,
         simulatedUsers: Int = defaultSimulatedUsers
@@ -234,13 +234,13 @@ package enum ScenarioCalibrator {
         var s = scenario
         let bounds = ScenarioValidator.Bounds.reloadsPerDay
         let goal = target.rate.value
-        var system = SecantSearch(x: s.platform.systemReloadsPerDay.central, target: goal, range: bounds, additive: true)
+        var system = SecantSearch(x: s.platform.systemReloadsPerDay.central, target: goal, range: bounds)
         var stack = target.logged.inside.map {
-            SecantSearch(x: s.population.smartStackReloadsPerDay.central, target: $0.value, range: bounds, additive: true)
+            SecantSearch(x: s.population.smartStackReloadsPerDay.central, target: $0.value, range: bounds)
         }
         let largestSquared = ScenarioValidator.Bounds.spread.upperBound * ScenarioValidator.Bounds.spread.upperBound
         var squared = target.spreadSquared.map {
-            SecantSearch(x: Swift.max($0, 0), target: $0, range: 0...largestSquared, additive: true)
+            SecantSearch(x: Swift.max($0, 0), target: $0, range: 0...largestSquared)
         }
         func rate(_ shown: TimelineVisibility.Shown) -> Double? { target.logged.split ? shown.outside : shown.all }
         for _ in 0..<maxCorrectionIterations {
@@ -290,35 +290,31 @@ package enum ScenarioCalibrator {
     }
 }
 
-/// One figure of the budget correction: the value being tried, and the secant through the last
-/// two tries of what the logs would show against it.
+/// One figure of the inversion: the value being tried, and the secant through the last two tries
+/// of what the logs would show against it. The first step adds the gap (a reload rate moves the
+/// logged calls about one for one); later steps follow the secant.
 struct SecantSearch {
     var x: Double
     let target: Double
     let range: ClosedRange<Double>
-    /// The first step adds the gap (true) or scales by it (false).
-    var additive = false
     private var previous: (x: Double, showing: Double)?
 
-    /// Slopes outside this range are taken as noise, and at most this factor per step.
+    /// Slopes outside this range are taken as noise.
     static let slopeRange = 0.02...50.0
-    static let maxFactor = 2.0
 
-    init(x: Double, target: Double, range: ClosedRange<Double>, additive: Bool = false) {
+    init(x: Double, target: Double, range: ClosedRange<Double>) {
         self.x = x
         self.target = target
         self.range = range
-        self.additive = additive
     }
 
     /// Moves `x` given what the logs would show at it.
     mutating func step(showing: Double) {
-        var next = additive ? x + (target - showing) : (showing > 0 ? x * target / showing : x)
+        var next = x + (target - showing)
         if let p = previous, p.x != x {
             let secant = (showing - p.showing) / (x - p.x)
             if Self.slopeRange.contains(secant) { next = x + (target - showing) / secant }
         }
-        if !additive { next = Swift.min(Swift.max(next, x / Self.maxFactor), x * Self.maxFactor) }
         previous = (x, showing)
         x = Swift.min(Swift.max(next, range.lowerBound), range.upperBound)
     }
