@@ -22,25 +22,10 @@ package enum AtomicFileWriter {
     ///   shell redirection would (a FIFO that no process reads is refused rather than waited on);
     /// - a folder, a block device or a socket is refused.
     package static func write(_ data: Data, to path: String) throws {
-        var info = stat()
-        var target = path
-        if stat(path, &info) == 0 {  // what the path leads to, links followed
-            switch info.st_mode & S_IFMT {
-            case S_IFREG:
-                // The file itself, so a link to it stays a link.
-                if let real = realpath(path, nil) {
-                    target = String(cString: real)
-                    free(real)
-                }
-            case S_IFCHR, S_IFIFO:
-                return try writeInto(special: path, data, fifo: info.st_mode & S_IFMT == S_IFIFO)
-            case S_IFDIR: throw WidgetQuotaError.unwritable(path: path, problem: "it is a folder; name a file")
-            default:
-                throw WidgetQuotaError.unwritable(
-                    path: path, problem: "it is not a regular file (a block device or a socket), so it is left as it is")
-            }
-        } else {
-            target = try danglingTarget(path)
+        let target: String
+        switch try destination(path) {
+        case .file(let file): target = file
+        case .special(let fifo): return try writeInto(special: path, data, fifo: fifo)
         }
         let url = URL(fileURLWithPath: target)
         let directory = url.deletingLastPathComponent().path
@@ -54,6 +39,32 @@ package enum AtomicFileWriter {
             let reason = String(cString: strerror(errno))
             unlink(temporary)
             throw WidgetQuotaError.unwritable(path: path, problem: reason)
+        }
+    }
+
+    /// Where the bytes for `path` go.
+    enum Destination {
+        /// A regular file to replace atomically (a link's target, or the file to create).
+        case file(String)
+        /// A character device or a FIFO (true), written into directly.
+        case special(fifo: Bool)
+    }
+
+    /// Where `path` leads, links followed; a folder, block device or socket is refused.
+    static func destination(_ path: String) throws -> Destination {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .file(try danglingTarget(path)) }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG:
+            // The file itself, so a link to it stays a link.
+            guard let real = realpath(path, nil) else { return .file(path) }
+            defer { free(real) }
+            return .file(String(cString: real))
+        case S_IFCHR, S_IFIFO: return .special(fifo: info.st_mode & S_IFMT == S_IFIFO)
+        case S_IFDIR: throw WidgetQuotaError.unwritable(path: path, problem: "it is a folder; name a file")
+        default:
+            throw WidgetQuotaError.unwritable(
+                path: path, problem: "it is not a regular file (a block device or a socket), so it is left as it is")
         }
     }
 
@@ -168,13 +179,19 @@ package enum AtomicFileWriter {
                 throw WidgetQuotaError.unwritable(path: directory, problem: "cannot create the folder")
             }
         }
-        // Stage everything first so a failure leaves every previous file untouched.
+        // Stage everything first so a failure leaves every previous file untouched. A file of
+        // the set that is a link is written through it; one that is a device or FIFO is refused
+        // before anything is written (a report's files are regular files).
         var staged = [(temporary: String, path: String)]()
         do {
             for file in files {
-                let temporary = temporaryPath(for: file.path)
+                guard case .file(let target) = try destination(file.path) else {
+                    throw WidgetQuotaError.unwritable(
+                        path: file.path, problem: "it is a device or a FIFO, not a report file, so it is left as it is")
+                }
+                let temporary = temporaryPath(for: target)
                 try create(temporary, Data(file.contents.utf8), shown: file.path)
-                staged.append((temporary, file.path))
+                staged.append((temporary, target))
             }
             for item in staged where rename(item.temporary, item.path) != 0 {
                 throw WidgetQuotaError.unwritable(path: item.path, problem: String(cString: strerror(errno)))

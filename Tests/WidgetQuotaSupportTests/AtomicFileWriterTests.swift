@@ -69,4 +69,27 @@ struct AtomicFileWriterTests {
         }
         #expect(Self.kind(folder) == S_IFDIR)
     }
+
+    @Test("a report folder's files: a link is written through, a FIFO refuses the whole set and changes nothing")
+    func folderFiles() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let folder = try tmp.subfolder()
+        let outside = try tmp.file("old report", name: "kept.md")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/report.md", withDestinationPath: outside)
+        try "old csv".write(toFile: folder + "/summary.csv", atomically: true, encoding: .utf8)
+        try AtomicFileWriter.write(
+            files: [(folder + "/report.md", "new report"), (folder + "/summary.csv", "new csv")], createDirectory: folder)
+        #expect(Self.kind(folder + "/report.md") == S_IFLNK)
+        #expect(try String(contentsOfFile: outside, encoding: .utf8) == "new report")
+        #expect(mkfifo(folder + "/metrics.csv", 0o644) == 0)
+        #expect(throws: WidgetQuotaError.self) {
+            try AtomicFileWriter.write(
+                files: [(folder + "/summary.csv", "newer csv"), (folder + "/metrics.csv", "x")], createDirectory: folder)
+        }
+        #expect(Self.kind(folder + "/metrics.csv") == S_IFIFO)
+        #expect(try String(contentsOfFile: folder + "/summary.csv", encoding: .utf8) == "new csv")
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(".") }
+        #expect(left.isEmpty, "temporaries left: \(left)")
+    }
 }
