@@ -52,19 +52,18 @@ package enum AtomicFileWriter {
 
     /// Where `path` leads, links followed; a folder, block device or socket is refused.
     static func destination(_ path: String) throws -> Destination {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return .file(try danglingTarget(path)) }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG:
+        switch FileKind.of(path) {
+        case nil: return .file(try danglingTarget(path))
+        case .regular:
             // The file itself, so a link to it stays a link.
             guard let real = realpath(path, nil) else { return .file(path) }
             defer { free(real) }
             return .file(String(cString: real))
-        case S_IFCHR, S_IFIFO: return .special(fifo: info.st_mode & S_IFMT == S_IFIFO)
-        case S_IFDIR: throw WidgetQuotaError.unwritable(path: path, problem: "it is a folder; name a file")
-        default:
-            throw WidgetQuotaError.unwritable(
-                path: path, problem: "it is not a regular file (a block device or a socket), so it is left as it is")
+        case .characterDevice: return .special(fifo: false)
+        case .fifo: return .special(fifo: true)
+        case .folder: throw WidgetQuotaError.unwritable(path: path, problem: "it is a folder; name a file")
+        case let kind?:
+            throw WidgetQuotaError.unwritable(path: path, problem: "it is \(kind.phrase), not a regular file, so it is left as it is")
         }
     }
 

@@ -6,16 +6,9 @@ import Foundation
 package enum InputFile {
     package static func contents(of path: String, shown: String? = nil) throws -> Data {
         let name = shown ?? path
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw WidgetQuotaError.unreadable(file: name, problem: reason(errno))
-        }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG, S_IFIFO: break
-        case S_IFDIR: throw WidgetQuotaError.unreadable(file: name, problem: "it is a folder, not a file")
-        case S_IFCHR: throw WidgetQuotaError.unreadable(file: name, problem: "it is a character device, not a file")
-        case S_IFBLK: throw WidgetQuotaError.unreadable(file: name, problem: "it is a block device, not a file")
-        default: throw WidgetQuotaError.unreadable(file: name, problem: "it is a socket or other special file, not a file")
+        guard let kind = FileKind.of(path) else { throw WidgetQuotaError.unreadable(file: name, problem: reason(errno)) }
+        guard kind == .regular || kind == .fifo else {
+            throw WidgetQuotaError.unreadable(file: name, problem: "it is \(kind.phrase), not a file")
         }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw WidgetQuotaError.unreadable(file: name, problem: access(path, R_OK) == 0 ? "it cannot be opened" : reason(errno))

@@ -18,16 +18,9 @@ package enum LogInputs {
     /// Named on the command line, a FIFO is read like standard input (`analyze <(zcat log.gz)`),
     /// but a device or socket is still refused.
     static func notReadable(_ path: String, fromFolder: Bool) -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }  // the open that follows says why
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: return nil
-        case S_IFIFO: return fromFolder ? "it is a FIFO, not a regular file" : nil
-        case S_IFCHR: return "it is a character device, not a regular file"
-        case S_IFBLK: return "it is a block device, not a regular file"
-        case S_IFSOCK: return "it is a socket, not a regular file"
-        default: return "it is not a regular file"
-        }
+        // Leading to nothing: the open that follows says why.
+        guard let kind = FileKind.of(path), kind != .regular, kind != .folder, fromFolder || kind != .fifo else { return nil }
+        return "it is \(kind.phrase), not a regular file"
     }
 
     /// File name endings skipped inside folders: documentation, not logs.
