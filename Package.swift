@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "WidgetQuotaTools", dependencies: ["WidgetQuotaKit"]),
         // Commands and their flags, over the jobs; testable without spawning a process.
         .target(name: "WidgetQuotaCLI", dependencies: ["WidgetQuotaKit", "WidgetQuotaTools"]),
-        .executableTarget(name: "widget-quota", dependencies: ["WidgetQuotaCLI"]),
+        .executableTarget(name: "widget-quota", dependencies: ["WidgetQuotaCLI", "WidgetQuotaSupport"]),
         // libFuzzer entry points (built with -sanitize=fuzzer -DFUZZING) or a replayer of saved inputs.
         .executableTarget(name: "widget-quota-fuzz", dependencies: ["WidgetQuotaTools"]),
         // What the test targets share: fixtures (as resources), the package's files, format checkers.

@@ -34,6 +34,9 @@ package enum AtomicFileWriter {
             throw WidgetQuotaError.unwritable(path: path, problem: "the folder \(directory) does not exist")
         }
         let temporary = temporaryPath(for: target)
+        let cleanup = InterruptCleanup.process
+        cleanup.register(temporary)
+        defer { cleanup.forget(temporary) }
         try create(temporary, data, shown: path)
         if rename(temporary, target) != 0 {
             let reason = String(cString: strerror(errno))
@@ -87,7 +90,17 @@ package enum AtomicFileWriter {
     /// A sibling of `path` for its new contents, named after this process.
     static func temporaryPath(for path: String) -> String {
         let url = URL(fileURLWithPath: path)
-        return url.deletingLastPathComponent().path + "/.\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)"
+        return url.deletingLastPathComponent().path + "/.\(url.lastPathComponent)\(temporaryMarker)\(getpid())"
+    }
+
+    static let temporaryMarker = ".tmp-"
+
+    /// The file and process a temporary's name stands for (`.report.md.tmp-4242` → report.md, 4242).
+    static func temporaryName(_ name: String) -> (file: String, pid: pid_t)? {
+        guard name.hasPrefix("."), let marker = name.range(of: temporaryMarker, options: .backwards),
+            let pid = pid_t(name[marker.upperBound...])
+        else { return nil }
+        return (String(name[name.index(after: name.startIndex)..<marker.lowerBound]), pid)
     }
 
     /// Creates `path` (which must not exist) holding `data`, removing it again if writing fails;
@@ -149,28 +162,26 @@ package enum AtomicFileWriter {
         }
     }
 
-    /// Writes `files` into `directory` as one set, like `write(files:createDirectory:)`, then
-    /// removes the files named in `ownNames` that this set does not include: what an earlier run
-    /// wrote there (a sweep, a chart) must not sit beside a report it no longer belongs to.
-    /// Files with other names are never touched.
+    /// Writes `files` into `directory` as its report: the folder is swapped for one holding the
+    /// new files and the folder's files that are not the report's (`ReportFolderWriter`), so the
+    /// files named in `ownNames` that this set does not include go — what an earlier run wrote
+    /// there (a sweep, a chart) must not sit beside a report it no longer belongs to. Files with
+    /// other names are kept.
     package static func replaceSet(files: [(path: String, contents: String)], in directory: String, ownNames: [String]) throws {
-        try write(files: files, createDirectory: directory)
-        let written = Set(files.map { URL(fileURLWithPath: $0.path).lastPathComponent })
-        for name in ownNames where !written.contains(name) {
-            let path = (directory as NSString).appendingPathComponent(name)
-            guard FileManager.default.fileExists(atPath: path) else { continue }
-            do {
-                try FileManager.default.removeItem(atPath: path)
-            } catch {
-                throw WidgetQuotaError.unwritable(
-                    path: path, problem: "cannot remove this file left by an earlier run, which the new report does not include")
-            }
-        }
+        let named = files.map { (name: URL(fileURLWithPath: $0.path).lastPathComponent, contents: Data($0.contents.utf8)) }
+        let writer = ReportFolderWriter(shown: directory, ownNames: Set(ownNames + named.map(\.name)))
+        try writer.replace(named)
     }
 
     /// Writes several files; either all are written or, on failure, none of the targets changes
     /// except those already renamed (each one is still whole).
     package static func write(files: [(path: String, contents: String)], createDirectory directory: String?) throws {
+        try write(files: files.map { ($0.path, Data($0.contents.utf8)) }, createDirectory: directory)
+    }
+
+    /// Writes several files, as `write(files:createDirectory:)` with text.
+    static func write(files: [(path: String, contents: Data)], createDirectory directory: String?) throws {
+        let cleanup = InterruptCleanup.process
         if let directory {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -189,14 +200,23 @@ package enum AtomicFileWriter {
                         path: file.path, problem: "it is a device or a FIFO, not a report file, so it is left as it is")
                 }
                 let temporary = temporaryPath(for: target)
-                try create(temporary, Data(file.contents.utf8), shown: file.path)
+                cleanup.register(temporary)
+                try create(temporary, file.contents, shown: file.path)
                 staged.append((temporary, target))
             }
-            for item in staged where rename(item.temporary, item.path) != 0 {
-                throw WidgetQuotaError.unwritable(path: item.path, problem: String(cString: strerror(errno)))
+            try cleanup.uninterrupted {
+                for item in staged {
+                    guard rename(item.temporary, item.path) == 0 else {
+                        throw WidgetQuotaError.unwritable(path: item.path, problem: String(cString: strerror(errno)))
+                    }
+                    cleanup.forget(item.temporary)
+                }
             }
         } catch {
-            for item in staged { try? FileManager.default.removeItem(atPath: item.temporary) }
+            for item in staged {
+                unlink(item.temporary)
+                cleanup.forget(item.temporary)
+            }
             throw error
         }
     }

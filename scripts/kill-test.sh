@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Kills `widget-quota simulate --out R` with SIGKILL at each of its renames, hard links and
+# unlinks (strace's fault injection), and checks that R then holds one whole report (the old or
+# the new, never a mix), that a file of the user's in R survives, and that the next run leaves no
+# temporary or staging folder. Linux only (strace); exits 1 on any failure.
+#
+#   scripts/kill-test.sh [BINARY]     (default: .build/release/widget-quota, built if missing)
+#
+# Exit status: 0 every killed run left one whole report, 1 a failure, 2 strace cannot trace here.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${1:-.build/release/widget-quota}
+[ -x "$bin" ] || swift build -c release --product widget-quota
+bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+if ! command -v strace >/dev/null; then
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update >&2 && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y strace >&2
+fi
+if ! strace -qq -o /dev/null true 2>/dev/null; then
+    echo "kill-test: strace cannot trace here (ptrace is not permitted); nothing was tested" >&2
+    exit 2
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+run() { "$bin" simulate --out "$1" --seed "$2" --runs 2 >/dev/null 2>&1; }
+run A 1
+run B 2
+total=$(ls A | wc -l)
+failures=0
+
+# What R holds: "old" (all of A), "new" (all of B) or "mixed".
+state() {
+    local a=0 b=0 f name
+    for f in A/*; do
+        name=$(basename "$f")
+        if cmp -s "$f" "R/$name"; then a=$((a + 1)); fi
+        if cmp -s "B/$name" "R/$name"; then b=$((b + 1)); fi
+    done
+    if [ "$a" -eq "$total" ]; then echo old; elif [ "$b" -eq "$total" ]; then echo new; else echo "mixed ($a old, $b new)"; fi
+}
+leftovers() { ls -A . R | grep -cE 'wq-staging-|\.tmp-[0-9]+$' || true; }
+
+for calls in rename,renameat,renameat2 linkat unlink,unlinkat rmdir; do
+    for n in 1 2 3 5 8; do
+        rm -rf R .R.wq-staging-*
+        cp -R A R
+        echo mine >R/notes.txt
+        status=0
+        # In a subshell whose stderr is closed, so the shell's "Killed" notice is not printed.
+        (strace -f -qq -o /dev/null -e trace="$calls" -e inject="$calls":signal=KILL:when=$n \
+            "$bin" simulate --out R --seed 2 --runs 2 >/dev/null 2>&1) 2>/dev/null || status=$?
+        # Each kind of call happens at least once, so the first injection must kill the run.
+        if [ "$n" -eq 1 ] && [ "$status" -ne 137 ]; then
+            echo "FAIL the run was not killed at its first $calls (exit $status): the test tests nothing" >&2
+            failures=$((failures + 1))
+        fi
+        now=$(state)
+        kept=$([ "$(cat R/notes.txt 2>/dev/null)" = mine ] && echo kept || echo LOST)
+        run R 2
+        after=$(leftovers)
+        verdict=ok
+        if [[ $now == mixed* || $kept == LOST || $after != 0 || $(state) != new ]]; then
+            verdict=FAIL
+            failures=$((failures + 1))
+        fi
+        printf '%-4s killed at %-26s #%d: %-18s notes.txt %-4s  left after the next run: %s\n' \
+            "$verdict" "$calls" "$n" "$now" "$kept" "$after"
+    done
+done
+if [ "$failures" -gt 0 ]; then
+    echo "kill-test: $failures failures" >&2
+    exit 1
+fi
+echo "kill-test: every killed run left one whole report"
