@@ -4,25 +4,25 @@ import WidgetQuotaModel
 import WidgetQuotaSupport
 
 /// A `lint` run as a SARIF 2.1.0 log, the subset GitHub code scanning reads: the tool and its
-/// rules (id, name, descriptions, default level, help), and one result per finding with its rule,
-/// level, message and location (`region.startLine` always present, as GitHub requires).
+/// rules (id, name, descriptions, default level, help and `helpUri`), and one result per finding
+/// with its rule, level, message, location (start and end) and a `partialFingerprints` entry that
+/// stays the same when unrelated lines are edited.
 ///
-/// The bytes depend only on the report: keys are sorted, and nothing records a time or a machine.
+/// The bytes depend only on the report and the paths: keys are sorted, and nothing records a
+/// time or a machine.
 package enum SARIFLog {
     /// The schema the log names in `$schema`.
     package static let schemaURI = "https://json.schemastore.org/sarif-2.1.0.json"
     /// Where a reader of the log learns about the tool and its rules (the lint documentation).
     package static let defaultInformationURI = "https://github.com/widget-quota/widget-quota/blob/main/docs/lint.md"
+    /// The key of the fingerprint each result carries (a version in it, should its recipe change).
+    package static let fingerprintKey = "widgetQuotaFinding/v1"
 
-    /// The SARIF JSON of `report`, ending with a newline.
-    ///
-    /// Findings name files relative to the linted folder; GitHub wants them relative to the
-    /// repository root, so `folder` (the linted folder as given on the command line, run from the
-    /// root: `MyApp`, `./MyApp/`, or `.`) is put in front of each path.
-    package static func render(_ report: LintReport, folder: String = ".", informationURI: String = defaultInformationURI) throws
-        -> String
+    /// The SARIF JSON of `report`, ending with a newline. URIs are relative to `paths.root` (the
+    /// repository root), with `uriBaseId` `%SRCROOT%`; a file outside it gets an absolute `file:` URI.
+    package static func render(_ report: LintReport, paths: RepositoryPath, informationURI: String = defaultInformationURI)
+        throws -> String
     {
-        let prefix = uriPrefix(folder)
         let rules = ChecklistRule.allCases
         let driver = Driver(
             name: "widget-quota", version: WidgetQuotaVersion.current, semanticVersion: WidgetQuotaVersion.current,
@@ -32,23 +32,43 @@ package enum SARIFLog {
                     id: rule.rawValue, name: pascalCase(rule.rawValue), shortDescription: Message(text: rule.title),
                     fullDescription: Message(text: rule.rationale),
                     defaultConfiguration: .init(level: level(rule.defaultSeverity)),
-                    help: Help(text: rule.rationale, markdown: "**\(rule.title).** \(rule.rationale) See docs/lint.md."),
+                    helpUri: informationURI + "#" + rule.rawValue,
+                    help: Help(text: rule.rationale, markdown: "**\(rule.title).** \(rule.rationale)"),
                     properties: .init(tags: ["widget", "quota"]))
             })
+        var occurrences = [String: Int]()
         let results = report.findings.map { f in
-            Result(
+            let span = report.spans[f.location]
+            let path = paths.relative(f.location.file) ?? paths.absolute(f.location.file)
+            let key = fingerprint(rule: f.rule, path: path, text: span?.text ?? "")
+            occurrences[key, default: 0] += 1
+            return Result(
                 ruleId: f.rule.rawValue, ruleIndex: rules.firstIndex(of: f.rule)!, level: level(f.severity),
-                message: Message(text: f.message + " Fix: " + f.fix + (f.cost.map { " Cost: " + $0 } ?? "")),
-                locations: [location(f.location, prefix: prefix)])
+                message: Message(text: messageText(f)),
+                locations: [location(f.location, span: span, paths: paths)],
+                partialFingerprints: [fingerprintKey: key + ":" + String(occurrences[key]!)])
         }
         let notifications = report.directiveProblems.map {
-            Notification(level: "warning", message: Message(text: $0.message), locations: [location($0.location, prefix: prefix)])
+            Notification(
+                level: "warning", message: Message(text: $0.message), locations: [location($0.location, span: nil, paths: paths)])
         }
         let run = Run(
             tool: Tool(driver: driver), results: results,
             invocations: [Invocation(executionSuccessful: true, toolConfigurationNotifications: notifications)],
             columnKind: "unicodeCodePoints")
         return try JSONOutput.encode(Log(schema: schemaURI, version: "2.1.0", runs: [run]))
+    }
+
+    /// The message, then the fix and the cost, each a sentence of its own: the first sentence is
+    /// what code scanning shows as the alert's title.
+    static func messageText(_ f: Finding) -> String { FindingText.line(f) }
+
+    /// A finding's identity across edits elsewhere in the file: its rule, its file and its line's
+    /// normalised text (FNV-1a, hex); the caller appends the occurrence among equal ones.
+    static func fingerprint(rule: ChecklistRule, path: String, text: String) -> String {
+        let hash = StableHash.fnv1a(rule.rawValue + "\u{0}" + path + "\u{0}" + text)
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     /// SARIF's level for a severity (`note`, `warning`, `error` are the same words).
@@ -59,20 +79,22 @@ package enum SARIFLog {
         id.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 
-    /// `folder` as the start of a relative URI path: "" for the current folder, else ending in "/".
-    package static func uriPrefix(_ folder: String) -> String {
-        var parts = folder.split(separator: "/").filter { $0 != "." }
-        if folder.hasPrefix("/") { parts.insert("", at: 0) }
-        return parts.isEmpty ? "" : parts.joined(separator: "/") + "/"
-    }
-
-    static func location(_ l: Finding.Location, prefix: String) -> Location {
-        let path = prefix + l.file
-        let uri = path.addingPercentEncoding(withAllowedCharacters: uriAllowed) ?? path
+    static func location(_ l: Finding.Location, span: LintReport.Span?, paths: RepositoryPath) -> Location {
+        let artifact: Location.Artifact
+        if let relative = paths.relative(l.file) {
+            artifact = .init(uri: relative.addingPercentEncoding(withAllowedCharacters: uriAllowed) ?? relative, uriBaseId: "%SRCROOT%")
+        } else {
+            let absolute = paths.absolute(l.file)
+            artifact = .init(
+                uri: "file://" + (absolute.addingPercentEncoding(withAllowedCharacters: uriAllowed) ?? absolute), uriBaseId: nil)
+        }
+        let startColumn = l.line == nil ? nil : l.column.map { max(1, $0) }
         return Location(
             physicalLocation: .init(
-                artifactLocation: .init(uri: uri, uriBaseId: "%SRCROOT%"),
-                region: .init(startLine: max(1, l.line ?? 1), startColumn: l.line == nil ? nil : l.column.map { max(1, $0) })))
+                artifactLocation: artifact,
+                region: .init(
+                    startLine: max(1, l.line ?? 1), startColumn: startColumn, endLine: span?.endLine,
+                    endColumn: span.map { max($0.endColumn, (startColumn ?? 1) + 1) })))
     }
 
     /// Characters a relative URI path keeps as they are.
@@ -124,6 +146,7 @@ package enum SARIFLog {
         var shortDescription: Message
         var fullDescription: Message
         var defaultConfiguration: Configuration
+        var helpUri: String
         var help: Help
         var properties: Properties
     }
@@ -134,6 +157,7 @@ package enum SARIFLog {
         var level: String
         var message: Message
         var locations: [Location]
+        var partialFingerprints: [String: String]
     }
 
     struct Location: Encodable {
@@ -143,11 +167,13 @@ package enum SARIFLog {
         }
         struct Artifact: Encodable {
             var uri: String
-            var uriBaseId: String
+            var uriBaseId: String?
         }
         struct Region: Encodable {
             var startLine: Int
             var startColumn: Int?
+            var endLine: Int?
+            var endColumn: Int?
         }
         var physicalLocation: Physical
     }

@@ -75,12 +75,5 @@ public struct RunParameters: Sendable, Equatable {
     public var tokensPerRequest: Double { inputTokensPerRequest + outputTokensPerRequest }
 
     /// FNV-1a over UTF-8: a hash that is the same on every platform and every run (unlike `Hasher`).
-    package static func stableHash(_ text: String) -> UInt64 {
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in text.utf8 {
-            h ^= UInt64(byte)
-            h = h &* 0x100_0000_01B3
-        }
-        return h
-    }
+    package static func stableHash(_ text: String) -> UInt64 { StableHash.fnv1a(text) }
 }

@@ -82,6 +82,51 @@ struct LintCommandTests {
         #expect(sarif.out.contains("\"version\" : \"2.1.0\"") || sarif.out.contains("\"version\":\"2.1.0\""))
     }
 
+    static let formats = ["markdown", "json", "sarif", "github", "xcode"]
+
+    /// Each SARIF result's fingerprint, by rule and line.
+    static func fingerprints(_ sarif: String) throws -> [(rule: String, line: Int, fingerprint: String, uri: String)] {
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(sarif.utf8)) as? [String: Any])
+        let results = try #require(((root["runs"] as? [[String: Any]])?.first)?["results"] as? [[String: Any]])
+        return try results.map { result in
+            let physical = try #require(((result["locations"] as? [[String: Any]])?.first)?["physicalLocation"] as? [String: Any])
+            let region = try #require(physical["region"] as? [String: Any])
+            return (
+                result["ruleId"] as? String ?? "", region["startLine"] as? Int ?? 0,
+                (result["partialFingerprints"] as? [String: String])?[SARIFLog.fingerprintKey] ?? "",
+                (physical["artifactLocation"] as? [String: Any])?["uri"] as? String ?? ""
+            )
+        }
+    }
+
+    @Test("SARIF from an absolute path names files from the repository root; fingerprints survive a line inserted above")
+    func sarifFromAbsolutePath() throws {
+        let tmp = try TemporaryDirectory()
+        let app = try tmp.copyOfApp("broken-app")
+        try FileManager.default.createDirectory(atPath: tmp.path + "/.git", withIntermediateDirectories: false)
+        let before = TestSupport.cli(["lint", app, "--format", "sarif", "--fail-on", "never"])
+        let first = try Self.fingerprints(before.out)
+        #expect(!first.isEmpty)
+        for result in first {
+            #expect(result.uri.hasPrefix("app-broken-app/"), "relative to the git top level: \(result.uri)")
+            #expect(!result.fingerprint.isEmpty)
+        }
+        #expect(Set(first.map(\.fingerprint)).count == first.count, "every finding its own fingerprint")
+        // A comment and a blank line above every line of one file: each of its findings moves down
+        // two lines and keeps its fingerprint.
+        let file = try #require(first.first { $0.uri.hasSuffix(".swift") }).uri.dropFirst("app-broken-app/".count)
+        let path = app + "/" + file
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        try ("// An unrelated edit\n\n" + text).write(toFile: path, atomically: true, encoding: .utf8)
+        let after = try Self.fingerprints(TestSupport.cli(["lint", app, "--format", "sarif", "--fail-on", "never"]).out)
+        #expect(after.map(\.fingerprint) == first.map(\.fingerprint))
+        for (a, b) in zip(first, after) where a.uri.hasSuffix(String(file)) { #expect(b.line == a.line + 2) }
+        // --sarif-root names another root.
+        let rooted = try Self.fingerprints(TestSupport.cli(["lint", app, "--format", "sarif", "--sarif-root", app]).out)
+        #expect(rooted.allSatisfy { !$0.uri.hasPrefix("app-broken-app/") })
+        #expect(TestSupport.cli(["lint", app, "--sarif-root", app + "/nope"]).code == .usage)
+    }
+
     @Test("the same tree gives the same bytes, whatever the thread count")
     func deterministic() throws {
         let a = TestSupport.cli(["lint", Self.app("broken-app"), "--format", "json"])
@@ -115,7 +160,7 @@ struct LintCommandTests {
     func noKeyPrinted() throws {
         let tmp = try TemporaryDirectory()
         for app in ["broken-app", "cache-app", "direct-widget", "xcode-project"] {
-            for format in ["markdown", "json", "sarif"] {
+            for format in LintCommandTests.formats {
                 let r = TestSupport.cli(["lint", Self.app(app), "--format", format, "--emit-scenario", tmp.path + "/s.json"])
                 #expect(!r.out.contains(Self.keyBody) && !r.err.contains(Self.keyBody), "\(app) \(format)")
                 let scenario = try String(contentsOfFile: tmp.path + "/s.json", encoding: .utf8)

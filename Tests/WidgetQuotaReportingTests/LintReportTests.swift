@@ -33,6 +33,9 @@ struct LintReportTests {
         findings: findings, files: files, suppressed: 1, design: design,
         directiveProblems: [.init(location: .init(file: "App/A.swift", line: 3), message: "unknown rule id \"x\"")])
 
+    /// Findings under `/repo`, named relative to it.
+    static let paths = RepositoryPath(base: "/repo", root: "/repo")
+
     @Test("the verdict counts severities and files and ends with the design's sentence")
     func verdict() {
         #expect(Self.report.verdict == "1 error, 1 warning, 1 note in 4 files: the widget calls the API itself")
@@ -99,8 +102,8 @@ struct LintReportTests {
 
     @Test("SARIF 2.1.0: the keys GitHub code scanning reads, one rule per checklist rule, one result per finding")
     func sarif() throws {
-        let text = try SARIFLog.render(Self.report)
-        #expect(try SARIFLog.render(Self.report) == text, "not deterministic")
+        let text = try SARIFLog.render(Self.report, paths: Self.paths)
+        #expect(try SARIFLog.render(Self.report, paths: Self.paths) == text, "not deterministic")
         #expect(text.hasPrefix("{\n  \"$schema\" : \"https://json.schemastore.org/sarif-2.1.0.json\""))
         let root = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect(root["version"] as? String == "2.1.0")
@@ -115,6 +118,7 @@ struct LintReportTests {
             #expect((rule["fullDescription"] as? [String: Any])?["text"] is String)
             #expect((rule["help"] as? [String: Any])?["text"] is String)
             #expect(rule["name"] is String)
+            #expect(rule["helpUri"] as? String == SARIFLog.defaultInformationURI + "#" + (rule["id"] as? String ?? ""))
             let level = (rule["defaultConfiguration"] as? [String: Any])?["level"] as? String
             #expect(["note", "warning", "error"].contains(level ?? ""))
         }
@@ -124,7 +128,10 @@ struct LintReportTests {
             let id = try #require(result["ruleId"] as? String)
             let index = try #require(result["ruleIndex"] as? Int)
             #expect(rules[index]["id"] as? String == id)
-            #expect((result["message"] as? [String: Any])?["text"] is String)
+            let message = try #require((result["message"] as? [String: Any])?["text"] as? String)
+            #expect(message.contains(". Fix: "), "the first sentence ends before the fix: \(message)")
+            let fingerprints = try #require(result["partialFingerprints"] as? [String: String])
+            #expect(fingerprints[SARIFLog.fingerprintKey]?.hasSuffix(":1") == true)
             let physical = try #require(((result["locations"] as? [[String: Any]])?.first)?["physicalLocation"] as? [String: Any])
             #expect((physical["artifactLocation"] as? [String: Any])?["uri"] is String)
             #expect((physical["region"] as? [String: Any])?["startLine"] as? Int ?? 0 >= 1)
@@ -137,10 +144,48 @@ struct LintReportTests {
         let plist = try #require(((results[1]["locations"] as? [[String: Any]])?.first)?["physicalLocation"] as? [String: Any])
         #expect((plist["region"] as? [String: Any])?["startLine"] as? Int == 1)
         #expect(results[1]["level"] as? String == "note")
-        let prefixed = try SARIFLog.render(Self.report, folder: "./MyApp/")
+        let prefixed = try SARIFLog.render(Self.report, paths: RepositoryPath(base: "/repo/./MyApp/", root: "/repo"))
         #expect(prefixed.contains("\"uri\" : \"MyApp/App/Fetch%20%7C%20one.swift\""))
-        #expect(SARIFLog.uriPrefix(".") == "" && SARIFLog.uriPrefix("a/./b") == "a/b/")
+        let outside = try SARIFLog.render(Self.report, paths: RepositoryPath(base: "/elsewhere/App", root: "/repo"))
+        #expect(outside.contains("\"uri\" : \"file:///elsewhere/App/App/Fetch%20%7C%20one.swift\""))
         let invocation = try #require((run["invocations"] as? [[String: Any]])?.first)
         #expect((invocation["toolConfigurationNotifications"] as? [[String: Any]])?.count == 1)
+    }
+
+    @Test(
+        "a file is named relative to the root however its folder was typed, or absolute outside it",
+        arguments: [
+            ("/repo/App", "/repo", "Widget/W.swift", "App/Widget/W.swift"),
+            ("/repo/./App/", "/repo", "Widget/W.swift", "App/Widget/W.swift"),
+            ("/repo/tools/../App", "/repo", "W.swift", "App/W.swift"),
+            ("/repo", "/repo", "/repo/App/W.swift", "App/W.swift"),
+            ("/elsewhere", "/repo", "W.swift", nil),
+        ])
+    func repositoryPaths(base: String, root: String, file: String, expected: String?) {
+        #expect(RepositoryPath(base: base, root: root).relative(file) == expected)
+    }
+
+    @Test("annotations: GitHub workflow commands escaped, Xcode's path:line:column lines with the rule")
+    func annotations() {
+        let github = LintAnnotations.github(Self.report, paths: Self.paths)
+        let lines = github.split(separator: "\n").map(String.init)
+        #expect(lines.count == 5)
+        #expect(lines[0].hasPrefix("::warning file=App/Fetch | one.swift,line=19,col=23,title=request-timeout%3A "))
+        #expect(lines[0].contains("::URLRequest without timeoutInterval. Fix: set request.timeoutInterval = 15."))
+        #expect(lines[1].hasPrefix("::notice file=App/Info.plist,title=bgtask-setup%3A "))
+        #expect(lines[2].hasPrefix("::error file=Widget/TipWidget.swift,line=25,col=9,"))
+        #expect(lines[2].contains("Cost: ≈ 2%2C900") == false && lines[2].contains("Cost: ≈ 2,900 requests"))
+        #expect(lines[3].hasPrefix("::warning file=App/A.swift,line=3,title=widget-quota directive::"))
+        #expect(lines[4] == "widget-quota lint: " + Self.report.verdict)
+        #expect(GitHubCommand.annotation("error", [("file", "a,b:c%")], "50%\nmore") == "::error file=a%2Cb%3Ac%25::50%25%0Amore")
+
+        let xcode = LintAnnotations.xcode(Self.report, paths: Self.paths).split(separator: "\n").map(String.init)
+        #expect(xcode.count == 4)
+        #expect(
+            xcode[0]
+                == "/repo/App/Fetch | one.swift:19:23: warning: URLRequest without timeoutInterval. Fix: set request.timeoutInterval = 15. [request-timeout]"
+        )
+        #expect(xcode[1].hasPrefix("/repo/App/Info.plist: note: UIBackgroundModes lacks fetch."))
+        #expect(xcode[2].hasPrefix("/repo/Widget/TipWidget.swift:25:9: error: getTimeline calls URLSession.shared.dataTask."))
     }
 }

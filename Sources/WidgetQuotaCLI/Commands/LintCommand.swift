@@ -8,9 +8,17 @@ import WidgetQuotaSupport
 /// `widget-quota lint`: checks an app's source against the widget pre-release checklist and
 /// reads the design it implements.
 struct LintCommand: Command {
-    static let formats = ["markdown", "json", "sarif"]
+    static let formats = ["markdown", "json", "sarif", "github", "xcode"]
     static let format = Option.format(
-        formats, help: "markdown (default), json (stable keys for CI) or sarif (SARIF 2.1.0, for code scanning)")
+        formats,
+        help: """
+            markdown (default), json (stable keys for CI), sarif (SARIF 2.1.0, for code scanning), github \
+            (workflow annotations for the Actions log and the PR's lines) or xcode (path:line:column: error: …, \
+            for a Run Script build phase)
+            """)
+    static let sarifRoot = Option.valued(
+        "sarif-root", "DIR",
+        "name files in sarif and github output relative to DIR (default: the git top level above the first PATH, else the current folder)")
     static let failOn = Option.valued(
         "fail-on", "S", "exit 1 when a finding of severity S or higher remains: error (default), warning, note or never")
     static let config = Option.valued(
@@ -31,10 +39,11 @@ struct LintCommand: Command {
             A rule is silenced by the configuration file or an inline comment
             (// widget-quota:disable rule-id). Keys are never printed: messages redact them.
             """,
-        options: [format, .outFile, failOn, config, emitScenario, .quiet],
+        options: [format, .outFile, failOn, config, emitScenario, sarifRoot, .quiet],
         examples: [
             "widget-quota lint MyApp",
             "widget-quota lint MyApp --format sarif --out lint.sarif --fail-on never",
+            "widget-quota lint \"$SRCROOT\" --format xcode --fail-on never",
             "widget-quota lint MyApp --emit-scenario mine.json && widget-quota simulate --scenario mine.json",
             "widget-quota lint Tests/WidgetQuotaTestSupport/Fixtures/apps/broken-app --out Reports/lint.md",
         ])
@@ -45,8 +54,8 @@ struct LintCommand: Command {
     let out: String?
     let emitScenario: String?
     let quiet: Bool
-    /// The first path as typed: the folder SARIF URIs start with.
-    let folder: String
+    /// How findings' files are named relative to the repository root.
+    let paths: RepositoryPath
 
     init(_ a: ParsedArguments) throws {
         guard !a.positionals.isEmpty else {
@@ -60,7 +69,13 @@ struct LintCommand: Command {
         quiet = a.flag(.quiet)
         let configuration = try a.value(Self.config).map(LintConfiguration.load(path:))
         job = LintJob(run: LintRun(paths: a.positionals, configuration: configuration))
-        folder = a.positionals.count == 1 && Self.isFolder(a.positionals[0]) ? a.positionals[0] : "."
+        // Findings name files relative to the folder given (when one folder is given), else as typed.
+        let base = a.positionals.count == 1 && Self.isFolder(a.positionals[0]) ? a.positionals[0] : "."
+        let root = try a.value(Self.sarifRoot).map { root in
+            guard Self.isFolder(root) else { throw WidgetQuotaError.usage("--sarif-root \(root) is not a folder") }
+            return root
+        }
+        paths = RepositoryPath(base: base, root: root)
     }
 
     static func isFolder(_ path: String) -> Bool {
@@ -74,7 +89,9 @@ struct LintCommand: Command {
         let text: String
         switch format {
         case "json": text = try LintReportJSON.render(report)
-        case "sarif": text = try SARIFLog.render(report, folder: folder)
+        case "sarif": text = try SARIFLog.render(report, paths: paths)
+        case "github": text = LintAnnotations.github(report, paths: paths)
+        case "xcode": text = LintAnnotations.xcode(report, paths: paths)
         default: text = LintReportMarkdown.render(report)
         }
         if let emitScenario {

@@ -54,8 +54,25 @@ public struct LintReport: Sendable, Equatable {
         }
     }
 
+    /// Where a finding's code ends, and its line's text with spacing and comments normalised
+    /// (code scanning's fingerprint of the finding).
+    public struct Span: Sendable, Equatable, Hashable {
+        public var text: String
+        public var endLine: Int
+        /// The column after the finding's last character, as SARIF counts it.
+        public var endColumn: Int
+
+        public init(text: String, endLine: Int, endColumn: Int) {
+            self.text = text
+            self.endLine = endLine
+            self.endColumn = endColumn
+        }
+    }
+
     /// Findings in the stable order of `Finding.sorted`.
     public var findings: [Finding]
+    /// Each finding's span, by its location, when the line could be read.
+    public var spans: [Finding.Location: Span] = [:]
     /// The files read, in the order given.
     public var files: [ReadFile]
     /// Findings dropped by the configuration's `disable` list or by inline directives.

@@ -51,9 +51,10 @@ public struct LintRun: Sendable {
         let summary = design.map {
             LintDesignSummary(name: $0.design.name, sentence: $0.sentence, assumedFields: $0.assumedFields)
         }
-        let report = LintReport(
+        var report = LintReport(
             findings: kept, files: Self.files(tree), suppressed: suppressed, design: summary, directiveProblems: problems,
             notes: tree.notes)
+        report.spans = FindingSpans.spans(of: report.findings, in: tree)
         return Outcome(report: report, tree: tree, design: design)
     }
 

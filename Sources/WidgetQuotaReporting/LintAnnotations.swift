@@ -1,0 +1,81 @@
+import Foundation
+import WidgetQuotaLint
+import WidgetQuotaModel
+import WidgetQuotaSupport
+
+/// `lint`'s findings where developers look: GitHub Actions workflow commands (`::error file=…::`,
+/// shown on the pull request's lines and in the run's log) and the `path:line:column: error: …`
+/// lines Xcode shows in its issue navigator when a Run Script build phase prints them.
+package enum LintAnnotations {
+    /// One `::error`, `::warning` or `::notice` command per finding and directive problem, with
+    /// the file relative to the repository root, then the verdict as a plain line.
+    package static func github(_ report: LintReport, paths: RepositoryPath) -> String {
+        var lines = report.findings.map { f -> String in
+            let span = report.spans[f.location]
+            var properties = [("file", paths.relative(f.location.file) ?? paths.absolute(f.location.file))]
+            if let line = f.location.line {
+                properties.append(("line", String(line)))
+                if let column = f.location.column { properties.append(("col", String(column))) }
+                if let span { properties += [("endLine", String(span.endLine)), ("endColumn", String(span.endColumn))] }
+            }
+            properties.append(("title", "\(f.rule.rawValue): \(f.rule.title)"))
+            return GitHubCommand.annotation(githubLevel(f.severity), properties, FindingText.line(f))
+        }
+        lines += report.directiveProblems.map { problem in
+            var properties = [("file", paths.relative(problem.location.file) ?? paths.absolute(problem.location.file))]
+            if let line = problem.location.line { properties.append(("line", String(line))) }
+            properties.append(("title", "widget-quota directive"))
+            return GitHubCommand.annotation("warning", properties, FindingText.sentence(problem.message))
+        }
+        lines.append("widget-quota lint: " + report.verdict)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// One `path:line:column: error|warning|note: message [rule]` line per finding, the path
+    /// absolute so Xcode opens it whatever the build phase's folder.
+    package static func xcode(_ report: LintReport, paths: RepositoryPath) -> String {
+        var lines = report.findings.map { f in
+            place(f.location, paths) + " \(f.severity.rawValue): " + FindingText.line(f) + " [\(f.rule.rawValue)]"
+        }
+        lines += report.directiveProblems.map { place($0.location, paths) + " warning: " + FindingText.sentence($0.message) }
+        return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
+    }
+
+    static func place(_ l: Finding.Location, _ paths: RepositoryPath) -> String {
+        var place = paths.absolute(l.file)
+        if let line = l.line {
+            place += ":\(line)"
+            if let column = l.column { place += ":\(column)" }
+        }
+        return place + ":"
+    }
+
+    /// GitHub's annotation levels: `note` is `notice` there.
+    static func githubLevel(_ severity: FindingSeverity) -> String {
+        switch severity {
+        case .error: return "error"
+        case .warning: return "warning"
+        case .note: return "notice"
+        }
+    }
+}
+
+/// GitHub Actions workflow commands, escaped as the runner reads them.
+package enum GitHubCommand {
+    /// `::LEVEL key=value,…::message`.
+    package static func annotation(_ level: String, _ properties: [(String, String)], _ message: String) -> String {
+        let list = properties.map { $0.0 + "=" + escapeProperty($0.1) }.joined(separator: ",")
+        return "::" + level + (list.isEmpty ? "" : " " + list) + "::" + escapeData(message)
+    }
+
+    /// A message: `%`, CR and LF escaped.
+    static func escapeData(_ text: String) -> String {
+        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
+            .replacingOccurrences(of: "\n", with: "%0A")
+    }
+
+    /// A property value: also `:` and `,`.
+    static func escapeProperty(_ text: String) -> String {
+        escapeData(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+    }
+}
