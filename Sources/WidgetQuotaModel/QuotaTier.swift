@@ -9,8 +9,10 @@ public struct QuotaTier: Codable, Sendable, Equatable {
     public var tpm: Double?
     /// Requests per day, counted in the quota's own day; `nil` means unpublished, treated as unlimited.
     public var rpd: Double?
-    /// When the figures were read, and where to check them.
+    /// When the figures were read, and where to check them (required: a provider's limits
+    /// change, and the report says how old these are).
     public var readOn: String
+    /// Anything a reader should know about the tier; empty when a scenario gives none.
     public var note: String
 
     public init(name: String, rpm: Double?, tpm: Double?, rpd: Double?, readOn: String, note: String) {
@@ -20,6 +22,19 @@ public struct QuotaTier: Codable, Sendable, Equatable {
         self.rpd = rpd
         self.readOn = readOn
         self.note = note
+    }
+
+    enum CodingKeys: String, CodingKey { case name, rpm, tpm, rpd, readOn, note }
+
+    /// `name` and `readOn` are required; the limits and `note` are optional.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decode(String.self, forKey: .name)
+        rpm = try c.decodeIfPresent(Double.self, forKey: .rpm)
+        tpm = try c.decodeIfPresent(Double.self, forKey: .tpm)
+        rpd = try c.decodeIfPresent(Double.self, forKey: .rpd)
+        readOn = try c.decode(String.self, forKey: .readOn)
+        note = try c.decodeIfPresent(String.self, forKey: .note) ?? ""
     }
 
     /// The Gemini API tiers (gemini-2.5-flash), as published when read.

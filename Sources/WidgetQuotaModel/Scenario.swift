@@ -2,8 +2,9 @@ import Foundation
 
 /// Everything a projection assumes: horizon, population, platform, API and the designs compared.
 ///
-/// Every field is optional in JSON; missing fields take the defaults documented in docs/scenario.md,
-/// each traced to the article it comes from.
+/// Every section and top-level field is optional in JSON; missing fields take the defaults
+/// documented in docs/scenario.md, each traced to the article it comes from. Items added to a list
+/// (a tier, an outage, a design) have required fields of their own, listed there.
 public struct Scenario: Codable, Sendable, Equatable {
     /// The version of the scenario file format.
     public var schemaVersion: Int = 1

@@ -25,14 +25,14 @@ struct ReportCSV {
                 "budget_exhausted_day_share", "background_runs_per_user_day", "peak_rpm_p50", "peak_rpm_p95",
                 "peak_rpd_p95", "stale_glance_share", "error_glance_share", "median_age_minutes",
                 "p95_age_minutes", "tier_needed",
-            ] + tiers.map { "exceed_probability_" + $0 } + [
                 "cost_per_month_mean", "cost_per_month_p5", "cost_per_month_p95", "cost_per_user_month",
                 "outage_extra_requests_per_month", "outage_peak_after_per_minute_p95", "outage_storm_ratio",
-                // Added later, at the end so that readers by position keep working.
                 "over_target_glance_share", "exceeds_every_tier", "outage_peak_after_per_minute_mean",
                 "verdict_deciding_tier", "verdict_deciding_limit", "verdict_deciding_value", "verdict_limit_value",
                 "verdict_exceed_probability", "verdict_cause", "verdict_tier_without_outage", "verdict_deciding_value_without_outage",
-            ])
+                // Columns added later go here, before the tiers': every column above keeps its
+                // position whatever the scenario's tiers.
+            ] + tiers.map { "exceed_probability_" + $0 })
         for r in facts.result.results {
             let fixed: [CSVWriter.Cell] = [
                 .text(r.design), .integer(r.users), .text(r.method),
@@ -65,7 +65,7 @@ struct ReportCSV {
                 text(v.flatMap { $0.exceedsEveryTierWithoutOutage == nil ? nil : ($0.tierWithoutOutage ?? "none") }),
                 cell(v?.decidingValueWithoutOutage),
             ]
-            w.appendRow(fixed + perTier + extra + verdict)
+            w.appendRow(fixed + extra + verdict + perTier)
         }
         return w.output
     }

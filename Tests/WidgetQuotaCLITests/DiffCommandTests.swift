@@ -68,6 +68,26 @@ import WidgetQuotaTestSupport
         #expect(run.err.contains("/dev/null: cannot read: it is a character device, not a file"), "\(run.err)")
     }
 
+    /// A report of another shape is refused, not compared key by key as if it were this one's.
+    @Test(
+        "a schemaVersion diff does not read, or none, is refused with the versions it reads",
+        arguments: [
+            ("\"schemaVersion\": 99,", "schemaVersion 99 is not one diff reads (it reads 1)"),
+            ("", "no \"schemaVersion\"; diff reads schemaVersion 1"),
+            ("\"schemaVersion\": \"1\",", "schemaVersion \"1\" (text, not a number) is not one diff reads"),
+        ])
+    func unknownSchemaVersionIsRefused(line: String, message: String) throws {
+        let tmp = try TemporaryDirectory()
+        let (base, _) = try Self.reports(tmp)
+        let text = try ReportFixtures.fixture("tiny-report.json").replacingOccurrences(of: "\"schemaVersion\": 1,", with: line)
+        let other = try tmp.file(text, name: "other.json")
+        for (a, b) in [(base, other), (other, base)] {
+            let run = TestSupport.cli(["diff", a, b])
+            #expect(run.code == .dataError)
+            #expect(run.err.contains(other + ": " + message), "\(run.err)")
+        }
+    }
+
     @Test("simulate refuses a change gate, naming diff") func simulateRefusesAChangeGate() {
         let run = TestSupport.cli(["simulate", "--runs", "1", "--sample-users", "5", "--fail-if", "change(costPerMonth) > 10%"])
         #expect(run.code == .dataError)

@@ -12,6 +12,18 @@ import WidgetQuotaTestSupport
         #expect(decoded == Scenario())
     }
 
+    /// What docs/scenario.md and `scenario --help` call required is required, and nothing else.
+    @Test("a tier needs its name and readOn; its limits and note are optional")
+    func tierRequiredFields() throws {
+        let minimal = try ScenarioLoader.decode(Data(#"{"quotas": {"tiers": [{"name": "mine", "readOn": "2026-12-01"}]}}"#.utf8))
+        #expect(minimal.quotas.tiers == [QuotaTier(name: "mine", rpm: nil, tpm: nil, rpd: nil, readOn: "2026-12-01", note: "")])
+        for missing in [#"{"name": "mine"}"#, #"{"readOn": "2026-12-01", "rpm": 5}"#] {
+            #expect(throws: (any Error).self) {
+                try ScenarioLoader.decode(Data(#"{"quotas": {"tiers": [\#(missing)]}}"#.utf8))
+            }
+        }
+    }
+
     @Test("every field is optional") func everyFieldIsOptional() throws {
         let s = try ScenarioLoader.decode(Data(#"{"horizon": {"days": 7}}"#.utf8))
         #expect(s.horizon.days == 7)

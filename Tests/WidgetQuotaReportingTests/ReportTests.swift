@@ -229,6 +229,25 @@ import WidgetQuotaTestSupport
         #expect(noTiers.allSatisfy { $0["exceeds_every_tier"] == "false" && $0["tier_needed"] == "" })
     }
 
+    /// A reader by position keeps working whatever the tiers: every column but the tiers' has the
+    /// same place with no tier, one tier or four, and the tiers' come last.
+    @Test("summary columns do not move with the scenario's tiers") func columnsDoNotMoveWithTiers() throws {
+        var s = ReportFixtures.scenario
+        func header(_ tiers: [QuotaTier]) -> [String] {
+            s.quotas.tiers = tiers
+            let csv = SimulationReport(TestSupport.run(s, designs: ["direct"])).csv()
+            return csv.split(whereSeparator: \.isNewline).first.map { $0.split(separator: ",").map(String.init) } ?? []
+        }
+        let tier = { (name: String) in QuotaTier(name: name, rpm: 100, tpm: nil, rpd: nil, readOn: "test", note: "") }
+        let none = header([])
+        #expect(none.first == "design" && none.contains("verdict_deciding_value_without_outage"))
+        for tiers in [[tier("solo")], ["a", "b", "c", "d"].map(tier)] {
+            let columns = header(tiers)
+            #expect(Array(columns.prefix(none.count)) == none)
+            #expect(Array(columns.dropFirst(none.count)) == tiers.map { "exceed_probability_" + $0.name })
+        }
+    }
+
     /// The headline's freshness yardstick is in the CSV too, and agrees with the JSON.
     @Test("over target share matches the JSON") func overTargetShareMatchesTheJSON() throws {
         let report = ReportFixtures.report

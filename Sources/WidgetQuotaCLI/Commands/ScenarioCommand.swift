@@ -11,8 +11,11 @@ struct ScenarioCommand: Command {
         name: "scenario",
         summary: "Print the default scenario (every assumption, with its default) or check a scenario file",
         discussion: """
-            Prints the full default scenario as JSON, ready to copy and edit. Every field is optional in a
-            scenario file: missing fields take these defaults.
+            Prints the full default scenario as JSON, ready to copy and edit. Every section and top-level
+            field is optional in a scenario file: missing fields take these defaults. An item added to a
+            list must hold its required fields: a tier `name` and `readOn`; an outage `day`, `startHourUTC`,
+            `durationHours` and `errorRate`; a design `name`; a distribution `distribution` and its
+            parameters (docs/scenario.md lists them all).
             """,
         options: [check],
         examples: [

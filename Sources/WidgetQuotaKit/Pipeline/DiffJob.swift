@@ -79,6 +79,29 @@ public struct DiffJob: Sendable {
                     "not a widget-quota JSON report (no \"results\") nor a log analysis (no \"perDevice\"); "
                     + "write one with `simulate --format json` or `analyze --format json`")
         }
+        try checkSchemaVersion(json, path)
         return json
+    }
+
+    /// The `schemaVersion`s `diff` reads (docs/schema/).
+    public static let readableSchemaVersions = [1]
+
+    /// A report written by another version of the tool, or with no version, is refused (exit 65)
+    /// rather than compared key by key as if it were this one's.
+    static func checkSchemaVersion(_ json: JSONValue, _ path: String) throws {
+        let readable = readableSchemaVersions.map(String.init).joined(separator: ", ")
+        guard let value = json["schemaVersion"] else {
+            throw WidgetQuotaError.malformedInput(
+                file: path, line: nil,
+                problem:
+                    "no \"schemaVersion\"; diff reads schemaVersion \(readable), which widget-quota \(WidgetQuotaVersion.current) writes")
+        }
+        guard let version = value.number, readableSchemaVersions.contains(where: { Double($0) == version }) else {
+            throw WidgetQuotaError.malformedInput(
+                file: path, line: nil,
+                problem:
+                    "schemaVersion \(value.number.map { NumberText.plain($0) } ?? value.string.map { "\"\($0)\" (text, not a number)" } ?? "that is not a number") is not one diff reads (it reads \(readable)); "
+                    + "write both reports with the same widget-quota, or use the version that wrote them")
+        }
     }
 }

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Validates what widget-quota writes against its published JSON Schemas (docs/schema/, draft
+# 2020-12) and lint's SARIF against the official SARIF 2.1.0 schema: report.json from `report`
+# and from `simulate` on the example scenarios, analysis.json from `analyze` on every sample log,
+# lint's JSON and SARIF on every fixture app, and both kinds of diff input.
+#
+#   scripts/validate-json.sh [BINARY]     (default: .build/release/widget-quota, built if missing)
+#
+# Needs Python 3 with jsonschema (installs Debian's python3-jsonschema when missing). Exit 1 when
+# a file does not match its schema.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${1:-.build/release/widget-quota}
+[ -x "$bin" ] || swift build -c release --product widget-quota
+if ! python3 -c 'import jsonschema' 2>/dev/null; then
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update >&2 && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y python3-jsonschema >&2
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+apps=Tests/WidgetQuotaTestSupport/Fixtures/apps
+pairs=()
+add() { pairs+=("$1=$2"); }
+
+"$bin" report --quiet --out "$work/report" >/dev/null
+add report "$work/report/report.json"
+add analysis "$work/report/analysis.json"
+add diff-input "$work/report/report.json"
+add diff-input "$work/report/analysis.json"
+for scenario in docs/examples/*.json; do
+    name=$(basename "$scenario" .json)
+    "$bin" simulate --scenario "$scenario" --runs 2 --format json --quiet \
+        --warn-if 'costPerMonth > 1' >"$work/simulate-$name.json" 2>/dev/null
+    add report "$work/simulate-$name.json"
+done
+for log in SampleLogs/*.log SampleLogs/*.ndjson SampleLogs/*.csv SampleLogs/cache-bgtask-apple.json; do
+    "$bin" analyze "$log" --format json >"$work/analysis-$(basename "$log").json"
+    add analysis "$work/analysis-$(basename "$log").json"
+done
+for app in "$apps"/*/; do
+    name=$(basename "$app")
+    "$bin" lint "$app" --format json --fail-on never --quiet >"$work/lint-$name.json"
+    "$bin" lint "$app" --format sarif --fail-on never --quiet >"$work/lint-$name.sarif"
+    add lint "$work/lint-$name.json"
+    add sarif "$work/lint-$name.sarif"
+done
+
+python3 - "${pairs[@]}" <<'PY'
+import json, sys
+import jsonschema
+
+schemas = {name: json.load(open(f"docs/schema/{name}.schema.json")) for name in ("report", "analysis", "lint", "diff-input")}
+schemas["sarif"] = json.load(open("Tests/WidgetQuotaTestSupport/Fixtures/schemas/sarif-schema-2.1.0.json"))
+
+def validator(name):
+    schema = schemas[name]
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    try:  # jsonschema 4.18 and later resolve references through a registry
+        from referencing import Registry, Resource
+        registry = Registry().with_resources(
+            (s["$id"], Resource.from_contents(s)) for n, s in schemas.items() if n != "sarif")
+        return cls(schema, registry=registry)
+    except ImportError:
+        store = {s["$id"]: s for n, s in schemas.items() if n != "sarif"}
+        return cls(schema, resolver=jsonschema.RefResolver.from_schema(schema, store=store))
+
+failures = 0
+for pair in sys.argv[1:]:
+    name, path = pair.split("=", 1)
+    errors = sorted(validator(name).iter_errors(json.load(open(path))), key=lambda e: list(e.absolute_path))
+    shown = path.split("/")[-1]
+    if errors:
+        failures += 1
+        print(f"FAIL {shown} against {name}:")
+        for e in errors[:10]:
+            print(f"  at /{'/'.join(map(str, e.absolute_path))}: {e.message[:300]}")
+    else:
+        print(f"ok   {shown} against {name}")
+if failures:
+    sys.exit(f"validate-json: {failures} files do not match their schema")
+print(f"validate-json: {len(sys.argv) - 1} files match their schemas")
+PY
