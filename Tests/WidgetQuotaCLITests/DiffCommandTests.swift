@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetQuotaCLI
+import WidgetQuotaGates
 import WidgetQuotaTestSupport
 
 @Suite("diff command") struct DiffCommandTests {
@@ -86,6 +87,32 @@ import WidgetQuotaTestSupport
             #expect(run.code == .dataError)
             #expect(run.err.contains(other + ": " + message), "\(run.err)")
         }
+    }
+
+    @Test("--format github: an annotation per failed gate or threshold on standard output, the Markdown to --out")
+    func githubAnnotations() throws {
+        let tmp = try TemporaryDirectory()
+        let (base, head) = try Self.reports(tmp)
+        let out = tmp.path + "/diff.md"
+        let run = TestSupport.cli([
+            "diff", base, head, "--format", "github", "--out", out, "--quiet",
+            "--fail-if", "change(costPerMonth{design=cache-bgtask,users=1000}) > 10%",
+            "--fail-if", "change(costPerMonth{design=cache-bgtask,users=1000}) > 50%",
+        ])
+        #expect(run.code == .thresholdFailed)
+        let lines = run.out.split(separator: "\n")
+        #expect(lines.count == 1, "only the failed gate: \(run.out)")
+        #expect(
+            lines.first?.hasPrefix(
+                "::error title=widget-quota change gate FAILED::change(costPerMonth{design=cache-bgtask,users=1000}) > 10%25: ") == true)
+        #expect(try String(contentsOfFile: out, encoding: .utf8).hasPrefix(ReportDiff.commentMarker))
+        let simulate = TestSupport.cli([
+            "simulate", "--runs", "1", "--sample-users", "20", "--users", "20", "--designs", "direct", "--format", "github",
+            "--warn-if", "requestsPerMonth > 1", "--fail-if", "requestsPerMonth < 0",
+        ])
+        #expect(simulate.code == .success)
+        #expect(simulate.out.hasPrefix("::warning title=widget-quota threshold warning::requestsPerMonth > 1: "), "\(simulate.out)")
+        #expect(simulate.out.split(separator: "\n").count == 1, "no report on standard output, no annotation for a pass")
     }
 
     @Test("simulate refuses a change gate, naming diff") func simulateRefusesAChangeGate() {

@@ -7,6 +7,12 @@ import WidgetQuotaSupport
 struct DiffCommand: Command {
     static let out = Option.valued("out", "FILE", "write the Markdown to FILE (atomically) instead of standard output (-)")
     static let quiet = Option.flag("quiet", "no threshold-pass messages on standard error")
+    static let formats = ["markdown", "github"]
+    static let format = Option.format(
+        formats,
+        help:
+            "markdown (default: the comment on standard output) or github (standard output: an annotation per failed gate; the Markdown goes to --out)"
+    )
 
     static let spec = CommandSpec(
         name: "diff",
@@ -25,7 +31,7 @@ struct DiffCommand: Command {
             tierChange({design=…,users=…}) > 0 (a more expensive tier); a failed --fail-if gate exits 1.
             Two log analyses (`analyze --format json`) compare in the same layout, device by device.
             """,
-        options: Option.thresholds + [out, quiet],
+        options: Option.thresholds + [format, out, quiet],
         examples: [
             "widget-quota diff base/report.json Reports/report.json >> \"$GITHUB_STEP_SUMMARY\"",
             "widget-quota diff main.json pr.json --fail-if 'change(costPerMonth{design=cache-bgtask,users=10000}) > 10%'",
@@ -34,6 +40,7 @@ struct DiffCommand: Command {
         ])
 
     let job: DiffJob
+    let format: String
     let out: String?
     let quiet: Bool
 
@@ -43,27 +50,20 @@ struct DiffCommand: Command {
         }
         job = DiffJob(base: a.positionals[0], head: a.positionals[1], thresholds: try a.thresholds(changes: true))
         out = a.value(Self.out)
+        format = try a.choice(Self.format, in: Self.formats, default: "markdown")
         quiet = a.flag(Self.quiet)
     }
 
     func run(console: Console) throws -> ExitCode {
         let output = try job.run()
-        try console.emit(output.markdown, to: out, announce: false)
-        _ = ThresholdMessages.report(output.thresholds, console: console, quiet: quiet)
-        for gate in output.changeGates where !(gate.passed && quiet) {
-            var verdict = gate.verdict
-            if console.decorates && !gate.passed {
-                verdict = (gate.severity == .fail ? "\u{1B}[31m" : "\u{1B}[33m") + verdict + "\u{1B}[0m"
-            }
-            var line = "change gate \(verdict): \(gate.expression) (\(gate.rows.count) row\(gate.rows.count == 1 ? "" : "s") compared"
-            if let worst = gate.worst {
-                line +=
-                    "; \(gate.violations) in violation, \(gate.passed ? "largest" : "worst") \(worst.row): "
-                    + "\(worst.baseText ?? gate.formatted(worst.base)) → \(worst.headText ?? gate.formatted(worst.head)), "
-                    + gate.formattedChange(worst.change)
-            }
-            console.err(line + ")\n")
+        if format == "github" {
+            if let out { try AtomicFileWriter.write(output.markdown, to: out) }
+            console.out(ThresholdMessages.annotations(output.thresholds, gates: output.changeGates))
+        } else {
+            try console.emit(output.markdown, to: out, announce: false)
         }
+        _ = ThresholdMessages.report(output.thresholds, console: console, quiet: quiet)
+        ThresholdMessages.report(output.changeGates, console: console, quiet: quiet)
         return output.failsRun ? .thresholdFailed : .success
     }
 }

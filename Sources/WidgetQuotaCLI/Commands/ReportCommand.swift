@@ -26,14 +26,20 @@ struct ReportCommand: Command {
             Every file is written atomically into DIR (default Reports): a failed run leaves the
             previous reports whole.
             """,
-        options: [logs, noLogs, .scenario] + SimulateCommand.choosing + [out, .threads, .allowLong, .prices] + Option.thresholds + [.quiet],
+        options: [logs, noLogs, .scenario] + SimulateCommand.choosing + [out, .threads, .allowLong, .prices] + Option.thresholds + [
+            format, .quiet,
+        ],
         examples: [
             "swift run -c release widget-quota report",
             "widget-quota report --logs device-logs/ --scenario my-scenario.json --out review",
             "widget-quota report --scenario my-scenario.json --with-presets --max-tier tier2 --max-stale-share 0.1",
         ])
 
+    static let format = Option.valued(
+        "format", "F", "github: print an annotation per threshold that does not pass on standard output (default: nothing there)")
+
     let job: ReportJob
+    let annotate: Bool
     let out: String
     let quiet: Bool
 
@@ -50,6 +56,7 @@ struct ReportCommand: Command {
         out = a.value(Self.out) ?? "Reports"
         if out == "-" { throw WidgetQuotaError.usage("--out names the report's folder; standard output (-) takes one file") }
         quiet = a.flag(.quiet)
+        annotate = try a.has(Self.format) && a.choice(Self.format, in: ["github"], default: "github") == "github"
     }
 
     func run(console: Console) throws -> ExitCode {
@@ -57,6 +64,7 @@ struct ReportCommand: Command {
         try files.write()
         console.verdict(report, quiet: quiet)
         console.wrote(files, quiet: quiet)
+        if annotate { console.out(ThresholdMessages.annotations(report.thresholds)) }
         return ThresholdMessages.report(report.thresholds, console: console, quiet: quiet)
     }
 }

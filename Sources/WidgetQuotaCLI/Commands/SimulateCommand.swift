@@ -22,11 +22,12 @@ struct SimulateCommand: Command {
     /// The options `simulate` and `report` share for choosing designs and the recommendation's limits.
     static let choosing = [designs, withPresets, maxTier, maxStaleShare]
     static let users = Option.valued("users", "LIST", "population sizes, e.g. 1000,100000")
-    static let formats = ["markdown", "csv", "csv-long", "json"]
+    static let formats = ["markdown", "csv", "csv-long", "json", "github"]
     static let format = Option.format(
         formats,
         help: "on standard output: markdown (default), csv (wide summary),\n"
-            + "csv-long (tidy: design, users, tier, metric, statistic, value) or json")
+            + "csv-long (tidy: design, users, tier, metric, statistic, value), json, or github\n"
+            + "(no report: a GitHub annotation per threshold that does not pass; with --out the report goes there)")
     static let out = Option.valued(
         "out", "DIR",
         "write report.md, report.json, summary.csv, metrics.csv and the SVG charts\n"
@@ -89,12 +90,14 @@ struct SimulateCommand: Command {
             console.wrote(files, quiet: quiet)
         } else {
             switch format {
+            case "github": break
             case "csv": console.out(report.csv())
             case "csv-long": console.out(report.tidyCSV())
             case "json": console.out(try report.json())
             default: console.out(report.markdown())
             }
         }
+        if format == "github" { console.out(ThresholdMessages.annotations(report.thresholds)) }
         return ThresholdMessages.report(report.thresholds, console: console, quiet: quiet)
     }
 }
