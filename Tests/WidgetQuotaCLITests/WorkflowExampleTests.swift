@@ -12,30 +12,55 @@ import WidgetQuotaTestSupport
     @Test("the example parses as YAML with the keys GitHub Actions needs") func exampleParsesWithTheKeysActionsNeeds() throws {
         let root = try YAMLReader.parse(Self.text)
         #expect(root["name"]?.scalar == "widget quota")
-        #expect(root["on"]?["pull_request"] != nil)
+        #expect(root["on"]?["pull_request"]?["paths"]?.list?.isEmpty == false, "runs only when the scenario or the app changes")
+        #expect(root["concurrency"]?["cancel-in-progress"]?.scalar == "true")
         let quota = try #require(root["jobs"]?["quota"])
         #expect(quota["runs-on"]?.scalar == "ubuntu-latest")
         let steps = try #require(quota["steps"]?.list)
         #expect(steps.allSatisfy { $0["uses"] != nil || $0["run"] != nil })
+        // The tool comes from this repository's action; every other action is pinned to a commit.
+        let uses = Self.allUses(root)
+        #expect(uses.contains { $0.hasPrefix("widget-quota/widget-quota@") })
+        for action in uses where !action.hasPrefix("widget-quota/") {
+            let ref = action.split(separator: "@").last.map(String.init) ?? ""
+            #expect(ref.count == 40 && ref.allSatisfy(\.isHexDigit), "\(action) is pinned to a full commit")
+        }
         let runs = steps.compactMap { $0["run"]?.scalar }.joined(separator: "\n")
         #expect(runs.contains("widget-quota report") && runs.contains("widget-quota simulate --scenario base-scenario.json"))
         #expect(runs.contains("widget-quota diff base-report/report.json Reports/report.json"))
         #expect(runs.contains(">> \"$GITHUB_STEP_SUMMARY\""))
-        let upload = try #require(steps.first { $0["uses"]?.scalar == "actions/upload-artifact@v4" })
+        #expect(!runs.contains("${{"), "run steps read expressions through env, never inline")
+        let upload = try #require(steps.first { $0["uses"]?.scalar?.hasPrefix("actions/upload-artifact@") == true })
         #expect(upload["with"]?["path"]?.scalar == "Reports" && upload["if"]?.scalar == "always()")
         let comment = try #require(root["jobs"]?["comment"])
         #expect(comment["needs"]?.scalar == "quota")
         #expect(comment["permissions"]?["pull-requests"]?.scalar == "write")
+        #expect(comment["if"]?.scalar?.contains("dependabot[bot]") == true, "no comment from a read-only token")
         let script = (comment["steps"]?.list ?? []).compactMap { $0["run"]?.scalar }.joined(separator: "\n")
-        // One sticky comment: found by the marker the comment starts with, then updated in place.
+        // One sticky comment: the bot's own, found by the marker it starts with, then updated in place.
         #expect(script.contains("marker='\(ReportDiff.commentMarker)'"))
-        #expect(script.contains("--method PATCH") && script.contains("-F body=@Reports/diff.md"))
+        #expect(script.contains("github-actions[bot]"))
+        #expect(script.contains("--method PATCH") && script.contains("-F body=@comment.md"))
+    }
+
+    /// Every `uses:` value in the workflow.
+    static func allUses(_ node: YAMLNode) -> [String] {
+        switch node {
+        case .scalar: return []
+        case .list(let items): return items.flatMap(allUses)
+        case .map(let members):
+            return (members["uses"]?.scalar.map { [$0] } ?? []) + members.filter { $0.key != "uses" }.values.flatMap(allUses)
+        }
     }
 
     @Test("every gate in the example parses") func everyGateInTheExampleParses() throws {
-        let gates = Self.text.components(separatedBy: "--fail-if '").dropFirst().map { String($0.prefix { $0 != "'" }) }
-        #expect(gates.count == 3)
-        for gate in gates { #expect(try ThresholdExpression.parse(gate).comparesReports, "\(gate)") }
+        let root = try YAMLReader.parse(Self.text)
+        let lines = { (key: String) in
+            (root["env"]?[key]?.scalar ?? "").split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        #expect(lines("CHANGE_GATES").count == 3 && lines("THRESHOLDS").count == 1)
+        for gate in lines("CHANGE_GATES") { #expect(try ThresholdExpression.parse(gate).comparesReports, "\(gate)") }
+        for threshold in lines("THRESHOLDS") { #expect(try !ThresholdExpression.parse(threshold).comparesReports, "\(threshold)") }
     }
 
     @Test("docs/ci.md shows the example as it is") func docsShowTheExample() throws {

@@ -102,7 +102,7 @@ import WidgetQuotaTestSupport
         Case("flag without value", args: ["--runs"], .usage, "--runs needs a value"),
         Case("threads 0", args: ["--threads", "0"], .usage, "--threads expects a whole number between 1 and 1024"),
         Case("negative seed", args: ["--seed", "-4"], .usage, "--seed expects a non-negative whole number"),
-        Case("bad format", args: ["--format", "xml"], .usage, "--format expects markdown, csv, csv-long or json, got \"xml\""),
+        Case("bad format", args: ["--format", "xml"], .usage, "--format expects markdown, csv, csv-long, json or github, got \"xml\""),
         Case("users not numbers", args: ["--users", "10,lots"], .usage, "--users expects comma-separated whole numbers"),
         Case("unknown design flag", args: ["--designs", "drect"], .usage, "--designs: unknown design \"drect\"; did you mean \"direct\"?"),
         Case(

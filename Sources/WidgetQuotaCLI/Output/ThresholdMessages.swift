@@ -45,7 +45,7 @@ enum ThresholdMessages {
 
     /// "14 rows checked; 14 in violation, worst design=direct, users=250000: $38,312".
     static func details(_ o: ThresholdOutcome) -> String {
-        var text = "\(o.rowsChecked) rows checked"
+        var text = "\(o.rowsChecked) row\(o.rowsChecked == 1 ? "" : "s") checked"
         if let worst = o.violations.first {
             text += "; \(o.violations.count) in violation, worst \(worst.row): \(o.formattedValue(worst))"
         }
