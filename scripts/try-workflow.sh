@@ -20,6 +20,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 workflow=$root/.github/workflows/widget-quota.yml.example
+action=$root/action.yml
 bin=${1:-.build/release/widget-quota}
 [ -x "$bin" ] || swift build -c release --product widget-quota
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
@@ -73,11 +74,12 @@ chmod +x "$work/bin/gh"
 # The workflow's `run:` steps of one job, with their `if:`, and the env they see, as a script
 # per step (workflow env, then the step's own, GitHub expressions replaced by this run's values).
 steps() {
-    python3 - "$workflow" "$1" "$2" << 'PY'
+    python3 - "$workflow" "$1" "$2" "${3:-}" << 'PY'
 import re, shlex, sys, yaml
-workflow, job, outdir = sys.argv[1:4]
+workflow, job, outdir, extra = sys.argv[1:5]
 doc = yaml.safe_load(open(workflow))
 values = {
+    **dict(pair.split("=", 1) for pair in extra.split("\n") if pair),
     "github.event_name": "pull_request", "github.base_ref": "main", "github.token": "fake-token",
     "github.event.pull_request.number": "7", "github.server_url": "https://github.com",
     "github.repository": "acme/weather-app", "github.run_id": "1234", "needs.quota.result": "success",
@@ -90,7 +92,7 @@ def expand(text):
         return values[key]
     return re.sub(r"\$\{\{(.*?)\}\}", one, str(text))
 count = 0
-for step in doc["jobs"][job]["steps"]:
+for step in (doc["runs"]["steps"] if job == "action" else doc["jobs"][job]["steps"]):
     if "run" not in step:
         continue
     count += 1
@@ -185,6 +187,31 @@ check() {
     grep -h '^::' "$CASE_DIR/log" | sed 's/^/     annotation: /' | cut -c1-160 || true
 }
 
+# The action itself: its shell steps build (here: find) the binary, publish its path and version,
+# and run one command with its arguments.
+action_dir=$work/action
+mkdir -p "$action_dir/steps"
+workflow=$action steps action "$action_dir/steps" "$(printf '%s\n' "github.action_path=$root" \
+    "inputs.args=lint Tests/WidgetQuotaTestSupport/Fixtures/apps/broken-app --format github --fail-on never" \
+    "inputs.working-directory=." "steps.install.outputs.path=$bin")"
+shellcheck -s bash -e SC2016 "$action_dir"/steps/*.sh || { echo "FAIL shellcheck on action.yml's run steps" >&2; exit 1; }
+: > "$action_dir/output"
+: > "$action_dir/path"
+action_status=0
+for script in "$action_dir"/steps/*.sh; do
+    GITHUB_OUTPUT=$action_dir/output GITHUB_PATH=$action_dir/path bash "$script" >> "$action_dir/log" 2>&1 || action_status=$?
+done
+built=$(sed -n 's/^path=//p' "$action_dir/output")
+if [ "$action_status" -eq 0 ] && [ -n "$built" ] && [ "$(readlink -f "$built")" = "$(readlink -f "$bin")" ] \
+    && grep -q '^version=[0-9]' "$action_dir/output" && grep -q '^exit-code=0$' "$action_dir/output" \
+    && grep -q '^::error file=Tests/WidgetQuotaTestSupport/Fixtures/apps/broken-app/' "$action_dir/log"; then
+    echo "ok   action          $(grep '^version=' "$action_dir/output"), on PATH: $(cat "$action_dir/path"), args run"
+else
+    failures=$((failures + 1))
+    echo "FAIL action          exit $action_status; outputs: $(tr '\n' ' ' < "$action_dir/output")"
+    tail -5 "$action_dir/log"
+fi
+
 run_case changed-design "$(scenario 45)" "$(scenario 50)"
 check changed-design 0 "cacheTTLMinutes" "Change gates"
 run_case first-scenario "" "$(scenario 45)"
@@ -195,7 +222,7 @@ run_case failing-gate "$(scenario 45)" "$(scenario 240)"
 check failing-gate 1 "FAILED" "cacheTTLMinutes"
 
 if [ "$failures" -gt 0 ]; then
-    echo "try-workflow: $failures of 4 cases failed" >&2
+    echo "try-workflow: $failures of 5 checks failed" >&2
     exit 1
 fi
-echo "try-workflow: the workflow's steps held on all 4 pull requests"
+echo "try-workflow: the action's steps ran, and the workflow's held on all 4 pull requests"

@@ -7,6 +7,8 @@ import WidgetQuotaSupport
 struct DiffCommand: Command {
     static let out = Option.valued("out", "FILE", "write the Markdown to FILE (atomically) instead of standard output (-)")
     static let quiet = Option.flag("quiet", "no threshold-pass messages on standard error")
+    static let baseLabel = Option.valued("base-label", "TEXT", "name BASE in the comparison (default: its path), e.g. the base branch")
+    static let headLabel = Option.valued("head-label", "TEXT", "name HEAD in the comparison (default: its path), e.g. \"this branch\"")
     static let formats = ["markdown", "github"]
     static let format = Option.format(
         formats,
@@ -31,7 +33,7 @@ struct DiffCommand: Command {
             tierChange({design=…,users=…}) > 0 (a more expensive tier); a failed --fail-if gate exits 1.
             Two log analyses (`analyze --format json`) compare in the same layout, device by device.
             """,
-        options: Option.thresholds + [format, out, quiet],
+        options: Option.thresholds + [format, out, baseLabel, headLabel, quiet],
         examples: [
             "widget-quota diff base/report.json Reports/report.json >> \"$GITHUB_STEP_SUMMARY\"",
             "widget-quota diff main.json pr.json --fail-if 'change(costPerMonth{design=cache-bgtask,users=10000}) > 10%'",
@@ -48,7 +50,10 @@ struct DiffCommand: Command {
         guard a.positionals.count == 2 else {
             throw WidgetQuotaError.usage("diff needs two JSON reports, BASE and HEAD; got \(a.positionals.count) argument(s)")
         }
-        job = DiffJob(base: a.positionals[0], head: a.positionals[1], thresholds: try a.thresholds(changes: true))
+        var job = DiffJob(base: a.positionals[0], head: a.positionals[1], thresholds: try a.thresholds(changes: true))
+        job.baseLabel = a.value(Self.baseLabel)
+        job.headLabel = a.value(Self.headLabel)
+        self.job = job
         out = a.value(Self.out)
         format = try a.choice(Self.format, in: Self.formats, default: "markdown")
         quiet = a.flag(Self.quiet)

@@ -12,6 +12,10 @@ public struct DiffJob: Sendable {
     public var thresholds: [Threshold]
     /// The comment's length limit (GitHub's by default).
     public var limit: Int
+    /// How the comparison names BASE and HEAD (default: their file names, or paths for a
+    /// `report.json`).
+    public var baseLabel: String?
+    public var headLabel: String?
 
     public init(base: String, head: String, thresholds: [Threshold] = [], limit: Int = ReportDiff.commentLimit) {
         self.basePath = base
@@ -42,7 +46,7 @@ public struct DiffJob: Sendable {
                     problem: "thresholds and change gates check simulation reports; \(basePath) and \(headPath) are log analyses")
             }
             let markdown = LogDiff(base: base, head: head).markdown(
-                base: Self.displayName(basePath), head: Self.displayName(headPath), limit: limit)
+                base: baseLabel ?? Self.displayName(basePath), head: headLabel ?? Self.displayName(headPath), limit: limit)
             return Output(markdown: markdown, thresholds: [], changeGates: [])
         case (true, false), (false, true):
             let analysis = LogDiff.isAnalysis(base) ? basePath : headPath
@@ -55,7 +59,8 @@ public struct DiffJob: Sendable {
         let outcomes = try ThresholdEvaluator.evaluate(thresholds.filter { !$0.expression.comparesReports }, on: MetricTable(json: head))
         let gates = try ChangeEvaluator.evaluate(thresholds.filter(\.expression.comparesReports), base: base, head: head)
         let markdown = ReportDiff(base: base, head: head).markdown(
-            base: Self.displayName(basePath), head: Self.displayName(headPath), thresholds: outcomes, changeGates: gates,
+            base: baseLabel ?? Self.displayName(basePath), head: headLabel ?? Self.displayName(headPath), thresholds: outcomes,
+            changeGates: gates,
             limit: limit)
         return Output(markdown: markdown, thresholds: outcomes, changeGates: gates)
     }
