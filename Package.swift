@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // Each library target is one layer of docs/architecture.md and depends only on the layers below
@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "WidgetQuotaKit", targets: ["WidgetQuotaKit"]),
         .executable(name: "widget-quota", targets: ["widget-quota"]),
+        .plugin(name: "WidgetQuotaLintPlugin", targets: ["WidgetQuotaLintPlugin"]),
     ],
     targets: [
         // Numbers and their text, random streams, statistics, JSON, CSV, files, errors.
@@ -45,6 +46,16 @@ let package = Package(
         // Commands and their flags, over the jobs; testable without spawning a process.
         .target(name: "WidgetQuotaCLI", dependencies: ["WidgetQuotaKit", "WidgetQuotaTools"]),
         .executableTarget(name: "widget-quota", dependencies: ["WidgetQuotaCLI", "WidgetQuotaSupport"]),
+        // `swift package widget-quota-lint`: lint run by SwiftPM (and Xcode) on a package or project.
+        .plugin(
+            name: "WidgetQuotaLintPlugin",
+            capability: .command(
+                intent: .custom(
+                    verb: "widget-quota-lint",
+                    description: "Check the source against the widget pre-release checklist (widget-quota lint)")),
+            dependencies: ["widget-quota"],
+            path: "Sources/WidgetQuotaLintPlugin"
+        ),
         // libFuzzer entry points (built with -sanitize=fuzzer -DFUZZING) or a replayer of saved inputs.
         .executableTarget(name: "widget-quota-fuzz", dependencies: ["WidgetQuotaTools"]),
         // What the test targets share: fixtures (as resources), the package's files, format checkers.

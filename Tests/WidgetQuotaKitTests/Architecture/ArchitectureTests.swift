@@ -11,7 +11,7 @@ struct ArchitectureTests {
     /// Each target of `Package.swift` and the targets it depends on directly.
     static func packageGraph(_ manifest: String) -> [String: [String]] {
         var graph = [String: [String]]()
-        let target = try! Regex(#"\.(?:target|executableTarget)\(\s*name:\s*"([^"]+)"(?:,\s*dependencies:\s*\[([^\]]*)\])?"#)
+        let target = try! Regex(#"\.(?:target|executableTarget|plugin)\(\s*name:\s*"([^"]+)"(?:,\s*dependencies:\s*\[([^\]]*)\])?"#)
         for match in manifest.matches(of: target) {
             let name = String(match.output[1].substring ?? "")
             let list = match.output[2].substring.map(String.init) ?? ""
