@@ -50,8 +50,11 @@ for calls in rename,renameat,renameat2 linkat unlink,unlinkat rmdir; do
         echo mine >R/notes.txt
         status=0
         # In a subshell whose stderr is closed, so the shell's "Killed" notice is not printed.
-        (strace -f -qq -o /dev/null -e trace="$calls" -e inject="$calls":signal=KILL:when=$n \
-            "$bin" simulate --out R --seed 2 --runs 2 >/dev/null 2>&1) 2>/dev/null || status=$?
+        (
+            strace -f -qq -o /dev/null -e trace="$calls" -e inject="$calls":signal=KILL:when=$n \
+                "$bin" simulate --out R --seed 2 --runs 2 >/dev/null 2>&1
+            exit $?
+        ) 2>/dev/null || status=$?
         # Each kind of call happens at least once, so the first injection must kill the run.
         if [ "$n" -eq 1 ] && [ "$status" -ne 137 ]; then
             echo "FAIL the run was not killed at its first $calls (exit $status): the test tests nothing" >&2

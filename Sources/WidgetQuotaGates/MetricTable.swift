@@ -29,7 +29,8 @@ public struct MetricRecord: Sendable, Equatable {
 /// thresholds and `diff`, read from JSON so that reports from older or newer versions work too.
 ///
 /// Rows come from `results` (labels: the row's text fields and `users`) and from any other
-/// top-level list of objects that name a `design` (for example `headroom`). Inside a row, numbers
+/// top-level list of objects that name a `design` (for example `headroom`, and `growth`, whose
+/// months carry `month` and `users` labels). Inside a row, numbers
 /// become metrics named by their dotted path; a list of objects (like `quota`) adds each
 /// object's text fields (like `tier`) as labels.
 public struct MetricTable: Sendable {
@@ -45,6 +46,9 @@ public struct MetricTable: Sendable {
         "costPerUserMonth": "cost.perUserMonth",
         "requestsPerMonth": "totalRequestsPerMonth.mean",
         "headroom": "headroom.maxUsers",
+        "growth.costPerMonth": "growth.months.cost",
+        "growth.requestsPerMonth": "growth.months.requests",
+        "growth.cumulativeCost": "growth.months.cumulativeCost",
     ]
 
     public init(records: [MetricRecord]) { self.records = records }
@@ -84,9 +88,9 @@ public struct MetricTable: Sendable {
         var labels = inherited
         for (key, value) in members {
             if let s = value.string, MetricTable.nonFinite(s) == nil { labels[key] = s }
-            if key == "users", let n = value.number { labels[key] = NumberText.plain(n) }
+            if key == "users" || key == "month", let n = value.number { labels[key] = NumberText.plain(n) }
         }
-        for key in members.keys.sorted() where key != "users" {
+        for key in members.keys.sorted() where key != "users" && key != "month" {
             let name = path.isEmpty ? key : path + "." + key
             switch members[key]! {
             case .number(let v):

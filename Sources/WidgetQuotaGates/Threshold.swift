@@ -118,7 +118,7 @@ package enum ThresholdEvaluator {
 
     /// Which row: its design, users, tier and (for a back-test) metric labels.
     static func describe(_ labels: [String: String]) -> String {
-        ["design", "users", "tier", "metric"].compactMap { key in labels[key].map { "\(key)=\($0)" } }.joined(separator: ", ")
+        ["design", "month", "users", "tier", "metric"].compactMap { key in labels[key].map { "\(key)=\($0)" } }.joined(separator: ", ")
     }
 
     /// Explains why a selector matched nothing, naming the label or value that does not exist.

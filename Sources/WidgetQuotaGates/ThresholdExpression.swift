@@ -201,7 +201,7 @@ public struct ThresholdExpression: Sendable, Equatable {
             }
             while true {
                 skipSpaces()
-                let key = try name(what: "a label (design, users or tier)", dotted: false)
+                let key = try name(what: "a label (design, users, tier or month)", dotted: false)
                 skipSpaces()
                 guard peek() == "=" else { throw fail("expected \"=\" after label \"\(key)\" \(here)") }
                 i += 1

@@ -132,6 +132,7 @@ package enum ScenarioValidator {
         }
 
         v.number(s.targets.maxStaleShare, "targets.maxStaleShare", Bounds.share)
+        if let budget = s.targets.maxCostPerMonth { v.number(budget, "targets.maxCostPerMonth", 0...1e12) }
         if let tier = s.targets.maxTier {
             let tiers = q.tiers.map(\.name)
             v.check(

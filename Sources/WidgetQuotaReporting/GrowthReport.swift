@@ -11,6 +11,10 @@ public struct GrowthPlan: Codable, Sendable, Equatable {
     public var months: [Month]
     /// Per tier, cheapest first: the first month in which it is no longer enough.
     public var tiers: [TierRunsOut]
+    /// The budget (`targets.maxCostPerMonth`) and the first month whose cost is over it (nil:
+    /// within it through the plan, or no budget, or no price).
+    public var maxCostPerMonth: Double?
+    public var overBudgetInMonth: Int?
 
     /// One month of the launch.
     public struct Month: Codable, Sendable, Equatable {
@@ -97,6 +101,10 @@ package struct GrowthReport {
                     month: i + 1, users: n, method: listed?.method ?? "projected", requests: requests, cost: cost,
                     cumulativeCost: cost == nil ? nil : cumulative, tier: tier, exceedsEveryTier: tier == nil && !tiers.isEmpty))
         }
+        if let budget = result.scenario.targets.maxCostPerMonth {
+            plan.maxCostPerMonth = budget
+            plan.overBudgetInMonth = plan.months.first { ($0.cost ?? 0) > budget }?.month
+        }
         plan.tiers = tiers.map { tier in
             let maxUsers = result.headroom.first { $0.design == design && $0.tier == tier.name }?.maxUsers
             let out = months.firstIndex { !fits(design: design, tier: tier.name, users: $0) }.map { $0 + 1 }
@@ -146,6 +154,16 @@ package struct GrowthReport {
             holding.isEmpty
                 ? "No listed tier is enough from month \(byMonth.last?.month ?? 1) on."
                 : "Holds through month \(plan.months.count): \(list(holding)).")
+        if let budget = plan.maxCostPerMonth, plan.months.contains(where: { $0.cost != nil }) {
+            let money = ReportFormat.money(budget)
+            if let month = plan.overBudgetInMonth, let cost = plan.months.first(where: { $0.month == month })?.cost {
+                sentences.append(
+                    "**Over the \(money) budget "
+                        + (month == 1 ? "from month 1**" : "in month \(month)**") + " (\(ReportFormat.money(cost)) a month).")
+            } else {
+                sentences.append("Within the \(money) budget through month \(plan.months.count).")
+            }
+        }
         return sentences.joined(separator: " ")
     }
 
@@ -197,15 +215,16 @@ package struct GrowthReport {
         return md
     }
 
-    /// growth.csv: one row per design and month; the month each tier runs out repeats on the design's rows.
-    func csv() -> String? {
+    /// growth.csv: one row per design and month; the month each tier runs out, and the first month
+    /// over the budget, repeat on the design's rows.
+    package func csv() -> String? {
         let plans = plans()
         guard !plans.isEmpty else { return nil }
         let tiers = result.scenario.quotas.tiers.map(\.name)
         var w = CSVWriter(
             header: [
                 "design", "month", "users", "method", "requests_per_month", "cost_per_month", "cumulative_cost", "tier_needed",
-                "exceeds_every_tier",
+                "exceeds_every_tier", "within_budget", "over_budget_month",
             ] + tiers.map { "runs_out_month_" + $0 })
         for plan in plans {
             for m in plan.months {
@@ -213,6 +232,8 @@ package struct GrowthReport {
                     .text(plan.design), .integer(m.month), .integer(m.users), .text(m.method), .number(m.requests),
                     m.cost.map(CSVWriter.Cell.number) ?? .empty, m.cumulativeCost.map(CSVWriter.Cell.number) ?? .empty,
                     m.tier.map(CSVWriter.Cell.text) ?? .empty, .text(m.exceedsEveryTier ? "true" : "false"),
+                    plan.maxCostPerMonth.flatMap { budget in m.cost.map { .text($0 <= budget ? "true" : "false") } } ?? .empty,
+                    plan.overBudgetInMonth.map(CSVWriter.Cell.integer) ?? .empty,
                 ]
                 let out = tiers.map { name in
                     plan.tiers.first { $0.tier == name }?.runsOutInMonth.map(CSVWriter.Cell.integer) ?? .empty

@@ -57,26 +57,43 @@ struct RecommendationSection {
         let maxTier = r.maxTier ?? tiers.last.map { "\($0.name) (the last listed tier)" } ?? "any tier"
         var intro = "Your limits: at most **\(maxTier)** (`--max-tier`, `targets.maxTier`), and content older than \(target) min, or none, "
         intro +=
-            "at no more than **\(NumberText.percent(r.maxStaleShare, digits: 0))** of glances (`--max-stale-share`, `targets.maxStaleShare`). "
-        intro += "The cheapest compared design within both, by mean cost a month:"
+            "at no more than **\(NumberText.percent(r.maxStaleShare, digits: 0))** of glances (`--max-stale-share`, `targets.maxStaleShare`)"
+        let every: String
+        if let budget = r.maxCostPerMonth {
+            intro += ", and at most **\(ReportFormat.money(budget)) a month** for the API (`--max-cost`, `targets.maxCostPerMonth`). "
+            every = "all three"
+        } else {
+            intro += ". "
+            every = "both"
+        }
+        intro += "The cheapest compared design within \(every), by mean cost a month:"
         var choices = [String]()
         for choice in r.choices {
             let users = ReportFormat.users(choice.users) + (choice.users == 1 ? " user" : " users")
             if let design = choice.design, let row = row(design, choice.users) {
                 var line = "**\(users): \(design)**: \(figures(row))."
                 let others = choice.meetingBoth.dropFirst()
-                if !others.isEmpty { line += " Also within both: \(others.joined(separator: ", "))." }
+                if !others.isEmpty { line += " Also within \(every): \(others.joined(separator: ", "))." }
                 choices.append(line)
                 continue
             }
-            var line = "**\(users): none of the compared designs** is within both."
+            var line = "**\(users): none of the compared designs** is within \(every)."
+            if let budget = r.maxCostPerMonth, let over = choice.overBudget.first, let row = row(over, choice.users),
+                let cost = row.cost?.perMonth.mean
+            {
+                line +=
+                    " \(over) is within the tier and the staleness limit but costs \(ReportFormat.money(cost)) a month, "
+                    + "\(ReportFormat.money(cost - budget)) over the \(ReportFormat.money(budget)) budget."
+            }
+            // A design already named as over the budget is not named again as a near miss.
+            let named = choice.overBudget.first
             if let fresh = choice.freshestWithinTier, let row = row(fresh, choice.users) {
-                line += " The freshest within the tier is \(fresh) (\(figures(row)))."
+                if fresh != named { line += " The freshest within the tier is \(fresh) (\(figures(row)))." }
             } else {
                 line += " None is within the tier."
             }
             if let cheap = choice.cheapestWithinStaleness, let row = row(cheap, choice.users) {
-                line += " The cheapest within the staleness limit is \(cheap) (\(figures(row)))."
+                if cheap != named { line += " The cheapest within the staleness limit is \(cheap) (\(figures(row)))." }
             } else {
                 line += " None is within the staleness limit."
             }
@@ -100,12 +117,12 @@ struct RecommendationSection {
                 ? [] : [.paragraph("Nothing in \(r.ownDesign)'s fields calls for a change the simulation could test.")]
         }
         var intro = "Each change simulated with the same users, runs and seed as the design as it is; "
-        intro += "*as designed* is \(r.ownDesign) unchanged. *Budget ran out*: the share of widget-instance days on which the reload "
-        intro += "budget ran out."
+        intro += "*as designed* is \(r.ownDesign) unchanged. *Reload budget ran out*: the share of widget-instance days on which "
+        intro += "WidgetKit's reload budget ran out."
         var table = MarkdownTable(
             [
-                "Change", "Users", "Requests a month", "Cost a month", "Tier", "Older than \(target) min, or none", "Budget ran out",
-                "Within both",
+                "Change", "Users", "Requests a month", "Cost a month", "Tier", "Older than \(target) min, or none", "Reload budget ran out",
+                r.maxCostPerMonth == nil ? "Within both" : "Within all three",
             ],
             alignments: [.left, .right, .right, .right, .left, .right, .right, .left])
         func cells(_ label: String, _ users: Int, _ f: Recommendation.Figures, _ before: Recommendation.Figures?) -> [String] {
@@ -135,27 +152,28 @@ struct RecommendationSection {
         ]
     }
 
-    /// Which change, if any, brings the owner's design within both limits at every population.
+    /// Which change, if any, brings the owner's design within every limit at every population.
     func verdictOnChanges() -> String {
         let r = recommendation
+        let limits = r.maxCostPerMonth == nil ? "both limits" : "every limit (tier, staleness, budget)"
         let everywhere = r.changes.filter { c in !c.effects.isEmpty && c.effects.allSatisfy(\.after.meetsTargets) }
         let asDesigned = r.changes.first.map { c in c.effects.allSatisfy(\.before.meetsTargets) } ?? false
         if asDesigned {
-            return "\(r.ownDesign) is within both limits at every population as it is; the changes above only move the cost."
+            return "\(r.ownDesign) is within \(limits) at every population as it is; the changes above only move the cost."
         }
         func cheapest(_ c: Recommendation.Change) -> Double {
             c.effects.reduce(0) { $0 + ($1.after.costPerMonth ?? $1.after.requestsPerMonth) }
         }
         if let best = everywhere.min(by: { cheapest($0) < cheapest($1) }) {
-            return "With \(best.description), \(r.ownDesign) is within both limits at every population."
+            return "With \(best.description), \(r.ownDesign) is within \(limits) at every population."
         }
         let some = r.changes.filter { c in c.effects.contains(where: \.after.meetsTargets) }
         if let best = some.max(by: { $0.effects.filter(\.after.meetsTargets).count < $1.effects.filter(\.after.meetsTargets).count }) {
             let users = best.effects.filter(\.after.meetsTargets).map { ReportFormat.users($0.users) }
             return
-                "With \(best.description), \(r.ownDesign) is within both limits at \(users.joined(separator: ", ")) users, not at every population."
+                "With \(best.description), \(r.ownDesign) is within \(limits) at \(users.joined(separator: ", ")) users, not at every population."
         }
-        return "No change simulated here brings \(r.ownDesign) within both limits; see the designs above, or relax a limit."
+        return "No change simulated here brings \(r.ownDesign) within \(limits); see the designs above, or relax a limit."
     }
 
     func flags() -> [PageBlock] {

@@ -34,7 +34,7 @@ struct ResultTables {
 
     func behaviour() -> MarkdownTable {
         var t = MarkdownTable([
-            "Design", "getTimeline", "Budget ran out (instance-days)", "Background runs",
+            "Design", "getTimeline", "Reload budget ran out (instance-days)", "Background runs",
             "App opens", "Fetches", "Reload calls per fetch", "Failed fetches", "Retries",
             "Requests: extension / app / background",
         ])

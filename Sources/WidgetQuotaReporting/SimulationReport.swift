@@ -45,6 +45,14 @@ public struct SimulationReport: Sendable {
     /// The report's numbers as labelled records (for thresholds).
     public var metrics: MetricTable { facts.metrics }
 
+    /// What thresholds check: the result rows' metrics and the growth plan's months
+    /// (`growth.costPerMonth{design=…,month=7}`), as `diff` reads them from report.json.
+    public var thresholdMetrics: MetricTable {
+        let plans = growth
+        guard !plans.isEmpty, let json = try? JSONValue.of(["growth": plans]) else { return metrics }
+        return MetricTable(records: metrics.records + MetricTable(json: json).records)
+    }
+
     /// File names written by `files(in:)`.
     public enum FileName {
         public static let markdown = "report.md"

@@ -46,6 +46,10 @@ public struct Verdict: Codable, Sendable, Equatable {
     public var decidingValueWithoutOutage: Double?
     /// Mean cost a month (nil when the model has no price).
     public var costPerMonth: Double?
+    /// The budget (`targets.maxCostPerMonth`) and whether the mean cost is within it (both nil
+    /// without a budget; `withinBudget` nil too when the model has no price).
+    public var maxCostPerMonth: Double?
+    public var withinBudget: Bool?
     /// Share of glances at content older than the freshness target, or at none.
     public var overTargetShare: Double
     public var medianAgeMinutes: Double?
@@ -83,7 +87,15 @@ package struct VerdictBuilder {
     var runs: Int { result.method.runs }
 
     /// One verdict per result row, in the result's order.
-    package func all() -> [Verdict] { result.results.map(verdict) }
+    package func all() -> [Verdict] {
+        let budget = result.scenario.targets.maxCostPerMonth
+        return result.results.map { r in
+            var v = verdict(r)
+            v.maxCostPerMonth = budget
+            if let budget, let cost = v.costPerMonth { v.withinBudget = cost <= budget }
+            return v
+        }
+    }
 
     static func peak(_ r: DesignResult, _ limit: Limit) -> Double {
         switch limit {

@@ -39,7 +39,18 @@ package struct VerdictSection {
         return text
     }
 
-    func cost(_ v: Verdict) -> String { v.costPerMonth.map { ", " + ReportFormat.money($0) + " a month" } ?? "" }
+    /// `, $12.40 a month`, and against the budget when there is one: `, $412 a month: $112 over the $300 budget`.
+    func cost(_ v: Verdict, emphasis: String = "**") -> String {
+        guard let cost = v.costPerMonth else { return "" }
+        var text = ", " + ReportFormat.money(cost) + " a month"
+        if let budget = v.maxCostPerMonth, let within = v.withinBudget {
+            text +=
+                within
+                ? " (within the \(ReportFormat.money(budget)) budget)"
+                : ": \(emphasis)\(ReportFormat.money(cost - budget)) over the \(ReportFormat.money(budget)) budget\(emphasis)"
+        }
+        return text
+    }
 
     func users(_ n: Int) -> String { ReportFormat.users(n) + (n == 1 ? " user" : " users") }
 
@@ -81,7 +92,7 @@ package struct VerdictSection {
             let rows = verdicts.filter { $0.design == design && shown.contains($0.users) }
             guard let largest = rows.last else { continue }
             text += "\n\(title(design)): users see \(glance(largest)).\n"
-            for v in rows { text += "  \(users(v.users)): \(tierText(v))\(cost(v)). \(v.reason)\n" }
+            for v in rows { text += "  \(users(v.users)): \(tierText(v))\(cost(v, emphasis: "")). \(v.reason)\n" }
             if !largest.advice.isEmpty { text += "  What to do: \(largest.advice)\n" }
         }
         return text + "\n"

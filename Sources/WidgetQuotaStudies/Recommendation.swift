@@ -13,6 +13,8 @@ public struct Recommendation: Codable, Sendable, Equatable {
     public var maxTier: String?
     /// Largest acceptable share of glances older than the freshness target, or at none.
     public var maxStaleShare: Double
+    /// The budget: the most the owner will pay for the API a month (nil: no budget).
+    public var maxCostPerMonth: Double?
     public var freshnessTargetMinutes: Double
     /// The design whose changes were simulated.
     public var ownDesign: String
@@ -26,10 +28,12 @@ public struct Recommendation: Codable, Sendable, Equatable {
     /// The answer at one population.
     public struct Choice: Codable, Sendable, Equatable {
         public var users: Int
-        /// The cheapest design within both limits; nil when none is.
+        /// The cheapest design within every limit (tier, staleness and budget); nil when none is.
         public var design: String?
-        /// Every design within both limits, cheapest first.
+        /// Every design within every limit, cheapest first (the name predates the budget).
         public var meetingBoth: [String]
+        /// Designs within the tier and staleness limits whose cost is over the budget, cheapest first.
+        public var overBudget: [String] = []
         /// When none is within both: the freshest design within the tier limit (nil: none is).
         public var freshestWithinTier: String?
         /// When none is within both: the cheapest design within the staleness limit (nil: none is).
@@ -66,8 +70,10 @@ public struct Recommendation: Codable, Sendable, Equatable {
         public var overTargetShare: Double
         /// Share of widget-instance days on which the reload budget ran out.
         public var budgetExhaustedDayShare: Double
-        /// Within the tier limit and the staleness limit.
+        /// Within the tier limit, the staleness limit and the budget.
         public var meetsTargets: Bool
+        /// Within the budget (true when there is none, or the design has no price).
+        public var withinBudget: Bool = true
     }
 
     /// Something the simulation shows is wasteful or broken.
@@ -127,7 +133,7 @@ package struct RecommendationStudy: Sendable {
     package func run(result: SimulationResult, batch: StudyBatch) -> Recommendation {
         let targets = scenario.targets
         var recommendation = Recommendation(
-            maxTier: targets.maxTier, maxStaleShare: targets.maxStaleShare,
+            maxTier: targets.maxTier, maxStaleShare: targets.maxStaleShare, maxCostPerMonth: targets.maxCostPerMonth,
             freshnessTargetMinutes: scenario.population.freshnessTargetMinutes, ownDesign: ownDesign?.name ?? "",
             choices: Self.choices(result: result, designs: designs.map(\.name), targets: targets), changes: [],
             flags: Self.flags(designs: designs, result: result, scenario: scenario))
@@ -167,18 +173,22 @@ package struct RecommendationStudy: Sendable {
 
     static func withinStaleness(_ r: DesignResult, _ targets: Targets) -> Bool { r.freshness.overTargetShare <= targets.maxStaleShare }
 
-    static func figures(_ r: DesignResult, targets: Targets, tiers: [QuotaTier]) -> Recommendation.Figures {
+    static func withinBudget(_ r: DesignResult, _ targets: Targets) -> Bool { targets.withinBudget(r.cost?.perMonth.mean) }
+
+    package static func figures(_ r: DesignResult, targets: Targets, tiers: [QuotaTier]) -> Recommendation.Figures {
         Recommendation.Figures(
             requestsPerMonth: r.totalRequestsPerMonth.mean, costPerMonth: r.cost?.perMonth.mean, tier: r.requiredTier,
             exceedsEveryTier: r.exceedsEveryTier, overTargetShare: r.freshness.overTargetShare,
             budgetExhaustedDayShare: r.budgetExhaustedDayShare,
-            meetsTargets: withinTier(r, maxTier: targets.maxTier, tiers: tiers) && withinStaleness(r, targets))
+            meetsTargets: withinTier(r, maxTier: targets.maxTier, tiers: tiers) && withinStaleness(r, targets)
+                && withinBudget(r, targets),
+            withinBudget: withinBudget(r, targets))
     }
 
     /// Mean cost a month, or requests when the model has no price: what "cheapest" compares.
     static func price(_ r: DesignResult) -> Double { r.cost?.perMonth.mean ?? r.totalRequestsPerMonth.mean }
 
-    /// Per population: the cheapest design within both limits, or the nearest misses.
+    /// Per population: the cheapest design within every limit, or the nearest misses.
     package static func choices(result: SimulationResult, designs: [String], targets: Targets) -> [Recommendation.Choice] {
         let tiers = result.scenario.quotas.tiers
         let order = Dictionary(uniqueKeysWithValues: designs.enumerated().map { ($0.element, $0.offset) })
@@ -191,8 +201,11 @@ package struct RecommendationStudy: Sendable {
             let inTier = rows.filter { withinTier($0, maxTier: targets.maxTier, tiers: tiers) }
             let fresh = rows.filter { withinStaleness($0, targets) }
             let both = inTier.filter { withinStaleness($0, targets) }.sorted(by: cheaper)
-            var choice = Recommendation.Choice(users: users, design: both.first?.design, meetingBoth: both.map(\.design))
-            if both.isEmpty {
+            let all = both.filter { withinBudget($0, targets) }
+            var choice = Recommendation.Choice(
+                users: users, design: all.first?.design, meetingBoth: all.map(\.design),
+                overBudget: both.filter { !withinBudget($0, targets) }.map(\.design))
+            if all.isEmpty {
                 choice.freshestWithinTier =
                     inTier.min {
                         $0.freshness.overTargetShare != $1.freshness.overTargetShare

@@ -118,4 +118,45 @@ import WidgetQuotaTestSupport
         #expect(page.contains("Growth of \(designHeadings[0])"))
         #expect(page.components(separatedBy: "<svg ").count - 1 == report.charts().count + 1, "the growth chart is inline too")
     }
+
+    /// The month a design goes over the budget is the first month whose cost is over it: never
+    /// with an ample budget, month 1 with none to spend, and never earlier for a larger budget.
+    @Test("The first month over the budget, in the plan, its sentence and growth.csv; thresholds reach the months")
+    func budgetMonth() throws {
+        var r = ReportFixtures.result
+        r.scenario.horizon.growth = .monthly([1, 100, 50, 100_000])
+        func plans(_ budget: Double?) -> [GrowthPlan] {
+            r.scenario.targets.maxCostPerMonth = budget
+            return GrowthReport(result: r).plans()
+        }
+        for plan in plans(nil) { #expect(plan.overBudgetInMonth == nil && plan.maxCostPerMonth == nil) }
+        for plan in plans(1e12) { #expect(plan.overBudgetInMonth == nil && plan.maxCostPerMonth == 1e12) }
+        for plan in plans(0) where plan.months.contains(where: { ($0.cost ?? 0) > 0 }) {
+            #expect(plan.overBudgetInMonth == plan.months.first { ($0.cost ?? 0) > 0 }?.month)
+        }
+        let budgets = [0.001, 0.01, 0.1, 1, 10, 100]
+        for design in r.method.designs {
+            let months = budgets.map { budget in plans(budget).first { $0.design == design }?.overBudgetInMonth ?? .max }
+            #expect(months == months.sorted(), "\(design): a larger budget is never crossed earlier (\(months))")
+            for (budget, month) in zip(budgets, months) where month != .max {
+                let plan = try #require(plans(budget).first { $0.design == design })
+                #expect(plan.months.prefix(month - 1).allSatisfy { ($0.cost ?? 0) <= budget })
+                #expect((plan.months[month - 1].cost ?? 0) > budget)
+            }
+        }
+        r.scenario.targets.maxCostPerMonth = 0.1
+        let report = GrowthReport(result: r)
+        let crossing = try #require(report.plans().first { $0.overBudgetInMonth != nil })
+        #expect(report.runsOutText(crossing).contains("Over the $0.10 budget"))
+        let csv = try #require(report.csv())
+        #expect(csv.split(separator: "\r\n").first?.contains(",within_budget,over_budget_month,") == true)
+
+        // A threshold on a growth month: the plan's own cost, by design and month.
+        let simulation = SimulationReport(r)
+        let month = crossing.months[crossing.overBudgetInMonth! - 1]
+        let rows = simulation.thresholdMetrics.records(
+            metric: try simulation.thresholdMetrics.resolve("growth.costPerMonth"),
+            matching: [("design", crossing.design), ("month", String(month.month))])
+        #expect(rows.map(\.value) == [month.cost!])
+    }
 }

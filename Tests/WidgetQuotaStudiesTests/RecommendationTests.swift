@@ -72,6 +72,29 @@ import WidgetQuotaTestSupport
         #expect(freeOnly.freshestWithinTier == nil && freeOnly.cheapestWithinStaleness == nil)
     }
 
+    /// A budget is a third limit: no design over it is proposed, and one within tier and
+    /// staleness but over it is named as such; a budget every design meets changes nothing.
+    @Test("A design over the budget is never the choice; the one it excludes is named; an ample budget changes nothing")
+    func budget() throws {
+        func choice(_ budget: Double?) throws -> Recommendation.Choice {
+            try #require(
+                RecommendationStudy.choices(
+                    result: Self.result, designs: ["a", "b", "c", "d", "e"],
+                    targets: Targets(maxTier: "tier2", maxStaleShare: 0.25, maxCostPerMonth: budget)
+                ).first)
+        }
+        let none = try choice(nil)
+        #expect(none.design == "b" && none.overBudget.isEmpty)
+        #expect(try choice(1_000) == none, "a budget every design meets changes nothing")
+        let tight = try choice(25)
+        #expect(tight.design == "b" && tight.meetingBoth == ["b"] && tight.overBudget == ["d"])
+        let below = try choice(15)
+        #expect(below.design == nil && below.meetingBoth.isEmpty && below.overBudget == ["b", "d"])
+        let figures = RecommendationStudy.figures(
+            Self.result.results[1], targets: Targets(maxTier: "tier2", maxCostPerMonth: 15), tiers: QuotaTier.gemini)
+        #expect(!figures.meetsTargets && !figures.withinBudget)
+    }
+
     // MARK: Flags
 
     /// A design and a row that raise no flag: background every 8 h achieved twice a day, a policy

@@ -20,7 +20,11 @@ struct SimulateCommand: Command {
         "the largest share of glances (0–1) you accept at content older than the\nfreshness target, or at none (default: targets.maxStaleShare, 0.25)"
     )
     /// The options `simulate` and `report` share for choosing designs and the recommendation's limits.
-    static let choosing = [designs, withPresets, maxTier, maxStaleShare]
+    static let maxCost = Option.valued(
+        "max-cost", "DOLLARS",
+        "the most you will pay for the API a month (mean cost, US dollars), for the verdict,\nthe recommendation and the growth plan (default: targets.maxCostPerMonth, else no budget)"
+    )
+    static let choosing = [designs, withPresets, maxTier, maxStaleShare, maxCost]
     static let users = Option.valued("users", "LIST", "population sizes, e.g. 1000,100000")
     static let formats = ["markdown", "csv", "csv-long", "json", "github"]
     static let format = Option.format(
@@ -104,7 +108,7 @@ struct SimulateCommand: Command {
 
 extension ParsedArguments {
     /// The designs `--designs` names (nil: the default, or `--with-presets`), making the first the
-    /// baseline when the baseline is not among them; `--max-tier` and `--max-stale-share` are set
+    /// baseline when the baseline is not among them; `--max-tier`, `--max-stale-share` and `--max-cost` are set
     /// into the scenario's targets, a bad value a usage error naming the flag.
     func chosenDesigns(in scenario: inout Scenario) throws -> [Design]? {
         if let tier = value(SimulateCommand.maxTier) {
@@ -121,6 +125,14 @@ extension ParsedArguments {
                 throw WidgetQuotaError.usage("--max-stale-share expects a share between 0 and 1 (0.1 for 10%), got \(quoted(text))")
             }
             scenario.targets.maxStaleShare = share
+        }
+        if let text = value(SimulateCommand.maxCost) {
+            let digits = text.hasPrefix("$") ? String(text.dropFirst()) : text
+            guard let budget = Double(digits.replacingOccurrences(of: "_", with: "")), budget.isFinite, (0...1e12).contains(budget)
+            else {
+                throw WidgetQuotaError.usage("--max-cost expects dollars a month between 0 and 1e12 (300 or $300), got \(quoted(text))")
+            }
+            scenario.targets.maxCostPerMonth = budget
         }
         guard let names = list(SimulateCommand.designs) else { return nil }
         if flag(SimulateCommand.withPresets) {

@@ -97,7 +97,7 @@ public struct SimulationJob: Sendable {
             report.recommendation = study?.run(result: result, batch: batch)
         }
         progress.finish()
-        report.thresholds = try ThresholdEvaluator.evaluate(thresholds, on: report.metrics)
+        report.thresholds = try ThresholdEvaluator.evaluate(thresholds, on: report.thresholdMetrics)
         return report
     }
 }
