@@ -8,6 +8,8 @@ import Foundation
 public struct Scenario: Codable, Sendable, Equatable {
     /// The version of the scenario file format.
     public var schemaVersion: Int = 1
+    /// What the scenario is about ("Match summary widget"), for the report's title; nil: none.
+    public var name: String?
     public var horizon = Horizon()
     public var population = Population()
     public var platform = Platform()
@@ -26,7 +28,7 @@ public struct Scenario: Codable, Sendable, Equatable {
     public init() {}
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case schemaVersion, horizon, population, platform, api, quotas, designs, baseline, calibration
+        case schemaVersion, name, horizon, population, platform, api, quotas, designs, baseline, calibration
         case targets
     }
 
@@ -43,6 +45,7 @@ public struct Scenario: Codable, Sendable, Equatable {
         let d = Scenario()
         let c = try decoder.container(keyedBy: CodingKeys.self)
         schemaVersion = try c.value(.schemaVersion, or: d.schemaVersion)
+        name = try c.decodeIfPresent(String.self, forKey: .name)
         horizon = try c.value(.horizon, or: d.horizon)
         population = try c.value(.population, or: d.population)
         platform = try c.value(.platform, or: d.platform)

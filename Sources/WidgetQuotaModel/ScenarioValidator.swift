@@ -131,6 +131,11 @@ package enum ScenarioValidator {
             }
         }
 
+        if let name = s.name {
+            let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+            v.check(!trimmed.isEmpty && name.count <= 120, "name", "must be a title of 1 to 120 characters")
+            v.check(!name.unicodeScalars.contains { CharacterSet.controlCharacters.contains($0) }, "name", "must be one line of text")
+        }
         v.number(s.targets.maxStaleShare, "targets.maxStaleShare", Bounds.share)
         if let budget = s.targets.maxCostPerMonth { v.number(budget, "targets.maxCostPerMonth", 0...1e12) }
         if let tier = s.targets.maxTier {

@@ -30,6 +30,7 @@ struct ReportCSV {
                 "over_target_glance_share", "exceeds_every_tier", "outage_peak_after_per_minute_mean",
                 "verdict_deciding_tier", "verdict_deciding_limit", "verdict_deciding_value", "verdict_limit_value",
                 "verdict_exceed_probability", "verdict_cause", "verdict_tier_without_outage", "verdict_deciding_value_without_outage",
+                "older_than_ttl_glance_share",
                 // Columns added later go here, before the tiers': every column above keeps its
                 // position whatever the scenario's tiers.
             ] + tiers.map { "exceed_probability_" + $0 })
@@ -64,6 +65,8 @@ struct ReportCSV {
                 cell(v?.exceedProbability), text(v?.cause),
                 text(v.flatMap { $0.exceedsEveryTierWithoutOutage == nil ? nil : ($0.tierWithoutOutage ?? "none") }),
                 cell(v?.decidingValueWithoutOutage),
+                // The same figure as `stale_glance_share`, named so it is not read as the headline.
+                .number(r.freshness.staleShare),
             ]
             w.appendRow(fixed + extra + verdict + perTier)
         }

@@ -27,12 +27,12 @@ struct ReportPage {
             + facts.userCounts.map { ReportFormat.users($0) }.joined(separator: ", ")
             + " users over a \(result.scenario.horizon.days)-day month; seed \(m.seed), \(m.runs) Monte-Carlo runs. "
             + "Written by \(result.tool.name) \(result.tool.version) with report.md, report.json and the CSV and SVG files beside it."
-        return HtmlPage(title: "WidgetQuota projection", lede: lede, sections: sections()).render()
+        return HtmlPage(title: report.title, lede: lede, sections: sections()).render()
     }
 
     /// The sections in the Markdown's order.
     func sections() -> [PageSection] {
-        var all = [verdict()]
+        var all = [AtAGlanceSection(result: result).page(), verdict()]
         if let recommendation = report.recommendation {
             let section = RecommendationSection(result: result, recommendation: recommendation)
             all.append(PageSection(title: RecommendationSection.title, blocks: section.blocks()))

@@ -45,6 +45,15 @@ public struct SimulationReport: Sendable {
     /// The report's numbers as labelled records (for thresholds).
     public var metrics: MetricTable { facts.metrics }
 
+    /// "Match summary widget: WidgetQuota projection", or "WidgetQuota projection" for a scenario
+    /// without a `name`.
+    public var title: String {
+        guard let name = result.scenario.name?.trimmingCharacters(in: .whitespaces), !name.isEmpty else {
+            return "WidgetQuota projection"
+        }
+        return name + ": WidgetQuota projection"
+    }
+
     /// What thresholds check: the result rows' metrics and the growth plan's months
     /// (`growth.costPerMonth{design=…,month=7}`), as `diff` reads them from report.json.
     public var thresholdMetrics: MetricTable {
@@ -101,7 +110,8 @@ public struct SimulationReport: Sendable {
     public func markdown(linkCharts: Bool = false) -> String {
         let tables = ResultTables(facts: facts)
         func chart(_ file: String, _ alt: String) -> String { linkCharts ? "![\(alt)](\(file))\n\n" : "" }
-        var md = "# WidgetQuota projection\n\n"
+        var md = "# \(title)\n\n"
+        md += AtAGlanceSection(result: result).markdown() + "\n"
         md += verdictSection().markdown() + "\n"
         if let recommendation { md += RecommendationSection(result: result, recommendation: recommendation).markdown() + "\n" }
         md += SummarySection(facts: facts, sensitivity: sensitivity).markdown()

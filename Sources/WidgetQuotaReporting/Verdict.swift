@@ -221,12 +221,32 @@ package struct VerdictBuilder {
         switch limit {
         case .requestsPerDay:
             guard when, let day = v.busiestQuotaDay else { return "the busiest quota day" }
-            let outageDay = outageQuotaDays.contains(day) ? ", the outage's" : ""
+            let outageDay = outageQuotaDays.contains(day) && outageDecides(v) ? ", the outage's" : ""
             return "the busiest quota day (most often day \(day)\(outageDay))"
         case .requestsPerMinute, .tokensPerMinute:
             let noun = limit == .tokensPerMinute ? "the tokens of the busiest minute" : "the busiest minute"
             guard when, let minute = v.typicalPeakMinuteUTC else { return noun }
             return noun + " (a typical day peaks at \(ReportFormat.clock(minutes: Double(minute))) UTC)"
+        }
+    }
+
+    /// True when removing the outages moves the verdict's deciding peak by more than the
+    /// Monte-Carlo noise (half the p5–p95 range of that peak across runs): only then is the
+    /// outage named as what decides it.
+    func outageDecides(_ v: Verdict) -> Bool {
+        guard let value = v.decidingValue, let calm = v.decidingValueWithoutOutage,
+            let r = result.results.first(where: { $0.design == v.design && $0.users == v.users }),
+            let limit = v.decidingLimit.flatMap(Limit.init(rawValue:))
+        else { return false }
+        let spread = Self.spread(r, limit)
+        return value - calm > (spread.p95 - spread.p5) / 2
+    }
+
+    static func spread(_ r: DesignResult, _ limit: Limit) -> RunSpread {
+        switch limit {
+        case .requestsPerMinute: r.load.peakRequestsPerMinute
+        case .tokensPerMinute: r.load.peakTokensPerMinute
+        case .requestsPerDay: r.load.peakRequestsPerQuotaDay
         }
     }
 

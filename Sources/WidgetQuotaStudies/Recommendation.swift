@@ -165,7 +165,7 @@ package struct RecommendationStudy: Sendable {
     static func rank(_ tier: String?, _ tiers: [QuotaTier]) -> Int? { tier.flatMap { t in tiers.firstIndex { $0.name == t } } }
 
     /// True when the row's tier is no more expensive than the allowed one.
-    static func withinTier(_ r: DesignResult, maxTier: String?, tiers: [QuotaTier]) -> Bool {
+    package static func withinTier(_ r: DesignResult, maxTier: String?, tiers: [QuotaTier]) -> Bool {
         if tiers.isEmpty { return true }
         guard let needed = rank(r.requiredTier, tiers), !r.exceedsEveryTier else { return false }
         return needed <= (rank(maxTier, tiers) ?? tiers.count - 1)

@@ -262,3 +262,36 @@ import WidgetQuotaTestSupport
         }
     }
 }
+
+/// The report opens with its title and one table a CEO can read before the verdict.
+@Suite("At a glance") struct AtAGlanceTests {
+    @Test("the scenario's name titles the report and the page; without one, the default title")
+    func title() throws {
+        var result = ReportFixtures.result
+        #expect(SimulationReport(result).markdown().hasPrefix("# WidgetQuota projection\n\n## At a glance\n\n"))
+        result.scenario.name = "Match summary widget"
+        let report = SimulationReport(result)
+        #expect(report.markdown().hasPrefix("# Match summary widget: WidgetQuota projection\n\n## At a glance\n\n"))
+        #expect(report.html().contains("<title>Match summary widget: WidgetQuota projection</title>"))
+        #expect(throws: (any Error).self) { try ScenarioLoader.decode(Data(#"{"name": "   "}"#.utf8)) }
+        #expect(throws: (any Error).self) { try ScenarioLoader.decode(Data(#"{"name": "two\nlines"}"#.utf8)) }
+    }
+
+    @Test("one row per design, a column per population; a cell names the limits it misses, the budget among them")
+    func fitsNamesTheMissedLimits() throws {
+        var result = ReportFixtures.result
+        let cells = { (r: SimulationResult) -> [String] in
+            let md = SimulationReport(r).markdown()
+            let section = md.components(separatedBy: "## At a glance\n\n")[1].components(separatedBy: "\n\n")[0]
+            let rows = section.split(separator: "\n").dropFirst(2)
+            #expect(rows.count == r.method.designs.count)
+            return rows.flatMap { $0.split(separator: "|").dropFirst(2).map { $0.trimmingCharacters(in: .whitespaces) } }
+        }
+        #expect(cells(result).count == result.results.count)
+        result.scenario.targets = Targets(maxStaleShare: 1, maxCostPerMonth: 1e12)
+        #expect(cells(result).allSatisfy { $0.hasPrefix("**yes**") || $0.hasPrefix("no (tier)") })
+        result.scenario.targets = Targets(maxStaleShare: 1, maxCostPerMonth: 0)
+        let costly = result.results.filter { ($0.cost?.perMonth.mean ?? 0) > 0 }.count
+        #expect(cells(result).filter { $0.contains("budget)") }.count == costly)
+    }
+}

@@ -73,9 +73,17 @@ import WidgetQuotaTestSupport
 
     @Test("A daily limit within reach, on the outage's quota day, says how many fewer requests would fit the cheaper tier")
     func dailyLimitWithinReach() throws {
-        let v = try Self.verdict(Self.result(tier: "big", perMinute: 80, perDay: 1_100, busiestDay: 5, small: (rpm: 0, rpd: 0.5), big: 0))
+        let r = Self.result(tier: "big", perMinute: 80, perDay: 1_100, busiestDay: 5, small: (rpm: 0, rpd: 0.5), big: 0)
+        // Without the outage the busiest day is 200 requests lower: the outage decides it, and is named.
+        let calm = Self.result(tier: "big", perMinute: 80, perDay: 900, busiestDay: 5, small: (rpm: 0, rpd: 0.5), big: 0)
+        let v = try Self.verdict(r, withoutOutages: calm)
         #expect(v.reason.contains("the busiest quota day (most often day 5, the outage's) reaches 1,100"))
-        #expect(v.advice == "Within reach of small: 9% fewer requests on the busiest day would fit it.")
+        #expect(v.advice.hasPrefix("Within reach of small: 9% fewer requests on the busiest day would fit it"), "\(v.advice)")
+        // Removing it changes nothing, or nothing is known without it: the outage is not named.
+        for other in [r, nil] {
+            let plain = try Self.verdict(r, withoutOutages: other)
+            #expect(plain.reason.contains("the busiest quota day (most often day 5) reaches 1,100"), "\(plain.reason)")
+        }
     }
 
     @Test("The busiest minute decides over a daily limit broken in fewer runs")
@@ -154,7 +162,7 @@ import WidgetQuotaTestSupport
         #expect(
             header.hasSuffix(
                 ",verdict_deciding_tier,verdict_deciding_limit,verdict_deciding_value,verdict_limit_value,"
-                    + "verdict_exceed_probability,verdict_cause,verdict_tier_without_outage,verdict_deciding_value_without_outage"
-                    + tiers))
+                    + "verdict_exceed_probability,verdict_cause,verdict_tier_without_outage,verdict_deciding_value_without_outage,"
+                    + "older_than_ttl_glance_share" + tiers))
     }
 }
