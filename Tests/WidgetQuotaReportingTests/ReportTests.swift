@@ -285,7 +285,7 @@ import WidgetQuotaTestSupport
             let section = md.components(separatedBy: "## At a glance\n\n")[1].components(separatedBy: "\n\n")[0]
             let rows = section.split(separator: "\n").dropFirst(2)
             #expect(rows.count == r.method.designs.count)
-            return rows.flatMap { $0.split(separator: "|").dropFirst(2).map { $0.trimmingCharacters(in: .whitespaces) } }
+            return rows.flatMap { $0.split(separator: "|").dropFirst().map { $0.trimmingCharacters(in: .whitespaces) } }
         }
         #expect(cells(result).count == result.results.count)
         result.scenario.targets = Targets(maxStaleShare: 1, maxCostPerMonth: 1e12)
