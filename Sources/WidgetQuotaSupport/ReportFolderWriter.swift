@@ -34,6 +34,11 @@ struct ReportFolderWriter {
         let folder = Self.absolute(shown)
         switch FileKind.of(folder) {
         case nil:
+            // A dangling link is not replaced by the new folder: it is not this tool's to remove.
+            guard !Self.exists(folder) else {
+                throw WidgetQuotaError.unwritable(
+                    path: shown, problem: "it is a symbolic link to nothing; make its target or name a folder")
+            }
             try create(folder, files)
         case .folder:
             let real = Self.realPath(folder)

@@ -138,11 +138,16 @@ struct ReportFolderWriterTests {
         #expect(Self.names(tmp.path).filter { $0.hasPrefix(".") }.isEmpty)
     }
 
-    @Test("a path that is a file, not a folder, is refused")
+    @Test("a path that is a file, not a folder, is refused; so is a link to nothing, which stays")
     func fileIsNotAFolder() throws {
         let tmp = try TemporaryDirectory()
         let file = try tmp.file("x", name: "Reports")
         #expect(throws: WidgetQuotaError.self) { try Self.write(file, ["report.md": "new"]) }
         #expect(Self.read(file) == "x")
+        let dangling = tmp.path + "/Dangling"
+        try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: "nowhere")
+        #expect(throws: WidgetQuotaError.self) { try Self.write(dangling, ["report.md": "new"]) }
+        var info = stat()
+        #expect(lstat(dangling, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK)
     }
 }
