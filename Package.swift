@@ -53,7 +53,6 @@ let package = Package(
                 intent: .custom(
                     verb: "widget-quota-lint",
                     description: "Check the source against the widget pre-release checklist (widget-quota lint)")),
-            dependencies: ["widget-quota"],
             path: "Sources/WidgetQuotaLintPlugin"
         ),
         // libFuzzer entry points (built with -sanitize=fuzzer -DFUZZING) or a replayer of saved inputs.

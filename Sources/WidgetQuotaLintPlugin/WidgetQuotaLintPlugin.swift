@@ -1,9 +1,9 @@
 import Foundation
 import PackagePlugin
 
-/// `swift package widget-quota-lint [--target NAME]… [LINT OPTIONS]`: runs `widget-quota lint` on
-/// the package's source (or the named targets' folders), and in Xcode on the project's folder, with
-/// findings as `path:line:column` diagnostics that Xcode and the terminal show.
+/// `swift package widget-quota-lint [--target NAME]… [LINT OPTIONS]`: builds `widget-quota` and runs
+/// `lint` on the package's source (or the named targets' folders), and in Xcode on the project's
+/// folder, with findings as `path:line:column` diagnostics that Xcode and the terminal show.
 @main
 struct WidgetQuotaLintPlugin: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
@@ -13,7 +13,14 @@ struct WidgetQuotaLintPlugin: CommandPlugin {
             try names.isEmpty
             ? [context.package.directoryURL.path]
             : context.package.targets(named: names).map(\.directoryURL.path)
-        try Self.lint(tool: context.tool(named: "widget-quota").url, folders: folders, options: extractor.remainingArguments)
+        // Built on demand (not a tool dependency), so building the package's tests does not
+        // build every library module a second time for the plugin.
+        let build = try packageManager.build(.product("widget-quota"), parameters: .init(configuration: .release, echoLogs: false))
+        guard build.succeeded, let tool = build.builtArtifacts.first(where: { $0.kind == .executable }) else {
+            Diagnostics.error("building widget-quota failed:\n" + build.logText)
+            return
+        }
+        try Self.lint(tool: tool.url, folders: folders, options: extractor.remainingArguments)
     }
 
     /// Runs `lint` on `folders`, in Xcode's format unless the options name another; an exit status
@@ -35,12 +42,21 @@ struct WidgetQuotaLintPlugin: CommandPlugin {
     import XcodeProjectPlugin
 
     extension WidgetQuotaLintPlugin: XcodeCommandPlugin {
-        /// From Xcode (File ▸ Packages, or the project's context menu): lints the project's folder.
+        /// From Xcode (the project's context menu): lints the project's folder with the
+        /// `widget-quota` on `PATH` (an Xcode project has no package graph to build it from).
         func performCommand(context: XcodePluginContext, arguments: [String]) throws {
             var extractor = ArgumentExtractor(arguments)
             _ = extractor.extractOption(named: "target")
+            let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/opt/homebrew/bin"
+            let found = (path.split(separator: ":").map { String($0) + "/widget-quota" } + ["\(NSHomeDirectory())/.mint/bin/widget-quota"])
+                .first { FileManager.default.isExecutableFile(atPath: $0) }
+            guard let tool = found else {
+                Diagnostics.error(
+                    "widget-quota is not on PATH; install it (see docs/ci.md) or run `swift package widget-quota-lint` in a package")
+                return
+            }
             try Self.lint(
-                tool: context.tool(named: "widget-quota").url, folders: [context.xcodeProject.directoryURL.path],
+                tool: URL(fileURLWithPath: tool), folders: [context.xcodeProject.directoryURL.path],
                 options: extractor.remainingArguments)
         }
     }
