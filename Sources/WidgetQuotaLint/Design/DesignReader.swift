@@ -67,29 +67,6 @@ package enum DesignReader {
         return reader.infer(name: name)
     }
 
-    /// The requesting functions (`LintSource.requesting`: keys and bare names) as substrings, so
-    /// a call's last name is looked up without a copy.
-    package static func requestingNames(_ requesting: Set<String>) -> Set<Substring> {
-        Set(requesting.map { Substring($0) })
-    }
-
-    /// The last names `SourceVocabulary.isDirectRequest` can accept.
-    static let requestWords = Set(
-        SourceVocabulary.sessionMethods.union(SourceVocabulary.sdkMethods).union(["request"]).map { Substring($0) })
-
-    /// A callee's last name (`data` for `URLSession.shared.data`), without splitting it.
-    static func lastName(_ callee: String) -> Substring {
-        callee.lastIndex(of: ".").map { callee[callee.index(after: $0)...] } ?? Substring(callee)
-    }
-
-    /// `SourceVocabulary.isRequest(call, requesting:)` for the functions whose last names are
-    /// `names`: set lookups first, the vocabulary's test only for a name it can accept.
-    package static func isRequest(_ call: SwiftCall, names: Set<Substring>) -> Bool {
-        let name = lastName(call.callee)
-        if names.contains(name) { return true }
-        return requestWords.contains(name) && SourceVocabulary.isDirectRequest(call)
-    }
-
     /// The calls whose callee is between `block`'s braces (`SwiftFileIndex.calls(inside:)`, by
     /// token position instead of walking each call's blocks).
     static func callsInside(_ index: SwiftFileIndex, _ block: Int) -> [SwiftCall] {
@@ -112,30 +89,36 @@ package enum DesignReader {
 /// The reading itself: the tree, its requesting functions, and what was found so far.
 private struct Reader {
     let tree: AppSourceTree
-    let requesting: Set<String>
-    /// The last names of `requesting`: a call of one of these names is a request.
-    let requestingNames: Set<Substring>
+    let graph: CallGraph
     /// Loop bounds of retry loops met while counting requests.
     var attempts = 1
+    /// Requests each requesting function's body reaches (`count(function:)`), memoised.
+    var counted = [FunctionRef: Int]()
 
     init(source: LintSource) {
         tree = source.tree
-        requesting = source.requesting
-        requestingNames = DesignReader.requestingNames(source.requesting)
+        graph = source.graph
     }
 
-    /// `SourceVocabulary.isRequest(call, requesting:)`, by set lookup.
-    func isRequest(_ call: SwiftCall) -> Bool { DesignReader.isRequest(call, names: requestingNames) }
+    /// True when call `c` of file `f` sends a request or runs a function that does.
+    func isRequest(_ c: Int, inFile f: Int) -> Bool { graph.request(call: c, inFile: f) != nil }
 
-    /// A place a fetch starts from: a file and a block (a function body or a closure).
+    /// A place a fetch starts from: a file (its number in the tree) and a block (a function body or a closure).
     struct Entry {
-        var file: AppSwiftFile
+        var fileNumber: Int
         var block: Int
     }
 
+    /// The calls of file `f` between `block`'s braces, as call indices.
+    func callsInside(_ f: Int, _ block: Int) -> [Int] {
+        let index = tree.swiftFiles[f].index
+        let b = index.blocks[block]
+        return index.calls.indices.filter { index.calls[$0].token > b.open && index.calls[$0].token < b.close }
+    }
+
     mutating func infer(name: String) -> DesignInference? {
-        let anyRequest = tree.swiftFiles.contains { file in
-            file.index.calls.contains { isRequest($0) }
+        let anyRequest = tree.swiftFiles.indices.contains { f in
+            tree.swiftFiles[f].index.calls.indices.contains { isRequest($0, inFile: f) }
         }
         guard anyRequest else { return nil }
         var assumed = [String]()
@@ -145,9 +128,10 @@ private struct Reader {
         let widgetRequests = timelineEntries.filter { requests(in: $0) }
         // A file compiled into the app as well may be there only for the app to call.
         let appTargets = Set(tree.targets.filter { $0.role == .app }.map(\.name))
-        let widgetAnyRequest = tree.swiftFiles(.widgetExtension).contains { file in
-            file.targets.allSatisfy { !appTargets.contains($0) }
-                && file.index.calls.contains { isRequest($0) }
+        let widgetAnyRequest = tree.swiftFiles.indices.contains { f in
+            let file = tree.swiftFiles[f]
+            return file.role == .widgetExtension && file.targets.allSatisfy { !appTargets.contains($0) }
+                && file.index.calls.indices.contains { isRequest($0, inFile: f) }
         }
         let foregroundBlocks = foregroundEntries()
         let foreground = foregroundBlocks.filter { requests(in: $0) }
@@ -207,8 +191,7 @@ private struct Reader {
         // Requests per fetch and retries, counted from every place a fetch starts.
         var perFetch = 0
         for entry in widgetRequests + foreground + background + push {
-            var visited = Set<String>()
-            perFetch = max(perFetch, count(entry.file, block: entry.block, visited: &visited))
+            perFetch = max(perFetch, count(entry.fileNumber, block: entry.block))
         }
         design.requestsPerFetch = max(1, perFetch)
         if attempts > 1 {
@@ -233,9 +216,9 @@ private struct Reader {
     /// The bodies of the timeline providers' `getTimeline(in:completion:)` / `timeline(for:in:)`.
     func widgetTimelineEntries() -> [Entry] {
         var out = [Entry]()
-        for file in tree.swiftFiles where file.role == .widgetExtension {
+        for (n, file) in tree.swiftFiles.enumerated() where file.role == .widgetExtension {
             for f in file.index.functions where f.name == "getTimeline" || (f.name == "timeline" && f.labels.contains("in")) {
-                if let body = f.body { out.append(Entry(file: file, block: body)) }
+                if let body = f.body { out.append(Entry(fileNumber: n, block: body)) }
             }
         }
         return out
@@ -246,10 +229,10 @@ private struct Reader {
     /// did-become-active notification, and the app and scene delegates' callbacks.
     func foregroundEntries() -> [Entry] {
         var out = [Entry]()
-        for file in tree.swiftFiles where file.role != .widgetExtension {
+        for (n, file) in tree.swiftFiles.enumerated() where file.role != .widgetExtension {
             let index = file.index
             for f in index.functions where DesignReader.foregroundFunctions.contains(f.name) {
-                if let body = f.body { out.append(Entry(file: file, block: body)) }
+                if let body = f.body { out.append(Entry(fileNumber: n, block: body)) }
             }
             for (k, call) in index.calls.enumerated() {
                 let name = String(call.name)
@@ -257,15 +240,15 @@ private struct Reader {
                 switch name {
                 case "onAppear", "task":
                     guard call.callee.hasPrefix(".") || call.callee.contains(".") else { continue }
-                    out.append(Entry(file: file, block: closure))
+                    out.append(Entry(fileNumber: n, block: closure))
                 case "onChange":
                     let subject = call.arguments.first.map { index.text($0.tokens) } ?? ""
                     guard subject.lowercased().contains("scenephase") else { continue }
-                    out.append(contentsOf: activeBlocks(index, in: closure).map { Entry(file: file, block: $0) })
+                    out.append(contentsOf: activeBlocks(index, in: closure).map { Entry(fileNumber: n, block: $0) })
                 case "onReceive":
                     let subject = call.arguments.first.map { index.text($0.tokens) } ?? ""
                     if subject.contains("didBecomeActive") || subject.contains("willEnterForeground") {
-                        out.append(Entry(file: file, block: closure))
+                        out.append(Entry(fileNumber: n, block: closure))
                     }
                 default: continue
                 }
@@ -304,11 +287,11 @@ private struct Reader {
     /// Handlers of `BGTaskScheduler.register(forTaskWithIdentifier:…)` and SwiftUI's `.backgroundTask`.
     func backgroundEntries() -> [Entry] {
         var out = [Entry]()
-        for file in tree.swiftFiles where file.role != .widgetExtension {
+        for (n, file) in tree.swiftFiles.enumerated() where file.role != .widgetExtension {
             for (k, call) in file.index.calls.enumerated() {
                 let isRegister = call.name == "register" && call.labels.contains("forTaskWithIdentifier")
                 guard isRegister || call.name == "backgroundTask", let closure = closureIndex(file.index, k) else { continue }
-                out.append(Entry(file: file, block: closure))
+                out.append(Entry(fileNumber: n, block: closure))
             }
         }
         return out
@@ -317,9 +300,9 @@ private struct Reader {
     /// `application(_:didReceiveRemoteNotification:…)` bodies.
     func pushEntries() -> [Entry] {
         var out = [Entry]()
-        for file in tree.swiftFiles where file.role != .widgetExtension {
+        for (n, file) in tree.swiftFiles.enumerated() where file.role != .widgetExtension {
             for f in file.index.functions where f.selector.contains("didReceiveRemoteNotification") {
-                if let body = f.body { out.append(Entry(file: file, block: body)) }
+                if let body = f.body { out.append(Entry(fileNumber: n, block: body)) }
             }
         }
         return out
@@ -333,39 +316,39 @@ private struct Reader {
     }
 
     func requests(in entry: Entry) -> Bool {
-        DesignReader.callsInside(entry.file.index, entry.block).contains { isRequest($0) }
+        callsInside(entry.fileNumber, entry.block).contains { isRequest($0, inFile: entry.fileNumber) }
     }
 
     // MARK: Counting requests
 
-    /// Request call sites reached from `block`: a direct request counts 1, a call of a requesting
-    /// function counts what that function's body reaches (the largest, when several share the
-    /// name). A request inside a loop with a numeric bound is a retry loop: its bound goes to `attempts`.
-    mutating func count(_ file: AppSwiftFile, block: Int, visited: inout Set<String>) -> Int {
+    /// Request call sites reached from `block` of file `f`: a direct request counts 1, a call of
+    /// a requesting function counts what that function's body reaches (the largest, when the
+    /// call may run several). A request inside a loop with a numeric bound is a retry loop: its
+    /// bound goes to `attempts`. Each function is counted once (memoised), so the walk is linear.
+    mutating func count(_ f: Int, block: Int) -> Int {
+        let index = tree.swiftFiles[f].index
         var total = 0
-        for call in DesignReader.callsInside(file.index, block) {
-            let direct = SourceVocabulary.isDirectRequest(call)
-            guard direct || isRequest(call) else { continue }
-            if let bound = loopBound(file.index, call) { attempts = max(attempts, bound) }
-            if direct {
+        for c in callsInside(f, block) {
+            guard let route = graph.request(call: c, inFile: f) else { continue }
+            if let bound = loopBound(index, index.calls[c]) { attempts = max(attempts, bound) }
+            switch route {
+            case .direct:
                 total += 1
-                continue
+            case .through(_, _, let candidates):
+                total += candidates.map { count(function: $0) }.max() ?? 0
             }
-            var best = 0
-            for (other, f) in functions(named: String(call.name)) where !visited.contains(SourceVocabulary.key(f)) {
-                guard let body = f.body else { continue }
-                visited.insert(SourceVocabulary.key(f))
-                best = max(best, count(other, block: body, visited: &visited))
-            }
-            total += best
         }
         return total
     }
 
-    func functions(named name: String) -> [(AppSwiftFile, SwiftFunction)] {
-        tree.swiftFiles.flatMap { file in
-            file.index.functions.filter { $0.name == name && requesting.contains(SourceVocabulary.key($0)) }.map { (file, $0) }
-        }
+    /// `count(_:block:)` of a function's body, memoised; 0 while it is being counted (recursion).
+    mutating func count(function ref: FunctionRef) -> Int {
+        if let known = counted[ref] { return known }
+        counted[ref] = 0
+        guard let body = graph.function(ref).body else { return 0 }
+        let n = count(ref.file, block: body)
+        counted[ref] = n
+        return n
     }
 
     /// The number of times the innermost loop around `call` runs, when its header states it:
@@ -422,7 +405,7 @@ private struct Reader {
 
     /// True when the entry's code names the TTL constant or a staleness check (`isStale`, `age`).
     func checksCache(_ entry: Entry, ttlName: String?) -> Bool {
-        let index = entry.file.index
+        let index = tree.swiftFiles[entry.fileNumber].index
         let block = index.blocks[entry.block]
         for k in block.open..<min(block.close, index.tokens.count) where index.tokens[k].kind == .identifier {
             let word = index.tokens[k].text
@@ -519,13 +502,13 @@ private struct Reader {
     /// (a reload in one of `foregroundBlocks` that makes no request there), after every fetch (a reload in a `catch`), once after a successful fetch, or never.
     func reloadCalls(foreground foregroundBlocks: [Entry]) -> Design.ReloadCalls {
         var found = Set<Design.ReloadCalls>()
-        for file in tree.swiftFiles where file.role != .widgetExtension {
+        for (n, file) in tree.swiftFiles.enumerated() where file.role != .widgetExtension {
             let index = file.index
             for call in index.calls where SourceVocabulary.reloadCalls.contains(String(call.name)) {
                 if index.isInside(call, .catchBlock) {
                     found.insert(.everyFetch)
-                } else if foregroundBlocks.contains(where: { $0.file.path == file.path && index.isBlock(call.block, inside: $0.block) }),
-                    !DesignReader.callsInside(index, call.block ?? 0).contains(where: { isRequest($0) })
+                } else if foregroundBlocks.contains(where: { $0.fileNumber == n && index.isBlock(call.block, inside: $0.block) }),
+                    !callsInside(n, call.block ?? 0).contains(where: { isRequest($0, inFile: n) })
                 {
                     found.insert(.everyForeground)
                 } else {

@@ -16,6 +16,9 @@ import WidgetQuotaSwiftSource
 ///   `setValue(_:forHTTPHeaderField:)` / `addValue(_:forHTTPHeaderField:)` or as a key of a
 ///   dictionary literal.
 ///
+/// A literal that reads as words (a `UserDefaults` or Keychain item name) is a name, not a key.
+/// Tests and files no target builds are not read: they do not ship.
+///
 /// One finding per line. Messages never quote the key: it is shown as its first six characters,
 /// `…` and its length.
 ///
@@ -52,7 +55,7 @@ package struct APIKeyInClientRule: LintRule {
     package func check(_ source: LintSource) -> [Finding] {
         let tree = source.tree
         var findings = [Finding]()
-        for file in tree.swiftFiles {
+        for file in tree.swiftFiles where !Self.isNotShipped(file, in: tree) {
             var lines = Set<Int>()
             func add(_ location: SourceLocation, _ message: String) {
                 guard lines.insert(location.line).inserted else { return }
@@ -223,7 +226,7 @@ package struct APIKeyInClientRule: LintRule {
         let allowed = u.allSatisfy { isKeyCharacter($0) || $0 == 0x2B || $0 == 0x2F || $0 == 0x3D }
         let letters = u.contains { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) }
         let digits = u.contains { $0 >= 0x30 && $0 <= 0x39 }
-        guard allowed, letters, digits else { return false }
+        guard allowed, letters, digits, !readsAsWords(u) else { return false }
         var counts = [UInt8: Int]()
         for c in u { counts[c, default: 0] += 1 }
         let n = Double(u.count)
@@ -233,6 +236,47 @@ package struct APIKeyInClientRule: LintRule {
         }
         let hex = u.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) || ($0 >= 0x41 && $0 <= 0x46) }
         return hex ? (u.count >= 32 && entropy >= 3.0) : entropy >= 3.8
+    }
+
+    /// True when a literal reads as a name made of words (`didPurgeImageCachesForResizingKey`,
+    /// `carPlayLastConfigurationV2`): split at case changes, digits and punctuation, chunks of
+    /// three or more letters holding a vowel cover three quarters of it. A key's characters are
+    /// random, so its letter runs are short.
+    static func readsAsWords(_ u: [UInt8]) -> Bool {
+        func isUpper(_ c: UInt8) -> Bool { c >= 0x41 && c <= 0x5A }
+        func isLower(_ c: UInt8) -> Bool { c >= 0x61 && c <= 0x7A }
+        let vowels: Set<UInt8> = Set("aeiouyAEIOUY".utf8)
+        var covered = 0
+        var start = 0
+        func close(_ end: Int) {
+            let chunk = u[start..<end]
+            if chunk.count >= 3 && chunk.contains(where: vowels.contains) { covered += chunk.count }
+        }
+        for k in u.indices {
+            let c = u[k]
+            let letter = isUpper(c) || isLower(c)
+            if !letter {
+                close(k)
+                start = k + 1
+            } else if k > start && isUpper(c) && isLower(u[k - 1]) {
+                close(k)
+                start = k
+            }
+        }
+        close(u.count)
+        return covered * 4 >= u.count * 3
+    }
+
+    /// True for a file the app never ships: a test (a `Tests` folder, `…Tests.swift`, a test
+    /// target) or, in a tree with an Xcode project, a file no target or package builds (a demo
+    /// credentials file the README says to copy).
+    static func isNotShipped(_ file: AppSwiftFile, in tree: AppSourceTree) -> Bool {
+        let parts = file.path.split(separator: "/")
+        if parts.contains(where: { $0 == "Tests" || $0.hasSuffix("Tests") || $0.hasSuffix("UITests") }) { return true }
+        if file.path.hasSuffix("Tests.swift") { return true }
+        let testTargets = Set(tree.targets.filter { ($0.productType ?? "").contains("test") }.map(\.name))
+        if !file.targets.isEmpty && file.targets.allSatisfy(testTargets.contains) { return true }
+        return tree.project != nil && file.targets.isEmpty && !parts.contains("Sources")
     }
 
     /// `AIzaSy…` (39 characters): the key's first six characters and its length.

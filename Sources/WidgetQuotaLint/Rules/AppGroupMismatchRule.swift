@@ -15,9 +15,12 @@ import WidgetQuotaSwiftSource
 ///   constant holding one (in the same file, else the only such constant of the tree), is an App
 ///   Group of each target that builds the file (reported at the call).
 ///
-/// Not seen: names built at run time (`"group." + bundleID`), ids written with build variables
-/// (`$(TeamIdentifierPrefix)`) are compared as written, and a tree without any entitlements file
-/// (a few files linted on their own) is not checked.
+/// A suite name that does not start with `group.` is the app's own defaults domain, not an App
+/// Group. An id written with a build setting (`$(GROUP_ID_PREFIX).bookmarks`) matches any id it
+/// could expand to: build settings are not evaluated.
+///
+/// Not seen: names built at run time (`"group." + bundleID`), and a tree without any
+/// entitlements file (a few files linted on their own) is not checked.
 package struct AppGroupMismatchRule: LintRule {
     package let rule = ChecklistRule.appGroupMismatch
     package init() {}
@@ -41,8 +44,11 @@ package struct AppGroupMismatchRule: LintRule {
                 guard let argument = call.arguments.first, let name = index.appGroupRuleString(argument.tokens, tree: tree) else {
                     continue
                 }
+                // A suite that is not an App Group id (`UserDefaults(suiteName: "Tests")`) is
+                // the app's own defaults domain.
+                guard name.hasPrefix("group.") else { continue }
                 let owners = owningTargets(of: file, in: tree)
-                let missing = owners.filter { !$0.appGroups.contains(name) }
+                let missing = owners.filter { !Self.holds($0.appGroups, name) }
                 guard !missing.isEmpty else { continue }
                 let what = missing.map { "\($0.role == .widgetExtension ? "the extension" : "the app") (\(describe($0)))" }
                     .joined(separator: " and ")
@@ -81,7 +87,7 @@ package struct AppGroupMismatchRule: LintRule {
                     fix: "give the app the App Groups capability with `\(first)`"))
             return findings
         }
-        for id in widgetGroups where !appGroups.contains(id) {
+        for id in widgetGroups where !Self.holds(appGroups, id) {
             let file = widget.entitlementsPath ?? ""
             let location = tree.appGroupRuleLocation(of: id, in: file)
             let nearest = appGroups.min { Self.distance($0, id) < Self.distance($1, id) } ?? ""
@@ -121,6 +127,46 @@ package struct AppGroupMismatchRule: LintRule {
         case .widgetExtension: return tree.widgetExtension.map { [$0] } ?? []
         case .unknown: return []
         }
+    }
+
+    /// True when `groups` holds `id`: the same text, or a match where a build setting written in
+    /// either (`$(GROUP_ID_PREFIX).bookmarks`, `group.$(PRODUCT_BUNDLE_IDENTIFIER)`) stands for
+    /// any text. Build settings are not evaluated (they live in the project and `.xcconfig`
+    /// files, per configuration), so an id written with one is never called missing.
+    static func holds(_ groups: [String], _ id: String) -> Bool {
+        groups.contains { $0 == id || matches(pattern: $0, id) || matches(pattern: id, $0) }
+    }
+
+    /// `text` against `pattern`, where each `$(…)` or `${…}` of the pattern matches one or more characters.
+    static func matches(pattern: String, _ text: String) -> Bool {
+        guard pattern.contains("$(") || pattern.contains("${") else { return false }
+        // Literal pieces between the build settings, in order.
+        var pieces = [String]()
+        var current = ""
+        var k = pattern.startIndex
+        while k < pattern.endIndex {
+            let c = pattern[k]
+            let next = pattern.index(after: k)
+            if c == "$", next < pattern.endIndex, pattern[next] == "(" || pattern[next] == "{" {
+                let close: Character = pattern[next] == "(" ? ")" : "}"
+                pieces.append(current)
+                current = ""
+                k = pattern[next...].firstIndex(of: close).map { pattern.index(after: $0) } ?? pattern.endIndex
+                continue
+            }
+            current.append(c)
+            k = next
+        }
+        pieces.append(current)
+        guard let first = pieces.first, let last = pieces.last, text.hasPrefix(first), text.hasSuffix(last),
+            text.count >= first.count + last.count + 1
+        else { return false }
+        var rest = text.dropFirst(first.count).dropLast(last.count)
+        for piece in pieces.dropFirst().dropLast() where !piece.isEmpty {
+            guard let r = rest.range(of: piece) else { return false }
+            rest = rest[r.upperBound...]
+        }
+        return true
     }
 
     /// Edit distance, to suggest the app's id nearest a misspelt one.

@@ -17,18 +17,18 @@ public protocol LintRule: Sendable {
 }
 
 /// An app's source tree as the rules read it, with what several rules look up computed once
-/// per run: the functions that send a request and the refresh rules' call index.
+/// per run: the call graph (where each call goes, which functions send a request) and the
+/// refresh rules' call index.
 public struct LintSource: Sendable {
     package let tree: AppSourceTree
-    /// `SourceVocabulary.requestingFunctions(in: tree)`: keys and bare names.
-    package let requesting: Set<String>
+    package let graph: CallGraph
     let refresh: RefreshRulesIndex
 
     package init(_ tree: AppSourceTree) {
         self.tree = tree
-        let requesting = SourceVocabulary.requestingFunctions(in: tree)
-        self.requesting = requesting
-        refresh = RefreshRulesIndex(tree, requesting: requesting)
+        let graph = CallGraph(tree)
+        self.graph = graph
+        refresh = RefreshRulesIndex(tree, graph: graph)
     }
 }
 

@@ -75,7 +75,8 @@ package struct PolicyShorterThanTTLRule: LintRule {
                 } else {
                     let requests = source.refresh
                     guard let function = index.enclosingFunction(of: timeline), ["getTimeline", "timeline"].contains(function.name),
-                        let body = function.body, requests.calls(inFile: f, inside: body).contains(where: requests.isRequest)
+                        let body = function.body,
+                        requests.calls(inFile: f, inside: body).contains(where: { requests.isRequest($0, inFile: f) })
                     else { continue }
                     var found = finding(
                         file.path, at,

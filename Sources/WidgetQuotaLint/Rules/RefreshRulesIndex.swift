@@ -4,18 +4,18 @@ import WidgetQuotaSwiftSource
 /// What the refresh and request rules (`policy-shorter-than-ttl`, `reload-misuse`,
 /// `bgtask-completion`, `request-timeout`, `retry-loop`) look up often, built once per check in
 /// time linear in the tree (up to a logarithm): each file's calls in source order, the tree's
-/// functions by name, and the functions that send a request
-/// (`SourceVocabulary.requestingFunctions(in:)`).
+/// functions by name, and the call graph (`CallGraph`): where each call goes and which
+/// functions send a request.
 struct RefreshRulesIndex {
     let tree: AppSourceTree
     /// Per file: indices of its calls sorted by their name token.
     let callOrder: [[Int]]
     /// Functions with a body by name: file and index in the file's `functions`.
     let functionsByName: [String: [(file: Int, function: Int)]]
-    /// Keys and bare names of the functions that send a request (`SourceVocabulary.requestingFunctions`).
-    let requestingNames: Set<String>
+    /// Where each call goes, and the functions that send a request.
+    let graph: CallGraph
 
-    init(_ tree: AppSourceTree, requesting: Set<String>) {
+    init(_ tree: AppSourceTree, graph: CallGraph) {
         self.tree = tree
         let order = tree.swiftFiles.map { file in
             file.index.calls.indices.sorted { file.index.calls[$0].token < file.index.calls[$1].token }
@@ -28,13 +28,11 @@ struct RefreshRulesIndex {
             }
         }
         functionsByName = byName
-        requestingNames = requesting
+        self.graph = graph
     }
 
-    /// True when `call` sends a request itself or calls a function that does (by name, as the vocabulary matches).
-    func isRequest(_ call: SwiftCall) -> Bool {
-        SourceVocabulary.isDirectRequest(call) || requestingNames.contains(String(call.name))
-    }
+    /// True when `call` (of file `file`) sends a request itself or runs a function that does.
+    func isRequest(_ call: SwiftCall, inFile file: Int) -> Bool { graph.isRequest(call, inFile: file) }
 
     /// The calls of file `file` inside `block`'s braces (nested blocks included), in source order.
     func calls(inFile file: Int, inside block: Int) -> [SwiftCall] {
@@ -61,22 +59,9 @@ struct RefreshRulesIndex {
     /// The file index of file `file`.
     func index(_ file: Int) -> SwiftFileIndex { tree.swiftFiles[file].index }
 
-    /// The functions `call` (in file `file`) may run: those of its name declared in the type it
-    /// names (`Refresh.handle`), else in its own file, else anywhere in the tree.
+    /// The functions `call` (in file `file`) may run, as the call graph resolves it.
     func functions(calledBy call: SwiftCall, inFile file: Int) -> [(file: Int, body: Int, parameters: [String])] {
-        let all = functionsByName[String(call.name)] ?? []
-        let parts = call.callee.split(separator: ".")
-        var chosen = all
-        if parts.count >= 2, !["self", "Self"].contains(parts[parts.count - 2]) {
-            let owner = String(parts[parts.count - 2])
-            let typed = all.filter { tree.swiftFiles[$0.file].index.functions[$0.function].typeName == owner }
-            if !typed.isEmpty { chosen = typed }
-        }
-        if chosen.count > 1 {
-            let local = chosen.filter { $0.file == file }
-            if !local.isEmpty { chosen = local }
-        }
-        return resolved(chosen)
+        resolved(graph.target(of: call, inFile: file).functions.map { ($0.file, $0.function) })
     }
 
     /// Functions of the tree called `name` with a body: their file, body block and parameter names.

@@ -10,7 +10,7 @@ import WidgetQuotaSwiftSource
 /// to `onChange(of: scenePhase)`, to `onReceive`/`addObserver` with a `didBecomeActive` or
 /// `willEnterForeground` notification, or the body of `sceneDidBecomeActive`,
 /// `applicationDidBecomeActive`, `sceneWillEnterForeground`, `applicationWillEnterForeground` —
-/// with no request (`SourceVocabulary.isRequest`) before it in that handler. A second reload
+/// with no request (`CallGraph`) before it in that handler. A second reload
 /// call after a request in the same function is a finding too.
 ///
 /// Blind spots: a reload in a function the `catch` or the handler calls, "success" judged by
@@ -48,7 +48,9 @@ package struct ReloadMisuseRule: LintRule {
                             file.path, call.location, "\(what) in a loop: every pass spends WidgetKit's daily reload budget",
                             fix: "Call `WidgetCenter.shared.reloadAllTimelines()` once, after the loop"))
                 } else if let handler = Self.foregroundHandler(call, index),
-                    !context.calls(inFile: f, inside: handler.block).contains(where: { $0.token < call.token && context.isRequest($0) })
+                    !context.calls(inFile: f, inside: handler.block).contains(where: {
+                        $0.token < call.token && context.isRequest($0, inFile: f)
+                    })
                 {
                     findings.append(
                         finding(
@@ -65,7 +67,7 @@ package struct ReloadMisuseRule: LintRule {
             for function in index.functions {
                 guard let body = function.body else { continue }
                 let calls = context.calls(inFile: f, inside: body)
-                guard let first = calls.first(where: context.isRequest) else { continue }
+                guard let first = calls.first(where: { context.isRequest($0, inFile: f) }) else { continue }
                 let after = calls.filter { SourceVocabulary.reloadCalls.contains(String($0.name)) && $0.token > first.token }
                 for extra in after.dropFirst() where !reported.contains(extra.token) {
                     reported.insert(extra.token)

@@ -5,7 +5,7 @@ import WidgetQuotaSwiftSource
 /// `request-timeout`: requests set a timeout shorter than a background slice.
 ///
 /// A `URLRequest(url:)` assigned to a `var`/`let` that the same function sends (passes to a
-/// request call, `SourceVocabulary.isRequest`) or returns, with no `name.timeoutInterval = …` in
+/// request call, `CallGraph`) or returns, with no `name.timeoutInterval = …` in
 /// that function, is a finding at the `URLRequest(` call; so is one built inline as a request
 /// call's argument. `URLRequest(url:cachePolicy:timeoutInterval:)` sets one. A session call with a
 /// bare URL (`data(from:)`, `download(from:)`, `bytes(from:)`) is a finding at the call: there is
@@ -33,7 +33,7 @@ package struct RequestTimeoutRule: LintRule {
             for call in index.calls {
                 if call.callee == "URLRequest" && call.labels.first == "url" && !call.labels.contains("timeoutInterval") {
                     guard let function = index.enclosingFunction(of: call), let body = function.body else { continue }
-                    let sends = context.calls(inFile: f, inside: body).filter(context.isRequest)
+                    let sends = context.calls(inFile: f, inside: body).filter { context.isRequest($0, inFile: f) }
                     if let name = Self.assignedName(index, call.token) {
                         let sentBy = sends.filter { c in c.arguments.contains { a in a.tokens.contains { t[$0].text == name } } }
                         let returned = index.returns.contains {

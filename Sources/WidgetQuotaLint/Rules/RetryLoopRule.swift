@@ -6,8 +6,8 @@ import WidgetQuotaSwiftSource
 ///
 /// The code one refresh runs is a background task's handler (as `bgtask-completion` follows it)
 /// and a provider's `getTimeline(in:completion:)` / `timeline(for:in:)`, with the functions they
-/// call, by name, three calls deep. A loop there whose body holds a request
-/// (`SourceVocabulary.isRequest`) is a finding at its keyword when it is a `while` or `repeat`
+/// call (as `CallGraph` resolves them), three calls deep. A loop there whose body holds a request
+/// (`CallGraph`) is a finding at its keyword when it is a `while` or `repeat`
 /// loop, or a `for` loop over a range (`0..<3`, `1...n`) or whose variable names an attempt or a
 /// retry. The message says how many requests one refresh can make: the loop's bound (constant
 /// arithmetic; for `while`/`repeat`, the right side of a `<`/`<=` in the condition) times the
@@ -56,7 +56,7 @@ package struct RetryLoopRule: LintRule {
                 let file = tree.swiftFiles[r.file]
                 let index = file.index
                 for b in context.loops(inFile: r.file, inside: r.block) {
-                    let requests = context.calls(inFile: r.file, inside: b).filter(context.isRequest)
+                    let requests = context.calls(inFile: r.file, inside: b).filter { context.isRequest($0, inFile: r.file) }
                     guard !requests.isEmpty, let loop = Self.loop(index, b), Self.isRetry(index, loop),
                         seen.insert("\(r.file):\(b)").inserted
                     else { continue }

@@ -5,37 +5,39 @@ import WidgetQuotaSwiftSource
 /// `snapshot-network`: the widget's placeholder and snapshot stay off the network.
 ///
 /// In a timeline provider's `placeholder(in:)`, `getSnapshot(in:completion:)` or (for an
-/// `AppIntentTimelineProvider`) `snapshot(for:in:)`, every call that sends a request or calls a
-/// function that does (`SourceVocabulary.isRequest`), closures such as a `Task { … }` included,
-/// is a finding at the call. A provider function is one declared in a type that conforms to a
+/// `AppIntentTimelineProvider`) `snapshot(for:in:)`, or an `IntentTimelineProvider`'s
+/// `getSnapshot(for:in:completion:)`, every call that sends a request or runs a function that
+/// does (`CallGraph`), closures such as a `Task { … }` included, is a finding at the call. A call
+/// matched by name only (its receiver's type not stated) is a warning that says so. A provider function is one declared in a type that conforms to a
 /// provider protocol anywhere in the tree, or any function of those names in a widget extension file.
 ///
-/// Not seen: waiting on a task started elsewhere (`await sharedTask.value`), and functions are
-/// matched by name (a requesting function elsewhere with the same name as a harmless one counts).
+/// Not seen: waiting on a task started elsewhere (`await sharedTask.value`).
 package struct SnapshotNetworkRule: LintRule {
     package let rule = ChecklistRule.snapshotNetwork
     package init() {}
 
-    static let selectors: Set<String> = ["placeholder(in:)", "getSnapshot(in:completion:)", "snapshot(for:in:)"]
+    static let selectors: Set<String> = [
+        "placeholder(in:)", "placeholder(for:in:)", "getSnapshot(in:completion:)", "getSnapshot(for:in:completion:)", "snapshot(for:in:)",
+    ]
 
     package func check(_ source: LintSource) -> [Finding] {
         let tree = source.tree
         let functions = tree.snapshotRuleProviderFunctions(Self.selectors)
         guard !functions.isEmpty else { return [] }
-        let requesting = source.requesting
+        let graph = source.graph
         var findings = [Finding]()
-        for (file, function) in functions {
+        for (f, function) in functions {
+            let file = tree.swiftFiles[f]
             for call in file.index.calls(inside: function) {
-                let direct = SourceVocabulary.isDirectRequest(call)
-                guard direct || requesting.contains(String(call.name)) else { continue }
-                let how = direct ? "sends a request" : "calls a function that sends a request"
+                guard let route = graph.request(call, inFile: f) else { continue }
                 let task = file.index.isInsideClosure(of: call, passedTo: "Task") ? " (in a `Task` it waits on)" : ""
                 findings.append(
                     finding(
-                        file.path, call.location, "`\(function.selector)` \(how) through `\(call.callee)`\(task)",
+                        file.path, call.location, "`\(function.selector)`: \(graph.explain(route, call: call))\(task)",
                         fix: function.name == "placeholder"
                             ? "return sample content at once from `placeholder(in:)`"
-                            : "answer the snapshot from the App Group cache or sample content, never from the network"))
+                            : "answer the snapshot from the App Group cache or sample content, never from the network",
+                        severity: route.byNameOnly ? .warning : nil))
             }
         }
         return findings
@@ -129,7 +131,7 @@ extension AppSourceTree {
     /// The functions with one of `selectors` that belong to a timeline provider: declared in a
     /// type that conforms to a provider protocol somewhere in the tree (an extension's conformance
     /// counts), or in a widget extension file; with their files, in file order.
-    func snapshotRuleProviderFunctions(_ selectors: Set<String>) -> [(AppSwiftFile, SwiftFunction)] {
+    func snapshotRuleProviderFunctions(_ selectors: Set<String>) -> [(file: Int, function: SwiftFunction)] {
         var providers = Set<String>()
         for file in swiftFiles {
             for type in file.index.types
@@ -139,11 +141,11 @@ extension AppSourceTree {
                 providers.insert(type.name)
             }
         }
-        var out = [(AppSwiftFile, SwiftFunction)]()
-        for file in swiftFiles {
+        var out = [(file: Int, function: SwiftFunction)]()
+        for (f, file) in swiftFiles.enumerated() {
             for function in file.index.functions where function.body != nil && selectors.contains(function.selector) {
                 if file.role == .widgetExtension || function.typeName.map(providers.contains) == true {
-                    out.append((file, function))
+                    out.append((f, function))
                 }
             }
         }

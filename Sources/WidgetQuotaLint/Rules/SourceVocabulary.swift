@@ -1,13 +1,14 @@
 import Foundation
 import WidgetQuotaSwiftSource
 
-/// What the rules recognise in Swift source: the calls that send a request, the functions that
-/// (through calls of their own) do, and the WidgetKit and BackgroundTasks names they look for.
-/// One place, so every rule and the design reader agree on what "a network call" is.
+/// What the rules recognise in Swift source: the calls that send a request and the WidgetKit
+/// and BackgroundTasks names they look for. With `CallGraph` (which functions reach such a
+/// call), one place, so every rule and the design reader agree on what "a network call" is.
 package enum SourceVocabulary {
     /// `URLSession` methods that send a request (`URLSession.shared.data(for:)`, `session.dataTask(with:)`).
     package static let sessionMethods: Set<String> = [
-        "data", "dataTask", "upload", "uploadTask", "download", "downloadTask", "bytes", "webSocketTask", "streamTask",
+        "data", "dataTask", "dataTaskPublisher", "upload", "uploadTask", "download", "downloadTask", "bytes", "webSocketTask",
+        "streamTask",
     ]
     /// SDK methods that call a model API (Google AI / Firebase AI Logic `generateContent`,
     /// `sendMessage` on a chat, OpenAI-style `chats.create`), and Alamofire's `AF.request`.
@@ -28,63 +29,9 @@ package enum SourceVocabulary {
         return ("." + receiver + ".").contains(".URLSession.") || last == "shared" || last.lowercased().hasSuffix("session")
     }
 
-    /// The functions in `tree` that send a request, directly or by calling one that does (to a
-    /// fixed point): each as its key (`Type.name`, or `name` for a free function) and as its bare
-    /// name, since a call is matched by name (see `isRequest(_:requesting:)`).
-    ///
-    /// Linear in the tree: each call is attributed once to the functions around it, and callers
-    /// are followed by name from a worklist.
-    package static func requestingFunctions(in tree: AppSourceTree) -> Set<String> {
-        var result = Set<String>()
-        var pending = [String]()
-        // Keys of the functions that call a name (the callee's last name).
-        var callers = [String: Set<String>]()
-        for file in tree.swiftFiles {
-            let index = file.index
-            let keys = index.functions.map(key)
-            for call in index.calls {
-                let direct = isDirectRequest(call)
-                let name = direct ? "" : String(call.name)
-                var b = call.block
-                while let k = b {
-                    if let f = index.blocks[k].function {
-                        if direct {
-                            if result.insert(keys[f]).inserted { pending.append(keys[f]) }
-                        } else {
-                            callers[name, default: []].insert(keys[f])
-                        }
-                    }
-                    b = index.blocks[k].parent
-                }
-            }
-        }
-        var names = Set<String>()
-        while let k = pending.popLast() {
-            let name = String(k.split(separator: ".").last ?? Substring(k))
-            guard names.insert(name).inserted else { continue }
-            for caller in callers[name] ?? [] where result.insert(caller).inserted {
-                pending.append(caller)
-            }
-        }
-        return result.union(names)
-    }
-
-    /// True when `call` sends a request itself or calls a function of `requesting`
-    /// (`requestingFunctions(in:)`).
-    package static func isRequest(_ call: SwiftCall, requesting: Set<String>) -> Bool {
-        isDirectRequest(call) || callsRequesting(call, requesting)
-    }
-
-    /// The key of a function in `requestingFunctions`: `Type.name`, or `name` for a free function.
+    /// The key of a function in messages and tests: `Type.name`, or `name` for a free function.
     package static func key(_ function: SwiftFunction) -> String {
         (function.typeName.map { $0 + "." } ?? "") + function.name
-    }
-
-    /// A call matches a requesting function by name: `fetch()` or `self.fetch()` inside its own
-    /// type, `Fetcher().fetch()` / `fetcher.fetch()` from anywhere (the receiver's type is not
-    /// known without type checking, so any type's function of that name counts).
-    static func callsRequesting(_ call: SwiftCall, _ requesting: Set<String>) -> Bool {
-        requesting.contains(String(call.name))
     }
 
     /// WidgetKit's reload calls.

@@ -4,46 +4,39 @@ import WidgetQuotaModel
 /// `widget-network-call`: no request from a Swift file compiled into the widget extension.
 ///
 /// Every call in a file whose role is the widget extension (a file of both targets included) that
-/// sends a request (`SourceVocabulary.isDirectRequest`), or that calls a function which does
-/// (`SourceVocabulary.requestingFunctions`) when no such function is declared in an extension
-/// file (where its own request is already reported), is a finding at the call.
+/// sends a request (`SourceVocabulary.isDirectRequest`), or that runs a function of the tree
+/// which does (`CallGraph`: only functions the extension compiles or imports, in the receiver's
+/// type where the file states it) when that function is not itself in an extension file (where
+/// its own request is already reported), is a finding at the call, naming the function it runs
+/// and the request that function ends in. A call matched by name only is a warning that says so.
 ///
 /// Not seen: a request through a framework the tree does not hold (a package's client), or a call
-/// the vocabulary does not know (a third-party HTTP library other than Alamofire). Functions
-/// are matched by name, so a call to a non-requesting function that shares a requesting one's
-/// name (in another type) is reported too.
+/// the vocabulary does not know (a third-party HTTP library other than Alamofire).
 package struct WidgetNetworkCallRule: LintRule {
     package let rule = ChecklistRule.widgetNetworkCall
     package init() {}
 
     package func check(_ source: LintSource) -> [Finding] {
         let tree = source.tree
-        let extensionFiles = tree.swiftFiles(.widgetExtension)
-        guard !extensionFiles.isEmpty else { return [] }
-        // Keys and bare names of the requesting functions (see `requestingFunctions(in:)`).
-        let requesting = source.requesting
-        // Requesting functions declared in the extension: their own requests are reported there.
-        var inExtension = Set<String>()
-        for file in extensionFiles {
-            for function in file.index.functions where requesting.contains(SourceVocabulary.key(function)) {
-                inExtension.insert(function.name)
-            }
-        }
+        let graph = source.graph
         var findings = [Finding]()
-        for file in extensionFiles {
+        for (f, file) in tree.swiftFiles.enumerated() where file.role == .widgetExtension {
             let index = file.index
-            for call in index.calls {
-                let direct = SourceVocabulary.isDirectRequest(call)
-                let name = String(call.name)
-                guard direct || (requesting.contains(name) && !inExtension.contains(name)) else { continue }
+            for (c, call) in index.calls.enumerated() {
+                guard let route = graph.request(call: c, inFile: f) else { continue }
+                // A requesting function of the extension is reported at its own request.
+                if case .through(_, _, let candidates) = route,
+                    candidates.contains(where: { tree.swiftFiles[$0.file].role == .widgetExtension })
+                {
+                    continue
+                }
                 let place = index.enclosingFunction(of: call).map { " in `\($0.selector)`" } ?? ""
                 let shared = file.targets.count > 1 ? " (the file is built into the app and the extension)" : ""
-                let what = direct ? "`\(call.callee)` sends a request" : "`\(call.callee)` calls a function that sends a request"
                 findings.append(
                     finding(
-                        file.path, call.location, "\(what) from the widget extension\(place)\(shared)",
-                        fix:
-                            "fetch in the app or its background task, store the result in the App Group, and have the widget read it"))
+                        file.path, call.location, "\(graph.explain(route, call: call)) from the widget extension\(place)\(shared)",
+                        fix: "fetch in the app or its background task, store the result in the App Group, and have the widget read it",
+                        severity: route.byNameOnly ? .warning : nil))
             }
         }
         return findings

@@ -103,17 +103,4 @@ struct DesignInferenceTests {
         let decoded = try ScenarioLoader.decode(Data(ScenarioLoader.encode(s).utf8))
         #expect(decoded.designs == s.designs)
     }
-
-    @Test("the reader's request test by name agrees with the vocabulary's, on every fixture", arguments: LintFixtureTests.apps)
-    func requestingFunctions(app: String) throws {
-        let tree = try AppSourceTree.load(paths: [Fixtures.path("apps/\(app)")])
-        let keys = SourceVocabulary.requestingFunctions(in: tree)
-        let names = DesignReader.requestingNames(keys)
-        for file in tree.swiftFiles {
-            for call in file.index.calls {
-                let fast = DesignReader.isRequest(call, names: names)
-                #expect(fast == SourceVocabulary.isRequest(call, requesting: keys), "\(file.path):\(call.location)")
-            }
-        }
-    }
 }

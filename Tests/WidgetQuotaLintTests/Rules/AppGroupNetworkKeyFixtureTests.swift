@@ -87,30 +87,33 @@ struct AppGroupNetworkKeyFixtureTests {
         #expect(!BackgroundTaskSetupRule.isPermitted("com.example.refresh", by: []))
     }
 
-    /// The definition the vocabulary's linear search must agree with: a function requests when a
-    /// call in its body (closures included) is a request or calls, by name, a requesting function;
-    /// repeated until nothing changes.
-    static func requestingByFixedPoint(_ tree: AppSourceTree) -> Set<String> {
-        var keys = Set<String>()
-        var names = Set<String>()
+    /// The definition the call graph's worklist must agree with: a function requests when a
+    /// call in its body (closures included) sends a request or runs, as the graph resolves it,
+    /// a requesting function; repeated until nothing changes.
+    static func requestingByFixedPoint(_ tree: AppSourceTree, _ graph: CallGraph) -> Set<FunctionRef> {
+        var found = Set<FunctionRef>()
         var changed = true
         while changed {
             changed = false
-            for file in tree.swiftFiles {
-                for function in file.index.functions where !keys.contains(SourceVocabulary.key(function)) {
+            for (f, file) in tree.swiftFiles.enumerated() {
+                for (k, function) in file.index.functions.enumerated() where !found.contains(FunctionRef(file: f, function: k)) {
+                    let me = FunctionRef(file: f, function: k)
                     let calls = file.index.calls(inside: function)
-                    if calls.contains(where: { SourceVocabulary.isDirectRequest($0) || names.contains(String($0.name)) }) {
-                        keys.insert(SourceVocabulary.key(function))
-                        names.insert(function.name)
+                    let requests = calls.contains { call in
+                        guard let c = graph.callIndex(call, inFile: f) else { return false }
+                        return graph.direct[f][c] || graph.targets[f][c].functions.contains { $0 != me && found.contains($0) }
+                    }
+                    if requests {
+                        found.insert(me)
                         changed = true
                     }
                 }
             }
         }
-        return keys.union(names)
+        return found
     }
 
-    @Test("The linear-time requesting-function search finds the fixed point's set on every fixture and rule example")
+    @Test("The call graph's worklist finds the fixed point's requesting functions on every fixture and rule example")
     func requestingFunctionsAgree() throws {
         var trees = try LintFixtureTests.apps.map { try AppSourceTree.load(paths: [Fixtures.path("apps/\($0)")]) }
         for example in LintRules.all.flatMap(\.examples) {
@@ -124,8 +127,9 @@ struct AppGroupNetworkKeyFixtureTests {
         }
         var nonEmpty = 0
         for tree in trees {
-            let fast = SourceVocabulary.requestingFunctions(in: tree)
-            #expect(fast == Self.requestingByFixedPoint(tree), "\(tree.swiftFiles.map(\.path))")
+            let graph = CallGraph(tree)
+            let fast = Set(graph.requesting.keys)
+            #expect(fast == Self.requestingByFixedPoint(tree, graph), "\(tree.swiftFiles.map(\.path))")
             if !fast.isEmpty { nonEmpty += 1 }
         }
         #expect(nonEmpty >= 8)

@@ -1,0 +1,185 @@
+import Foundation
+import WidgetQuotaSwiftSource
+
+/// Resolves one call to the tree's functions it may run (see `CallGraph` for the rules).
+struct CallResolver {
+    let tree: AppSourceTree
+    let reach: Reachability
+    let declared: [DeclaredTypes]
+    let functionsByName: [String: [FunctionRef]]
+    /// Last names of the types and extensions the tree declares.
+    let declaredTypes: Set<String>
+    /// Each declared type's inheritance and conformance list (last names), over all its declarations.
+    let inherited: [String: Set<String>]
+    /// The reverse: the types that list each type as a parent or protocol.
+    let heirs: [String: Set<String>]
+    /// Properties declared in each type's body, over all files: type → name → types.
+    let properties: [String: [String: Set<String>]]
+
+    /// What the receiver of a call is, as far as the file says.
+    enum Receiver {
+        /// No receiver, `self.` or `Self.`: the enclosing type (and free functions for a bare call).
+        case own(bare: Bool)
+        /// `super.`: the enclosing type's parents.
+        case parent
+        /// A value or type of these types.
+        case typed(Set<String>)
+        /// An implicit member (`.init(…)`, `.placeholder()`): a static member of a contextual type.
+        case implicit
+        /// Not stated.
+        case unknown
+    }
+
+    func resolve(_ call: SwiftCall, inFile f: Int) -> CallTarget {
+        let name = String(call.name)
+        // A type's initialiser (`Entry(…)`, `.init(…)`, `super.init`), and an accessor's or
+        // observer's body that the index reads as a call (`set(newValue) {`).
+        if name == "init" || DeclaredTypes.isTypeName(name) { return .none }
+        if call.callee == name, FrameworkNames.accessors.contains(name) { return .none }
+        guard let candidates = functionsByName[name] else { return .none }
+        let index = tree.swiftFiles[f].index
+        let labels = call.labels
+        let fitting = candidates.filter { ref in
+            reach.reaches(f, ref.file) && Self.labelsFit(labels, tree.swiftFiles[ref.file].index.functions[ref.function].labels)
+        }
+        guard !fitting.isEmpty else { return .none }
+        let enclosing = enclosingTypeName(index, call.block)
+        switch receiver(of: call, in: index, file: f, enclosing: enclosing) {
+        case .implicit:
+            return .none
+        case .own(let bare):
+            if let enclosing {
+                let own = inTypes(fitting, family(enclosing))
+                if !own.isEmpty { return CallTarget(functions: own, byNameOnly: false) }
+            }
+            guard bare else { return .none }
+            // A free function of that name, preferring the caller's own file.
+            let free = fitting.filter { function($0).typeName == nil }
+            let local = free.filter { $0.file == f }
+            return CallTarget(functions: local.isEmpty ? free : local, byNameOnly: false)
+        case .parent:
+            guard let enclosing else { return .none }
+            let parents = family(enclosing).subtracting([enclosing])
+            return CallTarget(functions: inTypes(fitting, parents), byNameOnly: false)
+        case .typed(let types):
+            // A framework type's method runs none of the tree's functions. A value of a
+            // protocol or class type may be any type that conforms to it or inherits from it.
+            let known = types.filter { declaredTypes.contains($0) }
+            guard !known.isEmpty else { return .none }
+            let owners = known.reduce(into: Set<String>()) { owners, type in
+                owners.formUnion(family(type))
+                owners.formUnion(descendants(type))
+            }
+            return CallTarget(functions: inTypes(fitting, owners), byNameOnly: false)
+        case .unknown:
+            if FrameworkNames.methods.contains(name) { return .none }
+            let methods = fitting.filter { function($0).typeName != nil }
+            return CallTarget(functions: methods, byNameOnly: true)
+        }
+    }
+
+    func function(_ ref: FunctionRef) -> SwiftFunction { tree.swiftFiles[ref.file].index.functions[ref.function] }
+
+    /// The functions among `refs` declared in one of `types` (or an extension of it).
+    func inTypes(_ refs: [FunctionRef], _ types: Set<String>) -> [FunctionRef] {
+        refs.filter { ref in function(ref).typeName.map { types.contains(CallGraph.lastName($0)) } ?? false }
+    }
+
+    /// A type with everything it inherits from or conforms to that the tree declares (to a
+    /// fixed point): a method may come from a superclass or a protocol extension.
+    func family(_ type: String) -> Set<String> {
+        var out: Set<String> = [type]
+        var pending = [type]
+        while let t = pending.popLast() {
+            for parent in inherited[t] ?? [] where out.insert(parent).inserted { pending.append(parent) }
+        }
+        return out
+    }
+
+    /// The types that conform to or inherit from `type`, to a fixed point.
+    func descendants(_ type: String) -> Set<String> {
+        var out = Set<String>()
+        var pending = [type]
+        while let t = pending.popLast() {
+            for heir in heirs[t] ?? [] where out.insert(heir).inserted { pending.append(heir) }
+        }
+        return out
+    }
+
+    /// True when `call` is a bare `URLSession` method (`data(for:)`, `self.upload(…)`) in the
+    /// body of an extension of `URLSession`: a request on the session itself.
+    func isSessionSelfRequest(_ call: SwiftCall, in index: SwiftFileIndex) -> Bool {
+        let name = String(call.name)
+        guard SourceVocabulary.sessionMethods.contains(name), call.callee == name || call.callee == "self." + name else { return false }
+        return enclosingTypeName(index, call.block) == "URLSession"
+    }
+
+    /// The type whose body (or extension) holds `block`.
+    func enclosingTypeName(_ index: SwiftFileIndex, _ block: Int?) -> String? {
+        var b = block
+        while let k = b {
+            if index.blocks[k].kind == .typeBody, let type = index.blocks[k].type { return CallGraph.lastName(index.types[type].name) }
+            b = index.blocks[k].parent
+        }
+        return nil
+    }
+
+    func receiver(of call: SwiftCall, in index: SwiftFileIndex, file f: Int, enclosing: String?) -> Receiver {
+        let parts = call.callee.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        if parts.count == 1 { return .own(bare: true) }
+        if parts[0].isEmpty {
+            // `.name(…)` after a call: the type that call constructs, when it is `Type(…)`.
+            if parts.count == 2, let r = call.receiverCall {
+                let maker = index.calls[r]
+                if !maker.callee.contains("."), DeclaredTypes.isTypeName(maker.callee) { return .typed([maker.callee]) }
+                if maker.name == "init", maker.callee.count > 5 {
+                    return .typed([CallGraph.lastName(String(maker.callee.dropLast(5)))])
+                }
+                return .unknown
+            }
+            return parts.count == 2 && call.receiverCall == nil ? .implicit : .unknown
+        }
+        var path = Array(parts.dropLast())
+        if path.first == "super" { return path.count == 1 ? .parent : .unknown }
+        if path.first == "self" || path.first == "Self" {
+            path.removeFirst()
+            if path.isEmpty { return .own(bare: false) }
+        }
+        // `Type.name`, `Type.shared.name`, `Module.Type.name`: the last capitalised name
+        // before any lowercase property.
+        if let typeIndex = path.lastIndex(where: DeclaredTypes.isTypeName) {
+            let rest = path[(typeIndex + 1)...]
+            if rest.isEmpty || (rest.count == 1 && FrameworkNames.singletons.contains(rest.first!)) {
+                return .typed([path[typeIndex]])
+            }
+            if rest.count == 1 { return lookup(rest.first!, file: f, owner: path[typeIndex]) }
+            return .unknown
+        }
+        // `store.name` / `self.store.name`: the type stated for `store`.
+        if path.count == 1 { return lookup(path[0], file: f, owner: enclosing) }
+        return .unknown
+    }
+
+    /// The type stated for a property or local `name`: in the caller's file, or among the
+    /// properties of `owner` anywhere in the tree.
+    func lookup(_ name: String, file f: Int, owner: String?) -> Receiver {
+        var types = declared[f].types(of: name)
+        if types.isEmpty, let owner {
+            for t in family(owner) { types.formUnion(properties[t]?[name] ?? []) }
+        }
+        return types.isEmpty ? .unknown : .typed(types)
+    }
+
+    /// True when a call's labels can be a function's: the same labels in order, with
+    /// parameters left out that may have defaults, and a trailing closure for the last.
+    static func labelsFit(_ call: [String], _ function: [String]) -> Bool {
+        guard call.count <= function.count else { return false }
+        var k = 0
+        for label in call {
+            while k < function.count && function[k] != label { k += 1 }
+            guard k < function.count else { return false }
+            k += 1
+        }
+        return true
+    }
+}
