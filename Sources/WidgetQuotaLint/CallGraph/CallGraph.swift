@@ -21,6 +21,9 @@ package struct CallTarget: Sendable, Equatable {
     /// True when the call was matched by its name and labels alone: its receiver's type is not
     /// stated where the file can be read, so any reachable function of that name counts.
     package var byNameOnly: Bool
+    /// For a call that runs none of the tree's functions but a method of a type the tree does
+    /// not declare whose names read as a network client's (`LibraryClients`): that type.
+    package var library: String? = nil
 
     static let none = CallTarget(functions: [], byNameOnly: false)
 }
@@ -71,6 +74,7 @@ package struct CallGraph: Sendable {
         var declaredTypes = Set<String>()
         var inherited = [String: Set<String>]()
         var properties = [String: [String: Set<String>]]()
+        var globals = [String: Set<String>]()
         for (f, file) in files.enumerated() {
             for (k, function) in file.index.functions.enumerated() where function.body != nil {
                 functionsByName[function.name, default: []].append(FunctionRef(file: f, function: k))
@@ -80,6 +84,7 @@ package struct CallGraph: Sendable {
                 declaredTypes.insert(name)
                 inherited[name, default: []].formUnion(type.inherited.map(Self.lastName))
             }
+            for (name, types) in declared[f].globals { globals[name, default: []].formUnion(types) }
             for (type, names) in declared[f].properties {
                 for (name, types) in names { properties[Self.lastName(type), default: [:]][name, default: []].formUnion(types) }
             }
@@ -90,7 +95,7 @@ package struct CallGraph: Sendable {
         }
         let resolver = CallResolver(
             tree: tree, reach: reach, declared: declared, functionsByName: functionsByName, declaredTypes: declaredTypes,
-            inherited: inherited, heirs: heirs, properties: properties)
+            inherited: inherited, heirs: heirs, properties: properties, globals: globals)
         var targets = [[CallTarget]]()
         var direct = [[Bool]]()
         var byToken = [[Int: Int]]()
@@ -131,7 +136,12 @@ package struct CallGraph: Sendable {
                 while let k = b {
                     if let fn = index.blocks[k].function {
                         let me = FunctionRef(file: f, function: fn)
-                        if direct[f][c] {
+                        if let library = targets[f][c].library, result[me] == nil {
+                            // A library client's request: known by its names only.
+                            _ = library
+                            pending.append(me)
+                            result[me] = RequestWitness(call: c, via: nil, byNameOnly: true)
+                        } else if direct[f][c] {
                             if let w = result[me], !w.byNameOnly, w.via == nil, w.call <= c {
                             } else if result[me] == nil || result[me]!.byNameOnly || result[me]!.via != nil {
                                 if result[me] == nil { pending.append(me) }
@@ -193,6 +203,7 @@ package struct CallGraph: Sendable {
     package func request(call c: Int, inFile file: Int) -> RequestRoute? {
         if direct[file][c] { return .direct }
         let target = targets[file][c]
+        if let library = target.library { return .library(library) }
         // A definite requesting function first, then any.
         let hits = target.functions.filter { requesting[$0] != nil }
         guard !hits.isEmpty else { return nil }
@@ -233,6 +244,9 @@ package struct CallGraph: Sendable {
         switch route {
         case .direct:
             return "`\(call.callee)` sends a request"
+        case .library(let type):
+            return "`\(call.callee)` calls `\(type).\(call.name)` of a library the tree does not hold, a network client by its names "
+                + "(the tool cannot see inside it)"
         case .through(let ref, let byName, let candidates):
             var text = "`\(call.callee)` runs \(describe(ref))"
             if let (file, c) = finalRequest(from: ref) {
@@ -259,13 +273,18 @@ package struct CallGraph: Sendable {
 package enum RequestRoute: Sendable, Equatable {
     /// It sends one itself.
     case direct
+    /// It calls a method of a library's network client (`LibraryClients`), known by names only.
+    case library(String)
     /// It runs `function`, which sends one (through its own calls); `byNameOnly` when the call
     /// or the path from it was matched by name; `candidates` are every requesting function it may run.
     case through(FunctionRef, byNameOnly: Bool, candidates: [FunctionRef])
 
     /// True when matched by name somewhere on the way.
     package var byNameOnly: Bool {
-        if case .through(_, let byName, _) = self { return byName }
-        return false
+        switch self {
+        case .direct: return false
+        case .library: return true
+        case .through(_, let byName, _): return byName
+        }
     }
 }

@@ -15,6 +15,8 @@ struct CallResolver {
     let heirs: [String: Set<String>]
     /// Properties declared in each type's body, over all files: type → name → types.
     let properties: [String: [String: Set<String>]]
+    /// Top-level variables of every file: name → types.
+    let globals: [String: Set<String>]
 
     /// What the receiver of a call is, as far as the file says.
     enum Receiver {
@@ -36,7 +38,16 @@ struct CallResolver {
         // observer's body that the index reads as a call (`set(newValue) {`).
         if name == "init" || DeclaredTypes.isTypeName(name) { return .none }
         if call.callee == name, FrameworkNames.accessors.contains(name) { return .none }
-        guard let candidates = functionsByName[name] else { return .none }
+        guard let candidates = functionsByName[name] else {
+            // No function of the tree has the name: a library client's request, or nothing.
+            if LibraryClients.methods.contains(name),
+                case .typed(let types) = receiver(
+                    of: call, in: tree.swiftFiles[f].index, file: f, enclosing: enclosingTypeName(tree.swiftFiles[f].index, call.block))
+            {
+                return library(types, name)
+            }
+            return .none
+        }
         let index = tree.swiftFiles[f].index
         let labels = call.labels
         let fitting = candidates.filter { ref in
@@ -65,7 +76,7 @@ struct CallResolver {
             // A framework type's method runs none of the tree's functions. A value of a
             // protocol or class type may be any type that conforms to it or inherits from it.
             let known = types.filter { declaredTypes.contains($0) }
-            guard !known.isEmpty else { return .none }
+            guard !known.isEmpty else { return library(types, name) }
             let owners = known.reduce(into: Set<String>()) { owners, type in
                 owners.formUnion(family(type))
                 owners.formUnion(descendants(type))
@@ -76,6 +87,17 @@ struct CallResolver {
             let methods = fitting.filter { function($0).typeName != nil }
             return CallTarget(functions: methods, byNameOnly: true)
         }
+    }
+
+    /// A call on a type the tree does not declare: a library client's request when the type's
+    /// and the method's names read as one (`LibraryClients`), else nothing of the tree's.
+    func library(_ types: Set<String>, _ name: String) -> CallTarget {
+        guard LibraryClients.methods.contains(name),
+            let type = types.filter({ !declaredTypes.contains($0) && LibraryClients.isClientType($0) }).sorted().first
+        else { return .none }
+        var target = CallTarget.none
+        target.library = type
+        return target
     }
 
     func function(_ ref: FunctionRef) -> SwiftFunction { tree.swiftFiles[ref.file].index.functions[ref.function] }
@@ -141,23 +163,36 @@ struct CallResolver {
         }
         var path = Array(parts.dropLast())
         if path.first == "super" { return path.count == 1 ? .parent : .unknown }
+        var types: Set<String>
         if path.first == "self" || path.first == "Self" {
             path.removeFirst()
             if path.isEmpty { return .own(bare: false) }
+            guard let enclosing else { return .unknown }
+            types = [enclosing]
+        } else if DeclaredTypes.isTypeName(path[0]) && globals[path[0]] == nil {
+            // `Type.name`, `Module.Type.name`: the last capitalised name of the head.
+            var k = 0
+            while k + 1 < path.count && DeclaredTypes.isTypeName(path[k + 1]) { k += 1 }
+            types = [path[k]]
+            path.removeFirst(k + 1)
+            if path.isEmpty { return .typed(types) }
+        } else {
+            // `store.name`, `Current.api.name`: the type stated for the head.
+            guard case .typed(let head) = lookup(path[0], file: f, owner: enclosing) else { return .unknown }
+            types = head
+            path.removeFirst()
         }
-        // `Type.name`, `Type.shared.name`, `Module.Type.name`: the last capitalised name
-        // before any lowercase property.
-        if let typeIndex = path.lastIndex(where: DeclaredTypes.isTypeName) {
-            let rest = path[(typeIndex + 1)...]
-            if rest.isEmpty || (rest.count == 1 && FrameworkNames.singletons.contains(rest.first!)) {
-                return .typed([path[typeIndex]])
+        // Then each property along the path (`Type.shared.store` is a `Store`).
+        for name in path {
+            if FrameworkNames.singletons.contains(name) && types.count == 1 && properties[types.first!]?[name] == nil { continue }
+            var next = Set<String>()
+            for type in types {
+                for t in family(type) { next.formUnion(properties[t]?[name] ?? []) }
             }
-            if rest.count == 1 { return lookup(rest.first!, file: f, owner: path[typeIndex]) }
-            return .unknown
+            guard !next.isEmpty else { return .unknown }
+            types = next
         }
-        // `store.name` / `self.store.name`: the type stated for `store`.
-        if path.count == 1 { return lookup(path[0], file: f, owner: enclosing) }
-        return .unknown
+        return .typed(types)
     }
 
     /// The type stated for a property or local `name`: in the caller's file, or among the
@@ -167,6 +202,7 @@ struct CallResolver {
         if types.isEmpty, let owner {
             for t in family(owner) { types.formUnion(properties[t]?[name] ?? []) }
         }
+        if types.isEmpty { types = globals[name] ?? [] }
         return types.isEmpty ? .unknown : .typed(types)
     }
 

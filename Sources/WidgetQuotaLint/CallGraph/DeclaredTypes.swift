@@ -14,6 +14,8 @@ struct DeclaredTypes: Sendable {
     /// Names declared in a type's body (its stored and computed properties), keyed by type name
     /// then property name: the lookup for `self.store` and for a bare `store` in a method.
     private(set) var properties: [String: [String: Set<String>]] = [:]
+    /// Names declared at the top level of the file (`var Current = AppEnvironment()`): seen by every file of its module.
+    private(set) var globals: [String: Set<String>] = [:]
 
     init(_ index: SwiftFileIndex) {
         let t = index.tokens
@@ -32,14 +34,16 @@ struct DeclaredTypes: Sendable {
             if s.kind == .identifier, k + 2 < t.count, t[k + 1].is(":"), let type = Self.typeName(t, at: k + 2) {
                 // `name: Type` — a declaration with a type or a parameter.
                 let isDeclaration = k > 0 && (t[k - 1].isKeyword("let") || t[k - 1].isKeyword("var"))
-                record(s.text, type, typeBody: isDeclaration ? Self.typeBody(index, open.last?.block) : nil)
+                record(
+                    s.text, type, typeBody: isDeclaration ? Self.typeBody(index, open.last?.block) : nil,
+                    topLevel: isDeclaration && open.isEmpty)
             } else if s.isKeyword("let") || s.isKeyword("var"), k + 3 < t.count, t[k + 1].kind == .identifier, t[k + 2].is("=") {
                 // `let name = Type(…)`, `= Type.shared`, `= try await Type.make()` (a capitalised
                 // receiver of a static member is taken as the value's type).
                 var j = k + 3
                 while j < t.count && (t[j].isKeyword("try") || t[j].isKeyword("await") || t[j].is("?") || t[j].is("!")) { j += 1 }
                 if j + 1 < t.count, t[j].kind == .identifier, Self.isTypeName(t[j].text), t[j + 1].is("(") || t[j + 1].is(".") {
-                    record(t[k + 1].text, t[j].text, typeBody: Self.typeBody(index, open.last?.block))
+                    record(t[k + 1].text, t[j].text, typeBody: Self.typeBody(index, open.last?.block), topLevel: open.isEmpty)
                 }
                 if k >= 6, let env = Self.environmentType(t, before: k) {
                     record(t[k + 1].text, env, typeBody: Self.typeBody(index, open.last?.block))
@@ -56,8 +60,9 @@ struct DeclaredTypes: Sendable {
     /// The types stated for `name` in this file (empty when none is).
     func types(of name: String) -> Set<String> { byName[name] ?? [] }
 
-    private mutating func record(_ name: String, _ type: String, typeBody: String?) {
+    private mutating func record(_ name: String, _ type: String, typeBody: String?, topLevel: Bool = false) {
         byName[name, default: []].insert(type)
+        if topLevel { globals[name, default: []].insert(type) }
         if let typeBody { properties[typeBody, default: [:]][name, default: []].insert(type) }
     }
 

@@ -332,7 +332,7 @@ private struct Reader {
             guard let route = graph.request(call: c, inFile: f) else { continue }
             if let bound = loopBound(index, index.calls[c]) { attempts = max(attempts, bound) }
             switch route {
-            case .direct:
+            case .direct, .library:
                 total += 1
             case .through(_, _, let candidates):
                 total += candidates.map { count(function: $0) }.max() ?? 0

@@ -240,7 +240,7 @@ package struct APIKeyInClientRule: LintRule {
 
     /// True when a literal reads as a name made of words (`didPurgeImageCachesForResizingKey`,
     /// `carPlayLastConfigurationV2`): split at case changes, digits and punctuation, chunks of
-    /// three or more letters holding a vowel cover three quarters of it. A key's characters are
+    /// three or more letters holding a vowel cover two thirds of it. A key's characters are
     /// random, so its letter runs are short.
     static func readsAsWords(_ u: [UInt8]) -> Bool {
         func isUpper(_ c: UInt8) -> Bool { c >= 0x41 && c <= 0x5A }
@@ -264,7 +264,7 @@ package struct APIKeyInClientRule: LintRule {
             }
         }
         close(u.count)
-        return covered * 4 >= u.count * 3
+        return covered * 3 >= u.count * 2
     }
 
     /// True for a file the app never ships: a test (a `Tests` folder, `…Tests.swift`, a test

@@ -165,13 +165,24 @@ enum BGTaskCompletionHandlers {
         var regions: [Region]
     }
 
-    /// Every `register(forTaskWithIdentifier:…)` call of the tree with its handler.
+    /// True when a `register(forTaskWithIdentifier:…)` call passes on its enclosing function's
+    /// own parameter as the identifier: a wrapper (a protocol's forwarding method), not a
+    /// registration. Its callers' registrations are the real ones.
+    static func isForwarding(_ call: SwiftCall, _ index: SwiftFileIndex) -> Bool {
+        guard let argument = call.arguments.first, argument.tokens.count == 1, let function = index.enclosingFunction(of: call)
+        else { return false }
+        return parameterNames(index, function).contains(index.tokens[argument.tokens.lowerBound].text)
+    }
+
+    /// Every `register(forTaskWithIdentifier:…)` call of the tree with its handler (forwarding
+    /// wrappers left out, `isForwarding`).
     static func handlers(_ context: RefreshRulesIndex) -> [Handler] {
         let tree = context.tree
         var out = [Handler]()
         for (f, file) in tree.swiftFiles.enumerated() {
             let index = file.index
             for call in index.calls where call.name == "register" && call.labels.first == "forTaskWithIdentifier" {
+                if isForwarding(call, index) { continue }
                 let identifier = index.text(call.arguments[0].tokens)
                 var regions = [Region]()
                 var taskNames = [String]()
@@ -228,6 +239,15 @@ enum BGTaskCompletionHandlers {
     static func closureParameter(_ index: SwiftFileIndex, _ block: Int) -> String? {
         let t = index.tokens
         var k = index.blocks[block].open + 1
+        // A capture list first: `{ [weak self] task in`.
+        if k < t.count && t[k].is("[") {
+            var depth = 0
+            while k < t.count {
+                if t[k].is("[") { depth += 1 } else if t[k].is("]") { depth -= 1 }
+                k += 1
+                if depth == 0 { break }
+            }
+        }
         if k < t.count && t[k].is("(") { k += 1 }
         guard k < t.count, t[k].kind == .identifier else { return nil }
         var j = k + 1

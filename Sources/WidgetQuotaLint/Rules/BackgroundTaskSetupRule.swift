@@ -46,7 +46,7 @@ package struct BackgroundTaskSetupRule: LintRule {
                 let name = call.name
                 let isRegister = name == "register" && label == "forTaskWithIdentifier"
                 let isRequest = (name == "BGAppRefreshTaskRequest" || name == "BGProcessingTaskRequest") && label == "identifier"
-                guard isRegister || isRequest else { continue }
+                guard isRegister || isRequest, !BGTaskCompletionHandlers.isForwarding(call, index) else { continue }
                 let id = index.appGroupRuleString(argument.tokens, tree: tree)
                 let at = argument.tokens.isEmpty ? call.location : index.tokens[argument.tokens.lowerBound].location
                 let use = Use(file: file.path, location: at, id: id, kind: isRegister ? "register" : String(name))

@@ -1,5 +1,6 @@
 import Foundation
 import WidgetQuotaModel
+import WidgetQuotaSupport
 import WidgetQuotaSwiftSource
 
 /// `request-timeout`: requests set a timeout shorter than a background slice.
@@ -9,8 +10,10 @@ import WidgetQuotaSwiftSource
 /// that function, is a finding at the `URLRequest(` call; so is one built inline as a request
 /// call's argument. `URLRequest(url:cachePolicy:timeoutInterval:)` sets one. A session call with a
 /// bare URL (`data(from:)`, `download(from:)`, `bytes(from:)`) is a finding at the call: there is
-/// no request to set a timeout on. A request sent on a session other than `.shared`, in a tree
-/// whose `URLSessionConfiguration` sets `timeoutIntervalForRequest`, is not a finding.
+/// no request to set a timeout on. A request sent on a session other than `.shared` (directly, or
+/// at the end of the functions it is passed to), in a tree whose `URLSessionConfiguration` sets
+/// `timeoutIntervalForRequest` to 30 s or less (in the sending file, else anywhere), is not a
+/// finding; one set longer is named in the message.
 ///
 /// Blind spots: a request handed to a helper that sets the timeout, a timeout set from a
 /// property or a function the request passes through, which session configuration goes with
@@ -19,12 +22,42 @@ package struct RequestTimeoutRule: LintRule {
     package let rule = ChecklistRule.requestTimeout
     package init() {}
 
+    /// The background slice a refresh's request must fit in (about 30 s).
+    static let backgroundSliceSeconds = 30.0
+
     package func check(_ source: LintSource) -> [Finding] {
         let tree = source.tree
         let context = source.refresh
-        let configured = tree.swiftFiles.contains { $0.index.assignments.contains { $0.target.hasSuffix("timeoutIntervalForRequest") } }
-        func onConfiguredSession(_ call: SwiftCall) -> Bool {
-            configured && !call.callee.contains("shared") && SourceVocabulary.isDirectRequest(call)
+        let graph = source.graph
+        // The `timeoutIntervalForRequest` values each file sets (0 for one that is not a number).
+        let configuredIn = tree.swiftFiles.map { file in
+            file.index.assignments.filter { $0.target.hasSuffix("timeoutIntervalForRequest") }.map {
+                file.index.numericValue($0.value) ?? 0
+            }
+        }
+        let configuredAnywhere = configuredIn.flatMap { $0 }
+        // For a call that sends on a session of its own (not `.shared`), itself or at the end of
+        // the functions it runs, in a tree that configures sessions' timeouts: the longest
+        // timeout configured in the file that sends, else in the tree. Nil otherwise.
+        func configuredTimeout(_ call: SwiftCall, inFile f: Int) -> Double? {
+            guard !configuredAnywhere.isEmpty else { return nil }
+            let sender: (file: Int, call: SwiftCall)
+            switch graph.request(call, inFile: f) {
+            case .direct?:
+                sender = (f, call)
+            case .through(let function, _, _)?:
+                guard let (file, c) = graph.finalRequest(from: function) else { return nil }
+                sender = (file, tree.swiftFiles[file].index.calls[c])
+            case .library?, nil:
+                return nil
+            }
+            guard !sender.call.callee.contains("shared") else { return nil }
+            let values = configuredIn[sender.file].isEmpty ? configuredAnywhere : configuredIn[sender.file]
+            return values.max()
+        }
+        // True when the session's configured timeout fits a background slice.
+        func onConfiguredSession(_ call: SwiftCall, inFile f: Int) -> Bool {
+            configuredTimeout(call, inFile: f).map { $0 <= Self.backgroundSliceSeconds } ?? false
         }
         var findings = [Finding]()
         for (f, file) in tree.swiftFiles.enumerated() {
@@ -40,22 +73,26 @@ package struct RequestTimeoutRule: LintRule {
                             index.isBlock($0.block, inside: body) && $0.token + 1 < t.count && t[$0.token + 1].text == name
                         }
                         guard !sentBy.isEmpty || returned else { continue }
-                        if sentBy.contains(where: onConfiguredSession) { continue }
+                        if sentBy.contains(where: { onConfiguredSession($0, inFile: f) }) { continue }
                         let timed = index.assignments.contains {
                             $0.target == name + ".timeoutInterval" && index.isBlock($0.block, inside: body)
                         }
                         if timed { continue }
                     } else {
                         let sentBy = sends.filter { c in c.arguments.contains { $0.tokens.contains(call.token) } }
-                        guard !sentBy.isEmpty, !sentBy.contains(where: onConfiguredSession) else { continue }
+                        guard !sentBy.isEmpty, !sentBy.contains(where: { onConfiguredSession($0, inFile: f) }) else { continue }
                     }
+                    let configured = sends.compactMap { configuredTimeout($0, inFile: f) }.max()
+                    let limit =
+                        configured.map { "its session's configuration allows \(NumberText.plain($0)) s (`timeoutIntervalForRequest`)" }
+                        ?? "the 60 s default"
                     findings.append(
                         finding(
                             file.path, call.location,
-                            "`URLRequest(url:)` without `timeoutInterval`: the 60 s default outlasts a ~30 s background slice",
+                            "`URLRequest(url:)` without `timeoutInterval`: \(limit), longer than a ~30 s background slice",
                             fix: "Set `request.timeoutInterval` (10–15 s) before sending it"))
                 } else if SourceVocabulary.isDirectRequest(call), call.labels.first == "from",
-                    ["data", "download", "bytes"].contains(String(call.name)), !onConfiguredSession(call)
+                    ["data", "download", "bytes"].contains(String(call.name)), !onConfiguredSession(call, inFile: f)
                 {
                     // At the start of the callee (`URLSession.shared.data`), as the compiler would.
                     let start = call.token - 2 * (call.callee.split(separator: ".").count - 1)

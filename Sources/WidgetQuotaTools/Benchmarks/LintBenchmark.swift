@@ -27,6 +27,10 @@ package struct LintBenchmark: Sendable {
         package var runRoundSeconds: [Double]
         /// Findings of the lint run (the generated code breaks several rules on purpose).
         package var findings: Int
+        /// `widget-quota lint` on the tree as a process of its own (JSON to /dev/null): its wall
+        /// time and peak resident memory in bytes; nil without an executable to run.
+        package var processSeconds: Double?
+        package var processPeakBytes: Int?
     }
 
     package let lines: Int
@@ -34,13 +38,16 @@ package struct LintBenchmark: Sendable {
     /// Lines per generated file.
     package let linesPerFile = 500
 
-    package init(lines: Int = 100_000, rounds: Int = 3) {
+    package init(lines: Int = 250_000, rounds: Int = 3) {
         self.lines = max(1, lines)
         self.rounds = max(1, rounds)
     }
 
     /// One generated file: a timeline provider or a view model, with the calls, closures,
-    /// strings, comments and control flow of real widget code, about `linesPerFile` lines.
+    /// strings, comments and control flow of real widget code, about `linesPerFile` lines. As in
+    /// a real app, many types share method names (`load()`, `refresh()`, `entry()`), and each
+    /// calls into the file before it, so call resolution meets every name many times over and
+    /// the call graph is deep.
     package func fileText(_ n: Int, widget: Bool) -> String {
         var text = """
             import Foundation
@@ -53,6 +60,21 @@ package struct LintBenchmark: Sendable {
             \(widget ? "struct Provider\(n): TimelineProvider {" : "final class Model\(n): ObservableObject {")
                 let ttl\(n): TimeInterval = 30 * 60
                 private let suite = UserDefaults(suiteName: "group.com.example.app\(n)")
+                let store = Store\(n)()
+
+                func load() async throws -> Int { try await store.load() }
+                func refresh() { store.save(suite?.string(forKey: "k") ?? "") }
+                func entry() -> Int { store.cached.count }
+            }
+
+            final class Store\(n) {
+                var cached: [String] = []
+                private let previous = \(n > 0 ? "Store\(n - 1)()" : "URLSession.shared")
+                func load() async throws -> Int {
+                    \(n > 0 ? "try await previous.load()" : "try await previous.data(from: URL(string: \"https://x\")!).0.count")
+                }
+                func save(_ text: String) { cached.append(text) }
+                func refresh() { cached.removeAll() }
 
             """
         var k = 0
@@ -116,8 +138,10 @@ package struct LintBenchmark: Sendable {
         return written
     }
 
-    /// Generates the tree in a new folder under `directory`, reads it `rounds` times, removes it.
-    package func measure(directory: String) throws -> Figure {
+    /// Generates the tree in a new folder under `directory`, reads it `rounds` times, lints it
+    /// `rounds` times, lints it once more with `executable` (a `widget-quota` binary) as a child
+    /// process when given, and removes it.
+    package func measure(directory: String, executable: String? = nil) throws -> Figure {
         let folder = directory + "/widget-quota-lint-bench-\(ProcessInfo.processInfo.processIdentifier)"
         try? FileManager.default.removeItem(atPath: folder)
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -136,12 +160,16 @@ package struct LintBenchmark: Sendable {
             runTimes.append(seconds)
             findings = outcome.report.findings.count
         }
+        let process = try executable.map {
+            try ChildProcess.run($0, ["lint", folder, "--format", "json", "--out", "/dev/null", "--fail-on", "never", "--quiet"])
+        }
         let files = tree?.swiftFiles ?? []
         let bytes = files.reduce(0) { $0 + ($1.index.tokens.last?.end ?? 0) }
         let best = times.min() ?? 0
         return Figure(
             files: files.count, lines: total, bytes: bytes, tokens: files.reduce(0) { $0 + $1.index.tokens.count },
             calls: files.reduce(0) { $0 + $1.index.calls.count }, seconds: best, linesPerSecond: best > 0 ? Double(total) / best : 0,
-            roundSeconds: times, runSeconds: runTimes.min() ?? 0, runRoundSeconds: runTimes, findings: findings)
+            roundSeconds: times, runSeconds: runTimes.min() ?? 0, runRoundSeconds: runTimes, findings: findings,
+            processSeconds: process?.seconds, processPeakBytes: process?.peakResidentBytes)
     }
 }
