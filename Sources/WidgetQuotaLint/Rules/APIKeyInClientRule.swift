@@ -287,6 +287,34 @@ package struct APIKeyInClientRule: LintRule {
     package var examples: [LintRuleExample] {
         [
             LintRuleExample(
+                "key names, a test's query parameter and a demo file no target builds are not keys",
+                files: [
+                    "App/Settings.swift": """
+                    import Foundation
+                    enum Settings {
+                        static let didPurgeCachesKey = "didPurgeImageCachesForResizing-2026-03-30"
+                        static let notificationPrivateKeyName = "notification-private-key-base64"
+                        static func save() { UserDefaults.standard.set(true, forKey: didPurgeCachesKey) }
+                    }
+                    """,
+                    "App/Tests/URLTests.swift": """
+                    import XCTest
+                    final class URLTests: XCTestCase {
+                        func testKey() { XCTAssertNotNil(URL(string: "https://duck.ai/?key=oldValue")) }
+                    }
+                    """,
+                ]),
+            LintRuleExample(
+                "a hex key given to a key-named constant in the app",
+                files: [
+                    "App/Secrets.swift": """
+                    enum Secrets {
+                        static let weatherApiKey = "6805ca9fb1e04c2d8a7e3f5b9d1c4e07"
+                    }
+                    """
+                ],
+                expected: ["App/Secrets.swift:2"]),
+            LintRuleExample(
                 "a Google key literal, a key header and key= in an interpolated URL",
                 files: [
                     "Widget/Provider.swift": """

@@ -189,6 +189,27 @@ package struct AppGroupMismatchRule: LintRule {
     package var examples: [LintRuleExample] {
         [
             LintRuleExample(
+                "ids written with a build setting match what they expand to; a suite that is no App Group is the app's own",
+                files: [
+                    "App/Info.plist": "<plist version=\"1.0\"><dict/></plist>",
+                    "App/App.entitlements": Self.entitlements(["$(GROUP_ID_PREFIX).bookmarks"]),
+                    "App/Store.swift": """
+                    import Foundation
+                    struct Store {
+                        let shared = UserDefaults(suiteName: "group.com.example.bookmarks")
+                        let tests = UserDefaults(suiteName: "NetworkProtectionFeatureVisibilityTests")
+                    }
+                    """,
+                    "Widget/Info.plist": Self.widgetInfo,
+                    "Widget/Widget.entitlements": Self.entitlements(["group.com.example.bookmarks"]),
+                    "Widget/Provider.swift": """
+                    import WidgetKit
+                    struct Provider: TimelineProvider {
+                        let defaults = UserDefaults(suiteName: "group.com.example.bookmarks")
+                    }
+                    """,
+                ]),
+            LintRuleExample(
                 "the extension's group differs from the app's, and a suite name is in neither",
                 files: [
                     "App/App.entitlements": Self.entitlements(["group.com.example.news"]),

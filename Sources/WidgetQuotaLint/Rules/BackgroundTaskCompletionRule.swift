@@ -94,6 +94,36 @@ package struct BackgroundTaskCompletionRule: LintRule {
         }
         return [
             LintRuleExample(
+                "a handler with a capture list hands the task to a helper that sets the expiration handler; a forwarding wrapper",
+                files: [
+                    "App/Fetcher.swift": """
+                    import BackgroundTasks
+                    protocol BGTaskScheduling {
+                        func register(forTaskWithIdentifier identifier: String, launchHandler: @escaping (BGTask) -> Void) -> Bool
+                    }
+                    extension BGTaskScheduler: BGTaskScheduling {
+                        func register(forTaskWithIdentifier identifier: String, launchHandler: @escaping (BGTask) -> Void) -> Bool {
+                            register(forTaskWithIdentifier: identifier, using: nil, launchHandler: launchHandler)
+                        }
+                    }
+                    final class Fetcher {
+                        func registerHandler() {
+                            BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.refresh", using: nil) { [weak self] task in
+                                guard let self else {
+                                    task.setTaskCompleted(success: false)
+                                    return
+                                }
+                                handle(task: task)
+                            }
+                        }
+                        func handle(task: BGTask) {
+                            let work = Task { task.setTaskCompleted(success: true) }
+                            task.expirationHandler = { work.cancel() }
+                        }
+                    }
+                    """
+                ]),
+            LintRuleExample(
                 "no expirationHandler, and a guard that returns without completing",
                 files: app(
                     """

@@ -121,6 +121,32 @@ package struct RequestTimeoutRule: LintRule {
     package var examples: [LintRuleExample] {
         [
             LintRuleExample(
+                "a page load in a web view, and a request sent through a helper whose session is configured to 10 s",
+                files: [
+                    "App/WebScreen.swift": """
+                    import WebKit
+                    final class WebScreen {
+                        let webView: WKWebView = WKWebView()
+                        func show() { webView.load(URLRequest(url: URL(string: "https://example.com")!)) }
+                    }
+                    """,
+                    "App/Client.swift": """
+                    import Foundation
+                    final class Client {
+                        private let session: URLSession = {
+                            let configuration = URLSessionConfiguration.default
+                            configuration.timeoutIntervalForRequest = 10
+                            return URLSession(configuration: configuration)
+                        }()
+                        func send(_ request: URLRequest) async throws -> Data { try await session.data(for: request).0 }
+                        func states() async throws -> Data {
+                            let request = URLRequest(url: URL(string: "https://x/api/states")!)
+                            return try await send(request)
+                        }
+                    }
+                    """,
+                ]),
+            LintRuleExample(
                 "a request without a timeout, and data(from:) with a bare URL",
                 files: [
                     "App/Fetcher.swift": """

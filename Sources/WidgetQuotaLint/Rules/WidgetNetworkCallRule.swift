@@ -45,6 +45,81 @@ package struct WidgetNetworkCallRule: LintRule {
     package var examples: [LintRuleExample] {
         [
             LintRuleExample(
+                "the widget's store shares a name with the app's fetching view model; the receiver's type decides",
+                files: [
+                    "Widget/Provider.swift": """
+                    import WidgetKit
+                    struct Provider: TimelineProvider {
+                        let store: WidgetStore
+                        func getTimeline(in context: Context, completion: @escaping (Timeline<Entry>) -> Void) {
+                            let text = store.loadData()
+                            completion(Timeline(entries: [.init(date: .now, text: text)], policy: .never))
+                        }
+                        func placeholder(in context: Context) -> Entry { .placeholder() }
+                    }
+                    struct WidgetStore {
+                        var cached: String {
+                            get { UserDefaults(suiteName: "group.x")?.string(forKey: "t") ?? "" }
+                            set(newValue) { UserDefaults(suiteName: "group.x")?.set(newValue, forKey: "t") }
+                        }
+                        func loadData() -> String { cached }
+                    }
+                    """,
+                    "App/ViewModel.swift": """
+                    import Foundation
+                    final class ViewModel {
+                        func loadData() async throws -> Data { try await URLSession.shared.data(from: URL(string: "https://x")!).0 }
+                        func set(_ value: String, forKey key: String) async throws { _ = try await loadData() }
+                        static func placeholder() async throws -> Data { try await URLSession.shared.data(from: URL(string: "https://y")!).0 }
+                        init() { Task { _ = try? await URLSession.shared.data(from: URL(string: "https://z")!) } }
+                    }
+                    """,
+                ]),
+            LintRuleExample(
+                "a call on a value of a protocol type runs its conformers; one on an unstated type is a warning",
+                files: [
+                    "Widget/Provider.swift": """
+                    import WidgetKit
+                    struct Provider: TimelineProvider {
+                        let api: WeatherAPI
+                        func getTimeline(in context: Context, completion: @escaping (Timeline<Entry>) -> Void) {
+                            Task {
+                                let now = try await api.forecast()
+                                let later = try await Provider.makeClient().forecast()
+                                completion(Timeline(entries: [Entry(date: .now, text: now + later)], policy: .never))
+                            }
+                        }
+                    }
+                    """,
+                    "Shared/WeatherAPI.swift": """
+                    import Foundation
+                    protocol WeatherAPI { func forecast() async throws -> String }
+                    struct LiveWeatherAPI: WeatherAPI {
+                        func forecast() async throws -> String {
+                            String(decoding: try await URLSession.shared.data(from: URL(string: "https://x")!).0, as: UTF8.self)
+                        }
+                    }
+                    """,
+                ],
+                expected: ["Widget/Provider.swift:6", "Widget/Provider.swift:7"]),
+            LintRuleExample(
+                "a library's network client (HAKit's connection) whose code the tree does not hold",
+                files: [
+                    "Widget/Provider.swift": """
+                    import WidgetKit
+                    import HAKit
+                    struct Provider: TimelineProvider {
+                        let connection: HAConnection
+                        func getTimeline(in context: Context, completion: @escaping (Timeline<Entry>) -> Void) {
+                            connection.send(.init(type: .rest(.get, "states/sun.sun"))) { _ in }
+                            let values = [1, 2].map { $0 * 2 }
+                            _ = values.contains(2)
+                        }
+                    }
+                    """
+                ],
+                expected: ["Widget/Provider.swift:6"]),
+            LintRuleExample(
                 "getTimeline calls URLSession, and calls a fetcher defined in the app",
                 files: [
                     "Widget/TipWidget.swift": """

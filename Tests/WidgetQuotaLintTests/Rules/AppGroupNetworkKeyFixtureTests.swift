@@ -88,8 +88,8 @@ struct AppGroupNetworkKeyFixtureTests {
     }
 
     /// The definition the call graph's worklist must agree with: a function requests when a
-    /// call in its body (closures included) sends a request or runs, as the graph resolves it,
-    /// a requesting function; repeated until nothing changes.
+    /// call in its body (closures included) sends a request, calls a library's network client, or
+    /// runs, as the graph resolves it, a requesting function; repeated until nothing changes.
     static func requestingByFixedPoint(_ tree: AppSourceTree, _ graph: CallGraph) -> Set<FunctionRef> {
         var found = Set<FunctionRef>()
         var changed = true
@@ -101,7 +101,8 @@ struct AppGroupNetworkKeyFixtureTests {
                     let calls = file.index.calls(inside: function)
                     let requests = calls.contains { call in
                         guard let c = graph.callIndex(call, inFile: f) else { return false }
-                        return graph.direct[f][c] || graph.targets[f][c].functions.contains { $0 != me && found.contains($0) }
+                        return graph.direct[f][c] || graph.targets[f][c].library != nil
+                            || graph.targets[f][c].functions.contains { $0 != me && found.contains($0) }
                     }
                     if requests {
                         found.insert(me)

@@ -16,3 +16,10 @@ struct WeatherCache {
         defaults?.set(Date().timeIntervalSince1970, forKey: "fetchedAt")
     }
 }
+
+extension WeatherCache {
+    func latest() -> String { note }
+}
+
+/// The store both targets read.
+func makeStore() -> WeatherCache { WeatherCache() }

@@ -30,3 +30,12 @@ struct WeatherWidget: Widget {
         }
     }
 }
+
+extension WeatherProvider {
+    /// The latest note through a store whose type this file does not state: only the shared
+    /// `latest()` (Shared/WeatherCache.swift) can run here, never the app target's.
+    func latestNote() -> String {
+        let store = makeStore()
+        return store.latest()
+    }
+}

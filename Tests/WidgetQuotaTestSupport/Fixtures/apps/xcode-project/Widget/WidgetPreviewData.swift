@@ -13,3 +13,10 @@ struct WeatherPreviewScreen: View {
         }
     }
 }
+
+extension WeatherPreviewScreen {
+    /// The app's live sample: a request, in the app target only.
+    func latest() async throws -> String {
+        String(decoding: try await URLSession.shared.data(from: URL(string: "https://api.example.com/v1/latest")!).0, as: UTF8.self)
+    }
+}
