@@ -52,7 +52,8 @@ package struct AppSourceTarget: Sendable, Equatable {
 /// folder's own name in front when several folders are given; a file given directly keeps the
 /// path as given), sorted, so every run reads the same tree in the same order.
 ///
-/// Targets come from the first `project.pbxproj` found. Without one, a folder whose Info.plist
+/// Targets come from the `project.pbxproj` files found, each for the files under its folder (a
+/// file two projects list belongs to the first). Without one, a folder whose Info.plist
 /// declares `NSExtension.NSExtensionPointIdentifier` = `com.apple.widgetkit-extension`, or that
 /// holds a Swift file declaring a `Widget`, `WidgetBundle` or timeline provider, is the widget
 /// extension (a file at the top of the tree that declares one is in the extension alone); the
@@ -66,15 +67,21 @@ package struct AppSourceTree: Sendable {
     package var swiftFiles: [AppSwiftFile]
     /// Property lists and entitlements read, by path.
     package var propertyLists: [String: PropertyList]
-    /// The Xcode project, when the tree has one, and its path.
-    package var project: XcodeProject?
-    package var projectPath: String?
+    /// The first Xcode project of the tree, when it has one, and its path.
+    package var project: XcodeProject? { projects.first?.project }
+    package var projectPath: String? { projects.first?.path }
+    /// Every Xcode project of the tree, in path order: each assigns the files under its folder
+    /// (a repository of several apps has several).
+    package var projects: [(path: String, project: XcodeProject)] = []
     package var targets: [AppSourceTarget]
     /// Files skipped, each with the reason.
     package var notes: [String]
     /// The text of each property list and entitlements file read, by path, so a finding about a
     /// key or value can name its line.
     package var propertyListTexts: [String: String] = [:]
+    /// The text of each `.xcconfig` file read, by path: targets' `INFOPLIST_FILE` and
+    /// `CODE_SIGN_ENTITLEMENTS` are read there when the project does not set them.
+    package var buildConfigurationTexts: [String: String] = [:]
 
     /// The widget extension's target, when there is one.
     package var widgetExtension: AppSourceTarget? { targets.first { $0.role == .widgetExtension } }
@@ -121,8 +128,8 @@ package struct AppSourceTree: Sendable {
         var propertyLists = [String: PropertyList]()
         var propertyListTexts = [String: String]()
         var indexes = [(String, SwiftFileIndex)]()
-        var project: XcodeProject?
-        var projectPath: String?
+        var xcconfigTexts = [String: String]()
+        var projects = [(path: String, project: XcodeProject)]()
         for (path, absolute) in found {
             // A file found in a folder that cannot be read (a dangling link, no permission) is
             // skipped with a note; one named on the command line stops the run.
@@ -140,14 +147,12 @@ package struct AppSourceTree: Sendable {
                     continue
                 }
                 indexes.append((path, SwiftFileIndex(path: path, tokens: SwiftLexer.tokens(utf8: bytes))))
+            } else if path.hasSuffix(".xcconfig") {
+                xcconfigTexts[path] = String(decoding: bytes, as: UTF8.self)
             } else if path.hasSuffix("project.pbxproj") {
-                guard project == nil else {
-                    notes.append("\(path): skipped: only the first Xcode project (\(projectPath ?? "")) assigns targets")
-                    continue
-                }
-                project = try XcodeProject.parse(bytes, file: path)
-                projectPath = path
-                notes += project?.notes.map { $0.replacingOccurrences(of: "project.pbxproj:", with: "\(path):") } ?? []
+                let project = try XcodeProject.parse(bytes, file: path)
+                projects.append((path, project))
+                notes += project.notes.map { $0.replacingOccurrences(of: "project.pbxproj:", with: "\(path):") }
             } else {
                 let essential = path.hasSuffix(".entitlements") || (path as NSString).lastPathComponent == "Info.plist"
                 do {
@@ -163,10 +168,11 @@ package struct AppSourceTree: Sendable {
             }
         }
         var tree = AppSourceTree(
-            swiftFiles: [], propertyLists: propertyLists, project: project, projectPath: projectPath, targets: [], notes: notes,
-            propertyListTexts: propertyListTexts)
-        if let project, let projectPath {
-            tree.assignFromProject(project, projectPath: projectPath, indexes: indexes)
+            swiftFiles: [], propertyLists: propertyLists, targets: [], notes: notes, propertyListTexts: propertyListTexts)
+        tree.projects = projects
+        tree.buildConfigurationTexts = xcconfigTexts
+        if !projects.isEmpty {
+            tree.assignFromProjects(indexes: indexes)
         } else {
             tree.assignFromFolders(indexes: indexes)
         }
@@ -180,7 +186,7 @@ package struct AppSourceTree: Sendable {
 
     static func isWanted(_ path: String) -> Bool {
         path.hasSuffix(".swift") || path.hasSuffix(".plist") || path.hasSuffix(".entitlements") || path.hasSuffix("/project.pbxproj")
-            || path == "project.pbxproj"
+            || path == "project.pbxproj" || path.hasSuffix(".xcconfig")
     }
 
     /// Relative paths of the wanted files under `folder`, sorted.
@@ -221,36 +227,51 @@ package struct AppSourceTree: Sendable {
         }
     }
 
-    mutating func assignFromProject(_ project: XcodeProject, projectPath: String, indexes: [(String, SwiftFileIndex)]) {
-        // Paths in the project are relative to the folder holding the `.xcodeproj`.
-        let base = Self.folder(of: Self.folder(of: projectPath))
-        func treePath(_ p: String) -> String { base.isEmpty ? p : base + "/" + p }
+    mutating func assignFromProjects(indexes: [(String, SwiftFileIndex)]) {
         var memberships = [String: [String]]()
         for (path, _) in indexes { memberships[path] = [] }
+        var claimed = Set<String>()
         var result = [AppSourceTarget]()
-        for target in project.targets {
-            let info = target.infoPlist.map(treePath)
-            let entitlements = target.entitlements.map(treePath)
-            var t = AppSourceTarget(
-                name: target.name, role: .unknown, productType: target.productType, infoPlistPath: info,
-                infoPlist: info.flatMap { propertyLists[$0] }, entitlementsPath: entitlements,
-                entitlements: entitlements.flatMap { propertyLists[$0] }, swiftFiles: [])
-            for (path, _) in indexes {
-                let relative = base.isEmpty ? path : (path.hasPrefix(base + "/") ? String(path.dropFirst(base.count + 1)) : nil)
-                if let relative, target.contains(relative) {
-                    t.swiftFiles.append(path)
-                    memberships[path, default: []].append(target.name)
+        for (projectPath, project) in projects {
+            // Paths in the project are relative to the folder holding the `.xcodeproj`.
+            let base = Self.folder(of: Self.folder(of: projectPath))
+            func treePath(_ p: String) -> String { base.isEmpty ? p : base + "/" + p }
+            var mine = Set<String>()
+            for target in project.targets {
+                // A setting the project does not make may come from the `.xcconfig` files its
+                // configurations are based on (the first that sets it).
+                func fromBaseConfigurations(_ key: String) -> String? {
+                    for base in target.baseConfigurations {
+                        let settings = BuildSettings(path: treePath(base)) { buildConfigurationTexts[$0] }
+                        if let value = settings[key] { return BuildSettings.path(value, target: target.name) }
+                    }
+                    return nil
                 }
+                let info = (target.infoPlist ?? fromBaseConfigurations("INFOPLIST_FILE")).map(treePath)
+                let entitlements = (target.entitlements ?? fromBaseConfigurations("CODE_SIGN_ENTITLEMENTS")).map(treePath)
+                var t = AppSourceTarget(
+                    name: target.name, role: .unknown, productType: target.productType, infoPlistPath: info,
+                    infoPlist: info.flatMap { propertyLists[$0] }, entitlementsPath: entitlements,
+                    entitlements: entitlements.flatMap { propertyLists[$0] }, swiftFiles: [])
+                for (path, _) in indexes where !claimed.contains(path) {
+                    let relative = base.isEmpty ? path : (path.hasPrefix(base + "/") ? String(path.dropFirst(base.count + 1)) : nil)
+                    if let relative, target.contains(relative) {
+                        t.swiftFiles.append(path)
+                        memberships[path, default: []].append(target.name)
+                        mine.insert(path)
+                    }
+                }
+                if target.isApplication {
+                    t.role = .app
+                } else if target.isExtension {
+                    let declared = t.infoValue("NSExtension.NSExtensionPointIdentifier")?.string == Self.widgetExtensionPoint
+                    let own = Set(t.swiftFiles)
+                    let widgets = indexes.contains { own.contains($0.0) && Self.declaresWidget($0.1) }
+                    if declared || widgets { t.role = .widgetExtension }
+                }
+                result.append(t)
             }
-            if target.isApplication {
-                t.role = .app
-            } else if target.isExtension {
-                let declared = t.infoValue("NSExtension.NSExtensionPointIdentifier")?.string == Self.widgetExtensionPoint
-                let own = Set(t.swiftFiles)
-                let widgets = indexes.contains { own.contains($0.0) && Self.declaresWidget($0.1) }
-                if declared || widgets { t.role = .widgetExtension }
-            }
-            result.append(t)
+            claimed.formUnion(mine)
         }
         targets = result
         let roleOf = Dictionary(result.map { ($0.name, $0.role) }, uniquingKeysWith: { a, _ in a })

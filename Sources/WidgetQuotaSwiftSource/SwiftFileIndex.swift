@@ -766,9 +766,10 @@ private struct SwiftIndexBuilder {
             var expectLabel = true
             while j < t.count {
                 let s = t[j]
-                if s.is("(") || s.is("[") {
+                if s.is("(") || s.is("[") || (depth >= 1 && s.is("{")) {
+                    // A `{` inside the parameters is a default value's closure (`= { _ in }`).
                     depth += 1
-                } else if s.is(")") || s.is("]") {
+                } else if s.is(")") || s.is("]") || (depth >= 2 && s.is("}")) {
                     depth -= 1
                     if depth == 0 {
                         j += 1

@@ -19,16 +19,25 @@ package struct XcodeProject: Sendable, Equatable {
         /// configuration that sets them), relative to the project's folder, `$(SRCROOT)/` removed.
         package var infoPlist: String?
         package var entitlements: String?
+        /// The `.xcconfig` files its build configurations are based on, relative to the project's
+        /// folder, in configuration order (where `infoPlist` and `entitlements` are read when the
+        /// project itself does not set them).
+        package var baseConfigurations: [String] = []
+        /// Files of its synchronized folders that an exception set takes out of it, and files of
+        /// other targets' synchronized folders that one adds to it (relative to the project's folder).
+        package var excludedFiles: Set<String> = []
+        package var addedFiles: Set<String> = []
 
         /// True for an app extension or ExtensionKit extension.
         package var isExtension: Bool { productType.contains("extension") }
         /// True for an application.
         package var isApplication: Bool { productType == "com.apple.product-type.application" }
 
-        /// True when `path` (relative to the project's folder) is one of its files or under one
-        /// of its folders.
+        /// True when `path` (relative to the project's folder) is one of its files, or under one
+        /// of its folders and not taken out by an exception set, or added by one.
         package func contains(_ path: String) -> Bool {
-            sourceFiles.contains(path) || folders.contains { path.hasPrefix($0 + "/") }
+            if sourceFiles.contains(path) || addedFiles.contains(path) { return true }
+            return folders.contains { path.hasPrefix($0 + "/") } && !excludedFiles.contains(path)
         }
     }
 
@@ -141,11 +150,31 @@ package struct XcodeProject: Sendable, Equatable {
                     if let ref = objects[buildFile]?["fileRef"]?.string, let p = path(of: ref) { files.append(p) }
                 }
             }
-            let folders = (target["fileSystemSynchronizedGroups"]?.strings ?? []).compactMap { path(of: $0) }
+            let groups = target["fileSystemSynchronizedGroups"]?.strings ?? []
+            let folders = groups.compactMap { path(of: $0) }
+            // Xcode 16 exception sets: in a folder of this target, the files they list are not
+            // its members; in another target's folder, they are.
+            var excluded = Set<String>()
+            var added = Set<String>()
+            for (groupID, group) in objects where group["isa"]?.string == "PBXFileSystemSynchronizedRootGroup" {
+                guard let folder = path(of: groupID) else { continue }
+                for exceptionID in group["exceptions"]?.strings ?? [] {
+                    guard let exception = objects[exceptionID],
+                        exception["isa"]?.string == "PBXFileSystemSynchronizedBuildFileExceptionSet",
+                        exception["target"]?.string == id
+                    else { continue }
+                    let listed = (exception["membershipExceptions"]?.strings ?? []).map { folder.isEmpty ? $0 : folder + "/" + $0 }
+                    if groups.contains(groupID) { excluded.formUnion(listed) } else { added.formUnion(listed) }
+                }
+            }
+            let configurations = target["buildConfigurationList"]?.string.flatMap { objects[$0]?["buildConfigurations"]?.strings } ?? []
+            let bases = configurations.compactMap { objects[$0]?["baseConfigurationReference"]?.string }.compactMap { path(of: $0) }
             return XcodeTarget(
                 name: target["name"]?.string ?? id, productType: target["productType"]?.string ?? "",
                 sourceFiles: Array(Set(files)).sorted(), folders: folders.sorted(),
-                infoPlist: setting(target, "INFOPLIST_FILE"), entitlements: setting(target, "CODE_SIGN_ENTITLEMENTS"))
+                infoPlist: setting(target, "INFOPLIST_FILE"), entitlements: setting(target, "CODE_SIGN_ENTITLEMENTS"),
+                baseConfigurations: bases.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } },
+                excludedFiles: excluded, addedFiles: added)
         }
     }
 }

@@ -75,6 +75,23 @@ import WidgetQuotaSwiftSource
         #expect(timeline.location == SourceLocation(line: 10, column: 10))
     }
 
+    @Test("a parameter's default closure is part of the signature: every label is read and the body is the function's")
+    func defaultClosure() throws {
+        let i = SwiftFileIndex(
+            path: "Pixel.swift",
+            source: """
+                enum Pixel {
+                    static func fire(pixel: String, headers: [String: String] = [:], onComplete: @escaping (Error?) -> Void = { _ in }, debounce: Int = 0) {
+                        URLSession.shared.dataTask(with: URL(string: pixel)!).resume()
+                    }
+                }
+                """)
+        let fire = try #require(i.functions.first)
+        #expect(fire.selector == "fire(pixel:headers:onComplete:debounce:)")
+        let body = try #require(fire.body)
+        #expect(i.calls(inside: body).contains { $0.name == "dataTask" })
+    }
+
     @Test("a call inside getTimeline's braces is attributed to it; one after the closing brace is not")
     func attribution() throws {
         let i = Self.index

@@ -31,8 +31,9 @@ struct LintCommand: Command {
         summary: "Check an app's source against the widget pre-release checklist and read its design from the code",
         arguments: "PATH...",
         discussion: """
-            Reads Swift files, property lists, entitlements and project.pbxproj under each PATH (an app's
-            folder or single files), checks the twelve checklist rules (see docs/lint.md) and reads the
+            Reads Swift files, property lists, entitlements, project.pbxproj and .xcconfig files under
+            each PATH (an app's folder or single files), follows calls within the targets and modules
+            that compile them, checks the twelve checklist rules (see docs/lint.md) and reads the
             design the code implements: who fetches and when, the cache TTL, the reload policy. The
             design is simulated next to the cache design to show its requests per user a month and the
             cost of the findings that change it (\(LintJob.projectionSetting)).

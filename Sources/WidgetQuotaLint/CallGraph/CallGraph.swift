@@ -95,7 +95,8 @@ package struct CallGraph: Sendable {
         }
         let resolver = CallResolver(
             tree: tree, reach: reach, declared: declared, functionsByName: functionsByName, declaredTypes: declaredTypes,
-            inherited: inherited, heirs: heirs, properties: properties, globals: globals)
+            inherited: inherited, heirs: heirs, properties: properties, globals: globals,
+            owners: files.map { $0.index.functions.map { $0.typeName.map(Self.lastName) } })
         var targets = [[CallTarget]]()
         var direct = [[Bool]]()
         var byToken = [[Int: Int]]()

@@ -17,6 +17,8 @@ struct CallResolver {
     let properties: [String: [String: Set<String>]]
     /// Top-level variables of every file: name → types.
     let globals: [String: Set<String>]
+    /// Per file, per function: the last name of the type it is declared in, nil for a free function.
+    let owners: [[String?]]
 
     /// What the receiver of a call is, as far as the file says.
     enum Receiver {
@@ -38,22 +40,20 @@ struct CallResolver {
         // observer's body that the index reads as a call (`set(newValue) {`).
         if name == "init" || DeclaredTypes.isTypeName(name) { return .none }
         if call.callee == name, FrameworkNames.accessors.contains(name) { return .none }
-        guard let candidates = functionsByName[name] else {
-            // No function of the tree has the name: a library client's request, or nothing.
+        let index = tree.swiftFiles[f].index
+        let labels = call.labels
+        let fitting = (functionsByName[name] ?? []).filter { ref in
+            reach.reaches(f, ref.file) && Self.labelsFit(labels, tree.swiftFiles[ref.file].index.functions[ref.function].labels)
+        }
+        guard !fitting.isEmpty else {
+            // No function of the tree can run: a library client's request, or nothing.
             if LibraryClients.methods.contains(name),
-                case .typed(let types) = receiver(
-                    of: call, in: tree.swiftFiles[f].index, file: f, enclosing: enclosingTypeName(tree.swiftFiles[f].index, call.block))
+                case .typed(let types) = receiver(of: call, in: index, file: f, enclosing: enclosingTypeName(index, call.block))
             {
                 return library(types, name)
             }
             return .none
         }
-        let index = tree.swiftFiles[f].index
-        let labels = call.labels
-        let fitting = candidates.filter { ref in
-            reach.reaches(f, ref.file) && Self.labelsFit(labels, tree.swiftFiles[ref.file].index.functions[ref.function].labels)
-        }
-        guard !fitting.isEmpty else { return .none }
         let enclosing = enclosingTypeName(index, call.block)
         switch receiver(of: call, in: index, file: f, enclosing: enclosing) {
         case .implicit:
@@ -65,7 +65,7 @@ struct CallResolver {
             }
             guard bare else { return .none }
             // A free function of that name, preferring the caller's own file.
-            let free = fitting.filter { function($0).typeName == nil }
+            let free = fitting.filter { owners[$0.file][$0.function] == nil }
             let local = free.filter { $0.file == f }
             return CallTarget(functions: local.isEmpty ? free : local, byNameOnly: false)
         case .parent:
@@ -76,15 +76,16 @@ struct CallResolver {
             // A framework type's method runs none of the tree's functions. A value of a
             // protocol or class type may be any type that conforms to it or inherits from it.
             let known = types.filter { declaredTypes.contains($0) }
-            guard !known.isEmpty else { return library(types, name) }
             let owners = known.reduce(into: Set<String>()) { owners, type in
                 owners.formUnion(family(type))
                 owners.formUnion(descendants(type))
             }
-            return CallTarget(functions: inTypes(fitting, owners), byNameOnly: false)
+            let functions = inTypes(fitting, owners)
+            if !functions.isEmpty { return CallTarget(functions: functions, byNameOnly: false) }
+            return library(types.subtracting(known), name)
         case .unknown:
             if FrameworkNames.methods.contains(name) { return .none }
-            let methods = fitting.filter { function($0).typeName != nil }
+            let methods = fitting.filter { owners[$0.file][$0.function] != nil }
             return CallTarget(functions: methods, byNameOnly: true)
         }
     }
@@ -104,7 +105,7 @@ struct CallResolver {
 
     /// The functions among `refs` declared in one of `types` (or an extension of it).
     func inTypes(_ refs: [FunctionRef], _ types: Set<String>) -> [FunctionRef] {
-        refs.filter { ref in function(ref).typeName.map { types.contains(CallGraph.lastName($0)) } ?? false }
+        refs.filter { ref in owners[ref.file][ref.function].map(types.contains) ?? false }
     }
 
     /// A type with everything it inherits from or conforms to that the tree declares (to a

@@ -28,7 +28,8 @@ struct Reachability: Sendable {
         imports = tree.swiftFiles.map { Self.imports($0.index) }
         targets = tree.swiftFiles.map { Set($0.targets) }
         libraryTargets = Set(
-            (tree.project?.targets ?? []).filter { $0.productType.contains("framework") || $0.productType.contains("library") }.map(\.name))
+            tree.projects.flatMap(\.project.targets).filter { $0.productType.contains("framework") || $0.productType.contains("library") }
+                .map(\.name))
         manifests = tree.swiftFiles.map { $0.path == "Package.swift" || $0.path.hasSuffix("/Package.swift") }
         hasProject = tree.project != nil
     }

@@ -46,7 +46,6 @@ public struct DesignInference: Sendable, Equatable {
 package enum DesignReader {
     /// The names a cache-lifetime constant has (lower-cased, underscores removed): `ttl`,
     /// `cacheTTL`, `maxAge`, `cacheLifetime`, `cacheDuration`, `staleAfter`.
-    static let ttlWords = ["ttl", "maxage", "cachelifetime", "cacheduration", "staleafter", "freshnessinterval"]
     /// Output-token cap keys of the model APIs.
     static let capKeys = ["maxOutputTokens", "max_tokens", "max_output_tokens", "max_completion_tokens", "maxTokens"]
     /// SwiftUI modifiers whose closures can run when the app comes to the foreground.
@@ -208,7 +207,7 @@ private struct Reader {
 
         return DesignInference(
             design: design, preset: preset.name, assumedFields: assumed, timeoutSeconds: timeout, outputTokenCap: cap,
-            attemptsPerRefresh: attempts, sentence: Self.sentence(design))
+            attemptsPerRefresh: attempts, sentence: Self.sentence(design, assumed: Set(assumed)))
     }
 
     // MARK: Where fetches start
@@ -386,21 +385,12 @@ private struct Reader {
 
     // MARK: Figures
 
-    /// The cache-lifetime constant, app side first, in seconds (a name ending in `Minutes` or
-    /// `Hours` is in that unit).
+    /// The cache TTL as `policy-shorter-than-ttl` reads it (`PolicyShorterThanTTLRule.cacheTTL`),
+    /// only when the code compares something with it: a constant that is never compared is no
+    /// TTL the fetch obeys (a `maxAge` of a parser, a CloudKit setting), and the TTL is assumed.
     func ttlConstant() -> (name: String, seconds: Double)? {
-        let files = tree.swiftFiles.filter { $0.role != .widgetExtension } + tree.swiftFiles.filter { $0.role == .widgetExtension }
-        for file in files {
-            for c in file.index.constants {
-                let key = c.name.lowercased().replacingOccurrences(of: "_", with: "")
-                guard DesignReader.ttlWords.contains(where: { key.contains($0) }),
-                    let value = file.index.numericValue(ofConstant: c.name), value > 0
-                else { continue }
-                let unit = key.hasSuffix("minutes") ? 60.0 : key.hasSuffix("hours") ? 3600 : 1
-                return (c.name, value * unit)
-            }
-        }
-        return nil
+        guard let ttl = PolicyShorterThanTTLRule.cacheTTL(in: tree), ttl.compared else { return nil }
+        return (String(ttl.name.split(separator: ".").last ?? Substring(ttl.name)), ttl.seconds)
     }
 
     /// True when the entry's code names the TTL constant or a staleness check (`isStale`, `age`).
@@ -419,7 +409,7 @@ private struct Reader {
     func reloadPolicy() -> Design.ReloadPolicy? {
         for file in tree.swiftFiles where file.role == .widgetExtension {
             let index = file.index
-            for call in index.calls where call.name == "Timeline" {
+            for call in TimelinePolicies.timelines(in: index) {
                 guard let arg = call.arguments.first(where: { $0.label == "policy" }) else { continue }
                 let text = index.text(arg.tokens)
                 if text.hasPrefix(".atEnd") { return .atEnd }
@@ -460,7 +450,7 @@ private struct Reader {
         }
         for call in index.calls where range.contains(call.token) {
             if call.name == "addingTimeInterval", let a = call.arguments.first {
-                return value(file, a.tokens)
+                return TimelinePolicies.offsetsNow(index, call) ? value(file, a.tokens) : nil
             }
             if call.name == "Date", let a = call.arguments.first(where: { $0.label == "timeIntervalSinceNow" }) {
                 return value(file, a.tokens)
@@ -599,7 +589,8 @@ private struct Reader {
 extension Reader {
     /// "the widget calls the API itself on every getTimeline and reloads after 10 min", or "the
     /// app fetches into a 6 h App Group cache on open and in a background task; the widget reads it".
-    static func sentence(_ d: Design) -> String {
+    /// The design in words; a field of `assumed` (not read from the code) is said to be assumed.
+    static func sentence(_ d: Design, assumed: Set<String> = []) -> String {
         let reload: String
         switch d.reloadPolicy {
         case .after(let m): reload = "reloads after \(Design.duration(minutes: m))"
@@ -616,7 +607,16 @@ extension Reader {
             if !appTriggers.isEmpty { text += "; the app fetches too, " + Design.list(appTriggers) }
             return text
         }
-        let cache = d.cacheTTLMinutes.map { "a \(Design.duration(minutes: $0)) App Group cache" } ?? "an App Group cache"
-        return "the app fetches into \(cache) \(Design.list(appTriggers)); the widget reads it and \(reload)"
+        let cache =
+            d.cacheTTLMinutes.map {
+                assumed.contains("cacheTTLMinutes")
+                    ? "an App Group cache (its TTL not read from the code: \(Design.duration(minutes: $0)) assumed)"
+                    : "a \(Design.duration(minutes: $0)) App Group cache"
+            } ?? "an App Group cache"
+        let when =
+            assumed.contains("fetchTriggers")
+            ? "(when is not read from the code: \(Design.list(appTriggers)) assumed)" : Design.list(appTriggers)
+        let policy = assumed.contains("reloadPolicy") ? "\(reload) (assumed: no policy read)" : reload
+        return "the app fetches into \(cache) \(when); the widget reads it and \(policy)"
     }
 }

@@ -27,7 +27,11 @@ package struct PolicyShorterThanTTLRule: LintRule {
     package static let drasticFactor = 0.5
 
     /// Words that make a constant a cache TTL (compared lowercased).
-    static let ttlWords = ["ttl", "maxage", "cacheduration", "staleafter", "refreshinterval"]
+    /// Phrases of a TTL constant's name, as lowercase words (see `isTTLName`).
+    static let ttlPhrases = [
+        "ttl", "max age", "maxage", "cache duration", "cache lifetime", "stale after", "refresh interval", "fresh for",
+        "freshness interval", "cache for", "cache interval",
+    ]
 
     package func check(_ source: LintSource) -> [Finding] {
         let tree = source.tree
@@ -37,7 +41,7 @@ package struct PolicyShorterThanTTLRule: LintRule {
         var findings = [Finding]()
         for (f, file) in tree.swiftFiles.enumerated() {
             let index = file.index
-            for timeline in index.calls where timeline.callee == "Timeline" && timeline.labels.contains("policy") {
+            for timeline in TimelinePolicies.timelines(in: index) {
                 guard let policy = timeline.arguments.first(where: { $0.label == "policy" })?.tokens else { continue }
                 let entries = timeline.arguments.first { $0.label == "entries" }?.tokens
                 if let atEnd = policy.first(where: { index.tokens[$0].text == "atEnd" && $0 > 0 && index.tokens[$0 - 1].is(".") }),
@@ -109,16 +113,35 @@ package struct PolicyShorterThanTTLRule: LintRule {
         return true
     }
 
-    /// The cache TTL of the tree: its seconds and its name as `Type.name`.
+    /// The cache TTL the widget's data obeys: a constant named like one (`ttl`, `maxAge`,
+    /// `cacheDuration`, `staleAfter`, `refreshInterval`, `freshFor`, as words of the name: a
+    /// `throttleDuration` holds no `ttl`) with a positive value, declared in a file of the widget
+    /// extension or one that opens the App Group (`UserDefaults(suiteName:)`,
+    /// `containerURL(forSecurityApplicationGroupIdentifier:)`), or named there. A private
+    /// `maxAge` of a CloudKit zone is not the widget's cache. Among them, one the code compares
+    /// something with first (`compared`), then the shortest.
     static func cacheTTL(in tree: AppSourceTree) -> (seconds: Double, name: String, compared: Bool)? {
         var candidates = [(seconds: Double, name: String, compared: Bool)]()
         var comparedNames = Set<String>()
         for file in tree.swiftFiles { comparedNames.formUnion(self.comparedNames(in: file.index)) }
-        for file in tree.swiftFiles {
+        // Names the widget's side mentions: every identifier of its files and of the files that open the App Group.
+        var widgetSide = Set<Int>()
+        var mentioned = Set<String>()
+        for (f, file) in tree.swiftFiles.enumerated() {
+            let opensGroup = file.index.calls.contains { call in
+                call.labels.first == "suiteName" || call.labels.first == "forSecurityApplicationGroupIdentifier"
+            }
+            guard file.role == .widgetExtension || opensGroup else { continue }
+            widgetSide.insert(f)
+            for token in file.index.tokens where token.kind == .identifier { mentioned.insert(token.text) }
+        }
+        for (f, file) in tree.swiftFiles.enumerated() {
             let index = file.index
             for c in index.constants {
+                guard isTTLName(c.name), let raw = index.numericValue(c.value), raw > 0 else { continue }
+                guard widgetSide.contains(f) || mentioned.contains(c.name) else { continue }
                 let lower = c.name.lowercased()
-                guard ttlWords.contains(where: { lower.contains($0) }), let v = index.numericValue(c.value), v > 0 else { continue }
+                let v = raw * (lower.hasSuffix("minutes") ? 60 : lower.hasSuffix("hours") ? 3600 : 1)
                 let typeName = index.enclosingBlocks(c.block).first { $0.kind == .typeBody }.flatMap { $0.type }.map {
                     index.types[$0].name
                 }
@@ -128,6 +151,31 @@ package struct PolicyShorterThanTTLRule: LintRule {
         }
         let preferred = candidates.contains { $0.compared } ? candidates.filter { $0.compared } : candidates
         return preferred.min { ($0.seconds, $0.name) < ($1.seconds, $1.name) }
+    }
+
+    /// True when the words of `name` (split at case changes and `_`) hold one of `ttlPhrases`'
+    /// phrases: `cacheTTL`, `CACHE_MAX_AGE`, `staleAfterMinutes`; not `throttleDuration`.
+    static func isTTLName(_ name: String) -> Bool {
+        var words = [String]()
+        var current = ""
+        var previousLower = false
+        for ch in name {
+            if ch == "_" || ch == "-" {
+                if !current.isEmpty { words.append(current.lowercased()) }
+                current = ""
+                previousLower = false
+                continue
+            }
+            if ch.isUppercase && previousLower && !current.isEmpty {
+                words.append(current.lowercased())
+                current = ""
+            }
+            current.append(ch)
+            previousLower = ch.isLowercase || ch.isNumber
+        }
+        if !current.isEmpty { words.append(current.lowercased()) }
+        let joined = " " + words.joined(separator: " ") + " "
+        return ttlPhrases.contains { joined.contains(" " + $0 + " ") }
     }
 
     /// The names that stand next to a comparison (`age > ttl`) on a line of `index`.
@@ -173,7 +221,7 @@ package struct PolicyShorterThanTTLRule: LintRule {
             struct Cache {
                 static let ttl: TimeInterval = 6 * 60 * 60
                 var isStale: Bool { Date().timeIntervalSince1970 - fetchedAt > Cache.ttl }
-                var fetchedAt: Double { 0 }
+                var fetchedAt: Double { UserDefaults(suiteName: "group.com.example.app")?.double(forKey: "fetchedAt") ?? 0 }
             }
             """
         func widget(_ policy: String, before: String = "") -> String {
@@ -218,6 +266,45 @@ package struct PolicyShorterThanTTLRule: LintRule {
             LintRuleExample(
                 "`.atEnd` with one entry asks for a new timeline at once (a note)",
                 files: ["Widget/Provider.swift": widget(".atEnd")], expected: ["Widget/Provider.swift:6"]),
+            LintRuleExample(
+                "a CloudKit zone's private maxAge and a throttle duration are not the widget's cache TTL",
+                files: [
+                    "App/CloudKitZone.swift": """
+                    import Foundation
+                    struct CloudKitZone {
+                        private static let maxAge: TimeInterval = 5 * 60
+                        private let redirectThrottleDuration: TimeInterval = 1
+                        func isFresh(_ age: TimeInterval) -> Bool { age < Self.maxAge }
+                    }
+                    """,
+                    "Widget/Provider.swift": widget(".after(Date().addingTimeInterval(60 * 60))"),
+                ]),
+            LintRuleExample(
+                "`completion(.init(entries:policy:))` is a timeline too",
+                files: [
+                    "App/Cache.swift": cache,
+                    "Widget/Provider.swift": widget(".atEnd").replacingOccurrences(of: "completion(Timeline(", with: "completion(.init("),
+                ],
+                expected: ["Widget/Provider.swift:6"]),
+            LintRuleExample(
+                "a second after the last entry is not a one-second policy; the preview branch's policy is not the widget's",
+                files: [
+                    "App/Cache.swift": cache,
+                    "Widget/Provider.swift": """
+                    import WidgetKit
+                    struct Provider: TimelineProvider {
+                        func getTimeline(in context: Context, completion: @escaping (Timeline<Entry>) -> Void) {
+                            if context.isPreview {
+                                completion(Timeline(entries: [Entry(date: .now)], policy: .after(Date().addingTimeInterval(60))))
+                                return
+                            }
+                            let entries = (0..<12).map { Entry(date: Date().addingTimeInterval(Double($0) * 1800)) }
+                            let now = Date()
+                            completion(Timeline(entries: entries, policy: .after((entries.last?.date ?? now).addingTimeInterval(1))))
+                        }
+                    }
+                    """,
+                ]),
             LintRuleExample(
                 "the policy is the cache's TTL, named through its type",
                 files: ["App/Cache.swift": cache, "Widget/Provider.swift": widget(".after(Date().addingTimeInterval(Cache.ttl))")]),
@@ -265,7 +352,9 @@ struct PolicyTTLArithmetic {
             return interval(local.value, before: local.value.lowerBound, in: local.block, depth: depth + 1)
         }
         for call in index.calls where range.contains(call.token) {
-            if call.name == "addingTimeInterval", let a = call.arguments.first { return value(a.tokens) }
+            if call.name == "addingTimeInterval", let a = call.arguments.first {
+                return TimelinePolicies.offsetsNow(index, call) ? value(a.tokens) : nil
+            }
             if call.callee == "Date", let a = call.arguments.first(where: { $0.label == "timeIntervalSinceNow" }) { return value(a.tokens) }
             if call.name == "date", let unit = call.arguments.first(where: { $0.label == "byAdding" }),
                 let amount = call.arguments.first(where: { $0.label == "value" })

@@ -67,22 +67,26 @@ package struct RequestTimeoutRule: LintRule {
                 if call.callee == "URLRequest" && call.labels.first == "url" && !call.labels.contains("timeoutInterval") {
                     guard let function = index.enclosingFunction(of: call), let body = function.body else { continue }
                     let sends = context.calls(inFile: f, inside: body).filter { context.isRequest($0, inFile: f) }
+                    // The sends that decide: those given the request, else (for a request a closure
+                    // or helper returns) the function's own sends.
+                    let deciding: [SwiftCall]
                     if let name = Self.assignedName(index, call.token) {
                         let sentBy = sends.filter { c in c.arguments.contains { a in a.tokens.contains { t[$0].text == name } } }
                         let returned = index.returns.contains {
                             index.isBlock($0.block, inside: body) && $0.token + 1 < t.count && t[$0.token + 1].text == name
                         }
                         guard !sentBy.isEmpty || returned else { continue }
-                        if sentBy.contains(where: { onConfiguredSession($0, inFile: f) }) { continue }
                         let timed = index.assignments.contains {
                             $0.target == name + ".timeoutInterval" && index.isBlock($0.block, inside: body)
                         }
                         if timed { continue }
+                        deciding = sentBy.isEmpty ? sends : sentBy
                     } else {
-                        let sentBy = sends.filter { c in c.arguments.contains { $0.tokens.contains(call.token) } }
-                        guard !sentBy.isEmpty, !sentBy.contains(where: { onConfiguredSession($0, inFile: f) }) else { continue }
+                        deciding = sends.filter { c in c.arguments.contains { $0.tokens.contains(call.token) } }
+                        guard !deciding.isEmpty else { continue }
                     }
-                    let configured = sends.compactMap { configuredTimeout($0, inFile: f) }.max()
+                    if deciding.contains(where: { onConfiguredSession($0, inFile: f) }) { continue }
+                    let configured = deciding.compactMap { configuredTimeout($0, inFile: f) }.max()
                     let limit =
                         configured.map { "its session's configuration allows \(NumberText.plain($0)) s (`timeoutIntervalForRequest`)" }
                         ?? "the 60 s default"

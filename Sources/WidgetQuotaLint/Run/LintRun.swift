@@ -78,7 +78,7 @@ public struct LintRun: Sendable {
         for path in tree.propertyLists.keys {
             files.append(LintReport.ReadFile(path: path, role: path.hasSuffix(".entitlements") ? .entitlements : .propertyList))
         }
-        if let project = tree.projectPath { files.append(LintReport.ReadFile(path: project, role: .project)) }
+        files += tree.projects.map { LintReport.ReadFile(path: $0.path, role: .project) }
         return files.sorted { $0.path < $1.path }
     }
 }

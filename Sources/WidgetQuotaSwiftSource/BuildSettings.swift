@@ -1,0 +1,60 @@
+import Foundation
+
+/// Build settings read from `.xcconfig` files: `KEY = value` lines, `//` comments, and
+/// `#include "other.xcconfig"` / `#include? "…"` (relative to the including file), the last
+/// assignment winning. A setting with a condition (`KEY[sdk=iphoneos*] = …`) counts only where
+/// the plain key is not set. `$(inherited)` is dropped; other references are kept as written.
+package struct BuildSettings: Sendable, Equatable {
+    package private(set) var values: [String: String] = [:]
+
+    /// The settings of the file at `path` (a tree path), with `text(path)` giving each file's
+    /// text (nil when the tree does not hold it: an include of it is skipped).
+    package init(path: String, text: (String) -> String?) {
+        var conditional = [String: String]()
+        var visiting = Set<String>()
+        func read(_ path: String, depth: Int) {
+            guard depth < 16, visiting.insert(path).inserted, let body = text(path) else { return }
+            defer { visiting.remove(path) }
+            let folder = (path as NSString).deletingLastPathComponent
+            for raw in body.split(whereSeparator: \.isNewline) {
+                var line = Substring(raw)
+                if let comment = line.range(of: "//") { line = line[..<comment.lowerBound] }
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                if trimmed.hasPrefix("#include") {
+                    guard let open = trimmed.firstIndex(of: "\""), let close = trimmed.lastIndex(of: "\""), open < close else { continue }
+                    let name = String(trimmed[trimmed.index(after: open)..<close])
+                    let included = name.hasPrefix("/") ? String(name.dropFirst()) : (folder.isEmpty ? name : folder + "/" + name)
+                    read((included as NSString).standardizingPath, depth: depth + 1)
+                    continue
+                }
+                // The `=` after a condition's `]` (`KEY[sdk=iphoneos*] = value`).
+                let conditionEnd = trimmed.firstIndex(of: "[").flatMap { open in trimmed[open...].firstIndex(of: "]") }
+                guard let equals = trimmed[(conditionEnd ?? trimmed.startIndex)...].firstIndex(of: "=") else { continue }
+                var key = trimmed[..<equals].trimmingCharacters(in: .whitespaces)
+                let value = trimmed[trimmed.index(after: equals)...].replacingOccurrences(of: "$(inherited)", with: "")
+                    .trimmingCharacters(in: .whitespaces)
+                if let bracket = key.firstIndex(of: "[") {
+                    key = String(key[..<bracket])
+                    conditional[key] = value
+                } else {
+                    values[key] = value
+                }
+            }
+        }
+        read(path, depth: 0)
+        for (key, value) in conditional where values[key] == nil { values[key] = value }
+    }
+
+    package subscript(_ key: String) -> String? { values[key].flatMap { $0.isEmpty ? nil : $0 } }
+
+    /// A path setting as the project reads it: `$(SRCROOT)/` and `$(PROJECT_DIR)/` removed,
+    /// `$(TARGET_NAME)` replaced by `target`.
+    package static func path(_ value: String, target: String) -> String {
+        var v = value.replacingOccurrences(of: "$(TARGET_NAME)", with: target).replacingOccurrences(of: "${TARGET_NAME}", with: target)
+        for prefix in ["$(SRCROOT)/", "${SRCROOT}/", "$(PROJECT_DIR)/", "${PROJECT_DIR}/"] where v.hasPrefix(prefix) {
+            v = String(v.dropFirst(prefix.count))
+        }
+        if v.hasPrefix("\""), v.hasSuffix("\""), v.count >= 2 { v = String(v.dropFirst().dropLast()) }
+        return v
+    }
+}
