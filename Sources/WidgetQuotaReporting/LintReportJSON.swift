@@ -109,6 +109,8 @@ package enum LintReportJSON {
         var filesByRole: [String: Int]
         var rulesBroken: [String]
         var rulesPassed: [String]
+        /// Rules the tree gave nothing to look at (neither passed nor broken).
+        var rulesWithNothingToCheck: [String]
 
         init(_ report: LintReport) {
             errors = report.count(FindingSeverity.error)
@@ -119,6 +121,7 @@ package enum LintReportJSON {
             filesByRole = Dictionary(uniqueKeysWithValues: LintReport.FileRole.allCases.map { ($0.rawValue, report.count($0)) })
             rulesBroken = report.rulesBroken.map(\.rawValue)
             rulesPassed = report.rulesPassed.map(\.rawValue)
+            rulesWithNothingToCheck = report.nothingToCheck.map(\.rawValue)
         }
     }
 }

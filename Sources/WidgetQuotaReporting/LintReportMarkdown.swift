@@ -3,7 +3,7 @@ import WidgetQuotaLint
 import WidgetQuotaSupport
 
 /// The Markdown of a `lint` run: the verdict first, the design read from the code, a table of
-/// findings, why each broken rule matters, and the rules that passed.
+/// findings, why each broken rule matters, the rules that passed, and those with nothing to check.
 package enum LintReportMarkdown {
     /// The report's Markdown, ending with a newline.
     package static func render(_ report: LintReport) -> String {
@@ -40,6 +40,10 @@ package enum LintReportMarkdown {
         let passed = report.rulesPassed
         out += "\n## Rules passed\n\n"
         out += passed.isEmpty ? "None.\n" : passed.map { "- `\($0.rawValue)`: \($0.title)\n" }.joined()
+        if !report.nothingToCheck.isEmpty {
+            out += "\n## Nothing to check\n\n"
+            out += report.nothingToCheck.map { "- `\($0.rawValue)`: \($0.title)\n" }.joined()
+        }
         return out
     }
 

@@ -63,6 +63,21 @@ struct LintRunTests {
         #expect(report.suppressed == 0)
     }
 
+    @Test("a rule the tree gives nothing to look at is neither passed nor broken: nothing to check")
+    func nothingToCheck() throws {
+        let tmp = try Self.tree()
+        let report = try Self.run(tmp, rules: LintRules.all)
+        // No background task, no snapshot, no timeline, no reload, no request in this tree.
+        for rule in [ChecklistRule.backgroundTaskSetup, .backgroundTaskCompletion, .snapshotNetwork, .snapshotPreview, .reloadMisuse] {
+            #expect(report.nothingToCheck.contains(rule), "\(rule)")
+            #expect(!report.rulesPassed.contains(rule), "\(rule)")
+        }
+        // The widget extension has a file, so the network rule had something to check, and passed.
+        #expect(report.rulesPassed.contains(.widgetNetworkCall))
+        #expect(Set(report.rulesPassed).isDisjoint(with: report.nothingToCheck))
+        #expect(Set(report.rulesBroken).isDisjoint(with: report.nothingToCheck))
+    }
+
     @Test("the configuration file in the folder excludes files, disables rules and changes severities")
     func configurationFile() throws {
         let tmp = try Self.tree([

@@ -21,6 +21,9 @@ public struct DesignInference: Sendable, Equatable {
     /// The design in one sentence, lower-case first ("the widget calls the API itself on every
     /// getTimeline and reloads after 10 min").
     public var sentence: String
+    /// The model a string literal of the code names, when the price table knows it; nil keeps
+    /// the scenario's (`api.model` is then among `assumedFields`).
+    public var model: String? = nil
 
     /// A scenario whose only design is this one, its baseline, with the request timeout and the
     /// output-token cap the code shows.
@@ -29,6 +32,7 @@ public struct DesignInference: Sendable, Equatable {
         s.designs = [design]
         s.baseline = design.name
         if let timeoutSeconds { s.api.timeoutSeconds = timeoutSeconds }
+        if let model { s.api.model = model }
         if let cap = outputTokenCap {
             // The default's shape (20–40–80 under a cap of 80), scaled to the cap.
             let c = Double(cap)
@@ -41,11 +45,36 @@ public struct DesignInference: Sendable, Equatable {
 /// Reads the design an app's source tree implements (see docs/lint.md, "The design read from
 /// the code", for each inference rule).
 ///
-/// What counts as a request is `SourceVocabulary`'s: a `URLSession` send, a model SDK call, or a
-/// call of a function that makes one (to a fixed point).
+/// What counts as a request is the call graph's (`CallGraph`): a `URLSession` send, a model SDK
+/// call, or a call of a function that makes one, to any depth.
 package enum DesignReader {
-    /// The names a cache-lifetime constant has (lower-cased, underscores removed): `ttl`,
-    /// `cacheTTL`, `maxAge`, `cacheLifetime`, `cacheDuration`, `staleAfter`.
+    /// The model `tree`'s string literals name, of `priced`: a whole word of a literal (not
+    /// `gemini-2.5-flash` inside `gemini-2.5-flash-lite`), the longest in each literal; the first
+    /// in sorted order when literals name several.
+    static func modelNamed(in tree: AppSourceTree, priced: [String]) -> String? {
+        func isNameByte(_ c: UInt8) -> Bool {
+            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2E || c == 0x2D || c == 0x5F
+        }
+        var found = Set<String>()
+        for file in tree.swiftFiles {
+            for literal in file.index.strings where literal.value.contains(where: { $0.isLetter }) {
+                let text = Array(literal.value.utf8)
+                var best: String?
+                for model in priced {
+                    let m = Array(model.utf8)
+                    guard m.count <= text.count else { continue }
+                    for start in 0...(text.count - m.count) where text[start..<(start + m.count)].elementsEqual(m) {
+                        let before = start == 0 || !isNameByte(text[start - 1])
+                        let after = start + m.count == text.count || !isNameByte(text[start + m.count])
+                        if before && after && m.count > (best?.utf8.count ?? 0) { best = model }
+                    }
+                }
+                if let best { found.insert(best) }
+            }
+        }
+        return found.sorted().first
+    }
+
     /// Output-token cap keys of the model APIs.
     static let capKeys = ["maxOutputTokens", "max_tokens", "max_output_tokens", "max_completion_tokens", "maxTokens"]
     /// SwiftUI modifiers whose closures can run when the app comes to the foreground.
@@ -168,7 +197,7 @@ private struct Reader {
         }
 
         // Reload policy.
-        if let policy = reloadPolicy() {
+        if let policy = reloadPolicy(preferring: widgetRequests) {
             design.reloadPolicy = policy
             if case .after(let minutes) = policy { design.entrySpacingMinutes = minutes }
         } else {
@@ -204,10 +233,14 @@ private struct Reader {
         if timeout == nil { assumed.append("api.timeoutSeconds") }
         let cap = outputTokenCap()
         if cap == nil { assumed.append("api.outputTokensPerRequest") }
+        // The model: one the price table prices, named in a string literal (`"gemini-2.5-flash"`,
+        // `…/models/gemini-2.5-flash-lite:generateContent`); else the scenario's, assumed.
+        let model = DesignReader.modelNamed(in: tree, priced: Array(PriceTable.bundled.prices.keys))
+        if model == nil { assumed.append("api.model") }
 
         return DesignInference(
             design: design, preset: preset.name, assumedFields: assumed, timeoutSeconds: timeout, outputTokenCap: cap,
-            attemptsPerRefresh: attempts, sentence: Self.sentence(design, assumed: Set(assumed)))
+            attemptsPerRefresh: attempts, sentence: Self.sentence(design, assumed: Set(assumed)), model: model)
     }
 
     // MARK: Where fetches start
@@ -406,19 +439,26 @@ private struct Reader {
 
     /// The `policy:` of the timelines the extension returns: `.atEnd`, `.never` or `.after(date)`
     /// with the date's offset from now.
-    func reloadPolicy() -> Design.ReloadPolicy? {
-        for file in tree.swiftFiles where file.role == .widgetExtension {
+    /// Of several widgets, the policy of one whose timeline requests (`preferred`) decides: a
+    /// fetching weather widget's `.after(30 min)`, not a timer widget's `.never`.
+    func reloadPolicy(preferring preferred: [Entry]) -> Design.ReloadPolicy? {
+        var candidates = [(file: AppSwiftFile, call: SwiftCall, preferred: Bool)]()
+        for (n, file) in tree.swiftFiles.enumerated() where file.role == .widgetExtension {
+            for call in TimelinePolicies.timelines(in: file.index) {
+                let inPreferred = preferred.contains { $0.fileNumber == n && file.index.isBlock(call.block, inside: $0.block) }
+                candidates.append((file, call, inPreferred))
+            }
+        }
+        for (file, call, _) in candidates.filter(\.preferred) + candidates.filter({ !$0.preferred }) {
             let index = file.index
-            for call in TimelinePolicies.timelines(in: index) {
-                guard let arg = call.arguments.first(where: { $0.label == "policy" }) else { continue }
-                let text = index.text(arg.tokens)
-                if text.hasPrefix(".atEnd") { return .atEnd }
-                if text.hasPrefix(".never") { return .never }
-                guard text.hasPrefix(".after") else { continue }
-                let after = index.calls.first { $0.callee == ".after" && arg.tokens.contains($0.token) }
-                if let date = after?.arguments.first, let seconds = offsetSeconds(file, date.tokens) {
-                    return .after(minutes: seconds / 60)
-                }
+            guard let arg = call.arguments.first(where: { $0.label == "policy" }) else { continue }
+            let text = index.text(arg.tokens)
+            if text.hasPrefix(".atEnd") { return .atEnd }
+            if text.hasPrefix(".never") { return .never }
+            guard text.hasPrefix(".after") else { continue }
+            let after = index.calls.first { $0.callee == ".after" && arg.tokens.contains($0.token) }
+            if let date = after?.arguments.first, let seconds = offsetSeconds(file, date.tokens) {
+                return .after(minutes: seconds / 60)
             }
         }
         return nil
@@ -454,6 +494,12 @@ private struct Reader {
             }
             if call.name == "Date", let a = call.arguments.first(where: { $0.label == "timeIntervalSinceNow" }) {
                 return value(file, a.tokens)
+            }
+            if call.name == "date", let components = call.arguments.first(where: { $0.label == "byAdding" }),
+                !call.arguments.contains(where: { $0.label == "value" }),
+                let seconds = TimelinePolicies.dateComponentsSeconds(index, components.tokens)
+            {
+                return seconds
             }
             if call.name == "date", let unit = call.arguments.first(where: { $0.label == "byAdding" }),
                 let amount = call.arguments.first(where: { $0.label == "value" }), let n = value(file, amount.tokens)

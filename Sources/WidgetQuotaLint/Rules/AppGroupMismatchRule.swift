@@ -356,3 +356,11 @@ extension SwiftFileIndex {
         return t.kind == .string && t.interpolations == 0 ? t.value : nil
     }
 }
+
+extension AppGroupMismatchRule {
+    /// Something to check: an entitlements file, or a suite or container named in code.
+    package func hasSomethingToCheck(_ source: LintSource) -> Bool {
+        source.tree.targets.contains { $0.entitlementsPath != nil }
+            || source.tree.swiftFiles.contains { file in file.index.calls.contains(where: isSuiteCall) }
+    }
+}

@@ -189,7 +189,8 @@ enum BGTaskCompletionHandlers {
         /// The file of the `register` call.
         var file: Int
         var register: SwiftCall
-        /// The identifier as written: `"com.example.refresh"` or `QuoteRefresh.identifier`.
+        /// The identifier: its value in backquotes where a literal or a constant gives it
+        /// (`` `com.example.refresh` ``), else as written (`QuoteRefresh.identifier`).
         var identifier: String
         /// The launch closure first, then the functions the task is handed to.
         var regions: [Region]
@@ -204,6 +205,16 @@ enum BGTaskCompletionHandlers {
         return parameterNames(index, function).contains(index.tokens[argument.tokens.lowerBound].text)
     }
 
+    /// True when the tree registers or requests a background task.
+    static func anyTask(in tree: AppSourceTree) -> Bool {
+        tree.swiftFiles.contains { file in
+            file.index.calls.contains { call in
+                (call.name == "register" && call.labels.first == "forTaskWithIdentifier")
+                    || call.name == "BGAppRefreshTaskRequest" || call.name == "BGProcessingTaskRequest"
+            }
+        }
+    }
+
     /// Every `register(forTaskWithIdentifier:…)` call of the tree with its handler (forwarding
     /// wrappers left out, `isForwarding`).
     static func handlers(_ context: RefreshRulesIndex) -> [Handler] {
@@ -213,7 +224,9 @@ enum BGTaskCompletionHandlers {
             let index = file.index
             for call in index.calls where call.name == "register" && call.labels.first == "forTaskWithIdentifier" {
                 if isForwarding(call, index) { continue }
-                let identifier = index.text(call.arguments[0].tokens)
+                // The id itself where a constant holds it (`Self.refreshID` → `com.example.refresh`).
+                let written = index.text(call.arguments[0].tokens)
+                let identifier = index.appGroupRuleString(call.arguments[0].tokens, tree: tree).map { "`\($0)`" } ?? written
                 var regions = [Region]()
                 var taskNames = [String]()
                 if let closure = call.trailingClosure ?? launchClosure(call, index) {
@@ -340,4 +353,9 @@ enum BGTaskCompletionHandlers {
         }
         return false
     }
+}
+
+extension BackgroundTaskCompletionRule {
+    /// Something to check: a background task registered or requested.
+    package func hasSomethingToCheck(_ source: LintSource) -> Bool { BGTaskCompletionHandlers.anyTask(in: source.tree) }
 }

@@ -232,3 +232,8 @@ package struct BackgroundTaskSetupRule: LintRule {
         """
     }
 }
+
+extension BackgroundTaskSetupRule {
+    /// Something to check: a background task registered or requested.
+    package func hasSomethingToCheck(_ source: LintSource) -> Bool { BGTaskCompletionHandlers.anyTask(in: source.tree) }
+}

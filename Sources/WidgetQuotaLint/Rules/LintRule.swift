@@ -12,6 +12,10 @@ public protocol LintRule: Sendable {
     /// The checklist rule this checks (its id is the findings' `rule`).
     var rule: ChecklistRule { get }
     func check(_ source: LintSource) -> [Finding]
+    /// False when the tree holds nothing the rule looks at (no background task for the task
+    /// rules, no timeline provider for the snapshot rules): the report says "nothing to check"
+    /// rather than "passed". True by default.
+    func hasSomethingToCheck(_ source: LintSource) -> Bool
     /// Small app trees the rule must and must not report on; one test runs every rule's examples.
     var examples: [LintRuleExample] { get }
 }
@@ -49,6 +53,8 @@ public struct LintRuleExample: Sendable {
 }
 
 extension LintRule {
+    public func hasSomethingToCheck(_ source: LintSource) -> Bool { true }
+
     /// A finding of this rule at `location` in `file`, with the rule's default severity unless given.
     package func finding(
         _ file: String, _ location: SourceLocation?, _ message: String, fix: String, severity: FindingSeverity? = nil

@@ -280,6 +280,14 @@ package struct PolicyShorterThanTTLRule: LintRule {
                     "Widget/Provider.swift": widget(".after(Date().addingTimeInterval(60 * 60))"),
                 ]),
             LintRuleExample(
+                "a 30-minute policy written with DateComponents",
+                files: [
+                    "App/Cache.swift": cache,
+                    "Widget/Provider.swift": widget(
+                        ".after(next)", before: "let next = Calendar.current.date(byAdding: DateComponents(minute: 30), to: Date())!"),
+                ],
+                expected: ["Widget/Provider.swift:6"]),
+            LintRuleExample(
                 "`completion(.init(entries:policy:))` is a timeline too",
                 files: [
                     "App/Cache.swift": cache,
@@ -356,6 +364,11 @@ struct PolicyTTLArithmetic {
                 return TimelinePolicies.offsetsNow(index, call) ? value(a.tokens) : nil
             }
             if call.callee == "Date", let a = call.arguments.first(where: { $0.label == "timeIntervalSinceNow" }) { return value(a.tokens) }
+            if call.name == "date", let components = call.arguments.first(where: { $0.label == "byAdding" }),
+                !call.arguments.contains(where: { $0.label == "value" })
+            {
+                return TimelinePolicies.dateComponentsSeconds(index, components.tokens)
+            }
             if call.name == "date", let unit = call.arguments.first(where: { $0.label == "byAdding" }),
                 let amount = call.arguments.first(where: { $0.label == "value" })
             {
@@ -466,5 +479,12 @@ struct PolicyTTLArithmetic {
             let owner = parts.last.flatMap { ["self", "Self"].contains($0) ? nil : $0 }
             return arithmetic.constant(name, in: owner)
         }
+    }
+}
+
+extension PolicyShorterThanTTLRule {
+    /// Something to check: a timeline built with a policy.
+    package func hasSomethingToCheck(_ source: LintSource) -> Bool {
+        source.tree.swiftFiles.contains { !TimelinePolicies.timelines(in: $0.index).isEmpty }
     }
 }

@@ -189,3 +189,10 @@ package struct ReloadMisuseRule: LintRule {
         ]
     }
 }
+
+extension ReloadMisuseRule {
+    /// Something to check: a call that reloads timelines.
+    package func hasSomethingToCheck(_ source: LintSource) -> Bool {
+        source.tree.swiftFiles.contains { file in file.index.calls.contains { SourceVocabulary.reloadCalls.contains(String($0.name)) } }
+    }
+}

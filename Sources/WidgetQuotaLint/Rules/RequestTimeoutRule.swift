@@ -229,3 +229,10 @@ package struct RequestTimeoutRule: LintRule {
         ]
     }
 }
+
+extension RequestTimeoutRule {
+    /// Something to check: a request sent.
+    package func hasSomethingToCheck(_ source: LintSource) -> Bool {
+        source.graph.direct.contains { $0.contains(true) }
+    }
+}

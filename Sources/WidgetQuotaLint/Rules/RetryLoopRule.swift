@@ -227,3 +227,10 @@ package struct RetryLoopRule: LintRule {
         ]
     }
 }
+
+extension RetryLoopRule {
+    /// Something to check: a request sent.
+    package func hasSomethingToCheck(_ source: LintSource) -> Bool {
+        source.graph.direct.contains { $0.contains(true) }
+    }
+}

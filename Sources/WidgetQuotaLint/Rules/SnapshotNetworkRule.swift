@@ -152,3 +152,10 @@ extension AppSourceTree {
         return out
     }
 }
+
+extension SnapshotNetworkRule {
+    /// Something to check: a timeline provider's placeholder or snapshot.
+    package func hasSomethingToCheck(_ source: LintSource) -> Bool {
+        !source.tree.snapshotRuleProviderFunctions(Self.selectors).isEmpty
+    }
+}

@@ -164,3 +164,10 @@ extension SwiftFileIndex {
         return tokens[block.open..<end].contains { $0.kind == .identifier && $0.text == "isPreview" }
     }
 }
+
+extension SnapshotPreviewRule {
+    /// Something to check: a timeline provider's snapshot.
+    package func hasSomethingToCheck(_ source: LintSource) -> Bool {
+        !source.tree.snapshotRuleProviderFunctions(Self.selectors).isEmpty
+    }
+}

@@ -48,6 +48,22 @@ enum TimelinePolicies {
         return ""
     }
 
+    /// The seconds of a `DateComponents(minute: 30)` (`second`, `minute`, `hour`, `day`
+    /// labels, each a number) in `range`, as `Calendar.date(byAdding: DateComponents(…), to:)`
+    /// adds them; nil when there is none or a part is not a number.
+    static func dateComponentsSeconds(_ index: SwiftFileIndex, _ range: Range<Int>) -> Double? {
+        let units: [String: Double] = ["second": 1, "minute": 60, "hour": 3_600, "day": 86_400]
+        guard let components = index.calls.first(where: { $0.callee == "DateComponents" && range.contains($0.token) }) else {
+            return nil
+        }
+        var total = 0.0
+        for argument in components.arguments {
+            guard let label = argument.label, let unit = units[label], let n = index.numericValue(argument.tokens) else { return nil }
+            total += n * unit
+        }
+        return total > 0 ? total : nil
+    }
+
     /// True when an `addingTimeInterval` call offsets the current time (`Date()`, `.now`,
     /// `Date.now`, a `now`/`currentDate` value), not another date: the policy of
     /// `(entries.last?.date ?? now).addingTimeInterval(1)` is a second after the timeline's last

@@ -196,3 +196,10 @@ package struct WidgetNetworkCallRule: LintRule {
         ]
     }
 }
+
+extension WidgetNetworkCallRule {
+    /// Something to check: a Swift file of the widget extension.
+    package func hasSomethingToCheck(_ source: LintSource) -> Bool {
+        source.tree.swiftFiles.contains { $0.role == .widgetExtension }
+    }
+}

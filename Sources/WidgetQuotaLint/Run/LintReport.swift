@@ -7,6 +7,10 @@ import WidgetQuotaSupport
 ///
 /// Every renderer (Markdown, JSON, SARIF) and the exit status read this one value.
 public struct LintReport: Sendable, Equatable {
+    /// The rules that found nothing to look at in the tree (no background task, no timeline
+    /// provider), in catalogue order: neither passed nor broken.
+    public var nothingToCheck: [ChecklistRule] = []
+
     /// What a file read by `lint` is to the app.
     public enum FileRole: String, CaseIterable, Sendable, Codable, Comparable {
         /// A Swift file compiled into the app target only.
@@ -107,10 +111,10 @@ public struct LintReport: Sendable, Equatable {
         files.lazy.filter { $0.role == role }.count
     }
 
-    /// The rules with no finding, in catalogue order.
+    /// The rules with no finding that had something to check, in catalogue order.
     public var rulesPassed: [ChecklistRule] {
         let found = Set(findings.map(\.rule))
-        return ChecklistRule.allCases.filter { !found.contains($0) }
+        return ChecklistRule.allCases.filter { !found.contains($0) && !nothingToCheck.contains($0) }
     }
 
     /// The rules with at least one finding, in catalogue order.

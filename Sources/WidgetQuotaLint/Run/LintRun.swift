@@ -55,6 +55,11 @@ public struct LintRun: Sendable {
             findings: kept, files: Self.files(tree), suppressed: suppressed, design: summary, directiveProblems: problems,
             notes: tree.notes)
         report.spans = FindingSpans.spans(of: report.findings, in: tree)
+        let reported = Set(findings.map(\.rule))
+        report.nothingToCheck = ChecklistRule.allCases.filter { id in
+            !reported.contains(id) && rules.contains { $0.rule == id }
+                && !rules.contains { $0.rule == id && $0.hasSomethingToCheck(source) }
+        }
         return Outcome(report: report, tree: tree, design: design)
     }
 

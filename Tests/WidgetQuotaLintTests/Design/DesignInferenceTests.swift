@@ -26,7 +26,9 @@ struct DesignInferenceTests {
         #expect(d.retry == .nextOpportunity)
         #expect(inference.timeoutSeconds == 10)
         #expect(inference.outputTokenCap == 40)
-        #expect(inference.assumedFields.isEmpty, "\(inference.assumedFields)")
+        // Its requests name no model the price table knows: the scenario's is assumed.
+        #expect(inference.assumedFields == ["api.model"], "\(inference.assumedFields)")
+        #expect(inference.model == nil)
         #expect(inference.sentence == "the widget calls the API itself on every getTimeline and reloads after 15 min")
     }
 
@@ -44,7 +46,7 @@ struct DesignInferenceTests {
         #expect(d.retry == .nextOpportunity)
         #expect(inference.timeoutSeconds == 15)
         #expect(inference.outputTokenCap == 80)
-        #expect(inference.assumedFields.isEmpty, "\(inference.assumedFields)")
+        #expect(inference.assumedFields == ["api.model"], "\(inference.assumedFields)")
         #expect(inference.sentence.hasPrefix("the app fetches into a 6 h App Group cache on open and in a background task"))
     }
 
@@ -63,6 +65,9 @@ struct DesignInferenceTests {
         #expect(inference.timeoutSeconds == 60, "the app's request keeps the 60 s default")
         #expect(inference.outputTokenCap == 60)
         #expect(inference.assumedFields == ["retry.baseSeconds"])
+        // Its URL names the model (`…/models/gemini-2.5-flash:generateContent`): the scenario uses it.
+        #expect(inference.model == "gemini-2.5-flash")
+        #expect(inference.scenario().api.model == "gemini-2.5-flash")
     }
 
     @Test("fields the code does not show are listed as assumed; a tree that sends no request has no design")
@@ -83,7 +88,7 @@ struct DesignInferenceTests {
         #expect(inference.preset == "cache-on-open")
         #expect(inference.design.fetchTriggers == [.appForeground])
         #expect(
-            inference.assumedFields == ["cacheTTLMinutes", "reloadPolicy", "api.outputTokensPerRequest"],
+            inference.assumedFields == ["cacheTTLMinutes", "reloadPolicy", "api.outputTokensPerRequest", "api.model"],
             "a bare-URL request keeps the 60 s default: read")
         #expect(inference.design.cacheTTLMinutes == DesignPresets.cacheOnOpen.cacheTTLMinutes)
 
