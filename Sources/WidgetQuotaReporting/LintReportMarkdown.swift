@@ -16,10 +16,11 @@ package enum LintReportMarkdown {
         if !report.findings.isEmpty {
             out += "\n## Findings\n\n"
             var table = MarkdownTable(["Severity", "Rule", "Where", "Message", "Fix", "Cost"])
+            // A rule's cost is the same for each of its findings that changes the design: written once.
+            var costsShown = Set<String>()
             for f in report.findings {
-                table.append([
-                    f.severity.rawValue, "`\(f.rule.rawValue)`", "`\(f.location.description)`", f.message, f.fix, f.cost ?? "–",
-                ])
+                let cost = f.cost.map { costsShown.insert(f.rule.rawValue + "\u{0}" + $0).inserted ? $0 : "as above" } ?? "–"
+                table.append([f.severity.rawValue, "`\(f.rule.rawValue)`", "`\(f.location.description)`", f.message, f.fix, cost])
             }
             out += table.markdown
             out += "\n## Why these rules\n\n"

@@ -71,7 +71,10 @@ package struct PolicyShorterThanTTLRule: LintRule {
                         file.path, at,
                         "`.after(\(Self.duration(seconds)))` against a cache TTL of \(Self.duration(ttl.seconds)) (`\(ttl.name)`): "
                             + "\(Self.count(ttl.seconds / seconds)) timelines per change of the cache",
-                        fix: "Ask for the next timeline when the cache can have changed: `.after(Date().addingTimeInterval(\(ttl.name)))`")
+                        fix: ttl.visible
+                            ? "Ask for the next timeline when the cache can have changed: `.after(Date().addingTimeInterval(\(ttl.name)))`"
+                            : "Ask for the next timeline when the cache can have changed: `.after(Date().addingTimeInterval(ttl))`, "
+                                + "with the cache's TTL (`\(ttl.name)` is private to its file: share it, or a copy of it)")
                     found.cost =
                         "≈ \(Self.count(perDay)) timeline reloads a day asked for (WidgetKit allows \(budget.lowerBound)–\(budget.upperBound)) "
                         + "instead of ≈ \(Self.count(86_400 / ttl.seconds))"
@@ -120,8 +123,8 @@ package struct PolicyShorterThanTTLRule: LintRule {
     /// `containerURL(forSecurityApplicationGroupIdentifier:)`), or named there. A private
     /// `maxAge` of a CloudKit zone is not the widget's cache. Among them, one the code compares
     /// something with first (`compared`), then the shortest.
-    static func cacheTTL(in tree: AppSourceTree) -> (seconds: Double, name: String, compared: Bool)? {
-        var candidates = [(seconds: Double, name: String, compared: Bool)]()
+    static func cacheTTL(in tree: AppSourceTree) -> (seconds: Double, name: String, compared: Bool, visible: Bool)? {
+        var candidates = [(seconds: Double, name: String, compared: Bool, visible: Bool)]()
         var comparedNames = Set<String>()
         for file in tree.swiftFiles { comparedNames.formUnion(self.comparedNames(in: file.index)) }
         // Names the widget's side mentions: every identifier of its files and of the files that open the App Group.
@@ -146,11 +149,28 @@ package struct PolicyShorterThanTTLRule: LintRule {
                     index.types[$0].name
                 }
                 let compared = comparedNames.contains(c.name)
-                candidates.append((v, typeName.map { $0 + "." + c.name } ?? c.name, compared))
+                // `private let ttl` / `fileprivate static let ttl`: the widget's code cannot name it.
+                let visible = !Self.isPrivate(index, c)
+                candidates.append((v, typeName.map { $0 + "." + c.name } ?? c.name, compared, visible))
             }
         }
         let preferred = candidates.contains { $0.compared } ? candidates.filter { $0.compared } : candidates
         return preferred.min { ($0.seconds, $0.name) < ($1.seconds, $1.name) }
+    }
+
+    /// True when a constant is declared `private` or `fileprivate` (its modifiers just before `let`).
+    static func isPrivate(_ index: SwiftFileIndex, _ constant: SwiftConstant) -> Bool {
+        let t = index.tokens
+        guard var k = t.firstIndex(where: { $0.location == constant.location }) else { return false }
+        var steps = 0
+        while k > 0 && steps < 6 {
+            k -= 1
+            steps += 1
+            let text = t[k].text
+            if text == "private" || text == "fileprivate" { return true }
+            guard ["static", "let", "var", "nonisolated", "final", "internal", "public", "package"].contains(text) else { return false }
+        }
+        return false
     }
 
     /// True when the words of `name` (split at case changes and `_`) hold one of `ttlPhrases`'

@@ -13,6 +13,9 @@ import WidgetQuotaSwiftSource
 /// arithmetic; for `while`/`repeat`, the right side of a `<`/`<=` in the condition) times the
 /// requests in its body.
 ///
+/// A `while`/`repeat` loop whose condition follows a page cursor (`continuation`, `cursor`,
+/// `nextPage`, `pageToken`, `hasMore`) pages through results and is not a retry.
+///
 /// Blind spots: recursion as a retry, a retry inside a helper library, a `for` over a collection
 /// of URLs (several requests, but not a retry), a loop bound held in a `var`.
 package struct RetryLoopRule: LintRule {
@@ -113,12 +116,20 @@ package struct RetryLoopRule: LintRule {
 
     /// `while` and `repeat` loops retry; a `for` loop does over a range or an attempt counter.
     static func isRetry(_ index: SwiftFileIndex, _ loop: Loop) -> Bool {
-        guard loop.kind == .forLoop else { return true }
         let t = index.tokens
+        guard loop.kind == .forLoop else {
+            // A `while`/`repeat` loop that follows a page cursor pages through results.
+            return !loop.header.contains { k in
+                t[k].kind == .identifier && pageWords.contains { t[k].text.lowercased().contains($0) }
+            }
+        }
         if loop.header.contains(where: { t[$0].kind == .operator && (t[$0].text == "..<" || t[$0].text == "...") }) { return true }
         let variable = loop.header.first.map { t[$0].text.lowercased() } ?? ""
         return ["attempt", "retry", "retries", "try"].contains { variable.contains($0) }
     }
+
+    /// Words of a pagination loop's condition (`while continuation != nil`, `repeat … while hasMore`).
+    static let pageWords = ["continuation", "cursor", "nextpage", "pagetoken", "hasmore", "morepages", "nextlink", "nexturl"]
 
     /// How many times the loop can run, when its bound is constant.
     static func bound(_ tree: AppSourceTree, _ file: Int, _ loop: Loop) -> Double? {
@@ -190,6 +201,28 @@ package struct RetryLoopRule: LintRule {
                     """
                 ],
                 expected: ["Widget/Provider.swift:8"]),
+            LintRuleExample(
+                "a loop that pages through results with a continuation token is not a retry",
+                files: [
+                    "Widget/Provider.swift": """
+                    import WidgetKit
+                    struct Provider: TimelineProvider {
+                        func getTimeline(in context: Context, completion: @escaping (Timeline<Entry>) -> Void) {
+                            Task { completion(Timeline(entries: [await load()], policy: .never)) }
+                        }
+                        func load() async -> Entry {
+                            var continuation: String? = nil
+                            var pages = 0
+                            repeat {
+                                let url = URL(string: "https://api.example.com/stream?c=\\(continuation ?? "")")!
+                                continuation = (try? await URLSession.shared.data(from: url)).map { _ in nil } ?? nil
+                                pages += 1
+                            } while continuation != nil && pages < 40
+                            return Entry(nil)
+                        }
+                    }
+                    """
+                ]),
             LintRuleExample(
                 "one attempt per refresh, and a loop over cached items that makes no request",
                 files: [
