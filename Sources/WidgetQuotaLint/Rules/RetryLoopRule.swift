@@ -153,6 +153,21 @@ package struct RetryLoopRule: LintRule {
         return t[op].text == "<=" ? n + 1 : n
     }
 
+    /// A widget whose `getTimeline` runs `load()`, whose body is `body` (indented as in a file).
+    static func provider(loading body: String) -> String {
+        """
+        import WidgetKit
+        struct Provider: TimelineProvider {
+            func getTimeline(in context: Context, completion: @escaping (Timeline<Entry>) -> Void) {
+                Task { completion(Timeline(entries: [await load()], policy: .never)) }
+            }
+            func load() async -> Entry {
+        \(body)
+            }
+        }
+        """
+    }
+
     package var examples: [LintRuleExample] {
         [
             LintRuleExample(
@@ -183,45 +198,31 @@ package struct RetryLoopRule: LintRule {
             LintRuleExample(
                 "a while loop with a retry counter in a function getTimeline calls",
                 files: [
-                    "Widget/Provider.swift": """
-                    import WidgetKit
-                    struct Provider: TimelineProvider {
-                        func getTimeline(in context: Context, completion: @escaping (Timeline<Entry>) -> Void) {
-                            Task { completion(Timeline(entries: [await load()], policy: .never)) }
-                        }
-                        func load() async -> Entry {
-                            var retries = 0
-                            while retries <= 4 {
-                                if let data = try? await URLSession.shared.data(from: URL(string: "https://api.example.com")!).0 { return Entry(data) }
-                                retries += 1
-                            }
-                            return Entry(nil)
-                        }
-                    }
-                    """
+                    "Widget/Provider.swift": Self.provider(
+                        loading: """
+                                    var retries = 0
+                                    while retries <= 4 {
+                                        if let data = try? await URLSession.shared.data(from: URL(string: "https://api.example.com")!).0 { return Entry(data) }
+                                        retries += 1
+                                    }
+                                    return Entry(nil)
+                            """)
                 ],
                 expected: ["Widget/Provider.swift:8"]),
             LintRuleExample(
                 "a loop that pages through results with a continuation token is not a retry",
                 files: [
-                    "Widget/Provider.swift": """
-                    import WidgetKit
-                    struct Provider: TimelineProvider {
-                        func getTimeline(in context: Context, completion: @escaping (Timeline<Entry>) -> Void) {
-                            Task { completion(Timeline(entries: [await load()], policy: .never)) }
-                        }
-                        func load() async -> Entry {
-                            var continuation: String? = nil
-                            var pages = 0
-                            repeat {
-                                let url = URL(string: "https://api.example.com/stream?c=\\(continuation ?? "")")!
-                                continuation = (try? await URLSession.shared.data(from: url)).map { _ in nil } ?? nil
-                                pages += 1
-                            } while continuation != nil && pages < 40
-                            return Entry(nil)
-                        }
-                    }
-                    """
+                    "Widget/Provider.swift": Self.provider(
+                        loading: """
+                                    var continuation: String? = nil
+                                    var pages = 0
+                                    repeat {
+                                        let url = URL(string: "https://api.example.com/stream?c=\\(continuation ?? "")")!
+                                        continuation = (try? await URLSession.shared.data(from: url)).map { _ in nil } ?? nil
+                                        pages += 1
+                                    } while continuation != nil && pages < 40
+                                    return Entry(nil)
+                            """)
                 ]),
             LintRuleExample(
                 "one attempt per refresh, and a loop over cached items that makes no request",
