@@ -137,15 +137,17 @@ package struct CallGraph: Sendable {
                 while let k = b {
                     if let fn = index.blocks[k].function {
                         let me = FunctionRef(file: f, function: fn)
-                        if let library = targets[f][c].library, result[me] == nil {
+                        if targets[f][c].library != nil {
                             // A library client's request: known by its names only.
-                            _ = library
-                            pending.append(me)
-                            result[me] = RequestWitness(call: c, via: nil, byNameOnly: true)
+                            if result[me] == nil {
+                                pending.append(me)
+                                result[me] = RequestWitness(call: c, via: nil, byNameOnly: true)
+                            }
                         } else if direct[f][c] {
-                            if let w = result[me], !w.byNameOnly, w.via == nil, w.call <= c {
-                            } else if result[me] == nil || result[me]!.byNameOnly || result[me]!.via != nil {
-                                if result[me] == nil { pending.append(me) }
+                            // A direct request is the best witness; the first in the body.
+                            let existing = result[me]
+                            if existing == nil { pending.append(me) }
+                            if existing.map({ $0.via != nil || $0.byNameOnly || $0.call > c }) ?? true {
                                 result[me] = RequestWitness(call: c, via: nil, byNameOnly: false)
                             }
                         } else {
@@ -158,7 +160,8 @@ package struct CallGraph: Sendable {
                 }
             }
         }
-        // Definite witnesses first, so a function reached both ways is definite; then by name.
+        // Walk callers from every requesting function, in tree order. A by-name witness is
+        // upgraded, and its callers walked again, when a definite path turns up.
         var queue = pending.sorted()
         var k = 0
         while k < queue.count {
