@@ -24,7 +24,7 @@ package struct BuildSettings: Sendable, Equatable {
                     guard let open = trimmed.firstIndex(of: "\""), let close = trimmed.lastIndex(of: "\""), open < close else { continue }
                     let name = String(trimmed[trimmed.index(after: open)..<close])
                     let included = name.hasPrefix("/") ? String(name.dropFirst()) : (folder.isEmpty ? name : folder + "/" + name)
-                    read((included as NSString).standardizingPath, depth: depth + 1)
+                    read(Self.normalised(included), depth: depth + 1)
                     continue
                 }
                 // The `=` after a condition's `]` (`KEY[sdk=iphoneos*] = value`).
@@ -43,6 +43,21 @@ package struct BuildSettings: Sendable, Equatable {
         }
         read(path, depth: 0)
         for (key, value) in conditional where values[key] == nil { values[key] = value }
+    }
+
+    /// A relative path with `.` and `..` resolved textually (`Config/App/../Shared.xcconfig` →
+    /// `Config/Shared.xcconfig`), as the tree's paths are written; a `..` above the top is kept.
+    static func normalised(_ path: String) -> String {
+        var parts = [Substring]()
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == "..", let last = parts.last, last != ".." {
+                parts.removeLast()
+            } else {
+                parts.append(part)
+            }
+        }
+        return parts.joined(separator: "/")
     }
 
     package subscript(_ key: String) -> String? { values[key].flatMap { $0.isEmpty ? nil : $0 } }

@@ -51,6 +51,8 @@ struct BuildSettingsTests {
         #expect(settings["SWIFT_VERSION"] == "6.0")
         #expect(settings["OTHER"] == "-x")
         #expect(BuildSettings.path("$(SRCROOT)/App/Info.plist", target: "App") == "App/Info.plist")
+        let nested = ["Config/App/App.xcconfig": "#include \"../Shared.xcconfig\"\n", "Config/Shared.xcconfig": "A = 1\n"]
+        #expect(BuildSettings(path: "Config/App/App.xcconfig") { nested[$0] }["A"] == "1", "an include of a parent folder's file")
     }
 
     @Test("a target's entitlements and Info.plist come from its base configuration when the project does not set them")

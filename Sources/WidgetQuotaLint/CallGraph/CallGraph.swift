@@ -160,7 +160,7 @@ package struct CallGraph: Sendable {
                 }
             }
         }
-        // Walk callers from every requesting function, in tree order. A by-name witness is
+        // Walk callers from every requesting function. A by-name witness is
         // upgraded, and its callers walked again, when a definite path turns up.
         var queue = pending.sorted()
         var k = 0

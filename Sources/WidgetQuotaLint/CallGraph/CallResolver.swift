@@ -39,12 +39,24 @@ struct CallResolver {
         // A type's initialiser (`Entry(…)`, `.init(…)`, `super.init`), and an accessor's or
         // observer's body that the index reads as a call (`set(newValue) {`).
         if name == "init" || DeclaredTypes.isTypeName(name) { return .none }
-        if call.callee == name, FrameworkNames.accessors.contains(name) { return .none }
+        if call.callee == name, FrameworkNames.accessors.contains(name), call.trailingClosure != nil || call.arguments.count <= 1,
+            isAccessorBlock(call, in: tree.swiftFiles[f].index)
+        {
+            return .none
+        }
         let index = tree.swiftFiles[f].index
         let labels = call.labels
-        let fitting = (functionsByName[name] ?? []).filter { ref in
+        let fits = (functionsByName[name] ?? []).filter { ref in
             reach.reaches(f, ref.file) && Self.labelsFit(labels, tree.swiftFiles[ref.file].index.functions[ref.function].labels)
         }
+        // A function whose labels are exactly the call's is the one the compiler picks over one
+        // that needs parameters left out (`load()` over `load(from:)`).
+        // With a trailing closure, the function's last parameter is the closure.
+        let exact = fits.filter { ref in
+            let declared = tree.swiftFiles[ref.file].index.functions[ref.function].labels
+            return call.trailingClosure == nil ? declared == labels : Array(declared.dropLast()) == labels
+        }
+        let fitting = exact.isEmpty ? fits : exact
         guard !fitting.isEmpty else {
             // No function of the tree can run: a library client's request, or nothing.
             if LibraryClients.methods.contains(name),
@@ -119,6 +131,21 @@ struct CallResolver {
         return out
     }
 
+    /// True when a bare `get`/`set`/`willSet`/`didSet` call opens a block right after its
+    /// parentheses (or has none): an accessor or observer, not a call of a function of that name.
+    func isAccessorBlock(_ call: SwiftCall, in index: SwiftFileIndex) -> Bool {
+        var k = call.token + 1
+        if k < index.tokens.count, index.tokens[k].is("(") {
+            var depth = 0
+            while k < index.tokens.count {
+                if index.tokens[k].is("(") { depth += 1 } else if index.tokens[k].is(")") { depth -= 1 }
+                k += 1
+                if depth == 0 { break }
+            }
+        }
+        return k < index.tokens.count && index.tokens[k].is("{")
+    }
+
     /// The types that conform to or inherit from `type`, to a fixed point.
     func descendants(_ type: String) -> Set<String> {
         var out = Set<String>()
@@ -160,7 +187,13 @@ struct CallResolver {
                 }
                 return .unknown
             }
-            return parts.count == 2 && call.receiverCall == nil ? .implicit : .unknown
+            guard parts.count == 2, call.receiverCall == nil else { return .unknown }
+            // `.name(…)` with nothing before the dot is an implicit member; after `]` or `)`
+            // (`stores[0].refresh()`, `(cache ?? Store()).load()`) it is a value's method.
+            var k = call.token - 2
+            while k >= 0 && (index.tokens[k].is("?") || index.tokens[k].is("!")) { k -= 1 }
+            let before = k >= 0 ? index.tokens[k] : nil
+            return before.map { $0.is("]") || $0.is(")") } == true ? .unknown : .implicit
         }
         var path = Array(parts.dropLast())
         if path.first == "super" { return path.count == 1 ? .parent : .unknown }

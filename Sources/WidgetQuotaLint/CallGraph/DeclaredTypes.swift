@@ -3,7 +3,8 @@ import WidgetQuotaSwiftSource
 
 /// The types a file states for its names, read from the tokens without type checking: a
 /// property, local or parameter declared with a type (`let store: Store`, `store: Store?`), or
-/// initialised with one (`var model = Model()`, `let api = API.shared`), and SwiftUI's
+/// initialised with one (`var model = Model()`, `let api = API.shared`; not a longer path such
+/// as `Current.api.client`), and SwiftUI's
 /// `@Environment(Store.self) var store`. A call's receiver is looked up here before its
 /// function is chosen, so `store.load()` goes to `Store.load()` and `defaults.set(…)` to no
 /// function of the tree.
@@ -14,7 +15,8 @@ struct DeclaredTypes: Sendable {
     /// Names declared in a type's body (its stored and computed properties), keyed by type name
     /// then property name: the lookup for `self.store` and for a bare `store` in a method.
     private(set) var properties: [String: [String: Set<String>]] = [:]
-    /// Names declared at the top level of the file (`var Current = AppEnvironment()`): seen by every file of its module.
+    /// Names declared at the top level of the file (`var Current = AppEnvironment()`); the call
+    /// graph looks them up from every file of the tree.
     private(set) var globals: [String: Set<String>] = [:]
 
     init(_ index: SwiftFileIndex) {
@@ -42,7 +44,15 @@ struct DeclaredTypes: Sendable {
                 // receiver of a static member is taken as the value's type).
                 var j = k + 3
                 while j < t.count && (t[j].isKeyword("try") || t[j].isKeyword("await") || t[j].is("?") || t[j].is("!")) { j += 1 }
-                if j + 1 < t.count, t[j].kind == .identifier, Self.isTypeName(t[j].text), t[j + 1].is("(") || t[j + 1].is(".") {
+                // `Type(…)`, `Type.shared`, `Type.makeX(…)`: the value's type (not `Current.api.client`).
+                let constructed = j + 1 < t.count && t[j + 1].is("(")
+                let member = j + 2 < t.count && t[j + 1].is(".") ? t[j + 2].text : ""
+                let next = j + 3 < t.count ? t[j + 3] : nil
+                // `Type.shared` as the whole value, or a factory `Type.makeSession(…)`.
+                let singleton =
+                    FrameworkNames.singletons.contains(member) && !(next.map { $0.is(".") || $0.is("(") } ?? false)
+                    || (["make", "create", "new", "build"].contains { member.hasPrefix($0) } && next?.is("(") == true)
+                if j + 1 < t.count, t[j].kind == .identifier, Self.isTypeName(t[j].text), constructed || singleton {
                     record(t[k + 1].text, t[j].text, typeBody: Self.typeBody(index, open.last?.block), topLevel: open.isEmpty)
                 }
                 if k >= 6, let env = Self.environmentType(t, before: k) {
@@ -93,8 +103,8 @@ struct DeclaredTypes: Sendable {
         return name
     }
 
-    /// `@Environment(Store.self)` / `@EnvironmentObject` / `@StateObject` … right before a
-    /// `var` at `k` (modifiers such as `private` between them).
+    /// `@Environment(Store.self)` right before a `var` at `k` (modifiers such as `private`
+    /// between them); `@EnvironmentObject var store: Store` is read as a typed declaration.
     private static func environmentType(_ t: [SwiftToken], before k: Int) -> String? {
         var j = k - 1
         while j >= 0, t[j].kind == .keyword || t[j].kind == .identifier,

@@ -402,7 +402,12 @@ struct PolicyTTLArithmetic {
         for k in range {
             if t[k].is("(") || t[k].is("[") { depthHere += 1 }
             if t[k].is(")") || t[k].is("]") { depthHere -= 1 }
-            if depthHere == 0 && t[k].kind == .operator && t[k].text == "+" { return value((k + 1)..<range.upperBound) }
+            if depthHere == 0 && t[k].kind == .operator && t[k].text == "+" {
+                // Only an offset from now (`.now + X`, `Date() + X`), not from another date.
+                let left = index.text(range.lowerBound..<k).replacingOccurrences(of: " ", with: "")
+                guard [".now", "Date()", "Date.now", "now", "currentDate"].contains(left) else { return nil }
+                return value((k + 1)..<range.upperBound)
+            }
         }
         return nil
     }

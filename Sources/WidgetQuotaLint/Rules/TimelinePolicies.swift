@@ -65,13 +65,13 @@ enum TimelinePolicies {
     }
 
     /// True when an `addingTimeInterval` call offsets the current time (`Date()`, `.now`,
-    /// `Date.now`, a `now`/`currentDate` value), not another date: the policy of
+    /// `Date.now`, a `now`/`currentDate`/`today` value), not another date (`entry.date`): the policy of
     /// `(entries.last?.date ?? now).addingTimeInterval(1)` is a second after the timeline's last
     /// entry, not a second from now.
     static func offsetsNow(_ index: SwiftFileIndex, _ call: SwiftCall) -> Bool {
         if let r = call.receiverCall { return index.calls[r].callee == "Date" }
         let receiver = call.callee.split(separator: ".").dropLast().last.map(String.init)
         guard let receiver else { return false }  // `(…).addingTimeInterval`: some other date
-        return ["now", "Date", "currentDate", "date", "today", "start", "startDate"].contains(receiver)
+        return ["now", "Date", "currentDate", "today"].contains(receiver)
     }
 }

@@ -10,8 +10,8 @@ import WidgetQuotaModel
 /// its own request is already reported), is a finding at the call, naming the function it runs
 /// and the request that function ends in. A call matched by name only is a warning that says so.
 ///
-/// Not seen: a request through a framework the tree does not hold (a package's client), or a call
-/// the vocabulary does not know (a third-party HTTP library other than Alamofire).
+/// Not seen: a request inside a library the tree does not hold behind a type whose name does not
+/// read as a client (`LibraryClients`), and a value whose type only a function's return type states.
 package struct WidgetNetworkCallRule: LintRule {
     package let rule = ChecklistRule.widgetNetworkCall
     package init() {}
@@ -75,6 +75,34 @@ package struct WidgetNetworkCallRule: LintRule {
                     }
                     """,
                 ]),
+            LintRuleExample(
+                "the exact labels pick the function (`load()` reads the disk, `load(from:)` fetches); a bare `get(…)` is a call",
+                files: [
+                    "Widget/Provider.swift": """
+                    import WidgetKit
+                    struct Provider: TimelineProvider {
+                        let store: Store
+                        let client: QuoteClient
+                        func getTimeline(in context: Context, completion: @escaping (Timeline<Entry>) -> Void) {
+                            let cached = store.load()
+                            Task { _ = try? await client.quote() }
+                            completion(Timeline(entries: [Entry(date: .now, text: cached)], policy: .never))
+                        }
+                    }
+                    """,
+                    "Shared/Store.swift": """
+                    import Foundation
+                    struct Store {
+                        func load() -> String { (try? String(contentsOfFile: "/x", encoding: .utf8)) ?? "" }
+                        func load(from url: URL) async throws -> Data { try await URLSession.shared.data(from: url).0 }
+                    }
+                    struct QuoteClient {
+                        func quote() async throws -> Data { try await get("/quote") }
+                        func get(_ path: String) async throws -> Data { try await URLSession.shared.data(from: URL(string: path)!).0 }
+                    }
+                    """,
+                ],
+                expected: ["Widget/Provider.swift:7"]),
             LintRuleExample(
                 "a call on a value of a protocol type runs its conformers; one on an unstated type is a warning",
                 files: [
