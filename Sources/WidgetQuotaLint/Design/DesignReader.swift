@@ -95,13 +95,6 @@ package enum DesignReader {
         return reader.infer(name: name)
     }
 
-    /// The calls whose callee is between `block`'s braces (`SwiftFileIndex.calls(inside:)`, by
-    /// token position instead of walking each call's blocks).
-    static func callsInside(_ index: SwiftFileIndex, _ block: Int) -> [SwiftCall] {
-        let b = index.blocks[block]
-        return index.calls.filter { $0.token > b.open && $0.token < b.close }
-    }
-
     /// A design name made of `folder`'s last component (lower-case letters, digits and `-`);
     /// `from-source` when that leaves nothing, and `…-from-source` when it is a preset's name.
     package static func designName(forFolder folder: String) -> String {

@@ -29,11 +29,6 @@ package enum SourceVocabulary {
         return ("." + receiver + ".").contains(".URLSession.") || last == "shared" || last.lowercased().hasSuffix("session")
     }
 
-    /// The key of a function in messages and tests: `Type.name`, or `name` for a free function.
-    package static func key(_ function: SwiftFunction) -> String {
-        (function.typeName.map { $0 + "." } ?? "") + function.name
-    }
-
     /// WidgetKit's reload calls.
     package static let reloadCalls: Set<String> = ["reloadAllTimelines", "reloadTimelines"]
     /// Timeline provider protocols: a type conforming to one is the widget's provider.
