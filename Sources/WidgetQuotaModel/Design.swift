@@ -40,6 +40,15 @@ public struct Design: Codable, Sendable, Equatable {
         case never
     }
 
+    /// Which data changes send this design's pushes.
+    public enum PushScope: String, Codable, Sendable, CaseIterable {
+        /// Each user's data changes on its own, at its own random times.
+        case perUser
+        /// A data change of a content key is pushed to every device of the key at once, spread
+        /// over the delivery window (`SharedContent`): a goal reaches every fan together.
+        case broadcast
+    }
+
     /// What happens after a failed fetch.
     public enum Retry: Sendable, Equatable {
         /// Nothing now: the next natural trigger finds the data stale and fetches (the Gemini widget report).
@@ -72,6 +81,11 @@ public struct Design: Codable, Sendable, Equatable {
     public var alignToWallClockMinutes: Double?
     /// Random delay added to aligned times, 0 ... this many seconds.
     public var jitterSeconds: Double = 0
+    /// Whose data changes send the pushes of a design with the `push` trigger.
+    public var pushes: PushScope = .perUser
+    /// Where the paid call happens: nil on each device (every fetch is a paid request), or the
+    /// owner's backend, which calls the API per content key and serves the devices' fetches.
+    public var backend: BackendGeneration?
 
     public init(name: String) { self.name = name }
 
@@ -81,7 +95,7 @@ public struct Design: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case name, summary, source, fetchTriggers, cacheTTLMinutes, reloadPolicy, timelineEntries
         case entrySpacingMinutes, reloadCalls, requestsPerFetch, backgroundIntervalHours, retry
-        case alignToWallClockMinutes, jitterSeconds
+        case alignToWallClockMinutes, jitterSeconds, pushes, backend
     }
 
     public init(from decoder: Decoder) throws {
@@ -108,6 +122,8 @@ public struct Design: Codable, Sendable, Equatable {
             alignToWallClockMinutes = try c.decodeIfPresent(Double.self, forKey: .alignToWallClockMinutes)
         }
         jitterSeconds = try c.value(.jitterSeconds, or: base.jitterSeconds)
+        pushes = try c.value(.pushes, or: base.pushes)
+        if c.contains(.backend) { backend = try c.decodeIfPresent(BackendGeneration.self, forKey: .backend) }
         // A preset changed by the file no longer is what its one-line summary says.
         if let preset = DesignPresets.named(name), !c.contains(.summary) {
             let changed = differences(from: preset)
@@ -131,6 +147,8 @@ public struct Design: Codable, Sendable, Equatable {
             ("retry", retry != other.retry),
             ("alignToWallClockMinutes", alignToWallClockMinutes != other.alignToWallClockMinutes),
             ("jitterSeconds", jitterSeconds != other.jitterSeconds),
+            ("pushes", pushes != other.pushes),
+            ("backend", backend != other.backend),
         ]
         return fields.filter(\.1).map(\.0)
     }
@@ -151,6 +169,8 @@ public struct Design: Codable, Sendable, Equatable {
         try c.encode(retry, forKey: .retry)
         try c.encode(alignToWallClockMinutes, forKey: .alignToWallClockMinutes)
         try c.encode(jitterSeconds, forKey: .jitterSeconds)
+        try c.encode(pushes, forKey: .pushes)
+        try c.encode(backend, forKey: .backend)
     }
 }
 

@@ -3,7 +3,9 @@ import Foundation
 /// The built-in designs, each traced to the article it comes from.
 public enum DesignPresets {
     /// Every preset, in the order reports list them.
-    public static let all: [Design] = [direct, directPoll15m, cacheOnOpen, cacheBGTask, prebuiltTimeline, pollAligned, pollJittered]
+    public static let all: [Design] = [
+        direct, directPoll15m, cacheOnOpen, cacheBGTask, prebuiltTimeline, pollAligned, pollJittered, backendShared,
+    ]
 
     /// The preset called `name`, if any.
     public static func named(_ name: String) -> Design? {
@@ -96,6 +98,19 @@ public enum DesignPresets {
         d.summary = "The same 30-min poll, each device at its own random offset within the 30 min: same total, no stampede."
         d.source = "remote-data widget article (its warning)"
         d.jitterSeconds = 1800
+        return d
+    }
+
+    /// The `direct` widget, fetching from the owner's backend instead of the paid API: the backend
+    /// calls the API once per content key when its 15-minute answer has expired and a device
+    /// asks, and serves that answer to every device of the key.
+    public static var backendShared: Design {
+        var d = direct
+        d.name = "backend-shared"
+        d.summary =
+            "The direct widget's fetches go to the owner's backend, which calls the paid API once per content key and 15 min, and serves every device of the key."
+        d.source = "shared-backend pattern (an assumption: no article here measures it)"
+        d.backend = BackendGeneration(regenerate: .afterTTL, cacheTTLMinutes: 15)
         return d
     }
 }

@@ -27,14 +27,17 @@ public struct PriceTable: Sendable, Equatable {
         self.providers = providers
     }
 
-    /// The bundled table: Google's public Gemini API prices (paid tier, text), as read on the date given.
+    /// The bundled table: Google's public Gemini API prices (paid tier, text) and OpenAI's for
+    /// gpt-4o-mini (standard tier, text), as read on the dates given.
     public static let bundled = PriceTable(
         prices: [
             "gemini-2.5-flash": Price(inputCostPerToken: 0.30 / 1_000_000, outputCostPerToken: 2.50 / 1_000_000),
             "gemini-2.5-flash-lite": Price(inputCostPerToken: 0.10 / 1_000_000, outputCostPerToken: 0.40 / 1_000_000),
+            "gpt-4o-mini": Price(inputCostPerToken: 0.15 / 1_000_000, outputCostPerToken: 0.60 / 1_000_000),
         ],
         source:
-            "bundled Gemini API prices read 2026-11-29 (Gemini 2.5 Flash $0.30/$2.50, Flash-Lite $0.10/$0.40 per 1M input/output tokens); check current pricing"
+            "bundled API prices: Gemini read 2026-11-29 (Gemini 2.5 Flash $0.30/$2.50, Flash-Lite $0.10/$0.40), OpenAI read 2026-12-02 "
+            + "(gpt-4o-mini $0.15/$0.60) per 1M input/output tokens; check current pricing"
     )
 
     /// The price of `model`: an exact name, or a LiteLLM provider-prefixed one (`gemini/gemini-2.5-flash`).

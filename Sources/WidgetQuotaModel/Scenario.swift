@@ -24,12 +24,16 @@ public struct Scenario: Codable, Sendable, Equatable {
     public var calibration: Calibration?
     /// The tier and staleness the owner accepts, for the report's recommendation.
     public var targets = Targets()
+    /// Content many users share (keys), for backend designs and broadcast pushes.
+    public var content = SharedContent()
+    /// Days that are not alike: day kinds by weekday and one-off events.
+    public var calendar = ScenarioCalendar()
 
     public init() {}
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case schemaVersion, name, horizon, population, platform, api, quotas, designs, baseline, calibration
-        case targets
+        case targets, content, calendar
     }
 
     /// Any key by name, to ask whether a nested object wrote one.
@@ -55,6 +59,8 @@ public struct Scenario: Codable, Sendable, Equatable {
         baseline = try c.value(.baseline, or: d.baseline)
         calibration = try c.decodeIfPresent(Calibration.self, forKey: .calibration)
         targets = try c.value(.targets, or: d.targets)
+        content = try c.value(.content, or: d.content)
+        calendar = try c.value(.calendar, or: d.calendar)
         // The default outage falls on day 12 of 30; keep it inside a shorter horizon, unless the
         // file wrote it out (then a day past the horizon is the file's mistake, reported as such).
         let outagesWritten = (try? c.nestedContainer(keyedBy: NamedKey.self, forKey: .api))?.contains(NamedKey("outages")) ?? false
@@ -179,6 +185,10 @@ public struct Population: Codable, Sendable, Equatable {
     public var idleStartHour: Double = 1
     /// Hours a phone stays idle overnight (0: always in use).
     public var idleHours: Double = 5
+    /// Share of users who force-quit the app from the app switcher as a habit: iOS does not
+    /// launch a force-quit app for a silent push (Apple's "Pushing background updates to your
+    /// App"). An uncertain assumption; Apple gives no figure.
+    public var forceQuitShare: Double = 0.1
     /// Share of users with more than one instance of the widget (each has its own budget).
     public var multiWidgetShare: Double = 0.1
     /// Widget instances for those users.
@@ -212,6 +222,7 @@ public struct Population: Codable, Sendable, Equatable {
         foregroundMinutes = try c.value(.foregroundMinutes, or: d.foregroundMinutes)
         idleStartHour = try c.value(.idleStartHour, or: d.idleStartHour)
         idleHours = try c.value(.idleHours, or: d.idleHours)
+        forceQuitShare = try c.value(.forceQuitShare, or: d.forceQuitShare)
         multiWidgetShare = try c.value(.multiWidgetShare, or: d.multiWidgetShare)
         instancesWhenMulti = try c.value(.instancesWhenMulti, or: d.instancesWhenMulti)
         rarelyViewedShare = try c.value(.rarelyViewedShare, or: d.rarelyViewedShare)
@@ -253,6 +264,16 @@ public struct Platform: Codable, Sendable, Equatable {
     public var backgroundLowPowerFactor: Double = 0.05
     /// Time a background launch may run before it expires (the Gemini widget report: just under 30 s).
     public var taskSliceSeconds: Double = 29
+    /// Share of silent (background) pushes iOS delivers to an app that can take them: they are
+    /// low priority and their delivery is not guaranteed (Apple's "Pushing background updates to
+    /// your App"). Apple gives no figure: an uncertain assumption.
+    public var silentPushDeliveryShare: Distribution = .triangular(min: 0.5, mode: 0.8, max: 1)
+    /// Most silent pushes a device is woken for in an hour; more are throttled (Apple: "don't
+    /// try to send more than two or three per hour").
+    public var silentPushesPerHour: Double = 3
+    /// Whether silent pushes reach a device in Low Power Mode (which suspends background app
+    /// refresh; typically they do not).
+    public var silentPushesInLowPower: Bool = false
 
     public init() {}
 
@@ -272,6 +293,9 @@ public struct Platform: Codable, Sendable, Equatable {
         backgroundRunsPerDay = try c.value(.backgroundRunsPerDay, or: d.backgroundRunsPerDay)
         backgroundLowPowerFactor = try c.value(.backgroundLowPowerFactor, or: d.backgroundLowPowerFactor)
         taskSliceSeconds = try c.value(.taskSliceSeconds, or: d.taskSliceSeconds)
+        silentPushDeliveryShare = try c.value(.silentPushDeliveryShare, or: d.silentPushDeliveryShare)
+        silentPushesPerHour = try c.value(.silentPushesPerHour, or: d.silentPushesPerHour)
+        silentPushesInLowPower = try c.value(.silentPushesInLowPower, or: d.silentPushesInLowPower)
     }
 }
 
@@ -309,7 +333,8 @@ public struct APIModel: Codable, Sendable, Equatable {
     public var inputTokensPerRequest: Distribution = 25
     /// Output tokens per request (the Gemini widget report: maxOutputTokens 80).
     public var outputTokensPerRequest: Distribution = .triangular(min: 20, mode: 40, max: 80)
-    /// How often the underlying data changes per day (drives push-triggered designs).
+    /// How often the underlying data changes per day: per user for `perUser` pushes, per content
+    /// key for broadcast pushes and backends that regenerate on each change.
     public var dataChangesPerDay: Distribution = 1
     /// The model whose price is used.
     public var model: String = "gemini-2.5-flash"

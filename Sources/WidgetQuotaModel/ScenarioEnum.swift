@@ -25,3 +25,7 @@ extension Design.Trigger {
 extension Design.ReloadCalls {
     public init(from decoder: Decoder) throws { self = try ScenarioEnum.decode(decoder) }
 }
+
+extension Design.PushScope {
+    public init(from decoder: Decoder) throws { self = try ScenarioEnum.decode(decoder) }
+}

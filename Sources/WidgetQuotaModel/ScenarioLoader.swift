@@ -53,7 +53,15 @@ public enum ScenarioLoader {
     /// A scenario with every optional part present, so its JSON names every valid key.
     private static func referenceTree() -> Any {
         var s = Scenario()
-        s.designs = [DesignPresets.direct]
+        s.name = ""
+        s.targets.maxTier = ""
+        s.targets.maxCostPerMonth = 1
+        var backend = DesignPresets.direct
+        backend.backend = BackendGeneration()
+        backend.backend?.pricePerMillionRequests = 1
+        s.designs = [backend]
+        s.calendar.dayKinds = [DayKind(name: "", weekdays: [.monday], factors: DayFactors(startHourUTC: 0, hours: 1))]
+        s.calendar.events = [CalendarEvent(name: "", day: 1, factors: DayFactors(startHourUTC: 0, hours: 1))]
         s.horizon.growth = .curve(start: 1, end: 2, months: 2, curve: .linear)
         s.calibration = Calibration(fields: [], source: "", design: "", getTimelineLoggedShare: 1, notes: [])
         let data = (try? JSONEncoder().encode(s)) ?? Data("{}".utf8)
@@ -71,7 +79,7 @@ public enum ScenarioLoader {
     private static let wholeNumberKeys: Set<String> = [
         "schemaVersion", "days", "warmupDays", "users", "runs", "seed", "sampleUsers", "instancesWhenMulti",
         "reloadBudgetMin", "reloadBudgetMax", "rarelyViewedBudget", "day", "timelineEntries", "requestsPerFetch", "maxRetries",
-        "growth", "start", "end", "months",
+        "growth", "start", "end", "months", "keys", "requestsPerGeneration",
     ]
 
     private static func checkWholeNumbers(_ value: Any, key: String, path: String) throws {

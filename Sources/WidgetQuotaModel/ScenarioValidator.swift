@@ -91,6 +91,11 @@ package enum ScenarioValidator {
         v.distribution(f.backgroundRunsPerDay, "platform.backgroundRunsPerDay", Bounds.backgroundRunsPerDay)
         v.number(f.backgroundLowPowerFactor, "platform.backgroundLowPowerFactor", Bounds.backgroundLowPowerFactor)
         v.number(f.taskSliceSeconds, "platform.taskSliceSeconds", 0.001...Double.secondsPerHour)
+        v.share(f.silentPushDeliveryShare, "platform.silentPushDeliveryShare")
+        v.number(f.silentPushesPerHour, "platform.silentPushesPerHour", 0...3_600)
+        v.number(p.forceQuitShare, "population.forceQuitShare", Bounds.share)
+        contentChecks(s, &v)
+        calendarChecks(s, &v)
 
         let a = s.api
         v.number(a.latencySeconds, "api.latencySeconds", 0...600)
@@ -198,6 +203,70 @@ package enum ScenarioValidator {
             v.number(align, field + ".alignToWallClockMinutes", 1...Double.minutesPerDay)
         }
         v.number(d.jitterSeconds, field + ".jitterSeconds", 0...Double.secondsPerDay)
+        if let b = d.backend {
+            if case .every(let minutes) = b.regenerate {
+                v.number(
+                    minutes, field + ".backend.regenerate", 1...Double.minutesPerDay,
+                    note: "every(MINUTES) must be between 1 and 1440 minutes")
+            }
+            v.number(b.cacheTTLMinutes, field + ".backend.cacheTTLMinutes", 0...(.minutesPerDay * 30))
+            v.check(
+                b.requestsPerGeneration >= 0 && b.requestsPerGeneration <= 100, field + ".backend.requestsPerGeneration",
+                "must be between 0 and 100, got \(b.requestsPerGeneration)")
+            if let price = b.pricePerMillionRequests { v.number(price, field + ".backend.pricePerMillionRequests", 0...1e6) }
+        }
+    }
+
+    /// Most content keys, and most key changes over the horizon (each is simulated).
+    package static let maxContentKeys = 100_000
+    package static let maxKeyChanges = 5_000_000
+
+    /// `content`: keys, their skew and the delivery window; the key changes a run draws stay bounded.
+    static func contentChecks(_ s: Scenario, _ v: inout Checker) {
+        let c = s.content
+        v.check(
+            c.keys >= 1 && c.keys <= maxContentKeys, "content.keys", "must be between 1 and \(maxContentKeys), got \(c.keys)")
+        v.number(c.skew, "content.skew", 0...5)
+        v.number(c.deliveryWindowSeconds, "content.deliveryWindowSeconds", 0...Double.secondsPerDay)
+        let busiest =
+            max(s.calendar.dayKinds.map(\.factors.dataChanges).max() ?? 1, 1)
+            * max(s.calendar.events.map(\.factors.dataChanges).max() ?? 1, 1)
+        let changes = Double(c.keys) * s.api.dataChangesPerDay.quantile(0.999) * busiest * Double(s.horizon.days + s.horizon.warmupDays + 3)
+        v.check(
+            changes <= Double(maxKeyChanges), "content.keys",
+            "\(c.keys) keys with up to \(NumberText.plain(s.api.dataChangesPerDay.quantile(0.999))) changes a day each make about "
+                + "\(NumberText.plain(changes.rounded())) key changes over the horizon, more than the \(maxKeyChanges) a run can hold; use fewer keys or changes"
+        )
+    }
+
+    /// `calendar`: day kinds by weekday, events on days of the horizon, factors and windows in range.
+    static func calendarChecks(_ s: Scenario, _ v: inout Checker) {
+        func factors(_ f: DayFactors, _ field: String) {
+            v.number(f.appOpens, field + ".appOpens", 0...100)
+            v.number(f.glances, field + ".glances", 0...100)
+            v.number(f.dataChanges, field + ".dataChanges", 0...1_000)
+            if let start = f.startHourUTC { v.number(start, field + ".startHourUTC", 0...23.99) }
+            if let hours = f.hours {
+                v.check(f.startHourUTC != nil, field + ".hours", "needs startHourUTC, the UTC hour the window starts at")
+                v.number(hours, field + ".hours", 0.01...(24 - (f.startHourUTC ?? 0)), note: "must end within the UTC day it starts in")
+            }
+        }
+        var names = Set<String>()
+        for (i, kind) in s.calendar.dayKinds.enumerated() {
+            let field = "calendar.dayKinds[\(i)]"
+            v.check(!kind.name.isEmpty, field + ".name", "must not be empty")
+            v.check(!kind.weekdays.isEmpty, field + ".weekdays", "must name at least one weekday")
+            factors(kind.factors, field)
+        }
+        for (i, event) in s.calendar.events.enumerated() {
+            let field = "calendar.events[\(i)]"
+            v.check(!event.name.isEmpty, field + ".name", "must not be empty")
+            v.check(names.insert(event.name).inserted, field + ".name", "\(quoted(event.name)) is named twice")
+            v.check(
+                event.day >= 1 && event.day <= s.horizon.days, field + ".day",
+                "must be between 1 and horizon.days (\(s.horizon.days)), got \(event.day)")
+            factors(event.factors, field)
+        }
     }
 
     /// `horizon.growth`: at least one month, at most `Growth.maxMonths`, every month's users a

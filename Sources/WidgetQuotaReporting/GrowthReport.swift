@@ -90,10 +90,19 @@ package struct GrowthReport {
         let costPerUser = reference.flatMap { r in r.cost.map { $0.perMonth.mean / Double(r.users) } }
         var cumulative: Double? = costPerUser == nil ? nil : 0
         var plan = GrowthPlan(design: design, months: [], tiers: [])
+        // A backend design's paid requests follow the content keys its users follow, not the users.
+        let content = result.scenario.content
+        let scale: (Int) -> Double =
+            reference?.backend == nil
+            ? { Double($0) }
+            : { n in
+                let followed = reference.map { content.followedKeys(users: $0.users) } ?? 1
+                return followed > 0 ? content.followedKeys(users: n) / followed * Double(reference?.users ?? 1) : 0
+            }
         for (i, n) in months.enumerated() {
             let listed = rows.first { $0.users == n }
-            let requests = listed?.totalRequestsPerMonth.mean ?? perUser * Double(n)
-            let cost = listed.map { $0.cost?.perMonth.mean } ?? costPerUser.map { $0 * Double(n) }
+            let requests = listed?.totalRequestsPerMonth.mean ?? perUser * scale(n)
+            let cost = listed.map { $0.cost?.perMonth.mean } ?? costPerUser.map { $0 * scale(n) }
             if let cost { cumulative = (cumulative ?? 0) + cost }
             let tier = tiers.first { fits(design: design, tier: $0.name, users: n) }?.name
             plan.months.append(

@@ -31,6 +31,7 @@ struct ReportCSV {
                 "verdict_deciding_tier", "verdict_deciding_limit", "verdict_deciding_value", "verdict_limit_value",
                 "verdict_exceed_probability", "verdict_cause", "verdict_tier_without_outage", "verdict_deciding_value_without_outage",
                 "older_than_ttl_glance_share",
+                "backend_requests_per_day_mean", "backend_peak_rpm_mean", "backend_cost_per_month", "push_delivered_share",
                 // Columns added later go here, before the tiers': every column above keeps its
                 // position whatever the scenario's tiers.
             ] + tiers.map { "exceed_probability_" + $0 })
@@ -68,7 +69,33 @@ struct ReportCSV {
                 // The same figure as `stale_glance_share`, named so it is not read as the headline.
                 .number(r.freshness.staleShare),
             ]
-            w.appendRow(fixed + extra + verdict + perTier)
+            let shared = [
+                cell(r.backend?.requestsPerDay.mean), cell(r.backend?.peakRequestsPerMinute.mean), cell(r.backend?.costPerMonth),
+                cell(r.pushes?.deliveredShare),
+            ]
+            w.appendRow(fixed + extra + verdict + shared + perTier)
+        }
+        return w.output
+    }
+
+    /// events.csv: one row per design, population and calendar event (nil without events).
+    func events() -> String? {
+        guard !facts.result.scenario.calendar.events.isEmpty else { return nil }
+        var w = CSVWriter(header: [
+            "design", "users", "event", "day", "requests_mean", "requests_p95", "cost_mean", "peak_rpm_mean", "peak_rpm_p95",
+            "peak_tpm_mean", "tier_needed", "exceeds_every_tier", "backend_peak_rpm_mean",
+        ])
+        func cell(_ v: Double?) -> CSVWriter.Cell { v.map(CSVWriter.Cell.number) ?? .empty }
+        for r in facts.result.results {
+            for e in r.events {
+                w.appendRow([
+                    .text(r.design), .integer(r.users), .text(e.event), .integer(e.day), .number(e.requests.mean), .number(e.requests.p95),
+                    cell(e.cost), .number(e.peakRequestsPerMinute.mean), .number(e.peakRequestsPerMinute.p95),
+                    .number(e.peakTokensPerMinute),
+                    e.requiredTier.map(CSVWriter.Cell.text) ?? .empty, .text(e.exceedsEveryTier ? "true" : "false"),
+                    cell(e.backendPeakRequestsPerMinute?.mean),
+                ])
+            }
         }
         return w.output
     }

@@ -42,7 +42,9 @@ struct ReportPage {
         all += [requests(), behaviour(), quotas()]
         if let cost = cost() { all.append(cost) }
         if let growth = growth() { all.append(growth) }
-        all += [freshness(), outage()]
+        all.append(freshness())
+        if let shared = SharedContentSection(result: result).page() { all.append(shared) }
+        all.append(outage())
         if let s = report.sensitivity { all.append(sensitivity(s)) }
         all.append(assumptions())
         return all

@@ -69,9 +69,12 @@ public struct SimulationReport: Sendable {
         public static let summaryCSV = "summary.csv"
         public static let tidyCSV = "metrics.csv"
         public static let html = "report.html"
+        /// One row per design, population and calendar event (written when the scenario has events).
+        public static let eventsCSV = "events.csv"
         /// Every file a report can write; a run writes a subset (no sweep, no sensitivity chart...).
         public static var all: [String] {
-            [markdown, html, json, summaryCSV, tidyCSV] + Sweep.Knob.allCases.map { "sweep-\($0.rawValue).csv" } + ReportCharts.File.all
+            [markdown, html, json, summaryCSV, tidyCSV, eventsCSV] + Sweep.Knob.allCases.map { "sweep-\($0.rawValue).csv" }
+                + ReportCharts.File.all
                 + GrowthReport.File.all
         }
     }
@@ -157,6 +160,7 @@ public struct SimulationReport: Sendable {
         if let sweep {
             md += "\n" + sweep.markdown().replacingOccurrences(of: "## Trade-off", with: "### Trade-off")
         }
+        if let shared = SharedContentSection(result: result).markdown() { md += "\n" + shared }
         md += "\n## Outage\n\n" + outageIntro() + tables.outage().markdown
         if let s = sensitivity {
             md += "\n" + SensitivitySection(sensitivity: s).markdown(chart: linkCharts ? ReportCharts.File.sensitivity : nil)
@@ -206,6 +210,7 @@ public struct SimulationReport: Sendable {
             (dir + "/" + FileName.tidyCSV, tidyCSV()),
         ]
         if let sweep { files.append((dir + "/sweep-\(sweep.knob.rawValue).csv", sweep.csv())) }
+        if let events = ReportCSV(facts: facts).events() { files.append((dir + "/" + FileName.eventsCSV, events)) }
         files += charts().map { (dir + "/" + $0.name, $0.svg) }
         let growth = GrowthReport(result: result)
         if let csv = growth.csv() { files.append((dir + "/" + GrowthReport.File.csv, csv)) }

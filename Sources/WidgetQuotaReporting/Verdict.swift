@@ -225,9 +225,23 @@ package struct VerdictBuilder {
             return "the busiest quota day (most often day \(day)\(outageDay))"
         case .requestsPerMinute, .tokensPerMinute:
             let noun = limit == .tokensPerMinute ? "the tokens of the busiest minute" : "the busiest minute"
+            if when, broadcastDecides(v) {
+                let window = NumberText.plain(result.scenario.content.deliveryWindowSeconds)
+                return noun + " (a broadcast push: every device of a content key fetches within \(window) s of a change)"
+            }
             guard when, let minute = v.typicalPeakMinuteUTC else { return noun }
             return noun + " (a typical day peaks at \(ReportFormat.clock(minutes: Double(minute))) UTC)"
         }
+    }
+
+    /// True when the design sends broadcast pushes and its busiest minute stands far above its
+    /// mean (five times or more): synchronised load, as an aligned poll's :00 is.
+    func broadcastDecides(_ v: Verdict) -> Bool {
+        guard let design = result.scenario.availableDesigns.first(where: { $0.name == v.design }),
+            design.pushes == .broadcast, design.fetchTriggers.contains(.push), design.backend == nil,
+            let r = result.results.first(where: { $0.design == v.design && $0.users == v.users })
+        else { return false }
+        return r.load.peakToMeanRatio >= 5
     }
 
     /// True when removing the outages moves the verdict's deciding peak by more than the

@@ -18,6 +18,10 @@ final class DesignTask {
     private let buckets: UnsafeMutableBufferPointer<Int32>
     /// The odd users' share of `buckets` (the projection compares the two halves of the sample).
     private let oddBuckets: UnsafeMutableBufferPointer<Int32>
+    /// The requests of broadcast fetches among `buckets` (nil: the design sends no broadcasts).
+    private let broadcastBuckets: UnsafeMutableBufferPointer<Int32>?
+    /// Sample users per content key (counted for broadcast designs only).
+    private var usersByKey: [Int]
     private let quotaDays: UnsafeMutableBufferPointer<Int64>
     private let ages: UnsafeMutableBufferPointer<Int64>
     private var peakPerMinute: Int32 = 0
@@ -57,6 +61,15 @@ final class DesignTask {
         buckets.initialize(repeating: 0)
         oddBuckets = .allocate(capacity: model.countedMinutes)
         oddBuckets.initialize(repeating: 0)
+        if model.design.pushes == .broadcast && model.design.fetchTriggers.contains(.push) {
+            let broadcast = UnsafeMutableBufferPointer<Int32>.allocate(capacity: model.countedMinutes)
+            broadcast.initialize(repeating: 0)
+            broadcastBuckets = broadcast
+            usersByKey = Array(repeating: 0, count: max(model.scenario.content.keys, 1))
+        } else {
+            broadcastBuckets = nil
+            usersByKey = []
+        }
         quotaDays = .allocate(capacity: max(model.completeQuotaDays, 1))
         quotaDays.initialize(repeating: 0)
         ages = .allocate(capacity: AgeHistogram.binCount)
@@ -79,6 +92,7 @@ final class DesignTask {
     deinit {
         buckets.deallocate()
         oddBuckets.deallocate()
+        broadcastBuckets?.deallocate()
         quotaDays.deallocate()
         ages.deallocate()
     }
@@ -89,6 +103,8 @@ final class DesignTask {
         var sim = UserSimulator(model: model, user: user, observer: NoObserver(), workspace: workspace, activity: activity)
         sim.buckets = buckets.baseAddress
         sim.halfBuckets = user % 2 == 1 ? oddBuckets.baseAddress : nil
+        sim.broadcastBucketsOfTask = broadcastBuckets?.baseAddress
+        if broadcastBuckets != nil { usersByKey[activity.traits.contentKey] += 1 }
         sim.ages = ages.baseAddress
         sim.quotaDays = quotaDays.baseAddress
         sim.peakPerMinute = peakPerMinute
@@ -124,8 +140,22 @@ final class DesignTask {
     func finish(deviates: [Double]) -> MonteCarloEngine.TaskOutput {
         out.ages.counts = Array(ages)
         let sample = Array(buckets)
-        let projection = LoadProjection(
-            sample: sample, oddUsersSample: Array(oddBuckets), sampleUsers: sampleUsers, model: model, deviates: deviates)
+        // Users send independently but for broadcast pushes: the projection pools the rest over
+        // days, then adds the broadcasts where they happen (`BroadcastLoad`).
+        var independent = sample
+        if let broadcastBuckets {
+            for t in independent.indices { independent[t] -= broadcastBuckets[t] }
+        }
+        var projection = LoadProjection(
+            sample: independent, oddUsersSample: Array(oddBuckets), sampleUsers: sampleUsers, model: model, deviates: deviates)
+        if !model.scenario.calendar.isUniform {
+            projection.scaleDays(sample: independent, sampleUsers: sampleUsers, model: model)
+        }
+        if let broadcastBuckets {
+            projection.add(
+                shared: BroadcastLoad.perUserMean(
+                    model: model, sampleBroadcastRequests: UnsafeBufferPointer(broadcastBuckets), sampleUsersByKey: usersByKey))
+        }
         let allRequests = requests.histogram
         // Larger populations are projected from the whole sample.
         out.requestsPerUser = userCounts.map { exactRequests[$0] ?? allRequests }
@@ -151,6 +181,16 @@ final class DesignTask {
                 largest: MonteCarloEngine.largestPopulation, model: model)
         }
         out.firstExceedingUsers = firstExceeding
+        if let backend = model.design.backend {
+            // The devices' requests are the backend's load; the paid ones are the backend's own.
+            let paid = BackendPaidLoad(model: model, backend: backend, deviceRequestsPerUser: projection.perUserMean)
+            out.backendLoads = out.loads
+            out.loads = userCounts.map { n in paid.series(users: n).withUnsafeBufferPointer { LoadSummary(series: $0, model: model) } }
+            out.loadsWithoutOutages = nil
+            out.firstExceedingUsers = tiers.map {
+                paid.firstExceeding(tier: $0, tokensPerRequest: tokens, largest: MonteCarloEngine.largestPopulation, model: model)
+            }
+        }
         if counterfactualUsers > 0 { out.outageExtraRequestsPerUser = outageExtraRequests / Double(counterfactualUsers) }
         let days = Double(model.scenario.horizon.days) * Double(sampleUsers)
         for (t, count) in sample.enumerated() {

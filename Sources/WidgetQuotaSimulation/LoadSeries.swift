@@ -18,6 +18,9 @@ package struct LoadSummary: Sendable, Equatable {
     package var afterOutagePeak: Double?
     /// The busiest minute in the same hour of the day on days without an outage, averaged.
     package var afterOutageUsualPeak: Double?
+    /// Requests and the busiest minute of each calendar event's UTC day (`SimulationModel.eventDays`).
+    package var eventDayTotals: [Double] = []
+    package var eventDayPeaks: [Double] = []
 
     /// Summarises a per-minute series that starts at UTC midnight of the first counted day.
     package init(series: UnsafeBufferPointer<Double>, model: SimulationModel) {
@@ -60,6 +63,16 @@ package struct LoadSummary: Sendable, Equatable {
         meanPerMinute = series.isEmpty ? 0 : total / Double(series.count)
         peakQuotaDay = best
         busiestQuotaDay = bestDay
+        for day in model.eventDays {
+            var sum = 0.0
+            var top = 0.0
+            for i in (day * TimeUnits.minutesPerDay)..<min((day + 1) * TimeUnits.minutesPerDay, series.count) {
+                sum += series[i]
+                top = Swift.max(top, series[i])
+            }
+            eventDayTotals.append(sum)
+            eventDayPeaks.append(top)
+        }
         if let window = LoadSummary.stormWindow(model) {
             func windowPeak(_ from: Int) -> Double {
                 var p = 0.0
@@ -122,9 +135,9 @@ package struct LoadSummary: Sendable, Equatable {
 ///   the sample's ratio to their ordinary counts over them and their ±7 like minutes.
 package struct LoadProjection: Sendable {
     /// Per-user mean requests for each counted minute.
-    package private(set) var perUserMean: [Double]
+    package internal(set) var perUserMean: [Double]
     /// The ordinary per-user means, where an outage disturbs some minutes (nil: none does).
-    private var ordinaryPerUserMean: [Double]?
+    var ordinaryPerUserMean: [Double]?
     package let batch: Double
     private let deviates: [Double]
 

@@ -182,6 +182,9 @@ package struct MonteCarloEngine: Sendable {
         package var firstExceedingUsers: [Int?] = []
         /// Requests per user per month that the outages added (same users simulated without them).
         package var outageExtraRequestsPerUser: Double?
+        /// A backend design's device requests, one load per user count (`loads` then holds its
+        /// paid requests); nil for a design whose devices call the API.
+        package var backendLoads: [LoadSummary]?
     }
 
     /// The largest population a headroom search considers.

@@ -108,25 +108,51 @@ struct ResultAggregator {
         var outage = OutageAcrossRuns()
         var cost = price.map(CostAcrossRuns.init)
         var tierOutcomes = [TierOutcomesAcrossRuns](repeating: .init(), count: tiers.count)
+        let design = designs[d]
+        let events = scenario.calendar.events
+        var eventDays = [EventDayAcrossRuns](repeating: .init(), count: events.count)
+        var paidTotals = [Double]()
+        var deviceTotals = [Double]()
+        var backendLoads = [LoadSummary]()
         for run in 0..<runs {
             let o = output(run: run, design: d)
-            let total = requests.add(o.requestsPerUser[k])
+            var total = requests.add(o.requestsPerUser[k])
+            if let deviceLoads = o.backendLoads {
+                // A backend design's requests are its paid ones; its devices' are the backend's load.
+                deviceTotals.append(total)
+                total = o.loads[k].total
+                paidTotals.append(total)
+                backendLoads.append(deviceLoads[k])
+            }
+            let costsBefore = cost?.perMonth.count ?? 0
             cost?.add(totalRequests: total, tally: o.tally, parameters: parameters[run])
+            let costPerRequest = cost.flatMap { c in c.perMonth.count > costsBefore && total > 0 ? c.perMonth[costsBefore] / total : nil }
             tally.add(o.tally)
             ages.add(o.ages)
-            let runLoad = ordinaryDays ? o.loadsWithoutOutages![k] : o.loads[k]
+            let runLoad = ordinaryDays ? (o.loadsWithoutOutages ?? o.loads)[k] : o.loads[k]
             let tokens = parameters[run].tokensPerRequest
             if !ordinaryDays { outage.add(extraRequestsPerUser: o.outageExtraRequestsPerUser, load: runLoad) }
             load.add(runLoad, tokensPerRequest: tokens)
             for (t, tier) in tiers.enumerated() {
                 tierOutcomes[t].add(TierRunOutcome(tier: tier, load: runLoad, tokensPerRequest: tokens))
             }
+            for e in events.indices where e < runLoad.eventDayTotals.count {
+                eventDays[e].add(
+                    total: runLoad.eventDayTotals[e], peak: runLoad.eventDayPeaks[e], tokensPerRequest: tokens,
+                    costPerRequest: costPerRequest, backendPeak: o.backendLoads?[k].eventDayPeaks[e])
+            }
         }
         let quota = zip(tiers, tierOutcomes).map { tier, outcomes in outcomes.outcome(tier: tier.name) }
-        let totalSpread = RunSpread(requests.totalPerRun)
+        let isBackend = !paidTotals.isEmpty
+        let totalSpread = RunSpread(isBackend ? paidTotals : requests.totalPerRun)
         var perUserQuantiles = Quantiles(requests.perUser)
+        if isBackend {
+            // Paid requests are the backend's, shared by every user alike.
+            let each = totalSpread.mean / Double(n)
+            perUserQuantiles = Quantiles(mean: each, p5: each, p50: each, p95: each, p99: each)
+        }
         perUserQuantiles.mean = totalSpread.mean / Double(n)
-        return DesignResult(
+        var result = DesignResult(
             design: designs[d].name, users: n, method: requests.exact ? "exact" : "projected",
             requestsPerUserMonth: perUserQuantiles,
             totalRequestsPerMonth: totalSpread,
@@ -151,6 +177,34 @@ struct ResultAggregator {
             quota: quota, requiredTier: nil,
             cost: cost?.cost(model: scenario.api.model, users: n, priceSource: priceSource),
             outage: outage.impact(users: n))
+        if let backend = design.backend, isBackend {
+            result.backend = backendResult(backend, deviceTotals: deviceTotals, loads: backendLoads, paidMean: totalSpread.mean, users: n)
+        }
+        if design.fetchTriggers.contains(.push) {
+            result.pushes = .init(
+                scope: design.pushes.rawValue, sentPerUserDay: tally.perUserDay(\.pushesSent),
+                deliveredShare: UserTally.ratio(tally.pushesDelivered, tally.pushesSent))
+        }
+        result.events = zip(events, eventDays).map { event, days in
+            days.result(event: event, tiers: tiers, allowedBreakingRuns: allowedBreakingRuns)
+        }
+        return result
+    }
+
+    /// A backend design's device load over the runs.
+    func backendResult(
+        _ backend: BackendGeneration, deviceTotals: [Double], loads: [LoadSummary], paidMean: Double, users n: Int
+    ) -> DesignResult.BackendLoad {
+        let days = Double(scenario.horizon.days)
+        let perDay = RunSpread(deviceTotals.map { $0 / days })
+        let followed = scenario.content.followedKeys(users: n)
+        return .init(
+            regenerate: backend.regenerate.summary, contentKeys: scenario.content.keys, followedKeys: followed,
+            paidRequestsPerKeyMonth: followed > 0 ? paidMean / followed : 0, requestsPerDay: perDay,
+            peakRequestsPerMinute: RunSpread(loads.map(\.peakPerMinute)),
+            meanRequestsPerMinute: Statistics.mean(loads.map(\.meanPerMinute)),
+            costPerMonth: backend.pricePerMillionRequests.map { $0 * perDay.mean * days / 1_000_000 },
+            generationLagMinutes: backend.generationLagMinutes)
     }
 
     /// What users saw at their glances: how often the content was stale, over target or an error, and how old it was.

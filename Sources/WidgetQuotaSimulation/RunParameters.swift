@@ -19,6 +19,7 @@ public struct RunParameters: Sendable, Equatable {
     public var inputTokensPerRequest: Double
     public var outputTokensPerRequest: Double
     public var dataChangesPerDay: Double
+    public var silentPushDeliveryShare: Double
 
     /// Every uncertain assumption of `scenario` with its dotted path, in a fixed order.
     public static func assumptions(of s: Scenario) -> [(path: String, distribution: Distribution)] {
@@ -35,6 +36,7 @@ public struct RunParameters: Sendable, Equatable {
             ("api.inputTokensPerRequest", s.api.inputTokensPerRequest),
             ("api.outputTokensPerRequest", s.api.outputTokensPerRequest),
             ("api.dataChangesPerDay", s.api.dataChangesPerDay),
+            ("platform.silentPushDeliveryShare", s.platform.silentPushDeliveryShare),
         ]
     }
 
@@ -56,6 +58,7 @@ public struct RunParameters: Sendable, Equatable {
         inputTokensPerRequest = v("api.inputTokensPerRequest")
         outputTokensPerRequest = v("api.outputTokensPerRequest")
         dataChangesPerDay = v("api.dataChangesPerDay")
+        silentPushDeliveryShare = v("platform.silentPushDeliveryShare")
     }
 
     /// Draws run `run`'s values; each assumption has its own stream, keyed by its name.

@@ -51,6 +51,17 @@ package struct SimulationModel: Sendable {
     /// Launch rates for the design's background interval (nil when it does not refresh in the background).
     package let backgroundCalibration: BackgroundCalibration?
 
+    /// The calendar's factors of each simulated local day (simulatedDays + 1 entries; all 1
+    /// without a calendar).
+    package let dayFactors: [DayFactors]
+    /// Cumulative shares of the content keys, most popular first (a user's key is one draw).
+    let keyCumulative: [Double]
+    /// Each key's data changes in UTC seconds, ascending (empty unless the design pushes
+    /// broadcasts or its backend regenerates on each change).
+    package let keyChanges: [[Double]]
+    /// The counted days (0-based) of the calendar's events, in the calendar's order.
+    package let eventDays: [Int]
+
     /// - Parameter backgroundCalibration: launch rates for this design's background interval and
     ///   the scenario's background shape, when the caller has them already (they take a few
     ///   milliseconds to compute, and every run of a design shares them); computed when nil.
@@ -108,10 +119,55 @@ package struct SimulationModel: Sendable {
             return (start, start + o.durationHours * .secondsPerHour, o.errorRate)
         }.sorted { $0.start < $1.start }
 
+        // A backend serves its cached answer through a provider outage: devices see none.
+        if design.backend != nil { outages = [] }
+
+        let calendar = scenario.calendar
+        let firstDay = countedFirstDay
+        dayFactors = (0...simulatedDays).map { calendar.factors(ofDay: $0 - firstDay + 1) }
+        eventDays = calendar.events.map { $0.day - 1 }
+        var keyRunning = 0.0
+        keyCumulative = scenario.content.shares.map {
+            keyRunning += $0
+            return keyRunning
+        }
+        let needsChanges =
+            (design.pushes == .broadcast && design.fetchTriggers.contains(.push)) || design.backend?.regenerate == .onChange
+        keyChanges =
+            needsChanges
+            ? SimulationModel.keyChanges(
+                scenario: scenario, run: run, perDay: parameters.dataChangesPerDay, firstCountedDay: firstDay, days: simulatedDays)
+            : []
+
         let start = Int((-scenario.quotas.resetUTCOffsetHours * .minutesPerHour).rounded())
         quotaStartMinute = ((start % TimeUnits.minutesPerDay) + TimeUnits.minutesPerDay) % TimeUnits.minutesPerDay
         completeQuotaDays = max(0, (countedMinutes - quotaStartMinute) / TimeUnits.minutesPerDay)
 
+    }
+
+    /// Each content key's data changes over the simulated window and the day before it, in UTC
+    /// seconds: a Poisson process of `perDay` a day times the day's calendar factor, spread over
+    /// the day or its change window. Drawn per (run, key), so every design of a run sees the
+    /// same changes.
+    static func keyChanges(scenario: Scenario, run: Int, perDay: Double, firstCountedDay: Int, days: Int) -> [[Double]] {
+        (0..<max(scenario.content.keys, 1)).map { key in
+            var rng = RandomStream(seed: scenario.horizon.seed, .contentChanges, UInt64(run), UInt64(key))
+            var times = [Double]()
+            for utcDay in -1...days {
+                let f = scenario.calendar.factors(ofDay: utcDay - firstCountedDay + 1)
+                let expected = perDay * f.dataChanges
+                guard expected > 0 else { continue }
+                let window = f.changeWindow ?? (0, 24)
+                let start = Double(utcDay) * .secondsPerDay + window.start * .secondsPerHour
+                let length = window.hours * .secondsPerHour
+                var position = rng.exponential() / expected
+                while position < 1 {
+                    times.append(start + position * length)
+                    position += rng.exponential() / expected
+                }
+            }
+            return times
+        }
     }
 
     /// The same run and design on ordinary days: no outage windows, for measuring loads as they
@@ -159,6 +215,10 @@ package struct UserTraits: Sendable, Equatable {
     /// wait for the night's end.
     package var idleStartSeconds: Double
     package var idleSeconds: Double
+    /// The content key the user follows (0: the most popular).
+    package var contentKey: Int
+    /// Whether the user force-quits the app, so that iOS does not launch it for a silent push.
+    package var forceQuits: Bool
 
     /// Draws the traits of user `user` in `model`'s run; independent of the design (common random numbers).
     package init(model: borrowing SimulationModel, user: Int) {
@@ -202,6 +262,11 @@ package struct UserTraits: Sendable, Equatable {
         let shift = (2 * rng.uniform() - 1) * ModelAssumptions.idleStartUserShiftHours
         idleStartSeconds = (s.population.idleStartHour + shift) * .secondsPerHour
         idleSeconds = s.population.idleHours * .secondsPerHour
+        // Their own stream, so that adding keys changes no other trait.
+        var keyRNG = RandomStream(seed: s.horizon.seed, .contentKey, UInt64(model.run), UInt64(user))
+        let keyDraw = keyRNG.uniform()
+        contentKey = model.keyCumulative.firstIndex { keyDraw < $0 } ?? max(model.keyCumulative.count - 1, 0)
+        forceQuits = keyRNG.bernoulli(s.population.forceQuitShare)
     }
 
     /// A lognormal factor with mean 1 and the given coefficient of variation.

@@ -122,6 +122,12 @@ public struct DesignResult: Codable, Sendable {
     public var cost: Cost?
     /// What the scenario's outages did (nil without outages).
     public var outage: OutageImpact?
+    /// A backend design's device requests, which its servers carry (nil: the devices call the API).
+    public var backend: BackendLoad?
+    /// What happened to the design's silent pushes (nil: it has none).
+    public var pushes: Pushes?
+    /// Each calendar event's day (empty without events).
+    public var events: [EventDay] = []
 
     package init(
         design: String, users: Int, method: String, requestsPerUserMonth: Quantiles, totalRequestsPerMonth: RunSpread,

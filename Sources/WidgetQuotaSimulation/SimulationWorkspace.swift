@@ -41,6 +41,17 @@ package struct SimulationConstants: Sendable {
     let taskSliceSeconds: Double
     let lowPowerBackgroundFactor: Double
 
+    // Pushes and the backend.
+    /// Pushes follow the content key's changes (broadcast) rather than the user's own.
+    let broadcastPushes: Bool
+    let deliveryWindowSeconds: Double
+    /// `silentPushDeliveryShare` as a `RandomStream.bernoulli(threshold:)` threshold.
+    let pushDeliveryThreshold: UInt64
+    let silentPushesPerHour: Double
+    let silentPushesInLowPower: Bool
+    /// The oldest the backend's answer can be when a device fetches it (0: no backend).
+    let backendLagSeconds: Double
+
     // Reload policy, alignment and jitter.
     let policyNever: Bool
     /// Seconds from building a timeline to its policy reload (before alignment and jitter).
@@ -114,6 +125,12 @@ package struct SimulationConstants: Sendable {
         dataChangesPerDay = m.parameters.dataChangesPerDay
         taskSliceSeconds = s.platform.taskSliceSeconds
         lowPowerBackgroundFactor = s.platform.backgroundLowPowerFactor
+        broadcastPushes = d.pushes == .broadcast
+        deliveryWindowSeconds = s.content.deliveryWindowSeconds
+        pushDeliveryThreshold = RandomStream.threshold(m.parameters.silentPushDeliveryShare)
+        silentPushesPerHour = s.platform.silentPushesPerHour
+        silentPushesInLowPower = s.platform.silentPushesInLowPower
+        backendLagSeconds = (d.backend?.generationLagMinutes ?? 0) * .secondsPerMinute
 
         // At least a second, even for an unvalidated scenario: a reload due at the moment of the
         // previous one would repeat without end while the app is in the foreground.

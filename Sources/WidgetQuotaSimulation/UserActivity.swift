@@ -40,9 +40,11 @@ struct UserActivity {
 
         var widgetRNG = RandomStream(seed: seed, .widgetRequests, run, u)
         let systemPerDay = max(traits.systemReloadsPerDay * Double(traits.instances), 0)
+        let glances = max(traits.glancesPerDay, 0)
+        let calendar = model.dayFactors
         widget = WidgetStream.generate(
             in: buffers, days: days, callsPerDay: { systemPerDay * dayFactor[$0] },
-            glancesPerDay: max(traits.glancesPerDay, 0), rng: &widgetRNG,
+            glancesPerDay: { glances * calendar[$0].glances }, rng: &widgetRNG,
             tables: ExponentialTables.shared)
     }
 }

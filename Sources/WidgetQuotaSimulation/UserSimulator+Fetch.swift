@@ -55,7 +55,8 @@ extension UserSimulator {
             if !ok { tally.failedFetches += 1 }
         }
         if ok {
-            contentTime = t + elapsed
+            // A backend's answer may be as old as its cache lifetime or schedule allows.
+            contentTime = t + elapsed - (constants.backendLagSeconds > 0 ? backendLag() : 0)
             retryAttempt = 0
             if actor != .widgetExtension, constants.reloadCalls == .onceOnSuccess || constants.reloadCalls == .everyFetch {
                 reloadCall(at: t + elapsed)
@@ -86,6 +87,11 @@ extension UserSimulator {
         return ok
     }
 
+    /// How old the backend's answer is when this fetch gets it (out of line: backend designs only).
+    @inline(never) mutating func backendLag() -> Double {
+        constants.backendLagSeconds * backendLagRandom.uniform()
+    }
+
     /// How long a failed request takes: the timeout when it hangs, else a fast failure. Out of
     /// line, as failures are rare: its constants stay out of every fetch's set-up.
     @inline(never) mutating func failedRequestSeconds() -> Double {
@@ -102,6 +108,7 @@ extension UserSimulator {
         buckets[minute] = count
         peakPerMinute = max(peakPerMinute, count)
         if let halfBuckets { halfBuckets[minute] &+= 1 }
+        if let broadcastBuckets { broadcastBuckets[minute] &+= 1 }
         // One unsigned comparison tests both ends: a minute before the first complete quota
         // day wraps to a huge value (`completeQuotaMinutes` is never negative).
         let q = UInt(bitPattern: minute &- constants.quotaStartMinute)

@@ -31,6 +31,8 @@ package struct UserSimulator<Observer: SimulationObserver> {
     var instanceRandom: RandomStream
     var apiOutcomeRandom: RandomStream
     var reloadJitterRandom: RandomStream
+    var pushDeliveryRandom: RandomStream
+    var backendLagRandom: RandomStream
 
     /// System getTimeline calls and glances of the whole window, in time order.
     let widget: WidgetStream
@@ -39,6 +41,16 @@ package struct UserSimulator<Observer: SimulationObserver> {
     var pushClock: PoissonClock
     /// Launch process of BGAppRefreshTask once its earliest begin date has passed.
     var backgroundClock: PoissonClock
+    /// Broadcast pushes: the user's key's changes (UTC seconds) and the next one to deliver.
+    let keyChanges: [Double]
+    var nextKeyChange = 0
+    /// The silent-push throttle: tokens left (at most `silentPushesPerHour`) and when last counted.
+    var pushTokens = 0.0
+    var pushTokensAt = 0.0
+    /// Per-minute requests of broadcast fetches, set while one runs (nil otherwise).
+    var broadcastBuckets: UnsafeMutablePointer<Int32>?
+    /// Where `broadcastBuckets` points during a broadcast fetch (owned by the engine; nil: not collected).
+    package var broadcastBucketsOfTask: UnsafeMutablePointer<Int32>?
 
     // Per-instance state (in the workspace, or in another one for a copy that goes its own way).
     let instances: Int
@@ -165,6 +177,8 @@ package struct UserSimulator<Observer: SimulationObserver> {
         instanceRandom = RandomStream(seed: seed, .instances, run, u)
         apiOutcomeRandom = RandomStream(seed: seed, .apiOutcomes, run, u)
         reloadJitterRandom = RandomStream(seed: seed, .reloadPolicy, run, u)
+        pushDeliveryRandom = RandomStream(seed: seed, .pushDelivery, run, u)
+        backendLagRandom = RandomStream(seed: seed, .backendLag, run, u)
         var phaseRandom = RandomStream(seed: seed, .phases, run, u)
         budgetRenewalPhase = phaseRandom.uniform() * .secondsPerDay
         wallClockPhase = constants.aligned ? min(constants.jitterSeconds, constants.alignPeriod) * phaseRandom.uniform() : 0
@@ -177,10 +191,13 @@ package struct UserSimulator<Observer: SimulationObserver> {
         widget = activity.widget
 
         // The clocks of the other sources.
+        let calendar = model.dayFactors
         let opens = max(traits.appOpensPerDay, 0)
-        appClock = PoissonClock(storage: ws.clockStorage(0), days: days, shape: ws.shape(0)) { _ in opens }
-        let pushes = max(constants.fetchOnPush ? constants.dataChangesPerDay : 0, 0)
-        pushClock = PoissonClock(storage: ws.clockStorage(1), days: days, shape: ws.shape(3)) { _ in pushes }
+        appClock = PoissonClock(storage: ws.clockStorage(0), days: days, shape: ws.shape(0)) { opens * calendar[$0].appOpens }
+        let pushes = max(constants.fetchOnPush && !constants.broadcastPushes ? constants.dataChangesPerDay : 0, 0)
+        pushClock = PoissonClock(storage: ws.clockStorage(1), days: days, shape: ws.shape(3)) { pushes * calendar[$0].dataChanges }
+        keyChanges = constants.fetchOnPush && constants.broadcastPushes ? model.keyChanges[traits.contentKey] : []
+        pushTokens = constants.silentPushesPerHour
         // iOS launches at a rate that gives the user's runs per day: a cycle is the earliest-begin
         // interval plus a wait, mostly at night, almost never in Low Power Mode (the Gemini widget report).
         let launches = max(
@@ -286,7 +303,13 @@ package struct UserSimulator<Observer: SimulationObserver> {
     private mutating func begin() {
         for i in 0..<instances { getTimeline(i, at: 0, origin: .system) }
         nextAppOpen = appClock.next(&appOpenRandom, exponentialTables)
-        nextPush = pushClock.next(&pushRandom, exponentialTables)
+        if constants.broadcastPushes {
+            // The first change delivered inside the window.
+            while nextKeyChange < keyChanges.count && keyChanges[nextKeyChange] + utcOffset < 0 { nextKeyChange += 1 }
+            nextPush = nextBroadcastPush(after: 0)
+        } else {
+            nextPush = pushClock.next(&pushRandom, exponentialTables)
+        }
         if constants.fetchOnBackground {
             // Apps that use background refresh submitted a request at install.
             nextBackgroundLaunch = scheduleBackground(from: 0)
@@ -500,9 +523,8 @@ package struct UserSimulator<Observer: SimulationObserver> {
             nextBackgroundLaunch = .infinity
             submitBackground(at: t)
         case .push:
-            pushDeadline = t + constants.taskSliceSeconds
-            _ = fetch(at: t, actor: .app)
-            nextPush = pushClock.next(&pushRandom, exponentialTables)
+            push(at: t)
+            nextPush = constants.broadcastPushes ? nextBroadcastPush(after: t) : pushClock.next(&pushRandom, exponentialTables)
         case .retry:
             nextRetry = .infinity
             retry(at: t)

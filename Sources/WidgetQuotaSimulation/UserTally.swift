@@ -28,6 +28,9 @@ package struct UserTally: Sendable, Equatable {
     package var outageStaleGlances: Int64 = 0
     /// Glances at content older than the freshness target (whatever the TTL), or at an error.
     package var overTargetGlances: Int64 = 0
+    /// Silent pushes sent to the user's app in the counted days, and those iOS delivered.
+    package var pushesSent: Int64 = 0
+    package var pushesDelivered: Int64 = 0
 
     package init() {}
 
@@ -58,6 +61,9 @@ package struct UserTally: Sendable, Equatable {
         errorGlances += o.errorGlances
         outageGlances += o.outageGlances
         outageErrorGlances += o.outageErrorGlances
+        pushesSent += o.pushesSent
+        pushesDelivered += o.pushesDelivered
+
         outageStaleGlances += o.outageStaleGlances
         overTargetGlances += o.overTargetGlances
     }

@@ -31,11 +31,11 @@ package struct WidgetStream {
     /// Fills `buffers`' widget events for one user, spread over each day by the widget's shape.
     /// - Parameters:
     ///   - callsPerDay: the day's expected getTimeline calls of WidgetKit's own (all instances), by local day.
-    ///   - glancesPerDay: expected glances per day.
+    ///   - glancesPerDay: the day's expected glances, by local day.
     @inline(__always)
     package static func generate(
         in buffers: ActivityBuffers, days: Int,
-        callsPerDay: (Int) -> Double, glancesPerDay glances: Double,
+        callsPerDay: (Int) -> Double, glancesPerDay: (Int) -> Double,
         rng: inout RandomStream, tables: ExponentialTables
     ) -> WidgetStream {
         let shape = buffers.widgetShape
@@ -48,6 +48,7 @@ package struct WidgetStream {
         // Position in the day's operational time (expected events since the day began).
         var position = rng.exponential(tables)
         for d in 0..<days {
+            let glances = glancesPerDay(d)
             let mass = callsPerDay(d) + glances
             guard mass > 0 else { continue }  // an empty day passes; the process is memoryless
             let inverse = 1 / mass

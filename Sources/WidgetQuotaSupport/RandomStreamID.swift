@@ -24,6 +24,14 @@ public enum RandomStreamID: UInt64, CaseIterable, Sendable {
     case days = 8
     /// Per user: the phase of the daily reload budget and of an aligned poll.
     case phases = 9
+    /// Per user: which content key the user follows and whether they force-quit the app.
+    case contentKey = 10
+    /// Per user: whether each silent push is delivered.
+    case pushDelivery = 11
+    /// Per user: how old the backend's answer is when a device fetches it.
+    case backendLag = 12
+    /// Per run and content key: when the key's data changes.
+    case contentChanges = 13
     /// Per user: the traits drawn once per run (time zone, Smart Stack, instances, budget, rates).
     case userTraits = 0x7EA1_75
     /// Per run: the value of each uncertain assumption (the next key is the assumption's path hash).

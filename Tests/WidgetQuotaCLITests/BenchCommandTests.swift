@@ -17,8 +17,8 @@ import WidgetQuotaTools
         #expect(engine.map { $0["threads"] as? Int } == [1, 2])
         for figure in engine {
             let userDays = try #require(figure["userDays"] as? Int)
-            // 7 presets × 2 runs × 10 users × the simulated days of each (padding, warm-up, 30, tail).
-            #expect(userDays == 7 * 2 * 10 * 33)
+            // 8 presets × 2 runs × 10 users × the simulated days of each (padding, warm-up, 30, tail).
+            #expect(userDays == 8 * 2 * 10 * 33)
             #expect((figure["userDaysPerSecond"] as? Double ?? 0) > 0)
         }
         #expect(json["parse"] as? [Any] == nil || (json["parse"] as? [Any])?.isEmpty == true)

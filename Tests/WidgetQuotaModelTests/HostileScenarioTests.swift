@@ -126,7 +126,7 @@ import WidgetQuotaTestSupport
         // Accepted limits whose work would run for hours: refused before simulating, with the way out.
         Case(
             "runs that would take hours", args: ["--runs", "100000"], .usage,
-            "this run would simulate 23,100,000,000 user-days (100,000 runs × 1,000 users × 33 days × 7 designs)"),
+            "this run would simulate 26,400,000,000 user-days (100,000 runs × 1,000 users × 33 days × 8 designs)"),
         Case(
             "ten million sample users", args: ["--users", "10000000", "--sample-users", "10000000"], .usage,
             "or pass --allow-long to run it anyway"),

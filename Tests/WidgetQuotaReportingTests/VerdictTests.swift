@@ -157,12 +157,13 @@ import WidgetQuotaTestSupport
             #expect(verdicts.allSatisfy { $0[key] != nil }, "every verdict has \(key)")
         }
         let header = try #require(report.csv().split(whereSeparator: \.isNewline).first)
-        // The verdict's columns end the fixed columns; only the tiers' follow.
+        // The verdict's columns, then the columns added after them; only the tiers' follow.
         let tiers = report.result.scenario.quotas.tiers.map { ",exceed_probability_" + $0.name }.joined()
         #expect(
             header.hasSuffix(
                 ",verdict_deciding_tier,verdict_deciding_limit,verdict_deciding_value,verdict_limit_value,"
                     + "verdict_exceed_probability,verdict_cause,verdict_tier_without_outage,verdict_deciding_value_without_outage,"
-                    + "older_than_ttl_glance_share" + tiers))
+                    + "older_than_ttl_glance_share,backend_requests_per_day_mean,backend_peak_rpm_mean,backend_cost_per_month,"
+                    + "push_delivered_share" + tiers))
     }
 }

@@ -13,6 +13,11 @@ import WidgetQuotaTestSupport
     static func scenario() -> Scenario {
         var s = TestSupport.smallScenario(users: [300, 200_000], runs: 6, days: 30, sample: 300)
         s.api.outages = [Outage(day: 12, startHourUTC: 15, durationHours: 3, errorRate: 0.95)]
+        // Every push wakes the app, so that prebuilt-timeline's pushes all fetch and its storm
+        // after the outage stands out (what these tests take away).
+        s.platform.silentPushDeliveryShare = 1
+        s.platform.silentPushesInLowPower = true
+        s.population.forceQuitShare = 0
         return s
     }
 

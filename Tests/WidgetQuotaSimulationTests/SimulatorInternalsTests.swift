@@ -141,7 +141,7 @@ import WidgetQuotaTestSupport
         var rng = RandomStream(state: 3)
         let calls = { (d: Int) in d % 3 == 0 ? 45.0 : 15.0 }
         let stream = WidgetStream.generate(
-            in: ws.activity, days: days, callsPerDay: calls, glancesPerDay: 10,
+            in: ws.activity, days: days, callsPerDay: calls, glancesPerDay: { _ in 10 },
             rng: &rng, tables: ExponentialTables.shared)
         var perDay = Array(repeating: (calls: 0.0, glances: 0.0), count: 2)  // busy days, quiet days
         var previous = 0.0

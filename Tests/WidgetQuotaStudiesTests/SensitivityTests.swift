@@ -40,6 +40,7 @@ import WidgetQuotaTestSupport
         s.platform.backgroundRunsPerDay = 2
         s.api.failureProbability = 0.01
         s.api.outputTokensPerRequest = 40
+        s.platform.silentPushDeliveryShare = 0.8
         let result = Self.analysis("cache-bgtask", scenario: s)
         #expect(result.drivers.isEmpty)
         let md = SimulationReport(ReportFixtures.result, sensitivity: result).markdown()

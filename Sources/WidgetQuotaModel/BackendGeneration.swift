@@ -1,0 +1,94 @@
+import Foundation
+import WidgetQuotaSupport
+
+/// A design whose paid API call runs on the owner's backend: it generates each content key's
+/// answer (`SharedContent`), caches it, and every device fetches that answer from the backend
+/// or a CDN. Paid requests then scale with keys × regenerations, not with users; the devices'
+/// fetches are the backend's load.
+public struct BackendGeneration: Codable, Sendable, Equatable {
+    /// When the backend calls the paid API for a key.
+    public enum Regeneration: Sendable, Equatable {
+        /// On each data change of the key (a goal, a new forecast).
+        case onChange
+        /// On a schedule, every key every so many minutes (a cron job at :00, :30, ...).
+        case every(minutes: Double)
+        /// On the first device request after the key's cached answer is older than `cacheTTLMinutes`.
+        case afterTTL
+    }
+
+    public var regenerate: Regeneration = .afterTTL
+    /// How long the backend (or its CDN) serves one generated answer: a device's content can be
+    /// this old when it fetches it (and the `afterTTL` regeneration's lifetime).
+    public var cacheTTLMinutes: Double = 15
+    /// Paid API requests per regeneration of one key.
+    public var requestsPerGeneration: Int = 1
+    /// USD per million device requests the backend or CDN serves (nil: not priced).
+    public var pricePerMillionRequests: Double?
+
+    public init(regenerate: Regeneration = .afterTTL, cacheTTLMinutes: Double = 15) {
+        self.regenerate = regenerate
+        self.cacheTTLMinutes = cacheTTLMinutes
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case regenerate, cacheTTLMinutes, requestsPerGeneration, pricePerMillionRequests
+    }
+
+    public init(from decoder: Decoder) throws {
+        let d = BackendGeneration()
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        regenerate = try c.value(.regenerate, or: d.regenerate)
+        cacheTTLMinutes = try c.value(.cacheTTLMinutes, or: d.cacheTTLMinutes)
+        requestsPerGeneration = try c.value(.requestsPerGeneration, or: d.requestsPerGeneration)
+        pricePerMillionRequests = try c.decodeIfPresent(Double.self, forKey: .pricePerMillionRequests)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(regenerate, forKey: .regenerate)
+        try c.encode(cacheTTLMinutes, forKey: .cacheTTLMinutes)
+        try c.encode(requestsPerGeneration, forKey: .requestsPerGeneration)
+        try c.encode(pricePerMillionRequests, forKey: .pricePerMillionRequests)
+    }
+
+    /// The oldest a device's freshly fetched content can be, in minutes: the backend's cache
+    /// lifetime, or the schedule's period.
+    public var generationLagMinutes: Double {
+        switch regenerate {
+        case .every(let minutes): return minutes
+        case .onChange, .afterTTL: return cacheTTLMinutes
+        }
+    }
+}
+
+extension BackendGeneration.Regeneration: Codable {
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        let text = try c.decode(String.self)
+        switch text {
+        case "onChange": self = .onChange
+        case "afterTTL": self = .afterTTL
+        default:
+            if text.hasPrefix("every("), text.hasSuffix(")"), let minutes = Double(text.dropFirst(6).dropLast()) {
+                self = .every(minutes: minutes)
+                return
+            }
+            throw DecodingError.dataCorruptedError(
+                in: c, debugDescription: "unknown regeneration \(quoted(text)); expected \"onChange\", \"afterTTL\" or \"every(MINUTES)\"")
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(summary)
+    }
+
+    /// `onChange`, `every(30)`, `afterTTL`.
+    public var summary: String {
+        switch self {
+        case .onChange: return "onChange"
+        case .afterTTL: return "afterTTL"
+        case .every(let m): return "every(\(NumberText.plain(m)))"
+        }
+    }
+}

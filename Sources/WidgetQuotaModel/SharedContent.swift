@@ -1,0 +1,47 @@
+import Foundation
+import WidgetQuotaSupport
+
+/// What the widget shows, as content that many users share: a team's match summary is the same
+/// text for every fan of the team, a weather line for everyone in a city.
+///
+/// The keys matter to designs whose paid call runs on the owner's backend (once per key, not
+/// per device) and to broadcast pushes (a data change of a key reaches all its devices at once).
+public struct SharedContent: Codable, Sendable, Equatable {
+    /// How many distinct contents there are (teams, cities, locale × day); 1: everyone sees the same.
+    public var keys: Int = 1
+    /// How users spread over the keys: the k-th most popular key holds a share proportional to
+    /// 1 ÷ k^skew (Zipf's law; 0 spreads users evenly). The default 1 gives a few popular keys
+    /// most of the users, as fans of a few big teams or the people of a few big cities.
+    public var skew: Double = 1
+    /// Seconds over which one broadcast push reaches all of a key's devices (APNs fans out a
+    /// topic in seconds to minutes): an uncertain assumption.
+    public var deliveryWindowSeconds: Double = 60
+
+    public init() {}
+
+    public init(from decoder: Decoder) throws {
+        let d = SharedContent()
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        keys = try c.value(.keys, or: d.keys)
+        skew = try c.value(.skew, or: d.skew)
+        deliveryWindowSeconds = try c.value(.deliveryWindowSeconds, or: d.deliveryWindowSeconds)
+    }
+
+    /// Each key's share of the users, most popular first (they add up to 1).
+    public var shares: [Double] {
+        let weights = (1...max(keys, 1)).map { 1 / Foundation.pow(Double($0), skew) }
+        let total = weights.reduce(0, +)
+        return weights.map { $0 / total }
+    }
+
+    /// Expected number of keys that at least one of `users` users follows.
+    public func followedKeys(users: Int) -> Double {
+        shares.reduce(0) { $0 + Self.followed(share: $1, users: users) }
+    }
+
+    /// The chance that at least one of `users` users follows a key of share `share`.
+    public static func followed(share: Double, users: Int) -> Double {
+        guard share < 1 else { return 1 }
+        return -Foundation.expm1(Double(users) * Foundation.log1p(-share))
+    }
+}

@@ -1,0 +1,118 @@
+import WidgetQuotaCharts
+import WidgetQuotaModel
+import WidgetQuotaSimulation
+import WidgetQuotaSupport
+
+/// The report's section on what many users share: backend designs (paid requests per content
+/// key, the load their servers carry), what happened to silent pushes (broadcast or each
+/// user's own), and each calendar event's day. Nil when the scenario has none of these.
+struct SharedContentSection {
+    static let title = "Shared content, pushes and events"
+    let result: SimulationResult
+
+    var designs: [Design] { result.method.designs.compactMap { name in result.scenario.availableDesigns.first { $0.name == name } } }
+
+    func rows(_ design: String) -> [DesignResult] {
+        result.results.filter { $0.design == design }.sorted { $0.users < $1.users }
+    }
+
+    func blocks() -> [PageBlock]? {
+        var blocks = [PageBlock]()
+        if let backend = backendTable() {
+            let content = result.scenario.content
+            let top = content.shares.first ?? 1
+            blocks.append(
+                .paragraph(
+                    "**Backend designs** call the paid API on the owner's backend, once per content key and regeneration "
+                        + "(\(ReportFormat.whole(Double(content.keys))) keys; the most popular holds \(NumberText.percent(top, digits: 0)) of the users), "
+                        + "and serve the answer to every device of the key. Their paid requests follow the keys, not the users; "
+                        + "the devices' fetches are what the backend or its CDN carries. A device's content can be as old as "
+                        + "the backend's cache lifetime when fetched (*Answer age*)."))
+            blocks.append(.table(backend, label: "Backend designs: paid requests and backend load"))
+        }
+        if let pushes = pushTable() {
+            let window = NumberText.plain(result.scenario.content.deliveryWindowSeconds)
+            blocks.append(
+                .paragraph(
+                    "**Silent pushes.** A *broadcast* push reaches every device of a content key within \(window) s of a change; "
+                        + "*per user* pushes come at each device's own times. iOS wakes the app for a share of them only: not when "
+                        + "the user force-quit it, not in Low Power Mode, at most "
+                        + "\(NumberText.plain(result.scenario.platform.silentPushesPerHour)) an hour, and not always then "
+                        + "(Apple's \"Pushing background updates to your App\")."))
+            blocks.append(.table(pushes, label: "Silent pushes"))
+        }
+        for event in result.scenario.calendar.events {
+            blocks.append(.heading("\(event.name), day \(event.day)"))
+            blocks.append(
+                .paragraph(
+                    "That UTC day's paid requests, cost and busiest minute, and the cheapest tier whose limits it breaks in at most "
+                        + "\(NumberText.percent(result.scenario.quotas.acceptableRisk, digits: 0)) of the runs."))
+            blocks.append(.table(eventTable(event), label: "Event: \(event.name)"))
+        }
+        return blocks.isEmpty ? nil : blocks
+    }
+
+    func markdown() -> String? {
+        guard let blocks = blocks() else { return nil }
+        return "## \(Self.title)\n\n" + blocks.map(\.markdown).joined()
+    }
+
+    func page() -> PageSection? {
+        blocks().map { PageSection(title: Self.title, blocks: $0) }
+    }
+
+    func backendTable() -> MarkdownTable? {
+        let backends = designs.filter { $0.backend != nil }
+        guard !backends.isEmpty else { return nil }
+        var t = MarkdownTable([
+            "Design", "Users", "Regenerates", "Paid requests a month", "Paid cost a month", "Backend requests a day",
+            "Backend busiest minute", "Backend cost a month", "Answer age",
+        ])
+        for design in backends {
+            for r in rows(design.name) {
+                guard let b = r.backend else { continue }
+                t.append([
+                    design.name, ReportFormat.users(r.users), b.regenerate, ReportFormat.whole(r.totalRequestsPerMonth.mean),
+                    r.cost.map { ReportFormat.money($0.perMonth.mean) } ?? "–", ReportFormat.whole(b.requestsPerDay.mean),
+                    ReportFormat.whole(b.peakRequestsPerMinute.mean), b.costPerMonth.map(ReportFormat.money) ?? "not priced",
+                    "≤ \(NumberText.plain(b.generationLagMinutes)) min",
+                ])
+            }
+        }
+        return t
+    }
+
+    func pushTable() -> MarkdownTable? {
+        let pushing = designs.filter { $0.fetchTriggers.contains(.push) }
+        guard !pushing.isEmpty else { return nil }
+        var t = MarkdownTable(["Design", "Pushes", "Sent per user-day", "Delivered", "Users", "Busiest minute", "Busiest ÷ mean"])
+        for design in pushing {
+            for r in rows(design.name) {
+                guard let p = r.pushes else { continue }
+                t.append([
+                    design.name, p.scope == Design.PushScope.broadcast.rawValue ? "broadcast" : "per user",
+                    NumberText.plain(p.sentPerUserDay, maxFractionDigits: 2), NumberText.percent(p.deliveredShare, digits: 0),
+                    ReportFormat.users(r.users), ReportFormat.whole(r.load.peakRequestsPerMinute.mean),
+                    "×" + NumberText.plain(r.load.peakToMeanRatio, maxFractionDigits: 1),
+                ])
+            }
+        }
+        return t
+    }
+
+    func eventTable(_ event: CalendarEvent) -> MarkdownTable {
+        var t = MarkdownTable(["Design", "Users", "Paid requests that day", "Cost that day", "Busiest minute", "Tier needed"])
+        for design in designs {
+            for r in rows(design.name) {
+                guard let e = r.events.first(where: { $0.event == event.name }) else { continue }
+                var peak = ReportFormat.whole(e.peakRequestsPerMinute.mean)
+                if let served = e.backendPeakRequestsPerMinute { peak += " (backend \(ReportFormat.whole(served.mean)))" }
+                t.append([
+                    design.name, ReportFormat.users(r.users), ReportFormat.whole(e.requests.mean), e.cost.map(ReportFormat.money) ?? "–",
+                    peak, e.requiredTier ?? (e.exceedsEveryTier ? "above every tier" : "–"),
+                ])
+            }
+        }
+        return t
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import WidgetQuotaModel
+import WidgetQuotaSupport
+
+extension DesignResult {
+    /// A backend design's own figures: the design's requests, cost, load and tiers are its paid
+    /// API requests (per content key); these are the devices' fetches, which the owner's
+    /// backend or CDN serves.
+    public struct BackendLoad: Codable, Sendable {
+        /// When the backend calls the paid API: `onChange`, `every(30)`, `afterTTL`.
+        public var regenerate: String
+        public var contentKeys: Int
+        /// Keys at least one of the users follows (expected).
+        public var followedKeys: Double
+        /// Paid requests per followed key in the month (mean over runs).
+        public var paidRequestsPerKeyMonth: Double
+        /// Device requests the backend serves in a day, across runs.
+        public var requestsPerDay: RunSpread
+        /// Device requests in the busiest minute, across runs.
+        public var peakRequestsPerMinute: RunSpread
+        public var meanRequestsPerMinute: Double
+        /// USD a month at the design's price per million backend requests (nil: not priced).
+        public var costPerMonth: Double?
+        /// The oldest the backend's answer can be when a device fetches it.
+        public var generationLagMinutes: Double
+
+        package init(
+            regenerate: String, contentKeys: Int, followedKeys: Double, paidRequestsPerKeyMonth: Double, requestsPerDay: RunSpread,
+            peakRequestsPerMinute: RunSpread, meanRequestsPerMinute: Double, costPerMonth: Double?, generationLagMinutes: Double
+        ) {
+            self.regenerate = regenerate
+            self.contentKeys = contentKeys
+            self.followedKeys = followedKeys
+            self.paidRequestsPerKeyMonth = paidRequestsPerKeyMonth
+            self.requestsPerDay = requestsPerDay
+            self.peakRequestsPerMinute = peakRequestsPerMinute
+            self.meanRequestsPerMinute = meanRequestsPerMinute
+            self.costPerMonth = costPerMonth
+            self.generationLagMinutes = generationLagMinutes
+        }
+    }
+
+    /// What happened to a design's silent pushes.
+    public struct Pushes: Codable, Sendable {
+        /// `perUser` or `broadcast`.
+        public var scope: String
+        /// Pushes sent per user-day, and the share iOS delivered (force-quit apps, Low Power
+        /// Mode, the hourly throttle and the delivery share take the rest).
+        public var sentPerUserDay: Double
+        public var deliveredShare: Double
+
+        package init(scope: String, sentPerUserDay: Double, deliveredShare: Double) {
+            self.scope = scope
+            self.sentPerUserDay = sentPerUserDay
+            self.deliveredShare = deliveredShare
+        }
+    }
+
+    /// One calendar event's UTC day: its paid requests, cost, busiest minute and the tier it needs.
+    public struct EventDay: Codable, Sendable {
+        public var event: String
+        /// The day (1-based) it falls on.
+        public var day: Int
+        /// Paid API requests that day, across runs.
+        public var requests: RunSpread
+        /// Mean USD that day (nil when the model has no price).
+        public var cost: Double?
+        /// Paid requests in that day's busiest minute, across runs, and its tokens (mean).
+        public var peakRequestsPerMinute: RunSpread
+        public var peakTokensPerMinute: Double
+        /// The cheapest tier whose per-minute and per-day limits that day breaks in at most the
+        /// acceptable share of runs (nil: none of the listed tiers).
+        public var requiredTier: String?
+        public var exceedsEveryTier: Bool
+        /// A backend design's device requests in that day's busiest minute (what its servers carry).
+        public var backendPeakRequestsPerMinute: RunSpread?
+
+        package init(
+            event: String, day: Int, requests: RunSpread, cost: Double?, peakRequestsPerMinute: RunSpread, peakTokensPerMinute: Double,
+            requiredTier: String?, exceedsEveryTier: Bool, backendPeakRequestsPerMinute: RunSpread?
+        ) {
+            self.event = event
+            self.day = day
+            self.requests = requests
+            self.cost = cost
+            self.peakRequestsPerMinute = peakRequestsPerMinute
+            self.peakTokensPerMinute = peakTokensPerMinute
+            self.requiredTier = requiredTier
+            self.exceedsEveryTier = exceedsEveryTier
+            self.backendPeakRequestsPerMinute = backendPeakRequestsPerMinute
+        }
+    }
+}
+
+/// One event day's figures over the runs, for one design and population.
+struct EventDayAcrossRuns {
+    var totals: [Double] = []
+    var peaks: [Double] = []
+    var tokens: [Double] = []
+    var costs: [Double] = []
+    var backendPeaks: [Double] = []
+
+    /// Adds a run: its event-day requests and peak, tokens per request, and the run's cost per request.
+    mutating func add(total: Double, peak: Double, tokensPerRequest: Double, costPerRequest: Double?, backendPeak: Double?) {
+        totals.append(total)
+        peaks.append(peak)
+        tokens.append(tokensPerRequest)
+        if let costPerRequest { costs.append(total * costPerRequest) }
+        if let backendPeak { backendPeaks.append(backendPeak) }
+    }
+
+    func result(event: CalendarEvent, tiers: [QuotaTier], allowedBreakingRuns: Int) -> DesignResult.EventDay {
+        let required = tiers.first { tier in
+            let breaking = totals.indices.filter { r in
+                tier.isExceeded(peakPerMinute: peaks[r], peakQuotaDay: totals[r], tokensPerRequest: tokens[r])
+            }.count
+            return breaking <= allowedBreakingRuns
+        }
+        return .init(
+            event: event.name, day: event.day, requests: RunSpread(totals), cost: costs.isEmpty ? nil : Statistics.mean(costs),
+            peakRequestsPerMinute: RunSpread(peaks), peakTokensPerMinute: Statistics.mean(zip(peaks, tokens).map { $0 * $1 }),
+            requiredTier: required?.name, exceedsEveryTier: required == nil && !tiers.isEmpty,
+            backendPeakRequestsPerMinute: backendPeaks.isEmpty ? nil : RunSpread(backendPeaks))
+    }
+}

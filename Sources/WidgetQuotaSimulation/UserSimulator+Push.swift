@@ -1,0 +1,54 @@
+import Foundation
+import WidgetQuotaModel
+import WidgetQuotaSupport
+
+/// Silent pushes: when they are sent (the user's own data changes, or the content key's, broadcast
+/// to every device of the key), and whether iOS delivers them.
+extension UserSimulator {
+    /// A push sent at `t`: if iOS delivers it, the app is woken for a task slice and fetches.
+    mutating func push(at t: Double) {
+        let isCounted = counted(t)
+        if isCounted { tally.pushesSent += 1 }
+        guard pushDelivered(at: t) else { return }
+        if isCounted { tally.pushesDelivered += 1 }
+        pushDeadline = t + constants.taskSliceSeconds
+        if constants.broadcastPushes {
+            // Counted apart, and kept out of the halves the projection measures its noise with.
+            let half = halfBuckets
+            broadcastBuckets = broadcastBucketsOfTask
+            halfBuckets = nil
+            _ = fetch(at: t, actor: .app)
+            broadcastBuckets = nil
+            halfBuckets = half
+        } else {
+            _ = fetch(at: t, actor: .app)
+        }
+    }
+
+    /// Whether iOS wakes the app for a silent push at `t`: not for an app the user force-quit, not
+    /// in Low Power Mode (unless the scenario says it does), at most `silentPushesPerHour` an hour
+    /// (a token bucket), and then with the delivery share (they are low priority).
+    mutating func pushDelivered(at t: Double) -> Bool {
+        let drawn = pushDeliveryRandom.bernoulli(threshold: constants.pushDeliveryThreshold)
+        if traits.forceQuits { return false }
+        if !constants.silentPushesInLowPower && lowPowerDays[day(t)] { return false }
+        let limit = constants.silentPushesPerHour
+        pushTokens = Swift.min(limit, pushTokens + (t - pushTokensAt) * limit / .secondsPerHour)
+        pushTokensAt = t
+        guard pushTokens >= 1 else { return false }
+        guard drawn else { return false }
+        pushTokens -= 1
+        return true
+    }
+
+    /// The local time the next change of the user's key reaches this device: the change's UTC
+    /// time plus a delay within the delivery window; never before `now` (two changes closer than
+    /// the window may arrive in either order), +infinity when no change is left.
+    mutating func nextBroadcastPush(after now: Double) -> Double {
+        guard nextKeyChange < keyChanges.count else { return .infinity }
+        let change = keyChanges[nextKeyChange]
+        nextKeyChange += 1
+        let arrival = change + utcOffset + constants.deliveryWindowSeconds * pushRandom.uniform()
+        return Swift.max(arrival, now)
+    }
+}
