@@ -80,8 +80,18 @@ package struct ReportCharts {
                 style: .line)
         }
         let ys = series.flatMap { $0.points.map(\.y) }
-        let limits = facts.result.scenario.quotas.tiers.compactMap { tier in
-            tier.rpm.map { ReferenceLine(label: "\(tier.name): \(ReportFormat.whole($0)) requests/min", y: $0) }
+        // Tiers with the same limit share one line, named together ("tier2, tier3: 5,000 requests/min").
+        var limitTiers = [(limit: Double, names: [String])]()
+        for tier in facts.result.scenario.quotas.tiers {
+            guard let rpm = tier.rpm else { continue }
+            if let i = limitTiers.firstIndex(where: { $0.limit == rpm }) {
+                limitTiers[i].names.append(tier.name)
+            } else {
+                limitTiers.append((rpm, [tier.name]))
+            }
+        }
+        let limits = limitTiers.map { entry in
+            ReferenceLine(label: "\(entry.names.joined(separator: ", ")): \(ReportFormat.whole(entry.limit)) requests/min", y: entry.limit)
         }
         let top = ys.max() ?? 1
         // Show a limit when it is within reach, without letting a far-away limit squeeze the curves.

@@ -193,8 +193,15 @@ final class DesignTask {
         }
         if counterfactualUsers > 0 { out.outageExtraRequestsPerUser = outageExtraRequests / Double(counterfactualUsers) }
         let days = Double(model.scenario.horizon.days) * Double(sampleUsers)
-        for (t, count) in sample.enumerated() {
-            out.minuteOfDayPerUser[t % TimeUnits.minutesPerDay] += Double(count) / days
+        if let backend = model.design.backend, let largest = userCounts.max() {
+            // A backend design's typical day is its paid requests', at the largest population.
+            let paid = BackendPaidLoad(model: model, backend: backend, deviceRequestsPerUser: projection.perUserMean).series(users: largest)
+            let perUserDays = Double(model.scenario.horizon.days) * Double(largest)
+            for (t, count) in paid.enumerated() { out.minuteOfDayPerUser[t % TimeUnits.minutesPerDay] += count / perUserDays }
+        } else {
+            for (t, count) in sample.enumerated() {
+                out.minuteOfDayPerUser[t % TimeUnits.minutesPerDay] += Double(count) / days
+            }
         }
         return out
     }
