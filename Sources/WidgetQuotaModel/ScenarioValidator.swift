@@ -228,10 +228,11 @@ package enum ScenarioValidator {
             c.keys >= 1 && c.keys <= maxContentKeys, "content.keys", "must be between 1 and \(maxContentKeys), got \(c.keys)")
         v.number(c.skew, "content.skew", 0...5)
         v.number(c.deliveryWindowSeconds, "content.deliveryWindowSeconds", 0...Double.secondsPerDay)
-        let busiest =
-            max(s.calendar.dayKinds.map(\.factors.dataChanges).max() ?? 1, 1)
-            * max(s.calendar.events.map(\.factors.dataChanges).max() ?? 1, 1)
-        let changes = Double(c.keys) * s.api.dataChangesPerDay.quantile(0.999) * busiest * Double(s.horizon.days + s.horizon.warmupDays + 3)
+        // Every simulated day's factor: the padding, warm-up and tail days as well as the counted ones.
+        let dayFactors = ((-s.horizon.warmupDays - 1)...(s.horizon.days + 1)).reduce(0.0) {
+            $0 + s.calendar.factors(ofDay: $1).dataChanges
+        }
+        let changes = Double(c.keys) * s.api.dataChangesPerDay.quantile(0.999) * dayFactors
         v.check(
             changes <= Double(maxKeyChanges), "content.keys",
             "\(c.keys) keys with up to \(NumberText.plain(s.api.dataChangesPerDay.quantile(0.999))) changes a day each make about "

@@ -265,7 +265,14 @@ package struct UserTraits: Sendable, Equatable {
         // Their own stream, so that adding keys changes no other trait.
         var keyRNG = RandomStream(seed: s.horizon.seed, .contentKey, UInt64(model.run), UInt64(user))
         let keyDraw = keyRNG.uniform()
-        contentKey = model.keyCumulative.firstIndex { keyDraw < $0 } ?? max(model.keyCumulative.count - 1, 0)
+        // The first key whose cumulative share passes the draw (a binary search: up to 100,000 keys).
+        var low = 0
+        var high = max(model.keyCumulative.count - 1, 0)
+        while low < high {
+            let mid = (low + high) / 2
+            if keyDraw < model.keyCumulative[mid] { high = mid } else { low = mid + 1 }
+        }
+        contentKey = low
         forceQuits = keyRNG.bernoulli(s.population.forceQuitShare)
     }
 
