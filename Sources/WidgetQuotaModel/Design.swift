@@ -13,6 +13,10 @@ public struct Design: Codable, Sendable, Equatable {
         case backgroundTask
         /// The app fetches when a push says the data changed.
         case push
+        /// A WidgetKit push notification (iOS 26) says the data changed: WidgetKit reloads the
+        /// widget's timelines, as a reload call does (Apple's "Updating widgets with WidgetKit push
+        /// notifications"), and getTimeline fetches if it is a trigger too.
+        case widgetPush
     }
 
     /// When WidgetKit should ask for the next timeline.

@@ -16,6 +16,7 @@ extension Design {
             )
         }
         if fetchTriggers.contains(.push) { fetchers.append("the app when a push says the data changed") }
+        if fetchTriggers.contains(.widgetPush) { fetchers.append("a WidgetKit push, which reloads the widget's timelines") }
         let requests = requestsPerFetch == 1 ? "one API request" : "\(requestsPerFetch) API requests"
         var text = "Fetched by " + Self.list(fetchers) + " (\(requests) a fetch)"
         if let ttl = cacheTTLMinutes {

@@ -38,7 +38,8 @@ struct SharedContentSection {
                         + "*per user* pushes come at each device's own times. iOS wakes the app for a share of them only: not when "
                         + "the user force-quit it, not in Low Power Mode, at most "
                         + "\(NumberText.plain(result.scenario.platform.silentPushesPerHour)) an hour, and not always then "
-                        + "(Apple's \"Pushing background updates to your App\")."))
+                        + "(Apple's \"Pushing background updates to your App\"). A *WidgetKit* push (iOS 26) reloads the "
+                        + "widget's timelines as a reload call does, spending its budget; *Delivered* is the silent pushes' share."))
             blocks.append(.table(pushes, label: "Silent pushes"))
         }
         for event in result.scenario.calendar.events {
@@ -83,15 +84,19 @@ struct SharedContentSection {
     }
 
     func pushTable() -> MarkdownTable? {
-        let pushing = designs.filter { $0.fetchTriggers.contains(.push) }
+        let pushing = designs.filter(\.sendsPushes)
         guard !pushing.isEmpty else { return nil }
         var t = MarkdownTable(["Design", "Pushes", "Sent per user-day", "Delivered", "Users", "Busiest minute", "Busiest ÷ mean"])
         for design in pushing {
             for r in rows(design.name) {
                 guard let p = r.pushes else { continue }
+                let silent = design.fetchTriggers.contains(.push)
+                let kinds = [silent ? "silent" : nil, design.fetchTriggers.contains(.widgetPush) ? "WidgetKit" : nil].compactMap { $0 }
                 t.append([
-                    design.name, p.scope == Design.PushScope.broadcast.rawValue ? "broadcast" : "per user",
-                    NumberText.plain(p.sentPerUserDay, maxFractionDigits: 2), NumberText.percent(p.deliveredShare, digits: 0),
+                    design.name,
+                    (p.scope == Design.PushScope.broadcast.rawValue ? "broadcast" : "per user") + ", " + kinds.joined(separator: " and "),
+                    NumberText.plain(silent ? p.sentPerUserDay : p.widgetPushesPerUserDay, maxFractionDigits: 2),
+                    silent ? NumberText.percent(p.deliveredShare, digits: 0) : "every one (the budget permitting)",
                     ReportFormat.users(r.users), ReportFormat.whole(r.load.peakRequestsPerMinute.mean),
                     "×" + NumberText.plain(r.load.peakToMeanRatio, maxFractionDigits: 1),
                 ])

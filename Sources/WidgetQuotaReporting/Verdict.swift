@@ -238,7 +238,7 @@ package struct VerdictBuilder {
     /// mean (five times or more): synchronised load, as an aligned poll's :00 is.
     func broadcastDecides(_ v: Verdict) -> Bool {
         guard let design = result.scenario.availableDesigns.first(where: { $0.name == v.design }),
-            design.pushes == .broadcast, design.fetchTriggers.contains(.push), design.backend == nil,
+            design.pushes == .broadcast, design.sendsPushes, design.backend == nil,
             let r = result.results.first(where: { $0.design == v.design && $0.users == v.users })
         else { return false }
         return r.load.peakToMeanRatio >= 5

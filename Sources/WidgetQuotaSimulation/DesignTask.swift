@@ -61,7 +61,7 @@ final class DesignTask {
         buckets.initialize(repeating: 0)
         oddBuckets = .allocate(capacity: model.countedMinutes)
         oddBuckets.initialize(repeating: 0)
-        if model.design.pushes == .broadcast && model.design.fetchTriggers.contains(.push) {
+        if model.design.pushes == .broadcast && model.design.sendsPushes {
             let broadcast = UnsafeMutableBufferPointer<Int32>.allocate(capacity: model.countedMinutes)
             broadcast.initialize(repeating: 0)
             broadcastBuckets = broadcast

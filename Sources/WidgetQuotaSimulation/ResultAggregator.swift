@@ -180,10 +180,11 @@ struct ResultAggregator {
         if let backend = design.backend, isBackend {
             result.backend = backendResult(backend, deviceTotals: deviceTotals, loads: backendLoads, paidMean: totalSpread.mean, users: n)
         }
-        if design.fetchTriggers.contains(.push) {
+        if design.sendsPushes {
             result.pushes = .init(
                 scope: design.pushes.rawValue, sentPerUserDay: tally.perUserDay(\.pushesSent),
-                deliveredShare: UserTally.ratio(tally.pushesDelivered, tally.pushesSent))
+                deliveredShare: UserTally.ratio(tally.pushesDelivered, tally.pushesSent),
+                widgetPushesPerUserDay: tally.perUserDay(\.widgetPushes))
         }
         result.events = zip(events, eventDays).map { event, days in
             days.result(event: event, tiers: tiers, allowedBreakingRuns: allowedBreakingRuns)

@@ -48,11 +48,15 @@ extension DesignResult {
         /// Mode, the hourly throttle and the delivery share take the rest).
         public var sentPerUserDay: Double
         public var deliveredShare: Double
+        /// WidgetKit push notifications per user-day, each reloading the widget's timelines (0:
+        /// the design uses none).
+        public var widgetPushesPerUserDay: Double
 
-        package init(scope: String, sentPerUserDay: Double, deliveredShare: Double) {
+        package init(scope: String, sentPerUserDay: Double, deliveredShare: Double, widgetPushesPerUserDay: Double = 0) {
             self.scope = scope
             self.sentPerUserDay = sentPerUserDay
             self.deliveredShare = deliveredShare
+            self.widgetPushesPerUserDay = widgetPushesPerUserDay
         }
     }
 

@@ -132,7 +132,7 @@ package struct SimulationModel: Sendable {
             return keyRunning
         }
         let needsChanges =
-            (design.pushes == .broadcast && design.fetchTriggers.contains(.push)) || design.backend?.regenerate == .onChange
+            (design.pushes == .broadcast && design.sendsPushes) || design.backend?.regenerate == .onChange
         keyChanges =
             needsChanges
             ? SimulationModel.keyChanges(

@@ -25,6 +25,10 @@ package struct SimulationConstants: Sendable {
     let fetchOnForeground: Bool
     let fetchOnBackground: Bool
     let fetchOnPush: Bool
+    /// WidgetKit push notifications reload the widget on each data change.
+    let widgetPushes: Bool
+    /// Data changes reach the device at all (a silent push, a WidgetKit push or both).
+    let hasPushes: Bool
     let hasTTL: Bool
     /// The TTL in seconds (0 when there is none; check `hasTTL`).
     let ttl: Double
@@ -113,6 +117,8 @@ package struct SimulationConstants: Sendable {
         fetchOnForeground = d.fetchTriggers.contains(.appForeground)
         fetchOnBackground = d.fetchTriggers.contains(.backgroundTask)
         fetchOnPush = d.fetchTriggers.contains(.push)
+        widgetPushes = d.fetchTriggers.contains(.widgetPush)
+        hasPushes = fetchOnPush || widgetPushes
         hasTTL = d.cacheTTLMinutes != nil
         ttl = (d.cacheTTLMinutes ?? 0) * .secondsPerMinute
         freshnessTargetSeconds = s.population.freshnessTargetMinutes * .secondsPerMinute

@@ -5,24 +5,35 @@ import WidgetQuotaSupport
 /// Silent pushes: when they are sent (the user's own data changes, or the content key's, broadcast
 /// to every device of the key), and whether iOS delivers them.
 extension UserSimulator {
-    /// A push sent at `t`: if iOS delivers it, the app is woken for a task slice and fetches.
+    /// A data change reaching the device at `t`: a WidgetKit push reloads the widget's
+    /// timelines; a silent push, if iOS delivers it, wakes the app for a task slice to fetch.
     mutating func push(at t: Double) {
-        let isCounted = counted(t)
-        if isCounted { tally.pushesSent += 1 }
-        guard pushDelivered(at: t) else { return }
-        if isCounted { tally.pushesDelivered += 1 }
-        pushDeadline = t + constants.taskSliceSeconds
         if constants.broadcastPushes {
             // Counted apart, and kept out of the halves the projection measures its noise with.
             let half = halfBuckets
             broadcastBuckets = broadcastBucketsOfTask
             halfBuckets = nil
-            _ = fetch(at: t, actor: .app)
+            deliverPush(at: t)
             broadcastBuckets = nil
             halfBuckets = half
         } else {
-            _ = fetch(at: t, actor: .app)
+            deliverPush(at: t)
         }
+    }
+
+    private mutating func deliverPush(at t: Double) {
+        let isCounted = counted(t)
+        if constants.widgetPushes {
+            // WidgetKit reloads every instance, spending the budget as a reload call does.
+            if isCounted { tally.widgetPushes += 1 }
+            for i in 0..<instances { getTimeline(i, at: t, origin: .reloadCall) }
+        }
+        guard constants.fetchOnPush else { return }
+        if isCounted { tally.pushesSent += 1 }
+        guard pushDelivered(at: t) else { return }
+        if isCounted { tally.pushesDelivered += 1 }
+        pushDeadline = t + constants.taskSliceSeconds
+        _ = fetch(at: t, actor: .app)
     }
 
     /// Whether iOS wakes the app for a silent push at `t`: not for an app the user force-quit, not

@@ -194,9 +194,9 @@ package struct UserSimulator<Observer: SimulationObserver> {
         let calendar = model.dayFactors
         let opens = max(traits.appOpensPerDay, 0)
         appClock = PoissonClock(storage: ws.clockStorage(0), days: days, shape: ws.shape(0)) { opens * calendar[$0].appOpens }
-        let pushes = max(constants.fetchOnPush && !constants.broadcastPushes ? constants.dataChangesPerDay : 0, 0)
+        let pushes = max(constants.hasPushes && !constants.broadcastPushes ? constants.dataChangesPerDay : 0, 0)
         pushClock = PoissonClock(storage: ws.clockStorage(1), days: days, shape: ws.shape(3)) { pushes * calendar[$0].dataChanges }
-        keyChanges = constants.fetchOnPush && constants.broadcastPushes ? model.keyChanges[traits.contentKey] : []
+        keyChanges = constants.hasPushes && constants.broadcastPushes ? model.keyChanges[traits.contentKey] : []
         pushTokens = constants.silentPushesPerHour
         // iOS launches at a rate that gives the user's runs per day: a cycle is the earliest-begin
         // interval plus a wait, mostly at night, almost never in Low Power Mode (the Gemini widget report).

@@ -31,6 +31,8 @@ package struct UserTally: Sendable, Equatable {
     /// Silent pushes sent to the user's app in the counted days, and those iOS delivered.
     package var pushesSent: Int64 = 0
     package var pushesDelivered: Int64 = 0
+    /// WidgetKit push notifications received in the counted days (each reloads every instance).
+    package var widgetPushes: Int64 = 0
 
     package init() {}
 
@@ -63,6 +65,7 @@ package struct UserTally: Sendable, Equatable {
         outageErrorGlances += o.outageErrorGlances
         pushesSent += o.pushesSent
         pushesDelivered += o.pushesDelivered
+        widgetPushes += o.widgetPushes
 
         outageStaleGlances += o.outageStaleGlances
         overTargetGlances += o.overTargetGlances

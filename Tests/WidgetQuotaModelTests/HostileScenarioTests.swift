@@ -86,7 +86,7 @@ import WidgetQuotaTestSupport
         Case("a number where an object belongs", scenario: #"{"platform": 3}"#, .dataError, "platform"),
         Case(
             "unknown fetch trigger", scenario: #"{"designs": [{"name": "x", "fetchTriggers": ["getTimelin"]}]}"#, .dataError,
-            "designs[0].fetchTriggers[0]: unknown value \"getTimelin\"; expected one of getTimeline, appForeground, backgroundTask, push; did you mean \"getTimeline\"?"
+            "designs[0].fetchTriggers[0]: unknown value \"getTimelin\"; expected one of getTimeline, appForeground, backgroundTask, push, widgetPush; did you mean \"getTimeline\"?"
         ),
         Case(
             "unknown reload calls", scenario: #"{"designs": [{"name": "x", "reloadCalls": "sometimes"}]}"#, .dataError,

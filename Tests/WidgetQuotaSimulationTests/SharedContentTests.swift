@@ -177,4 +177,36 @@ import WidgetQuotaTestSupport
         let flooded = TestSupport.row(Self.run(flood, [design]), design.name, users: 300).pushes!
         #expect(flooded.deliveredShare < 0.35 && flooded.deliveredShare > 0.25, "\(flooded.deliveredShare)")
     }
+
+    @Test("A WidgetKit push reloads the widget once per change, whatever becomes of silent pushes")
+    func widgetPushReloads() {
+        var s = TestSupport.smallScenario(users: [300], runs: 2, days: 7)
+        s.api.dataChangesPerDay = 4
+        // One instance, a budget of 40 or more, no Smart Stack: the budget never runs out.
+        s.population.multiWidgetShare = 0
+        s.population.rarelyViewedShare = 0
+        s.population.smartStackShare = 0
+        var quiet = DesignPresets.direct
+        quiet.name = "never"
+        quiet.reloadPolicy = .never
+        quiet.reloadCalls = .never
+        var pushed = quiet
+        pushed.name = "never-widget-push"
+        pushed.fetchTriggers = [.getTimeline, .widgetPush]
+        let result = Self.run(s, [quiet, pushed])
+        let before = TestSupport.row(result, "never", users: 300)
+        let after = TestSupport.row(result, "never-widget-push", users: 300)
+        let pushes = after.pushes!.widgetPushesPerUserDay
+        // Poisson count of 4 a day over 300 users and 7 days: its relative standard error is under 1%.
+        #expect(abs(pushes / 4 - 1) < 0.05, "\(pushes) a day")
+        // Each push reloads the one instance: getTimeline rises by the pushes.
+        let extra = after.getTimelinePerUserDay - before.getTimelinePerUserDay
+        #expect(abs(extra - pushes) < 1e-9, "+\(extra) getTimeline a day for \(pushes) pushes")
+        // It does not launch the app: force-quit apps and Low Power Mode do not stop it.
+        var quitters = s
+        quitters.population.forceQuitShare = 1
+        quitters.population.lowPowerDayShare = 1
+        let unchanged = TestSupport.row(Self.run(quitters, [pushed]), "never-widget-push", users: 300)
+        #expect(abs(unchanged.pushes!.widgetPushesPerUserDay - pushes) < 1e-9)
+    }
 }
