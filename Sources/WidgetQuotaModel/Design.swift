@@ -138,7 +138,7 @@ public struct Design: Codable, Sendable, Equatable {
     }
 
     /// The behaviour fields in which this design differs from `other`.
-    func differences(from other: Design) -> [String] {
+    package func differences(from other: Design) -> [String] {
         let fields: [(String, Bool)] = [
             ("fetchTriggers", Set(fetchTriggers) != Set(other.fetchTriggers)),
             ("cacheTTLMinutes", cacheTTLMinutes != other.cacheTTLMinutes),

@@ -7,9 +7,14 @@ import WidgetQuotaSupport
 
 /// The report's "Recommendation" section: the cheapest design within the owner's limits at each
 /// population, the simulated changes to the owner's design, and what is wasteful or broken.
-struct RecommendationSection {
+package struct RecommendationSection {
     let result: SimulationResult
     let recommendation: Recommendation
+
+    package init(result: SimulationResult, recommendation: Recommendation) {
+        self.result = result
+        self.recommendation = recommendation
+    }
 
     var tiers: [QuotaTier] { result.scenario.quotas.tiers }
     var target: String { NumberText.human(recommendation.freshnessTargetMinutes) }
@@ -45,7 +50,7 @@ struct RecommendationSection {
     static let title = "Recommendation"
 
     /// The section as Markdown, from the same blocks the web page shows.
-    func markdown() -> String {
+    package func markdown() -> String {
         var text = "## \(Self.title)\n\n" + blocks().map(\.markdown).joined()
         while text.hasSuffix("\n\n") { text.removeLast() }
         return text
@@ -118,7 +123,8 @@ struct RecommendationSection {
         }
         var intro = "Each change simulated with the same users, runs and seed as the design as it is; "
         intro += "*as designed* is \(r.ownDesign) unchanged. *Reload budget ran out*: the share of widget-instance days on which "
-        intro += "WidgetKit's reload budget ran out."
+        intro += "WidgetKit's reload budget ran out. A change marked *no measurable effect* moved no figure by half a percent "
+        intro += "(a point of reload-budget days), nor the tier, at any population."
         var table = MarkdownTable(
             [
                 "Change", "Users", "Requests a month", "Cost a month", "Tier", "Older than \(target) min, or none", "Reload budget ran out",
@@ -143,7 +149,8 @@ struct RecommendationSection {
             table.append(cells("as designed", users, first.before, nil))
             for change in r.changes {
                 guard let e = change.effects.first(where: { $0.users == users }) else { continue }
-                table.append(cells(change.description, users, e.after, e.before))
+                let label = change.measurable ? change.description : change.description + " — no measurable effect"
+                table.append(cells(label, users, e.after, e.before))
             }
         }
         return [
@@ -156,7 +163,9 @@ struct RecommendationSection {
     func verdictOnChanges() -> String {
         let r = recommendation
         let limits = r.maxCostPerMonth == nil ? "both limits" : "every limit (tier, staleness, budget)"
-        let everywhere = r.changes.filter { c in !c.effects.isEmpty && c.effects.allSatisfy(\.after.meetsTargets) }
+        // A change with no measurable effect is never the advice.
+        let measured = r.changes.filter(\.measurable)
+        let everywhere = measured.filter { c in !c.effects.isEmpty && c.effects.allSatisfy(\.after.meetsTargets) }
         let asDesigned = r.changes.first.map { c in c.effects.allSatisfy(\.before.meetsTargets) } ?? false
         if asDesigned {
             return "\(r.ownDesign) is within \(limits) at every population as it is; the changes above only move the cost."
@@ -167,7 +176,7 @@ struct RecommendationSection {
         if let best = everywhere.min(by: { cheapest($0) < cheapest($1) }) {
             return "With \(best.description), \(r.ownDesign) is within \(limits) at every population."
         }
-        let some = r.changes.filter { c in c.effects.contains(where: \.after.meetsTargets) }
+        let some = measured.filter { c in c.effects.contains(where: \.after.meetsTargets) }
         if let best = some.max(by: { $0.effects.filter(\.after.meetsTargets).count < $1.effects.filter(\.after.meetsTargets).count }) {
             let users = best.effects.filter(\.after.meetsTargets).map { ReportFormat.users($0.users) }
             return

@@ -51,6 +51,10 @@ public struct Recommendation: Codable, Sendable, Equatable {
         public var design: String
         /// The effect at each population, against the design as it is.
         public var effects: [Effect]
+        /// False when, at every population, no figure moved beyond the simulation's noise
+        /// (`RecommendationStudy.moves`): the change is reported as having no measurable effect,
+        /// never as advice.
+        public var measurable: Bool = true
     }
 
     /// A design's figures at one population before and after a change.
@@ -146,9 +150,65 @@ package struct RecommendationStudy: Sendable {
                     users: before.users, before: Self.figures(before, targets: targets, tiers: scenario.quotas.tiers),
                     after: Self.figures(after, targets: targets, tiers: scenario.quotas.tiers))
             }
-            return Recommendation.Change(kind: change.kind, description: change.description, design: change.design.name, effects: effects)
+            var made = Recommendation.Change(
+                kind: change.kind, description: change.description, design: change.design.name, effects: effects)
+            made.measurable = effects.contains(where: Self.moves)
+            return made
         }
         return recommendation
+    }
+
+    /// Whether a change moved a figure beyond what the simulation can tell from noise. The design
+    /// and its change are simulated with the same users, runs and seed (common random numbers),
+    /// so a real effect shows as a difference however small the spread of each; the thresholds
+    /// are what a product owner could notice: half a percent of the requests or of the glances
+    /// over the target, a point of reload-budget days, or another tier or verdict.
+    package static func moves(_ e: Recommendation.Effect) -> Bool {
+        let b = e.before
+        let a = e.after
+        let requests = b.requestsPerMonth > 0 ? abs(a.requestsPerMonth / b.requestsPerMonth - 1) : abs(a.requestsPerMonth)
+        return requests >= 0.005 || abs(a.overTargetShare - b.overTargetShare) >= 0.005
+            || abs(a.budgetExhaustedDayShare - b.budgetExhaustedDayShare) >= 0.01 || a.tier != b.tier
+            || a.exceedsEveryTier != b.exceedsEveryTier || a.meetsTargets != b.meetsTargets
+    }
+
+    /// True when the change has no more requests and no more glances over the target than the
+    /// design as it is, and moved a figure beyond noise.
+    package static func beats(_ e: Recommendation.Effect) -> Bool {
+        e.after.requestsPerMonth <= e.before.requestsPerMonth && e.after.overTargetShare <= e.before.overTargetShare && moves(e)
+    }
+
+    /// Adds the values of a sweep of the owner's design that beat it at the sweep's population: no
+    /// more requests and no more glances over the target, and a figure moved beyond noise. The
+    /// sweep and the recommendation then agree: a point of the trade-off that is better on both
+    /// counts is a change to make (its effects are given at every population). `variants` are the
+    /// sweep's designs, simulated in `batch`.
+    package func adding(
+        sweep: SweepResult, variants: [Design], batch: StudyBatch, result: SimulationResult, to recommendation: Recommendation
+    ) -> Recommendation {
+        guard let own = ownDesign, sweep.design == own.name else { return recommendation }
+        let targets = scenario.targets
+        let tiers = scenario.quotas.tiers
+        let before = result.results.filter { $0.design == own.name }
+        var out = recommendation
+        for (value, variant) in zip(sweep.points.map(\.value), variants) {
+            let after = batch.rows(variant)
+            let effects = before.compactMap { b -> Recommendation.Effect? in
+                guard let a = after.first(where: { $0.users == b.users }) else { return nil }
+                return .init(
+                    users: b.users, before: Self.figures(b, targets: targets, tiers: tiers),
+                    after: Self.figures(a, targets: targets, tiers: tiers))
+            }
+            guard let e = effects.first(where: { $0.users == sweep.users }), Self.beats(e) else { continue }
+            var description = sweep.knob.setting(value)
+            if let current = sweep.knob.current(of: own) {
+                description += " instead of " + sweep.knob.setting(current).replacingOccurrences(of: "a ", with: "", options: .anchored)
+            }
+            description += " (a point of the \(sweep.knob.rawValue) sweep with fewer requests and fewer old glances)"
+            guard !out.changes.contains(where: { $0.design == variant.name }) else { continue }
+            out.changes.append(.init(kind: "sweep", description: description, design: variant.name, effects: effects))
+        }
+        return out
     }
 
     /// The changes to the owner's design worth simulating, given the projection `result`
@@ -319,6 +379,25 @@ package struct RecommendationStudy: Sendable {
         return out
     }
 
+    /// What to do about a reload budget that runs out, given what the design already does: never
+    /// a change to what it already is.
+    static func budgetAdvice(_ d: Design) -> String {
+        let onlyReads = d.hasCache && !d.fetchTriggers.contains(.getTimeline)
+        switch d.reloadPolicy {
+        case .never where d.reloadCalls == .onceOnSuccess || d.reloadCalls == .never:
+            return "The design asks for no reloads of its own beyond one after a successful fetch: WidgetKit's own reloads and "
+                + "Smart Stack rotation spend the budget (rarely viewed widgets have a small one). Nothing in the design to change; "
+                + "expect its reloads, and pushes, to be refused on those days."
+        case .never:
+            return
+                "Ask the widget to reload once after a successful fetch, not \(d.reloadCalls == .everyFetch ? "after every attempt" : "on every app open")."
+        default:
+            return onlyReads
+                ? "The widget only reads the cache: drop its own reload policy (.never) and let the app ask after a successful fetch."
+                : "Reload less often: a longer reload policy, or let the app ask after a successful fetch."
+        }
+    }
+
     /// The flags one design's row raises.
     package static func flags(design d: Design, row r: DesignResult, scenario: Scenario) -> [Recommendation.Flag] {
         var out = [Recommendation.Flag]()
@@ -332,9 +411,7 @@ package struct RecommendationStudy: Sendable {
                 "the reload budget ran out on \(pct(r.budgetExhaustedDayShare)) of widget-instance days (more than \(pct(budgetExhaustedLimit))), "
                     + "with \(NumberText.human(r.getTimelinePerUserDay)) getTimeline calls a user-day: once it runs out, WidgetKit "
                     + "refuses reloads until it refills, and the widget keeps showing what it last rendered. "
-                    + (d.hasCache && !d.fetchTriggers.contains(.getTimeline)
-                        ? "The widget only reads the cache: drop its own reload policy (.never) and let the app ask after a successful fetch."
-                        : "Reload less often: a longer reload policy, or let the app ask after a successful fetch."))
+                    + budgetAdvice(d))
         }
         if d.fetchTriggers.contains(.backgroundTask) {
             let hours = d.backgroundIntervalHours ?? scenario.platform.backgroundEarliestBeginHours

@@ -50,6 +50,26 @@ public struct Sweep: Sendable {
         }
 
         /// `design` with the knob set to `value`.
+        /// This knob's value in `design` (nil: the design has none, such as no cache).
+        public func current(of design: Design) -> Double? {
+            switch self {
+            case .ttl: return design.cacheTTLMinutes
+            case .background: return design.fetchTriggers.contains(.backgroundTask) ? design.backgroundIntervalHours : nil
+            case .poll:
+                if case .after(let minutes) = design.reloadPolicy { return minutes }
+                return nil
+            }
+        }
+
+        /// The setting in words: `a cache TTL of 2 h`, `a BGAppRefreshTask interval of 4 h`, `a reload policy of .after(1 h)`.
+        public func setting(_ value: Double) -> String {
+            switch self {
+            case .ttl: return "a cache TTL of \(Design.duration(minutes: value))"
+            case .background: return "a BGAppRefreshTask interval of \(Design.duration(hours: value))"
+            case .poll: return "a reload policy of .after(\(Design.duration(minutes: value)))"
+            }
+        }
+
         public func apply(_ value: Double, to design: Design) -> Design {
             var d = design
             d.name = "\(design.name)@\(rawValue)=\(NumberText.plain(value))"

@@ -25,7 +25,9 @@ public struct SimulationJob: Sendable {
     public var prices: PriceTable
     /// Run "What drives the number" for the baseline design.
     public var sensitivity = true
-    /// Sweep the baseline design's cache TTL (when it has a cache) for the trade-off chart.
+    /// Sweep the baseline design's cache TTL (when it has a cache), or else its reload policy's
+    /// interval (when it fetches in getTimeline under `.after`), for the trade-off chart and the
+    /// recommendation.
     public var sweep = false
     /// Measure the loads of ordinary days as well (when the scenario has outages), so that the
     /// verdict can say which tier the outage costs; the simulation runs once either way.
@@ -80,11 +82,17 @@ public struct SimulationJob: Sendable {
                     sampleUsers: sample, threads: threads)
                 report.sensitivity = analysis.run(progress: progress.counter(label: "Sensitivity", total: analysis.settingCount))
             }
-            if sweep && baseline.hasCache {
-                // Same runs and seed as the projection, so the sweep's default-TTL row matches its table.
+            // The cache TTL of a design with a cache, else the interval of a reload policy that fetches.
+            var knob: Sweep.Knob?
+            if baseline.hasCache {
+                knob = .ttl
+            } else if case .after = baseline.reloadPolicy, baseline.fetchTriggers.contains(.getTimeline) {
+                knob = .poll
+            }
+            if sweep, let knob {
+                // Same runs and seed as the projection, so the sweep's row of the design as it is matches its table.
                 ttlSweep = try Sweep(
-                    scenario: scenario, design: baseline, knob: .ttl,
-                    values: Sweep.Knob.ttl.defaultValues, users: result.focusUsers)
+                    scenario: scenario, design: baseline, knob: knob, values: knob.defaultValues, users: result.focusUsers)
             }
         }
         let study = recommend ? RecommendationStudy(scenario: scenario, designs: engine.designs) : nil
@@ -95,6 +103,10 @@ public struct SimulationJob: Sendable {
                 scenario: scenario, designs: studied, known: (engine.designs, result), threads: threads, prices: prices)
             report.sweep = ttlSweep?.result(from: batch)
             report.recommendation = study?.run(result: result, batch: batch)
+            if let study, let recommendation = report.recommendation, let sweep = report.sweep, let ttlSweep {
+                report.recommendation = study.adding(
+                    sweep: sweep, variants: ttlSweep.variants, batch: batch, result: result, to: recommendation)
+            }
         }
         progress.finish()
         report.thresholds = try ThresholdEvaluator.evaluate(thresholds, on: report.thresholdMetrics)
