@@ -102,6 +102,7 @@ package struct RecommendationSection {
             } else {
                 line += " None is within the staleness limit."
             }
+            if let why = choice.infeasibility { line += " " + infeasibilityText(why) }
             choices.append(line)
         }
         var blocks: [PageBlock] = [.paragraph(intro), .bullets(choices)]
@@ -113,6 +114,35 @@ package struct RecommendationSection {
                 .paragraph("Only the scenario's own designs and its baseline were compared; `--with-presets` adds the built-in designs."))
         }
         return blocks + changes() + flags()
+    }
+
+    /// Which limits conflict and by how much: the fetching the freshness target needs at the
+    /// least, what that costs, the least each limit would have to give, and a backend.
+    func infeasibilityText(_ why: Recommendation.Infeasibility) -> String {
+        let r = recommendation
+        var text =
+            "No design where each phone calls the API can keep content within \(target) min at "
+            + "\(NumberText.percent(1 - r.maxStaleShare, digits: 0)) of glances with fewer than **\(why.fewestFetchesPerUserDay) fetches a user-day**, "
+            + "even with every fetch timed just before the user looks: \(ReportFormat.short(why.requestsPerMonthAtBound)) requests a month"
+        if let cost = why.costPerMonthAtBound { text += ", **\(ReportFormat.money(cost)) a month**" }
+        text += "."
+        var relax = [String]()
+        if let b = why.budgetNeeded { relax.append("a budget of \(ReportFormat.money(b.value)) a month (\(b.design))") }
+        if let s = why.staleShareNeeded {
+            relax.append(
+                "old glances at \(NumberText.percent(s.value, digits: 0)) instead of \(NumberText.percent(r.maxStaleShare, digits: 0)) (\(s.design))"
+            )
+        }
+        if let t = why.tierNeeded, let tier = t.tier { relax.append("\(tier) (\(t.design))") }
+        if !relax.isEmpty { text += " The least each limit would have to give, the others held: " + relax.joined(separator: "; or ") + "." }
+        if let backend = why.backendThatFits {
+            text += " The backend design \(backend) fits: its paid requests follow the content keys, not the users."
+        } else if !result.results.contains(where: { $0.backend != nil }) {
+            text +=
+                " A design whose backend calls the API once per content key (`backend-shared`, or a design with `backend`) "
+                + "pays per key, not per user; compare one."
+        }
+        return text
     }
 
     func changes() -> [PageBlock] {

@@ -38,6 +38,8 @@ public struct Recommendation: Codable, Sendable, Equatable {
         public var freshestWithinTier: String?
         /// When none is within both: the cheapest design within the staleness limit (nil: none is).
         public var cheapestWithinStaleness: String?
+        /// When none is within every limit: which limits conflict, and by how much.
+        public var infeasibility: Infeasibility?
     }
 
     /// One change to the owner's design and its simulated effect.
@@ -272,6 +274,7 @@ package struct RecommendationStudy: Sendable {
                             ? $0.freshness.overTargetShare < $1.freshness.overTargetShare : cheaper($0, $1)
                     }?.design
                 choice.cheapestWithinStaleness = fresh.min(by: cheaper)?.design
+                choice.infeasibility = infeasibility(rows: rows, users: users, scenario: result.scenario)
             }
             return choice
         }
