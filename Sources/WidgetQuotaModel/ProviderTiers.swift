@@ -11,13 +11,15 @@ package struct ProviderTiers: Sendable, Equatable {
     /// `provider/` prefix is removed.
     package var modelPrefixes: [String]
     package var tiers: [QuotaTier]
+    /// How the provider counts a requests-per-day limit's day.
+    package var dayWindow: QuotaSettings.DayWindow = .calendar
 
     /// Every bundled table.
     package static let bundled: [ProviderTiers] = [
         ProviderTiers(provider: "gemini", displayName: "Gemini API", modelPrefixes: ["gemini"], tiers: QuotaTier.gemini),
         ProviderTiers(
             provider: "openai", displayName: "OpenAI", modelPrefixes: ["gpt-", "chatgpt-", "o1", "o3", "o4"],
-            tiers: QuotaTier.openAI),
+            tiers: QuotaTier.openAI, dayWindow: .rolling24h),
         ProviderTiers(provider: "anthropic", displayName: "Anthropic", modelPrefixes: ["claude"], tiers: QuotaTier.anthropic),
     ]
 
@@ -49,19 +51,22 @@ extension QuotaTier {
                 note: "OpenAI free tier, gpt-4o-mini; \(page); check platform.openai.com/settings/organization/limits"),
             QuotaTier(
                 name: "tier1", rpm: 500, tpm: 200_000, rpd: 10_000, readOn: read,
-                note: "OpenAI tier 1 ($5 paid), gpt-4o-mini / gpt-4.1-mini; the day is a rolling 24 h; \(page)"),
+                note: "OpenAI tier 1 ($5 paid), gpt-4o-mini / gpt-4.1-mini; the day is a rolling 24 h; \(page)",
+                qualification: .init(minimumSpend: 5)),
             QuotaTier(
                 name: "tier2", rpm: 5_000, tpm: 2_000_000, rpd: nil, readOn: read,
-                note: "OpenAI tier 2 ($50 paid, 7 days); no requests-per-day limit published; \(page)"),
+                note: "OpenAI tier 2 ($50 paid, 7 days); no requests-per-day limit published; \(page)",
+                qualification: .init(minimumSpend: 50, daysSinceFirstPayment: 7)),
             QuotaTier(
                 name: "tier3", rpm: 5_000, tpm: 4_000_000, rpd: nil, readOn: read,
-                note: "OpenAI tier 3 ($100 paid, 7 days); \(page)"),
+                note: "OpenAI tier 3 ($100 paid, 7 days); \(page)", qualification: .init(minimumSpend: 100, daysSinceFirstPayment: 7)),
             QuotaTier(
                 name: "tier4", rpm: 10_000, tpm: 10_000_000, rpd: nil, readOn: read,
-                note: "OpenAI tier 4 ($250 paid, 14 days); \(page)"),
+                note: "OpenAI tier 4 ($250 paid, 14 days); \(page)", qualification: .init(minimumSpend: 250, daysSinceFirstPayment: 14)),
             QuotaTier(
                 name: "tier5", rpm: 30_000, tpm: 150_000_000, rpd: nil, readOn: read,
-                note: "OpenAI tier 5 ($1,000 paid, 30 days); \(page)"),
+                note: "OpenAI tier 5 ($1,000 paid, 30 days); \(page)",
+                qualification: .init(minimumSpend: 1_000, daysSinceFirstPayment: 30)),
         ]
     }()
 
@@ -79,16 +84,20 @@ extension QuotaTier {
         return [
             QuotaTier(
                 name: "tier1", rpm: 50, tpm: nil, rpd: nil, readOn: read,
-                note: "Anthropic tier 1 ($5 credit), Claude Haiku 4.5: 50,000 input and 10,000 output tokens a minute; \(page)"),
+                note: "Anthropic tier 1 ($5 credit), Claude Haiku 4.5: 50,000 input and 10,000 output tokens a minute; \(page)",
+                qualification: .init(minimumSpend: 5)),
             QuotaTier(
                 name: "tier2", rpm: 1_000, tpm: nil, rpd: nil, readOn: read,
-                note: "Anthropic tier 2 ($40 credit), Claude Haiku 4.5: 450,000 input and 90,000 output tokens a minute; \(page)"),
+                note: "Anthropic tier 2 ($40 credit), Claude Haiku 4.5: 450,000 input and 90,000 output tokens a minute; \(page)",
+                qualification: .init(minimumSpend: 40)),
             QuotaTier(
                 name: "tier3", rpm: 2_000, tpm: nil, rpd: nil, readOn: read,
-                note: "Anthropic tier 3 ($200 credit), Claude Haiku 4.5: 1,000,000 input and 200,000 output tokens a minute; \(page)"),
+                note: "Anthropic tier 3 ($200 credit), Claude Haiku 4.5: 1,000,000 input and 200,000 output tokens a minute; \(page)",
+                qualification: .init(minimumSpend: 200)),
             QuotaTier(
                 name: "tier4", rpm: 4_000, tpm: nil, rpd: nil, readOn: read,
-                note: "Anthropic tier 4 ($400 credit), Claude Haiku 4.5: 4,000,000 input and 800,000 output tokens a minute; \(page)"),
+                note: "Anthropic tier 4 ($400 credit), Claude Haiku 4.5: 4,000,000 input and 800,000 output tokens a minute; \(page)",
+                qualification: .init(minimumSpend: 400)),
         ]
     }()
 }

@@ -14,17 +14,35 @@ public struct QuotaTier: Codable, Sendable, Equatable {
     public var readOn: String
     /// Anything a reader should know about the tier; empty when a scenario gives none.
     public var note: String
+    /// What an account must have done to be granted the tier (nil: nothing, or unpublished).
+    public var qualification: Qualification?
 
-    public init(name: String, rpm: Double?, tpm: Double?, rpd: Double?, readOn: String, note: String) {
+    /// A tier earned rather than chosen: so much paid to the provider, so many days after the first payment.
+    public struct Qualification: Codable, Sendable, Equatable {
+        /// USD paid to the provider in all.
+        public var minimumSpend: Double
+        /// Days since the first successful payment.
+        public var daysSinceFirstPayment: Int
+
+        public init(minimumSpend: Double, daysSinceFirstPayment: Int = 0) {
+            self.minimumSpend = minimumSpend
+            self.daysSinceFirstPayment = daysSinceFirstPayment
+        }
+    }
+
+    public init(
+        name: String, rpm: Double?, tpm: Double?, rpd: Double?, readOn: String, note: String, qualification: Qualification? = nil
+    ) {
         self.name = name
         self.rpm = rpm
         self.tpm = tpm
         self.rpd = rpd
         self.readOn = readOn
         self.note = note
+        self.qualification = qualification
     }
 
-    enum CodingKeys: String, CodingKey { case name, rpm, tpm, rpd, readOn, note }
+    enum CodingKeys: String, CodingKey { case name, rpm, tpm, rpd, readOn, note, qualification }
 
     /// `name` and `readOn` are required; the limits and `note` are optional.
     public init(from decoder: Decoder) throws {
@@ -35,6 +53,7 @@ public struct QuotaTier: Codable, Sendable, Equatable {
         rpd = try c.decodeIfPresent(Double.self, forKey: .rpd)
         readOn = try c.decode(String.self, forKey: .readOn)
         note = try c.decodeIfPresent(String.self, forKey: .note) ?? ""
+        qualification = try c.decodeIfPresent(Qualification.self, forKey: .qualification)
     }
 
     /// The Gemini API tiers (gemini-2.5-flash), as published when read.
@@ -57,8 +76,22 @@ public struct QuotaTier: Codable, Sendable, Equatable {
 /// How quotas are counted and which tiers to plan against.
 public struct QuotaSettings: Codable, Sendable, Equatable {
     /// UTC offset of the quota's day boundary (Gemini resets daily quotas at midnight Pacific time;
-    /// −8 is Pacific standard time).
+    /// −8 is Pacific standard time), for `dayWindow` `calendar`.
     public var resetUTCOffsetHours: Double = -8
+    /// How a requests-per-day limit counts its day.
+    public enum DayWindow: String, Codable, Sendable, CaseIterable {
+        /// A calendar day from midnight at `resetUTCOffsetHours` (Gemini: midnight Pacific).
+        case calendar
+        /// Any 24 hours in a row (OpenAI's tier notes).
+        case rolling24h
+
+        public init(from decoder: Decoder) throws { self = try ScenarioEnum.decode(decoder) }
+    }
+    /// The window of daily limits; unless the scenario writes it, the bundled provider's.
+    public var dayWindow: DayWindow = .calendar {
+        didSet { dayWindowFromScenario = true }
+    }
+    private var dayWindowFromScenario = false
     /// Tiers to plan against, cheapest first. Unless the scenario lists its own, the bundled table
     /// of the model's provider (`ProviderTiers`); empty when no table is bundled for it.
     public var tiers: [QuotaTier] = QuotaTier.gemini {
@@ -75,7 +108,7 @@ public struct QuotaSettings: Codable, Sendable, Equatable {
 
     public init() {}
 
-    enum CodingKeys: String, CodingKey { case resetUTCOffsetHours, tiers, acceptableRisk }
+    enum CodingKeys: String, CodingKey { case resetUTCOffsetHours, dayWindow, tiers, acceptableRisk }
 
     public init(from decoder: Decoder) throws {
         let d = QuotaSettings()
@@ -83,7 +116,9 @@ public struct QuotaSettings: Codable, Sendable, Equatable {
         resetUTCOffsetHours = try c.value(.resetUTCOffsetHours, or: d.resetUTCOffsetHours)
         tiers = try c.value(.tiers, or: d.tiers)
         acceptableRisk = try c.value(.acceptableRisk, or: d.acceptableRisk)
+        dayWindow = try c.value(.dayWindow, or: d.dayWindow)
         tiersFromScenario = c.contains(.tiers)
+        dayWindowFromScenario = c.contains(.dayWindow)
     }
 
     /// Unless the scenario set its own tiers, plans against the bundled tiers of `model`'s
@@ -95,6 +130,10 @@ public struct QuotaSettings: Codable, Sendable, Equatable {
         tiers = provider.flatMap(ProviderTiers.table) ?? []
         tiersFromScenario = false
         bundledProvider = provider
+        if !dayWindowFromScenario {
+            dayWindow = ProviderTiers.bundled.first { $0.provider == provider }?.dayWindow ?? .calendar
+            dayWindowFromScenario = false
+        }
     }
 
     /// When the plan has no tiers because none are bundled for the model's provider: why, in a
@@ -109,6 +148,7 @@ public struct QuotaSettings: Codable, Sendable, Equatable {
     /// Equal when the JSON fields are equal (where the tiers came from is not compared).
     public static func == (a: QuotaSettings, b: QuotaSettings) -> Bool {
         a.resetUTCOffsetHours == b.resetUTCOffsetHours && a.tiers == b.tiers && a.acceptableRisk == b.acceptableRisk
+            && a.dayWindow == b.dayWindow
     }
 }
 

@@ -54,6 +54,7 @@ public enum ScenarioLoader {
     private static func referenceTree() -> Any {
         var s = Scenario()
         s.name = ""
+        s.quotas.tiers = [QuotaTier(name: "", rpm: 1, tpm: 1, rpd: 1, readOn: "", note: "", qualification: .init(minimumSpend: 1))]
         s.targets.maxTier = ""
         s.targets.maxCostPerMonth = 1
         var backend = DesignPresets.direct
@@ -79,7 +80,7 @@ public enum ScenarioLoader {
     private static let wholeNumberKeys: Set<String> = [
         "schemaVersion", "days", "warmupDays", "users", "runs", "seed", "sampleUsers", "instancesWhenMulti",
         "reloadBudgetMin", "reloadBudgetMax", "rarelyViewedBudget", "day", "timelineEntries", "requestsPerFetch", "maxRetries",
-        "growth", "start", "end", "months", "keys", "requestsPerGeneration",
+        "growth", "start", "end", "months", "keys", "requestsPerGeneration", "daysSinceFirstPayment",
     ]
 
     private static func checkWholeNumbers(_ value: Any, key: String, path: String) throws {

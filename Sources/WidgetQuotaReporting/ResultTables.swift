@@ -73,12 +73,20 @@ struct ResultTables {
 
     /// Tier limits as read, so the reader can check them against the console.
     func tiers() -> MarkdownTable {
-        var t = MarkdownTable(["Tier", "Requests / min", "Tokens / min", "Requests / day", "Read on", "Note"])
-        for tier in result.scenario.quotas.tiers {
+        let quotas = result.scenario.quotas
+        let day =
+            quotas.dayWindow == .rolling24h
+            ? "Requests / day (any 24 h)"
+            : "Requests / day (from midnight UTC\(quotas.resetUTCOffsetHours < 0 ? "−" : "+")\(NumberText.plain(abs(quotas.resetUTCOffsetHours))))"
+        var t = MarkdownTable(["Tier", "Requests / min", "Tokens / min", day, "Earned by", "Read on", "Note"])
+        for tier in quotas.tiers {
+            let earned = tier.qualification.map { q in
+                ReportFormat.money(q.minimumSpend) + " paid" + (q.daysSinceFirstPayment > 0 ? ", \(q.daysSinceFirstPayment) days" : "")
+            }
             t.append([
                 tier.name, tier.rpm.map { ReportFormat.whole($0) } ?? "unpublished",
                 tier.tpm.map { ReportFormat.whole($0) } ?? "unpublished",
-                tier.rpd.map { ReportFormat.whole($0) } ?? "unpublished (treated as unlimited)", tier.readOn, tier.note,
+                tier.rpd.map { ReportFormat.whole($0) } ?? "unpublished (treated as unlimited)", earned ?? "–", tier.readOn, tier.note,
             ])
         }
         return t

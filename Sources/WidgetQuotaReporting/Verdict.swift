@@ -174,6 +174,7 @@ package struct VerdictBuilder {
         }
         v.reason = reason(v, r, limit: limit, calm: calm)
         v.advice = advice(v, r, limit: limit, calm: calm)
+        if let earned = qualificationText(r) { v.advice += (v.advice.isEmpty ? "" : " ") + earned }
         return v
     }
 
@@ -220,6 +221,10 @@ package struct VerdictBuilder {
     func peakText(_ v: Verdict, _ limit: Limit, when: Bool = true) -> String {
         switch limit {
         case .requestsPerDay:
+            if result.scenario.quotas.dayWindow == .rolling24h {
+                guard when, let day = v.busiestQuotaDay else { return "the busiest 24 hours" }
+                return "the busiest 24 hours (most often from day \(day))"
+            }
             guard when, let day = v.busiestQuotaDay else { return "the busiest quota day" }
             let outageDay = outageQuotaDays.contains(day) && outageDecides(v) ? ", the outage's" : ""
             return "the busiest quota day (most often day \(day)\(outageDay))"
@@ -232,6 +237,25 @@ package struct VerdictBuilder {
             guard when, let minute = v.typicalPeakMinuteUTC else { return noun }
             return noun + " (a typical day peaks at \(ReportFormat.clock(minutes: Double(minute))) UTC)"
         }
+    }
+
+    /// When the tier needed is earned rather than chosen (so much paid, so many days after the
+    /// first payment) and this design's spend would not have it from the launch's first day: from
+    /// which day it could, and that the days before need the tier below.
+    func qualificationText(_ r: DesignResult) -> String? {
+        guard let name = r.requiredTier, let tier = tiers.first(where: { $0.name == name }), let q = tier.qualification,
+            let cost = r.cost?.perMonth.mean, cost > 0
+        else { return nil }
+        let perDay = cost / Double(result.scenario.horizon.days)
+        let spendDays = Int((q.minimumSpend / perDay).rounded(.up))
+        let day = max(spendDays, q.daysSinceFirstPayment)
+        guard day >= 2 else { return nil }
+        let terms =
+            ReportFormat.money(q.minimumSpend) + " paid"
+            + (q.daysSinceFirstPayment > 0 ? " and \(q.daysSinceFirstPayment) days since the first payment" : "")
+        return
+            "\(name) is earned, not chosen (\(terms)): at \(ReportFormat.money(perDay)) a day this design could have it from about day \(day) "
+            + "of paid use, so plan the days before on the tier below."
     }
 
     /// True when the design sends broadcast pushes and its busiest minute stands far above its

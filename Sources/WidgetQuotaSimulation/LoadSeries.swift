@@ -63,6 +63,11 @@ package struct LoadSummary: Sendable, Equatable {
         meanPerMinute = series.isEmpty ? 0 : total / Double(series.count)
         peakQuotaDay = best
         busiestQuotaDay = bestDay
+        if model.rollingQuotaDay, let (sum, start) = LoadSummary.busiest24Hours(series) {
+            // Any 24 hours in a row: the busiest window, at least as busy as any calendar day.
+            peakQuotaDay = sum
+            busiestQuotaDay = start / TimeUnits.minutesPerDay
+        }
         for day in model.eventDays {
             var sum = 0.0
             var top = 0.0
@@ -86,6 +91,25 @@ package struct LoadSummary: Sendable, Equatable {
                 .map { windowPeak($0 * TimeUnits.minutesPerDay + minuteOfDay) }
             afterOutageUsualPeak = usual.isEmpty ? nil : usual.reduce(0, +) / Double(usual.count)
         }
+    }
+
+    /// The busiest 1,440 consecutive minutes of `series` and the minute they start at (nil when
+    /// the series is shorter than a day).
+    package static func busiest24Hours(_ series: UnsafeBufferPointer<Double>) -> (sum: Double, start: Int)? {
+        let day = TimeUnits.minutesPerDay
+        guard series.count >= day else { return nil }
+        var sum = 0.0
+        for t in 0..<day { sum += series[t] }
+        var best = sum
+        var start = 0
+        for t in day..<series.count {
+            sum += series[t] - series[t - day]
+            if sum > best {
+                best = sum
+                start = t - day + 1
+            }
+        }
+        return (best, start)
     }
 
     /// The hour after the earliest outage ends, as counted minutes, and the counted days that any
@@ -460,6 +484,10 @@ package struct LoadProjection: Sendable {
 
     /// Peak minute and peak complete quota day of the projected series, without building it.
     package func peaks(users: Int, model: SimulationModel) -> (perMinute: Double, quotaDay: Double) {
+        if model.rollingQuotaDay {
+            let all = series(users: users)
+            return all.withUnsafeBufferPointer { ($0.max() ?? 0, LoadSummary.busiest24Hours($0)?.sum ?? 0) }
+        }
         let population = Double(users)
         var peak = 0.0
         var day = 0.0
@@ -544,7 +572,11 @@ extension LoadProjection {
             best = c <= 0 ? above + 1 : firstMinute(reaching: Double(c), above: above, largest: largest)
         }
         if let rpd = tier.rpd, model.completeQuotaDays > 0 {
-            let start = model.quotaStartMinute
+            // A rolling day's busiest window starts where the expected load's busiest 24 hours do.
+            let start =
+                model.rollingQuotaDay
+                ? (perUserMean.withUnsafeBufferPointer { LoadSummary.busiest24Hours($0)?.start } ?? 0) % TimeUnits.minutesPerDay
+                : model.quotaStartMinute
             func daySum(_ d: Int, _ n: Int) -> Double {
                 let users = Double(n)
                 var sum = 0.0
@@ -553,7 +585,8 @@ extension LoadProjection {
                 }
                 return sum
             }
-            let expected = (0..<model.completeQuotaDays).map { d in
+            let days = model.rollingQuotaDay ? (perUserMean.count - start) / TimeUnits.minutesPerDay : model.completeQuotaDays
+            let expected = (0..<days).map { d in
                 perUserMean[(start + d * TimeUnits.minutesPerDay)..<(start + (d + 1) * TimeUnits.minutesPerDay)].reduce(0, +)
             }
             for d in expected.indices.sorted(by: { expected[$0] > expected[$1] }) {

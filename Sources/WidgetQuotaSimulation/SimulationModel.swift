@@ -47,6 +47,8 @@ package struct SimulationModel: Sendable {
     /// First counted minute of the first complete quota day, and the number of complete quota days.
     package let quotaStartMinute: Int
     package let completeQuotaDays: Int
+    /// A requests-per-day limit counts any 24 hours in a row, not calendar days (`QuotaSettings.dayWindow`).
+    package let rollingQuotaDay: Bool
 
     /// Launch rates for the design's background interval (nil when it does not refresh in the background).
     package let backgroundCalibration: BackgroundCalibration?
@@ -142,6 +144,7 @@ package struct SimulationModel: Sendable {
         let start = Int((-scenario.quotas.resetUTCOffsetHours * .minutesPerHour).rounded())
         quotaStartMinute = ((start % TimeUnits.minutesPerDay) + TimeUnits.minutesPerDay) % TimeUnits.minutesPerDay
         completeQuotaDays = max(0, (countedMinutes - quotaStartMinute) / TimeUnits.minutesPerDay)
+        rollingQuotaDay = scenario.quotas.dayWindow == .rolling24h
 
     }
 
