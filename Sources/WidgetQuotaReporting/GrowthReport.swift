@@ -262,16 +262,21 @@ package struct GrowthReport {
                 name: plan.design,
                 points: plan.months.compactMap { m in m.cost.map { ChartPoint(x: Double(m.month), y: $0) } })
         }
-        let ys = series.flatMap { $0.points.map(\.y) }
+        let budget = result.scenario.targets.maxCostPerMonth
+        let references = budget.map { [ReferenceLine(label: "budget: \(ReportFormat.money($0)) a month", y: $0)] } ?? []
+        // Logarithmic, so that the cheap designs and the month each crosses the budget stay visible
+        // beside the dearest one.
+        let ys = series.flatMap { $0.points.map(\.y) }.filter { $0 > 0 } + references.map(\.y)
         let step = max(1, (users.count + 11) / 12)
         return LineChart(
             title: "Cost a month over the launch, in US dollars",
             subtitle: "Users per month from horizon.growth (" + ReportFormat.users(users.first ?? 0) + " to "
-                + ReportFormat.users(users.last ?? 0) + "); mean over \(result.method.runs) Monte-Carlo runs.",
+                + ReportFormat.users(users.last ?? 0) + "); mean over \(result.method.runs) Monte-Carlo runs; logarithmic dollars"
+                + (budget == nil ? "." : ", with the budget."),
             xTitle: "Month", yTitle: "US dollars a month",
             xScale: AxisScale(
                 kind: .linear, format: .number, lower: 1, upper: Double(max(users.count, 2)),
                 ticks: stride(from: 1, through: max(users.count, 2), by: step).map(Double.init)),
-            yScale: AxisScale(kind: .linear, covering: ys), series: series)
+            yScale: AxisScale(kind: .log, format: .dollars, covering: ys), series: series, references: references)
     }
 }

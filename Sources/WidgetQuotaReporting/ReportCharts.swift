@@ -59,15 +59,18 @@ package struct ReportCharts {
                 name: design,
                 points: facts.rows(design).compactMap { r in r.cost.map { ChartPoint(x: Double(r.users), y: $0.perMonth.mean) } })
         }
+        let budget = facts.result.scenario.targets.maxCostPerMonth
+        let references = budget.map { [ReferenceLine(label: "budget: \(ReportFormat.money($0)) a month", y: $0)] } ?? []
         let xs = series.flatMap { $0.points.map(\.x) }
-        let ys = series.flatMap { $0.points.map(\.y) }
+        let ys = series.flatMap { $0.points.map(\.y) } + references.map(\.y)
         let model = facts.result.results.lazy.compactMap(\.cost).first.map { " of \($0.model)" } ?? ""
         return LineChart(
             title: "Cost per month by number of users",
             subtitle: "Mean over \(facts.result.method.runs) Monte-Carlo runs, in US dollars at the listed price\(model); failed requests "
                 + "are not billed. Both axes logarithmic (each step is ×10).",
             xTitle: "Users", yTitle: "Cost per month (USD)",
-            xScale: AxisScale(kind: .log, covering: xs), yScale: AxisScale(kind: .log, format: .dollars, covering: ys), series: series)
+            xScale: AxisScale(kind: .log, covering: xs), yScale: AxisScale(kind: .log, format: .dollars, covering: ys), series: series,
+            references: references)
     }
 
     /// Requests per minute over a typical UTC day for the focus population, with per-minute quota limits.
@@ -90,8 +93,21 @@ package struct ReportCharts {
                 limitTiers.append((rpm, [tier.name]))
             }
         }
+        // A tier whose daily limit the busiest day at this population breaks says so on its line:
+        // holding the minute's limit is not fitting the tier.
+        let busiestDays = facts.result.results.filter { $0.users == facts.focusUsers }.map(\.load.peakRequestsPerQuotaDay.p95)
+        let tiers = facts.result.scenario.quotas.tiers
         let limits = limitTiers.map { entry in
             ReferenceLine(label: "\(entry.names.joined(separator: ", ")): \(ReportFormat.whole(entry.limit)) requests/min", y: entry.limit)
+        }
+        // The daily limits the busiest day breaks, said under the title: a minute's line a design
+        // stays under is not a tier it fits.
+        let dailyBroken = tiers.compactMap { tier -> String? in
+            guard let rpd = tier.rpd else { return nil }
+            let breaking = busiestDays.filter { $0 > rpd }.count
+            guard breaking > 0 else { return nil }
+            let who = breaking == busiestDays.count ? "every design" : "\(breaking) of \(busiestDays.count) designs"
+            return "\(tier.name)'s \(ReportFormat.short(rpd)) a day (\(who))"
         }
         let top = ys.max() ?? 1
         // Show a limit when it is within reach, without letting a far-away limit squeeze the curves.
@@ -99,7 +115,8 @@ package struct ReportCharts {
         return LineChart(
             title: "Requests per minute over a typical day, \(ReportFormat.users(facts.focusUsers)) users",
             subtitle:
-                "Mean of each UTC minute over the month and runs (log scale); peaks on a single day are higher (see the quota table).",
+                "Mean of each UTC minute over the month and runs (log scale); peaks on a single day are higher (see the quota table)."
+                + (dailyBroken.isEmpty ? "" : " Daily limits the busiest day breaks: " + dailyBroken.joined(separator: ", ") + "."),
             xTitle: "Time of day (UTC)", yTitle: "Requests per minute",
             xScale: AxisScale(
                 kind: .linear, format: .timeOfDay, lower: 0, upper: .minutesPerDay,

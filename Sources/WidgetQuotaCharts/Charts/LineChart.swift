@@ -98,10 +98,8 @@ package struct LineChart: Sendable {
         c.line(LineChart.left, plotTop, LineChart.left, plotBottom, class: "axis")
         c.text(xTitle, (LineChart.left + plotRight) / 2, LineChart.height - 14, anchor: .middle)
         c.text(yTitle, 18, (plotTop + plotBottom) / 2, anchor: .middle, rotate: true)
-        for r in references where r.y >= yScale.lower && r.y <= yScale.upper {
-            c.line(LineChart.left, py(r.y), plotRight, py(r.y), class: "reference")
-            c.text(r.label, plotRight - 4, py(r.y) - 4, anchor: .end, class: "reference-label")
-        }
+        let drawnReferences = references.filter { $0.y >= yScale.lower && $0.y <= yScale.upper }
+        for r in drawnReferences { c.line(LineChart.left, py(r.y), plotRight, py(r.y), class: "reference") }
         func onLogScale(_ p: ChartPoint) -> Bool { (xScale.kind == .linear || p.x > 0) && (yScale.kind == .linear || p.y > 0) }
         let shown = series.map { $0.points.filter { $0.x.isFinite && $0.y.isFinite && onLogScale($0) } }
         // Every marker is placed before any label, so that no label covers a point.
@@ -124,7 +122,10 @@ package struct LineChart: Sendable {
             if s.points.contains(where: { !$0.x.isFinite || !$0.y.isFinite }) { unknown.append(s.name) }
             // Dense series (a value a minute) get a thinner line so that overlapping curves stay readable.
             let weight = points.count > 200 ? " thin" : ""
-            if s.style != .markers { c.polyline(points.map { (px($0.x), py($0.y)) }, class: "line " + cls + weight) }
+            // Values below the axis's range (a log scale's floor) are drawn on the axis, not past it.
+            if s.style != .markers {
+                c.polyline(points.map { (px($0.x), min(max(py($0.y), plotTop), plotBottom)) }, class: "line " + cls + weight)
+            }
             if s.style != .line {
                 for p in points {
                     c.circle(px(p.x), py(p.y), r: 3.5, class: cls)
@@ -136,6 +137,8 @@ package struct LineChart: Sendable {
             c.circle(plotRight + 28, y, r: 3, class: cls)
             c.text(s.name, plotRight + 46, y + 4)
         }
+        // The limits' labels over the curves (with a halo), so that no curve hides which line is which.
+        for r in drawnReferences { c.text(r.label, plotRight - 4, py(r.y) - 4, anchor: .end, class: "reference-label") }
         var notes = [String]()
         if !hidden.isEmpty {
             notes.append("Not drawn: values of zero or below, which a log scale cannot show (\(hidden.joined(separator: ", "))).")
