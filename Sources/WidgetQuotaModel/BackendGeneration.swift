@@ -61,11 +61,6 @@ public struct BackendGeneration: Codable, Sendable, Equatable {
     }
 }
 
-extension Design {
-    /// True when data changes reach the device: a silent push to the app, a WidgetKit push, or both.
-    public var sendsPushes: Bool { fetchTriggers.contains(.push) || fetchTriggers.contains(.widgetPush) }
-}
-
 extension BackendGeneration.Regeneration: Codable {
     public init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()

@@ -96,6 +96,9 @@ public struct Design: Codable, Sendable, Equatable {
     /// True when the widget reads a shared cache that outlives a failed fetch.
     public var hasCache: Bool { cacheTTLMinutes != nil }
 
+    /// True when data changes reach the device: a silent push to the app, a WidgetKit push, or both.
+    public var sendsPushes: Bool { fetchTriggers.contains(.push) || fetchTriggers.contains(.widgetPush) }
+
     enum CodingKeys: String, CodingKey, CaseIterable {
         case name, summary, source, fetchTriggers, cacheTTLMinutes, reloadPolicy, timelineEntries
         case entrySpacingMinutes, reloadCalls, requestsPerFetch, backgroundIntervalHours, retry

@@ -89,13 +89,16 @@ package struct BackendPaidLoad: Sendable {
     }
 
     /// The smallest population whose paid load breaks `tier` (nil when none up to `largest` does):
-    /// the paid load grows with the population, up to every key followed.
-    package func firstExceeding(tier: QuotaTier, tokensPerRequest tokens: Double, largest: Int, model: SimulationModel) -> Int? {
-        func breaks(_ n: Int) -> Bool {
-            let load = series(users: n).withUnsafeBufferPointer { LoadSummary(series: $0, model: model) }
-            return tier.isExceeded(peakPerMinute: load.peakPerMinute, peakQuotaDay: load.peakQuotaDay, tokensPerRequest: tokens)
+    /// the paid load grows with the population, up to every key followed. `loadAtLargest`: the
+    /// load of `largest` users, which every tier checks first (most never break it).
+    package func firstExceeding(
+        tier: QuotaTier, tokensPerRequest tokens: Double, largest: Int, loadAtLargest: LoadSummary, model: SimulationModel
+    ) -> Int? {
+        func breaks(_ load: LoadSummary) -> Bool {
+            tier.isExceeded(peakPerMinute: load.peakPerMinute, peakQuotaDay: load.peakQuotaDay, tokensPerRequest: tokens)
         }
-        guard breaks(largest) else { return nil }
+        func breaks(_ n: Int) -> Bool { breaks(series(users: n).withUnsafeBufferPointer { LoadSummary(series: $0, model: model) }) }
+        guard breaks(loadAtLargest) else { return nil }
         var low = 0
         var high = largest
         while high - low > 1 {

@@ -181,28 +181,32 @@ final class DesignTask {
                 largest: MonteCarloEngine.largestPopulation, model: model)
         }
         out.firstExceedingUsers = firstExceeding
+        let days = Double(model.scenario.horizon.days) * Double(sampleUsers)
         if let backend = model.design.backend {
             // The devices' requests are the backend's load; the paid ones are the backend's own.
             let paid = BackendPaidLoad(model: model, backend: backend, deviceRequestsPerUser: projection.perUserMean)
+            let series = userCounts.map { paid.series(users: $0) }
             out.backendLoads = out.loads
-            out.loads = userCounts.map { n in paid.series(users: n).withUnsafeBufferPointer { LoadSummary(series: $0, model: model) } }
+            out.loads = series.map { s in s.withUnsafeBufferPointer { LoadSummary(series: $0, model: model) } }
             out.loadsWithoutOutages = nil
-            out.firstExceedingUsers = tiers.map {
-                paid.firstExceeding(tier: $0, tokensPerRequest: tokens, largest: MonteCarloEngine.largestPopulation, model: model)
+            let largest = paid.series(users: MonteCarloEngine.largestPopulation).withUnsafeBufferPointer {
+                LoadSummary(series: $0, model: model)
             }
-        }
-        if counterfactualUsers > 0 { out.outageExtraRequestsPerUser = outageExtraRequests / Double(counterfactualUsers) }
-        let days = Double(model.scenario.horizon.days) * Double(sampleUsers)
-        if let backend = model.design.backend, let largest = userCounts.max() {
-            // A backend design's typical day is its paid requests', at the largest population.
-            let paid = BackendPaidLoad(model: model, backend: backend, deviceRequestsPerUser: projection.perUserMean).series(users: largest)
-            let perUserDays = Double(model.scenario.horizon.days) * Double(largest)
-            for (t, count) in paid.enumerated() { out.minuteOfDayPerUser[t % TimeUnits.minutesPerDay] += count / perUserDays }
+            out.firstExceedingUsers = tiers.map {
+                paid.firstExceeding(
+                    tier: $0, tokensPerRequest: tokens, largest: MonteCarloEngine.largestPopulation, loadAtLargest: largest, model: model)
+            }
+            // Its typical day is its paid requests', at the largest listed population.
+            if let top = userCounts.indices.max(by: { userCounts[$0] < userCounts[$1] }) {
+                let perUserDays = Double(model.scenario.horizon.days) * Double(userCounts[top])
+                for (t, count) in series[top].enumerated() { out.minuteOfDayPerUser[t % TimeUnits.minutesPerDay] += count / perUserDays }
+            }
         } else {
             for (t, count) in sample.enumerated() {
                 out.minuteOfDayPerUser[t % TimeUnits.minutesPerDay] += Double(count) / days
             }
         }
+        if counterfactualUsers > 0 { out.outageExtraRequestsPerUser = outageExtraRequests / Double(counterfactualUsers) }
         return out
     }
 }

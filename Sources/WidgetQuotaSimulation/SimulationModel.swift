@@ -153,11 +153,13 @@ package struct SimulationModel: Sendable {
     /// the day or its change window. Drawn per (run, key), so every design of a run sees the
     /// same changes.
     static func keyChanges(scenario: Scenario, run: Int, perDay: Double, firstCountedDay: Int, days: Int) -> [[Double]] {
-        (0..<max(scenario.content.keys, 1)).map { key in
+        // The same calendar for every key: read once.
+        let factors = (-1...days).map { scenario.calendar.factors(ofDay: $0 - firstCountedDay + 1) }
+        return (0..<max(scenario.content.keys, 1)).map { key in
             var rng = RandomStream(seed: scenario.horizon.seed, .contentChanges, UInt64(run), UInt64(key))
             var times = [Double]()
             for utcDay in -1...days {
-                let f = scenario.calendar.factors(ofDay: utcDay - firstCountedDay + 1)
+                let f = factors[utcDay + 1]
                 let expected = perDay * f.dataChanges
                 guard expected > 0 else { continue }
                 let window = f.changeWindow ?? (0, 24)
