@@ -26,7 +26,12 @@ package enum CLI {
 
         init<C: Command>(_ type: C.Type) {
             spec = C.spec
-            execute = { args, console in try C(ParsedArguments(args, options: C.spec.options)).run(console: console) }
+            execute = { args, console in
+                let arguments = try ParsedArguments(args, options: C.spec.options)
+                try arguments.expectStandardInputOnce(C.spec)
+                let command = try C(arguments)
+                return try OutputWriter.write(command.run(console: console), console: console, quiet: command.quiet)
+            }
         }
     }
 
@@ -48,6 +53,14 @@ package enum CLI {
                 return .usage
             }
             console.out(command.spec.help)
+            return .success
+        case "--generate-completion-script":
+            let shells = CompletionScript.Shell.allCases.map(\.rawValue)
+            guard args.count == 2, let shell = CompletionScript.Shell(rawValue: args[1]) else {
+                console.err("widget-quota: --generate-completion-script expects one shell: \(ParsedArguments.orList(shells))\n\n" + usage())
+                return .usage
+            }
+            console.out(CompletionScript.script(for: shell))
             return .success
         case "--version", "version":
             console.out("widget-quota \(WidgetQuotaVersion.current)\n")
@@ -113,7 +126,8 @@ package enum CLI {
         }
         text += """
 
-            Run `widget-quota <command> --help` for a command's options and examples.
+            Run `widget-quota <command> --help` for a command's options and examples, and
+            `widget-quota --generate-completion-script bash|zsh|fish` for shell completion.
 
             Exit codes:
 

@@ -64,7 +64,7 @@ public struct PriceTable: Sendable, Equatable {
     /// `input_cost_per_token` and `output_cost_per_token`; entries without both are skipped.
     public static func load(path: String) throws -> PriceTable {
         let data = try InputFile.contents(of: path)
-        return try decode(data, file: path)
+        return try decode(data, file: InputFile.name(path))
     }
 
     /// The largest cost per token a price file may give: $1, a million times the dearest

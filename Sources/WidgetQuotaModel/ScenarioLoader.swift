@@ -6,10 +6,11 @@ public enum ScenarioLoader {
     /// Loads and validates the scenario at `path`.
     public static func load(path: String) throws -> Scenario {
         let data = try InputFile.contents(of: path)
+        let file = InputFile.name(path)
         do {
-            return try decode(data, file: path)
+            return try decode(data, file: file)
         } catch WidgetQuotaError.invalidScenario(let field, let problem) {
-            throw WidgetQuotaError.malformedScenario(file: path, problem: "\(field): \(problem)")
+            throw WidgetQuotaError.malformedScenario(file: file, problem: "\(field): \(problem)")
         }
     }
 

@@ -2,10 +2,23 @@ import Foundation
 
 /// Reads an input file whole, and says truly why it cannot (`unreadable`, exit 66): no such file,
 /// permission denied, a folder, or a device or socket (which could block or never end). A FIFO
-/// is read like a pipe (`--scenario <(…)`).
+/// is read like a pipe (`--scenario <(…)`), and `-` is standard input.
 package enum InputFile {
+    /// The path that names standard input.
+    package static let standardInput = "-"
+
+    /// The name messages give the input at `path`: `stdin` for `-`, else the path.
+    package static func name(_ path: String) -> String { path == standardInput ? "stdin" : path }
+
     package static func contents(of path: String, shown: String? = nil) throws -> Data {
-        let name = shown ?? path
+        let name = shown ?? self.name(path)
+        if path == standardInput {
+            do {
+                return try FileHandle.standardInput.readToEnd() ?? Data()
+            } catch {
+                throw WidgetQuotaError.unreadable(file: name, problem: "reading failed: \(error.localizedDescription)")
+            }
+        }
         guard let kind = FileKind.of(path) else { throw WidgetQuotaError.unreadable(file: name, problem: reason(errno)) }
         guard kind == .regular || kind == .fifo else {
             throw WidgetQuotaError.unreadable(file: name, problem: "it is \(kind.phrase), not a file")

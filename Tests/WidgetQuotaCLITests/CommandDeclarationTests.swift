@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WidgetQuotaCLI
 import WidgetQuotaSupport
+import WidgetQuotaTestSupport
 
 /// Every command's usage line, help and parsing come from one list of options.
 @Suite("Command declarations")
@@ -60,5 +61,41 @@ struct CommandDeclarationTests {
         #expect(throws: WidgetQuotaError.usage("--quiet takes no value")) {
             try ParsedArguments(["--quiet=yes"], options: [.quiet])
         }
+    }
+
+    /// Options whose absence means "not done" (nothing written, no split chosen) or that a
+    /// command needs, so that they have no default to show.
+    static let withoutDefault: Set<String> = [
+        "analyze --emit-scenario", "analyze --split", "analyze --train-days", "lint --emit-scenario", "trace --design",
+        "scenario --check",
+    ]
+
+    @Test("help shows the default of every option that takes a value", arguments: specs.map(\.name))
+    func helpShowsDefaults(name: String) throws {
+        let spec = try #require(Self.specs.first { $0.name == name })
+        for option in spec.options where option.value != nil && !option.repeatable {
+            guard !Self.withoutDefault.contains("\(name) --\(option.name)") else { continue }
+            // Writing to standard output instead of a file is the default `--out` names.
+            let text = option.help.replacingOccurrences(of: "\n", with: " ")
+            #expect(
+                text.contains("default") || text.contains("instead of standard output"), "\(name) --\(option.name): no default in its help")
+        }
+    }
+
+    @Test("standard input feeds one input: a second `-` is a usage error naming both")
+    func standardInputOnce() throws {
+        let analyze = try #require(CLI.commands.first { $0.spec.name == "analyze" }).spec
+        try ParsedArguments(["-", "--scenario", "s.json"], options: analyze.options).expectStandardInputOnce(analyze)
+        #expect(
+            throws: WidgetQuotaError.usage(
+                "standard input (-) feeds one input, and --scenario and PATH each name it; save all but one to a file")
+        ) {
+            try ParsedArguments(["-", "--scenario", "-"], options: analyze.options).expectStandardInputOnce(analyze)
+        }
+        let diff = TestSupport.cli(["diff", "-", "-"])
+        #expect(diff.code == .usage && diff.err.contains("BASE.json and HEAD.json each name it"))
+        // An output named `-` is standard output, not an input.
+        let lint = try #require(CLI.commands.first { $0.spec.name == "lint" }).spec
+        try ParsedArguments(["App", "--out", "-", "--config", "-"], options: lint.options).expectStandardInputOnce(lint)
     }
 }

@@ -10,10 +10,12 @@ import WidgetQuotaSupport
 /// `widget-quota analyze`: measures what devices did from their logs.
 struct AnalyzeCommand: Command {
     static let format = Option.format(
-        ["markdown", "csv", "json"],
+        AnalysisJob.Format.allCases.map(\.rawValue),
         help: "markdown (default), csv (one row per device-day) or json (stable keys for CI)")
     static let strict = Option.flag("strict", "stop at the first malformed line (exit 65) instead of counting it")
-    static let rules = Option.valued("rules", "FILE", "JSON rules mapping process/subsystem/category/message patterns to events")
+    static let rules = Option.input(
+        "rules", "FILE",
+        "JSON rules mapping process/subsystem/category/message patterns to events,\ntried before the built-in recognisers (default: none)")
     static let app = Option.valued(
         "app", "NAME", "the app's process name (default: identified from the logs); repeatable", repeatable: true)
     static let extensionProcess = Option.valued(
@@ -21,7 +23,7 @@ struct AnalyzeCommand: Command {
         repeatable: true)
     static let emitScenario = Option.valued(
         "emit-scenario", "FILE", "write a scenario calibrated to the measurement, for `simulate --scenario`")
-    static let baseScenario = Option.valued("scenario", "FILE", "the base scenario for --emit-scenario (default: the built-in one)")
+    static let baseScenario = Option.input("scenario", "FILE", "the base scenario for --emit-scenario (default: the built-in one)")
     static let design = Option.design(
         """
         the design the logged app runs (default: the scenario's baseline).
@@ -45,6 +47,7 @@ struct AnalyzeCommand: Command {
         name: "analyze",
         summary: "Measure getTimeline calls, API requests and background runs from device logs; calibrate a scenario",
         arguments: "PATH...",
+        argumentsReadFiles: true,
         discussion: """
             Reads WidgetQuota traces (NDJSON, CSV) and Apple `log show` exports (--style ndjson, json,
             default, syslog, compact), detected per file. PATH is a file, a folder (read recursively,
@@ -70,12 +73,9 @@ struct AnalyzeCommand: Command {
         ])
 
     let job: AnalysisJob
-    let format: String
-    let out: String?
-    let emitScenario: String?
-    let base: Scenario
-    let loggedDesign: Design?
-    let designAssumed: Bool
+    let format: AnalysisJob.Format
+    let out: JobOutput.Destination
+    let calibration: AnalysisJob.Calibration?
     let backtestJob: BacktestJob?
     let thresholds: [Threshold]
 
@@ -83,21 +83,29 @@ struct AnalyzeCommand: Command {
         guard !a.positionals.isEmpty else {
             throw WidgetQuotaError.usage("analyze needs at least one PATH: a log file, a folder, or - for standard input")
         }
-        format = try a.choice(Self.format, in: ["markdown", "csv", "json"], default: "markdown")
+        format = try a.choice(Self.format, default: .markdown)
         var options = LogAnalyzer.Options()
         options.strict = a.flag(Self.strict)
         options.appProcesses = a.all(Self.app)
         options.extensionProcesses = a.all(Self.extensionProcess)
         if let rules = a.value(Self.rules) { options.rules = try LogRules.load(path: rules) }
-        base = try a.scenario()
+        let base = try a.scenario()
         let designName = a.value(Self.design) ?? base.baseline
-        loggedDesign = designName == "none" ? nil : try a.design(designName, option: Self.design, in: base)
-        designAssumed = !a.has(Self.design)
+        let loggedDesign = designName == "none" ? nil : try a.design(designName, option: Self.design, in: base)
+        let designAssumed = !a.has(Self.design)
         // Only a design the user named is a claim the checklist findings may hold the logs to.
         options.claimedDesign = designAssumed ? nil : loggedDesign
         job = AnalysisJob(paths: a.positionals, options: options)
-        out = a.value(.outFile)
-        emitScenario = a.value(Self.emitScenario)
+        let out = JobOutput.Destination(a.value(.outFile))
+        self.out = out
+        calibration = try a.value(Self.emitScenario).map { path in
+            let destination = JobOutput.Destination(path)
+            if destination == .standardOutput && out == .standardOutput {
+                throw WidgetQuotaError.usage(
+                    "--emit-scenario - puts the scenario on standard output: send the measurement to a file with --out FILE")
+            }
+            return AnalysisJob.Calibration(base: base, design: loggedDesign, designAssumed: designAssumed, destination: destination)
+        }
         thresholds = try a.thresholds()
         backtestJob = try Self.backtestJob(a, base: base, design: loggedDesign, designAssumed: designAssumed, format: format)
         if backtestJob == nil, !thresholds.isEmpty {
@@ -107,7 +115,7 @@ struct AnalyzeCommand: Command {
 
     /// The back-test asked for, or nil; back-test options without `--backtest` are usage errors.
     static func backtestJob(
-        _ a: ParsedArguments, base: Scenario, design: Design?, designAssumed: Bool, format: String
+        _ a: ParsedArguments, base: Scenario, design: Design?, designAssumed: Bool, format: AnalysisJob.Format
     ) throws -> BacktestJob? {
         let splitOptions = [split, trainDays, splitDevices].filter(a.has)
         guard a.flag(backtest) else {
@@ -118,7 +126,7 @@ struct AnalyzeCommand: Command {
             throw WidgetQuotaError.usage("--split, --train-days and --split-devices choose one split: give at most one")
         }
         if a.has(emitScenario) { throw WidgetQuotaError.usage("--backtest and --emit-scenario: run them one at a time") }
-        guard format != "csv" else { throw WidgetQuotaError.usage("--backtest writes markdown or json, not csv") }
+        guard format != .csv else { throw WidgetQuotaError.usage("--backtest writes markdown or json, not csv") }
         guard let design else {
             throw WidgetQuotaError.usage("--backtest simulates the design the logged app runs: name it with --design NAME, not none")
         }
@@ -143,43 +151,9 @@ struct AnalyzeCommand: Command {
         return BacktestJob(split: rule, base: base, design: design, designAssumed: designAssumed)
     }
 
-    func run(console: Console) throws -> ExitCode {
-        let analysis = try job.run()
-        if let backtestJob { return try runBacktest(backtestJob, analysis, console: console) }
-        let report = LogReport(analysis)
-        let text: String
-        switch format {
-        case "csv": text = report.csv()
-        case "json": text = try report.json()
-        default: text = report.markdown()
-        }
-        if let emitScenario {
-            let scenario = try AnalysisJob.calibrate(analysis, base: base, design: loggedDesign, designAssumed: designAssumed)
-            try AtomicFileWriter.write(ScenarioLoader.encode(scenario), to: emitScenario)
-            console.err("Wrote \(emitScenario) (calibrated: \(scenario.calibration?.fields.joined(separator: ", ") ?? ""))\n")
-            if let c = scenario.calibration {
-                if let design = c.design {
-                    let system = scenario.platform.systemReloadsPerDay.central
-                    let stack = scenario.population.smartStackReloadsPerDay.central
-                    console.err(
-                        "getTimeline: beside \(design)'s own reloads, WidgetKit's \(NumberText.fixed(system, digits: 1)) "
-                            + "and Smart Stack rotation's \(NumberText.fixed(stack, digits: 1)) per instance-day reproduce the logs\n")
-                }
-                for note in c.notes { console.err("Note: \(note)\n") }
-            }
-        }
-        try console.emit(text, to: out)
-        return .success
-    }
-
-    /// Writes the back-test and checks the thresholds against it.
-    private func runBacktest(_ backtest: BacktestJob, _ analysis: LogAnalysis, console: Console) throws -> ExitCode {
-        let report = try backtest.run(analysis)
-        // Thresholds first: a gate naming an unknown figure fails before anything is written.
-        let outcomes = try ThresholdEvaluator.evaluate(thresholds, on: BacktestJob.metricTable(report))
-        let text = format == "json" ? try report.json() : report.markdown()
-        try console.emit(text, to: out)
-        return ThresholdMessages.report(outcomes, console: console, quiet: false)
+    func run(console: Console) throws -> JobOutput {
+        if let backtestJob { return try job.output(backtest: backtestJob, format: format, to: out, thresholds: thresholds) }
+        return try job.output(format: format, to: out, calibration: calibration)
     }
 }
 

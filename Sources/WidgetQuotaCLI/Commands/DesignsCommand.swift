@@ -5,7 +5,7 @@ import WidgetQuotaSupport
 
 /// `widget-quota designs`: lists the designs with one line each and their source.
 struct DesignsCommand: Command {
-    static let scenario = Option.valued("scenario", "FILE", "include the designs defined in FILE")
+    static let scenario = Option.input("scenario", "FILE", "include the designs defined in FILE (default: the built-in designs only)")
     static let json = Option.flag("json", "print the full definitions as JSON")
 
     static let spec = CommandSpec(
@@ -18,24 +18,14 @@ struct DesignsCommand: Command {
             "widget-quota designs --scenario my-scenario.json --json",
         ])
 
-    let designs: [Design]
+    let job: DesignsJob
     let asJSON: Bool
 
     init(_ a: ParsedArguments) throws {
         try a.expectNoPositionals()
-        designs = try (a.value(Self.scenario).map(ScenarioLoader.load(path:)) ?? Scenario()).availableDesigns
+        job = DesignsJob(scenario: try a.value(Self.scenario).map(ScenarioLoader.load(path:)) ?? Scenario())
         asJSON = a.flag(Self.json)
     }
 
-    func run(console: Console) throws -> ExitCode {
-        if asJSON {
-            console.out(try JSONOutput.encode(designs))
-            return .success
-        }
-        let width = (designs.map(\.name.count).max() ?? 0) + 2
-        for d in designs {
-            console.out(d.name.padding(toLength: width, withPad: " ", startingAt: 0) + d.shownSummary + " [\(d.source)]\n")
-        }
-        return .success
-    }
+    func run(console: Console) throws -> JobOutput { try job.output(json: asJSON) }
 }

@@ -9,7 +9,7 @@ struct DiffCommand: Command {
     static let quiet = Option.flag("quiet", "no threshold-pass messages on standard error")
     static let baseLabel = Option.valued("base-label", "TEXT", "name BASE in the comparison (default: its path), e.g. the base branch")
     static let headLabel = Option.valued("head-label", "TEXT", "name HEAD in the comparison (default: its path), e.g. \"this branch\"")
-    static let formats = ["markdown", "github"]
+    static let formats = DiffJob.Format.allCases.map(\.rawValue)
     static let format = Option.format(
         formats,
         help:
@@ -20,6 +20,7 @@ struct DiffCommand: Command {
         name: "diff",
         summary: "Compare two JSON reports (baseline and proposed) as a pull-request comment",
         arguments: "BASE.json HEAD.json",
+        argumentsReadFiles: true,
         discussion: """
             Compares two reports written by `simulate --format json` (or report.json from --out). The comment
             opens with a line or two per changed design: requests and cost a month, the quota tier, the share of
@@ -42,8 +43,8 @@ struct DiffCommand: Command {
         ])
 
     let job: DiffJob
-    let format: String
-    let out: String?
+    let format: DiffJob.Format
+    let out: JobOutput.Destination
     let quiet: Bool
 
     init(_ a: ParsedArguments) throws {
@@ -54,21 +55,10 @@ struct DiffCommand: Command {
         job.baseLabel = a.value(Self.baseLabel)
         job.headLabel = a.value(Self.headLabel)
         self.job = job
-        out = a.value(Self.out)
-        format = try a.choice(Self.format, in: Self.formats, default: "markdown")
+        out = JobOutput.Destination(a.value(Self.out))
+        format = try a.choice(Self.format, default: .markdown)
         quiet = a.flag(Self.quiet)
     }
 
-    func run(console: Console) throws -> ExitCode {
-        let output = try job.run()
-        if format == "github" {
-            if let out { try AtomicFileWriter.write(output.markdown, to: out) }
-            console.out(ThresholdMessages.annotations(output.thresholds, gates: output.changeGates))
-        } else {
-            try console.emit(output.markdown, to: out, announce: false)
-        }
-        _ = ThresholdMessages.report(output.thresholds, console: console, quiet: quiet)
-        ThresholdMessages.report(output.changeGates, console: console, quiet: quiet)
-        return output.failsRun ? .thresholdFailed : .success
-    }
+    func run(console: Console) throws -> JobOutput { try job.output(format: format, to: out) }
 }

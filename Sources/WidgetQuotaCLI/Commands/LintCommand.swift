@@ -8,7 +8,7 @@ import WidgetQuotaSupport
 /// `widget-quota lint`: checks an app's source against the widget pre-release checklist and
 /// reads the design it implements.
 struct LintCommand: Command {
-    static let formats = ["markdown", "json", "sarif", "github", "xcode"]
+    static let formats = LintJob.Format.allCases.map(\.rawValue)
     static let format = Option.format(
         formats,
         help: """
@@ -21,7 +21,7 @@ struct LintCommand: Command {
         "name files in sarif and github output relative to DIR (default: the git top level above the first PATH, else the current folder)")
     static let failOn = Option.valued(
         "fail-on", "S", "exit 1 when a finding of severity S or higher remains: error (default), warning, note or never")
-    static let config = Option.valued(
+    static let config = Option.input(
         "config", "FILE", "the configuration file (default: .widget-quota-lint.json in the first folder, when present)")
     static let emitScenario = Option.valued(
         "emit-scenario", "FILE", "write the design read from the code as a scenario, for `simulate --scenario`")
@@ -50,10 +50,10 @@ struct LintCommand: Command {
         ])
 
     let job: LintJob
-    let format: String
+    let format: LintJob.Format
     let failOn: LintFailOn
-    let out: String?
-    let emitScenario: String?
+    let out: JobOutput.Destination
+    let emitScenario: JobOutput.Destination?
     let quiet: Bool
     /// How findings' files are named relative to the repository root.
     let paths: RepositoryPath
@@ -62,11 +62,14 @@ struct LintCommand: Command {
         guard !a.positionals.isEmpty else {
             throw WidgetQuotaError.usage("lint needs at least one PATH: an app's source folder or Swift files")
         }
-        format = try a.choice(Self.format, in: Self.formats, default: "markdown")
-        let failOnText = try a.choice(Self.failOn, in: LintFailOn.allCases.map(\.rawValue), default: "error")
-        failOn = LintFailOn(rawValue: failOnText)!
-        out = a.value(.outFile)
-        emitScenario = a.value(Self.emitScenario)
+        format = try a.choice(Self.format, default: .markdown)
+        failOn = try a.choice(Self.failOn, default: .error)
+        out = JobOutput.Destination(a.value(.outFile))
+        emitScenario = a.value(Self.emitScenario).map(JobOutput.Destination.init)
+        if emitScenario == .standardOutput && out == .standardOutput {
+            throw WidgetQuotaError.usage(
+                "--emit-scenario - puts the scenario on standard output: send the findings to a file with --out FILE")
+        }
         quiet = a.flag(.quiet)
         let configuration = try a.value(Self.config).map(LintConfiguration.load(path:))
         job = LintJob(run: LintRun(paths: a.positionals, configuration: configuration))
@@ -84,30 +87,7 @@ struct LintCommand: Command {
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
     }
 
-    func run(console: Console) throws -> ExitCode {
-        let result = try job.execute()
-        let report = result.report
-        let text: String
-        switch format {
-        case "json": text = try LintReportJSON.render(report)
-        case "sarif": text = try SARIFLog.render(report, paths: paths)
-        case "github": text = LintAnnotations.github(report, paths: paths)
-        case "xcode": text = LintAnnotations.xcode(report, paths: paths)
-        default: text = LintReportMarkdown.render(report)
-        }
-        if let emitScenario {
-            guard let scenario = result.scenario else {
-                throw WidgetQuotaError.malformedInput(
-                    file: job.run.paths.joined(separator: ", "), line: nil,
-                    problem: "no code sends a request, so there is no design to write to \(emitScenario)")
-            }
-            try AtomicFileWriter.write(ScenarioLoader.encode(scenario), to: emitScenario)
-            if !quiet { console.err("Wrote \(emitScenario) (design \(scenario.baseline))\n") }
-        }
-        try console.emit(text, to: out, announce: !quiet)
-        if !quiet {
-            for note in result.outcome.tree.notes { console.err("Note: \(note)\n") }
-        }
-        return report.exitCode(failOn: failOn)
+    func run(console: Console) throws -> JobOutput {
+        try job.output(format: format, to: out, scenario: emitScenario, failOn: failOn, paths: paths)
     }
 }

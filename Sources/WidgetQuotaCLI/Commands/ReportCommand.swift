@@ -5,7 +5,7 @@ import WidgetQuotaSupport
 /// `widget-quota report`: the main job. Analyses the sample logs, simulates the scenario, sweeps
 /// the baseline's cache TTL, and writes every report, table and chart into one folder.
 struct ReportCommand: Command {
-    static let logs = Option.valued("logs", "PATH", "logs to analyse (file or folder; default SampleLogs)")
+    static let logs = Option.input("logs", "PATH", "logs to analyse (file or folder; default SampleLogs)")
     static let noLogs = Option.flag("no-logs", "skip the log analysis")
     static let out = Option.valued("out", "DIR", "output folder (default Reports)")
 
@@ -59,12 +59,7 @@ struct ReportCommand: Command {
         annotate = try a.has(Self.format) && a.choice(Self.format, in: ["github"], default: "github") == "github"
     }
 
-    func run(console: Console) throws -> ExitCode {
-        let (files, report) = try job.run(into: out, progress: TerminalProgress(console: console, quiet: quiet))
-        try files.write()
-        console.verdict(report, quiet: quiet)
-        console.wrote(files, quiet: quiet)
-        if annotate { console.out(ThresholdMessages.annotations(report.thresholds)) }
-        return ThresholdMessages.report(report.thresholds, console: console, quiet: quiet)
+    func run(console: Console) throws -> JobOutput {
+        try job.output(into: out, annotate: annotate, progress: TerminalProgress(console: console, quiet: quiet))
     }
 }

@@ -5,7 +5,7 @@ import WidgetQuotaSupport
 
 /// `widget-quota scenario`: prints the full default scenario, or validates one.
 struct ScenarioCommand: Command {
-    static let check = Option.valued("check", "FILE", "validate FILE and print it with every default filled in")
+    static let check = Option.input("check", "FILE", "validate FILE and print it with every default filled in")
 
     static let spec = CommandSpec(
         name: "scenario",
@@ -30,8 +30,5 @@ struct ScenarioCommand: Command {
         scenario = try a.value(Self.check).map(ScenarioLoader.load(path:)) ?? Scenario()
     }
 
-    func run(console: Console) throws -> ExitCode {
-        console.out(ScenarioLoader.encode(scenario))
-        return .success
-    }
+    func run(console: Console) throws -> JobOutput { .standardOutput(ScenarioLoader.encode(scenario)) }
 }

@@ -25,8 +25,11 @@ struct SimulateCommand: Command {
         "the most you will pay for the API a month (mean cost, US dollars), for the verdict,\nthe recommendation and the growth plan (default: targets.maxCostPerMonth, else no budget)"
     )
     static let choosing = [designs, withPresets, maxTier, maxStaleShare, maxCost]
-    static let users = Option.valued("users", "LIST", "population sizes, e.g. 1000,100000")
-    static let formats = ["markdown", "csv", "csv-long", "json", "github"]
+    static let users = Option.valued(
+        "users", "LIST",
+        "population sizes, e.g. 1000,100000\n(default: horizon.users, \(Scenario().horizon.users.map(String.init).joined(separator: ",")) built in)"
+    )
+    static let formats = SimulationJob.Format.allCases.map(\.rawValue)
     static let format = Option.format(
         formats,
         help: "on standard output: markdown (default), csv (wide summary),\n"
@@ -35,7 +38,8 @@ struct SimulateCommand: Command {
     static let out = Option.valued(
         "out", "DIR",
         "write report.md, report.json, summary.csv, metrics.csv and the SVG charts\n"
-            + "into DIR, all or nothing (a failed run leaves the previous report intact)")
+            + "into DIR, all or nothing (a failed run leaves the previous report intact;\n"
+            + "default: the report in --format on standard output)")
     static let noSensitivity = Option.flag("no-sensitivity", "skip \"What drives the number\" (17 small runs, about 1 CPU-second)")
 
     static let spec = CommandSpec(
@@ -62,7 +66,7 @@ struct SimulateCommand: Command {
         ])
 
     let job: SimulationJob
-    let format: String
+    let format: SimulationJob.Format
     let out: String?
     let quiet: Bool
 
@@ -70,7 +74,7 @@ struct SimulateCommand: Command {
         try a.expectNoPositionals()
         var scenario = try a.runScenario(users: a.intList(Self.users).map { ($0, Self.users) })
         let designs = try a.chosenDesigns(in: &scenario)
-        format = try a.choice(Self.format, in: Self.formats, default: "markdown")
+        format = try a.choice(Self.format, default: .markdown)
         var job = try SimulationJob(scenario: scenario, designs: designs, threads: a.threads(), prices: a.prices())
         job.withPresets = a.flag(Self.withPresets)
         job.thresholds = try a.thresholds()
@@ -84,25 +88,8 @@ struct SimulateCommand: Command {
         quiet = a.flag(.quiet)
     }
 
-    func run(console: Console) throws -> ExitCode {
-        let report = try job.run(progress: TerminalProgress(console: console, quiet: quiet))
-        if let out {
-            var files = OutputFiles(directory: out, ownNames: SimulationReport.FileName.all)
-            files.add(contentsOf: try report.files(in: out))
-            try files.write()
-            console.verdict(report, quiet: quiet)
-            console.wrote(files, quiet: quiet)
-        } else {
-            switch format {
-            case "github": break
-            case "csv": console.out(report.csv())
-            case "csv-long": console.out(report.tidyCSV())
-            case "json": console.out(try report.json())
-            default: console.out(report.markdown())
-            }
-        }
-        if format == "github" { console.out(ThresholdMessages.annotations(report.thresholds)) }
-        return ThresholdMessages.report(report.thresholds, console: console, quiet: quiet)
+    func run(console: Console) throws -> JobOutput {
+        try job.output(format: format, folder: out, progress: TerminalProgress(console: console, quiet: quiet))
     }
 }
 

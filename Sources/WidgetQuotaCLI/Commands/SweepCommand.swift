@@ -13,8 +13,7 @@ struct SweepCommand: Command {
             + "hours) or poll (reload policy .after, minutes)")
     static let values = Option.valued("values", "LIST", "values to try (default depends on the knob)")
     static let users = Option.valued("users", "N", "population for totals, cost and peak (default 1000)")
-    static let formats = ["markdown", "csv", "json"]
-    static let format = Option.format(formats)
+    static let format = Option.format(SweepJob.Format.allCases.map(\.rawValue))
     static let quiet = Option.flag("quiet", "no note on standard error when the sweep adds to the design what the knob needs")
 
     static let spec = CommandSpec(
@@ -32,11 +31,9 @@ struct SweepCommand: Command {
             "widget-quota sweep --design direct-poll-15m --knob poll --format csv",
         ])
 
-    let sweep: Sweep
-    let threads: Int?
-    let prices: PriceTable
-    let format: String
-    let out: String?
+    let job: SweepJob
+    let format: SweepJob.Format
+    let out: JobOutput.Destination
     let quiet: Bool
 
     init(_ a: ParsedArguments) throws {
@@ -44,8 +41,7 @@ struct SweepCommand: Command {
         let users = try a.int(Self.users, min: 1, max: ScenarioValidator.maxUsers) ?? 1_000
         let scenario = try a.runScenario(users: ([users], Self.users))
         let design = try a.design(a.value(Self.design) ?? "cache-bgtask", option: Self.design, in: scenario)
-        let knobName = try a.choice(Self.knob, in: Sweep.Knob.allCases.map(\.rawValue), default: Sweep.Knob.ttl.rawValue)
-        let knob = Sweep.Knob(rawValue: knobName)!
+        let knob = try a.choice(Self.knob, default: Sweep.Knob.ttl)
         let values =
             try a.list(Self.values).map { items in
                 try items.map { item -> Double in
@@ -53,25 +49,12 @@ struct SweepCommand: Command {
                     return v
                 }
             } ?? knob.defaultValues
-        prices = try a.prices()
-        _ = try prices.price(for: scenario.api.model)
-        format = try a.choice(Self.format, in: Self.formats, default: "markdown")
-        threads = try a.threads()
-        out = a.value(.outFile)
+        format = try a.choice(Self.format, default: .markdown)
+        out = JobOutput.Destination(a.value(.outFile))
         quiet = a.flag(Self.quiet)
-        sweep = try Sweep(scenario: scenario, design: design, knob: knob, values: values, users: users)
+        let sweep = try Sweep(scenario: scenario, design: design, knob: knob, values: values, users: users)
+        job = try SweepJob(sweep: sweep, threads: a.threads(), prices: a.prices())
     }
 
-    func run(console: Console) throws -> ExitCode {
-        if !quiet, let addition = sweep.knob.addition(to: sweep.design) { console.err("widget-quota sweep: note: \(addition)\n") }
-        let result = sweep.run(threads: threads, prices: prices)
-        let text: String
-        switch format {
-        case "csv": text = result.csv()
-        case "json": text = try JSONOutput.encode(result)
-        default: text = result.markdown()
-        }
-        try console.emit(text, to: out, announce: false)
-        return .success
-    }
+    func run(console: Console) throws -> JobOutput { try job.output(format: format, to: out) }
 }

@@ -17,8 +17,8 @@ struct TraceCommand: Command {
         "out", "PATH",
         """
         a file for trace styles; a folder (one file per device) for Apple styles,
-        which carry no device id. Without --out, output goes to standard output
-        (Apple styles then need --devices 1).
+        which carry no device id (default: standard output, where Apple styles
+        need --devices 1).
         """)
 
     static let spec = CommandSpec(
@@ -38,8 +38,7 @@ struct TraceCommand: Command {
         ])
 
     let job: TraceJob
-    let style: TraceGenerator.Style
-    let out: String?
+    let out: JobOutput.Destination
 
     init(_ a: ParsedArguments) throws {
         try a.expectNoPositionals()
@@ -58,10 +57,9 @@ struct TraceCommand: Command {
         } catch WidgetQuotaError.invalidScenario(let field, let problem) where field.hasPrefix("horizon.days") {
             throw WidgetQuotaError.usage("--days: \(problem)")
         }
-        let styles = TraceGenerator.Style.allCases.map(\.rawValue)
-        style = TraceGenerator.Style(rawValue: try a.choice(Self.style, in: styles, default: "trace"))!
-        out = a.value(Self.out)
-        if (out == nil || out == "-") && style.isApple && devices > 1 {
+        let style = try a.choice(Self.style, default: TraceGenerator.Style.trace)
+        out = JobOutput.Destination(a.value(Self.out))
+        if out == .standardOutput && style.isApple && devices > 1 {
             throw WidgetQuotaError.usage(
                 "Apple log styles carry no device id, so \(devices) devices on standard output would read back as one; "
                     + "use --out FOLDER (one file per device), --devices 1, or --style trace")
@@ -69,20 +67,5 @@ struct TraceCommand: Command {
         job = TraceJob(scenario: scenario, design: design, devices: devices, style: style)
     }
 
-    func run(console: Console) throws -> ExitCode {
-        guard let out, out != "-" else {
-            job.writeStream { console.out($0) }
-            return .success
-        }
-        if style.isApple {
-            try AtomicFileWriter.write(files: job.files(in: out), createDirectory: out)
-            console.err("Wrote \(job.devices) file\(job.devices == 1 ? "" : "s") into \(out)\n")
-        } else {
-            var text = ""
-            job.writeStream { text += $0 }
-            try AtomicFileWriter.write(text, to: out)
-            console.err("Wrote \(out)\n")
-        }
-        return .success
-    }
+    func run(console: Console) throws -> JobOutput { job.output(to: out) }
 }

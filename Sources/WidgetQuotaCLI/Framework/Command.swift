@@ -9,6 +9,12 @@ protocol Command: Sendable {
     /// Reads and checks the arguments; everything that can be wrong with the command line fails
     /// here, before any work.
     init(_ arguments: ParsedArguments) throws
-    /// Does the work and returns the exit code.
-    func run(console: Console) throws -> ExitCode
+    /// Runs the command's one job and returns its rendered outputs, for `OutputWriter`.
+    func run(console: Console) throws -> JobOutput
+    /// `--quiet`: no notes, announcements or passed thresholds on standard error.
+    var quiet: Bool { get }
+}
+
+extension Command {
+    var quiet: Bool { false }
 }

@@ -6,7 +6,9 @@ package struct CommandSpec: Sendable {
     /// One line for the command list.
     let summary: String
     /// Positional arguments as the usage line shows them (`PATH...`), or empty.
-    var arguments = ""
+    package var arguments = ""
+    /// The positional arguments name files to read, where `-` is standard input.
+    package var argumentsReadFiles = false
     /// What the command does, a paragraph or two.
     let discussion: String
     package let options: [Option]

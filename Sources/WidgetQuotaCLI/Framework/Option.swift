@@ -12,10 +12,17 @@ package struct Option: Sendable, Hashable {
     package let help: String
     /// The option may be given more than once (`--fail-if A --fail-if B`).
     package var repeatable = false
+    /// The option names a file the command reads, where `-` is standard input.
+    package var readsFile = false
 
     /// An option that takes a value.
     static func valued(_ name: String, _ value: String, _ help: String, repeatable: Bool = false) -> Option {
         Option(name: name, value: value, help: help, repeatable: repeatable)
+    }
+
+    /// An option that names a file to read; `-` reads standard input.
+    static func input(_ name: String, _ value: String = "FILE", _ help: String) -> Option {
+        Option(name: name, value: value, help: help, readsFile: true)
     }
 
     /// An option that takes no value.

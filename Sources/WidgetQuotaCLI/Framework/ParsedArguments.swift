@@ -65,6 +65,25 @@ package struct ParsedArguments {
         return false
     }
 
+    /// Fails unless standard input (`-`) feeds at most one of the inputs `spec` reads: a second
+    /// reader would find it empty.
+    package func expectStandardInputOnce(_ spec: CommandSpec) throws {
+        let stdin = InputFile.standardInput
+        var readers = spec.options.filter(\.readsFile).flatMap { option in
+            all(option).filter { $0 == stdin }.map { _ in "--" + option.name }
+        }
+        if spec.argumentsReadFiles {
+            // Each positional by its name in the usage line (`BASE.json HEAD.json`, `PATH...`).
+            let names = spec.arguments.split(separator: " ").map { $0.replacingOccurrences(of: "...", with: "") }
+            for (i, argument) in positionals.enumerated() where argument == stdin {
+                readers.append(names.isEmpty ? "an argument" : names[min(i, names.count - 1)])
+            }
+        }
+        guard readers.count > 1 else { return }
+        let names = readers.count == 2 ? readers.joined(separator: " and ") : readers.joined(separator: ", ")
+        throw WidgetQuotaError.usage("standard input (-) feeds one input, and \(names) each name it; save all but one to a file")
+    }
+
     /// What to say about a one-dash option: only `-h` exists; `-v` and `-V` mean `--version`.
     static func shortOptionMessage(_ arg: String) -> String {
         switch arg {
@@ -128,6 +147,12 @@ package struct ParsedArguments {
             throw WidgetQuotaError.usage("--\(option.name) expects \(Self.orList(choices)), got \(quoted(text))")
         }
         return text
+    }
+
+    /// The value of an option that names one case of `T` by its raw value, or `fallback`.
+    func choice<T: RawRepresentable & CaseIterable>(_ option: Option, default fallback: T) throws -> T where T.RawValue == String {
+        let text = try choice(option, in: T.allCases.map(\.rawValue), default: fallback.rawValue)
+        return T(rawValue: text)!
     }
 
     /// `a, b or c`.

@@ -7,14 +7,21 @@ import WidgetQuotaSupport
 /// The options several commands share, each declared once.
 extension Option {
     package static let help = Option.flag("help", "show this help (also -h)")
-    package static let scenario = Option.valued(
+    package static let scenario = Option.input(
         "scenario", "FILE", "scenario JSON (see `widget-quota scenario`; default: the built-in one)")
-    package static let seed = Option.valued("seed", "S", "random seed (same seed and inputs: byte-identical output)")
+    package static let seed = Option.valued(
+        "seed", "S",
+        "random seed; same seed and inputs: byte-identical output\n(default: horizon.seed, \(Scenario().horizon.seed) built in)")
     package static let threads = Option.valued("threads", "N", "worker threads (default: all cores; the output does not depend on it)")
-    package static let runs = Option.valued("runs", "N", "Monte-Carlo runs")
+    package static let runs = Option.valued("runs", "N", "Monte-Carlo runs (default: horizon.runs, \(Scenario().horizon.runs) built in)")
     package static let sampleUsers = Option.valued(
-        "sample-users", "N", "users simulated event by event per run; larger populations are projected")
-    package static let prices = Option.valued("prices", "FILE", "price table in LiteLLM's model_prices_and_context_window.json format")
+        "sample-users", "N",
+        "users simulated event by event per run; larger populations are projected\n"
+            + "(default: horizon.sampleUsers, \(ReportFormat.users(Scenario().horizon.sampleUsers)) built in)")
+    package static let prices = Option.input(
+        "prices", "FILE",
+        "price table in LiteLLM's model_prices_and_context_window.json format\n(default: the bundled prices of \(PriceTable.bundled.prices.keys.sorted().joined(separator: ", ")))"
+    )
     package static let quiet = Option.flag("quiet", "no progress or threshold-pass messages on standard error")
     package static let allowLong = Option.flag(
         "allow-long",

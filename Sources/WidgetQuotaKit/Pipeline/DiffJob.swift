@@ -68,13 +68,15 @@ public struct DiffJob: Sendable {
     /// A report's name in the comparison: its file name, or its path when it is a `report.json` or
     /// an `analysis.json` (whose folder tells the two apart).
     static func displayName(_ path: String) -> String {
+        guard path != InputFile.standardInput else { return InputFile.name(path) }
         let name = URL(fileURLWithPath: path).lastPathComponent
         return name == "report.json" || name == "analysis.json" ? path : name
     }
 
     /// Reads a JSON report or log analysis: a missing file is exit 66, a file that is neither exit 65.
-    public static func loadReport(_ path: String) throws -> JSONValue {
-        let data = try InputFile.contents(of: path)
+    public static func loadReport(_ source: String) throws -> JSONValue {
+        let data = try InputFile.contents(of: source)
+        let path = InputFile.name(source)
         guard !data.isEmpty else { throw WidgetQuotaError.emptyInput(file: path) }
         let json = try JSONValue.parse(data, file: path)
         guard json["results"]?.array != nil || LogDiff.isAnalysis(json) else {

@@ -25,7 +25,7 @@ public struct ReportJob: Sendable {
     public func run(into directory: String, progress: some JobProgress = .silent) throws -> (files: OutputFiles, report: SimulationReport) {
         var files = OutputFiles(directory: directory, ownNames: Self.ownNames)
         if let logs {
-            guard FileManager.default.fileExists(atPath: logs) else {
+            guard logs == InputFile.standardInput || FileManager.default.fileExists(atPath: logs) else {
                 throw WidgetQuotaError.unreadable(file: logs, problem: "no such file or folder (pass --logs PATH, or --no-logs)")
             }
             progress.note("Analysing \(logs)…")

@@ -31,7 +31,7 @@ public struct LintConfiguration: Sendable, Equatable {
     /// Reads the configuration at `path`.
     public static func load(path: String) throws -> LintConfiguration {
         let data = try InputFile.contents(of: path)
-        return try decode(data, file: path)
+        return try decode(data, file: InputFile.name(path))
     }
 
     /// The configuration in `folder`'s `.widget-quota-lint.json`, or nil when the folder has none.

@@ -43,7 +43,7 @@ public struct LogRules: Sendable {
     /// Loads a rules file; every problem names the file, the rule and what was expected (exit 65).
     public static func load(path: String) throws -> LogRules {
         let data = try InputFile.contents(of: path)
-        return try parse(data, file: path)
+        return try parse(data, file: InputFile.name(path))
     }
 
     /// Parses rules JSON; `file` names the source in messages.

@@ -1,0 +1,81 @@
+import WidgetQuotaGates
+import WidgetQuotaLogs
+import WidgetQuotaModel
+import WidgetQuotaReporting
+import WidgetQuotaSupport
+
+extension AnalysisJob {
+    /// How `analyze` writes the measurement.
+    public enum Format: String, Sendable, CaseIterable {
+        case markdown
+        /// One row per device-day.
+        case csv
+        /// Stable keys for CI.
+        case json
+    }
+
+    /// A scenario calibrated to the measurement (`--emit-scenario`), and where it goes.
+    public struct Calibration: Sendable {
+        /// The scenario the calibration starts from.
+        public var base: Scenario
+        /// The design the logged app runs (nil: the getTimeline rate is kept as the logs show it).
+        public var design: Design?
+        /// True when `design` is the scenario's baseline rather than one the user named.
+        public var designAssumed: Bool
+        public var destination: JobOutput.Destination
+
+        public init(base: Scenario, design: Design?, designAssumed: Bool, destination: JobOutput.Destination) {
+            self.base = base
+            self.design = design
+            self.designAssumed = designAssumed
+            self.destination = destination
+        }
+    }
+
+    /// Reads the logs and renders the measurement in `format` for `destination`, after the
+    /// calibrated scenario and its notes when `calibration` asks for one.
+    public func output(format: Format, to destination: JobOutput.Destination, calibration: Calibration?) throws -> JobOutput {
+        let analysis = try run()
+        let report = LogReport(analysis)
+        let text: String
+        switch format {
+        case .csv: text = report.csv()
+        case .json: text = try report.json()
+        case .markdown: text = report.markdown()
+        }
+        var output = JobOutput()
+        if let calibration {
+            let scenario = try Self.calibrate(
+                analysis, base: calibration.base, design: calibration.design, designAssumed: calibration.designAssumed)
+            output.items.append(.text(ScenarioLoader.encode(scenario), to: calibration.destination, announce: false))
+            let fields = scenario.calibration?.fields.joined(separator: ", ") ?? ""
+            if case .file(let path) = calibration.destination { output.items.append(.note("Wrote \(path) (calibrated: \(fields))\n")) }
+            if let c = scenario.calibration {
+                if let design = c.design {
+                    let system = scenario.platform.systemReloadsPerDay.central
+                    let stack = scenario.population.smartStackReloadsPerDay.central
+                    output.items.append(
+                        .note(
+                            "getTimeline: beside \(design)'s own reloads, WidgetKit's \(NumberText.fixed(system, digits: 1)) "
+                                + "and Smart Stack rotation's \(NumberText.fixed(stack, digits: 1)) per instance-day reproduce the logs\n"))
+                }
+                output.items += c.notes.map { .note("Note: \($0)\n") }
+            }
+        }
+        output.items.append(.text(text, to: destination, announce: true))
+        return output
+    }
+
+    /// Reads the logs and renders the back-test in `format` (markdown or json) for `destination`,
+    /// with `thresholds` checked against it; a threshold naming an unknown figure fails before
+    /// anything is written.
+    public func output(
+        backtest: BacktestJob, format: Format, to destination: JobOutput.Destination, thresholds: [Threshold]
+    ) throws -> JobOutput {
+        let report = try backtest.run(try run())
+        var output = JobOutput()
+        output.thresholds = try ThresholdEvaluator.evaluate(thresholds, on: BacktestJob.metricTable(report))
+        output.items = [.text(format == .json ? try report.json() : report.markdown(), to: destination, announce: true)]
+        return output
+    }
+}
