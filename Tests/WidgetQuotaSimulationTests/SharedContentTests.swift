@@ -197,8 +197,9 @@ import WidgetQuotaTestSupport
         let before = TestSupport.row(result, "never", users: 300)
         let after = TestSupport.row(result, "never-widget-push", users: 300)
         let pushes = after.pushes!.widgetPushesPerUserDay
-        // Poisson count of 4 a day over 300 users and 7 days: its relative standard error is under 1%.
-        #expect(abs(pushes / 4 - 1) < 0.05, "\(pushes) a day")
+        // A Poisson count of 4 a day over 300 users and 7 days.
+        let margin = StandardError.bound * StandardError.ofPoissonRate(4, units: 300 * 7)
+        #expect(abs(pushes - 4) < margin, "\(pushes) a day, 4 ± \(margin)")
         // Each push reloads the one instance: getTimeline rises by the pushes.
         let extra = after.getTimelinePerUserDay - before.getTimelinePerUserDay
         #expect(abs(extra - pushes) < 1e-9, "+\(extra) getTimeline a day for \(pushes) pushes")
