@@ -4,6 +4,19 @@ import WidgetQuotaSupport
 
 /// The user's side: the app coming to the foreground, and glances at the widget (what they see, and how stale).
 extension UserSimulator {
+    /// The app opens at `now`; returns the next open.
+    @inline(__always) mutating func appOpen(at now: Double) -> Double {
+        let alreadyOpen = now < foregroundUntil
+        // A new session, or the open one goes on. Set before the app's own work, so a
+        // reload it asks for after its fetch (seconds later) is exempt from the budget.
+        foregroundUntil = now + constants.foregroundSeconds
+        nextAppClose = foregroundUntil
+        if !alreadyOpen { appForeground(at: now) }
+        let next = appClock.next(&appOpenRandom, exponentialTables)
+        updateRare()
+        return next
+    }
+
     mutating func appForeground(at t: Double) {
         if counted(t) { tally.appOpens += 1 }
         observer.record(.appForeground, local: t, utc: utc(t))

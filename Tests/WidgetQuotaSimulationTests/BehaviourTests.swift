@@ -295,6 +295,7 @@ import WidgetQuotaTestSupport
         let r = TestSupport.row(TestSupport.run(s, designs: ["cache-bgtask"], central: true), "cache-bgtask")
         // Launches are close to a Poisson count over 500 users × 20 days.
         let margin = StandardError.bound * StandardError.ofPoissonRate(runsPerDay, units: 500 * 20)
-        #expect(abs(r.backgroundRunsPerUserDay - runsPerDay) < margin, "\(r.backgroundRunsPerUserDay) runs a day for \(runsPerDay) ± \(margin)")
+        #expect(
+            abs(r.backgroundRunsPerUserDay - runsPerDay) < margin, "\(r.backgroundRunsPerUserDay) runs a day for \(runsPerDay) ± \(margin)")
     }
 }

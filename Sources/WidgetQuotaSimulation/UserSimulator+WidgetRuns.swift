@@ -1,0 +1,128 @@
+import Foundation
+import WidgetQuotaModel
+import WidgetQuotaSupport
+
+/// The fast path of `advance(until:)`: runs of the widget's events and policy reloads between
+/// the rarer events, with the budget and the policy reload kept in locals.
+extension UserSimulator {
+    /// `advanceInWidgetRuns(fetching:)` for a widget that reads the cache only, and for one
+    /// that fetches in getTimeline: each out of line, with `fetching` a constant, so that each
+    /// is compiled as if the other did not exist (and the general loop as if neither did).
+    @inline(never) mutating func advanceInReadingWidgetRuns() { advanceInWidgetRuns(fetching: false) }
+    @inline(never) mutating func advanceInFetchingWidgetRuns() { advanceInWidgetRuns(fetching: true) }
+
+    /// `advance(until:)` when `usesWidgetRuns` holds: before each rare event or app open,
+    /// `widgetRun` handles the widget's events and the policy reloads that come earlier. After
+    /// it, no widget event or policy reload comes before that event, and one at the same time
+    /// comes after it (ties go to the rare sources, then app opens, then policy reloads).
+    ///
+    /// A fetch in a run may move the next rare event: a retry, earlier, or one that replaces a
+    /// pending retry, perhaps later. The run then stops at the earlier of the two, and the next
+    /// run goes on to the new one if that is later.
+    @inline(__always) mutating func advanceInWidgetRuns(fetching: Bool) {
+        var nextWidget = self.nextWidget
+        var nextAppOpen = self.nextAppOpen
+        while true {
+            let now = min(nextRareEvent, nextAppOpen)
+            nextWidget = widgetRun(from: nextWidget, before: now, fetching: fetching)
+            if fetching && min(nextRareEvent, nextAppOpen) != now { continue }
+            if now >= endLocal { break }
+            if nextRareEvent == now {
+                if nextRareSource == .stop { break }
+                rareEvent(at: now)
+            } else {
+                nextAppOpen = appOpen(at: now)
+            }
+        }
+        self.nextWidget = nextWidget
+        self.nextAppOpen = nextAppOpen
+    }
+
+    /// Handles the widget's events (from index `first`) and the policy reloads that come before
+    /// `end`, the next rare event or app open, or before a retry that a fetch of the run
+    /// schedules, and returns the index of the next widget event (`advanceInWidgetRuns`).
+    ///
+    /// It exists for speed. With one instance and a policy reload that draws nothing, the
+    /// general path's work per event (re-deriving the next other event, choosing the instance,
+    /// `updatePolicy()`) reduces to a choice between the widget's next event and the policy
+    /// reload, with the budget and the policy reload in locals. A widget that reads the cache
+    /// only (`fetching` false) moves no other source, and its content and a fixed policy delay
+    /// stay in locals too. A widget that fetches moves no other source but the retry, which
+    /// the run then stops before.
+    ///
+    /// It must match `advance(until:)`'s widget and policy-reload branches with `getTimeline`
+    /// and `glance` exactly: events in the same order (a policy reload before a widget event at
+    /// its time, nothing at or after the window's end), the same state, tallies, random draws
+    /// and observer records. One instance needs no instance draw, and the policy reload none.
+    @inline(__always) mutating func widgetRun(from first: Int, before end: Double, fetching: Bool) -> Int {
+        let times = widget.times
+        var policy = nextPolicy[0]
+        // A third of the runs are empty: nothing else to read or write back for them.
+        guard min(times[first], policy) < end else { return first }
+        let kinds = widget.kinds
+        let shownContent = displayedContent
+        let shownError = displayedError
+        let budget = traits.budgetPerInstance
+        let exemptUntil = constants.foregroundReloadsExempt ? foregroundUntil : -.infinity
+        let cachedContent = contentTime  // what a widget that only reads the cache shows
+        let delay = constants.policyDelay  // +infinity for a design that never asks for one
+        // A run lies within one local day: it ends at the next midnight (a rare event) at the
+        // latest, and nothing before the last midnight is left. The counted window is whole
+        // days, so the run is counted or not as a whole.
+        let isCounted = counted(nextMidnight - .secondsPerDay)
+        var bound = end
+        var k = first
+        var used = budgetUsed[0]
+        var getTimelines: Int64 = 0
+        var dropped: Int64 = 0
+        while true {
+            let t = times[k]
+            let isWidget = t < policy
+            let now = isWidget ? t : policy
+            guard now < bound else { break }
+            if isWidget {
+                k += 1
+                if kinds[k - 1] == .glance {
+                    glance(at: t)
+                    continue
+                }
+            } else {
+                guard now < endLocal else { break }
+                policy = .infinity
+            }
+            let exempt = now < exemptUntil
+            if !exempt {
+                if used >= budget {
+                    if !exhausted[0] { observer.record(.budgetExhausted(instance: 0), local: now, utc: utc(now)) }
+                    exhausted[0] = true
+                    dropped &+= 1
+                    if !isWidget { queued[0] = true }
+                    continue
+                }
+                used += 1
+            }
+            getTimelines &+= 1
+            observer.record(
+                .getTimeline(instance: 0, origin: isWidget ? .system : .policy, budgetExempt: exempt), local: now, utc: utc(now))
+            if fetching {
+                // A failed fetch may have scheduled a retry.
+                if fetchOrReadCache(0, at: now) { bound = min(bound, nextRareEvent) }
+                policy = policyTime(after: now)
+            } else {
+                let fresh = constants.hasTTL && now - cachedContent <= constants.ttl
+                observer.record(fresh ? .cacheHit(instance: 0) : .cacheStale(instance: 0), local: now, utc: utc(now))
+                shownContent[0] = cachedContent
+                shownError[0] = false
+                policy = afterIdle(now + delay)
+            }
+        }
+        nextPolicy[0] = policy
+        nextPolicyReload = policy
+        budgetUsed[0] = used
+        if isCounted {
+            tally.getTimelines += getTimelines
+            tally.droppedReloads += dropped
+        }
+        return k
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// Evaluates constant arithmetic for `SwiftFileIndex.numericValue(_:)`: number literals, the
+/// file's `let` constants by name (to a bounded depth), `+ - * /`, parentheses and numeric wrappers.
+struct SwiftConstantEvaluator {
+    let index: SwiftFileIndex
+    var depth: Int
+    var k = 0
+    var end = 0
+    var nesting = 0
+
+    init(index: SwiftFileIndex, depth: Int) {
+        self.index = index
+        self.depth = depth
+    }
+
+    mutating func evaluate(_ range: Range<Int>) -> Double? {
+        guard depth < 16, range.lowerBound >= 0, range.upperBound <= index.tokens.count else { return nil }
+        k = range.lowerBound
+        end = range.upperBound
+        guard let v = sum(), k == end else { return nil }
+        return v
+    }
+
+    var current: SwiftToken? { k < end ? index.tokens[k] : nil }
+
+    mutating func sum() -> Double? {
+        guard var v = product() else { return nil }
+        while let t = current, t.kind == .operator, t.text == "+" || t.text == "-" {
+            k += 1
+            guard let r = product() else { return nil }
+            v = t.text == "+" ? v + r : v - r
+        }
+        return v
+    }
+
+    mutating func product() -> Double? {
+        guard var v = unary() else { return nil }
+        while let t = current, t.kind == .operator, t.text == "*" || t.text == "/" {
+            k += 1
+            guard let r = unary() else { return nil }
+            if t.text == "/" && r == 0 { return nil }
+            v = t.text == "*" ? v * r : v / r
+        }
+        return v
+    }
+
+    mutating func unary() -> Double? {
+        guard let t = current else { return nil }
+        nesting += 1
+        defer { nesting -= 1 }
+        if nesting > 64 { return nil }
+        if t.kind == .operator && t.text == "-" {
+            k += 1
+            return unary().map { -$0 }
+        }
+        if t.is("(") {
+            k += 1
+            guard let v = sum(), let c = current, c.is(")") else { return nil }
+            k += 1
+            return v
+        }
+        if t.kind == .number {
+            k += 1
+            let clean = t.text.replacingOccurrences(of: "_", with: "")
+            if clean.hasPrefix("0x"), let v = Int(clean.dropFirst(2), radix: 16) { return Double(v) }
+            return Double(clean)
+        }
+        if t.kind == .identifier {
+            // A numeric wrapper: TimeInterval(…), Double(…), Int(…).
+            if ["TimeInterval", "Double", "Int", "Float", "CGFloat"].contains(t.text), k + 1 < end, index.tokens[k + 1].is("(") {
+                k += 2
+                guard let v = sum(), let c = current, c.is(")") else { return nil }
+                k += 1
+                return v
+            }
+            k += 1
+            guard let c = index.constant(named: t.text) else { return nil }
+            var inner = SwiftConstantEvaluator(index: index, depth: depth + 1)
+            return inner.evaluate(c.value)
+        }
+        return nil
+    }
+}
