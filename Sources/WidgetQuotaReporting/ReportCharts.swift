@@ -19,21 +19,23 @@ package struct ReportCharts {
     package enum File {
         static let requestsByUsers = "requests-by-users.svg"
         static let typicalDay = "typical-day.svg"
+        static let busiestDay = "busiest-day-by-users.svg"
         static let tradeoff = "tradeoff.svg"
         static let sensitivity = "sensitivity.svg"
         package static let costByUsers = "cost-by-users.svg"
         /// Every chart a report can have.
-        static let all = [requestsByUsers, typicalDay, tradeoff, sensitivity, costByUsers]
+        static let all = [requestsByUsers, typicalDay, busiestDay, tradeoff, sensitivity, costByUsers]
     }
 
-    /// Every chart this report has, as (file name, SVG).
-    func all() -> [(name: String, svg: String)] {
+    /// Every chart this report has, as (file name, SVG) in `layout`.
+    func all(layout: ChartLayout = .wide) -> [(name: String, svg: String)] {
         var charts = [
-            (File.requestsByUsers, requestsByUsers().svg()), (File.typicalDay, typicalDay().svg()),
-            (File.tradeoff, tradeoff().svg()),
+            (File.requestsByUsers, requestsByUsers().svg(layout: layout)), (File.typicalDay, typicalDay().svg(layout: layout)),
+            (File.tradeoff, tradeoff().svg(layout: layout)),
         ]
-        if let s = sensitivity { charts.append((File.sensitivity, tornado(s).svg())) }
-        if let cost = costByUsers() { charts.append((File.costByUsers, cost.svg())) }
+        if let day = busiestDay() { charts.insert((File.busiestDay, day.svg(layout: layout)), at: 2) }
+        if let s = sensitivity { charts.append((File.sensitivity, tornado(s).svg(layout: layout))) }
+        if let cost = costByUsers() { charts.append((File.costByUsers, cost.svg(layout: layout))) }
         return charts
     }
 
@@ -122,6 +124,47 @@ package struct ReportCharts {
                 kind: .linear, format: .timeOfDay, lower: 0, upper: .minutesPerDay,
                 ticks: stride(from: 0.0, through: .minutesPerDay, by: 180).map { $0 }),
             yScale: AxisScale(kind: .log, covering: ys.filter { $0 >= top / 10_000 } + shown.map(\.y)), series: series, references: shown)
+    }
+
+    /// The busiest quota day's requests (p95 across runs) against users, log–log, one line per
+    /// design, with each tier's daily limit: where a design outgrows a tier that caps requests a
+    /// day. Nil when no tier has a daily limit.
+    func busiestDay() -> LineChart? {
+        let quotas = facts.result.scenario.quotas
+        // Tiers with the same limit share one line, named together.
+        var limitTiers = [(limit: Double, names: [String])]()
+        for tier in quotas.tiers {
+            guard let rpd = tier.rpd else { continue }
+            if let i = limitTiers.firstIndex(where: { $0.limit == rpd }) {
+                limitTiers[i].names.append(tier.name)
+            } else {
+                limitTiers.append((rpd, [tier.name]))
+            }
+        }
+        guard !limitTiers.isEmpty else { return nil }
+        let series = facts.designs.map { design in
+            ChartSeries(
+                name: design, points: facts.rows(design).map { ChartPoint(x: Double($0.users), y: $0.load.peakRequestsPerQuotaDay.p95) })
+        }
+        let xs = series.flatMap { $0.points.map(\.x) }
+        let ys = series.flatMap { $0.points.map(\.y) }.filter { $0 > 0 }
+        let top = ys.max() ?? 1
+        // A limit within reach of the curves, without a far-away one squeezing them.
+        let limits = limitTiers.filter { $0.limit <= top * 3 }.map { entry in
+            ReferenceLine(label: "\(entry.names.joined(separator: ", ")): \(ReportFormat.short(entry.limit)) a day", y: entry.limit)
+        }
+        let rolling = quotas.dayWindow == .rolling24h
+        let window =
+            rolling
+            ? "the busiest 24 hours (the provider's daily limits count any 24 hours)"
+            : "the busiest quota day (from midnight UTC\(quotas.resetUTCOffsetHours < 0 ? "−" : "+")\(NumberText.plain(abs(quotas.resetUTCOffsetHours))))"
+        return LineChart(
+            title: rolling ? "Busiest 24 hours by number of users" : "Busiest quota day by number of users",
+            subtitle: "Requests in \(window), p95 over \(facts.result.method.runs) Monte-Carlo runs, with each tier's daily limit; "
+                + "both axes logarithmic. A design above a tier's line needs a dearer tier, whatever its busiest minute.",
+            xTitle: "Users", yTitle: rolling ? "Requests in the busiest 24 hours" : "Requests in the busiest quota day",
+            xScale: AxisScale(kind: .log, covering: xs), yScale: AxisScale(kind: .log, covering: ys + limits.map(\.y)), series: series,
+            references: limits)
     }
 
     /// Requests against staleness, one point per design: the trade-off a product owner makes.

@@ -14,6 +14,16 @@ import WidgetQuotaSupport
 /// and table headers with the Markdown's.
 struct ReportPage {
     let report: SimulationReport
+    /// Every chart by layout and file name, drawn once.
+    let charts: [ChartLayout: [String: String]]
+
+    init(report: SimulationReport) {
+        self.report = report
+        charts = Dictionary(
+            uniqueKeysWithValues: ChartLayout.allCases.map { layout in
+                (layout, Dictionary(report.charts(layout: layout).map { ($0.name, $0.svg) }, uniquingKeysWith: { a, _ in a }))
+            })
+    }
 
     var result: SimulationResult { report.result }
     var facts: ReportFacts { report.facts }
@@ -52,11 +62,10 @@ struct ReportPage {
 
     /// The chart named `file`, when this report draws it.
     func chart(_ file: String) -> PageBlock? {
-        guard let svg = charts[file] else { return nil }
-        return .chart(svg: svg, id: "chart-" + HtmlText.anchor(file.replacingOccurrences(of: ".svg", with: "")))
+        guard let svg = charts[.wide]?[file] else { return nil }
+        return .chart(
+            svg: svg, narrow: charts[.narrow]?[file], id: "chart-" + HtmlText.anchor(file.replacingOccurrences(of: ".svg", with: "")))
     }
-
-    var charts: [String: String] { Dictionary(report.charts().map { ($0.name, $0.svg) }, uniquingKeysWith: { a, _ in a }) }
 
     // MARK: Sections
 
@@ -163,6 +172,7 @@ struct ReportPage {
         let risk = NumberText.percent(result.scenario.quotas.acceptableRisk, digits: 0)
         var blocks = [PageBlock]()
         if let c = chart(ReportCharts.File.typicalDay) { blocks.append(c) }
+        if let c = chart(ReportCharts.File.busiestDay) { blocks.append(c) }
         blocks.append(
             .paragraph(
                 "*Tier needed*: the cheapest tier with at most a \(risk) chance of hitting any of its limits (requests per minute, "
@@ -192,9 +202,9 @@ struct ReportPage {
         let growth = GrowthReport(result: result)
         guard let section = growth.section() else { return nil }
         var blocks: [PageBlock] = [.paragraph(section.intro)]
-        if section.hasCost, let svg = growth.chart()?.svg() {
-            blocks.append(
-                .chart(svg: svg, id: "chart-" + HtmlText.anchor(GrowthReport.File.chart.replacingOccurrences(of: ".svg", with: ""))))
+        if section.hasCost, let chart = growth.chart() {
+            let id = "chart-" + HtmlText.anchor(GrowthReport.File.chart.replacingOccurrences(of: ".svg", with: ""))
+            blocks.append(.chart(svg: chart.svg(), narrow: chart.svg(layout: .narrow), id: id))
         }
         for design in section.designs {
             blocks += [.heading(design.heading), .table(design.table, label: "Growth of \(design.heading)"), .paragraph(design.runsOut)]

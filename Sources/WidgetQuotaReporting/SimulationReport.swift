@@ -1,4 +1,5 @@
 import Foundation
+import WidgetQuotaCharts
 import WidgetQuotaGates
 import WidgetQuotaModel
 import WidgetQuotaSimulation
@@ -105,7 +106,12 @@ public struct SimulationReport: Sendable {
     // MARK: Charts
 
     /// Every chart as (file name, SVG text).
-    public func charts() -> [(name: String, svg: String)] { ReportCharts(facts: facts, sensitivity: sensitivity, sweep: sweep).all() }
+    public func charts() -> [(name: String, svg: String)] { charts(layout: .wide) }
+
+    /// Every chart in `layout`: the files' 820 px, or 400 px for a phone's screen.
+    package func charts(layout: ChartLayout) -> [(name: String, svg: String)] {
+        ReportCharts(facts: facts, sensitivity: sensitivity, sweep: sweep).all(layout: layout)
+    }
 
     // MARK: Markdown
 
@@ -128,6 +134,9 @@ public struct SimulationReport: Sendable {
         md += "\n## What each design does per user and day\n\n" + tables.behaviour().markdown
         md += "\n## Quotas and headroom\n\n"
         md += chart(ReportCharts.File.typicalDay, "Requests per minute over a typical day, with per-minute quota limits")
+        if ReportCharts(facts: facts, sensitivity: nil, sweep: nil).busiestDay() != nil {
+            md += chart(ReportCharts.File.busiestDay, "Requests in the busiest quota day by number of users, with daily quota limits")
+        }
         md += "*Tier needed*: the cheapest tier with at most a \(NumberText.percent(result.scenario.quotas.acceptableRisk, digits: 0)) "
         md += "chance of hitting any of its limits (requests per minute, tokens per minute, requests per quota day) in the month.\n\n"
         md += tables.quotas().markdown

@@ -22,7 +22,8 @@ import WidgetQuotaTestSupport
         let files = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
         #expect(
             files == [
-                "cost-by-users.svg", "metrics.csv", "report.html", "report.json", "report.md", "requests-by-users.svg", "summary.csv",
+                "busiest-day-by-users.svg", "cost-by-users.svg", "metrics.csv", "report.html", "report.json", "report.md",
+                "requests-by-users.svg", "summary.csv",
                 "tradeoff.svg", "typical-day.svg",
             ])
         let md = try String(contentsOfFile: dir + "/report.md", encoding: .utf8)

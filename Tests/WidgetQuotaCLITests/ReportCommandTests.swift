@@ -75,7 +75,7 @@ import WidgetQuotaTestSupport
         #expect(
             files == [
                 "report.md", "report.html", "report.json", "summary.csv", "metrics.csv", "requests-by-users.svg", "typical-day.svg",
-                "tradeoff.svg", "cost-by-users.svg", "notes.txt", "analysis.md", "analysis.json",
+                "busiest-day-by-users.svg", "tradeoff.svg", "cost-by-users.svg", "notes.txt", "analysis.md", "analysis.json",
             ], "\(files.sorted())")
         let noLogs = TestSupport.cli(["report", "--scenario", scenario, "--no-logs", "--quiet", "--out", folder])
         #expect(noLogs.code == .success, "\(noLogs.err)")

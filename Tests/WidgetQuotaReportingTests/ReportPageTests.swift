@@ -47,10 +47,15 @@ import WidgetQuotaTestSupport
         }
     }
 
-    @Test("every chart the report draws is inline, with ids unique on the page")
+    @Test("every chart the report draws is inline, wide and narrow, with ids unique on the page")
     func chartsInlineWithUniqueIds() {
         let charts = ReportFixtures.report.charts()
-        #expect(Self.page.components(separatedBy: "<svg ").count - 1 == charts.count)
+        // Each chart twice: the wide layout, and the narrow one a phone's screen shows instead.
+        #expect(Self.page.components(separatedBy: "<svg ").count - 1 == 2 * charts.count)
+        #expect(Self.page.components(separatedBy: "<div class=\"chart-narrow\">").count - 1 == charts.count)
+        for chart in ReportFixtures.report.charts(layout: .narrow) {
+            #expect(chart.svg.contains(#"width="400""#), "\(chart.name) narrow is 400 px wide")
+        }
         for chart in charts {
             let title = TestSupport.matches(#"<title id="title">(.*?)</title>"#, in: chart.svg).first ?? "?"
             #expect(Self.page.contains(">\(title)</title>"), "\(chart.name) is on the page")

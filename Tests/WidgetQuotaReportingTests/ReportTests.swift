@@ -114,7 +114,10 @@ import WidgetQuotaTestSupport
     @Test("charts are well formed SVG with light and dark styles") func chartsAreWellFormedSVGWithLightAndDarkStyles() throws {
         let charts = report.charts()
         #expect(
-            Set(charts.map(\.name)) == ["requests-by-users.svg", "typical-day.svg", "tradeoff.svg", "sensitivity.svg", "cost-by-users.svg"])
+            Set(charts.map(\.name)) == [
+                "requests-by-users.svg", "typical-day.svg", "busiest-day-by-users.svg", "tradeoff.svg", "sensitivity.svg",
+                "cost-by-users.svg",
+            ])
         for chart in charts {
             #expect(chart.svg.contains("@media (prefers-color-scheme: dark)"))
             #expect(chart.svg.contains("class=\"background\""))

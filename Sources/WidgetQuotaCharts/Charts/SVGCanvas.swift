@@ -4,7 +4,8 @@ import WidgetQuotaSupport
 /// Builds SVG text with fixed-precision coordinates, so the same chart is the same bytes everywhere.
 struct SVGCanvas {
     let width: Double
-    let height: Double
+    /// The height; a layout that learns how much it needs while drawing may raise it.
+    var height: Double
     private(set) var body = ""
 
     init(width: Double, height: Double) {

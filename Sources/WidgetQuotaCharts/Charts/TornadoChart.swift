@@ -35,13 +35,21 @@ package struct TornadoChart: Sendable {
         self.highLegend = highLegend
     }
 
-    /// The chart as an SVG document.
-    package func svg() -> String {
-        let width = 820.0
-        let left = 250.0
-        let right = 60.0
-        let top = 84.0
-        let rowHeight = 30.0
+    /// The chart as an SVG document: 820 px wide with each assumption's name beside its bar, or
+    /// (`narrow`) 400 px wide with the name above it, for a phone's screen.
+    package func svg(layout: ChartLayout = .wide) -> String {
+        let narrow = layout == .narrow
+        let width = narrow ? 400.0 : 820.0
+        let left = narrow ? 16.0 : 250.0
+        let right = narrow ? 16.0 : 60.0
+        let titleLines = narrow ? TextLayout.wrap(title, width: (width - 24) * 12 / 15) : [title]
+        let subtitleLines = narrow ? TextLayout.wrap(subtitle, width: width - 24) : [subtitle]
+        let head = 19 * Double(titleLines.count - 1) + 13 * Double(subtitleLines.count - 1)
+        let legendY = 54 + head
+        let top = (narrow ? 92.0 : 84.0) + head
+        // Narrow: the assumption's name on a line of its own above its bar.
+        let nameRoom = narrow ? 16.0 : 0
+        let rowHeight = 30.0 + nameRoom
         let height = top + Double(max(bars.count, 1)) * rowHeight + 64
         let values = bars.flatMap { [$0.low, $0.high] } + [center]
         let scale = AxisScale(kind: .linear, covering: values, includeZero: false)
@@ -50,12 +58,15 @@ package struct TornadoChart: Sendable {
         func px(_ v: Double) -> Double { left + scale.position(v) * (plotRight - left) }
 
         var c = SVGCanvas(width: width, height: height)
-        c.text(title, 16, 24, class: "title")
-        c.text(subtitle, 16, 42, class: "subtitle")
-        c.rect(left, 54, 12, 12, class: "bar-low")
-        c.text(lowLegend, left + 18, 64)
-        c.rect(left + 220, 54, 12, 12, class: "bar-high")
-        c.text(highLegend, left + 238, 64)
+        for (i, line) in titleLines.enumerated() { c.text(line, 16, 24 + 19 * Double(i), class: "title") }
+        for (i, line) in subtitleLines.enumerated() {
+            c.text(line, 16, 42 + 19 * Double(titleLines.count - 1) + 13 * Double(i), class: "subtitle")
+        }
+        let secondLegend = narrow ? (x: left, y: legendY + 18) : (x: left + 220, y: legendY)
+        c.rect(left, legendY, 12, 12, class: "bar-low")
+        c.text(lowLegend, left + 18, legendY + 10)
+        c.rect(secondLegend.x, secondLegend.y, 12, 12, class: "bar-high")
+        c.text(highLegend, secondLegend.x + 18, secondLegend.y + 10)
         for t in scale.ticks {
             c.line(px(t), top - 6, px(t), plotBottom, class: "grid")
             c.text(scale.label(t), px(t), plotBottom + 18, anchor: .middle)
@@ -66,10 +77,15 @@ package struct TornadoChart: Sendable {
             c.text("No uncertain assumptions: every value in the scenario is fixed.", left, top + 18, class: "note")
         }
         for (i, bar) in bars.enumerated() {
-            let y = top + Double(i) * rowHeight
-            c.text(bar.label, left - 10, y + rowHeight / 2 + 2, anchor: .end)
+            let y = top + Double(i) * rowHeight + nameRoom
+            if narrow {
+                c.text(bar.label, left, y - 2)
+            } else {
+                c.text(bar.label, left - 10, y + rowHeight / 2 + 2, anchor: .end)
+            }
+            let middle = y + (rowHeight - nameRoom) / 2 + 2
             if bar.low == center && bar.high == center {
-                c.text("no effect", px(center) + 6, y + rowHeight / 2 + 2, class: "note")
+                c.text("no effect", px(center) + 6, middle, class: "note")
                 continue
             }
             // The farther end first, so a nearer end on the same side stays visible on top of it.
@@ -78,7 +94,7 @@ package struct TornadoChart: Sendable {
             for (k, (value, cls)) in ends.enumerated() {
                 let a = px(min(value, center))
                 let b = px(max(value, center))
-                c.rect(a, y + 6, b - a, rowHeight - 14, class: cls)
+                c.rect(a, y + 6, b - a, rowHeight - nameRoom - 14, class: cls)
                 if sameSide && k == 1 { continue }
                 // Beyond the bar's end, unless that would run into the assumption's name or off the
                 // canvas: then just inside the end of the bar.
@@ -87,7 +103,7 @@ package struct TornadoChart: Sendable {
                 let low = value < center
                 let inside = low ? a - 4 - room < left : b + 4 + room > width
                 let x = low ? (inside ? a + 4 : a - 4) : (inside ? b - 4 : b + 4)
-                c.text(text, x, y + rowHeight / 2 + 2, anchor: low == inside ? .start : .end, class: "note")
+                c.text(text, x, middle, anchor: low == inside ? .start : .end, class: "note")
             }
         }
         c.line(px(center), top - 10, px(center), plotBottom, class: "center")

@@ -12,8 +12,9 @@ package enum PageBlock {
     /// A table in a box of its own that scrolls sideways when it is wider than the page;
     /// `label` names it for screen readers.
     case table(MarkdownTable, label: String)
-    /// An SVG chart drawn inline; `id` must be unique on the page.
-    case chart(svg: String, id: String)
+    /// An SVG chart drawn inline, and its narrow layout for a phone's screen, shown instead of it
+    /// on a narrow page; `id` must be unique on the page.
+    case chart(svg: String, narrow: String?, id: String)
     /// A boxed group, such as one design's verdict.
     case card([PageBlock])
     /// Content folded under a summary line; opened for printing.
@@ -94,8 +95,10 @@ package struct HtmlPage {
             return "<h3 id=\"\(anchors.unique(text))\">\(HtmlText.inline(text))</h3>\n"
         case .table(let table, let label):
             return Self.table(table, label: label)
-        case .chart(let svg, let id):
-            return "<figure class=\"chart\">\n" + SVGCanvas.embedded(svg, id: id) + "</figure>\n"
+        case .chart(let svg, let narrow, let id):
+            guard let narrow else { return "<figure class=\"chart\">\n" + SVGCanvas.embedded(svg, id: id) + "</figure>\n" }
+            return "<figure class=\"chart\">\n<div class=\"chart-wide\">\n" + SVGCanvas.embedded(svg, id: id)
+                + "</div>\n<div class=\"chart-narrow\">\n" + SVGCanvas.embedded(narrow, id: id + "-narrow") + "</div>\n</figure>\n"
         case .card(let blocks):
             return "<div class=\"card\">\n" + blocks.map { render($0, anchors: &anchors) }.joined() + "</div>\n"
         case .details(let summary, let blocks):

@@ -32,6 +32,9 @@ enum PageStyle {
         td { overflow-wrap: break-word; }
         td:first-child, th:first-child { white-space: nowrap; }
         th { background: var(--box); font-weight: 600; }
+        /* The key column stays in view while a wide table scrolls sideways. */
+        .table-box td:first-child { position: sticky; left: 0; background: var(--bg); box-shadow: 1px 0 0 var(--rule); }
+        .table-box th:first-child { position: sticky; left: 0; z-index: 1; box-shadow: 1px 0 0 var(--rule); }
         th.num, td.num { text-align: right; }
         tbody tr:last-child td { border-bottom: 0; }
         th button { all: unset; cursor: pointer; text-align: inherit; }
@@ -41,6 +44,12 @@ enum PageStyle {
         th[aria-sort="descending"] button::after { content: "\\a0\\2193"; }
         figure.chart { margin: 1rem 0; max-width: 100%; overflow-x: auto; }
         figure.chart svg { display: block; width: 100%; min-width: 600px; max-width: 820px; height: auto; border: 1px solid var(--rule); border-radius: 6px; }
+        figure.chart .chart-narrow { display: none; }
+        figure.chart .chart-narrow svg { min-width: 0; max-width: 480px; }
+        @media screen and (max-width: 640px) {
+          figure.chart .chart-wide { display: none; }
+          figure.chart .chart-narrow { display: block; }
+        }
         details { margin: 1rem 0; }
         summary { cursor: pointer; font-weight: 600; }
         @media print {
@@ -52,6 +61,7 @@ enum PageStyle {
           h3 { break-after: avoid; page-break-after: avoid; }
           .card, figure.chart, tr { break-inside: avoid; page-break-inside: avoid; }
           .table-box { overflow: visible; border: 0; }
+          .table-box td:first-child, .table-box th:first-child { position: static; box-shadow: none; }
           table { font-size: 8pt; }
           th button::after { content: none; }
           td:first-child, th:first-child { white-space: normal; }

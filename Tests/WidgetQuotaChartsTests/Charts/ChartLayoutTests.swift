@@ -97,4 +97,44 @@ import WidgetQuotaCharts
         #expect(svg.contains("<polyline class=\"line s2\""))
         #expect(svg.contains(".line.d1 { stroke-dasharray"))
     }
+
+    /// The narrow layout a phone's screen shows: 400 px wide, every text inside the canvas, the
+    /// legend stacked under the plot's axis title, and the notes (here, left-out labels) within
+    /// the height it grows to.
+    @Test("the narrow layout keeps every text inside 400 px and stacks the legend under the plot")
+    func narrowLayout() throws {
+        let points = (0..<30).map { ChartPoint(x: 1 + Double($0 % 6) * 0.05, y: 100 + Double($0 / 6) * 4, label: "point \($0)") }
+        var chart = ChartLayoutTests.scatter(
+            points + [ChartPoint(x: 10, y: 1_000)], subtitle: String(repeating: "a long subtitle ", count: 8))
+        chart.title = "A title long enough that a phone's width must wrap it onto a second line"
+        chart.series += (1...4).map { ChartSeries(name: "series \($0)", points: [ChartPoint(x: 2, y: 200)]) }
+        let svg = chart.svg(layout: .narrow)
+        let size = try #require(TestSupportSVG.size(svg))
+        #expect(size.width == 400)
+        let texts = ChartLayoutTests.texts(svg)
+        for t in texts {
+            let w = TextLayout.width(t.text) * (t.cls == "title" ? 15.0 / 12 : 1)
+            let x0 = t.anchor == "end" ? t.x - w : (t.anchor == "middle" ? t.x - w / 2 : t.x)
+            #expect(x0 >= 0 && x0 + w <= 400 + 1, "\(t.text) runs off the width")
+            #expect(t.y <= size.height, "\(t.text) is below the canvas")
+        }
+        #expect(texts.filter { $0.cls == "title" }.count == 2, "the title wraps")
+        let axisTitle = try #require(texts.first { $0.text == "x" })
+        for name in (1...4).map({ "series \($0)" }) + ["crowd"] {
+            let entry = try #require(texts.first { $0.text == name })
+            #expect(entry.y > axisTitle.y, "\(name) is under the plot")
+        }
+        #expect(ChartLayoutTests.notes(svg).contains("point labels are left out"))
+    }
+}
+
+/// Reads an SVG document's size.
+enum TestSupportSVG {
+    static func size(_ svg: String) -> (width: Double, height: Double)? {
+        let regex = try! NSRegularExpression(pattern: #"<svg [^>]*width="([^"]*)" height="([^"]*)""#)
+        guard let m = regex.firstMatch(in: svg, range: NSRange(svg.startIndex..., in: svg)) else { return nil }
+        func group(_ i: Int) -> Double? { Double(svg[Range(m.range(at: i), in: svg)!]) }
+        guard let w = group(1), let h = group(2) else { return nil }
+        return (w, h)
+    }
 }
