@@ -97,6 +97,20 @@ final class DesignTask {
         ages.deallocate()
     }
 
+    /// The requests of the sample so far in its busiest 1,440 consecutive minutes.
+    private func busiest24Hours() -> Double {
+        let day = TimeUnits.minutesPerDay
+        guard buckets.count >= day else { return 0 }
+        var sum: Int64 = 0
+        for t in 0..<day { sum += Int64(buckets[t]) }
+        var best = sum
+        for t in day..<buckets.count {
+            sum += Int64(buckets[t]) - Int64(buckets[t - day])
+            best = max(best, sum)
+        }
+        return Double(best)
+    }
+
     /// Simulates the next user, replaying `activity` (drawn for that user in this run);
     /// `series` is scratch of `countedMinutes` entries, shared by the designs of a group.
     func simulate(user: Int, activity: UserActivity, series: UnsafeMutableBufferPointer<Double>) {
@@ -119,8 +133,16 @@ final class DesignTask {
         peakQuotaDay = sim.peakQuotaDay
         out.tally.add(sim.tally)
         requests.add(sim.monthRequests)
+        // Under a rolling daily limit the sample's busiest 24 hours decide, read when the busiest
+        // quota day comes within half of a limit: 24 hours in a row overlap at most two quota days.
+        var rolling: Double?
         for (t, tier) in tiers.enumerated() where firstExceeding[t] == nil {
-            if tier.isExceeded(peakPerMinute: Double(peakPerMinute), peakQuotaDay: Double(peakQuotaDay), tokensPerRequest: tokens) {
+            var busiestDay = Double(peakQuotaDay)
+            if model.rollingQuotaDay, let rpd = tier.rpd, 2 * busiestDay > rpd {
+                if rolling == nil { rolling = busiest24Hours() }
+                busiestDay = max(busiestDay, rolling!)
+            }
+            if tier.isExceeded(peakPerMinute: Double(peakPerMinute), peakQuotaDay: busiestDay, tokensPerRequest: tokens) {
                 firstExceeding[t] = user + 1
             }
         }

@@ -34,4 +34,27 @@ struct QuotaWindowTests {
             #expect(r.totalRequestsPerMonth == c.totalRequestsPerMonth)
         }
     }
+
+    /// Within the sample the search for the first breaking population counts any 24 hours too:
+    /// its headroom agrees, population by population, with whether each simulated population's
+    /// busiest 24 hours break the limit, also where no calendar day does.
+    @Test("in the sample, headroom counts any 24 hours as the loads do")
+    func headroomInTheSampleCountsAny24Hours() throws {
+        let users = Array(stride(from: 50, through: 600, by: 50))
+        var s = TestSupport.smallScenario(users: users, runs: 1, days: 7, sample: 600)
+        s.quotas.dayWindow = .rolling24h
+        s.quotas.tiers = [QuotaTier(name: "probe", rpm: nil, tpm: nil, rpd: 1e12, readOn: "", note: "")]
+        let first = TestSupport.run(s, designs: ["direct"])
+        // A daily limit that the busiest 24 hours of 300 users break, just.
+        let at300 = TestSupport.row(first, "direct", users: 300).load.peakRequestsPerQuotaDay.p50
+        s.quotas.tiers[0].rpd = at300 - 0.5
+        let result = TestSupport.run(s, designs: ["direct"])
+        let headroom = try #require(result.headroom.first { $0.design == "direct" && $0.tier == "probe" })
+        let maxUsers = try #require(headroom.maxUsers)
+        #expect(maxUsers < 300, "300 users break the limit, so at most \(maxUsers) fit")
+        for n in users {
+            let breaks = TestSupport.row(result, "direct", users: n).quota[0].exceedProbability == 1
+            #expect(breaks == (n > maxUsers), "\(n) users: breaks \(breaks), headroom \(maxUsers)")
+        }
+    }
 }
