@@ -1,5 +1,6 @@
 import Foundation
 import WidgetQuotaCharts
+import WidgetQuotaModel
 import WidgetQuotaStudies
 import WidgetQuotaSupport
 
@@ -85,16 +86,7 @@ package struct ReportCharts {
                 style: .line)
         }
         let ys = series.flatMap { $0.points.map(\.y) }
-        // Tiers with the same limit share one line, named together ("tier2, tier3: 5,000 requests/min").
-        var limitTiers = [(limit: Double, names: [String])]()
-        for tier in facts.result.scenario.quotas.tiers {
-            guard let rpm = tier.rpm else { continue }
-            if let i = limitTiers.firstIndex(where: { $0.limit == rpm }) {
-                limitTiers[i].names.append(tier.name)
-            } else {
-                limitTiers.append((rpm, [tier.name]))
-            }
-        }
+        let limitTiers = tiersByLimit(\.rpm)
         // A tier whose daily limit the busiest day at this population breaks says so on its line:
         // holding the minute's limit is not fitting the tier.
         let busiestDays = facts.result.results.filter { $0.users == facts.focusUsers }.map(\.load.peakRequestsPerQuotaDay.p95)
@@ -126,21 +118,27 @@ package struct ReportCharts {
             yScale: AxisScale(kind: .log, covering: ys.filter { $0 >= top / 10_000 } + shown.map(\.y)), series: series, references: shown)
     }
 
+    /// The scenario's tiers by one of their limits, in the tiers' order: tiers with the same
+    /// limit share one line of a chart, named together ("tier2, tier3: 5,000 requests/min").
+    func tiersByLimit(_ limit: (QuotaTier) -> Double?) -> [(limit: Double, names: [String])] {
+        var lines = [(limit: Double, names: [String])]()
+        for tier in facts.result.scenario.quotas.tiers {
+            guard let value = limit(tier) else { continue }
+            if let i = lines.firstIndex(where: { $0.limit == value }) {
+                lines[i].names.append(tier.name)
+            } else {
+                lines.append((value, [tier.name]))
+            }
+        }
+        return lines
+    }
+
     /// The busiest quota day's requests (p95 across runs) against users, log–log, one line per
     /// design, with each tier's daily limit: where a design outgrows a tier that caps requests a
     /// day. Nil when no tier has a daily limit.
     func busiestDay() -> LineChart? {
         let quotas = facts.result.scenario.quotas
-        // Tiers with the same limit share one line, named together.
-        var limitTiers = [(limit: Double, names: [String])]()
-        for tier in quotas.tiers {
-            guard let rpd = tier.rpd else { continue }
-            if let i = limitTiers.firstIndex(where: { $0.limit == rpd }) {
-                limitTiers[i].names.append(tier.name)
-            } else {
-                limitTiers.append((rpd, [tier.name]))
-            }
-        }
+        let limitTiers = tiersByLimit(\.rpd)
         guard !limitTiers.isEmpty else { return nil }
         let series = facts.designs.map { design in
             ChartSeries(

@@ -134,7 +134,7 @@ public struct SimulationReport: Sendable {
         md += "\n## What each design does per user and day\n\n" + tables.behaviour().markdown
         md += "\n## Quotas and headroom\n\n"
         md += chart(ReportCharts.File.typicalDay, "Requests per minute over a typical day, with per-minute quota limits")
-        if ReportCharts(facts: facts, sensitivity: nil, sweep: nil).busiestDay() != nil {
+        if result.scenario.quotas.tiers.contains(where: { $0.rpd != nil }) {  // the chart's tiers with a daily limit
             md += chart(ReportCharts.File.busiestDay, "Requests in the busiest quota day by number of users, with daily quota limits")
         }
         md += "*Tier needed*: the cheapest tier with at most a \(NumberText.percent(result.scenario.quotas.acceptableRisk, digits: 0)) "
