@@ -57,6 +57,8 @@ struct CompletionScriptTests {
         #expect(try complete(["widget-quota", "help", "li"]) == ["lint"])
         #expect(try complete(["widget-quota", "--generate-completion-script", "f"]) == ["fish"])
         #expect(try complete(["widget-quota", "simulate", "--runs", ""]).isEmpty, "a number is not a file")
+        #expect(try complete(["widget-quota", "simulate", "--format", "csv"]) == ["csv", "csv-long"])
+        #expect(try complete(["widget-quota", "sweep", "--knob", ""]) == ["ttl", "background", "poll"])
         let files = try complete(["widget-quota", "simulate", "--scenario", file.deletingLastPathComponent().path + "/wq-completion-"])
         #expect(files.contains(file.path), "a file after --scenario")
     }

@@ -9,7 +9,8 @@ import WidgetQuotaTools
 /// `widget-quota bench`: performance figures for this machine (targets live here, not in tests).
 struct BenchCommand: Command {
     static let only = Option.valued(
-        "only", "PART", "run one part only: \(ParsedArguments.orList(BenchmarkRun.Part.allCases.map(\.rawValue))) (default: every part)")
+        "only", "PART", "run one part only: \(ParsedArguments.orList(BenchmarkRun.Part.allCases.map(\.rawValue))) (default: every part)"
+    ).choosing(BenchmarkRun.Part.allCases.map(\.rawValue))
     static let users = Option.valued("users", "N", "users per design in the engine benchmark (default 4000)")
     static let parseMiB = Option.valued("parse-mb", "N", "size of each generated export in MiB (default 200)")
     static let threads = Option.valued("threads", "N", "threads for the multi-threaded figure (default: all cores)")

@@ -20,7 +20,8 @@ struct LintCommand: Command {
         "sarif-root", "DIR",
         "name files in sarif and github output relative to DIR (default: the git top level above the first PATH, else the current folder)")
     static let failOn = Option.valued(
-        "fail-on", "S", "exit 1 when a finding of severity S or higher remains: error (default), warning, note or never")
+        "fail-on", "S", "exit 1 when a finding of severity S or higher remains: error (default), warning, note or never"
+    ).choosing(LintFailOn.allCases.map(\.rawValue))
     static let config = Option.input(
         "config", "FILE", "the configuration file (default: .widget-quota-lint.json in the first folder, when present)")
     static let emitScenario = Option.valued(

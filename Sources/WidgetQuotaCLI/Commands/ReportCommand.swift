@@ -36,7 +36,8 @@ struct ReportCommand: Command {
         ])
 
     static let format = Option.valued(
-        "format", "F", "github: print an annotation per threshold that does not pass on standard output (default: nothing there)")
+        "format", "F", "github: print an annotation per threshold that does not pass on standard output (default: nothing there)"
+    ).choosing(["github"])
 
     let job: ReportJob
     let annotate: Bool

@@ -10,7 +10,8 @@ struct SweepCommand: Command {
     static let knob = Option.valued(
         "knob", "K",
         "ttl (cache TTL, minutes; default), background (BGAppRefreshTask interval,\n"
-            + "hours) or poll (reload policy .after, minutes)")
+            + "hours) or poll (reload policy .after, minutes)"
+    ).choosing(Sweep.Knob.allCases.map(\.rawValue))
     static let values = Option.valued("values", "LIST", "values to try (default depends on the knob)")
     static let users = Option.valued("users", "N", "population for totals, cost and peak (default 1000)")
     static let format = Option.format(SweepJob.Format.allCases.map(\.rawValue))

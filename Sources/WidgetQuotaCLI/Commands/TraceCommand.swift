@@ -12,7 +12,8 @@ struct TraceCommand: Command {
     static let style = Option.valued(
         "style", "STYLE",
         "trace (NDJSON, default), trace-csv, or an Apple style: ndjson, json,\n"
-            + "default, syslog, compact")
+            + "default, syslog, compact"
+    ).choosing(TraceGenerator.Style.allCases.map(\.rawValue))
     static let out = Option.valued(
         "out", "PATH",
         """

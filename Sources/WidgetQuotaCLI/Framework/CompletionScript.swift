@@ -1,6 +1,6 @@
 /// Shell completion scripts for `widget-quota`, made from the same declarations as parsing and
-/// `--help`: every command, each command's options, files or folders after an option that names
-/// one, and files for the commands that take paths.
+/// `--help`: every command, each command's options, the values of an option that takes one of a
+/// list, files or folders after an option that names one, and files for the commands that take paths.
 package enum CompletionScript {
     /// The shells a script can be generated for.
     package enum Shell: String, CaseIterable, Sendable {
@@ -56,8 +56,12 @@ package enum CompletionScript {
             let options = spec.options + [.help]
             let files = options.filter { completion($0) == .files }.map { "--" + $0.name }
             let folders = options.filter { completion($0) == .folders }.map { "--" + $0.name }
-            let values = options.filter { $0.value != nil && completion($0) == .none }.map { "--" + $0.name }
+            let values = options.filter { $0.value != nil && completion($0) == .none && $0.choices.isEmpty }.map { "--" + $0.name }
             text += "        \(spec.name))\n            case \"$prev\" in\n"
+            for option in options where !option.choices.isEmpty {
+                text +=
+                    "                --\(option.name)) COMPREPLY=($(compgen -W \"\(option.choices.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
+            }
             if !files.isEmpty {
                 text += "                \(files.joined(separator: "|"))) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
             }
@@ -114,7 +118,7 @@ package enum CompletionScript {
                 switch completion(option) {
                 case .files: action = "_files"
                 case .folders: action = "_files -/"
-                case .none: action = " "
+                case .none: action = option.choices.isEmpty ? " " : "(" + option.choices.joined(separator: " ") + ")"
                 }
                 return "'\(repeatable)--\(option.name)=[\(description)]:\(value):\(action)'"
             }
@@ -154,7 +158,7 @@ package enum CompletionScript {
                 case (nil, _): break
                 case (_, .files): line += " -r -F"
                 case (_, .folders): line += " -r -a '(__fish_complete_directories)'"
-                case (_, .none): line += " -r"
+                case (_, .none): line += option.choices.isEmpty ? " -r" : " -r -a '\(option.choices.joined(separator: " "))'"
                 }
                 text += line + " -d '\(description)'\n"
             }

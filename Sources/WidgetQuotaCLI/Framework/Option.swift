@@ -14,6 +14,8 @@ package struct Option: Sendable, Hashable {
     package var repeatable = false
     /// The option names a file the command reads, where `-` is standard input.
     package var readsFile = false
+    /// The values the option takes, when they are a fixed list (for shell completion).
+    package var choices: [String] = []
 
     /// An option that takes a value.
     static func valued(_ name: String, _ value: String, _ help: String, repeatable: Bool = false) -> Option {
@@ -28,6 +30,13 @@ package struct Option: Sendable, Hashable {
     /// An option that takes no value.
     static func flag(_ name: String, _ help: String) -> Option {
         Option(name: name, value: nil, help: help)
+    }
+
+    /// The option taking one of `values`.
+    func choosing(_ values: [String]) -> Option {
+        var option = self
+        option.choices = values
+        return option
     }
 
     /// `--name VALUE` or `--name`, as the usage line and help show it.

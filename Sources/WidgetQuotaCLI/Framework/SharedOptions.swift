@@ -36,7 +36,7 @@ extension Option {
 
     /// `--format` with the formats a command writes; the first is the default.
     static func format(_ choices: [String], help: String? = nil) -> Option {
-        .valued("format", "F", help ?? "\(ParsedArguments.orList(choices)) (default \(choices[0]))")
+        .valued("format", "F", help ?? "\(ParsedArguments.orList(choices)) (default \(choices[0]))").choosing(choices)
     }
 
     /// `--out` writing to a file (atomically) instead of standard output.
