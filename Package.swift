@@ -25,22 +25,23 @@ let package = Package(
         .target(name: "WidgetQuotaLogs", dependencies: ["WidgetQuotaModel"]),
         // The event-by-event user simulator, the Monte-Carlo engine, load projection, results.
         .target(name: "WidgetQuotaSimulation", dependencies: ["WidgetQuotaModel"]),
-        // The pre-release checklist's rules, the design reader and a lint run.
+        // The pre-release checklist's rules, the design reader, a lint run and its outputs
+        // (Markdown, JSON, SARIF, annotations): lint builds without the engine.
         .target(name: "WidgetQuotaLint", dependencies: ["WidgetQuotaModel", "WidgetQuotaSwiftSource"]),
         // Thresholds over a report's metrics, and the comparison of two reports.
         .target(name: "WidgetQuotaGates", dependencies: ["WidgetQuotaSimulation"]),
-        // Questions asked of the engine: calibration, traces, back-test, sweep, sensitivity, advice.
+        // Questions asked of the engine and the decisions read from its results: calibration,
+        // traces, back-test, sweep, sensitivity; verdicts, the recommendation, the growth plan.
         .target(
             name: "WidgetQuotaStudies",
-            dependencies: ["WidgetQuotaLogs", "WidgetQuotaSimulation", "WidgetQuotaGates"]
+            dependencies: ["WidgetQuotaLogs", "WidgetQuotaSimulation"]
         ),
-        // Every renderer: Markdown, the web page, CSV, JSON, charts, SARIF.
+        // The renderers of the engine's results and studies: Markdown, the web page, CSV, JSON, charts.
         .target(
-            name: "WidgetQuotaReporting",
-            dependencies: ["WidgetQuotaStudies", "WidgetQuotaLint", "WidgetQuotaCharts"]
+            name: "WidgetQuotaReporting", dependencies: ["WidgetQuotaStudies", "WidgetQuotaGates", "WidgetQuotaCharts"]
         ),
         // The jobs a command runs, and the public face of the library.
-        .target(name: "WidgetQuotaKit", dependencies: ["WidgetQuotaReporting"]),
+        .target(name: "WidgetQuotaKit", dependencies: ["WidgetQuotaReporting", "WidgetQuotaLint"]),
         // Benchmarks and fuzz targets: package access only, not part of the library product.
         .target(name: "WidgetQuotaTools", dependencies: ["WidgetQuotaKit"]),
         // Commands and their flags, over the jobs; testable without spawning a process.
@@ -57,45 +58,54 @@ let package = Package(
         ),
         // libFuzzer entry points (built with -sanitize=fuzzer -DFUZZING) or a replayer of saved inputs.
         .executableTarget(name: "widget-quota-fuzz", dependencies: ["WidgetQuotaTools"]),
-        // What the test targets share: fixtures (as resources), the package's files, format checkers.
+        // What the test targets share, one target per layer that needs helpers of its own, so that a
+        // module's tests build only that module and what it depends on.
+        // Fixtures (as resources), the package's files, format checkers, temporary folders, 4σ bounds: Support only.
         .target(
             name: "WidgetQuotaTestSupport",
-            dependencies: [
-                "WidgetQuotaCLI", "WidgetQuotaGates", "WidgetQuotaLogs", "WidgetQuotaModel",
-                "WidgetQuotaReporting", "WidgetQuotaSimulation", "WidgetQuotaStudies", "WidgetQuotaSupport",
-            ],
+            dependencies: ["WidgetQuotaSupport"],
             path: "Tests/WidgetQuotaTestSupport",
             resources: [.copy("Fixtures")]
         ),
-        // One test target per module, named after it.
+        // Log fixtures analysed in memory, for the tests of Logs and the layers above it.
+        .target(
+            name: "WidgetQuotaLogsTestSupport",
+            dependencies: ["WidgetQuotaLogs", "WidgetQuotaSupport", "WidgetQuotaTestSupport"],
+            path: "Tests/WidgetQuotaLogsTestSupport"
+        ),
+        // Small scenarios and the engine run on them, for the tests of Simulation and the layers above it.
+        .target(
+            name: "WidgetQuotaSimulationTestSupport",
+            dependencies: ["WidgetQuotaModel", "WidgetQuotaSimulation", "WidgetQuotaTestSupport"],
+            path: "Tests/WidgetQuotaSimulationTestSupport"
+        ),
+        // One test target per module, named after it; each imports that module and the ones below it.
         .testTarget(
             name: "WidgetQuotaCLITests",
             dependencies: [
                 "WidgetQuotaCLI", "WidgetQuotaGates", "WidgetQuotaKit", "WidgetQuotaLint", "WidgetQuotaLogs",
-                "WidgetQuotaModel", "WidgetQuotaStudies", "WidgetQuotaSupport", "WidgetQuotaTestSupport",
-                "WidgetQuotaTools",
+                "WidgetQuotaLogsTestSupport", "WidgetQuotaModel", "WidgetQuotaReporting", "WidgetQuotaStudies",
+                "WidgetQuotaSupport", "WidgetQuotaTestSupport", "WidgetQuotaTools",
             ],
             // The help snapshots, read from the package tree.
             exclude: ["Snapshots"]
         ),
         .testTarget(
             name: "WidgetQuotaChartsTests",
-            dependencies: [
-                "WidgetQuotaCharts", "WidgetQuotaReporting", "WidgetQuotaStudies", "WidgetQuotaSupport",
-                "WidgetQuotaTestSupport",
-            ]
+            dependencies: ["WidgetQuotaCharts", "WidgetQuotaTestSupport"]
         ),
         .testTarget(
             name: "WidgetQuotaGatesTests",
             dependencies: [
-                "WidgetQuotaGates", "WidgetQuotaReporting", "WidgetQuotaSupport", "WidgetQuotaTestSupport",
+                "WidgetQuotaGates", "WidgetQuotaSimulationTestSupport", "WidgetQuotaSupport", "WidgetQuotaTestSupport",
             ]
         ),
         .testTarget(
             name: "WidgetQuotaKitTests",
             dependencies: [
-                "WidgetQuotaKit", "WidgetQuotaLint", "WidgetQuotaLogs", "WidgetQuotaModel", "WidgetQuotaReporting",
-                "WidgetQuotaSwiftSource", "WidgetQuotaTestSupport",
+                "WidgetQuotaGates", "WidgetQuotaKit", "WidgetQuotaLint", "WidgetQuotaLogs",
+                "WidgetQuotaLogsTestSupport", "WidgetQuotaModel", "WidgetQuotaReporting", "WidgetQuotaStudies",
+                "WidgetQuotaSupport", "WidgetQuotaSwiftSource", "WidgetQuotaTestSupport",
             ]
         ),
         .testTarget(
@@ -108,56 +118,49 @@ let package = Package(
         .testTarget(
             name: "WidgetQuotaLogsTests",
             dependencies: [
-                "WidgetQuotaLogs", "WidgetQuotaModel", "WidgetQuotaReporting", "WidgetQuotaStudies",
-                "WidgetQuotaSupport", "WidgetQuotaTestSupport",
+                "WidgetQuotaLogs", "WidgetQuotaLogsTestSupport", "WidgetQuotaModel", "WidgetQuotaSupport",
+                "WidgetQuotaTestSupport",
             ]
         ),
         .testTarget(
             name: "WidgetQuotaModelTests",
-            dependencies: [
-                "WidgetQuotaCLI", "WidgetQuotaModel", "WidgetQuotaSupport", "WidgetQuotaTestSupport",
-            ]
+            dependencies: ["WidgetQuotaModel", "WidgetQuotaSupport", "WidgetQuotaTestSupport"]
         ),
         .testTarget(
             name: "WidgetQuotaReportingTests",
             dependencies: [
-                "WidgetQuotaCLI", "WidgetQuotaCharts", "WidgetQuotaGates", "WidgetQuotaLint", "WidgetQuotaLogs",
-                "WidgetQuotaModel", "WidgetQuotaReporting", "WidgetQuotaSimulation", "WidgetQuotaStudies",
-                "WidgetQuotaSupport", "WidgetQuotaTestSupport",
+                "WidgetQuotaCharts", "WidgetQuotaGates", "WidgetQuotaLogs", "WidgetQuotaLogsTestSupport",
+                "WidgetQuotaModel", "WidgetQuotaReporting", "WidgetQuotaSimulation",
+                "WidgetQuotaSimulationTestSupport", "WidgetQuotaStudies", "WidgetQuotaSupport",
+                "WidgetQuotaTestSupport",
             ]
         ),
         .testTarget(
             name: "WidgetQuotaSimulationTests",
             dependencies: [
-                "WidgetQuotaModel", "WidgetQuotaReporting", "WidgetQuotaSimulation", "WidgetQuotaSupport",
+                "WidgetQuotaModel", "WidgetQuotaSimulation", "WidgetQuotaSimulationTestSupport", "WidgetQuotaSupport",
                 "WidgetQuotaTestSupport",
             ]
         ),
         .testTarget(
             name: "WidgetQuotaStudiesTests",
             dependencies: [
-                "WidgetQuotaGates", "WidgetQuotaKit", "WidgetQuotaLogs", "WidgetQuotaModel",
-                "WidgetQuotaReporting", "WidgetQuotaSimulation", "WidgetQuotaStudies", "WidgetQuotaSupport",
+                "WidgetQuotaLogs", "WidgetQuotaLogsTestSupport", "WidgetQuotaModel", "WidgetQuotaSimulation",
+                "WidgetQuotaSimulationTestSupport", "WidgetQuotaStudies", "WidgetQuotaSupport",
                 "WidgetQuotaTestSupport",
             ]
         ),
         .testTarget(
             name: "WidgetQuotaSupportTests",
-            dependencies: [
-                "WidgetQuotaModel", "WidgetQuotaSimulation", "WidgetQuotaSupport", "WidgetQuotaTestSupport",
-            ]
+            dependencies: ["WidgetQuotaSupport", "WidgetQuotaTestSupport"]
         ),
         .testTarget(
             name: "WidgetQuotaSwiftSourceTests",
-            dependencies: [
-                "WidgetQuotaSupport", "WidgetQuotaSwiftSource", "WidgetQuotaTestSupport",
-            ]
+            dependencies: ["WidgetQuotaSupport", "WidgetQuotaSwiftSource", "WidgetQuotaTestSupport"]
         ),
         .testTarget(
             name: "WidgetQuotaToolsTests",
-            dependencies: [
-                "WidgetQuotaLogs", "WidgetQuotaSupport", "WidgetQuotaTestSupport", "WidgetQuotaTools",
-            ]
+            dependencies: ["WidgetQuotaLogs", "WidgetQuotaSupport", "WidgetQuotaTestSupport", "WidgetQuotaTools"]
         ),
     ],
     swiftLanguageModes: [.v6]
@@ -165,6 +168,6 @@ let package = Package(
 
 // The tests share the release build of the modules they test, which stay optimised; the test code
 // itself is compiled without optimisation, which halves its build and leaves its run time as it is.
-for target in package.targets where target.type == .test || target.name == "WidgetQuotaTestSupport" {
+for target in package.targets where target.type == .test || target.name.hasSuffix("TestSupport") {
     target.swiftSettings = [.unsafeFlags(["-Onone"])]
 }

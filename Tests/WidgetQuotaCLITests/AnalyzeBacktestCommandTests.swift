@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetQuotaCLI
+import WidgetQuotaLogsTestSupport
 import WidgetQuotaStudies
 import WidgetQuotaSupport
 import WidgetQuotaTestSupport

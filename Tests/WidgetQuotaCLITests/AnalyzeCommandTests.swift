@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WidgetQuotaCLI
 import WidgetQuotaLogs
+import WidgetQuotaLogsTestSupport
 import WidgetQuotaModel
 import WidgetQuotaSupport
 import WidgetQuotaTestSupport

@@ -79,7 +79,7 @@ import WidgetQuotaTestSupport
     @Test("diff shows changes tiers and changed assumptions") func diffShowsChangesTiersAndChangedAssumptions() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
-        let base = try ReportFixtures.fixture("tiny-report.json")
+        let base = try Fixtures.report("tiny-report.json")
         let head = base.replacingOccurrences(
             of: "\"mean\": 91000, \"p5\": 85000, \"p95\": 97000", with: "\"mean\": 120000, \"p5\": 110000, \"p95\": 130000"
         )
@@ -106,7 +106,7 @@ import WidgetQuotaTestSupport
     @Test("diff of a price change names the cost and the prices") func diffOfAPriceChangeNamesTheCostAndThePrices() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
-        let base = try ReportFixtures.fixture("tiny-report.json")
+        let base = try Fixtures.report("tiny-report.json")
             .replacingOccurrences(of: "\"cost\": { \"model\": \"m\",", with: "\"cost\": { \"model\": \"m\", \"inputCostPerToken\": 3e-07,")
         let head = base.replacingOccurrences(of: "\"inputCostPerToken\": 3e-07", with: "\"inputCostPerToken\": 6e-07")
             .replacingOccurrences(of: "\"mean\": 9.5, \"p5\": 9, \"p95\": 10", with: "\"mean\": 19, \"p5\": 18, \"p95\": 20")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetQuotaCLI
+import WidgetQuotaSupport
 import WidgetQuotaTestSupport
 
 /// `widget-quota --generate-completion-script SHELL`: scripts made from the command declarations.

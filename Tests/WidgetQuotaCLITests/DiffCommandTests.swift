@@ -2,12 +2,13 @@ import Foundation
 import Testing
 import WidgetQuotaCLI
 import WidgetQuotaGates
+import WidgetQuotaSupport
 import WidgetQuotaTestSupport
 
 @Suite("diff command") struct DiffCommandTests {
     /// BASE: the tiny fixture; HEAD: cache-bgtask at 1,000 users costs 20% more (every percentile).
     static func reports(_ tmp: TemporaryDirectory) throws -> (base: String, head: String) {
-        let base = try ReportFixtures.fixture("tiny-report.json")
+        let base = try Fixtures.report("tiny-report.json")
         let head = base.replacingOccurrences(of: "\"mean\": 9.6, \"p5\": 9, \"p95\": 10", with: "\"mean\": 11.52, \"p5\": 11, \"p95\": 12")
         return (try tmp.file(base, name: "base.json"), try tmp.file(head, name: "head.json"))
     }
@@ -80,7 +81,7 @@ import WidgetQuotaTestSupport
     func unknownSchemaVersionIsRefused(line: String, message: String) throws {
         let tmp = try TemporaryDirectory()
         let (base, _) = try Self.reports(tmp)
-        let text = try ReportFixtures.fixture("tiny-report.json").replacingOccurrences(of: "\"schemaVersion\": 1,", with: line)
+        let text = try Fixtures.report("tiny-report.json").replacingOccurrences(of: "\"schemaVersion\": 1,", with: line)
         let other = try tmp.file(text, name: "other.json")
         for (a, b) in [(base, other), (other, base)] {
             let run = TestSupport.cli(["diff", a, b])

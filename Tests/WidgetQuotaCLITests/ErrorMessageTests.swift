@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetQuotaCLI
+import WidgetQuotaSupport
 import WidgetQuotaTestSupport
 
 /// Errors are consistent: a wrong flag value is a usage error naming the flag, an error about a

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetQuotaCLI
+import WidgetQuotaSupport
 import WidgetQuotaTestSupport
 
 /// Each command's `--help`, and the top-level usage, as a person reads them: held to the files in

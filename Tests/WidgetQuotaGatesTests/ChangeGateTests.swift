@@ -11,9 +11,9 @@ import WidgetQuotaTestSupport
 
     /// The tiny fixture as BASE, and HEAD with cache-bgtask at 1,000 users costing 20% more
     /// (9.6 → 11.52), its stale share 10 points higher, and tier1 broken (tier1 → above tier1).
-    static let base = json(try! ReportFixtures.fixture("tiny-report.json"))
+    static let base = json(try! Fixtures.report("tiny-report.json"))
     static let head = json(
-        try! ReportFixtures.fixture("tiny-report.json")
+        try! Fixtures.report("tiny-report.json")
             .replacingOccurrences(of: "\"mean\": 9.6, \"p5\": 9, \"p95\": 10", with: "\"mean\": 11.52, \"p5\": 11, \"p95\": 12")
             .replacingOccurrences(
                 of: "\"freshness\": { \"staleShare\": 0.75 },\n      \"cost\": { \"model\": \"m\", \"perMonth\": { \"mean\": 11.52",

@@ -72,7 +72,7 @@ import WidgetQuotaTestSupport
     }
 
     @Test("rows say better or worse per figure and the tier by its rank") func rowsSayBetterOrWorse() throws {
-        let text = try ReportFixtures.fixture("tiny-report.json")
+        let text = try Fixtures.report("tiny-report.json")
         let base = try JSONValue.parse(Data(text.utf8), file: "b")
         let head = try JSONValue.parse(
             Data(

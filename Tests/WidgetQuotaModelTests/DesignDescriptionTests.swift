@@ -6,9 +6,11 @@ import WidgetQuotaTestSupport
 /// "What it does": every design said back from its fields, and which designs a run compares.
 @Suite("Design description") struct DesignDescriptionTests {
     @Test("The weather widget is said back with its triggers, TTL, policy, reload calls, interval and retry")
-    func weatherWidget() {
+    func weatherWidget() throws {
+        let example = try ScenarioLoader.decode(Data(SourceTree.text("docs/examples/weather-widget.json").utf8))
+        let weather = try #require(example.designs.first { $0.name == "weather" })
         #expect(
-            DesignFixtures.weather.whatItDoes
+            weather.whatItDoes
                 == "Fetched by the app when it is opened and a BGAppRefreshTask asked for every 2 h (one API request a fetch), "
                 + "into an App Group cache with a 45 min TTL: a trigger fetches only when the cache is older. "
                 + "The widget reloads its timeline after 30 min, and only reads the cache; the app asks it to reload once "

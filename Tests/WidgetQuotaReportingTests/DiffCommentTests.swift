@@ -5,7 +5,7 @@ import WidgetQuotaSupport
 import WidgetQuotaTestSupport
 
 @Suite("diff comment") struct DiffCommentTests {
-    static let text = try! ReportFixtures.fixture("tiny-report.json")
+    static let text = try! Fixtures.report("tiny-report.json")
 
     static func json(_ text: String) -> JSONValue { try! JSONValue.parse(Data(text.utf8), file: "r.json") }
 

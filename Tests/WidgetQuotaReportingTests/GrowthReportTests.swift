@@ -3,6 +3,8 @@ import Testing
 import WidgetQuotaModel
 import WidgetQuotaReporting
 import WidgetQuotaSimulation
+import WidgetQuotaSimulationTestSupport
+import WidgetQuotaStudies
 import WidgetQuotaTestSupport
 
 /// The report's growth month by month: read from the same simulation as the per-population rows.

@@ -1,4 +1,5 @@
 import Testing
+import WidgetQuotaSimulationTestSupport
 import WidgetQuotaSupport
 import WidgetQuotaTestSupport
 

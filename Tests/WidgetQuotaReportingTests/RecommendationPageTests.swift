@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WidgetQuotaSimulationTestSupport
 import WidgetQuotaStudies
 import WidgetQuotaTestSupport
 

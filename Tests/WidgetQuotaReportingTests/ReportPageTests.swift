@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import WidgetQuotaModel
 import WidgetQuotaReporting
+import WidgetQuotaSimulationTestSupport
+import WidgetQuotaStudies
 import WidgetQuotaSupport
 import WidgetQuotaTestSupport
 

@@ -4,6 +4,8 @@ import WidgetQuotaCharts
 import WidgetQuotaModel
 import WidgetQuotaReporting
 import WidgetQuotaSimulation
+import WidgetQuotaSimulationTestSupport
+import WidgetQuotaStudies
 import WidgetQuotaSupport
 import WidgetQuotaTestSupport
 

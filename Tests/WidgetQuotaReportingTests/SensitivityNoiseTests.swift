@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetQuotaReporting
+import WidgetQuotaSimulationTestSupport
 import WidgetQuotaStudies
 import WidgetQuotaSupport
 import WidgetQuotaTestSupport

@@ -3,6 +3,8 @@ import Testing
 import WidgetQuotaModel
 import WidgetQuotaReporting
 import WidgetQuotaSimulation
+import WidgetQuotaSimulationTestSupport
+import WidgetQuotaStudies
 import WidgetQuotaSupport
 import WidgetQuotaTestSupport
 

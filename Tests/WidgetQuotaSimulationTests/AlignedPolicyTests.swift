@@ -1,6 +1,7 @@
 import Testing
 import WidgetQuotaModel
 import WidgetQuotaSimulation
+import WidgetQuotaSimulationTestSupport
 import WidgetQuotaSupport
 import WidgetQuotaTestSupport
 

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import WidgetQuotaModel
-import WidgetQuotaReporting
 import WidgetQuotaSimulation
+import WidgetQuotaSimulationTestSupport
+import WidgetQuotaSupport
 import WidgetQuotaTestSupport
 
 /// How the projection must respond when an assumption moves: the model's invariants.
@@ -151,9 +152,9 @@ import WidgetQuotaTestSupport
         // 1 thread: every design of a run in one task; 2 and 4: designs split into 2 and 3 groups
         // that each draw the users' activity themselves.
         let designs = ["direct", "cache-bgtask", "poll-30m-aligned"]
-        let one = try SimulationReport(TestSupport.run(s, designs: designs, threads: 1)).json()
-        let two = try SimulationReport(TestSupport.run(s, designs: designs, threads: 2)).json()
-        let four = try SimulationReport(TestSupport.run(s, designs: designs, threads: 4)).json()
+        let one = try JSONOutput.encode(TestSupport.run(s, designs: designs, threads: 1))
+        let two = try JSONOutput.encode(TestSupport.run(s, designs: designs, threads: 2))
+        let four = try JSONOutput.encode(TestSupport.run(s, designs: designs, threads: 4))
         #expect(one == two && one == four)
     }
 

@@ -1,6 +1,7 @@
 import Testing
 import WidgetQuotaModel
 import WidgetQuotaSimulation
+import WidgetQuotaSimulationTestSupport
 import WidgetQuotaTestSupport
 
 /// The closed-form headroom search must find what a bisection over whole projected series finds.

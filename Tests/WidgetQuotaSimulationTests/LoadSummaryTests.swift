@@ -1,5 +1,6 @@
 import Testing
 import WidgetQuotaSimulation
+import WidgetQuotaSimulationTestSupport
 import WidgetQuotaSupport
 import WidgetQuotaTestSupport
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WidgetQuotaModel
 import WidgetQuotaSimulation
+import WidgetQuotaSimulationTestSupport
 import WidgetQuotaTestSupport
 
 /// The loads "without the outage" are measured on the simulated runs, with the outage's minutes

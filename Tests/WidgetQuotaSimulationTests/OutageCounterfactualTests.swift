@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WidgetQuotaModel
 import WidgetQuotaSimulation
+import WidgetQuotaSimulationTestSupport
 import WidgetQuotaTestSupport
 
 /// What an outage adds is measured by running each of the first users without the outage as

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WidgetQuotaModel
 import WidgetQuotaSimulation
+import WidgetQuotaSimulationTestSupport
 import WidgetQuotaSupport
 import WidgetQuotaTestSupport
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WidgetQuotaModel
 import WidgetQuotaSimulation
+import WidgetQuotaSimulationTestSupport
 import WidgetQuotaTestSupport
 
 /// Daily limits counted as the provider counts them: calendar days, or any 24 hours.

@@ -1,4 +1,5 @@
 import Testing
+import WidgetQuotaSimulationTestSupport
 import WidgetQuotaTestSupport
 
 /// The Gemini widget report's table: direct "about 30 calls/day" (900 a month), the cache "about

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WidgetQuotaModel
 import WidgetQuotaSimulation
+import WidgetQuotaSimulationTestSupport
 import WidgetQuotaTestSupport
 
 /// `UserSimulator.widgetRun(from:before:fetching:)`, the path for users with one widget whose

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 import WidgetQuotaModel
-import WidgetQuotaReporting
 import WidgetQuotaSimulation
+import WidgetQuotaSimulationTestSupport
 import WidgetQuotaStudies
 import WidgetQuotaTestSupport
 
@@ -27,23 +27,5 @@ import WidgetQuotaTestSupport
         let cache = ReportFixtures.sensitivity.drivers.first { $0.assumption == "population.smartStackShare" }!
         #expect(direct.requestsAtHigh > direct.requestsAtLow)
         #expect(cache.swing < direct.swing / 10)
-    }
-
-    @Test("a scenario without uncertainty has no drivers") func aScenarioWithoutUncertaintyHasNoDrivers() {
-        var s = ReportFixtures.scenario
-        s.population.smartStackShare = 0.3
-        s.population.lowPowerDayShare = 0.1
-        s.population.appOpensPerDay = 2
-        s.population.neverOpenShare = 0.15
-        s.platform.systemReloadsPerDay = 8
-        s.population.smartStackReloadsPerDay = 30
-        s.platform.backgroundRunsPerDay = 2
-        s.api.failureProbability = 0.01
-        s.api.outputTokensPerRequest = 40
-        s.platform.silentPushDeliveryShare = 0.8
-        let result = Self.analysis("cache-bgtask", scenario: s)
-        #expect(result.drivers.isEmpty)
-        let md = SimulationReport(ReportFixtures.result, sensitivity: result).markdown()
-        #expect(md.contains("nothing: no assumption of this scenario is uncertain"))
     }
 }

@@ -28,4 +28,9 @@ package enum Fixtures {
     package static func packageURL(_ path: String) -> URL {
         packageRoot.appendingPathComponent(path)
     }
+
+    /// A saved report's text, by its path under `Fixtures/reports/`.
+    package static func report(_ name: String) throws -> String {
+        try text("reports/" + name)
+    }
 }

@@ -1,18 +1,14 @@
 import Foundation
 import Testing
 import WidgetQuotaCharts
+import WidgetQuotaTestSupport
 
 /// What a chart shows must be readable and complete: labels apart, text inside the canvas, and
 /// a word for anything it cannot draw.
 @Suite("chart layout") struct ChartLayoutTests {
     /// The text elements of an SVG: class, position, anchor and content.
     static func texts(_ svg: String) -> [(cls: String, x: Double, y: Double, anchor: String, text: String)] {
-        let pattern = #"<text class="([^"]*)" x="([^"]*)" y="([^"]*)" text-anchor="([^"]*)"[^>]*>([^<]*)</text>"#
-        let regex = try! NSRegularExpression(pattern: pattern)
-        return regex.matches(in: svg, range: NSRange(svg.startIndex..., in: svg)).map { m in
-            func group(_ i: Int) -> String { String(svg[Range(m.range(at: i), in: svg)!]) }
-            return (group(1), Double(group(2))!, Double(group(3))!, group(4), group(5))
-        }
+        SVGTexts.texts(svg)
     }
 
     /// The chart's notes beside the legend, their lines joined.

@@ -1,5 +1,6 @@
 import Testing
 import WidgetQuotaLogs
+import WidgetQuotaLogsTestSupport
 import WidgetQuotaModel
 import WidgetQuotaSimulation
 import WidgetQuotaStudies

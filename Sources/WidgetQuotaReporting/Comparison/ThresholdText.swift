@@ -1,4 +1,5 @@
 import WidgetQuotaGates
+import WidgetQuotaSupport
 
 /// Threshold and change-gate outcomes in words: the details after each verdict, and one GitHub
 /// Actions annotation per outcome that did not pass.

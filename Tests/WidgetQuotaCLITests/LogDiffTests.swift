@@ -48,7 +48,7 @@ import WidgetQuotaTestSupport
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let analysis = try tmp.file(Self.base, name: "analysis.json")
-        let report = try tmp.file(try ReportFixtures.fixture("tiny-report.json"), name: "report.json")
+        let report = try tmp.file(try Fixtures.report("tiny-report.json"), name: "report.json")
         let mixed = TestSupport.cli(["diff", analysis, report])
         #expect(mixed.code == .dataError && mixed.err.contains("compare two of a kind"))
         let gated = TestSupport.cli(["diff", analysis, analysis, "--fail-if", "change(costPerMonth) > 10%"])

@@ -1,5 +1,4 @@
 import Foundation
-import WidgetQuotaLint
 import WidgetQuotaModel
 import WidgetQuotaSupport
 

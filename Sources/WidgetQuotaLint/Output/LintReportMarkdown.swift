@@ -1,5 +1,4 @@
 import Foundation
-import WidgetQuotaLint
 import WidgetQuotaSupport
 
 /// The Markdown of a `lint` run: the verdict first, the design read from the code, a table of

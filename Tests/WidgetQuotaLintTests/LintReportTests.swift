@@ -2,7 +2,6 @@ import Foundation
 import Testing
 import WidgetQuotaLint
 import WidgetQuotaModel
-import WidgetQuotaReporting
 import WidgetQuotaSupport
 
 @Suite("Lint report")

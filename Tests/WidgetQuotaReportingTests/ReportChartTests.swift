@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WidgetQuotaCharts
 import WidgetQuotaReporting
+import WidgetQuotaSimulationTestSupport
 import WidgetQuotaStudies
 import WidgetQuotaSupport
 import WidgetQuotaTestSupport
@@ -61,7 +62,7 @@ import WidgetQuotaTestSupport
     @Test("no text of the trade-off chart runs into another: point labels, legend, axes and notes")
     func tradeoffLabelsKeepApart() {
         let svg = Self.charts.tradeoff().svg()
-        let texts = ChartLayoutTests.texts(svg).filter { !$0.text.isEmpty }
+        let texts = SVGTexts.texts(svg).filter { !$0.text.isEmpty }
         #expect(texts.contains { $0.text.hasPrefix("ttl ") }, "the sweep's points are labelled")
         let rotated = Set(TestSupport.matches(#"<text [^>]*transform="[^"]*"[^>]*>([^<]*)</text>"#, in: svg))
         let boxes = texts.filter { !rotated.contains($0.text) }.map { t -> (text: String, box: (Double, Double, Double, Double)) in
@@ -88,7 +89,7 @@ import WidgetQuotaTestSupport
                 TornadoBar(label: "population.appOpensPerDay", low: 81_390, high: 119_990),
                 TornadoBar(label: "population.neverOpenShare", low: 100_920, high: 94_700),
             ])
-        let texts = ChartLayoutTests.texts(chart.svg())
+        let texts = SVGTexts.texts(chart.svg())
         func box(_ t: (cls: String, x: Double, y: Double, anchor: String, text: String)) -> (Double, Double, Double, Double) {
             let w = TextLayout.width(t.text)
             let x0 = t.anchor == "end" ? t.x - w : t.x
@@ -118,7 +119,7 @@ import WidgetQuotaTestSupport
             #expect(s.points.map(\.y) == rows.compactMap { $0.cost?.perMonth.mean })
         }
         let svg = chart.svg()
-        #expect(ChartLayoutTests.texts(svg).contains { $0.text.hasPrefix("$") }, "tick labels in dollars")
+        #expect(SVGTexts.texts(svg).contains { $0.text.hasPrefix("$") }, "tick labels in dollars")
         #expect(ReportFixtures.report.charts().map(\.name).contains(ReportCharts.File.costByUsers))
         #expect(ReportFixtures.report.markdown(linkCharts: true).contains("](cost-by-users.svg)"))
         #expect(AxisScale(kind: .log, format: .dollars, covering: [1, 100]).label(1_500) == "$1.5k")

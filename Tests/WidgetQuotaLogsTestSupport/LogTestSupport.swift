@@ -1,8 +1,7 @@
 import Foundation
-import Testing
-import WidgetQuotaCLI
 import WidgetQuotaLogs
 import WidgetQuotaSupport
+import WidgetQuotaTestSupport
 
 /// Helpers shared by the log tests.
 package enum LogTestSupport {
@@ -26,11 +25,6 @@ package enum LogTestSupport {
         var analyzer = LogAnalyzer(options: options)
         for name in names { try analyzer.read(path: fixture(name)) }
         return analyzer.analysis()
-    }
-
-    /// Runs the command line and captures its output.
-    package static func run(_ args: [String]) -> (code: ExitCode, out: String, err: String) {
-        TestSupport.cli(args)
     }
 
     /// Sum of a per-day figure over every device-day.

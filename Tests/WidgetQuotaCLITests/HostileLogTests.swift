@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetQuotaLogs
+import WidgetQuotaLogsTestSupport
 import WidgetQuotaSupport
 import WidgetQuotaTestSupport
 

@@ -189,7 +189,7 @@ package struct VerdictBuilder {
     // MARK: Words
 
     /// `tier1`, or `above tier3` when no tier is enough.
-    func tierText(_ tier: String?) -> String { tier ?? "above " + (tiers.last?.name ?? "every tier") }
+    package func tierText(_ tier: String?) -> String { tier ?? "above " + (tiers.last?.name ?? "every tier") }
 
     /// `in 19 of 20 runs`, `in every run`, `in no run`.
     func runsText(_ p: Double) -> String {
@@ -198,7 +198,7 @@ package struct VerdictBuilder {
     }
 
     /// `the outage on day 12, 15:00–18:00 UTC`, or `the outages` when there are several.
-    var outageText: String {
+    package var outageText: String {
         let outages = result.scenario.api.outages
         guard outages.count == 1, let o = outages.first else { return "the outages" }
         return "the outage on day \(o.day), \(ReportFormat.clock(minutes: o.startHourUTC * 60))–"
@@ -289,7 +289,7 @@ package struct VerdictBuilder {
     }
 
     /// How the loads without the outages are measured, for the reports' method notes.
-    static let ordinaryDaysText =
+    package static let ordinaryDaysText =
         "every minute of the outage and the 6 hours after it at the same minute's mean over the other days (the simulation runs once)"
 
     /// An outage changes a peak noticeably when the peak without it is at most this share of the peak with it.

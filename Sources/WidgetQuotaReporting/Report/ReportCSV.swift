@@ -1,4 +1,5 @@
 import Foundation
+import WidgetQuotaStudies
 import WidgetQuotaSupport
 
 /// The two CSV files: a wide summary (one row per design × user count) and a tidy long file

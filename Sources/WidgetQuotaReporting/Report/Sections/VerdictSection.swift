@@ -1,5 +1,6 @@
 import Foundation
 import WidgetQuotaSimulation
+import WidgetQuotaStudies
 import WidgetQuotaSupport
 
 /// The verdict in words: the report's first section, and the few lines a command prints on the

@@ -2,60 +2,17 @@ import Foundation
 import WidgetQuotaCharts
 import WidgetQuotaModel
 import WidgetQuotaSimulation
+import WidgetQuotaStudies
 import WidgetQuotaSupport
 
-/// One design's launch month by month: each month's requests, cost and tier, the cumulative
-/// cost, and the month in which each tier runs out. Part of the report's JSON (`growth[]`).
-public struct GrowthPlan: Codable, Sendable, Equatable {
-    public var design: String
-    public var months: [Month]
-    /// Per tier, cheapest first: the first month in which it is no longer enough.
-    public var tiers: [TierRunsOut]
-    /// The budget (`targets.maxCostPerMonth`) and the first month whose cost is over it (nil:
-    /// within it through the plan, or no budget, or no price).
-    public var maxCostPerMonth: Double?
-    public var overBudgetInMonth: Int?
-
-    /// One month of the launch.
-    public struct Month: Codable, Sendable, Equatable {
-        /// 1-based.
-        public var month: Int
-        public var users: Int
-        /// `exact` or `projected`: a listed population's own figures (its `method`), or the
-        /// sample's mean per user scaled to the month's users (`projected`).
-        public var method: String
-        /// All users' requests in the month, mean over runs.
-        public var requests: Double
-        /// USD for the month, mean over runs (nil when the model has no price).
-        public var cost: Double?
-        /// USD from month 1 to this one.
-        public var cumulativeCost: Double?
-        /// The cheapest tier with enough headroom for the month's users (nil: none is).
-        public var tier: String?
-        /// True when the scenario lists tiers and none is enough.
-        public var exceedsEveryTier: Bool
-    }
-
-    /// When one tier stops being enough.
-    public struct TierRunsOut: Codable, Sendable, Equatable {
-        public var tier: String
-        /// The most users the tier serves with at most the acceptable risk (nil: more than the
-        /// largest population searched).
-        public var maxUsers: Int?
-        /// The first month whose users exceed `maxUsers` (nil: the tier holds every month).
-        public var runsOutInMonth: Int?
-    }
-}
-
-/// Projects `horizon.growth` from a simulation result, without simulating again: requests and
-/// cost scale the simulated sample's mean per user (or take a listed population's own figures
-/// when a month has exactly its users), and the tier comes from the headroom search, which reads
-/// any population from the same runs (the tier per population is read the same way).
+/// The growth plan's section, table, CSV and cost chart, from the plans `GrowthPlanner` makes.
 package struct GrowthReport {
     let result: SimulationResult
+    let planner: GrowthPlanner
 
     package init(result: SimulationResult) {
         self.result = result
+        planner = GrowthPlanner(result: result)
     }
 
     /// Names of the files it adds to a report.
@@ -66,61 +23,10 @@ package struct GrowthReport {
     }
 
     /// Users in each month, or nil when the scenario has no growth.
-    var users: [Int]? { result.scenario.horizon.growth?.users }
+    var users: [Int]? { planner.users }
 
     /// One plan per design, in the result's design order (empty without growth).
-    package func plans() -> [GrowthPlan] {
-        guard let users else { return [] }
-        return result.method.designs.map { plan(design: $0, users: users) }
-    }
-
-    /// Whether the month with `users` users is within `tier` for `design` (headroom, as the tier per population is read).
-    func fits(design: String, tier: String, users: Int) -> Bool {
-        guard let h = result.headroom.first(where: { $0.design == design && $0.tier == tier }) else { return false }
-        return h.maxUsers.map { users <= $0 } ?? true
-    }
-
-    func plan(design: String, users months: [Int]) -> GrowthPlan {
-        let rows = result.results.filter { $0.design == design }
-        let tiers = result.scenario.quotas.tiers
-        // The whole sample's mean per user: the largest listed population is projected from it,
-        // or (when no listed population exceeds the sample) simulated as the whole sample.
-        let reference = rows.max { $0.users < $1.users }
-        let perUser = reference.map { $0.totalRequestsPerMonth.mean / Double($0.users) } ?? 0
-        let costPerUser = reference.flatMap { r in r.cost.map { $0.perMonth.mean / Double(r.users) } }
-        var cumulative: Double? = costPerUser == nil ? nil : 0
-        var plan = GrowthPlan(design: design, months: [], tiers: [])
-        // A backend design's paid requests follow the content keys its users follow, not the users.
-        let content = result.scenario.content
-        let scale: (Int) -> Double =
-            reference?.backend == nil
-            ? { Double($0) }
-            : { n in
-                let followed = reference.map { content.followedKeys(users: $0.users) } ?? 1
-                return followed > 0 ? content.followedKeys(users: n) / followed * Double(reference?.users ?? 1) : 0
-            }
-        for (i, n) in months.enumerated() {
-            let listed = rows.first { $0.users == n }
-            let requests = listed?.totalRequestsPerMonth.mean ?? perUser * scale(n)
-            let cost = listed.map { $0.cost?.perMonth.mean } ?? costPerUser.map { $0 * scale(n) }
-            if let cost { cumulative = (cumulative ?? 0) + cost }
-            let tier = tiers.first { fits(design: design, tier: $0.name, users: n) }?.name
-            plan.months.append(
-                .init(
-                    month: i + 1, users: n, method: listed?.method ?? "projected", requests: requests, cost: cost,
-                    cumulativeCost: cost == nil ? nil : cumulative, tier: tier, exceedsEveryTier: tier == nil && !tiers.isEmpty))
-        }
-        if let budget = result.scenario.targets.maxCostPerMonth {
-            plan.maxCostPerMonth = budget
-            plan.overBudgetInMonth = plan.months.first { ($0.cost ?? 0) > budget }?.month
-        }
-        plan.tiers = tiers.map { tier in
-            let maxUsers = result.headroom.first { $0.design == design && $0.tier == tier.name }?.maxUsers
-            let out = months.firstIndex { !fits(design: design, tier: tier.name, users: $0) }.map { $0 + 1 }
-            return .init(tier: tier.name, maxUsers: maxUsers, runsOutInMonth: out)
-        }
-        return plan
-    }
+    package func plans() -> [GrowthPlan] { planner.plans() }
 
     /// How the months were read, in a sentence or two.
     func methodText() -> String {

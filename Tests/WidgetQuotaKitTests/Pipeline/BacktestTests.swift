@@ -3,6 +3,7 @@ import Testing
 import WidgetQuotaGates
 import WidgetQuotaKit
 import WidgetQuotaLogs
+import WidgetQuotaLogsTestSupport
 import WidgetQuotaModel
 import WidgetQuotaReporting
 import WidgetQuotaStudies

@@ -1,0 +1,26 @@
+import Testing
+import WidgetQuotaReporting
+import WidgetQuotaSimulationTestSupport
+import WidgetQuotaStudies
+
+@Suite("sensitivity section") struct SensitivitySectionTests {
+    @Test("a scenario without uncertainty has no drivers, and the report says why")
+    func aScenarioWithoutUncertaintyHasNoDriversAndTheReportSaysWhy() {
+        var s = ReportFixtures.scenario
+        s.population.smartStackShare = 0.3
+        s.population.lowPowerDayShare = 0.1
+        s.population.appOpensPerDay = 2
+        s.population.neverOpenShare = 0.15
+        s.platform.systemReloadsPerDay = 8
+        s.population.smartStackReloadsPerDay = 30
+        s.platform.backgroundRunsPerDay = 2
+        s.api.failureProbability = 0.01
+        s.api.outputTokensPerRequest = 40
+        s.platform.silentPushDeliveryShare = 0.8
+        let design = s.availableDesigns.first { $0.name == "cache-bgtask" }!
+        let result = SensitivityAnalysis(scenario: s, design: design, users: 100, sampleUsers: 40, threads: 2).run()
+        #expect(result.drivers.isEmpty)
+        let md = SimulationReport(ReportFixtures.result, sensitivity: result).markdown()
+        #expect(md.contains("nothing: no assumption of this scenario is uncertain"))
+    }
+}
