@@ -2,39 +2,9 @@ import Foundation
 import WidgetQuotaModel
 import WidgetQuotaSupport
 
-/// WidgetKit's side: the reload budget and its daily renewal, getTimeline, the timeline policy's reloads, the app's reload calls.
+/// WidgetKit's side of a widget: getTimeline and what it spends, the fetch or cache read it
+/// runs, the timeline policy's next reload, and the app's reload calls.
 extension UserSimulator {
-    mutating func midnight(_ t: Double) {
-        let endedDay = day(t) - 1
-        if endedDay >= constants.countedFirstDay && endedDay < constants.countedEndDay {
-            tally.userDays += 1
-            if lowPowerDays[endedDay] { tally.lowPowerDays += 1 }
-        }
-        let today = day(t)
-        if today <= constants.simulatedDays, lowPowerDays[today] != lowPowerDays[max(today - 1, 0)] {
-            observer.record(.lowPowerMode(on: lowPowerDays[today]), local: t, utc: utc(t))
-        }
-    }
-
-    /// The reload budget renews every 24 hours at a moment of the device's own (not at midnight
-    /// for everyone, which would line devices up); reloads queued while it was spent run now.
-    mutating func budgetReset(_ t: Double) {
-        if counted(t - 1) {
-            tally.instanceDays += Int64(instances)
-            var count: Int64 = 0
-            for i in 0..<instances where exhausted[i] { count += 1 }
-            tally.exhaustedInstanceDays += count
-        }
-        for i in 0..<instances {
-            budgetUsed[i] = 0
-            exhausted[i] = false
-            if queued[i] {
-                queued[i] = false
-                getTimeline(i, at: t, origin: .queued)
-            }
-        }
-    }
-
     @inline(__always) mutating func getTimeline(_ i: Int, at t: Double, origin: TimelineOrigin) {
         let exempt = constants.foregroundReloadsExempt && t < foregroundUntil
         if !exempt {
