@@ -3,11 +3,13 @@
 # (Tests/WidgetQuotaTestSupport/Fixtures/plugin-package, whose widget calls the API from
 # getTimeline) and checks its Xcode-style findings and exit status: the whole package and
 # `--target Widget` find the error; the default `--fail-on error` fails the command, `--fail-on
-# never` does not. The plugin's build goes to .build/plugin-fixture (a debug build of the tool).
+# never` does not. The plugin runs the release build of the tool in .build, which `swift build -c
+# release` made (the fixture depends on this package by path, so the same commands build the same
+# files): nothing is built twice.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fixture=Tests/WidgetQuotaTestSupport/Fixtures/plugin-package
-run() { swift package --package-path "$fixture" --scratch-path .build/plugin-fixture widget-quota-lint "$@"; }
+run() { swift package --package-path "$fixture" --scratch-path .build -c release widget-quota-lint "$@"; }
 failures=0
 expect() {
     local name=$1 want=$2 status=0

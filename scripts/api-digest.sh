@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The library's public face, one declaration a line, read from the release build's modules with
+# the toolchain's swift-symbolgraph-extract: every module `import WidgetQuotaKit` re-exports, and
+# the kit itself. docs/api/public-api.txt is the digest checked in; CI fails when the build's face
+# differs from it, so a change to the public API is a decision made in a commit of its own.
+#
+#   scripts/api-digest.sh              compare with docs/api/public-api.txt (exit 1 on a difference)
+#   scripts/api-digest.sh --update     write docs/api/public-api.txt from the build
+#
+# Needs `swift build -c release` first. Prints how many declarations are public and how many of
+# those (written in the source, not synthesised by the compiler) have a doc comment.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+modules_dir=.build/release/Modules
+digest=docs/api/public-api.txt
+[ -d "$modules_dir" ] || { echo "api-digest: no $modules_dir; run 'swift build -c release' first" >&2; exit 2; }
+case "$(uname -m)" in arm64 | aarch64) arch=aarch64 ;; *) arch=x86_64 ;; esac
+if [ "$(uname -s)" = Darwin ]; then target="${arch/aarch64/arm64}-apple-macosx14.0"; else target="$arch-unknown-linux-gnu"; fi
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+modules="WidgetQuotaKit $(sed -n 's/^@_exported import \(WidgetQuota[A-Za-z]*\)$/\1/p' Sources/WidgetQuotaKit/Exports.swift)"
+for module in $modules; do
+    swift-symbolgraph-extract -module-name "$module" -I "$modules_dir" -target "$target" \
+        -minimum-access-level public -skip-inherited-docs -output-dir "$out"
+done
+python3 - "$out" > "$out/digest.txt" 2> "$out/counts.txt" <<'PY'
+import json, pathlib, sys
+lines, written, documented = set(), 0, 0
+for path in sorted(pathlib.Path(sys.argv[1]).glob("*.symbols.json")):
+    graph = json.loads(path.read_text())
+    module = graph["module"]["name"]
+    for s in graph["symbols"]:
+        declaration = "".join(f["spelling"] for f in s.get("declarationFragments", []))
+        name = ".".join(s["pathComponents"])
+        lines.add(f"{module} {s['kind']['identifier']} {name}: {' '.join(declaration.split())}")
+        if "::SYNTHESIZED::" not in s["identifier"]["precise"]:
+            written += 1
+            documented += "docComment" in s
+print("\n".join(sorted(lines)))
+print(f"api-digest: {len(lines)} public declarations; {written} written in the source, {documented} of them with a doc comment", file=sys.stderr)
+PY
+cat "$out/counts.txt"
+if [ "${1:-}" = --update ]; then
+    mkdir -p "$(dirname "$digest")"
+    cp "$out/digest.txt" "$digest"
+    echo "api-digest: wrote $digest"
+elif ! diff -u "$digest" "$out/digest.txt" > "$out/diff.txt"; then
+    head -n 60 "$out/diff.txt"
+    echo "error: the public API differs from $digest (above: - removed, + added). If the change is meant, run scripts/api-digest.sh --update, commit the digest with it and say so in CHANGELOG.md" >&2
+    exit 1
+else
+    echo "api-digest: the public API is $digest"
+fi
