@@ -22,7 +22,7 @@ import WidgetQuotaTestSupport
     func matchesPopulations() throws {
         var r = ReportFixtures.result
         r.scenario.horizon.growth = .monthly([1, 100, 50, 100_000])
-        let plans = GrowthReport(result: r).plans()
+        let plans = GrowthSection(result: r).plans()
         #expect(plans.map(\.design) == r.method.designs)
         for plan in plans {
             for month in plan.months {
@@ -52,18 +52,18 @@ import WidgetQuotaTestSupport
         r.method.designs = ["direct"]
         r.headroom = [Self.headroom("direct", "small", 5_000), Self.headroom("direct", "big", nil)]
         r.scenario.horizon.growth = .monthly([1_000, 4_000, 5_000, 6_000, 9_000])
-        let report = GrowthReport(result: r)
+        let report = GrowthSection(result: r)
         let plan = try #require(report.plans().first)
         #expect(plan.months.map(\.tier) == ["small", "small", "small", "big", "big"])
         #expect(plan.tiers.map(\.runsOutInMonth) == [4, nil])
         #expect(report.runsOutText(plan) == "Runs out: small in month 4. Holds through month 5: big.")
         r.headroom = [Self.headroom("direct", "small", 500), Self.headroom("direct", "big", 5_500)]
-        let tight = try #require(GrowthReport(result: r).plans().first)
+        let tight = try #require(GrowthSection(result: r).plans().first)
         #expect(tight.months.map(\.tier) == ["big", "big", "big", nil, nil])
         #expect(tight.months.map(\.exceedsEveryTier) == [false, false, false, true, true])
         #expect(tight.tiers.map(\.runsOutInMonth) == [1, 4])
         #expect(
-            GrowthReport(result: r).runsOutText(tight)
+            GrowthSection(result: r).runsOutText(tight)
                 == "Runs out: small from month 1 (not enough at launch); big in month 4. No listed tier is enough from month 4 on.")
     }
 
@@ -129,7 +129,7 @@ import WidgetQuotaTestSupport
         r.scenario.horizon.growth = .monthly([1, 100, 50, 100_000])
         func plans(_ budget: Double?) -> [GrowthPlan] {
             r.scenario.targets.maxCostPerMonth = budget
-            return GrowthReport(result: r).plans()
+            return GrowthSection(result: r).plans()
         }
         for plan in plans(nil) { #expect(plan.overBudgetInMonth == nil && plan.maxCostPerMonth == nil) }
         for plan in plans(1e12) { #expect(plan.overBudgetInMonth == nil && plan.maxCostPerMonth == 1e12) }
@@ -147,7 +147,7 @@ import WidgetQuotaTestSupport
             }
         }
         r.scenario.targets.maxCostPerMonth = 0.1
-        let report = GrowthReport(result: r)
+        let report = GrowthSection(result: r)
         let crossing = try #require(report.plans().first { $0.overBudgetInMonth != nil })
         #expect(report.runsOutText(crossing).contains("Over the $0.10 budget"))
         let csv = try #require(report.csv())

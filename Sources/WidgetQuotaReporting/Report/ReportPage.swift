@@ -199,17 +199,17 @@ struct ReportPage {
     }
 
     func growth() -> PageSection? {
-        let growth = GrowthReport(result: result)
+        let growth = GrowthSection(result: result)
         guard let section = growth.section() else { return nil }
         var blocks: [PageBlock] = [.paragraph(section.intro)]
         if section.hasCost, let chart = growth.chart() {
-            let id = "chart-" + HtmlText.anchor(GrowthReport.File.chart.replacingOccurrences(of: ".svg", with: ""))
+            let id = "chart-" + HtmlText.anchor(GrowthSection.File.chart.replacingOccurrences(of: ".svg", with: ""))
             blocks.append(.chart(svg: chart.svg(), narrow: chart.svg(layout: .narrow), id: id))
         }
         for design in section.designs {
             blocks += [.heading(design.heading), .table(design.table, label: "Growth of \(design.heading)"), .paragraph(design.runsOut)]
         }
-        return PageSection(title: GrowthReport.Section.title, blocks: blocks)
+        return PageSection(title: GrowthSection.Section.title, blocks: blocks)
     }
 
     func freshness() -> PageSection {

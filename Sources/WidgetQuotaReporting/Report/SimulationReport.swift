@@ -76,7 +76,7 @@ public struct SimulationReport: Sendable {
         public static var all: [String] {
             [markdown, html, json, summaryCSV, tidyCSV, eventsCSV] + Sweep.Knob.allCases.map { "sweep-\($0.rawValue).csv" }
                 + ReportCharts.File.all
-                + GrowthReport.File.all
+                + GrowthSection.File.all
         }
     }
 
@@ -93,7 +93,7 @@ public struct SimulationReport: Sendable {
     // MARK: Growth
 
     /// Per design, `horizon.growth` month by month (empty when the scenario has no growth).
-    public var growth: [GrowthPlan] { GrowthReport(result: result).plans() }
+    public var growth: [GrowthPlan] { GrowthSection(result: result).plans() }
 
     // MARK: CSV
 
@@ -151,7 +151,7 @@ public struct SimulationReport: Sendable {
                 "\n## Cost\n\n" + chart(ReportCharts.File.costByUsers, "Cost per month in dollars by number of users, one line per design")
             md += costIntro() + cost.markdown
         }
-        if let growth = GrowthReport(result: result).markdown(chart: linkCharts ? GrowthReport.File.chart : nil) {
+        if let growth = GrowthSection(result: result).markdown(chart: linkCharts ? GrowthSection.File.chart : nil) {
             md += "\n" + growth
         }
         md += "\n## Freshness: what users see at a glance\n\n"
@@ -221,9 +221,9 @@ public struct SimulationReport: Sendable {
         if let sweep { files.append((dir + "/sweep-\(sweep.knob.rawValue).csv", sweep.csv())) }
         if let events = ReportCSV(facts: facts).events() { files.append((dir + "/" + FileName.eventsCSV, events)) }
         files += charts().map { (dir + "/" + $0.name, $0.svg) }
-        let growth = GrowthReport(result: result)
-        if let csv = growth.csv() { files.append((dir + "/" + GrowthReport.File.csv, csv)) }
-        if let chart = growth.chart() { files.append((dir + "/" + GrowthReport.File.chart, chart.svg())) }
+        let growth = GrowthSection(result: result)
+        if let csv = growth.csv() { files.append((dir + "/" + GrowthSection.File.csv, csv)) }
+        if let chart = growth.chart() { files.append((dir + "/" + GrowthSection.File.chart, chart.svg())) }
         return files.map { (path: $0.0, contents: $0.1) }
     }
 }

@@ -6,7 +6,7 @@ import WidgetQuotaStudies
 import WidgetQuotaSupport
 
 /// The growth plan's section, table, CSV and cost chart, from the plans `GrowthPlanner` makes.
-package struct GrowthReport {
+package struct GrowthSection {
     let result: SimulationResult
     let planner: GrowthPlanner
 
