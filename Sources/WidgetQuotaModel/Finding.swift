@@ -36,11 +36,11 @@ public struct Finding: Sendable, Equatable, Codable {
     public var cost: String?
 
     public init(
-        rule: ChecklistRule, severity: FindingSeverity? = nil, location: Location, message: String, fix: String,
+        rule: ChecklistRule, severity: FindingSeverity, location: Location, message: String, fix: String,
         cost: String? = nil
     ) {
         self.rule = rule
-        self.severity = severity ?? rule.defaultSeverity
+        self.severity = severity
         self.location = location
         self.message = message
         self.fix = fix

@@ -10,7 +10,7 @@ import WidgetQuotaTestSupport
 struct LintRunTests {
     /// A rule for these tests: every call named `flag(…)` is a finding of `rule`.
     struct FlagRule: LintRule {
-        var rule: ChecklistRule = .requestTimeout
+        static let description = ChecklistRule.requestTimeout.lintDescription
         var examples: [LintRuleExample] { [] }
         func check(_ source: LintSource) -> [Finding] {
             source.tree.swiftFiles.flatMap { file in

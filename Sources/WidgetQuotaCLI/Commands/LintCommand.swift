@@ -34,7 +34,7 @@ struct LintCommand: Command {
         discussion: """
             Reads Swift files, property lists, entitlements, project.pbxproj and .xcconfig files under
             each PATH (an app's folder or single files), follows calls within the targets and modules
-            that compile them, checks the twelve checklist rules (see docs/lint.md) and reads the
+            that compile them, checks the \(ChecklistRule.allCases.count) checklist rules (see docs/lint.md) and reads the
             design the code implements: who fetches and when, the cache TTL, the reload policy. The
             design is simulated next to the cache design to show its requests per user a month and the
             cost of the findings that change it (\(LintJob.projectionSetting)).

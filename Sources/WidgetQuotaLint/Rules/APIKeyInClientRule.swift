@@ -26,7 +26,9 @@ import WidgetQuotaSwiftSource
 /// a key in `Info.plist` (`Bundle.main.object(forInfoDictionaryKey:)` reads it) is reported only
 /// where a URL or header uses it.
 package struct APIKeyInClientRule: LintRule {
-    package let rule = ChecklistRule.apiKeyInClient
+    package static let description = LintRuleDescription(
+        .apiKeyInClient, title: "No API key in client code", severity: .error,
+        rationale: "A key shipped in an app can be extracted and billed to you; call the API through your own server.")
     package init() {}
 
     /// Header names whose value is an API key (lowercased).
@@ -309,21 +311,20 @@ package struct APIKeyInClientRule: LintRule {
                 files: [
                     "App/Secrets.swift": """
                     enum Secrets {
-                        static let weatherApiKey = "6805ca9fb1e04c2d8a7e3f5b9d1c4e07"
+                        static let ↓weatherApiKey = "6805ca9fb1e04c2d8a7e3f5b9d1c4e07"
                     }
                     """
-                ],
-                expected: ["App/Secrets.swift:2"]),
+                ]),
             LintRuleExample(
                 "a Google key literal, a key header and key= in an interpolated URL",
                 files: [
                     "Widget/Provider.swift": """
                     import WidgetKit
                     struct Provider: TimelineProvider {
-                        let apiKey = "AIzaSyFAKE-KEY-FOR-TESTS-ONLY-000000000"
+                        let apiKey = ↓"AIzaSyFAKE-KEY-FOR-TESTS-ONLY-000000000"
                         func request() -> URLRequest {
                             var request = URLRequest(url: URL(string: "https://example.com/v1/generate")!)
-                            request.setValue(apiKey, forHTTPHeaderField: "x-goog-api-key")
+                            request.↓setValue(apiKey, forHTTPHeaderField: "x-goog-api-key")
                             return request
                         }
                     }
@@ -332,27 +333,25 @@ package struct APIKeyInClientRule: LintRule {
                     import Foundation
                     struct Fetcher {
                         let key = Bundle.main.object(forInfoDictionaryKey: "GeminiKey") as? String ?? ""
-                        var url: URL { URL(string: "https://example.com/v1/models:generate?alt=json&key=\\(key)")! }
+                        var url: URL { URL(string: ↓"https://example.com/v1/models:generate?alt=json&key=\\(key)")! }
                     }
                     """,
-                ],
-                expected: ["Widget/Provider.swift:3", "Widget/Provider.swift:6", "App/Fetcher.swift:4"]),
+                ]),
             LintRuleExample(
                 "an OpenAI key in a Bearer header dictionary, a token constant and an SDK key argument",
                 files: [
                     "App/Client.swift": """
                     import Foundation
                     struct Client {
-                        static let headers = ["Authorization": "Bearer sk-proj-FAKEFAKEFAKEFAKEFAKE0000"]
-                        static let serviceToken = "q8ZtR2vX9pLm4NcW7yKs3HbJ6dFa1GeU"
-                        let model = GenerativeModel(name: "gemini-2.5-flash", apiKey: "Zx81Qp0Lw93Nv7Tb5Ry2Mc6Kd4Hs1Fj0")
+                        static let headers = ["Authorization": ↓"Bearer sk-proj-FAKEFAKEFAKEFAKEFAKE0000"]
+                        static let ↓serviceToken = "q8ZtR2vX9pLm4NcW7yKs3HbJ6dFa1GeU"
+                        let model = GenerativeModel(name: "gemini-2.5-flash", apiKey: ↓"Zx81Qp0Lw93Nv7Tb5Ry2Mc6Kd4Hs1Fj0")
                         func authorize(_ r: inout URLRequest, openAIKey: String) {
-                            r.setValue("Bearer \\(openAIKey)", forHTTPHeaderField: "Authorization")
+                            r.↓setValue("Bearer \\(openAIKey)", forHTTPHeaderField: "Authorization")
                         }
                     }
                     """
-                ],
-                expected: ["App/Client.swift:3", "App/Client.swift:4", "App/Client.swift:5", "App/Client.swift:7"]),
+                ]),
             LintRuleExample(
                 "key-shaped text in a comment, Info.plist key names, defaults keys and a user's session token",
                 files: [

@@ -22,7 +22,9 @@ import WidgetQuotaSwiftSource
 /// Not seen: names built at run time (`"group." + bundleID`), and a tree without any
 /// entitlements file (a few files linted on their own) is not checked.
 package struct AppGroupMismatchRule: LintRule {
-    package let rule = ChecklistRule.appGroupMismatch
+    package static let description = LintRuleDescription(
+        .appGroupMismatch, title: "App Group identifiers match between app and widget", severity: .error,
+        rationale: "A widget that reads another App Group than the app writes finds no cache and shows nothing, or calls the API itself.")
     package init() {}
 
     static let entitlementKey = "com.apple.security.application-groups"
@@ -216,11 +218,11 @@ package struct AppGroupMismatchRule: LintRule {
                     "App/Cache.swift": """
                     import Foundation
                     struct Cache {
-                        let defaults = UserDefaults(suiteName: "group.com.example.news.shared")
+                        let defaults = ↓UserDefaults(suiteName: "group.com.example.news.shared")
                     }
                     """,
                     "Widget/Info.plist": Self.widgetInfo,
-                    "Widget/Widget.entitlements": Self.entitlements(["group.com.example.newsapp"]),
+                    "Widget/Widget.entitlements": Self.entitlements(["↓group.com.example.newsapp"]),
                     "Widget/Store.swift": """
                     import Foundation
                     struct Store {
@@ -228,22 +230,20 @@ package struct AppGroupMismatchRule: LintRule {
                         let url = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: "group.com.example.newsapp")
                     }
                     """,
-                ],
-                expected: ["Widget/Widget.entitlements:7", "App/Cache.swift:3"]),
+                ]),
             LintRuleExample(
                 "a constant suite name the extension lacks, and an extension without App Groups",
                 files: [
-                    "App/App.entitlements": Self.entitlements(["group.com.example.quote"]),
+                    "App/App.entitlements": Self.entitlements(["↓group.com.example.quote"]),
                     "Widget/Info.plist": Self.widgetInfo,
                     "Widget/Store.swift": """
                     import Foundation
                     enum Store {
                         static let suite = "group.com.example.quote"
-                        static let defaults = UserDefaults(suiteName: Store.suite)
+                        static let defaults = ↓UserDefaults(suiteName: Store.suite)
                     }
                     """,
-                ],
-                expected: ["App/App.entitlements:7", "Widget/Store.swift:4"]),
+                ]),
             LintRuleExample(
                 "both targets hold the group every suite name uses; the app holds one more",
                 files: [
@@ -293,6 +293,8 @@ package struct AppGroupMismatchRule: LintRule {
         </plist>
         """
 
+    /// An entitlements file with these App Groups; a group written `↓id` marks its line as where a
+    /// finding must be.
     static func entitlements(_ groups: [String]) -> String {
         """
         <?xml version="1.0" encoding="UTF-8"?>
@@ -301,7 +303,7 @@ package struct AppGroupMismatchRule: LintRule {
         <dict>
             <key>com.apple.security.application-groups</key>
             <array>
-        \(groups.map { "        <string>\($0)</string>" }.joined(separator: "\n"))
+        \(groups.map { $0.hasPrefix("↓") ? "        ↓<string>\($0.dropFirst())</string>" : "        <string>\($0)</string>" }.joined(separator: "\n"))
             </array>
         </dict>
         </plist>

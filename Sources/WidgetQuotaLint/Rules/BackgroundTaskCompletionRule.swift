@@ -17,7 +17,9 @@ import WidgetQuotaSwiftSource
 /// Blind spots: a path that falls off the end of a branch without completing (only `return`s are
 /// followed), the task handed over through a property, completion in a callback of another type.
 package struct BackgroundTaskCompletionRule: LintRule {
-    package let rule = ChecklistRule.backgroundTaskCompletion
+    package static let description = LintRuleDescription(
+        .backgroundTaskCompletion, title: "Background tasks expire and complete on every path", severity: .warning,
+        rationale: "A task that never completes, or has no expiration handler, is throttled by iOS and runs less and less.")
     package init() {}
 
     package func check(_ source: LintSource) -> [Finding] {
@@ -73,13 +75,15 @@ package struct BackgroundTaskCompletionRule: LintRule {
     }
 
     package var examples: [LintRuleExample] {
-        func app(_ handler: String, extra: String = "") -> [String: String] {
+        /// The app's refresh task, whose handler runs `handler`; `flagged` marks the `register` call as
+        /// where a finding must be.
+        func app(_ handler: String, extra: String = "", flagged: Bool = false) -> [String: String] {
             [
                 "App/App.swift": """
                 import BackgroundTasks
                 enum Refresh {
                     static func register() {
-                        BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.refresh", using: nil) { task in
+                        BGTaskScheduler.shared.\(flagged ? "↓" : "")register(forTaskWithIdentifier: "com.example.refresh", using: nil) { task in
                             Refresh.handle(task as! BGAppRefreshTask)
                         }
                     }
@@ -127,21 +131,19 @@ package struct BackgroundTaskCompletionRule: LintRule {
                 "no expirationHandler, and a guard that returns without completing",
                 files: app(
                     """
-                            guard Cache().isStale else { return }
+                            guard Cache().isStale else { ↓return }
                             Task {
                                 try? await Fetcher().fetch()
                                 task.setTaskCompleted(success: true)
                             }
-                    """),
-                expected: ["App/App.swift:4", "App/App.swift:10"]),
+                    """, flagged: true)),
             LintRuleExample(
                 "a trailing-closure handler that never completes the task",
                 files: app(
                     """
                             task.expirationHandler = { print("expired") }
                             Task { try? await Fetcher().fetch() }
-                    """),
-                expected: ["App/App.swift:4"]),
+                    """, flagged: true)),
             LintRuleExample(
                 "expiration handled, completed on success, failure and an early return",
                 files: app(

@@ -16,7 +16,9 @@ import WidgetQuotaSwiftSource
 /// Blind spots: a body built in another function than the one that assigns it, a URL assembled
 /// from parts none of which names the API, a cap set on a model object after it is made.
 package struct OutputTokenCapRule: LintRule {
-    package let rule = ChecklistRule.outputTokenCap
+    package static let description = LintRuleDescription(
+        .outputTokenCap, title: "Model requests cap their output tokens", severity: .warning,
+        rationale: "Without an output-token cap a model may answer at length: cost and latency grow with every token.")
     package init() {}
 
     /// Substrings of a model API's address.
@@ -114,28 +116,26 @@ package struct OutputTokenCapRule: LintRule {
                         static let endpoint = "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent"
                         func gemini() throws -> URLRequest {
                             var request = URLRequest(url: URL(string: Fetcher.endpoint)!)
-                            request.httpBody = try JSONSerialization.data(withJSONObject: ["contents": []])
+                            ↓request.httpBody = try JSONSerialization.data(withJSONObject: ["contents": []])
                             return request
                         }
                         func openAI() throws -> URLRequest {
                             var request = URLRequest(url: URL(string: "https://api.openai.com/v1/chat/completions")!)
-                            request.httpBody = try JSONEncoder().encode(ChatBody(model: "gpt-4o-mini"))
+                            ↓request.httpBody = try JSONEncoder().encode(ChatBody(model: "gpt-4o-mini"))
                             return request
                         }
                     }
                     struct ChatBody: Encodable { let model: String }
                     """
-                ],
-                expected: ["App/Fetcher.swift:6", "App/Fetcher.swift:11"]),
+                ]),
             LintRuleExample(
                 "an SDK GenerationConfig without maxOutputTokens",
                 files: [
                     "App/Model.swift": """
                     import GoogleGenerativeAI
-                    let config = GenerationConfig(temperature: 0.2)
+                    let config = ↓GenerationConfig(temperature: 0.2)
                     """
-                ],
-                expected: ["App/Model.swift:2"]),
+                ]),
             LintRuleExample(
                 "caps in a dictionary body, in a Codable body type, and in the SDK config",
                 files: [

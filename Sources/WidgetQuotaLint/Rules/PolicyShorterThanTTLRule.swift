@@ -20,7 +20,9 @@ import WidgetQuotaSwiftSource
 /// Blind spots: intervals that are not constant (read from settings, computed from the data), a
 /// TTL held in a `var` or a configuration file, a TTL constant that names another cache.
 package struct PolicyShorterThanTTLRule: LintRule {
-    package let rule = ChecklistRule.policyShorterThanTTL
+    package static let description = LintRuleDescription(
+        .policyShorterThanTTL, title: "Timeline policy no shorter than the cache TTL", severity: .warning,
+        rationale: "Reloading more often than the cached content changes spends the daily reload budget on identical timelines.")
     package init() {}
 
     /// A policy interval below `ttl × drasticFactor` is "drastically shorter" than the TTL.
@@ -262,7 +264,7 @@ package struct PolicyShorterThanTTLRule: LintRule {
                 func getTimeline(in context: Context, completion: @escaping (Timeline<Entry>) -> Void) {
                     URLSession.shared.dataTask(with: URL(string: "https://api.example.com/tip")!) { _, _, _ in
                         let next = Date(timeIntervalSinceNow: 15 * 60)
-                        completion(Timeline(entries: [Entry(date: Date())], policy: .after(next)))
+                        completion(Timeline(entries: [Entry(date: Date())], policy: ↓.after(next)))
                     }.resume()
                 }
             }
@@ -270,22 +272,20 @@ package struct PolicyShorterThanTTLRule: LintRule {
         return [
             LintRuleExample(
                 "a 10-minute policy against a 6-hour cache TTL",
-                files: ["App/Cache.swift": cache, "Widget/Provider.swift": widget(".after(Date().addingTimeInterval(10 * 60))")],
-                expected: ["Widget/Provider.swift:6"]),
+                files: ["App/Cache.swift": cache, "Widget/Provider.swift": widget("↓.after(Date().addingTimeInterval(10 * 60))")]),
             LintRuleExample(
                 "a 30-minute policy through a local constant and Calendar",
                 files: [
                     "App/Cache.swift": cache,
                     "Widget/Provider.swift": widget(
-                        ".after(next)", before: "let next = Calendar.current.date(byAdding: .minute, value: 30, to: Date())!"),
-                ],
-                expected: ["Widget/Provider.swift:6"]),
+                        "↓.after(next)", before: "let next = Calendar.current.date(byAdding: .minute, value: 30, to: Date())!"),
+                ]),
             LintRuleExample(
                 "a direct widget without a cache: the 15-minute policy sets the request rate (a note)",
-                files: ["Widget/Provider.swift": direct], expected: ["Widget/Provider.swift:6"]),
+                files: ["Widget/Provider.swift": direct]),
             LintRuleExample(
                 "`.atEnd` with one entry asks for a new timeline at once (a note)",
-                files: ["Widget/Provider.swift": widget(".atEnd")], expected: ["Widget/Provider.swift:6"]),
+                files: ["Widget/Provider.swift": widget("↓.atEnd")]),
             LintRuleExample(
                 "a CloudKit zone's private maxAge and a throttle duration are not the widget's cache TTL",
                 files: [
@@ -304,16 +304,14 @@ package struct PolicyShorterThanTTLRule: LintRule {
                 files: [
                     "App/Cache.swift": cache,
                     "Widget/Provider.swift": widget(
-                        ".after(next)", before: "let next = Calendar.current.date(byAdding: DateComponents(minute: 30), to: Date())!"),
-                ],
-                expected: ["Widget/Provider.swift:6"]),
+                        "↓.after(next)", before: "let next = Calendar.current.date(byAdding: DateComponents(minute: 30), to: Date())!"),
+                ]),
             LintRuleExample(
                 "`completion(.init(entries:policy:))` is a timeline too",
                 files: [
                     "App/Cache.swift": cache,
-                    "Widget/Provider.swift": widget(".atEnd").replacingOccurrences(of: "completion(Timeline(", with: "completion(.init("),
-                ],
-                expected: ["Widget/Provider.swift:6"]),
+                    "Widget/Provider.swift": widget("↓.atEnd").replacingOccurrences(of: "completion(Timeline(", with: "completion(.init("),
+                ]),
             LintRuleExample(
                 "a second after the last entry is not a one-second policy; the preview branch's policy is not the widget's",
                 files: [

@@ -16,7 +16,9 @@ import WidgetQuotaSwiftSource
 /// Blind spots: a reload in a function the `catch` or the handler calls, "success" judged by
 /// order only (a reload after `try? fetch()` counts as after a fetch).
 package struct ReloadMisuseRule: LintRule {
-    package let rule = ChecklistRule.reloadMisuse
+    package static let description = LintRuleDescription(
+        .reloadMisuse, title: "Reload timelines once, after a successful fetch", severity: .warning,
+        rationale: "Each reload call spends WidgetKit's daily budget; reloading after a failure or repeatedly empties it.")
     package init() {}
 
     /// Functions that run each time the app comes to the foreground.
@@ -118,16 +120,15 @@ package struct ReloadMisuseRule: LintRule {
                             do {
                                 _ = try await URLSession.shared.data(from: URL(string: "https://api.example.com")!)
                             } catch {
-                                WidgetCenter.shared.reloadAllTimelines()
+                                WidgetCenter.shared.↓reloadAllTimelines()
                             }
                             for kind in ["A", "B"] {
-                                WidgetCenter.shared.reloadTimelines(ofKind: kind)
+                                WidgetCenter.shared.↓reloadTimelines(ofKind: kind)
                             }
                         }
                     }
                     """
-                ],
-                expected: ["App/Fetcher.swift:7", "App/Fetcher.swift:10"]),
+                ]),
             LintRuleExample(
                 "a reload on every foreground, and two reloads after one fetch",
                 files: [
@@ -138,18 +139,17 @@ package struct ReloadMisuseRule: LintRule {
                         @Environment(\\.scenePhase) private var scenePhase
                         var body: some View {
                             Text("Hi").onChange(of: scenePhase) { _, phase in
-                                if phase == .active { WidgetCenter.shared.reloadAllTimelines() }
+                                if phase == .active { WidgetCenter.shared.↓reloadAllTimelines() }
                             }
                         }
                         func refresh() async {
                             _ = try? await URLSession.shared.data(from: URL(string: "https://api.example.com")!)
                             WidgetCenter.shared.reloadTimelines(ofKind: "A")
-                            WidgetCenter.shared.reloadTimelines(ofKind: "B")
+                            WidgetCenter.shared.↓reloadTimelines(ofKind: "B")
                         }
                     }
                     """
-                ],
-                expected: ["App/App.swift:7", "App/App.swift:13"]),
+                ]),
             LintRuleExample(
                 "one reload after a successful fetch, including on foreground after fetching",
                 files: [

@@ -19,7 +19,10 @@ import WidgetQuotaSwiftSource
 /// Blind spots: recursion as a retry, a retry inside a helper library, a `for` over a collection
 /// of URLs (several requests, but not a retry), a loop bound held in a `var`.
 package struct RetryLoopRule: LintRule {
-    package let rule = ChecklistRule.retryLoop
+    package static let description = LintRuleDescription(
+        .retryLoop, title: "No retry loop inside a background task or getTimeline", severity: .warning,
+        rationale: "During an outage every device retries at once: one refresh becomes several requests exactly when the API is struggling."
+    )
     package init() {}
 
     package func check(_ source: LintSource) -> [Finding] {
@@ -184,7 +187,7 @@ package struct RetryLoopRule: LintRule {
                         }
                         static func handle(_ task: BGAppRefreshTask) {
                             Task {
-                                for attempt in 0..<attempts {
+                                ↓for attempt in 0..<attempts {
                                     if (try? await URLSession.shared.data(from: URL(string: "https://api.example.com")!)) != nil { break }
                                     print(attempt)
                                 }
@@ -193,22 +196,20 @@ package struct RetryLoopRule: LintRule {
                         }
                     }
                     """
-                ],
-                expected: ["App/App.swift:11"]),
+                ]),
             LintRuleExample(
                 "a while loop with a retry counter in a function getTimeline calls",
                 files: [
                     "Widget/Provider.swift": Self.provider(
                         loading: """
                                     var retries = 0
-                                    while retries <= 4 {
+                                    ↓while retries <= 4 {
                                         if let data = try? await URLSession.shared.data(from: URL(string: "https://api.example.com")!).0 { return Entry(data) }
                                         retries += 1
                                     }
                                     return Entry(nil)
                             """)
-                ],
-                expected: ["Widget/Provider.swift:8"]),
+                ]),
             LintRuleExample(
                 "a loop that pages through results with a continuation token is not a retry",
                 files: [

@@ -13,7 +13,9 @@ import WidgetQuotaSwiftSource
 ///
 /// Not seen: waiting on a task started elsewhere (`await sharedTask.value`).
 package struct SnapshotNetworkRule: LintRule {
-    package let rule = ChecklistRule.snapshotNetwork
+    package static let description = LintRuleDescription(
+        .snapshotNetwork, title: "Placeholder and snapshot stay off the network", severity: .error,
+        rationale: "The widget gallery and Smart Stack ask for snapshots often and briefly; a network call there is slow and billed.")
     package init() {}
 
     static let selectors: Set<String> = [
@@ -52,11 +54,11 @@ package struct SnapshotNetworkRule: LintRule {
                     import WidgetKit
                     struct Provider: TimelineProvider {
                         func placeholder(in context: Context) -> Entry {
-                            Entry(text: (try? Fetcher().loadNow()) ?? "…")
+                            Entry(text: (try? Fetcher().↓loadNow()) ?? "…")
                         }
                         func getSnapshot(in context: Context, completion: @escaping (Entry) -> Void) {
                             Task {
-                                let data = try? await URLSession.shared.data(from: URL(string: "https://x")!).0
+                                let data = try? await URLSession.shared.↓data(from: URL(string: "https://x")!).0
                                 completion(Entry(text: String(decoding: data ?? Data(), as: UTF8.self)))
                             }
                         }
@@ -71,8 +73,7 @@ package struct SnapshotNetworkRule: LintRule {
                         }
                     }
                     """,
-                ],
-                expected: ["Widget/Provider.swift:4", "Widget/Provider.swift:8"]),
+                ]),
             LintRuleExample(
                 "an AppIntent provider's snapshot(for:in:) awaits a requesting helper",
                 files: [
@@ -81,7 +82,7 @@ package struct SnapshotNetworkRule: LintRule {
                     struct Provider: AppIntentTimelineProvider {
                         func snapshot(for configuration: Intent, in context: Context) async -> Entry {
                             if context.isPreview { return Entry(text: "Sample") }
-                            return Entry(text: (try? await latest()) ?? "")
+                            return Entry(text: (try? await ↓latest()) ?? "")
                         }
                         func latest() async throws -> String {
                             let (data, _) = try await URLSession.shared.data(for: URLRequest(url: URL(string: "https://x")!))
@@ -89,8 +90,7 @@ package struct SnapshotNetworkRule: LintRule {
                         }
                     }
                     """
-                ],
-                expected: ["Widget/Provider.swift:5"]),
+                ]),
             LintRuleExample(
                 "snapshot and placeholder read the cache; getTimeline's request is another rule's",
                 files: [

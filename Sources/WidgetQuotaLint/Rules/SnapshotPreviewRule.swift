@@ -15,7 +15,9 @@ import WidgetQuotaSwiftSource
 /// work (a large database query), and a helper in another file that reads `isPreview` for it
 /// (which is reported).
 package struct SnapshotPreviewRule: LintRule {
-    package let rule = ChecklistRule.snapshotPreview
+    package static let description = LintRuleDescription(
+        .snapshotPreview, title: "getSnapshot handles context.isPreview", severity: .warning,
+        rationale: "In the widget gallery (context.isPreview) the snapshot should return sample content at once.")
     package init() {}
 
     static let selectors: Set<String> = ["getSnapshot(in:completion:)", "getSnapshot(for:in:completion:)", "snapshot(for:in:)"]
@@ -55,29 +57,27 @@ package struct SnapshotPreviewRule: LintRule {
                     import WidgetKit
                     struct Provider: TimelineProvider {
                         func placeholder(in context: Context) -> Entry { Entry(text: "…") }
-                        func getSnapshot(in context: Context, completion: @escaping (Entry) -> Void) {
+                        func ↓getSnapshot(in context: Context, completion: @escaping (Entry) -> Void) {
                             // TODO: handle context.isPreview
                             Task { completion(Entry(text: (try? await Store().text()) ?? "isPreview")) }
                         }
                     }
                     """,
                     "Widget/Store.swift": Self.fetchingStore,
-                ],
-                expected: ["Widget/Provider.swift:4"]),
+                ]),
             LintRuleExample(
                 "an AppIntent provider's snapshot(for:in:) ignores the preview",
                 files: [
                     "Widget/Provider.swift": """
                     import WidgetKit
                     struct Provider: AppIntentTimelineProvider {
-                        func snapshot(for configuration: Intent, in context: Context) async -> Entry {
+                        func ↓snapshot(for configuration: Intent, in context: Context) async -> Entry {
                             Entry(text: (try? await Store().text()) ?? "")
                         }
                     }
                     """,
                     "Widget/Store.swift": Self.fetchingStore,
-                ],
-                expected: ["Widget/Provider.swift:3"]),
+                ]),
             LintRuleExample(
                 "an IntentTimelineProvider's getSnapshot(for:in:completion:) fetches",
                 files: [
@@ -85,14 +85,13 @@ package struct SnapshotPreviewRule: LintRule {
                     import WidgetKit
                     struct Provider: IntentTimelineProvider {
                         let store = Store()
-                        func getSnapshot(for configuration: Intent, in context: Context, completion: @escaping (Entry) -> Void) {
+                        func ↓getSnapshot(for configuration: Intent, in context: Context, completion: @escaping (Entry) -> Void) {
                             Task { completion(Entry(text: (try? await store.text()) ?? "")) }
                         }
                     }
                     """,
                     "Widget/Store.swift": Self.fetchingStore,
-                ],
-                expected: ["Widget/Provider.swift:4"]),
+                ]),
             LintRuleExample(
                 "getSnapshot hands back a fixed sample entry at once, without reading isPreview",
                 files: [

@@ -123,6 +123,11 @@ package struct ChecklistTrail: Sendable {
 package enum ChecklistWitness {
     /// The rules `analyze` checks.
     package static let rules: [ChecklistRule] = [.widgetNetworkCall, .snapshotNetwork, .reloadMisuse]
+    /// The severity of a reload-misuse and of a snapshot-network finding: lint's default severity
+    /// for each rule (a test of the kit holds them equal). A widget-network-call finding's depends
+    /// on the design the logs are said to come from.
+    package static let reloadMisuseSeverity = FindingSeverity.warning
+    package static let snapshotNetworkSeverity = FindingSeverity.error
     /// The fix of a reload-misuse finding that is not about a failed fetch.
     static let reloadOnceFix =
         "Call reloadTimelines(ofKind:) once, after a fetch succeeds and the cache is written; not on every foreground, "
@@ -149,7 +154,7 @@ package enum ChecklistWitness {
                 let ratio = Double(a.reloadCalls) / Double(a.successfulFetches)
                 out.append(
                     Finding(
-                        rule: .reloadMisuse, location: at,
+                        rule: .reloadMisuse, severity: reloadMisuseSeverity, location: at,
                         message: "\(NumberText.fixed(ratio, digits: 1)) reload calls per successful fetch \(on) "
                             + "(\(a.reloadCalls) reload calls, \(a.successfulFetches) successful fetches; "
                             + "\(a.unlicensedReloads) with no successful fetch since the previous reload, the first here)",
@@ -158,7 +163,7 @@ package enum ChecklistWitness {
             if a.successfulFetches == 0, a.failedFetches > 0, a.reloadCalls > 0, let at = a.firstUnlicensedReload {
                 out.append(
                     Finding(
-                        rule: .reloadMisuse, location: at,
+                        rule: .reloadMisuse, severity: reloadMisuseSeverity, location: at,
                         message: "\(a.reloadCalls) reload call\(a.reloadCalls == 1 ? "" : "s") and no successful fetch \(on) "
                             + "(\(a.failedFetches) failed fetch\(a.failedFetches == 1 ? "" : "es"); the first reload here)",
                         fix: reloadOnceFix))
@@ -167,7 +172,7 @@ package enum ChecklistWitness {
                 let n = a.reloadsAfterFailure
                 out.append(
                     Finding(
-                        rule: .reloadMisuse, location: at,
+                        rule: .reloadMisuse, severity: reloadMisuseSeverity, location: at,
                         message: "\(n) reload call\(n == 1 ? "" : "s") within \(Int(ChecklistTrail.failureWindowSeconds)) s "
                             + "after a failed fetch \(on) (of \(a.failedFetches) failed fetches; the first here)",
                         fix: "After a failed fetch keep the cached timeline: reload only when new data was written."))
@@ -197,7 +202,7 @@ package enum ChecklistWitness {
                 let n = e.snapshotRequests
                 out.append(
                     Finding(
-                        rule: .snapshotNetwork, location: at,
+                        rule: .snapshotNetwork, severity: snapshotNetworkSeverity, location: at,
                         message: "\(n) API request\(n == 1 ? "" : "s") from the widget extension within "
                             + "\(Int(ChecklistTrail.snapshotWindowSeconds)) s of a snapshot or placeholder \(on) "
                             + "(\(e.snapshots) snapshots and placeholders; the first here)",

@@ -28,8 +28,8 @@ struct LintRuleExamplesTests {
         let rule = try #require(LintRules.all.first { $0.rule == c.rule })
         let findings = rule.check(LintSource(tree))
         #expect(findings.allSatisfy { $0.rule == c.rule })
-        let found = findings.map { "\($0.location.file):\($0.location.line ?? 0)" }.sorted()
-        #expect(found == c.example.expected.sorted(), "\(findings.map(\.message))")
+        let found = findings.map(\.location).sorted()
+        #expect(found == c.example.expected, "\(findings.map { "\($0.location.description): \($0.message)" })")
     }
 
     @Test("Every rule has examples that must and must not trigger", arguments: ChecklistRule.allCases)
@@ -42,5 +42,26 @@ struct LintRuleExamplesTests {
     @Test("One rule per checklist rule, in the checklist's order")
     func registry() {
         #expect(LintRules.all.map(\.rule) == ChecklistRule.allCases)
+    }
+
+    @Test("A marker gives its line and column, counted as the lexer counts them, and is removed")
+    func markers() {
+        let example = LintRuleExample(
+            "markers", files: ["A.swift": "let a = 1\nlet é = ↓b(↓c)\n", "Info.plist": "<plist/>"], unlocated: ["Info.plist"])
+        #expect(example.files["A.swift"] == "let a = 1\nlet é = b(c)\n")
+        #expect(
+            example.expected == [
+                Finding.Location(file: "A.swift", line: 2, column: 9), Finding.Location(file: "A.swift", line: 2, column: 11),
+                Finding.Location(file: "Info.plist"),
+            ])
+        #expect(LintRuleExample("none", files: ["A.swift": "let a = 1"]).expected.isEmpty)
+    }
+
+    @Test("Each rule's description names its own checklist entry, with a title and a rationale", arguments: LintRules.all.indices)
+    func descriptions(_ i: Int) {
+        let description = type(of: LintRules.all[i]).description
+        #expect(description.rule == LintRules.all[i].rule)
+        #expect(description.rule.title == description.title && description.rule.rationale == description.rationale)
+        #expect(!description.title.isEmpty && description.rationale.hasSuffix("."))
     }
 }
