@@ -35,6 +35,8 @@ public enum ChecklistRule: String, CaseIterable, Sendable, Codable, Comparable {
     case outputTokenCap = "output-token-cap"
     /// A retry loop inside a background task or `getTimeline`: requests multiply during an outage.
     case retryLoop = "retry-loop"
+    /// A `.never` timeline that nothing in the app reloads.
+    case neverPolicyWithoutReload = "never-policy-without-reload"
 
     public static func < (a: Self, b: Self) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!

@@ -16,6 +16,7 @@ public enum LintRules {
         RequestTimeoutRule(),
         OutputTokenCapRule(),
         RetryLoopRule(),
+        NeverPolicyWithoutReloadRule(),
     ]
 
     /// Each checklist rule's description, from its rule's file.
