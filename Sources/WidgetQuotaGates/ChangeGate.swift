@@ -42,12 +42,12 @@ public struct ChangeOutcome: Sendable, Equatable, Encodable {
     public var violations: Int { rows.filter(\.violated).count }
 
     /// A value of this gate's metric as reports print it.
-    public func formatted(_ value: Double) -> String {
+    package func formatted(_ value: Double) -> String {
         metric == ThresholdExpression.tierMetric ? NumberText.plain(value) : ReportFormat.metric(metric, value)
     }
 
     /// A change as the gate measures it: `+12.5%`, `+0.0512` (five points of a share: `+5.1 pts`), `+1 tier`.
-    public func formattedChange(_ change: Double) -> String {
+    package func formattedChange(_ change: Double) -> String {
         if metric == ThresholdExpression.tierMetric {
             let n = Int(change)
             return (n > 0 ? "+" : "") + "\(n) tier" + (abs(n) == 1 ? "" : "s")

@@ -51,10 +51,10 @@ public struct MetricTable: Sendable {
         "growth.cumulativeCost": "growth.months.cumulativeCost",
     ]
 
-    public init(records: [MetricRecord]) { self.records = records }
+    package init(records: [MetricRecord]) { self.records = records }
 
     /// The records of a report's JSON tree.
-    public init(json: JSONValue) {
+    package init(json: JSONValue) {
         var records = [MetricRecord]()
         guard case .object(let top) = json else {
             self.records = []
@@ -77,7 +77,7 @@ public struct MetricTable: Sendable {
     }
 
     /// The records of a simulation result.
-    public init(_ result: SimulationResult) throws {
+    package init(_ result: SimulationResult) throws {
         self.init(json: try JSONValue.of(result))
     }
 
@@ -131,7 +131,7 @@ public struct MetricTable: Sendable {
 
     /// The metric a user's name stands for: an alias, an exact path, a path that ends with the name
     /// (`staleShare` → `freshness.staleShare`), or an object's mean (`totalRequestsPerMonth`).
-    public func resolve(_ name: String) throws -> String {
+    package func resolve(_ name: String) throws -> String {
         let known = Set(records.map(\.metric))
         // metrics.csv names a single figure's statistic `value`: its metric + "." + statistic is a path too.
         if name.hasSuffix(".value"), !known.contains(name) {
@@ -156,7 +156,7 @@ public struct MetricTable: Sendable {
     }
 
     /// Records of `metric` (already resolved) that carry every label in `selector`.
-    public func records(metric: String, matching selector: [(key: String, value: String)]) -> [MetricRecord] {
+    package func records(metric: String, matching selector: [(key: String, value: String)]) -> [MetricRecord] {
         records.filter { record in
             record.metric == metric
                 && selector.allSatisfy { item in

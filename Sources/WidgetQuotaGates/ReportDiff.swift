@@ -9,17 +9,17 @@ import WidgetQuotaSupport
 ///
 /// Lower is better for every figure compared: fewer requests, lower cost, a cheaper tier, fewer
 /// stale glances, a quieter busiest minute.
-public struct ReportDiff: Sendable {
+package struct ReportDiff: Sendable {
     /// A figure compared between the reports.
-    public struct Metric: Sendable, Equatable {
+    package struct Metric: Sendable, Equatable {
         /// The path in a result row: a spread (`totalRequestsPerMonth`, with `mean`, `p5`…) or a share.
-        public var path: String
+        package var path: String
         /// A short name for tables and the headline.
-        public var title: String
-        public var unit: Unit
+        package var title: String
+        package var unit: Unit
 
         /// How a figure is written and how its noise is judged.
-        public enum Unit: String, Sendable {
+        package enum Unit: String, Sendable {
             /// A count with `mean`, `p5`, `p50`, `p95` across runs.
             case count
             /// Dollars with `mean`, `p5`, `p50`, `p95` across runs.
@@ -30,7 +30,7 @@ public struct ReportDiff: Sendable {
     }
 
     /// The figures compared, in table order.
-    public static let metrics: [Metric] = [
+    package static let metrics: [Metric] = [
         Metric(path: "totalRequestsPerMonth", title: "requests a month", unit: .count),
         Metric(path: "cost.perMonth", title: "cost a month", unit: .dollars),
         Metric(path: "freshness.overTargetShare", title: "stale glances", unit: .share),
@@ -38,13 +38,13 @@ public struct ReportDiff: Sendable {
     ]
 
     /// A figure's mean and, where the report has them, its percentiles across runs.
-    public struct Estimate: Sendable, Equatable {
-        public var mean: Double
-        public var p5: Double?
-        public var p50: Double?
-        public var p95: Double?
+    package struct Estimate: Sendable, Equatable {
+        package var mean: Double
+        package var p5: Double?
+        package var p50: Double?
+        package var p95: Double?
 
-        public init(mean: Double, p5: Double? = nil, p50: Double? = nil, p95: Double? = nil) {
+        package init(mean: Double, p5: Double? = nil, p50: Double? = nil, p95: Double? = nil) {
             self.mean = mean
             self.p5 = p5
             self.p50 = p50
@@ -53,7 +53,7 @@ public struct ReportDiff: Sendable {
     }
 
     /// How a figure or tier moved from BASE to HEAD.
-    public enum Movement: String, Sendable, Equatable {
+    package enum Movement: String, Sendable, Equatable {
         /// Identical in both reports.
         case unchanged
         /// Different, but within the Monte-Carlo noise.
@@ -66,35 +66,35 @@ public struct ReportDiff: Sendable {
         case added, removed
 
         /// True for `better` and `worse`.
-        public var isChange: Bool { self == .better || self == .worse }
+        package var isChange: Bool { self == .better || self == .worse }
     }
 
     /// One figure of one design × user count in both reports.
-    public struct Figure: Sendable, Equatable {
-        public var metric: Metric
-        public var base: Estimate?
-        public var head: Estimate?
-        public var movement: Movement
+    package struct Figure: Sendable, Equatable {
+        package var metric: Metric
+        package var base: Estimate?
+        package var head: Estimate?
+        package var movement: Movement
 
         /// HEAD − BASE of the means, when both exist.
-        public var change: Double? { base.flatMap { b in head.map { $0.mean - b.mean } } }
+        package var change: Double? { base.flatMap { b in head.map { $0.mean - b.mean } } }
         /// The change as a share of BASE; nil when BASE is 0 or missing.
-        public var share: Double? { base.flatMap { b in b.mean != 0 ? change.map { $0 / b.mean } : nil } }
+        package var share: Double? { base.flatMap { b in b.mean != 0 ? change.map { $0 / b.mean } : nil } }
     }
 
     /// One design × user count.
-    public struct Row: Sendable, Equatable {
-        public var design: String
-        public var users: Int
+    package struct Row: Sendable, Equatable {
+        package var design: String
+        package var users: Int
         /// The figures both or either report has, in `ReportDiff.metrics` order.
-        public var figures: [Figure]
-        public var baseTier: String?
-        public var headTier: String?
-        public var tierMovement: Movement
+        package var figures: [Figure]
+        package var baseTier: String?
+        package var headTier: String?
+        package var tierMovement: Movement
 
         /// The row's overall state: added or removed, a change when any figure or the tier
         /// changed, within noise when something moved only within the noise, else unchanged.
-        public var movement: Movement {
+        package var movement: Movement {
             if figures.allSatisfy({ $0.base == nil }) { return .added }
             if figures.allSatisfy({ $0.head == nil }) { return .removed }
             let all = figures.map(\.movement) + [tierMovement]
@@ -105,20 +105,20 @@ public struct ReportDiff: Sendable {
         }
 
         /// True when the row belongs to the table of changes (not the folded block).
-        public var isChanged: Bool { movement != .unchanged && movement != .withinNoise }
+        package var isChanged: Bool { movement != .unchanged && movement != .withinNoise }
 
         /// The figure of `metric`, when either report has it.
-        public func figure(_ path: String) -> Figure? { figures.first { $0.metric.path == path } }
+        package func figure(_ path: String) -> Figure? { figures.first { $0.metric.path == path } }
     }
 
     /// One scenario, method or design value that differs.
-    public struct ChangedValue: Sendable, Equatable {
+    package struct ChangedValue: Sendable, Equatable {
         /// The design the value belongs to, for a design's field.
-        public var design: String?
+        package var design: String?
         /// The field: a design's field name, or a dotted scenario path.
-        public var path: String
-        public var old: String?
-        public var new: String?
+        package var path: String
+        package var old: String?
+        package var new: String?
 
         package init(design: String?, path: String, old: String?, new: String?) {
             self.design = design
@@ -129,10 +129,10 @@ public struct ReportDiff: Sendable {
     }
 
     /// How BASE and HEAD were drawn, which decides how noise is judged.
-    public struct Sampling: Sendable, Equatable {
-        public var seed: String?
-        public var runs: Int?
-        public var sampleUsers: Int?
+    package struct Sampling: Sendable, Equatable {
+        package var seed: String?
+        package var runs: Int?
+        package var sampleUsers: Int?
 
         package init(json: JSONValue) {
             let method = json["method"]
@@ -143,23 +143,23 @@ public struct ReportDiff: Sendable {
         }
     }
 
-    public let rows: [Row]
-    public let changedAssumptions: [ChangedValue]
+    package let rows: [Row]
+    package let changedAssumptions: [ChangedValue]
     /// The metrics either report has, in table order.
-    public let comparedMetrics: [Metric]
-    public let base: Sampling
-    public let head: Sampling
+    package let comparedMetrics: [Metric]
+    package let base: Sampling
+    package let head: Sampling
     /// The freshness target in minutes (HEAD's, else BASE's), when a report states it.
-    public let freshnessTargetMinutes: Double?
+    package let freshnessTargetMinutes: Double?
 
     /// True when both reports drew the same random numbers (same seed, runs and sample): the
     /// uncertain assumptions and users are the same, so only the change itself moves a figure.
-    public var commonRandomNumbers: Bool {
+    package var commonRandomNumbers: Bool {
         base.seed != nil && base == head
     }
 
     /// Compares `base` with `head`.
-    public init(base: JSONValue, head: JSONValue) {
+    package init(base: JSONValue, head: JSONValue) {
         let baseTable = MetricTable(json: base)
         let headTable = MetricTable(json: head)
         let baseTiers = TierReader(json: base, table: baseTable)
@@ -196,12 +196,12 @@ public struct ReportDiff: Sendable {
     }
 
     /// True when no compared figure, tier or assumption changed at all.
-    public var isUnchanged: Bool {
+    package var isUnchanged: Bool {
         changedAssumptions.isEmpty && rows.allSatisfy { $0.movement == .unchanged }
     }
 
     /// The designs in report order.
-    public var designs: [String] {
+    package var designs: [String] {
         var seen = [String]()
         for row in rows where !seen.contains(row.design) { seen.append(row.design) }
         return seen

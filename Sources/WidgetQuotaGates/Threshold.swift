@@ -46,7 +46,7 @@ public struct ThresholdOutcome: Sendable, Equatable, Encodable {
         public var row: String
         public var value: Double
 
-        public init(row: String, value: Double) {
+        package init(row: String, value: Double) {
             self.row = row
             self.value = value
         }
@@ -58,7 +58,7 @@ public struct ThresholdOutcome: Sendable, Equatable, Encodable {
     public var failsRun: Bool { !passed && severity == .fail }
 
     /// A violating row's value as the report prints it: dollars for cost, percentages for shares.
-    public func formattedValue(_ violation: Violation) -> String {
+    package func formattedValue(_ violation: Violation) -> String {
         ReportFormat.metric(metric, violation.value)
     }
 

@@ -42,7 +42,7 @@ public struct ThresholdExpression: Sendable, Equatable {
         case less = "<"
 
         /// True when `value op limit` holds.
-        public func holds(_ value: Double, _ limit: Double) -> Bool {
+        package func holds(_ value: Double, _ limit: Double) -> Bool {
             switch self {
             case .greater: return value > limit
             case .greaterOrEqual: return value >= limit
@@ -86,7 +86,7 @@ public struct ThresholdExpression: Sendable, Equatable {
     static let maxLength = 1_000
 
     /// Parses `text`; every problem is a `.badExpression` naming the position and what was expected.
-    public static func parse(_ text: String) throws -> ThresholdExpression {
+    package static func parse(_ text: String) throws -> ThresholdExpression {
         var parser = Parser(text: text)
         return try parser.expression()
     }

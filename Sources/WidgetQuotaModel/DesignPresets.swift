@@ -1,20 +1,20 @@
 import Foundation
 
 /// The built-in designs, each traced to the article it comes from.
-public enum DesignPresets {
+package enum DesignPresets {
     /// Every preset, in the order reports list them.
-    public static let all: [Design] = [
+    package static let all: [Design] = [
         direct, directPoll15m, cacheOnOpen, cacheBGTask, prebuiltTimeline, pollAligned, pollJittered, backendShared,
     ]
 
     /// The preset called `name`, if any.
-    public static func named(_ name: String) -> Design? {
+    package static func named(_ name: String) -> Design? {
         all.first { $0.name == name }
     }
 
     /// The widget calls the API inside getTimeline under the `.after(1 hour)` policy of the
     /// Gemini widget report's code (its widget before the cache): ≈30 requests a day.
-    public static var direct: Design {
+    package static var direct: Design {
         var d = Design(name: "direct")
         d.summary =
             "The widget calls the API in every getTimeline and asks for a reload an hour later; WidgetKit adds its own and Smart Stack reloads (≈30/day)."
@@ -27,7 +27,7 @@ public enum DesignPresets {
     /// The remote-data widget article's widget: `.after(15 min)`, one API call per refresh, capped by the budget. The
     /// image it then downloads comes from the service's image host, not from the metered API, so
     /// it is not a request here.
-    public static var directPoll15m: Design {
+    package static var directPoll15m: Design {
         var d = Design(name: "direct-poll-15m")
         d.summary =
             "The widget polls every 15 min with .after(15 min), one API call per refresh (the image host is not metered); the budget caps it."
@@ -39,7 +39,7 @@ public enum DesignPresets {
     }
 
     /// App Group cache refreshed when the app becomes active and the cache is older than 1 h.
-    public static var cacheOnOpen: Design {
+    package static var cacheOnOpen: Design {
         var d = Design(name: "cache-on-open")
         d.summary = "The app refreshes an App Group cache on open when older than 1 h; the widget only reads."
         d.source = "Gemini widget report (first version)"
@@ -51,7 +51,7 @@ public enum DesignPresets {
     }
 
     /// The same plus BGAppRefreshTask every ≥4 h (the Gemini widget report, final): ≈3 requests a day.
-    public static var cacheBGTask: Design {
+    package static var cacheBGTask: Design {
         var d = cacheOnOpen
         d.name = "cache-bgtask"
         d.summary = "App Group cache refreshed on open and by BGAppRefreshTask every ≥4 h; the widget only reads (≈3/day)."
@@ -61,7 +61,7 @@ public enum DesignPresets {
     }
 
     /// One fetch builds a timeline of entries; reload at its end or when the data changes.
-    public static var prebuiltTimeline: Design {
+    package static var prebuiltTimeline: Design {
         var d = Design(name: "prebuilt-timeline")
         d.summary = "One fetch builds 12 entries 30 min apart (.atEnd); a push reloads only when the data changes."
         d.source = "reload-budget notes; timeline-model article"
@@ -77,7 +77,7 @@ public enum DesignPresets {
     }
 
     /// A 30-minute poll aligned to the wall clock: every device asks at :00 and :30.
-    public static var pollAligned: Design {
+    package static var pollAligned: Design {
         var d = Design(name: "poll-30m-aligned")
         d.summary =
             "The widget polls at :00 and :30 on every device at once (the remote-data widget article warns against this); keeps its last content (25-min cache) when a poll fails."
@@ -92,7 +92,7 @@ public enum DesignPresets {
     }
 
     /// The same poll, spread with up to 30 minutes of random jitter per device.
-    public static var pollJittered: Design {
+    package static var pollJittered: Design {
         var d = pollAligned
         d.name = "poll-30m-jittered"
         d.summary = "The same 30-min poll, each device at its own random offset within the 30 min: same total, no stampede."
@@ -104,7 +104,7 @@ public enum DesignPresets {
     /// The `direct` widget, fetching from the owner's backend instead of the paid API: the backend
     /// calls the API once per content key when its 15-minute answer has expired and a device
     /// asks, and serves that answer to every device of the key.
-    public static var backendShared: Design {
+    package static var backendShared: Design {
         var d = direct
         d.name = "backend-shared"
         d.summary =

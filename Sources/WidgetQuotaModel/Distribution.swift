@@ -35,7 +35,7 @@ public enum Distribution: Sendable, Equatable {
     }
 
     /// The value at quantile `q` in (0, 1), used for sensitivity ranges.
-    public func quantile(_ q: Double) -> Double {
+    package func quantile(_ q: Double) -> Double {
         switch self {
         case .fixed(let v): return v
         case .uniform(let a, let b): return a + (b - a) * q
@@ -56,7 +56,7 @@ public enum Distribution: Sendable, Equatable {
     }
 
     /// Draws one value.
-    public func sample(_ rng: inout RandomStream) -> Double {
+    package func sample(_ rng: inout RandomStream) -> Double {
         switch self {
         case .fixed(let v): return v
         case .uniform(let a, let b): return a + (b - a) * rng.uniform()

@@ -1,5 +1,5 @@
 /// Who sent an API request.
-public enum RequestActor: String, Sendable, Codable {
+package enum RequestActor: String, Sendable, Codable {
     /// The widget extension, inside getTimeline.
     case widgetExtension = "extension"
     /// The app, in the foreground or woken by a push.
@@ -9,7 +9,7 @@ public enum RequestActor: String, Sendable, Codable {
 }
 
 /// Why WidgetKit called getTimeline.
-public enum TimelineOrigin: String, Sendable {
+package enum TimelineOrigin: String, Sendable {
     /// The system decided (visibility, Smart Stack rotation, housekeeping).
     case system
     /// The timeline's reload policy came due.

@@ -9,7 +9,7 @@ public struct Finding: Sendable, Equatable, Codable {
         public var line: Int?
         public var column: Int?
 
-        public init(file: String, line: Int? = nil, column: Int? = nil) {
+        package init(file: String, line: Int? = nil, column: Int? = nil) {
             self.file = file
             self.line = line
             self.column = column
@@ -35,7 +35,7 @@ public struct Finding: Sendable, Equatable, Codable {
     /// What not fixing it costs, where the simulation can say it (e.g. requests per user a month).
     public var cost: String?
 
-    public init(
+    package init(
         rule: ChecklistRule, severity: FindingSeverity, location: Location, message: String, fix: String,
         cost: String? = nil
     ) {
@@ -48,7 +48,7 @@ public struct Finding: Sendable, Equatable, Codable {
     }
 
     /// Findings in a stable order: by file, line, column, then rule.
-    public static func sorted(_ findings: [Finding]) -> [Finding] {
+    package static func sorted(_ findings: [Finding]) -> [Finding] {
         findings.sorted { ($0.location, $0.rule, $0.message) < ($1.location, $1.rule, $1.message) }
     }
 }

@@ -41,7 +41,7 @@ public struct PriceTable: Sendable, Equatable {
     )
 
     /// The price of `model`: an exact name, or a LiteLLM provider-prefixed one (`gemini/gemini-2.5-flash`).
-    public func price(for model: String) throws -> Price {
+    package func price(for model: String) throws -> Price {
         if let p = prices[model] { return p }
         for (name, p) in prices.sorted(by: { $0.key < $1.key }) where name.hasSuffix("/" + model) || model.hasSuffix("/" + name) {
             return p
@@ -52,7 +52,7 @@ public struct PriceTable: Sendable, Equatable {
 
     /// The provider the table names for `model` (`litellm_provider`), found as `price(for:)` finds
     /// its price; nil when the table names none.
-    public func provider(for model: String) -> String? {
+    package func provider(for model: String) -> String? {
         if let p = providers[model] { return p }
         for (name, p) in providers.sorted(by: { $0.key < $1.key }) where name.hasSuffix("/" + model) || model.hasSuffix("/" + name) {
             return p
@@ -62,7 +62,7 @@ public struct PriceTable: Sendable, Equatable {
 
     /// Reads a LiteLLM-format price file as is: a JSON object of models, each with
     /// `input_cost_per_token` and `output_cost_per_token`; entries without both are skipped.
-    public static func load(path: String) throws -> PriceTable {
+    package static func load(path: String) throws -> PriceTable {
         let data = try InputFile.contents(of: path)
         return try decode(data, file: InputFile.name(path))
     }
@@ -72,7 +72,7 @@ public struct PriceTable: Sendable, Equatable {
     package static let maxCostPerToken = 1.0
 
     /// Decodes LiteLLM-format JSON.
-    public static func decode(_ data: Data, file: String) throws -> PriceTable {
+    package static func decode(_ data: Data, file: String) throws -> PriceTable {
         let data = JSONSyntax.withoutByteOrderMark(data)
         if data.isEmpty { throw WidgetQuotaError.emptyInput(file: file) }
         try WidgetQuotaError.checkJSONSyntax(data, file: file)

@@ -124,7 +124,7 @@ public struct QuotaSettings: Codable, Sendable, Equatable {
     /// Unless the scenario set its own tiers, plans against the bundled tiers of `model`'s
     /// provider (`litellmProvider` when the price table names one, else the model name's prefix),
     /// and against none when no table is bundled for that provider.
-    public mutating func chooseBundledTiers(model: String, litellmProvider: String? = nil) {
+    package mutating func chooseBundledTiers(model: String, litellmProvider: String? = nil) {
         guard !tiersFromScenario else { return }
         let provider = ProviderTiers.provider(model: model, litellmProvider: litellmProvider)
         tiers = provider.flatMap(ProviderTiers.table) ?? []
@@ -138,7 +138,7 @@ public struct QuotaSettings: Codable, Sendable, Equatable {
 
     /// When the plan has no tiers because none are bundled for the model's provider: why, in a
     /// sentence (nil otherwise).
-    public func missingTiersReason(model: String) -> String? {
+    package func missingTiersReason(model: String) -> String? {
         guard !tiersFromScenario, tiers.isEmpty else { return nil }
         let who = bundledProvider.map { "its provider (\($0))" } ?? "its provider, which the model name does not tell"
         return "No quota tiers are bundled for `\(model)` or \(who); the tool does not borrow another provider's tiers "
@@ -154,7 +154,7 @@ public struct QuotaSettings: Codable, Sendable, Equatable {
 
 extension QuotaTier {
     /// Which of the tier's limits a population's peaks break, given the tokens each request uses.
-    public func exceeded(peakPerMinute: Double, peakQuotaDay: Double, tokensPerRequest: Double) -> (rpm: Bool, tpm: Bool, rpd: Bool) {
+    package func exceeded(peakPerMinute: Double, peakQuotaDay: Double, tokensPerRequest: Double) -> (rpm: Bool, tpm: Bool, rpd: Bool) {
         (
             rpm.map { peakPerMinute > $0 } ?? false,
             tpm.map { peakPerMinute * tokensPerRequest > $0 } ?? false,
@@ -163,7 +163,7 @@ extension QuotaTier {
     }
 
     /// True when any limit is broken.
-    public func isExceeded(peakPerMinute: Double, peakQuotaDay: Double, tokensPerRequest: Double) -> Bool {
+    package func isExceeded(peakPerMinute: Double, peakQuotaDay: Double, tokensPerRequest: Double) -> Bool {
         let e = exceeded(peakPerMinute: peakPerMinute, peakQuotaDay: peakQuotaDay, tokensPerRequest: tokensPerRequest)
         return e.rpm || e.tpm || e.rpd
     }

@@ -73,7 +73,7 @@ public struct Scenario: Codable, Sendable, Equatable {
 
     /// This scenario with the bundled tiers of its model's provider, as `prices` names the
     /// provider (LiteLLM's `litellm_provider`), unless it lists its own tiers.
-    public func choosingTiers(prices: PriceTable) -> Scenario {
+    package func choosingTiers(prices: PriceTable) -> Scenario {
         var s = self
         s.quotas.chooseBundledTiers(model: api.model, litellmProvider: prices.provider(for: api.model))
         return s

@@ -31,13 +31,13 @@ public struct ScenarioCalendar: Codable, Sendable, Equatable {
     }
 
     /// The weekday of day `day` (1-based; days before day 1, such as the warm-up, count back).
-    public func weekday(ofDay day: Int) -> Weekday {
+    package func weekday(ofDay day: Int) -> Weekday {
         let index = ((firstWeekday.index + day - 1) % 7 + 7) % 7
         return Weekday.allCases[index]
     }
 
     /// The factors of day `day` (1-based; warm-up days are ≤ 0): its kinds' and its events' multiplied.
-    public func factors(ofDay day: Int) -> DayFactors {
+    package func factors(ofDay day: Int) -> DayFactors {
         let weekday = weekday(ofDay: day)
         var f = DayFactors()
         for kind in dayKinds where kind.weekdays.contains(weekday) { f = f.combined(with: kind.factors) }

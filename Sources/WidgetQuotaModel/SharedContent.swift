@@ -35,12 +35,12 @@ public struct SharedContent: Codable, Sendable, Equatable {
     }
 
     /// Expected number of keys that at least one of `users` users follows.
-    public func followedKeys(users: Int) -> Double {
+    package func followedKeys(users: Int) -> Double {
         shares.reduce(0) { $0 + Self.followed(share: $1, users: users) }
     }
 
     /// The chance that at least one of `users` users follows a key of share `share`.
-    public static func followed(share: Double, users: Int) -> Double {
+    package static func followed(share: Double, users: Int) -> Double {
         guard share < 1 else { return 1 }
         return -Foundation.expm1(Double(users) * Foundation.log1p(-share))
     }

@@ -22,7 +22,7 @@ public struct Targets: Codable, Sendable, Equatable {
 
     /// True when `cost` (a month, mean) is within the budget, or there is no budget; a design with
     /// no price (nil) cannot be held to one and counts as within.
-    public func withinBudget(_ cost: Double?) -> Bool {
+    package func withinBudget(_ cost: Double?) -> Bool {
         guard let budget = maxCostPerMonth, let cost else { return true }
         return cost <= budget
     }
@@ -51,7 +51,7 @@ extension Scenario {
     /// The designs `simulate` and `report` compare unless told otherwise: the scenario's own
     /// designs and its baseline; every available design when the scenario defines none (there the
     /// presets are the owner's designs) or when `withPresets` is set.
-    public func comparedDesigns(withPresets: Bool = false) -> [Design] {
+    package func comparedDesigns(withPresets: Bool = false) -> [Design] {
         let all = availableDesigns
         guard !designs.isEmpty, !withPresets else { return all }
         let own = Set(designs.map(\.name))

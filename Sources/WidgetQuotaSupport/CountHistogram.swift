@@ -6,21 +6,21 @@ import Foundation
 /// Its sum, mean and order statistics equal those of the full list, while its size grows with the
 /// number of distinct values (the spread of the counts), not with the length of the list: a run
 /// of ten million users costs no more memory than a run of ten thousand.
-public struct CountHistogram: Sendable, Equatable {
+package struct CountHistogram: Sendable, Equatable {
     /// Distinct values, ascending.
-    public private(set) var values: [Int64] = []
+    package private(set) var values: [Int64] = []
     /// How many times each value occurs (same order as `values`, all positive).
-    public private(set) var frequencies: [Int64] = []
+    package private(set) var frequencies: [Int64] = []
     /// Length of the list.
-    public private(set) var count: Int64 = 0
+    package private(set) var count: Int64 = 0
     /// Sum of the list.
-    public private(set) var sum: Int64 = 0
+    package private(set) var sum: Int64 = 0
 
     /// An empty histogram.
-    public init() {}
+    package init() {}
 
     /// The histogram of `list` (any order; values must be non-negative).
-    public init<S: Sequence>(_ list: S) where S.Element: BinaryInteger {
+    package init<S: Sequence>(_ list: S) where S.Element: BinaryInteger {
         var tally = CountTally()
         for value in list { tally.add(Int(value)) }
         self = tally.histogram
@@ -47,7 +47,7 @@ public struct CountHistogram: Sendable, Equatable {
     }
 
     /// The histogram of both lists together.
-    public func merged(with other: CountHistogram) -> CountHistogram {
+    package func merged(with other: CountHistogram) -> CountHistogram {
         var result = CountHistogram()
         var i = 0
         var j = 0
@@ -73,7 +73,7 @@ public struct CountHistogram: Sendable, Equatable {
     }
 
     /// The element at `rank` (0-based) of the sorted list.
-    public func element(atRank rank: Int64) -> Int64 {
+    package func element(atRank rank: Int64) -> Int64 {
         precondition(rank >= 0 && rank < count, "rank \(rank) outside a list of \(count)")
         var seen: Int64 = 0
         for (value, frequency) in zip(values, frequencies) {
@@ -85,7 +85,7 @@ public struct CountHistogram: Sendable, Equatable {
 
     /// The `q` quantile, interpolated exactly as `Statistics.quantile(sorted:_:)` on the sorted
     /// list (Hyndman–Fan type 7); NaN when empty.
-    public func quantile(_ q: Double) -> Double {
+    package func quantile(_ q: Double) -> Double {
         guard count > 0 else { return .nan }
         if count == 1 { return Double(values[0]) }
         let position = q * Double(count - 1)
@@ -135,7 +135,7 @@ package struct CountTally {
 
 extension Quantiles {
     /// Summarises the list `histogram` stands for, exactly as `init(_:)` would the list.
-    public init(_ histogram: CountHistogram) {
+    package init(_ histogram: CountHistogram) {
         let mean = histogram.count > 0 ? Double(histogram.sum) / Double(histogram.count) : .nan
         self.init(
             mean: mean, p5: histogram.quantile(0.05), p50: histogram.quantile(0.5),

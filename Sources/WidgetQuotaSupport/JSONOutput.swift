@@ -1,9 +1,9 @@
 import Foundation
 
 /// Deterministic JSON: sorted keys, no escaped slashes, non-finite numbers as strings.
-public enum JSONOutput {
+package enum JSONOutput {
     /// Pretty-printed JSON text of `value`, ending with a newline.
-    public static func encode<T: Encodable>(_ value: T) throws -> String {
+    package static func encode<T: Encodable>(_ value: T) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.nonConformingFloatEncodingStrategy = .convertToString(

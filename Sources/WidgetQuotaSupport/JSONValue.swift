@@ -2,7 +2,7 @@ import Foundation
 
 /// A JSON document as a value tree, so reports written by any version of the tool can be read
 /// (diff, thresholds) without decoding them into today's Swift types.
-public enum JSONValue: Sendable, Equatable, Decodable {
+package enum JSONValue: Sendable, Equatable, Decodable {
     case null
     case bool(Bool)
     case number(Double)
@@ -10,7 +10,7 @@ public enum JSONValue: Sendable, Equatable, Decodable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
         if c.decodeNil() {
             self = .null
@@ -28,7 +28,7 @@ public enum JSONValue: Sendable, Equatable, Decodable {
     }
 
     /// Parses JSON text; `file` names the source in the error.
-    public static func parse(_ data: Data, file: String) throws -> JSONValue {
+    package static func parse(_ data: Data, file: String) throws -> JSONValue {
         let data = JSONSyntax.withoutByteOrderMark(data)
         try WidgetQuotaError.checkJSONSyntax(data, file: file)
         do {
@@ -39,31 +39,31 @@ public enum JSONValue: Sendable, Equatable, Decodable {
     }
 
     /// The JSON tree of an encodable value.
-    public static func of<T: Encodable>(_ value: T) throws -> JSONValue {
+    package static func of<T: Encodable>(_ value: T) throws -> JSONValue {
         try parse(Data(try JSONOutput.encode(value).utf8), file: "\(T.self)")
     }
 
     /// The member `key` of an object.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         if case .object(let members) = self { return members[key] }
         return nil
     }
 
-    public var number: Double? {
+    package var number: Double? {
         if case .number(let v) = self { return v }
         return nil
     }
-    public var string: String? {
+    package var string: String? {
         if case .string(let v) = self { return v }
         return nil
     }
-    public var array: [JSONValue]? {
+    package var array: [JSONValue]? {
         if case .array(let v) = self { return v }
         return nil
     }
 
     /// Every scalar leaf with its dotted path, keys in sorted order (arrays as `[i]`).
-    public func leaves(prefix: String = "") -> [(path: String, value: String)] {
+    package func leaves(prefix: String = "") -> [(path: String, value: String)] {
         switch self {
         case .null: return [(prefix, "null")]
         case .bool(let b): return [(prefix, b ? "true" : "false")]

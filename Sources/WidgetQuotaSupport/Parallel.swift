@@ -2,12 +2,12 @@ import Foundation
 
 /// Runs independent work items on a fixed number of threads and returns results in item order,
 /// so the output never depends on which thread ran what.
-public enum Parallel {
+package enum Parallel {
     /// The number of threads to use when none is given: every core.
-    public static var defaultThreads: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+    package static var defaultThreads: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
     /// Computes `body(i)` for `i` in `0..<count` on up to `threads` threads.
-    public static func map<T: Sendable>(count: Int, threads: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
+    package static func map<T: Sendable>(count: Int, threads: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
         guard count > 0 else { return [] }
         let slots = Slots<T>(count: count)
         let workers = max(1, min(threads, count))

@@ -4,21 +4,21 @@ import Foundation
 ///
 /// Every stream is keyed by *what it simulates* (seed, run, user, purpose), never by the
 /// thread that happens to run it, so results are identical whatever the thread count.
-public struct RandomStream: Sendable {
+package struct RandomStream: Sendable {
     @usableFromInline var state: UInt64
 
     /// Creates a stream from a 64-bit state.
-    @inlinable public init(state: UInt64) { self.state = state }
+    @inlinable package init(state: UInt64) { self.state = state }
 
     /// Creates a stream keyed by a seed and a path of integers (run, user, purpose, ...).
-    public init(seed: UInt64, _ path: UInt64...) {
+    package init(seed: UInt64, _ path: UInt64...) {
         var h = RandomStream.mix(seed ^ 0x5851_F42D_4C95_7F2D)
         for component in path { h = RandomStream.step(h, component) }
         self.state = h
     }
 
     /// The same keys as the variadic form, without allocating: the engine's per-user streams.
-    @inlinable public init(seed: UInt64, _ a: UInt64, _ b: UInt64, _ c: UInt64) {
+    @inlinable package init(seed: UInt64, _ a: UInt64, _ b: UInt64, _ c: UInt64) {
         var h = RandomStream.mix(seed ^ 0x5851_F42D_4C95_7F2D)
         h = RandomStream.step(h, a)
         h = RandomStream.step(h, b)
@@ -26,7 +26,7 @@ public struct RandomStream: Sendable {
     }
 
     /// Four-key form of the above.
-    @inlinable public init(seed: UInt64, _ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: UInt64) {
+    @inlinable package init(seed: UInt64, _ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: UInt64) {
         self.init(seed: seed, a, b, c)
         state = RandomStream.step(state, d)
     }
@@ -36,7 +36,7 @@ public struct RandomStream: Sendable {
     }
 
     /// The SplitMix64 finaliser: a strong 64-bit bit mixer.
-    @inlinable public static func mix(_ value: UInt64) -> UInt64 {
+    @inlinable package static func mix(_ value: UInt64) -> UInt64 {
         var z = value
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
@@ -44,35 +44,35 @@ public struct RandomStream: Sendable {
     }
 
     /// The next 64 random bits.
-    @inlinable public mutating func next() -> UInt64 {
+    @inlinable package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         return RandomStream.mix(state)
     }
 
     /// A uniform double in [0, 1).
-    @inlinable public mutating func uniform() -> Double {
+    @inlinable package mutating func uniform() -> Double {
         Double(next() >> 11) * 0x1.0p-53
     }
 
     /// A uniform double in (0, 1], safe for logarithms.
-    @inlinable public mutating func uniformPositive() -> Double {
+    @inlinable package mutating func uniformPositive() -> Double {
         Double((next() >> 11) + 1) * 0x1.0p-53
     }
 
     /// True with probability `p`.
-    @inlinable public mutating func bernoulli(_ p: Double) -> Bool {
+    @inlinable package mutating func bernoulli(_ p: Double) -> Bool {
         uniform() < p
     }
 
     /// True with the probability `threshold` stands for (`RandomStream.threshold(_:)`): the
     /// same answer as `bernoulli(p)` from the same draw, without turning it into a Double.
-    @inlinable public mutating func bernoulli(threshold: UInt64) -> Bool {
+    @inlinable package mutating func bernoulli(threshold: UInt64) -> Bool {
         next() >> 11 < threshold
     }
 
     /// The integer form of probability `p` for `bernoulli(threshold:)`. `uniform()` is a 53-bit
     /// integer a times 2⁻⁵³, exactly, so `uniform() < p` exactly when a < ⌈p·2⁵³⌉ (0 for p ≤ 0 or NaN).
-    public static func threshold(_ p: Double) -> UInt64 {
+    package static func threshold(_ p: Double) -> UInt64 {
         guard p > 0 else { return 0 }
         guard p < 1 else { return 1 << 53 }
         return UInt64((p * 0x1.0p53).rounded(.up))
@@ -80,7 +80,7 @@ public struct RandomStream: Sendable {
 
     /// An exponential variate with rate 1, by Marsaglia and Tsang's ziggurat: one 64-bit draw,
     /// a table lookup and a comparison in about 99% of cases; the rest fall back to exact sampling.
-    @inlinable public mutating func exponential() -> Double {
+    @inlinable package mutating func exponential() -> Double {
         let r = next()
         let layer = Int(r >> 56)
         let j = UInt32(truncatingIfNeeded: r)
@@ -121,14 +121,14 @@ public struct RandomStream: Sendable {
     }
 
     /// A standard normal variate (Box–Muller, one of the pair).
-    public mutating func standardNormal() -> Double {
+    package mutating func standardNormal() -> Double {
         let u1 = uniformPositive()
         let u2 = uniform()
         return (-2 * Foundation.log(u1)).squareRoot() * Foundation.cos(2 * Double.pi * u2)
     }
 
     /// A gamma variate with the given shape and scale 1 (Marsaglia–Tsang).
-    public mutating func gamma(shape: Double) -> Double {
+    package mutating func gamma(shape: Double) -> Double {
         if shape < 1 {
             let u = uniformPositive()
             return gamma(shape: shape + 1) * Foundation.pow(u, 1 / shape)
@@ -150,7 +150,7 @@ public struct RandomStream: Sendable {
     }
 
     /// A Poisson variate with the given mean (inversion for small means, normal approximation above 500).
-    public mutating func poisson(mean: Double) -> Int {
+    package mutating func poisson(mean: Double) -> Int {
         guard mean > 0 else { return 0 }
         if mean > 500 {
             return max(0, Int((mean + mean.squareRoot() * standardNormal()).rounded()))

@@ -5,7 +5,7 @@
 /// a changed id changes every result drawn from it, so every id lives here, once; an enum's
 /// raw values cannot repeat. The values are arbitrary but fixed: results are reproducible
 /// only while they stay as they are.
-public enum RandomStreamID: UInt64, CaseIterable, Sendable {
+package enum RandomStreamID: UInt64, CaseIterable, Sendable {
     /// Per user: when the system asks the widget for a timeline and when the user glances at it.
     case widgetRequests = 1
     /// Per user: when the app is opened.
@@ -44,7 +44,7 @@ public enum RandomStreamID: UInt64, CaseIterable, Sendable {
 
 extension RandomStream {
     /// A stream for `id`, keyed further by `path` (run, user, ...).
-    public init(seed: UInt64, _ id: RandomStreamID, _ path: UInt64...) {
+    package init(seed: UInt64, _ id: RandomStreamID, _ path: UInt64...) {
         var h = RandomStream.mix(seed ^ 0x5851_F42D_4C95_7F2D)
         h = RandomStream.step(h, id.rawValue)
         for component in path { h = RandomStream.step(h, component) }
@@ -52,12 +52,12 @@ extension RandomStream {
     }
 
     /// A stream for `id` keyed by two more keys, without allocating: the engine's per-user streams.
-    @inlinable public init(seed: UInt64, _ id: RandomStreamID, _ b: UInt64, _ c: UInt64) {
+    @inlinable package init(seed: UInt64, _ id: RandomStreamID, _ b: UInt64, _ c: UInt64) {
         self.init(seed: seed, id.rawValue, b, c)
     }
 
     /// A stream for `id` keyed by three more keys, without allocating.
-    @inlinable public init(seed: UInt64, _ id: RandomStreamID, _ b: UInt64, _ c: UInt64, _ d: UInt64) {
+    @inlinable package init(seed: UInt64, _ id: RandomStreamID, _ b: UInt64, _ c: UInt64, _ d: UInt64) {
         self.init(seed: seed, id.rawValue, b, c, d)
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Names files relative to a repository's root, however the user named the folder they are in
 /// (`MyApp`, `./MyApp/`, `../App`, an absolute path): what code scanning and annotations need.
-public struct RepositoryPath: Sendable, Equatable {
+package struct RepositoryPath: Sendable, Equatable {
     /// The root, symbolic links resolved.
     package let root: String
     /// The folder finding paths are relative to, symbolic links resolved.
@@ -10,7 +10,7 @@ public struct RepositoryPath: Sendable, Equatable {
 
     /// Paths under `base` (as typed), relative to `root` when given, else to the git top level
     /// above `base` (the nearest folder holding `.git`), else to the current folder.
-    public init(base: String, root: String? = nil) {
+    package init(base: String, root: String? = nil) {
         let resolvedBase = Self.resolved(base)
         self.base = resolvedBase
         self.root = root.map(Self.resolved) ?? Self.gitTopLevel(above: resolvedBase) ?? Self.resolved(".")

@@ -33,7 +33,7 @@ public struct Quantiles: Codable, Sendable, Equatable {
     public var p95: Double
     public var p99: Double
 
-    public init(mean: Double, p5: Double, p50: Double, p95: Double, p99: Double) {
+    package init(mean: Double, p5: Double, p50: Double, p95: Double, p99: Double) {
         self.mean = mean
         self.p5 = p5
         self.p50 = p50
@@ -42,7 +42,7 @@ public struct Quantiles: Codable, Sendable, Equatable {
     }
 
     /// Summarises `values` (any order).
-    public init(_ values: [Double]) {
+    package init(_ values: [Double]) {
         let sorted = values.sorted()
         mean = Statistics.mean(sorted)
         p5 = Statistics.quantile(sorted: sorted, 0.05)
@@ -60,7 +60,7 @@ public struct RunSpread: Codable, Sendable, Equatable {
     public var p95: Double
     public var p99: Double
 
-    public init(mean: Double, p5: Double, p50: Double, p95: Double, p99: Double) {
+    package init(mean: Double, p5: Double, p50: Double, p95: Double, p99: Double) {
         self.mean = mean
         self.p5 = p5
         self.p50 = p50
@@ -69,7 +69,7 @@ public struct RunSpread: Codable, Sendable, Equatable {
     }
 
     /// Summarises one value per run.
-    public init(_ values: [Double]) {
+    package init(_ values: [Double]) {
         let q = Quantiles(values)
         self.init(mean: q.mean, p5: q.p5, p50: q.p50, p95: q.p95, p99: q.p99)
     }

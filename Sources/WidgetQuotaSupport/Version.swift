@@ -1,4 +1,4 @@
 /// The tool's version.
-public enum WidgetQuotaVersion {
-    public static let current = "0.1.0"
+package enum WidgetQuotaVersion {
+    package static let current = "0.1.0"
 }

@@ -10,7 +10,7 @@ package func quoted(_ text: some StringProtocol, limit: Int = 60) -> String {
 ///
 /// An error about a file starts with the file's name (and line, when there is one):
 /// `FILE: what is wrong`, `FILE:LINE: what is wrong`, `FILE:LINE:COLUMN: what is wrong`.
-package enum WidgetQuotaError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum WidgetQuotaError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A scenario value is invalid; `field` is its dotted path (`horizon.users[2]`).
     case invalidScenario(field: String, problem: String)
     /// A scenario file could not be decoded.
@@ -38,7 +38,7 @@ package enum WidgetQuotaError: Error, Sendable, Equatable, CustomStringConvertib
     case childProcessFailed(command: String, problem: String)
 
     /// The process exit code for this error.
-    package var exitCode: ExitCode {
+    public var exitCode: ExitCode {
         switch self {
         case .invalidScenario, .malformedScenario, .malformedJSON, .malformedInput, .malformedPropertyList, .badExpression:
             return .dataError
@@ -49,7 +49,7 @@ package enum WidgetQuotaError: Error, Sendable, Equatable, CustomStringConvertib
         }
     }
 
-    package var description: String {
+    public var description: String {
         switch self {
         case .invalidScenario(let field, let problem):
             return "invalid scenario: \(field): \(problem)"

@@ -6,7 +6,7 @@ import WidgetQuotaSupport
 
 extension AnalysisJob {
     /// How `analyze` writes the measurement.
-    public enum Format: String, Sendable, CaseIterable {
+    package enum Format: String, Sendable, CaseIterable {
         case markdown
         /// One row per device-day.
         case csv
@@ -15,16 +15,16 @@ extension AnalysisJob {
     }
 
     /// A scenario calibrated to the measurement (`--emit-scenario`), and where it goes.
-    public struct Calibration: Sendable {
+    package struct Calibration: Sendable {
         /// The scenario the calibration starts from.
-        public var base: Scenario
+        package var base: Scenario
         /// The design the logged app runs (nil: the getTimeline rate is kept as the logs show it).
-        public var design: Design?
+        package var design: Design?
         /// True when `design` is the scenario's baseline rather than one the user named.
-        public var designAssumed: Bool
-        public var destination: JobOutput.Destination
+        package var designAssumed: Bool
+        package var destination: JobOutput.Destination
 
-        public init(base: Scenario, design: Design?, designAssumed: Bool, destination: JobOutput.Destination) {
+        package init(base: Scenario, design: Design?, designAssumed: Bool, destination: JobOutput.Destination) {
             self.base = base
             self.design = design
             self.designAssumed = designAssumed
@@ -34,7 +34,7 @@ extension AnalysisJob {
 
     /// Reads the logs and renders the measurement in `format` for `destination`, after the
     /// calibrated scenario and its notes when `calibration` asks for one.
-    public func output(format: Format, to destination: JobOutput.Destination, calibration: Calibration?) throws -> JobOutput {
+    package func output(format: Format, to destination: JobOutput.Destination, calibration: Calibration?) throws -> JobOutput {
         let analysis = try run()
         let report = LogReport(analysis)
         let text: String
@@ -69,7 +69,7 @@ extension AnalysisJob {
     /// Reads the logs and renders the back-test in `format` (markdown or json) for `destination`,
     /// with `thresholds` checked against it; a threshold naming an unknown figure fails before
     /// anything is written.
-    public func output(
+    package func output(
         backtest: BacktestJob, format: Format, to destination: JobOutput.Destination, thresholds: [Threshold]
     ) throws -> JobOutput {
         let report = try backtest.run(try run())

@@ -2,7 +2,7 @@ import WidgetQuotaReporting
 
 extension DiffJob {
     /// How `diff` writes the comparison.
-    public enum Format: String, Sendable, CaseIterable {
+    package enum Format: String, Sendable, CaseIterable {
         /// The pull-request comment.
         case markdown
         /// A GitHub annotation per failed gate on standard output; the comment only to a file.
@@ -11,7 +11,7 @@ extension DiffJob {
 
     /// Compares the reports and renders the comment for `destination` (for `github`, only when
     /// that is a file, with the annotations on standard output).
-    public func output(format: Format, to destination: JobOutput.Destination) throws -> JobOutput {
+    package func output(format: Format, to destination: JobOutput.Destination) throws -> JobOutput {
         let result = try run()
         var output = JobOutput()
         switch format {

@@ -6,21 +6,21 @@ import WidgetQuotaSupport
 ///
 /// The writer writes every output first, then prints the notes and announcements in the order of
 /// `items`; a write that fails prints nothing.
-public struct JobOutput: Sendable {
+package struct JobOutput: Sendable {
     /// Where one rendered text goes.
-    public enum Destination: Sendable, Equatable {
+    package enum Destination: Sendable, Equatable {
         case standardOutput
         /// A file, replaced atomically.
         case file(String)
 
         /// A path given on the command line: nil and `-` are standard output.
-        public init(_ path: String?) {
+        package init(_ path: String?) {
             if let path, path != "-" { self = .file(path) } else { self = .standardOutput }
         }
     }
 
     /// One output, in the order the writer handles it.
-    public enum Item: Sendable {
+    package enum Item: Sendable {
         /// Text for `destination`; a file is announced as "Wrote PATH" when `announce` is set.
         case text(String, to: Destination, announce: Bool)
         /// Text made piece by piece, passed to the writer's function as it is made (long logs
@@ -34,21 +34,21 @@ public struct JobOutput: Sendable {
         case note(String)
     }
 
-    public var items: [Item] = []
+    package var items: [Item] = []
     /// The thresholds checked (a failed `--fail-if` exits 1).
-    public var thresholds: [ThresholdOutcome] = []
+    package var thresholds: [ThresholdOutcome] = []
     /// The change gates checked by `diff` (a failed gate exits 1).
-    public var changeGates: [ChangeOutcome] = []
+    package var changeGates: [ChangeOutcome] = []
     /// An exit code the job decides itself (lint's `--fail-on`); thresholds may raise it to 1.
-    public var exitCode: ExitCode = .success
+    package var exitCode: ExitCode = .success
 
-    public init(_ items: [Item] = []) { self.items = items }
+    package init(_ items: [Item] = []) { self.items = items }
 
     /// One text for standard output.
-    public static func standardOutput(_ text: String) -> JobOutput { JobOutput([.text(text, to: .standardOutput, announce: false)]) }
+    package static func standardOutput(_ text: String) -> JobOutput { JobOutput([.text(text, to: .standardOutput, announce: false)]) }
 
     /// The exit code: the job's own, or 1 when a `--fail-if` threshold or change gate failed.
-    public var finalExitCode: ExitCode {
+    package var finalExitCode: ExitCode {
         if exitCode != .success { return exitCode }
         let failed = thresholds.contains(where: \.failsRun) || changeGates.contains(where: \.failsRun)
         return failed ? .thresholdFailed : .success

@@ -5,7 +5,7 @@ import WidgetQuotaSupport
 
 extension LintJob {
     /// How `lint` writes its findings.
-    public enum Format: String, Sendable, CaseIterable {
+    package enum Format: String, Sendable, CaseIterable {
         case markdown, json
         /// SARIF 2.1.0, for GitHub code scanning.
         case sarif
@@ -17,7 +17,7 @@ extension LintJob {
 
     /// Runs the job and renders the findings in `format` for `destination`, after the scenario of
     /// the design read from the code when `scenario` names where it goes; `failOn` decides the exit code.
-    public func output(
+    package func output(
         format: Format, to destination: JobOutput.Destination, scenario scenarioDestination: JobOutput.Destination?,
         failOn: LintFailOn, paths: RepositoryPath
     ) throws -> JobOutput {

@@ -17,12 +17,12 @@ public struct OutputFiles: Sendable {
     }
 
     /// Adds a file by its name inside the folder.
-    public mutating func add(_ name: String, _ contents: String) {
+    package mutating func add(_ name: String, _ contents: String) {
         files.append((directory + "/" + name, contents))
     }
 
     /// Adds files already named by their path.
-    public mutating func add(contentsOf more: [(path: String, contents: String)]) {
+    package mutating func add(contentsOf more: [(path: String, contents: String)]) {
         files += more
     }
 

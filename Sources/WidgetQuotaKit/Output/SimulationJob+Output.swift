@@ -2,7 +2,7 @@ import WidgetQuotaReporting
 
 extension SimulationJob {
     /// What `simulate` writes on standard output, or with `--out` beside the folder.
-    public enum Format: String, Sendable, CaseIterable {
+    package enum Format: String, Sendable, CaseIterable {
         case markdown
         /// The wide summary, one row per design and population.
         case csv
@@ -16,7 +16,7 @@ extension SimulationJob {
     /// Runs the job and renders it: with `folder`, every report file written there together
     /// (the verdict as a note first); else the report in `format` on standard output. `github`
     /// puts the annotations on standard output in either case.
-    public func output(format: Format, folder: String?, progress: some JobProgress = .silent) throws -> JobOutput {
+    package func output(format: Format, folder: String?, progress: some JobProgress = .silent) throws -> JobOutput {
         let report = try run(progress: progress)
         var output = JobOutput()
         if let folder {
@@ -45,7 +45,7 @@ extension SimulationJob {
 extension ReportJob {
     /// Runs the job and renders it: every file into `directory` together, after the verdict as a
     /// note; with `annotate`, a GitHub annotation per threshold that does not pass on standard output.
-    public func output(into directory: String, annotate: Bool = false, progress: some JobProgress = .silent) throws -> JobOutput {
+    package func output(into directory: String, annotate: Bool = false, progress: some JobProgress = .silent) throws -> JobOutput {
         let (files, report) = try run(into: directory, progress: progress)
         var output = JobOutput([.note(report.verdictText()), .folder(files)])
         if annotate { output.items.append(.text(ThresholdText.annotations(report.thresholds), to: .standardOutput, announce: false)) }

@@ -1,7 +1,7 @@
 extension TraceJob {
     /// The logs for `destination`: one stream (trace styles, or standard output), or one file per
     /// device in a folder (Apple styles, which carry no device id).
-    public func output(to destination: JobOutput.Destination) -> JobOutput {
+    package func output(to destination: JobOutput.Destination) -> JobOutput {
         guard case .file(let path) = destination, generator.style.isApple else {
             return JobOutput([.streamed({ write in writeStream(write) }, to: destination, announce: true)])
         }

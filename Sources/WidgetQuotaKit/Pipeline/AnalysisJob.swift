@@ -35,7 +35,7 @@ public struct AnalysisJob: Sendable {
     ///     (nil: the rate is kept as the logs show it).
     ///   - designAssumed: true when the design was not named by the user but taken from the
     ///     scenario's baseline; the calibration's notes then say so.
-    public static func calibrate(_ analysis: LogAnalysis, base: Scenario, design: Design?, designAssumed: Bool) throws -> Scenario {
+    package static func calibrate(_ analysis: LogAnalysis, base: Scenario, design: Design?, designAssumed: Bool) throws -> Scenario {
         if analysis.recognisedNothing {
             let seen = analysis.processesSeen.isEmpty ? "" : " (processes seen: \(analysis.processesSeen.joined(separator: ", ")))"
             throw WidgetQuotaError.malformedInput(

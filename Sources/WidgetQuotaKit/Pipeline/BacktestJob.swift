@@ -43,7 +43,7 @@ public struct BacktestJob: Sendable {
     /// and the row's other numbers (`measured`, `predicted`, `p5`, `p95`, `biasPercent`,
     /// `coverage`), each labelled with its `metric`; the coverage over every figure is
     /// `backtest.coverage{metric=all}`. A figure not in the logs has no error (NaN: no comparison holds).
-    public static func metricTable(_ report: BacktestReport) -> MetricTable {
+    package static func metricTable(_ report: BacktestReport) -> MetricTable {
         var records = [MetricRecord]()
         for row in report.result.metrics {
             let labels = ["metric": row.name, "design": report.result.design]

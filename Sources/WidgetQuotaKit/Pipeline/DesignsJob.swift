@@ -11,7 +11,7 @@ public struct DesignsJob: Sendable {
     public init(scenario: Scenario = Scenario()) { designs = scenario.availableDesigns }
 
     /// A line per design (name, what it does, its source), or with `json` every definition.
-    public func output(json: Bool) throws -> JobOutput {
+    package func output(json: Bool) throws -> JobOutput {
         if json { return .standardOutput(try JSONOutput.encode(designs)) }
         let width = (designs.map(\.name.count).max() ?? 0) + 2
         return .standardOutput(

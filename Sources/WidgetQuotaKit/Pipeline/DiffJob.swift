@@ -17,7 +17,10 @@ public struct DiffJob: Sendable {
     public var baseLabel: String?
     public var headLabel: String?
 
-    public init(base: String, head: String, thresholds: [Threshold] = [], limit: Int = ReportDiff.commentLimit) {
+    /// The number of changed rows a comparison shows unless told otherwise.
+    public static let defaultLimit = ReportDiff.commentLimit
+
+    public init(base: String, head: String, thresholds: [Threshold] = [], limit: Int = DiffJob.defaultLimit) {
         self.basePath = base
         self.headPath = head
         self.thresholds = thresholds
@@ -74,7 +77,7 @@ public struct DiffJob: Sendable {
     }
 
     /// Reads a JSON report or log analysis: a missing file is exit 66, a file that is neither exit 65.
-    public static func loadReport(_ source: String) throws -> JSONValue {
+    package static func loadReport(_ source: String) throws -> JSONValue {
         let data = try InputFile.contents(of: source)
         let path = InputFile.name(source)
         guard !data.isEmpty else { throw WidgetQuotaError.emptyInput(file: path) }
@@ -91,7 +94,7 @@ public struct DiffJob: Sendable {
     }
 
     /// The `schemaVersion`s `diff` reads (docs/schema/).
-    public static let readableSchemaVersions = [1]
+    package static let readableSchemaVersions = [1]
 
     /// A report written by another version of the tool, or with no version, is refused (exit 65)
     /// rather than compared key by key as if it were this one's.

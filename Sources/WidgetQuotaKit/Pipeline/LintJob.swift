@@ -12,13 +12,13 @@ public struct LintJob: Sendable {
     /// Simulate the design read from the code (off: the report has no projected figures).
     public var project = true
     /// The scenario the projection starts from: the built-in one at a small, fast setting.
-    public var projectionScenario: Scenario
+    package var projectionScenario: Scenario
     /// Worker threads for the projection (nil: all cores); the figures do not depend on it.
     public var threads: Int?
 
     /// The projection's setting: 200 users simulated event by event, 4 runs, seed 2026, a
     /// population of 1,000.
-    public static var projectionScenario: Scenario {
+    package static var projectionScenario: Scenario {
         var s = Scenario()
         s.horizon.users = [1_000]
         s.horizon.sampleUsers = 200
@@ -28,7 +28,7 @@ public struct LintJob: Sendable {
     }
 
     /// The setting in words, for reports.
-    public static let projectionSetting = "200 simulated users, 4 runs, seed 2026, the built-in scenario"
+    package static let projectionSetting = "200 simulated users, 4 runs, seed 2026, the built-in scenario"
 
     public init(run: LintRun, threads: Int? = nil) {
         self.run = run
@@ -39,7 +39,7 @@ public struct LintJob: Sendable {
     /// What the job produces: the lint outcome (its report with the projection and costs filled
     /// in) and the scenario of the design read from the code.
     public struct Result: Sendable {
-        public var outcome: LintRun.Outcome
+        package var outcome: LintRun.Outcome
         /// The design read from the code as a scenario (`designs` = [it], `baseline` = it); nil
         /// when the design could not be read.
         public var scenario: Scenario?

@@ -19,7 +19,7 @@ public struct ReportJob: Sendable {
     }
 
     /// Every file name `report` may write into its folder.
-    public static let ownNames = SimulationReport.FileName.all + LogReport.fileNames
+    package static let ownNames = SimulationReport.FileName.all + LogReport.fileNames
 
     /// Runs the analysis and the projection and returns the files for `directory` and the report.
     public func run(into directory: String, progress: some JobProgress = .silent) throws -> (files: OutputFiles, report: SimulationReport) {

@@ -41,7 +41,7 @@ public struct SimulationJob: Sendable {
     /// simulates without `allowLong`: a billion, over 200 times the default scenario's 4.6
     /// million, which already takes minutes. A typo such as `--runs 100000` would otherwise run
     /// for hours without a word.
-    public static let maxUserDays = 1e9
+    package static let maxUserDays = 1e9
 
     /// Checks that the price table prices the scenario's model before any work is done.
     public init(scenario: Scenario, designs: [Design]? = nil, threads: Int? = nil, prices: PriceTable = .bundled) throws {

@@ -7,7 +7,7 @@ import WidgetQuotaSupport
 /// and the trade-off between requests and staleness it shows.
 public struct SweepJob: Sendable {
     /// How the sweep is written.
-    public enum Format: String, Sendable, CaseIterable {
+    package enum Format: String, Sendable, CaseIterable {
         case markdown, csv, json
     }
 
@@ -29,7 +29,7 @@ public struct SweepJob: Sendable {
 
     /// Runs the sweep and renders it in `format` for `destination`, after a note of what the
     /// sweep adds to the design for the knob to act (a background task for `background`), if anything.
-    public func output(format: Format, to destination: JobOutput.Destination) throws -> JobOutput {
+    package func output(format: Format, to destination: JobOutput.Destination) throws -> JobOutput {
         let result = run()
         let text: String
         switch format {

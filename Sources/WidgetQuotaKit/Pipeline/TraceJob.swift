@@ -5,10 +5,10 @@ import WidgetQuotaStudies
 /// The job behind `trace`: the logs that simulated devices would write, as one text (trace
 /// styles) or one file per device (Apple styles, which carry no device id).
 public struct TraceJob: Sendable {
-    public let generator: TraceGenerator
+    package let generator: TraceGenerator
     public let devices: Int
 
-    public init(scenario: Scenario, design: Design, devices: Int, style: TraceGenerator.Style) {
+    public init(scenario: Scenario, design: Design, devices: Int, style: TraceStyle) {
         self.generator = TraceGenerator(scenario: scenario, design: design, devices: devices, style: style)
         self.devices = devices
     }

@@ -4,30 +4,30 @@ import WidgetQuotaSwiftSource
 
 /// The design an app's source tree implements, read from its code: what the simulation needs to
 /// project it, which fields the code did not show, and a sentence that says it.
-public struct DesignInference: Sendable, Equatable {
+package struct DesignInference: Sendable, Equatable {
     /// The design, starting from `preset` with every field the code shows replaced.
-    public var design: Design
+    package var design: Design
     /// The preset the design starts from (`direct`, `cache-bgtask` or `cache-on-open`).
-    public var preset: String
+    package var preset: String
     /// Fields the code did not show, which keep the preset's (or the scenario's) value.
-    public var assumedFields: [String]
+    package var assumedFields: [String]
     /// The longest `timeoutInterval` a request runs with (60 s for a request that sets none),
     /// nil when the tree builds no `URLRequest`.
-    public var timeoutSeconds: Double?
+    package var timeoutSeconds: Double?
     /// The largest output-token cap written in a request body, nil when there is none.
-    public var outputTokenCap: Int?
+    package var outputTokenCap: Int?
     /// Attempts one refresh makes when a request keeps failing (the retry loop's bound), 1 without a loop.
-    public var attemptsPerRefresh: Int
+    package var attemptsPerRefresh: Int
     /// The design in one sentence, lower-case first ("the widget calls the API itself on every
     /// getTimeline and reloads after 10 min").
-    public var sentence: String
+    package var sentence: String
     /// The model a string literal of the code names, when the price table knows it; nil keeps
     /// the scenario's (`api.model` is then among `assumedFields`).
-    public var model: String? = nil
+    package var model: String? = nil
 
     /// A scenario whose only design is this one, its baseline, with the request timeout and the
     /// output-token cap the code shows.
-    public func scenario(base: Scenario = Scenario()) -> Scenario {
+    package func scenario(base: Scenario = Scenario()) -> Scenario {
         var s = base
         s.designs = [design]
         s.baseline = design.name

@@ -11,7 +11,7 @@ import WidgetQuotaSwiftSource
 /// its findings, unsorted and unfiltered: the lint run sorts them, applies the configuration and
 /// the inline `widget-quota:disable` directives. A finding never quotes a secret (see
 /// `APIKeyInClientRule.redacted`).
-public protocol LintRule: Sendable {
+package protocol LintRule: Sendable {
     /// What the rule checks and why, as every output names it.
     static var description: LintRuleDescription { get }
     func check(_ source: LintSource) -> [Finding]
@@ -45,7 +45,7 @@ public struct LintRuleDescription: Sendable {
 /// An app's source tree as the rules read it, with what several rules look up computed once
 /// per run: the call graph (where each call goes, which functions send a request) and the
 /// refresh rules' call index.
-public struct LintSource: Sendable {
+package struct LintSource: Sendable {
     package let tree: AppSourceTree
     package let graph: CallGraph
     let refresh: RefreshRulesIndex
@@ -63,7 +63,7 @@ public struct LintSource: Sendable {
 /// A `↓` in a file's text marks where a finding must be (its line and column); the marker is
 /// removed before the file is written. A finding about a file as a whole, with no line, is named
 /// in `unlocated`. A tree without markers must give no finding.
-public struct LintRuleExample: Sendable {
+package struct LintRuleExample: Sendable {
     /// The marker of an expected finding.
     package static let marker: Character = "↓"
 
@@ -107,9 +107,9 @@ public struct LintRuleExample: Sendable {
 
 extension LintRule {
     /// The checklist rule this checks (its id is the findings' `rule`).
-    public var rule: ChecklistRule { Self.description.rule }
+    package var rule: ChecklistRule { Self.description.rule }
 
-    public func hasSomethingToCheck(_ source: LintSource) -> Bool { true }
+    package func hasSomethingToCheck(_ source: LintSource) -> Bool { true }
 
     /// A finding of this rule at `location` in `file`, with the rule's default severity unless given.
     package func finding(

@@ -2,8 +2,8 @@ import Foundation
 import WidgetQuotaModel
 
 /// Every rule `lint` checks, one per checklist rule, in the checklist's order.
-public enum LintRules {
-    public static let all: [any LintRule] = [
+package enum LintRules {
+    package static let all: [any LintRule] = [
         AppGroupMismatchRule(),
         WidgetNetworkCallRule(),
         APIKeyInClientRule(),
@@ -44,7 +44,7 @@ extension ChecklistRule {
 
 extension Finding {
     /// A finding with its rule's default severity.
-    public init(rule: ChecklistRule, location: Location, message: String, fix: String, cost: String? = nil) {
+    package init(rule: ChecklistRule, location: Location, message: String, fix: String, cost: String? = nil) {
         self.init(rule: rule, severity: rule.defaultSeverity, location: location, message: message, fix: fix, cost: cost)
     }
 }

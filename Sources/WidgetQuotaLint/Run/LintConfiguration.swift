@@ -29,20 +29,20 @@ public struct LintConfiguration: Sendable, Equatable {
     }
 
     /// Reads the configuration at `path`.
-    public static func load(path: String) throws -> LintConfiguration {
+    package static func load(path: String) throws -> LintConfiguration {
         let data = try InputFile.contents(of: path)
         return try decode(data, file: InputFile.name(path))
     }
 
     /// The configuration in `folder`'s `.widget-quota-lint.json`, or nil when the folder has none.
-    public static func find(in folder: String) throws -> LintConfiguration? {
+    package static func find(in folder: String) throws -> LintConfiguration? {
         let path = URL(fileURLWithPath: folder).appendingPathComponent(fileName).path
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         return try load(path: path)
     }
 
     /// Parses configuration JSON strictly; `file` names the source in messages.
-    public static func decode(_ data: Data, file: String = fileName) throws -> LintConfiguration {
+    package static func decode(_ data: Data, file: String = fileName) throws -> LintConfiguration {
         let data = JSONSyntax.withoutByteOrderMark(data)
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             throw WidgetQuotaError.emptyInput(file: file)
@@ -116,7 +116,7 @@ public struct LintConfiguration: Sendable, Equatable {
     ///
     /// `*` matches within one path component, `**` across components (`Pods/**`, `**/Generated/*`),
     /// `?` one character; a pattern that matches a folder excludes everything below it.
-    public func isExcluded(_ path: String) -> Bool {
+    package func isExcluded(_ path: String) -> Bool {
         exclude.contains { Self.glob($0, matches: path) }
     }
 
@@ -178,7 +178,7 @@ public struct LintConfiguration: Sendable, Equatable {
     ///
     /// `comments` are the comments of the files read, with the 1-based line where each starts and
     /// its text (with or without the `//`). Findings in excluded files are dropped and not counted.
-    public func apply(to findings: [Finding], comments: [(file: String, line: Int, text: String)]) -> (
+    package func apply(to findings: [Finding], comments: [(file: String, line: Int, text: String)]) -> (
         kept: [Finding], suppressed: Int
     ) {
         var fileScopes = [String: LintDirective.Rules]()
@@ -237,7 +237,7 @@ public struct LintDirective: Sendable, Equatable {
 
         public static let empty = Rules(all: false, rules: [])
 
-        public func contains(_ rule: ChecklistRule) -> Bool { all || rules.contains(rule) }
+        package func contains(_ rule: ChecklistRule) -> Bool { all || rules.contains(rule) }
 
         mutating func formUnion(_ other: Rules) {
             all = all || other.all
@@ -250,7 +250,7 @@ public struct LintDirective: Sendable, Equatable {
         public var location: Finding.Location
         public var message: String
 
-        public init(location: Finding.Location, message: String) {
+        package init(location: Finding.Location, message: String) {
             self.location = location
             self.message = message
         }
@@ -266,7 +266,7 @@ public struct LintDirective: Sendable, Equatable {
 
     /// The directive in a comment's text, or nil when it holds none. A directive with no rule id
     /// is not one (`// widget-quota:disable` alone silences nothing; it is reported as a problem).
-    public static func parse(_ text: String) -> LintDirective? {
+    package static func parse(_ text: String) -> LintDirective? {
         guard let range = text.range(of: marker) else { return nil }
         let rest = text[range.upperBound...]
         let kindWord = rest.prefix { $0.isLetter || $0 == "-" }
@@ -294,7 +294,7 @@ public struct LintDirective: Sendable, Equatable {
 
     /// The directives in `comments` that name something other than a rule, each with the nearest
     /// rule id suggested.
-    public static func problems(in comments: [(file: String, line: Int, text: String)]) -> [Problem] {
+    package static func problems(in comments: [(file: String, line: Int, text: String)]) -> [Problem] {
         var problems = [Problem]()
         let ids = ChecklistRule.allCases.map(\.rawValue) + ["all"]
         for comment in comments {

@@ -29,7 +29,7 @@ public struct LintReport: Sendable, Equatable {
         case project
 
         /// The role in words, plural when `count` is not 1 ("3 widget extension files").
-        public func phrase(_ count: Int) -> String {
+        package func phrase(_ count: Int) -> String {
             let files = count == 1 ? "file" : "files"
             switch self {
             case .app: return "\(count) app \(files)"
@@ -52,7 +52,7 @@ public struct LintReport: Sendable, Equatable {
         public var path: String
         public var role: FileRole
 
-        public init(path: String, role: FileRole) {
+        package init(path: String, role: FileRole) {
             self.path = path
             self.role = role
         }
@@ -66,7 +66,7 @@ public struct LintReport: Sendable, Equatable {
         /// The column after the finding's last character, as SARIF counts it.
         public var endColumn: Int
 
-        public init(text: String, endLine: Int, endColumn: Int) {
+        package init(text: String, endLine: Int, endColumn: Int) {
             self.text = text
             self.endLine = endLine
             self.endColumn = endColumn
@@ -89,7 +89,7 @@ public struct LintReport: Sendable, Equatable {
     /// property list, a second project).
     public var notes: [String]
 
-    public init(
+    package init(
         findings: [Finding], files: [ReadFile], suppressed: Int = 0, design: LintDesignSummary? = nil,
         directiveProblems: [LintDirective.Problem] = [], notes: [String] = []
     ) {
@@ -102,12 +102,12 @@ public struct LintReport: Sendable, Equatable {
     }
 
     /// How many findings have `severity`.
-    public func count(_ severity: FindingSeverity) -> Int {
+    package func count(_ severity: FindingSeverity) -> Int {
         findings.lazy.filter { $0.severity == severity }.count
     }
 
     /// How many files have `role`.
-    public func count(_ role: FileRole) -> Int {
+    package func count(_ role: FileRole) -> Int {
         files.lazy.filter { $0.role == role }.count
     }
 
@@ -137,17 +137,17 @@ public struct LintReport: Sendable, Equatable {
 
     /// The exit status `--fail-on` asks for: `.thresholdFailed` (1) when a finding is at or above
     /// `failOn`, else `.success`.
-    public func exitCode(failOn: LintFailOn) -> ExitCode {
+    package func exitCode(failOn: LintFailOn) -> ExitCode {
         failOn.fails(findings) ? .thresholdFailed : .success
     }
 }
 
 /// The lowest severity that makes `lint` exit with status 1 (`--fail-on`), or `never`.
-public enum LintFailOn: String, CaseIterable, Sendable {
+package enum LintFailOn: String, CaseIterable, Sendable {
     case error, warning, note, never
 
     /// The severity at or above which a finding fails the run, or nil for `never`.
-    public var threshold: FindingSeverity? {
+    package var threshold: FindingSeverity? {
         switch self {
         case .error: return .error
         case .warning: return .warning
@@ -157,7 +157,7 @@ public enum LintFailOn: String, CaseIterable, Sendable {
     }
 
     /// Whether any of `findings` is at or above the threshold.
-    public func fails(_ findings: [Finding]) -> Bool {
+    package func fails(_ findings: [Finding]) -> Bool {
         guard let threshold else { return false }
         return findings.contains { $0.severity >= threshold }
     }
@@ -180,7 +180,7 @@ public struct LintDesignSummary: Sendable, Equatable, Codable {
     /// built-in scenario"), nil when not simulated.
     public var projection: String?
 
-    public init(
+    package init(
         name: String, sentence: String, requestsPerUserMonth: Double? = nil, baselineRequestsPerUserMonth: Double? = nil,
         assumedFields: [String] = [], projection: String? = nil
     ) {

@@ -11,9 +11,14 @@ public struct LintRun: Sendable {
     /// The configuration; nil: `.widget-quota-lint.json` in the first folder, when present.
     public var configuration: LintConfiguration?
     /// The rules run (every rule by default).
-    public var rules: [any LintRule]
+    package var rules: [any LintRule]
 
-    public init(paths: [String], configuration: LintConfiguration? = nil, rules: [any LintRule] = LintRules.all) {
+    /// A run of every checklist rule over `paths` (folders or files), with `configuration`.
+    public init(paths: [String], configuration: LintConfiguration? = nil) {
+        self.init(paths: paths, configuration: configuration, rules: LintRules.all)
+    }
+
+    package init(paths: [String], configuration: LintConfiguration? = nil, rules: [any LintRule]) {
         self.paths = paths
         self.configuration = configuration
         self.rules = rules
@@ -21,15 +26,15 @@ public struct LintRun: Sendable {
 
     /// What a run produces: the report every output reads, the tree it read, and the design
     /// read from the code (nil when no code sends a request).
-    public struct Outcome: Sendable {
-        public var report: LintReport
+    package struct Outcome: Sendable {
+        package var report: LintReport
         package var tree: AppSourceTree
-        public var design: DesignInference?
+        package var design: DesignInference?
     }
 
     /// Runs the rules. A missing path, or a tree with no Swift file, is an `unreadable` error (exit
     /// 66); a configuration or property list that cannot be read, a `malformed…` one (exit 65).
-    public func run() throws -> Outcome {
+    package func run() throws -> Outcome {
         let folder = paths.first { AppSourceTree.isDirectory($0) }
         let configuration = try self.configuration ?? folder.flatMap { try LintConfiguration.find(in: $0) } ?? LintConfiguration()
         var tree = try AppSourceTree.load(paths: paths)

@@ -30,7 +30,7 @@ public struct DeviceDay: Sendable, Equatable {
     /// True when any record fell on this day (days between records with none are zero days).
     public var hasRecords = false
 
-    public init() {}
+    package init() {}
 
     /// API requests by the app (foreground and background) and the extension.
     public var apiRequests: Int { appRequests + extensionRequests + backgroundRequests }

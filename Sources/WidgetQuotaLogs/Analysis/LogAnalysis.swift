@@ -9,7 +9,7 @@ public struct DayStats: Codable, Sendable, Equatable {
     public var p95: Double
     public var max: Double
 
-    public init(_ values: [Double]) {
+    package init(_ values: [Double]) {
         let sorted = values.sorted()
         mean = sorted.isEmpty ? 0 : Statistics.mean(sorted)
         p50 = sorted.isEmpty ? 0 : Statistics.quantile(sorted: sorted, 0.5)
@@ -92,7 +92,7 @@ public struct LogAnalysis: Codable, Sendable {
         public var message: String
         public var fix: String
 
-        public init(_ f: Finding) {
+        package init(_ f: Finding) {
             rule = f.rule
             severity = f.severity
             file = f.location.file
@@ -229,7 +229,7 @@ public struct LogAnalysis: Codable, Sendable {
 
 extension LogAnalyzer {
     /// The measurement of everything read so far.
-    public func analysis() -> LogAnalysis {
+    package func analysis() -> LogAnalysis {
         let (apps, extensions, guessedApps) = processRoles()
         var measurements = [LogAnalysis.DeviceMeasurement]()
         var other = 0

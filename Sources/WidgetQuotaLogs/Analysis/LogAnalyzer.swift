@@ -16,7 +16,7 @@ public struct LogAnalyzer: LogRecordSink {
         public var appProcesses: [String] = []
         /// Process names of the widget extension; empty: identified from the logs.
         public var extensionProcesses: [String] = []
-        public var rules = LogRules()
+        package var rules = LogRules()
         /// The design the logs are said to come from (`--design NAME`), or nil when none was
         /// named: it decides how grave the widget extension's API requests are as a finding.
         public var claimedDesign: Design?
@@ -66,7 +66,7 @@ public struct LogAnalyzer: LogRecordSink {
     // MARK: Reading
 
     /// Reads a file, a folder (recursively, sorted) or `-` (standard input).
-    public mutating func read(path: String) throws {
+    package mutating func read(path: String) throws {
         let items = try LogInputs.expand([path])
         let filesBefore = files.count
         var repeated = 0
@@ -109,7 +109,7 @@ public struct LogAnalyzer: LogRecordSink {
     /// Reads one input; `name` is used in `file:line` references and as the device of records
     /// that carry no device id, redacted like the log's text (a file named after an API key
     /// must not put the key in a report).
-    public mutating func read<Source: ByteSource>(source: inout Source, name: String) throws {
+    package mutating func read<Source: ByteSource>(source: inout Source, name: String) throws {
         let name = redactor.redact(name)
         // A regular file is read again to confirm a repeated line; other inputs keep copies.
         var recall = DuplicateFilter.Recall.copies

@@ -8,7 +8,7 @@ import WidgetQuotaSupport
 #endif
 
 /// Something bytes can be read from in chunks: a file, standard input, or memory (tests).
-public protocol ByteSource {
+package protocol ByteSource {
     /// Reads up to `buffer.count` bytes into `buffer`; returns 0 at the end.
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
 }

@@ -8,18 +8,18 @@ import Foundation
 
 /// One line handed out by `LineReader`: its bytes (without the line break, CR stripped),
 /// valid only during the callback.
-public struct LineView {
+package struct LineView {
     /// The line's bytes, without `\n` or `\r\n`.
-    public let bytes: UnsafeBufferPointer<UInt8>
+    package let bytes: UnsafeBufferPointer<UInt8>
     /// 1-based line number in the input.
-    public let number: Int
+    package let number: Int
     /// Where `bytes` start in the input, in bytes from its beginning.
-    public let offset: Int
+    package let offset: Int
     /// True when the line was longer than the reader's buffer: `bytes` is empty and the
     /// line must be counted as malformed.
-    public let isOverlong: Bool
+    package let isOverlong: Bool
     /// True for a last line that ends without a line break (an export that was cut off).
-    public let isUnterminated: Bool
+    package let isUnterminated: Bool
 }
 
 /// Reads lines from a `ByteSource` in fixed-size chunks, in constant memory.
@@ -27,19 +27,19 @@ public struct LineView {
 /// The reader owns one buffer of `bufferSize` bytes for its whole life. A line that does not
 /// fit into the buffer is reported as overlong (empty bytes) and skipped up to the next line
 /// break, so memory never grows with the input, however long a line or a file is.
-public struct LineReader {
+package struct LineReader {
     /// 1 MiB: the chunk size and the longest line accepted.
-    public static let defaultBufferSize = 1 << 20
+    package static let defaultBufferSize = 1 << 20
 
-    public let bufferSize: Int
+    package let bufferSize: Int
 
-    public init(bufferSize: Int = LineReader.defaultBufferSize) {
+    package init(bufferSize: Int = LineReader.defaultBufferSize) {
         self.bufferSize = max(16, bufferSize)
     }
 
     /// Calls `body` with every line of `source`, in order. Returns the number of bytes read.
     @discardableResult
-    public func forEachLine<Source: ByteSource>(in source: inout Source, _ body: (LineView) throws -> Void) throws -> Int {
+    package func forEachLine<Source: ByteSource>(in source: inout Source, _ body: (LineView) throws -> Void) throws -> Int {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 16)
         defer { buffer.deallocate() }
         let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)

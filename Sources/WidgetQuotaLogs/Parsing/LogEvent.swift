@@ -4,7 +4,7 @@ import WidgetQuotaModel
 ///
 /// The raw values are the `event` column of WidgetQuota's trace format and the event names a
 /// rules file maps lines to.
-public enum LogEventKind: String, Sendable, CaseIterable, Codable {
+package enum LogEventKind: String, Sendable, CaseIterable, Codable {
     /// WidgetKit asked the widget extension for a timeline (`Request ended for ...`).
     case getTimeline
     case getSnapshot
@@ -47,44 +47,44 @@ public enum LogEventKind: String, Sendable, CaseIterable, Codable {
 }
 
 /// Success or failure of a request, a task or a timeline.
-public enum LogOutcome: String, Sendable, Codable {
+package enum LogOutcome: String, Sendable, Codable {
     case success
     case failure
 }
 
 /// One recognised event, normalised from any input format.
-public struct LogEvent: Sendable {
-    public var kind: LogEventKind
-    public var time: LogTimestamp
+package struct LogEvent: Sendable {
+    package var kind: LogEventKind
+    package var time: LogTimestamp
     /// The device the record names; nil means "the file's device".
-    public var device: String?
+    package var device: String?
     /// The process that logged it (Apple logs): decides app versus extension for network lines.
-    public var process: String?
+    package var process: String?
     /// Who sent an API request, when the record says so.
-    public var actor: RequestActor?
-    public var outcome: LogOutcome?
+    package var actor: RequestActor?
+    package var outcome: LogOutcome?
     /// The widget kind (`AIMessageWidget`), family (`systemSmall`) and instance number, when known.
-    public var widgetKind: String?
-    public var widgetFamily: String?
-    public var instance: Int?
+    package var widgetKind: String?
+    package var widgetFamily: String?
+    package var instance: Int?
     /// Why getTimeline ran, when known (trace format).
-    public var origin: TimelineOrigin?
+    package var origin: TimelineOrigin?
     /// Smart Stack state the record carries.
-    public var smartStack: Bool?
+    package var smartStack: Bool?
     /// Low Power Mode state the record carries (or the new state of a `lowPowerMode` event).
-    public var lowPowerMode: Bool?
-    public var durationMs: Double?
-    public var tokens: Int?
+    package var lowPowerMode: Bool?
+    package var durationMs: Double?
+    package var tokens: Int?
     /// Redacted free text (error messages), for the report's error table.
-    public var detail: String?
+    package var detail: String?
 
-    public init(kind: LogEventKind, time: LogTimestamp) {
+    package init(kind: LogEventKind, time: LogTimestamp) {
         self.kind = kind
         self.time = time
     }
 
     /// The widget instance this event belongs to, `kind:family[:instance]`, when known.
-    public var widgetIdentity: String? {
+    package var widgetIdentity: String? {
         guard widgetKind != nil || widgetFamily != nil || instance != nil else { return nil }
         var parts = [widgetKind ?? "?", widgetFamily ?? "?"]
         if let instance { parts.append(String(instance)) }

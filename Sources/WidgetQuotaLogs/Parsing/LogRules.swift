@@ -13,18 +13,18 @@ import WidgetQuotaSupport
 /// `process`, `subsystem`, `category` and `message` are regular expressions (NSRegularExpression);
 /// every one given must match. Rules are tried in order before the built-in recognisers; the
 /// first match wins.
-public struct LogRules: Sendable {
+package struct LogRules: Sendable {
     /// One rule.
-    public struct Rule: @unchecked Sendable {
-        public let name: String
-        public let event: LogEventKind
+    package struct Rule: @unchecked Sendable {
+        package let name: String
+        package let event: LogEventKind
         let process: NSRegularExpression?
         let subsystem: NSRegularExpression?
         let category: NSRegularExpression?
         let message: NSRegularExpression?
-        public let outcome: LogOutcome?
-        public let actor: RequestActor?
-        public let state: Bool?
+        package let outcome: LogOutcome?
+        package let actor: RequestActor?
+        package let state: Bool?
 
         /// True when every pattern the rule has matches.
         func matches(_ e: AppleLogEntry) -> Bool {
@@ -36,18 +36,18 @@ public struct LogRules: Sendable {
         }
     }
 
-    public let rules: [Rule]
+    package let rules: [Rule]
 
-    public init(rules: [Rule] = []) { self.rules = rules }
+    package init(rules: [Rule] = []) { self.rules = rules }
 
     /// Loads a rules file; every problem names the file, the rule and what was expected (exit 65).
-    public static func load(path: String) throws -> LogRules {
+    package static func load(path: String) throws -> LogRules {
         let data = try InputFile.contents(of: path)
         return try parse(data, file: InputFile.name(path))
     }
 
     /// Parses rules JSON; `file` names the source in messages.
-    public static func parse(_ data: Data, file: String) throws -> LogRules {
+    package static func parse(_ data: Data, file: String) throws -> LogRules {
         let data = JSONSyntax.withoutByteOrderMark(data)
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { throw WidgetQuotaError.emptyInput(file: file) }
         func fail(_ problem: String) -> WidgetQuotaError { .malformedInput(file: file, line: nil, problem: problem) }

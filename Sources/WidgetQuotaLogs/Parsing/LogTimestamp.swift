@@ -6,25 +6,25 @@ import WidgetQuotaSupport
 /// Days are counted in the device's own local time (the wall clock printed), so a device-day is
 /// the same whether or not the offset is known. Parsed from bytes without Foundation, because
 /// every line of a large export carries one.
-public struct LogTimestamp: Sendable, Equatable {
+package struct LogTimestamp: Sendable, Equatable {
     /// Seconds since 1970-01-01 00:00 of the printed wall clock (not UTC).
-    public var localSeconds: Double
+    package var localSeconds: Double
     /// Offset from UTC in seconds when the timestamp carried one (`-0400`, `+02:00`, `Z`).
-    public var utcOffsetSeconds: Int?
+    package var utcOffsetSeconds: Int?
 
-    public init(localSeconds: Double, utcOffsetSeconds: Int?) {
+    package init(localSeconds: Double, utcOffsetSeconds: Int?) {
         self.localSeconds = localSeconds
         self.utcOffsetSeconds = utcOffsetSeconds
     }
 
     /// The device-local day: days since 1970-01-01.
-    public var localDay: Int { Int((localSeconds / .secondsPerDay).rounded(.down)) }
+    package var localDay: Int { Int((localSeconds / .secondsPerDay).rounded(.down)) }
 
     /// Seconds since the epoch in UTC, when the offset is known.
-    public var utcSeconds: Double? { utcOffsetSeconds.map { localSeconds - Double($0) } }
+    package var utcSeconds: Double? { utcOffsetSeconds.map { localSeconds - Double($0) } }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    public static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    package static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -35,7 +35,7 @@ public struct LogTimestamp: Sendable, Equatable {
     }
 
     /// The civil date of a day number.
-    public static func civil(fromDays z0: Int) -> (year: Int, month: Int, day: Int) {
+    package static func civil(fromDays z0: Int) -> (year: Int, month: Int, day: Int) {
         let z = z0 + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
@@ -57,7 +57,7 @@ public struct LogTimestamp: Sendable, Equatable {
     }
 
     /// `2026-09-14` for a day number.
-    public static func dateText(day: Int) -> String {
+    package static func dateText(day: Int) -> String {
         let c = civil(fromDays: day)
         return "\(c.year)-\(c.month < 10 ? "0" : "")\(c.month)-\(c.day < 10 ? "0" : "")\(c.day)"
     }
@@ -65,7 +65,7 @@ public struct LogTimestamp: Sendable, Equatable {
     /// Parses a timestamp at the start of `bytes[from...]`: `2025-07-27 15:47:10.504275-0400`,
     /// `2026-09-14 11:18:19.799`, `2026-09-14T11:18:19.799+02:00`, `...Z`.
     /// Returns the timestamp and the index just past it, or nil.
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, from: Int = 0) -> (LogTimestamp, end: Int)? {
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>, from: Int = 0) -> (LogTimestamp, end: Int)? {
         let n = bytes.count
         guard let (year, month, day, hour, minute, second, end) = fixedDateAndTime(bytes, from) ?? dateAndTime(bytes, from),
             month >= 1, month <= 12, day >= 1,
@@ -176,7 +176,7 @@ public struct LogTimestamp: Sendable, Equatable {
     }
 
     /// Parses a whole string as a timestamp (trailing bytes are an error).
-    public static func parse(_ text: String) -> LogTimestamp? {
+    package static func parse(_ text: String) -> LogTimestamp? {
         var copy = text
         return copy.withUTF8 { bytes in
             guard let (ts, end) = parse(bytes), end == bytes.count else { return nil }
@@ -185,12 +185,12 @@ public struct LogTimestamp: Sendable, Equatable {
     }
 
     /// ISO 8601 with milliseconds and offset: `2026-09-01T07:12:03.120-04:00`.
-    public func iso8601() -> String {
+    package func iso8601() -> String {
         wallClock(dateSeparator: "T", fractionDigits: 3) + LogTimestamp.offsetText(utcOffsetSeconds ?? 0, colon: true)
     }
 
     /// The wall clock: `2026-09-01 07:12:03.120456` (with the given separator and fraction digits).
-    public func wallClock(dateSeparator: String = " ", fractionDigits: Int) -> String {
+    package func wallClock(dateSeparator: String = " ", fractionDigits: Int) -> String {
         let totalMicros = Int64((localSeconds * 1_000_000).rounded(.down))
         let dayMicros: Int64 = 86_400_000_000
         var day = totalMicros / dayMicros
@@ -215,7 +215,7 @@ public struct LogTimestamp: Sendable, Equatable {
     }
 
     /// `-0400` or `-04:00`.
-    public static func offsetText(_ seconds: Int, colon: Bool) -> String {
+    package static func offsetText(_ seconds: Int, colon: Bool) -> String {
         let sign = seconds < 0 ? "-" : "+"
         let a = abs(seconds)
         let h = a / TimeUnits.secondsPerHour

@@ -16,7 +16,7 @@ public struct BacktestReport: Sendable, Equatable {
     public var calibrationNotes: [String]
     public var result: BacktestResult
 
-    public init(
+    package init(
         split: String, trainingDevices: Int, trainingDeviceDays: Int, calibratedFields: [String],
         calibrationNotes: [String], result: BacktestResult
     ) {
@@ -48,7 +48,7 @@ public struct BacktestReport: Sendable, Equatable {
     }
 
     /// Pretty, key-sorted JSON under the top-level key `backtest`.
-    public func json() throws -> String {
+    package func json() throws -> String {
         let r = result
         return try JSONOutput.encode(
             Document(
@@ -60,7 +60,7 @@ public struct BacktestReport: Sendable, Equatable {
     }
 
     /// The human report.
-    public func markdown() -> String {
+    package func markdown() -> String {
         let r = result
         var out = "# Back-test\n\n"
         out +=

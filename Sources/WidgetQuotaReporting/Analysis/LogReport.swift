@@ -5,19 +5,19 @@ import WidgetQuotaSupport
 
 /// Renders a `LogAnalysis` as Markdown, CSV (one row per device-day) or JSON; byte-identical for
 /// the same input.
-public struct LogReport: Sendable {
-    public let analysis: LogAnalysis
+package struct LogReport: Sendable {
+    package let analysis: LogAnalysis
 
-    public init(_ analysis: LogAnalysis) { self.analysis = analysis }
+    package init(_ analysis: LogAnalysis) { self.analysis = analysis }
 
     /// The files `report` writes for a log analysis: Markdown, then JSON.
-    public static let fileNames = ["analysis.md", "analysis.json"]
+    package static let fileNames = ["analysis.md", "analysis.json"]
 
     /// Pretty, key-sorted JSON with the stable CI keys.
-    public func json() throws -> String { try JSONOutput.encode(analysis) }
+    package func json() throws -> String { try JSONOutput.encode(analysis) }
 
     /// One row per device-day: the data behind every figure.
-    public func csv() -> String {
+    package func csv() -> String {
         var w = CSVWriter(header: [
             "device", "date", "getTimeline", "getTimelineSystem", "timelineErrors", "apiRequests", "appRequests",
             "extensionRequests", "backgroundRequests", "failedRequests", "fetchErrors", "bgTaskSubmits",
@@ -69,7 +69,7 @@ public struct LogReport: Sendable {
     }
 
     /// The human report.
-    public func markdown() -> String {
+    package func markdown() -> String {
         let a = analysis
         func n(_ v: Double) -> String { NumberText.human(v) }
         func opt(_ v: Double?, percent: Bool = false) -> String {

@@ -9,15 +9,15 @@ import WidgetQuotaSupport
 /// was judged.
 extension ReportDiff {
     /// GitHub's limit on a comment's length, in UTF-16 code units (what it counts).
-    public static let commentLimit = 65_536
+    package static let commentLimit = 65_536
 
     /// The comment's first line, invisible when rendered: a workflow finds its earlier comment by it
     /// and updates that one instead of adding another.
-    public static let commentMarker = "<!-- widget-quota diff -->"
+    package static let commentMarker = "<!-- widget-quota diff -->"
 
     /// The comment as Markdown, cut to `limit` characters with a note when longer: the folded
     /// rows go first, then changed rows from the end.
-    public func markdown(
+    package func markdown(
         base baseName: String, head headName: String, thresholds: [ThresholdOutcome] = [], changeGates: [ChangeOutcome] = [],
         limit: Int = ReportDiff.commentLimit
     ) -> String {

@@ -25,7 +25,7 @@ public struct SimulationReport: Sendable {
     public var recommendation: Recommendation?
     let facts: ReportFacts
 
-    public init(_ result: SimulationResult, sensitivity: SensitivityResult? = nil, thresholds: [ThresholdOutcome] = []) {
+    package init(_ result: SimulationResult, sensitivity: SensitivityResult? = nil, thresholds: [ThresholdOutcome] = []) {
         self.result = result
         self.sensitivity = sensitivity
         self.thresholds = thresholds
@@ -36,7 +36,7 @@ public struct SimulationReport: Sendable {
     public var verdicts: [Verdict] { VerdictBuilder(result: result, withoutOutages: withoutOutages).all() }
 
     /// The verdict for the terminal: a few lines per design, no tables.
-    public func verdictText() -> String { verdictSection().terminal() }
+    package func verdictText() -> String { verdictSection().terminal() }
 
     func verdictSection() -> VerdictSection {
         VerdictSection(
@@ -64,16 +64,16 @@ public struct SimulationReport: Sendable {
     }
 
     /// File names written by `files(in:)`.
-    public enum FileName {
-        public static let markdown = "report.md"
-        public static let json = "report.json"
-        public static let summaryCSV = "summary.csv"
-        public static let tidyCSV = "metrics.csv"
-        public static let html = "report.html"
+    package enum FileName {
+        package static let markdown = "report.md"
+        package static let json = "report.json"
+        package static let summaryCSV = "summary.csv"
+        package static let tidyCSV = "metrics.csv"
+        package static let html = "report.html"
         /// One row per design, population and calendar event (written when the scenario has events).
-        public static let eventsCSV = "events.csv"
+        package static let eventsCSV = "events.csv"
         /// Every file a report can write; a run writes a subset (no sweep, no sensitivity chart...).
-        public static var all: [String] {
+        package static var all: [String] {
             [markdown, html, json, summaryCSV, tidyCSV, eventsCSV] + Sweep.Knob.allCases.map { "sweep-\($0.rawValue).csv" }
                 + ReportCharts.File.all
                 + GrowthSection.File.all
@@ -83,7 +83,7 @@ public struct SimulationReport: Sendable {
     // MARK: JSON
 
     /// The JSON contract (`schemaVersion` 1), plus `verdicts`, and `sensitivity` and `thresholds` when present.
-    public func json() throws -> String {
+    package func json() throws -> String {
         try JSONOutput.encode(
             ReportDocument(
                 result: result, sensitivity: sensitivity, thresholds: thresholds.isEmpty ? nil : thresholds,
@@ -98,15 +98,15 @@ public struct SimulationReport: Sendable {
     // MARK: CSV
 
     /// The wide summary: one row per design × user count.
-    public func csv() -> String { ReportCSV(facts: facts, verdicts: verdicts).wide() }
+    package func csv() -> String { ReportCSV(facts: facts, verdicts: verdicts).wide() }
 
     /// The tidy long file: design, users, tier, metric, statistic, value.
-    public func tidyCSV() -> String { ReportCSV(facts: facts).tidy() }
+    package func tidyCSV() -> String { ReportCSV(facts: facts).tidy() }
 
     // MARK: Charts
 
     /// Every chart as (file name, SVG text).
-    public func charts() -> [(name: String, svg: String)] { charts(layout: .wide) }
+    package func charts() -> [(name: String, svg: String)] { charts(layout: .wide) }
 
     /// Every chart in `layout`: the files' 820 px, or 400 px for a phone's screen.
     package func charts(layout: ChartLayout) -> [(name: String, svg: String)] {
@@ -116,7 +116,7 @@ public struct SimulationReport: Sendable {
     // MARK: Markdown
 
     /// The report a product owner reads; `linkCharts` embeds the SVG files written beside it.
-    public func markdown(linkCharts: Bool = false) -> String {
+    package func markdown(linkCharts: Bool = false) -> String {
         let tables = ResultTables(facts: facts)
         func chart(_ file: String, _ alt: String) -> String { linkCharts ? "![\(alt)](\(file))\n\n" : "" }
         var md = "# \(title)\n\n"
@@ -204,12 +204,12 @@ public struct SimulationReport: Sendable {
     // MARK: Web page
 
     /// The report as one self-contained web page: the Markdown's sections, charts inline.
-    public func html() -> String { ReportPage(report: self).html() }
+    package func html() -> String { ReportPage(report: self).html() }
 
     // MARK: Files
 
     /// Every output for `--out DIR`: Markdown (linking the charts), the web page, JSON, both CSV files and the SVGs.
-    public func files(in directory: String) throws -> [(path: String, contents: String)] {
+    package func files(in directory: String) throws -> [(path: String, contents: String)] {
         let dir = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
         var files = [
             (dir + "/" + FileName.markdown, markdown(linkCharts: true)),

@@ -32,7 +32,7 @@ extension SweepResult {
     }
 
     /// A Markdown table with the Pareto-optimal values marked.
-    public func markdown() -> String {
+    package func markdown() -> String {
         "## \(title)\n\n" + (addition.map { "**Note:** \($0).\n\n" } ?? "") + table().markdown + "\n" + paretoNote + "\n" + note
     }
 
@@ -49,7 +49,7 @@ extension SweepResult {
     }
 
     /// One row per value.
-    public func csv() -> String {
+    package func csv() -> String {
         var w = CSVWriter(header: [
             "design", "knob", "value", "unit", "users", "requests_per_user_month", "total_requests_month_mean",
             "cost_per_month", "peak_rpm_p95", "over_target_share", "stale_share", "error_share", "median_age_minutes", "pareto",

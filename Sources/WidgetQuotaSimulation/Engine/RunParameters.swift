@@ -6,23 +6,23 @@ import WidgetQuotaSupport
 ///
 /// "What we do not know" is drawn here, once per run; "how users differ" is drawn per user
 /// in `UserTraits`. Reports keep the two apart.
-public struct RunParameters: Sendable, Equatable {
-    public var smartStackShare: Double
-    public var smartStackReloadsPerDay: Double
-    public var lowPowerDayShare: Double
-    public var appOpensPerDay: Double
-    public var neverOpenShare: Double
-    public var glancesPerDay: Double
-    public var systemReloadsPerDay: Double
-    public var backgroundRunsPerDay: Double
-    public var failureProbability: Double
-    public var inputTokensPerRequest: Double
-    public var outputTokensPerRequest: Double
-    public var dataChangesPerDay: Double
-    public var silentPushDeliveryShare: Double
+package struct RunParameters: Sendable, Equatable {
+    package var smartStackShare: Double
+    package var smartStackReloadsPerDay: Double
+    package var lowPowerDayShare: Double
+    package var appOpensPerDay: Double
+    package var neverOpenShare: Double
+    package var glancesPerDay: Double
+    package var systemReloadsPerDay: Double
+    package var backgroundRunsPerDay: Double
+    package var failureProbability: Double
+    package var inputTokensPerRequest: Double
+    package var outputTokensPerRequest: Double
+    package var dataChangesPerDay: Double
+    package var silentPushDeliveryShare: Double
 
     /// Every uncertain assumption of `scenario` with its dotted path, in a fixed order.
-    public static func assumptions(of s: Scenario) -> [(path: String, distribution: Distribution)] {
+    package static func assumptions(of s: Scenario) -> [(path: String, distribution: Distribution)] {
         [
             ("population.smartStackShare", s.population.smartStackShare),
             ("population.smartStackReloadsPerDay", s.population.smartStackReloadsPerDay),
@@ -41,7 +41,7 @@ public struct RunParameters: Sendable, Equatable {
     }
 
     /// Resolves each assumption with `value(path, distribution)`.
-    public init(scenario s: Scenario, value: (String, Distribution) -> Double) {
+    package init(scenario s: Scenario, value: (String, Distribution) -> Double) {
         let all = RunParameters.assumptions(of: s)
         var resolved = [String: Double]()
         for (path, distribution) in all { resolved[path] = value(path, distribution) }
@@ -62,7 +62,7 @@ public struct RunParameters: Sendable, Equatable {
     }
 
     /// Draws run `run`'s values; each assumption has its own stream, keyed by its name.
-    public static func draw(_ scenario: Scenario, run: Int) -> RunParameters {
+    package static func draw(_ scenario: Scenario, run: Int) -> RunParameters {
         RunParameters(scenario: scenario) { path, distribution in
             var rng = RandomStream(seed: scenario.horizon.seed, .runParameters, UInt64(run), stableHash(path))
             return distribution.sample(&rng)
@@ -70,12 +70,12 @@ public struct RunParameters: Sendable, Equatable {
     }
 
     /// Every assumption at its central value.
-    public static func central(_ scenario: Scenario) -> RunParameters {
+    package static func central(_ scenario: Scenario) -> RunParameters {
         RunParameters(scenario: scenario) { _, distribution in distribution.central }
     }
 
     /// Tokens per request, input plus output.
-    public var tokensPerRequest: Double { inputTokensPerRequest + outputTokensPerRequest }
+    package var tokensPerRequest: Double { inputTokensPerRequest + outputTokensPerRequest }
 
     /// FNV-1a over UTF-8: a hash that is the same on every platform and every run (unlike `Hasher`).
     package static func stableHash(_ text: String) -> UInt64 { StableHash.fnv1a(text) }

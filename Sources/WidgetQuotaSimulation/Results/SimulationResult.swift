@@ -80,7 +80,7 @@ public struct SimulationResult: Codable, Sendable {
 public struct ToolInfo: Codable, Sendable {
     public var name = "widget-quota"
     public var version = WidgetQuotaVersion.current
-    public init() {}
+    package init() {}
 }
 
 /// One design at one population size.

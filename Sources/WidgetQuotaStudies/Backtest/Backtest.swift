@@ -38,18 +38,18 @@ public enum Backtest {
     }
 
     /// The two parts of a measurement.
-    public struct Parts: Sendable {
+    package struct Parts: Sendable {
         /// The training part, as an analysis the calibrator accepts.
-        public var training: LogAnalysis
+        package var training: LogAnalysis
         /// The held-out devices, each with only its held-out days.
-        public var heldOut: [LogAnalysis.DeviceMeasurement]
+        package var heldOut: [LogAnalysis.DeviceMeasurement]
         /// For each held-out device, its logged days before the held-out ones (0 when the whole
         /// device is held out): the simulation counts the held-out days at the same place.
-        public var heldOutStart: [Int]
+        package var heldOutStart: [Int]
     }
 
     /// Splits `analysis` by `split`. A device with no day on one side is on the other side only.
-    public static func split(_ analysis: LogAnalysis, _ split: Split) throws -> Parts {
+    package static func split(_ analysis: LogAnalysis, _ split: Split) throws -> Parts {
         var training = [LogAnalysis.DeviceMeasurement]()
         var heldOut = [LogAnalysis.DeviceMeasurement]()
         var heldOutStart = [Int]()
@@ -95,7 +95,7 @@ public enum Backtest {
     }
 
     /// The figures compared, per device-day.
-    public enum Metric: String, Sendable, CaseIterable {
+    package enum Metric: String, Sendable, CaseIterable {
         case getTimeline, apiRequests, appRequests, extensionRequests, backgroundLaunches, reloadCalls
         /// API requests per device-day × 30: the implied requests per user a month.
         case requestsPerUserPerMonth
@@ -114,7 +114,7 @@ public enum Backtest {
         }
 
         /// In words, for the report.
-        public var label: String {
+        package var label: String {
             switch self {
             case .getTimeline: return "getTimeline calls"
             case .apiRequests: return "API requests"
@@ -130,7 +130,7 @@ public enum Backtest {
         var countsForCoverage: Bool { self != .requestsPerUserPerMonth }
 
         /// The log line that would show this figure (for "not in these logs").
-        public var evidence: String {
+        package var evidence: String {
             switch self {
             case .getTimeline:
                 return "a getTimeline record, or the widget extension's `Request ended for` line"
@@ -147,7 +147,7 @@ public enum Backtest {
     /// The figures of which `analysis` holds no line at all, on any device or day: the logs
     /// cannot say what they are (a capture without network summaries has no requests to count),
     /// so a prediction of them is not compared.
-    public static func notInLogs(_ analysis: LogAnalysis) -> Set<Metric> {
+    package static func notInLogs(_ analysis: LogAnalysis) -> Set<Metric> {
         let days = analysis.measurements.flatMap(\.days)
         return Set(Metric.allCases.filter { metric in !days.contains { metric.value($0) > 0 } })
     }
@@ -183,7 +183,7 @@ public enum Backtest {
     /// `heldOut` holds at least one device with at least one day (as `split` returns it).
     /// Figures in `notInLogs` that the simulation predicts are reported as not in these logs:
     /// no error, left out of the coverage.
-    public static func run(
+    package static func run(
         scenario: Scenario, design: Design, heldOut: [LogAnalysis.DeviceMeasurement], start: [Int]? = nil,
         notInLogs: Set<Metric> = [], repetitions: Int = defaultRepetitions, threads: Int = Parallel.defaultThreads
     ) -> BacktestResult {

@@ -8,7 +8,7 @@ import WidgetQuotaSimulation
 /// A design the projection has already simulated, or that another study asks for under another
 /// name (the recommendation's TTL at the freshness target is one of the sweep's values), is not
 /// simulated again: its figures would be the same.
-public struct StudyBatch: Sendable {
+package struct StudyBatch: Sendable {
     /// Every population's row of each distinct design, by the name it was simulated under.
     private let rows: [String: [DesignResult]]
     /// The distinct designs, each with the name its rows are under.
@@ -20,7 +20,7 @@ public struct StudyBatch: Sendable {
     ///   - known: designs already simulated with `scenario` and their result (the projection);
     ///     used only when it has the batch's runs, seed and sample.
     ///   - threads: worker threads (nil: all cores); the result does not depend on it.
-    public init(
+    package init(
         scenario: Scenario, designs: [Design], known: (designs: [Design], result: SimulationResult)? = nil,
         threads: Int? = nil, prices: PriceTable = .bundled
     ) {
@@ -57,12 +57,12 @@ public struct StudyBatch: Sendable {
     }
 
     /// `design`'s row at `users`, named as `design` (nil: not in the batch, or no such population).
-    public func row(_ design: Design, users: Int) -> DesignResult? {
+    package func row(_ design: Design, users: Int) -> DesignResult? {
         rows(design).first { $0.users == users }
     }
 
     /// `design`'s rows at every population, named as `design` (empty: not in the batch).
-    public func rows(_ design: Design) -> [DesignResult] {
+    package func rows(_ design: Design) -> [DesignResult] {
         guard let twin = simulated.first(where: { Self.simulateAlike($0, design) }), let found = rows[twin.name] else { return [] }
         return found.map { row in
             var r = row

@@ -34,7 +34,7 @@ public struct Sweep: Sendable {
 
         /// What the knob adds to `design` beyond its own value (a cache, a reload policy, background
         /// refresh), or nil when the design already has what the knob varies.
-        public func addition(to design: Design) -> String? {
+        package func addition(to design: Design) -> String? {
             switch self {
             case .ttl where design.cacheTTLMinutes == nil:
                 return "\(design.name) has no cache: each value gives it one (`cacheTTLMinutes`), a different design"
@@ -51,7 +51,7 @@ public struct Sweep: Sendable {
 
         /// `design` with the knob set to `value`.
         /// This knob's value in `design` (nil: the design has none, such as no cache).
-        public func current(of design: Design) -> Double? {
+        package func current(of design: Design) -> Double? {
             switch self {
             case .ttl: return design.cacheTTLMinutes
             case .background: return design.fetchTriggers.contains(.backgroundTask) ? design.backgroundIntervalHours : nil
@@ -62,7 +62,7 @@ public struct Sweep: Sendable {
         }
 
         /// The setting in words: `a cache TTL of 2 h`, `a BGAppRefreshTask interval of 4 h`, `a reload policy of .after(1 h)`.
-        public func setting(_ value: Double) -> String {
+        package func setting(_ value: Double) -> String {
             switch self {
             case .ttl: return "a cache TTL of \(Design.duration(minutes: value))"
             case .background: return "a BGAppRefreshTask interval of \(Design.duration(hours: value))"
@@ -70,7 +70,7 @@ public struct Sweep: Sendable {
             }
         }
 
-        public func apply(_ value: Double, to design: Design) -> Design {
+        package func apply(_ value: Double, to design: Design) -> Design {
             var d = design
             d.name = "\(design.name)@\(rawValue)=\(NumberText.plain(value))"
             switch self {
@@ -127,7 +127,7 @@ public struct Sweep: Sendable {
     ///   seed and users): its row at `users` and the users simulated event by event. A value that
     ///   leaves the design unchanged takes that row instead of being simulated again, when the
     ///   sample is the one this sweep would simulate (the result is then the same).
-    public func run(
+    package func run(
         threads: Int? = nil, prices: PriceTable = .bundled, known: (row: DesignResult, sampleUsers: Int)? = nil
     ) -> SweepResult {
         var s = scenario
@@ -147,7 +147,7 @@ public struct Sweep: Sendable {
     }
 
     /// The sweep's result from the studies' batch of its scenario (which must hold `variants`).
-    public func result(from batch: StudyBatch) -> SweepResult {
+    package func result(from batch: StudyBatch) -> SweepResult {
         result { variant in batch.row(variant, users: users)! }
     }
 

@@ -12,47 +12,50 @@ struct TraceObserver: SimulationObserver {
     }
 }
 
+/// The style of a synthetic log: WidgetQuota's trace formats or one of `log show`'s.
+public enum TraceStyle: String, Sendable, CaseIterable {
+    /// WidgetQuota trace NDJSON (the default).
+    case trace
+    /// WidgetQuota trace CSV.
+    case traceCSV = "trace-csv"
+    case ndjson, json, `default`, syslog, compact
+
+    /// True for Apple `log show` styles, which carry no device id: one device per file.
+    public var isApple: Bool { self != .trace && self != .traceCSV }
+
+    /// The file name ending for this style.
+    public var fileExtension: String {
+        switch self {
+        case .trace, .ndjson: return "ndjson"
+        case .traceCSV: return "csv"
+        case .json: return "json"
+        default: return "log"
+        }
+    }
+}
+
 /// Synthetic logs from the model: `widget-quota trace`.
 ///
 /// Every device is one user of the engine's `UserSimulator` (the same code `simulate` runs),
 /// with the scenario's uncertain assumptions at their central values, so a trace is what the
 /// model believes devices log. The counted days start on `startDate` in each device's local time.
-public struct TraceGenerator: Sendable {
+package struct TraceGenerator: Sendable {
     /// The output style.
-    public enum Style: String, Sendable, CaseIterable {
-        /// WidgetQuota trace NDJSON (the default).
-        case trace
-        /// WidgetQuota trace CSV.
-        case traceCSV = "trace-csv"
-        case ndjson, json, `default`, syslog, compact
+    package typealias Style = TraceStyle
 
-        /// True for Apple `log show` styles, which carry no device id: one device per file.
-        public var isApple: Bool { self != .trace && self != .traceCSV }
-
-        /// The file name ending for this style.
-        public var fileExtension: String {
-            switch self {
-            case .trace, .ndjson: return "ndjson"
-            case .traceCSV: return "csv"
-            case .json: return "json"
-            default: return "log"
-            }
-        }
-    }
-
-    public let scenario: Scenario
-    public let design: Design
-    public let devices: Int
-    public let style: Style
+    package let scenario: Scenario
+    package let design: Design
+    package let devices: Int
+    package let style: Style
     /// Local date of the first counted day, as days since 1970-01-01 (2026-09-01 by default).
-    public let startDay: Int
+    package let startDay: Int
     /// The app's process name in Apple styles (its extension is `<app>WidgetExtension`).
-    public let app = "AIMessage"
-    public let widgetKind = "AIMessageWidget"
+    package let app = "AIMessage"
+    package let widgetKind = "AIMessageWidget"
     /// The model every device runs (its background calibration is costly; built once).
     private let model: SimulationModel
 
-    public init(
+    package init(
         scenario: Scenario, design: Design, devices: Int, style: Style,
         startDay: Int = LogTimestamp.daysFromCivil(year: 2026, month: 9, day: 1)
     ) {
@@ -65,16 +68,16 @@ public struct TraceGenerator: Sendable {
     }
 
     /// The parameters every device shares: the scenario's central values.
-    public var parameters: RunParameters { RunParameters.central(scenario) }
+    package var parameters: RunParameters { RunParameters.central(scenario) }
 
     /// The name of device `index` (0-based): `direct-001`.
-    public func deviceName(_ index: Int) -> String {
+    package func deviceName(_ index: Int) -> String {
         let n = String(index + 1)
         return "\(design.name)-" + String(repeating: "0", count: max(0, 3 - n.count)) + n
     }
 
     /// The events device `index` logs on its counted days, in time order.
-    public func events(device index: Int) -> [LogEvent] {
+    package func events(device index: Int) -> [LogEvent] {
         var sim = UserSimulator(model: model, user: index, observer: TraceObserver())
         sim.run()
         let traits = sim.traits
@@ -161,7 +164,7 @@ public struct TraceGenerator: Sendable {
 
     /// Writes device `index`'s log in the chosen style through `write` (one call per chunk of text).
     /// Trace styles write records only; Apple styles write a whole export (header, records, trailer).
-    public func write(device index: Int, header: Bool, _ write: (String) -> Void) {
+    package func write(device index: Int, header: Bool, _ write: (String) -> Void) {
         let name = deviceName(index)
         let events = events(device: index)
         var buffer = ""
