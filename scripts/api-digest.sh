@@ -8,7 +8,8 @@
 #   scripts/api-digest.sh --update     write docs/api/public-api.txt from the build
 #
 # Needs `swift build -c release` first. Prints how many declarations are public and how many of
-# those (written in the source, not synthesised by the compiler) have a doc comment.
+# those (written in the source, not synthesised by the compiler) have a doc comment, and fails
+# when one written in the source has none (protocol witnesses and operators aside).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 modules_dir=.build/release/Modules
@@ -25,7 +26,9 @@ for module in $modules; do
 done
 python3 - "$out" > "$out/digest.txt" 2> "$out/counts.txt" <<'PY'
 import json, pathlib, sys
-lines, written, documented = set(), 0, 0
+# Members a protocol conformance asks for: their meaning is the protocol's.
+witnesses = {"init(from:)", "encode(to:)", "hash(into:)", "hashValue", "description", "init(rawValue:)", "rawValue"}
+lines, written, documented, undocumented = set(), 0, 0, []
 for path in sorted(pathlib.Path(sys.argv[1]).glob("*.symbols.json")):
     graph = json.loads(path.read_text())
     module = graph["module"]["name"]
@@ -33,13 +36,26 @@ for path in sorted(pathlib.Path(sys.argv[1]).glob("*.symbols.json")):
         declaration = "".join(f["spelling"] for f in s.get("declarationFragments", []))
         name = ".".join(s["pathComponents"])
         lines.add(f"{module} {s['kind']['identifier']} {name}: {' '.join(declaration.split())}")
-        if "::SYNTHESIZED::" not in s["identifier"]["precise"]:
-            written += 1
-            documented += "docComment" in s
+        if "::SYNTHESIZED::" in s["identifier"]["precise"] or "location" not in s:
+            continue
+        written += 1
+        if "docComment" in s:
+            documented += 1
+        elif s["pathComponents"][-1] not in witnesses and s["kind"]["identifier"] != "swift.func.op":
+            location = s["location"]
+            file = location["uri"].split("/Sources/", 1)[-1]
+            undocumented.append(f"Sources/{file}:{location['position']['line'] + 1}: {name}")
 print("\n".join(sorted(lines)))
 print(f"api-digest: {len(lines)} public declarations; {written} written in the source, {documented} of them with a doc comment", file=sys.stderr)
+for u in sorted(set(undocumented)):
+    print(f"undocumented: {u}", file=sys.stderr)
 PY
-cat "$out/counts.txt"
+grep -v '^undocumented: ' "$out/counts.txt" || true
+if grep -q '^undocumented: ' "$out/counts.txt"; then
+    grep '^undocumented: ' "$out/counts.txt" | head -n 40 >&2
+    echo "error: every public declaration has a doc comment (protocol witnesses and operators aside); add one, or make the declaration package" >&2
+    exit 1
+fi
 if [ "${1:-}" = --update ]; then
     mkdir -p "$(dirname "$digest")"
     cp "$out/digest.txt" "$digest"

@@ -5,6 +5,7 @@ import WidgetQuotaSupport
 public struct ChangeOutcome: Sendable, Equatable, Encodable {
     /// The expression as written.
     public var expression: String
+    /// What a violation does.
     public var severity: Threshold.Severity
     /// The metric path the expression resolved to (`tier` for `tierChange`).
     public var metric: String
@@ -19,8 +20,11 @@ public struct ChangeOutcome: Sendable, Equatable, Encodable {
         public var row: String
         /// BASE's and HEAD's value; for `tierChange`, the tiers' names are in `baseText` and `headText`.
         public var base: Double
+        /// HEAD's value.
         public var head: Double
+        /// BASE's tier, for `tierChange`.
         public var baseText: String?
+        /// HEAD's tier, for `tierChange`.
         public var headText: String?
         /// The measured change: HEAD − BASE, or (HEAD − BASE) / BASE when relative.
         public var change: Double

@@ -8,6 +8,7 @@ public struct MetricRecord: Sendable, Equatable {
     public var labels: [String: String]
     /// Dotted path into the result's JSON, e.g. `requestsPerUserMonth.p95`, `quota.exceedProbability`.
     public var metric: String
+    /// The number.
     public var value: Double
 
     package init(labels: [String: String], metric: String, value: Double) {
@@ -34,6 +35,7 @@ public struct MetricRecord: Sendable, Equatable {
 /// become metrics named by their dotted path; a list of objects (like `quota`) adds each
 /// object's text fields (like `tier`) as labels.
 public struct MetricTable: Sendable {
+    /// Every record, in the order the JSON holds them.
     public let records: [MetricRecord]
 
     /// Statistic names that end a metric path.

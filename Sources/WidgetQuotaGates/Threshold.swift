@@ -3,13 +3,18 @@ import WidgetQuotaSupport
 
 /// A threshold to check against a report: `--fail-if` fails the run, `--warn-if` only warns.
 public struct Threshold: Sendable, Equatable {
+    /// What a breach does: `fail` fails the run, `warn` only reports it.
     public enum Severity: String, Sendable, Codable {
+        /// Fail the run, or only warn.
         case fail, warn
     }
 
+    /// The comparison.
     public var expression: ThresholdExpression
+    /// What a breach does.
     public var severity: Severity
 
+    /// A threshold that checks `expression` with `severity`.
     public init(expression: ThresholdExpression, severity: Severity) {
         self.expression = expression
         self.severity = severity
@@ -25,11 +30,13 @@ public struct Threshold: Sendable, Equatable {
 public struct ThresholdOutcome: Sendable, Equatable, Encodable {
     /// The expression as written.
     public var expression: String
+    /// What a breach does.
     public var severity: Threshold.Severity
     /// The metric path the expression resolved to.
     public var metric: String
     /// Matching rows, and those for which the bad case was true.
     public var rowsChecked: Int
+    /// The rows that breach it.
     public var violations: [Violation]
 
     package init(expression: String, severity: Threshold.Severity, metric: String, rowsChecked: Int, violations: [Violation]) {
@@ -44,6 +51,7 @@ public struct ThresholdOutcome: Sendable, Equatable, Encodable {
     public struct Violation: Sendable, Equatable, Codable {
         /// Which row, e.g. `design=direct, users=1000`.
         public var row: String
+        /// The row's value.
         public var value: Double
 
         package init(row: String, value: Double) {

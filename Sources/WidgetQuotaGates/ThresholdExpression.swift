@@ -34,11 +34,17 @@ public struct ThresholdExpression: Sendable, Equatable {
 
     /// A comparison operator.
     public enum Operator: String, Sendable, CaseIterable {
+        /// At least the limit.
         case greaterOrEqual = ">="
+        /// At most the limit.
         case lessOrEqual = "<="
+        /// Equal to the limit.
         case equal = "=="
+        /// Not equal to the limit.
         case notEqual = "!="
+        /// Above the limit.
         case greater = ">"
+        /// Below the limit.
         case less = "<"
 
         /// True when `value op limit` holds.
@@ -56,8 +62,11 @@ public struct ThresholdExpression: Sendable, Equatable {
 
     /// One `label=value` of a selector.
     public struct LabelMatch: Sendable, Equatable {
+        /// The label's name (`design`, `users`, `tier`).
         public var key: String
+        /// The value a row's label must have.
         public var value: String
+        /// Rows whose label `key` is `value`.
         public init(key: String, value: String) {
             self.key = key
             self.value = value
@@ -68,8 +77,11 @@ public struct ThresholdExpression: Sendable, Equatable {
     public var text: String
     /// The metric as written (an alias or a path; resolved against a report later).
     public var metric: String
+    /// Labels a row must match to be checked (empty: every row of the metric).
     public var selector: [LabelMatch]
+    /// How the value is compared with the limit.
     public var op: Operator
+    /// The limit.
     public var limit: Double
     /// A report's value, or the change between two reports.
     public var measure: Measure = .value

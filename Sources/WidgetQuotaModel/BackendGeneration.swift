@@ -16,6 +16,7 @@ public struct BackendGeneration: Codable, Sendable, Equatable {
         case afterTTL
     }
 
+    /// When the backend calls the paid API for a key.
     public var regenerate: Regeneration = .afterTTL
     /// How long the backend (or its CDN) serves one generated answer: a device's content can be
     /// this old when it fetches it (and the `afterTTL` regeneration's lifetime).
@@ -25,6 +26,7 @@ public struct BackendGeneration: Codable, Sendable, Equatable {
     /// USD per million device requests the backend or CDN serves (nil: not priced).
     public var pricePerMillionRequests: Double?
 
+    /// A backend that regenerates each key `regenerate`, its answers served for `cacheTTLMinutes`.
     public init(regenerate: Regeneration = .afterTTL, cacheTTLMinutes: Double = 15) {
         self.regenerate = regenerate
         self.cacheTTLMinutes = cacheTTLMinutes

@@ -45,6 +45,7 @@ public enum ChecklistRule: String, CaseIterable, Sendable, Codable, Comparable {
 
 /// How much a finding matters; `--fail-on` gates on it.
 public enum FindingSeverity: String, CaseIterable, Sendable, Codable, Comparable {
+    /// From least to most grave; `--fail-on warning` fails on warnings and errors.
     case note, warning, error
 
     public static func < (a: Self, b: Self) -> Bool {

@@ -61,24 +61,30 @@ public struct Design: Codable, Sendable, Equatable {
         case backoff(maxRetries: Int, baseSeconds: Double, jitter: Bool)
     }
 
+    /// The design's name, as reports and `--design` name it.
     public var name: String
     /// One line for `widget-quota designs`.
     public var summary: String = ""
     /// The article the design comes from.
     public var source: String = ""
+    /// What makes the API call: getTimeline, app opens, background runs, pushes, a backend.
     public var fetchTriggers: [Trigger] = [.getTimeline]
     /// Cache lifetime; `nil` means no cache: every trigger fetches and a failure shows an error.
     public var cacheTTLMinutes: Double?
+    /// When WidgetKit asks for the next timeline.
     public var reloadPolicy: ReloadPolicy = .never
     /// Entries in one timeline and their spacing (for `atEnd` and prebuilt timelines).
     public var timelineEntries: Int = 1
+    /// Minutes between the entries of a timeline.
     public var entrySpacingMinutes: Double = 60
+    /// When the app calls `reloadTimelines`.
     public var reloadCalls: ReloadCalls = .onceOnSuccess
     /// Metered API requests per fetch (a refresh that calls the API twice: 2). Downloads from
     /// hosts outside the API, such as an image CDN, are not requests here.
     public var requestsPerFetch: Int = 1
     /// BGAppRefreshTask earliestBeginDate; `nil` uses the platform default.
     public var backgroundIntervalHours: Double?
+    /// What a failed fetch does next.
     public var retry: Retry = .nextOpportunity
     /// Align policy reloads and background begin dates to wall-clock boundaries of this many
     /// minutes (every device at :00, :15, ...); `nil` leaves them where they fall.
@@ -91,6 +97,7 @@ public struct Design: Codable, Sendable, Equatable {
     /// owner's backend, which calls the API per content key and serves the devices' fetches.
     public var backend: BackendGeneration?
 
+    /// A design named `name`, every other field its default (fetch on every getTimeline, `.never`).
     public init(name: String) { self.name = name }
 
     /// True when the widget reads a shared cache that outlives a failed fetch.
@@ -283,6 +290,7 @@ extension Design.Retry: Codable {
         }
     }
 
+    /// The retry policy in words, for reports.
     public var summary: String {
         switch self {
         case .nextOpportunity: return "next opportunity"

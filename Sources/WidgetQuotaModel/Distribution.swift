@@ -6,8 +6,11 @@ import WidgetQuotaSupport
 /// In scenario JSON a plain number means `fixed`; an object names the distribution:
 /// `{"distribution": "triangular", "min": 1, "mode": 2, "max": 3}`.
 public enum Distribution: Sendable, Equatable {
+    /// Always `value`.
     case fixed(Double)
+    /// Any value from `min` to `max`, equally likely.
     case uniform(min: Double, max: Double)
+    /// From `min` to `max`, most likely near `mode`.
     case triangular(min: Double, mode: Double, max: Double)
     /// A normal distribution, optionally clamped to `[min, max]`.
     case normal(mean: Double, sd: Double, min: Double?, max: Double?)
@@ -226,6 +229,8 @@ extension Distribution: Codable {
 }
 
 extension Distribution: ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral {
+    /// A fixed value: `0.8` in code stands for `.fixed(0.8)`.
     public init(floatLiteral value: Double) { self = .fixed(value) }
+    /// A fixed value: `2` in code stands for `.fixed(2)`.
     public init(integerLiteral value: Int) { self = .fixed(Double(value)) }
 }

@@ -6,7 +6,9 @@ public struct Finding: Sendable, Equatable, Codable {
     public struct Location: Sendable, Equatable, Hashable, Codable, Comparable {
         /// The file as the user named it (relative to the folder they pointed at).
         public var file: String
+        /// The line (1-based; nil: the file as a whole).
         public var line: Int?
+        /// The column (1-based, in characters).
         public var column: Int?
 
         package init(file: String, line: Int? = nil, column: Int? = nil) {
@@ -25,8 +27,11 @@ public struct Finding: Sendable, Equatable, Codable {
         }
     }
 
+    /// The checklist rule broken (its id is `rule` in every output).
     public var rule: ChecklistRule
+    /// How much it matters.
     public var severity: FindingSeverity
+    /// Where it is.
     public var location: Location
     /// One line saying what is wrong (never a secret: keys are redacted).
     public var message: String

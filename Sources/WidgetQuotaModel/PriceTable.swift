@@ -4,10 +4,14 @@ import WidgetQuotaSupport
 /// Prices per model in USD per token, in the format of LiteLLM's
 /// `model_prices_and_context_window.json` (`input_cost_per_token`, `output_cost_per_token`).
 public struct PriceTable: Sendable, Equatable {
+    /// A model's price.
     public struct Price: Sendable, Equatable, Codable {
+        /// USD per input token.
         public var inputCostPerToken: Double
+        /// USD per output token.
         public var outputCostPerToken: Double
 
+        /// A price from USD per input and per output token.
         public init(inputCostPerToken: Double, outputCostPerToken: Double) {
             self.inputCostPerToken = inputCostPerToken
             self.outputCostPerToken = outputCostPerToken
@@ -21,6 +25,7 @@ public struct PriceTable: Sendable, Equatable {
     /// The provider of each model that names one (LiteLLM's `litellm_provider`), by model name.
     public var providers: [String: String]
 
+    /// A table of `prices` by model, saying where they come from (`source`) and each model's provider.
     public init(prices: [String: Price], source: String, providers: [String: String] = [:]) {
         self.prices = prices
         self.source = source

@@ -2,6 +2,7 @@ import Foundation
 
 /// Rate limits of one API tier, planned per project for all users together.
 public struct QuotaTier: Codable, Sendable, Equatable {
+    /// The tier's name, as reports and `targets.maxTier` name it.
     public var name: String
     /// Requests per minute.
     public var rpm: Double?
@@ -24,12 +25,14 @@ public struct QuotaTier: Codable, Sendable, Equatable {
         /// Days since the first successful payment.
         public var daysSinceFirstPayment: Int
 
+        /// A tier granted after `minimumSpend` USD paid and `daysSinceFirstPayment` days.
         public init(minimumSpend: Double, daysSinceFirstPayment: Int = 0) {
             self.minimumSpend = minimumSpend
             self.daysSinceFirstPayment = daysSinceFirstPayment
         }
     }
 
+    /// A tier with its limits (nil: unpublished, treated as unlimited), when they were read, a note and what earns it.
     public init(
         name: String, rpm: Double?, tpm: Double?, rpd: Double?, readOn: String, note: String, qualification: Qualification? = nil
     ) {
@@ -106,6 +109,7 @@ public struct QuotaSettings: Codable, Sendable, Equatable {
     /// scenario set `tiers`, or the provider is unknown). Not part of the JSON.
     public private(set) var bundledProvider: String?
 
+    /// The bundled tiers of the default model's provider.
     public init() {}
 
     enum CodingKeys: String, CodingKey { case resetUTCOffsetHours, dayWindow, tiers, acceptableRisk }

@@ -10,9 +10,13 @@ public struct Scenario: Codable, Sendable, Equatable {
     public var schemaVersion: Int = 1
     /// What the scenario is about ("Match summary widget"), for the report's title; nil: none.
     public var name: String?
+    /// How long, for how many users, how many runs and from which seed.
     public var horizon = Horizon()
+    /// Who the users are: their habits, devices, time zones.
     public var population = Population()
+    /// What iOS and WidgetKit do: reload budgets, background runs, pushes, Low Power Mode.
     public var platform = Platform()
+    /// The API: its model, tokens per request, failures, outages and how often its data changes.
     public var api = APIModel()
     /// Quota tiers and how their days are counted.
     public var quotas = QuotaSettings()
@@ -29,6 +33,7 @@ public struct Scenario: Codable, Sendable, Equatable {
     /// Days that are not alike: day kinds by weekday and one-off events.
     public var calendar = ScenarioCalendar()
 
+    /// The built-in scenario: every value its documented default (docs/scenario.md).
     public init() {}
 
     enum CodingKeys: String, CodingKey, CaseIterable {
@@ -110,6 +115,7 @@ public struct Horizon: Codable, Sendable, Equatable {
     /// Users in each month of a launch, for the report's month-by-month growth (nil: none).
     public var growth: Growth?
 
+    /// The default horizon.
     public init() {}
 
     public init(from decoder: Decoder) throws {
@@ -127,8 +133,11 @@ public struct Horizon: Codable, Sendable, Equatable {
 
 /// A share of users living at a UTC offset.
 public struct TimeZoneShare: Codable, Sendable, Equatable {
+    /// The offset from UTC, in hours (-5 for New York in winter).
     public var utcOffsetHours: Double
+    /// The share of users there; the shares of a population are normalised to add up to 1.
     public var share: Double
+    /// `share` of users at `utcOffsetHours`.
     public init(utcOffsetHours: Double, share: Double) {
         self.utcOffsetHours = utcOffsetHours
         self.share = share
@@ -152,6 +161,7 @@ public struct ActivityProfile: Codable, Sendable, Equatable {
         1.8, 2.2, 2.4, 2.4, 2.2, 1.6, 0.8, 0.5, 0.4, 0.4, 0.4, 0.4,
         0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.6, 0.7, 0.9, 1.2, 1.5,
     ]
+    /// The default profiles.
     public init() {}
 
     public init(from decoder: Decoder) throws {
@@ -208,6 +218,7 @@ public struct Population: Codable, Sendable, Equatable {
     /// When things happen in the local day.
     public var activity = ActivityProfile()
 
+    /// The default population.
     public init() {}
 
     public init(from decoder: Decoder) throws {
@@ -249,6 +260,7 @@ public struct Platform: Codable, Sendable, Equatable {
     public var rarelyViewedReloadFactor: Double = 0.5
     /// Reload budget per instance per 24 h for a frequently viewed widget (the reload-budget notes and the timeline-model article: 40–70).
     public var reloadBudgetMin: Int = 40
+    /// The upper end of that budget; each instance draws its budget between the two.
     public var reloadBudgetMax: Int = 70
     /// Reload budget per instance per 24 h for a rarely viewed widget (the reload-budget notes: "far fewer").
     public var rarelyViewedBudget: Int = 15
@@ -275,6 +287,7 @@ public struct Platform: Codable, Sendable, Equatable {
     /// refresh; typically they do not).
     public var silentPushesInLowPower: Bool = false
 
+    /// The default platform.
     public init() {}
 
     public init(from decoder: Decoder) throws {
@@ -305,10 +318,12 @@ public struct Outage: Codable, Sendable, Equatable {
     public var day: Int
     /// Hour of that day (UTC) at which it starts.
     public var startHourUTC: Double
+    /// How long it lasts, in hours.
     public var durationHours: Double
     /// Share of requests that fail during the outage.
     public var errorRate: Double
 
+    /// An outage from `startHourUTC` on day `day`, `durationHours` long, failing `errorRate` of requests.
     public init(day: Int, startHourUTC: Double, durationHours: Double, errorRate: Double) {
         self.day = day
         self.startHourUTC = startHourUTC
@@ -339,6 +354,7 @@ public struct APIModel: Codable, Sendable, Equatable {
     /// The model whose price is used.
     public var model: String = "gemini-2.5-flash"
 
+    /// The default API.
     public init() {}
 
     public init(from decoder: Decoder) throws {
@@ -371,6 +387,7 @@ public struct Calibration: Codable, Sendable, Equatable {
     /// What a reader of the calibration should know.
     public var notes: [String]
 
+    /// A calibration of `fields` from `source`.
     public init(fields: [String], source: String, design: String? = nil, getTimelineLoggedShare: Double? = nil, notes: [String] = []) {
         self.fields = fields
         self.source = source

@@ -15,6 +15,7 @@ public struct ScenarioCalendar: Codable, Sendable, Equatable {
     /// One-off days; an event's factors multiply its day kind's.
     public var events: [CalendarEvent] = []
 
+    /// Every day ordinary, day 1 a Monday.
     public init() {}
 
     public init(from decoder: Decoder) throws {
@@ -48,13 +49,18 @@ public struct ScenarioCalendar: Codable, Sendable, Equatable {
 
 /// Multipliers of one day's activity (1: an ordinary day), and the UTC window its data changes fall in.
 public struct DayFactors: Codable, Sendable, Equatable {
+    /// The multiplier of app opens.
     public var appOpens: Double = 1
+    /// The multiplier of glances at the widget.
     public var glances: Double = 1
+    /// The multiplier of changes to the data the widget shows.
     public var dataChanges: Double = 1
     /// The UTC hour from which the day's data changes happen, for `hours` hours (nil: all day).
     public var startHourUTC: Double?
+    /// The length of that window in hours (nil: to the end of the UTC day).
     public var hours: Double?
 
+    /// Factors of an ordinary day unless given.
     public init(appOpens: Double = 1, glances: Double = 1, dataChanges: Double = 1, startHourUTC: Double? = nil, hours: Double? = nil) {
         self.appOpens = appOpens
         self.glances = glances
@@ -79,10 +85,14 @@ public struct DayFactors: Codable, Sendable, Equatable {
 
 /// A kind of day that recurs on some weekdays (a match day, a weekend).
 public struct DayKind: Codable, Sendable, Equatable {
+    /// The kind's name, as reports show it.
     public var name: String
+    /// The weekdays it falls on.
     public var weekdays: [Weekday]
+    /// Its activity multipliers.
     public var factors: DayFactors
 
+    /// A kind of day named `name` on `weekdays`.
     public init(name: String, weekdays: [Weekday], factors: DayFactors) {
         self.name = name
         self.weekdays = weekdays
@@ -108,11 +118,14 @@ public struct DayKind: Codable, Sendable, Equatable {
 
 /// A one-off day (a final, a launch): its factors, and a name the report asks about it by.
 public struct CalendarEvent: Codable, Sendable, Equatable {
+    /// The event's name, as reports show it.
     public var name: String
     /// The day it falls on (1-based, within the horizon).
     public var day: Int
+    /// Its activity multipliers, on top of its day kind's.
     public var factors: DayFactors
 
+    /// An event named `name` on day `day`.
     public init(name: String, day: Int, factors: DayFactors) {
         self.name = name
         self.day = day
@@ -169,6 +182,7 @@ extension DayFactors {
 
 /// A day of the week.
 public enum Weekday: String, Codable, Sendable, CaseIterable {
+    /// The days in order, Monday first; the raw values are the scenario file's words.
     case monday, tuesday, wednesday, thursday, friday, saturday, sunday
 
     public init(from decoder: Decoder) throws { self = try ScenarioEnum.decode(decoder) }

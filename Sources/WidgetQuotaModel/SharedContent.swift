@@ -17,6 +17,7 @@ public struct SharedContent: Codable, Sendable, Equatable {
     /// topic in seconds to minutes): an uncertain assumption.
     public var deliveryWindowSeconds: Double = 60
 
+    /// One key, every user on it.
     public init() {}
 
     public init(from decoder: Decoder) throws {

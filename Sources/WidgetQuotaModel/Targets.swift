@@ -14,6 +14,7 @@ public struct Targets: Codable, Sendable, Equatable {
     /// The most the owner will pay for the API a month, in US dollars (the mean cost); nil: no budget.
     public var maxCostPerMonth: Double?
 
+    /// Targets: the most expensive tier allowed, the largest share of old glances, a monthly budget.
     public init(maxTier: String? = nil, maxStaleShare: Double = 0.25, maxCostPerMonth: Double? = nil) {
         self.maxTier = maxTier
         self.maxStaleShare = maxStaleShare

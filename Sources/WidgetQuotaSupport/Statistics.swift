@@ -27,10 +27,15 @@ package enum Statistics {
 
 /// Mean and percentiles across users.
 public struct Quantiles: Codable, Sendable, Equatable {
+    /// The mean.
     public var mean: Double
+    /// The 5th percentile.
     public var p5: Double
+    /// The median.
     public var p50: Double
+    /// The 95th percentile.
     public var p95: Double
+    /// The 99th percentile.
     public var p99: Double
 
     package init(mean: Double, p5: Double, p50: Double, p95: Double, p99: Double) {
@@ -54,10 +59,15 @@ public struct Quantiles: Codable, Sendable, Equatable {
 
 /// Mean and percentiles across Monte-Carlo runs: the uncertainty of a figure.
 public struct RunSpread: Codable, Sendable, Equatable {
+    /// The mean over runs.
     public var mean: Double
+    /// The 5th percentile over runs.
     public var p5: Double
+    /// The median run.
     public var p50: Double
+    /// The 95th percentile over runs.
     public var p95: Double
+    /// The 99th percentile over runs.
     public var p99: Double
 
     package init(mean: Double, p5: Double, p50: Double, p95: Double, p99: Double) {

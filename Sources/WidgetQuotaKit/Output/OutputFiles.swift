@@ -11,6 +11,7 @@ public struct OutputFiles: Sendable {
     /// so that the folder never mixes two runs.
     public let ownNames: [String]
 
+    /// An empty set of files for `directory`, whose own file names are `ownNames`.
     public init(directory: String, ownNames: [String]) {
         self.directory = directory
         self.ownNames = ownNames

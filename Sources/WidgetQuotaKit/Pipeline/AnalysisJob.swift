@@ -9,8 +9,10 @@ import WidgetQuotaSupport
 public struct AnalysisJob: Sendable {
     /// Files, folders, or `-` for standard input.
     public var paths: [String]
+    /// How to read them.
     public var options: LogAnalyzer.Options
 
+    /// An analysis of the logs at `paths` (files, folders, `-` for standard input).
     public init(paths: [String], options: LogAnalyzer.Options = .init()) {
         self.paths = paths
         self.options = options

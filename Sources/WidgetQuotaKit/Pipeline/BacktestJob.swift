@@ -9,6 +9,7 @@ import WidgetQuotaSupport
 /// The job behind `analyze --backtest`: split a measurement, calibrate a scenario on the training
 /// part as `--emit-scenario` does, and score the scenario's prediction of the held-out part.
 public struct BacktestJob: Sendable {
+    /// Which devices calibrate the model and which are held out.
     public var split: Backtest.Split
     /// The scenario the calibration starts from.
     public var base: Scenario
@@ -16,9 +17,12 @@ public struct BacktestJob: Sendable {
     public var design: Design
     /// True when the design was taken from the scenario's baseline rather than named.
     public var designAssumed: Bool
+    /// Times the held-out devices are simulated.
     public var repetitions = Backtest.defaultRepetitions
+    /// Threads to simulate on.
     public var threads = Parallel.defaultThreads
 
+    /// A back-test of `design` on the devices `split` holds out, calibrating `base` from the others; `designAssumed` says the design was not named but taken as the logs' own.
     public init(split: Backtest.Split, base: Scenario, design: Design, designAssumed: Bool) {
         self.split = split
         self.base = base

@@ -5,6 +5,7 @@ import WidgetQuotaSupport
 /// The job behind `designs`: the designs a scenario can compare, a line each with its source, or
 /// their full definitions as JSON.
 public struct DesignsJob: Sendable {
+    /// The designs: the built-in presets and the scenario's own.
     public var designs: [Design]
 
     /// The built-in designs and those `scenario` defines.

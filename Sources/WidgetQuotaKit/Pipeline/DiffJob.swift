@@ -7,19 +7,24 @@ import WidgetQuotaSupport
 /// change gates (`change(…)`, `tierChange(…)`) checked against both, and the Markdown for a pull
 /// request; or two log analyses (`analyze --format json`) in the same layout.
 public struct DiffJob: Sendable {
+    /// The report compared against: a `report.json`, `metrics.csv` or folder holding them.
     public var basePath: String
+    /// The report compared.
     public var headPath: String
+    /// Thresholds checked on HEAD.
     public var thresholds: [Threshold]
     /// The comment's length limit (GitHub's by default).
     public var limit: Int
     /// How the comparison names BASE and HEAD (default: their file names, or paths for a
     /// `report.json`).
     public var baseLabel: String?
+    /// How the comparison names HEAD.
     public var headLabel: String?
 
     /// The number of changed rows a comparison shows unless told otherwise.
     public static let defaultLimit = ReportDiff.commentLimit
 
+    /// A comparison of `base` with `head`, checking `thresholds`, showing at most `limit` changed rows.
     public init(base: String, head: String, thresholds: [Threshold] = [], limit: Int = DiffJob.defaultLimit) {
         self.basePath = base
         self.headPath = head
@@ -29,8 +34,11 @@ public struct DiffJob: Sendable {
 
     /// What `run` gives: the Markdown, the thresholds on HEAD and the change gates.
     public struct Output: Sendable {
+        /// The comparison, as Markdown for a pull-request comment.
         public var markdown: String
+        /// Each threshold checked on HEAD.
         public var thresholds: [ThresholdOutcome]
+        /// Each gate on the change from BASE to HEAD.
         public var changeGates: [ChangeOutcome]
 
         /// True when a `--fail-if` threshold or change gate failed.

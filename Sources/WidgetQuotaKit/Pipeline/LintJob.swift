@@ -8,6 +8,7 @@ import WidgetQuotaSimulation
 /// to the cache design, the cost of the findings the projection can state, and the scenario
 /// `--emit-scenario` writes.
 public struct LintJob: Sendable {
+    /// What to lint and how.
     public var run: LintRun
     /// Simulate the design read from the code (off: the report has no projected figures).
     public var project = true
@@ -30,6 +31,7 @@ public struct LintJob: Sendable {
     /// The setting in words, for reports.
     package static let projectionSetting = "200 simulated users, 4 runs, seed 2026, the built-in scenario"
 
+    /// A lint of `run`, on `threads` threads (nil: the machine's cores).
     public init(run: LintRun, threads: Int? = nil) {
         self.run = run
         self.threads = threads
@@ -43,9 +45,11 @@ public struct LintJob: Sendable {
         /// The design read from the code as a scenario (`designs` = [it], `baseline` = it); nil
         /// when the design could not be read.
         public var scenario: Scenario?
+        /// The findings, the files read and the design read from the code.
         public var report: LintReport { outcome.report }
     }
 
+    /// Reads the tree, checks every rule and, when the code sends requests, projects the design it reads.
     public func execute() throws -> Result {
         var outcome = try run.run()
         guard let inference = outcome.design else { return Result(outcome: outcome, scenario: nil) }

@@ -13,9 +13,13 @@ public protocol JobProgress: Sendable {
 
 /// Progress that shows nothing.
 public struct SilentProgress: JobProgress {
+    /// Progress that says nothing.
     public init() {}
+    /// Says nothing.
     public func note(_ text: String) {}
+    /// No counter.
     public func counter(label: String, total: Int) -> (@Sendable () -> Void)? { nil }
+    /// Does nothing.
     public func finish() {}
 }
 

@@ -10,6 +10,7 @@ public struct ReportJob: Sendable {
     /// The projection; its sweep and sensitivity analysis are on.
     public var simulation: SimulationJob
 
+    /// A report of `simulation`, with the logs at `logs` analysed first.
     public init(logs: String?, simulation: SimulationJob) {
         self.logs = logs
         var simulation = simulation

@@ -22,6 +22,7 @@ public struct SimulationJob: Sendable {
     public var recommend = true
     /// Worker threads (nil: all cores); the result does not depend on it.
     public var threads: Int?
+    /// The prices the cost column uses (the bundled table unless given).
     public var prices: PriceTable
     /// Run "What drives the number" for the baseline design.
     public var sensitivity = true

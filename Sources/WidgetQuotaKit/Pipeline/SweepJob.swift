@@ -11,9 +11,11 @@ public struct SweepJob: Sendable {
         case markdown, csv, json
     }
 
+    /// The sweep: a scenario, a design, a knob and its values.
     public var sweep: Sweep
     /// Worker threads (nil: all cores); the result does not depend on it.
     public var threads: Int?
+    /// The prices the cost column uses.
     public var prices: PriceTable
 
     /// Checks that the price table prices the scenario's model before any work is done.

@@ -6,8 +6,10 @@ import WidgetQuotaStudies
 /// styles) or one file per device (Apple styles, which carry no device id).
 public struct TraceJob: Sendable {
     package let generator: TraceGenerator
+    /// Simulated devices.
     public let devices: Int
 
+    /// The logs of `devices` users of `design` in `scenario`, in `style`.
     public init(scenario: Scenario, design: Design, devices: Int, style: TraceStyle) {
         self.generator = TraceGenerator(scenario: scenario, design: design, devices: devices, style: style)
         self.devices = devices

@@ -22,6 +22,7 @@ public struct LintConfiguration: Sendable, Equatable {
     /// Glob patterns of paths (relative to the linted folder) that are not read.
     public var exclude: [String]
 
+    /// Rules `disabled`, severities changed per rule, and paths excluded (glob patterns).
     public init(disabled: Set<ChecklistRule> = [], severities: [ChecklistRule: FindingSeverity] = [:], exclude: [String] = []) {
         self.disabled = disabled
         self.severities = severities
@@ -225,16 +226,22 @@ public struct LintConfiguration: Sendable, Equatable {
 public struct LintDirective: Sendable, Equatable {
     /// Where a directive applies.
     public enum Kind: String, Sendable, CaseIterable {
+        /// `widget-quota:disable`: the comment's own line and the next line.
         case disable
+        /// `widget-quota:disable-next-line`: the next line only.
         case disableNextLine = "disable-next-line"
+        /// `widget-quota:disable-file`: the whole file.
         case disableFile = "disable-file"
     }
 
     /// A set of rules, or every rule.
     public struct Rules: Sendable, Equatable {
+        /// True for `all`.
         public var all: Bool
+        /// The rules named.
         public var rules: Set<ChecklistRule>
 
+        /// No rule.
         public static let empty = Rules(all: false, rules: [])
 
         package func contains(_ rule: ChecklistRule) -> Bool { all || rules.contains(rule) }
@@ -247,7 +254,9 @@ public struct LintDirective: Sendable, Equatable {
 
     /// A directive that names something other than a rule.
     public struct Problem: Sendable, Equatable, Codable {
+        /// Where the directive is.
         public var location: Finding.Location
+        /// What is wrong with it.
         public var message: String
 
         package init(location: Finding.Location, message: String) {
@@ -259,7 +268,9 @@ public struct LintDirective: Sendable, Equatable {
     /// The prefix that marks a directive inside a comment.
     public static let marker = "widget-quota:"
 
+    /// How far it reaches.
     public var kind: Kind
+    /// The rules it silences.
     public var rules: Rules
     /// Words in the id list that name no rule.
     public var unknown: [String]

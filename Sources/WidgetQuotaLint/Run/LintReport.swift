@@ -49,7 +49,9 @@ public struct LintReport: Sendable, Equatable {
 
     /// One file `lint` read, as the user named it (relative to the folder they pointed at).
     public struct ReadFile: Sendable, Equatable, Hashable, Codable {
+        /// The path.
         public var path: String
+        /// The target it is compiled into.
         public var role: FileRole
 
         package init(path: String, role: FileRole) {
@@ -61,7 +63,9 @@ public struct LintReport: Sendable, Equatable {
     /// Where a finding's code ends, and its line's text with spacing and comments normalised
     /// (code scanning's fingerprint of the finding).
     public struct Span: Sendable, Equatable, Hashable {
+        /// The finding's line, spacing and comments normalised.
         public var text: String
+        /// The line the finding's code ends on.
         public var endLine: Int
         /// The column after the finding's last character, as SARIF counts it.
         public var endColumn: Int

@@ -1,39 +1,39 @@
 import WidgetQuotaModel
 
 /// Counts of one device on one local day.
-public struct DeviceDay: Sendable, Equatable {
-    public var getTimeline = 0
+package struct DeviceDay: Sendable, Equatable {
+    package var getTimeline = 0
     /// getTimeline calls WidgetKit started on its own (origin `system`, or origin unknown).
-    public var getTimelineSystem = 0
-    public var timelineErrors = 0
-    public var snapshots = 0
-    public var placeholders = 0
-    public var reloadCalls = 0
-    public var reloadOutcomes = 0
-    public var appOpens = 0
-    public var bgSubmits = 0
-    public var bgSubmitFailures = 0
-    public var bgLaunches = 0
-    public var bgExpirations = 0
-    public var bgCompletions = 0
-    public var appRequests = 0
-    public var extensionRequests = 0
-    public var backgroundRequests = 0
-    public var failedRequests = 0
-    public var fetchErrors = 0
-    public var cacheHits = 0
-    public var cacheStale = 0
-    public var lowPowerMode = false
-    public var durationMsSum = 0.0
-    public var durationCount = 0
-    public var tokens = 0
+    package var getTimelineSystem = 0
+    package var timelineErrors = 0
+    package var snapshots = 0
+    package var placeholders = 0
+    package var reloadCalls = 0
+    package var reloadOutcomes = 0
+    package var appOpens = 0
+    package var bgSubmits = 0
+    package var bgSubmitFailures = 0
+    package var bgLaunches = 0
+    package var bgExpirations = 0
+    package var bgCompletions = 0
+    package var appRequests = 0
+    package var extensionRequests = 0
+    package var backgroundRequests = 0
+    package var failedRequests = 0
+    package var fetchErrors = 0
+    package var cacheHits = 0
+    package var cacheStale = 0
+    package var lowPowerMode = false
+    package var durationMsSum = 0.0
+    package var durationCount = 0
+    package var tokens = 0
     /// True when any record fell on this day (days between records with none are zero days).
-    public var hasRecords = false
+    package var hasRecords = false
 
     package init() {}
 
     /// API requests by the app (foreground and background) and the extension.
-    public var apiRequests: Int { appRequests + extensionRequests + backgroundRequests }
+    package var apiRequests: Int { appRequests + extensionRequests + backgroundRequests }
 }
 
 /// Network summaries of one process on one day, before we know whether it is the app.

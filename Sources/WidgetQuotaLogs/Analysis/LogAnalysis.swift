@@ -4,9 +4,13 @@ import WidgetQuotaSupport
 
 /// Mean, median, 95th percentile and maximum of a per-device-day figure.
 public struct DayStats: Codable, Sendable, Equatable {
+    /// The mean over device-days.
     public var mean: Double
+    /// The median device-day.
     public var p50: Double
+    /// The 95th percentile: one device-day in twenty is above it.
     public var p95: Double
+    /// The busiest device-day.
     public var max: Double
 
     package init(_ values: [Double]) {
@@ -22,33 +26,48 @@ public struct DayStats: Codable, Sendable, Equatable {
 /// `schemaVersion`, `devices`, `deviceDays`, `linesRead`, `malformedLines` and
 /// `perDeviceDay.{getTimeline, apiRequests, bgTaskLaunches}.{mean, p50, p95, max}`.
 public struct LogAnalysis: Codable, Sendable {
+    /// One file read.
     public struct FileSummary: Codable, Sendable, Equatable {
+        /// The file as named on the command line (or found in a folder).
         public var path: String
+        /// The log style detected: `trace`, `trace-csv`, or one of `log show`'s styles.
         public var format: String
+        /// Lines in the file.
         public var lines: Int
     }
 
     /// Per device-day figures.
     public struct PerDeviceDay: Codable, Sendable {
+        /// getTimeline calls.
         public var getTimeline: DayStats
+        /// API requests, from the app and the widget extension.
         public var apiRequests: DayStats
+        /// API requests from the app (foreground and background tasks).
         public var appRequests: DayStats
+        /// API requests from the widget extension.
         public var extensionRequests: DayStats
+        /// Background task launches.
         public var bgTaskLaunches: DayStats
+        /// Background tasks that ran out of time (their expiration handler ran).
         public var bgTaskExpirations: DayStats
+        /// `reloadAllTimelines` and `reloadTimelines(ofKind:)` calls.
         public var reloadCalls: DayStats
+        /// Times the app came to the foreground.
         public var appOpens: DayStats
     }
 
     /// Devices with and without the widget in a Smart Stack (only when records say so).
     public struct SmartStackSplit: Codable, Sendable {
-        /// Devices whose widget is in a Smart Stack, and their share of `devicesWithData`.
+        /// Devices whose widget is in a Smart Stack.
         public var devices: Int
+        /// `devices` over `devicesWithData`.
         public var share: Double
         /// Devices whose logs say whether the widget is in a Smart Stack.
         public var devicesWithData: Int?
-        /// getTimeline per widget instance per day, system-initiated.
+        /// getTimeline calls the system made, per widget instance per day, on devices with the
+        /// widget in a Smart Stack.
         public var getTimelinePerInstanceDayInStack: Double?
+        /// The same rate on devices without it in a Smart Stack.
         public var getTimelinePerInstanceDayOutside: Double?
         /// In-stack rate over outside rate.
         public var uplift: Double?
@@ -56,40 +75,66 @@ public struct LogAnalysis: Codable, Sendable {
 
     /// Days in Low Power Mode and what changed on them (only when records say so).
     public struct LowPowerSplit: Codable, Sendable {
+        /// Device-days with Low Power Mode on.
         public var days: Int
+        /// `days` over the device-days whose records say whether it was on.
         public var share: Double
+        /// Mean getTimeline calls per device-day with Low Power Mode on.
         public var getTimelineOnLowPowerDays: Double
+        /// Mean getTimeline calls per device-day with it off.
         public var getTimelineOnOtherDays: Double
+        /// Mean background task launches per device-day with Low Power Mode on.
         public var bgTaskLaunchesOnLowPowerDays: Double
+        /// Mean background task launches per device-day with it off.
         public var bgTaskLaunchesOnOtherDays: Double
     }
 
     /// One device's row.
     public struct DeviceSummary: Codable, Sendable {
+        /// The device as the logs name it (keys redacted).
         public var device: String
+        /// Days observed.
         public var days: Int
+        /// Widget instances seen (Home Screen, Lock Screen, StandBy…).
         public var instances: Int
+        /// Whether the widget is in a Smart Stack; nil when the records do not say.
         public var smartStack: Bool?
+        /// Days with Low Power Mode on.
         public var lowPowerDays: Int
+        /// getTimeline calls per observed day.
         public var getTimelinePerDay: Double
+        /// API requests per observed day, from the app and the extension.
         public var apiRequestsPerDay: Double
+        /// API requests from the app per observed day.
         public var appRequestsPerDay: Double
+        /// API requests from the widget extension per observed day.
         public var extensionRequestsPerDay: Double
+        /// Background task launches per observed day.
         public var bgTaskLaunchesPerDay: Double
+        /// Background tasks that ran out of time.
         public var bgTaskExpirations: Int
+        /// API requests that failed.
         public var failedRequests: Int
+        /// Fetch errors the app or the extension logged.
         public var fetchErrors: Int
     }
 
     /// A checklist finding as the JSON holds it: `rule, severity, file, line, column, message, fix`
     /// (the same keys as `lint`'s findings).
     public struct FindingEntry: Codable, Sendable, Equatable {
+        /// The checklist rule the logs breach.
         public var rule: ChecklistRule
+        /// How much it matters.
         public var severity: FindingSeverity
+        /// The log file of the first record that shows it.
         public var file: String
+        /// That record's line (1-based); nil when the breach is not one line's.
         public var line: Int?
+        /// The column on that line (1-based).
         public var column: Int?
+        /// What the logs show.
         public var message: String
+        /// How to fix it.
         public var fix: String
 
         package init(_ f: Finding) {
@@ -123,25 +168,28 @@ public struct LogAnalysis: Codable, Sendable {
         }
     }
 
+    /// An error message the logs hold, and how often.
     public struct ErrorCount: Codable, Sendable {
+        /// The message, with keys redacted.
         public var message: String
+        /// Times it was logged.
         public var count: Int
     }
 
     /// One device's days, dense from its first to its last record, for calibration.
-    public struct DeviceMeasurement: Sendable {
-        public var device: String
-        public var days: [DeviceDay]
-        public var smartStack: Bool?
-        public var instances: Int
+    package struct DeviceMeasurement: Sendable {
+        package var device: String
+        package var days: [DeviceDay]
+        package var smartStack: Bool?
+        package var instances: Int
         /// True when getTimeline records said why they ran (trace format).
-        public var originKnown: Bool
+        package var originKnown: Bool
         /// True when records said whether Low Power Mode was on.
-        public var lowPowerKnown: Bool
+        package var lowPowerKnown: Bool
         /// The local day of `days[0]` (days since 1970-01-01).
-        public var firstDay: Int
+        package var firstDay: Int
         /// The local day of each entry of `days` (days since 1970-01-01).
-        public var dayNumbers: [Int]
+        package var dayNumbers: [Int]
 
         package init(
             device: String, days: [DeviceDay], smartStack: Bool?, instances: Int, originKnown: Bool, lowPowerKnown: Bool, firstDay: Int,
@@ -162,17 +210,27 @@ public struct LogAnalysis: Codable, Sendable {
     /// observed days this close together; longer gaps mean the device was not logging.
     public static let maxUnobservedGap = 2
 
+    /// The version of the JSON's shape: keys are added within a version, never renamed or removed.
     public var schemaVersion = 1
+    /// Devices seen.
     public var devices: Int
+    /// Device-days observed (days with records, and short gaps between them).
     public var deviceDays: Int
+    /// Lines read in all files.
     public var linesRead: Int
+    /// Lines that were a record the analysis counts.
     public var linesRecognised: Int
+    /// Lines that could not be read as their file's style.
     public var malformedLines: Int
     /// Exact repeats of recent timestamped lines, counted once.
     public var duplicateLines: Int = 0
+    /// The first malformed lines, as `file:line: text`.
     public var malformedExamples: [String]
+    /// Bytes read in all files.
     public var bytesRead: Int
+    /// Each file read.
     public var files: [FileSummary]
+    /// Figures per device-day.
     public var perDeviceDay: PerDeviceDay
     /// Reload calls (`reloadAllTimelines`, `reloadTimelines`) per successful API request.
     public var reloadCallsPerSuccessfulFetch: Double?
@@ -194,21 +252,28 @@ public struct LogAnalysis: Codable, Sendable {
     /// A few process names of the Apple records read, for telling what the logs hold when
     /// nothing was recognised.
     public var processesSeen: [String] = []
+    /// Devices with and without the widget in a Smart Stack; nil when no record says.
     public var smartStack: SmartStackSplit?
+    /// Days in Low Power Mode and what changed on them; nil when no record says.
     public var lowPowerMode: LowPowerSplit?
+    /// The processes read as the app.
     public var appProcesses: [String]
+    /// The processes read as the widget extension.
     public var extensionProcesses: [String]
     /// Network summaries from processes that are neither the app nor its extension (not counted).
     public var otherProcessRequests: Int
+    /// One row per device.
     public var perDevice: [DeviceSummary]
+    /// The most frequent error messages.
     public var topErrors: [ErrorCount]
+    /// What the analysis says of its input (time zones assumed, styles mixed).
     public var notes: [String]
     /// The checklist rules the logs were checked against (`ChecklistRule` ids).
     public var rulesChecked: [ChecklistRule] = []
     /// Breaches of the checklist the logs show, in `Finding.sorted` order; `findings` in the JSON.
     public var findingEntries: [FindingEntry] = []
     /// Not part of the JSON: the per-day data behind every figure.
-    public var measurements: [DeviceMeasurement] = []
+    package var measurements: [DeviceMeasurement] = []
 
     enum CodingKeys: String, CodingKey {
         case schemaVersion, devices, deviceDays, linesRead, linesRecognised, malformedLines, duplicateLines, malformedExamples, bytesRead

@@ -29,10 +29,11 @@ public struct LogAnalyzer: LogRecordSink {
         /// that reach the window's wrap-around.
         package var duplicateWindowLines = DuplicateFilter.defaultCapacity
         package var duplicateWindowBytes = DuplicateFilter.defaultArenaBytes
+        /// Every Apple log rule, duplicates dropped within the default window.
         public init() {}
     }
 
-    public let options: Options
+    package let options: Options
     private let recognizer: AppleLogRecognizer
     private let redactor = SecretRedactor.shared
 
@@ -58,7 +59,7 @@ public struct LogAnalyzer: LogRecordSink {
     /// Files read so far, by resolved path, with the name they were first given as.
     private var filesSeen: [String: String] = [:]
 
-    public init(options: Options = Options()) {
+    package init(options: Options = Options()) {
         self.options = options
         recognizer = AppleLogRecognizer(rules: options.rules)
     }

@@ -10,10 +10,13 @@ public struct BacktestReport: Sendable, Equatable {
     public var split: String
     /// Devices and device-days the scenario was calibrated on.
     public var trainingDevices: Int
+    /// Device-days the scenario was calibrated on.
     public var trainingDeviceDays: Int
     /// The scenario fields the training part measured, and the calibration's notes.
     public var calibratedFields: [String]
+    /// What the calibration says a reader should know.
     public var calibrationNotes: [String]
+    /// The held-out devices' figures, measured against predicted.
     public var result: BacktestResult
 
     package init(

@@ -11,6 +11,7 @@ import WidgetQuotaSupport
 /// The Markdown opens with what a product owner needs in 30 seconds, then the tables, the
 /// sensitivity analysis, the thresholds checked and the assumptions. Same inputs, same bytes.
 public struct SimulationReport: Sendable {
+    /// The simulation's result.
     public let result: SimulationResult
     /// The one-at-a-time sensitivity analysis, when it was run.
     public var sensitivity: SensitivityResult?

@@ -9,6 +9,7 @@ extension DesignResult {
     public struct BackendLoad: Codable, Sendable {
         /// When the backend calls the paid API: `onChange`, `every(30)`, `afterTTL`.
         public var regenerate: String
+        /// Content keys the scenario lists (cities, teams, symbols).
         public var contentKeys: Int
         /// Keys at least one of the users follows (expected).
         public var followedKeys: Double
@@ -18,6 +19,7 @@ extension DesignResult {
         public var requestsPerDay: RunSpread
         /// Device requests in the busiest minute, across runs.
         public var peakRequestsPerMinute: RunSpread
+        /// Mean device requests per minute over the month.
         public var meanRequestsPerMinute: Double
         /// USD a month at the design's price per million backend requests (nil: not priced).
         public var costPerMonth: Double?
@@ -44,9 +46,10 @@ extension DesignResult {
     public struct Pushes: Codable, Sendable {
         /// `perUser` or `broadcast`.
         public var scope: String
-        /// Pushes sent per user-day, and the share iOS delivered (force-quit apps, Low Power
-        /// Mode, the hourly throttle and the delivery share take the rest).
+        /// Pushes sent per user-day.
         public var sentPerUserDay: Double
+        /// The share iOS delivered (force-quit apps, Low Power Mode, the hourly throttle and the
+        /// delivery share take the rest).
         public var deliveredShare: Double
         /// WidgetKit push notifications per user-day, each reloading the widget's timelines (0:
         /// the design uses none).
@@ -62,6 +65,7 @@ extension DesignResult {
 
     /// One calendar event's UTC day: its paid requests, cost, busiest minute and the tier it needs.
     public struct EventDay: Codable, Sendable {
+        /// The event's name.
         public var event: String
         /// The day (1-based) it falls on.
         public var day: Int
@@ -69,12 +73,14 @@ extension DesignResult {
         public var requests: RunSpread
         /// Mean USD that day (nil when the model has no price).
         public var cost: Double?
-        /// Paid requests in that day's busiest minute, across runs, and its tokens (mean).
+        /// Paid requests in that day's busiest minute, across runs.
         public var peakRequestsPerMinute: RunSpread
+        /// Tokens in that minute (mean over runs).
         public var peakTokensPerMinute: Double
         /// The cheapest tier whose per-minute and per-day limits that day breaks in at most the
         /// acceptable share of runs (nil: none of the listed tiers).
         public var requiredTier: String?
+        /// True when the scenario lists tiers and that day breaks every one.
         public var exceedsEveryTier: Bool
         /// A backend design's device requests in that day's busiest minute (what its servers carry).
         public var backendPeakRequestsPerMinute: RunSpread?

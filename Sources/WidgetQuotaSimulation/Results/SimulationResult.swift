@@ -5,10 +5,15 @@ import WidgetQuotaSupport
 /// The outcome of `simulate`: the scenario used and one result per design × user count.
 /// Its JSON form is a public contract for CI (add fields freely, never rename).
 public struct SimulationResult: Codable, Sendable {
+    /// The version of the JSON's shape: keys are added within a version, never renamed or removed.
     public var schemaVersion = 1
+    /// The tool that wrote it.
     public var tool = ToolInfo()
+    /// The scenario simulated, with every default filled in.
     public var scenario: Scenario
+    /// How the numbers were produced.
     public var method: Method
+    /// One result per design and user count, designs in the order simulated, user counts ascending.
     public var results: [DesignResult]
     /// Per design: mean requests per user in each UTC hour of a typical day (24 values).
     public var typicalDay: [TypicalDay]
@@ -24,11 +29,15 @@ public struct SimulationResult: Codable, Sendable {
         self.headroom = headroom
     }
 
+    /// How many users a design can have on a tier.
     public struct Headroom: Codable, Sendable, Equatable {
+        /// The design's name.
         public var design: String
+        /// The tier's name.
         public var tier: String
         /// The largest such population; nil when even `largestPopulationSearched` users stay within the tier.
         public var maxUsers: Int?
+        /// The largest population the search tried.
         public var largestPopulationSearched: Int
         /// The chance of hitting a limit at `maxUsers` (at most the acceptable risk).
         public var exceedProbabilityAtMax: Double
@@ -44,11 +53,17 @@ public struct SimulationResult: Codable, Sendable {
 
     /// How the numbers were produced.
     public struct Method: Codable, Sendable {
+        /// Monte-Carlo runs, each with its own draw of the uncertain assumptions.
         public var runs: Int
+        /// The seed every random stream derives from.
         public var seed: UInt64
+        /// Users simulated one by one per run; larger populations are projected from them.
         public var sampleUsers: Int
+        /// The designs simulated, by name.
         public var designs: [String]
+        /// The design every other is compared with (`ratioToBaseline`).
         public var baseline: String
+        /// The method in a sentence, for reports.
         public var description: String
 
         package init(runs: Int, seed: UInt64, sampleUsers: Int, designs: [String], baseline: String, description: String) {
@@ -61,7 +76,9 @@ public struct SimulationResult: Codable, Sendable {
         }
     }
 
+    /// A design's requests over a typical day.
     public struct TypicalDay: Codable, Sendable {
+        /// The design's name.
         public var design: String
         /// Requests per user per minute, averaged over each UTC hour.
         public var requestsPerUserPerMinuteByHour: [Double]
@@ -78,14 +95,18 @@ public struct SimulationResult: Codable, Sendable {
 
 /// Name and version of the tool that wrote a report.
 public struct ToolInfo: Codable, Sendable {
+    /// The tool's name, `widget-quota`.
     public var name = "widget-quota"
+    /// Its version.
     public var version = WidgetQuotaVersion.current
     package init() {}
 }
 
 /// One design at one population size.
 public struct DesignResult: Codable, Sendable {
+    /// The design's name.
     public var design: String
+    /// The population size.
     public var users: Int
     /// `exact` (every user simulated) or `projected` (from the simulated sample).
     public var method: String
@@ -93,25 +114,37 @@ public struct DesignResult: Codable, Sendable {
     public var requestsPerUserMonth: Quantiles
     /// All users' requests per month across runs (the uncertainty of the total).
     public var totalRequestsPerMonth: RunSpread
+    /// Mean requests per user per day.
     public var requestsPerUserDay: Double
     /// Mean total divided by the baseline design's mean total at the same user count.
     public var ratioToBaseline: Double?
+    /// Mean getTimeline calls per user per day, over all the user's widget instances.
     public var getTimelinePerUserDay: Double
     /// Share of widget-instance days on which the reload budget ran out.
     public var budgetExhaustedDayShare: Double
+    /// Mean background app refresh runs per user per day.
     public var backgroundRunsPerUserDay: Double
+    /// Mean background runs per user per day that ran out of time.
     public var backgroundExpirationsPerUserDay: Double
+    /// Mean app opens per user per day.
     public var appOpensPerUserDay: Double
+    /// Mean `reloadTimelines` calls per user per day.
     public var reloadCallsPerUserDay: Double
     /// Reload calls per successful fetch.
     public var reloadCallsPerSuccessfulFetch: Double?
+    /// Mean fetches (a fetch may send several requests) per user per day.
     public var fetchesPerUserDay: Double
+    /// Failed fetches over fetches.
     public var fetchFailureRate: Double
+    /// Mean retries per user per day.
     public var retriesPerUserDay: Double
     /// Who sent the requests.
     public var requestShares: RequestShares
+    /// The population's load over time: busiest minute and day.
     public var load: Load
+    /// What users see when they glance at the widget.
     public var freshness: Freshness
+    /// The chance of exceeding each tier's limits, in the scenario's order.
     public var quota: [TierOutcome]
     /// The cheapest tier with enough headroom for this population (nil: none of the listed tiers).
     public var requiredTier: String?
@@ -164,14 +197,19 @@ public struct DesignResult: Codable, Sendable {
         self.outage = outage
     }
 
+    /// The API's bill for the population.
     public struct Cost: Codable, Sendable {
+        /// The priced model.
         public var model: String
+        /// USD per input token.
         public var inputCostPerToken: Double
+        /// USD per output token.
         public var outputCostPerToken: Double
         /// USD per month for the whole population, across runs; failed requests are not billed.
         public var perMonth: RunSpread
         /// Mean USD per user per month.
         public var perUserMonth: Double
+        /// Where the prices come from (the bundled table, a file, the scenario).
         public var priceSource: String
 
         package init(
@@ -187,6 +225,7 @@ public struct DesignResult: Codable, Sendable {
         }
     }
 
+    /// What the scenario's outages did to requests.
     public struct OutageImpact: Codable, Sendable {
         /// Requests the outages added per user per month (same users simulated without them).
         public var extraRequestsPerUserMonth: Double
@@ -211,9 +250,13 @@ public struct DesignResult: Codable, Sendable {
         }
     }
 
+    /// Who sent the requests, as shares that add up to 1.
     public struct RequestShares: Codable, Sendable {
+        /// The widget extension (getTimeline, snapshots).
         public var widgetExtension: Double
+        /// The app in the foreground.
         public var app: Double
+        /// The app's background runs (refresh tasks and pushes).
         public var background: Double
 
         package init(widgetExtension: Double, app: Double, background: Double) {
@@ -225,10 +268,13 @@ public struct DesignResult: Codable, Sendable {
 
     /// Time-resolved load of the whole population.
     public struct Load: Codable, Sendable {
+        /// Requests in the busiest minute of the month, across runs.
         public var peakRequestsPerMinute: RunSpread
+        /// Mean requests per minute over the month.
         public var meanRequestsPerMinute: Double
         /// Mean over runs of peak ÷ mean.
         public var peakToMeanRatio: Double
+        /// Tokens in the busiest minute, across runs.
         public var peakTokensPerMinute: RunSpread
         /// Requests in the busiest quota day.
         public var peakRequestsPerQuotaDay: RunSpread
@@ -250,6 +296,7 @@ public struct DesignResult: Codable, Sendable {
 
     /// What users see when they glance at the widget.
     public struct Freshness: Codable, Sendable {
+        /// Mean glances per user per day.
         public var glancesPerUserDay: Double
         /// Share of glances at content older than the TTL and the freshness target.
         public var staleShare: Double
@@ -258,10 +305,13 @@ public struct DesignResult: Codable, Sendable {
         public var overTargetShare: Double
         /// Share of glances at an error or placeholder.
         public var errorShare: Double
+        /// The median age of the content at a glance, in minutes (nil: no glance saw content).
         public var medianAgeMinutes: Double?
+        /// Its 95th percentile, in minutes.
         public var p95AgeMinutes: Double?
-        /// During outages: share of glances showing an error, and showing old but valid content.
+        /// During outages: share of glances showing an error.
         public var outageErrorShare: Double?
+        /// During outages: share of glances showing old but valid content.
         public var outageStaleShare: Double?
 
         package init(
@@ -281,14 +331,21 @@ public struct DesignResult: Codable, Sendable {
 
     /// The chance of exceeding a tier's limits in the month.
     public struct TierOutcome: Codable, Sendable {
+        /// The tier's name.
         public var tier: String
+        /// The chance, across runs, of exceeding any of the tier's limits in the month.
         public var exceedProbability: Double
+        /// The chance of exceeding its requests-per-minute limit.
         public var rpmExceedProbability: Double
+        /// The chance of exceeding its tokens-per-minute limit.
         public var tpmExceedProbability: Double
+        /// The chance of exceeding its requests-per-day limit.
         public var rpdExceedProbability: Double
         /// p95 across runs of peak ÷ limit (nil when the limit is unpublished).
         public var rpmUtilizationP95: Double?
+        /// The same for tokens per minute.
         public var tpmUtilizationP95: Double?
+        /// The same for requests per day.
         public var rpdUtilizationP95: Double?
 
         package init(

@@ -310,6 +310,7 @@ public struct BacktestResult: Codable, Sendable, Equatable {
         public var predicted: Double
         /// The 5th and 95th percentiles of that figure across repetitions: the 90% interval.
         public var p5: Double
+        /// The 95th percentile.
         public var p95: Double
         /// |predicted − measured| ÷ measured × 100; nil when nothing was measured but something predicted.
         public var errorPercent: Double?
@@ -336,9 +337,11 @@ public struct BacktestResult: Codable, Sendable, Equatable {
     /// Held-out devices whose instances or Smart Stack no simulated user matched in some
     /// repetition (simulated there as any user of the population).
     public var devicesUnmatched: Int
+    /// Held-out device-days.
     public var deviceDays: Int
     /// Times the held-out devices were simulated.
     public var repetitions: Int
+    /// One row per figure compared.
     public var metrics: [MetricRow]
     /// Over devices and figures (without the monthly figure, which repeats API requests): the
     /// share inside their 90% interval. About 0.9 is right; far less is overconfident, far more vague.

@@ -6,19 +6,23 @@ import WidgetQuotaSupport
 /// One design's launch month by month: each month's requests, cost and tier, the cumulative
 /// cost, and the month in which each tier runs out. Part of the report's JSON (`growth[]`).
 public struct GrowthPlan: Codable, Sendable, Equatable {
+    /// The design planned.
     public var design: String
+    /// Each month of the launch, from month 1.
     public var months: [Month]
     /// Per tier, cheapest first: the first month in which it is no longer enough.
     public var tiers: [TierRunsOut]
     /// The budget (`targets.maxCostPerMonth`) and the first month whose cost is over it (nil:
     /// within it through the plan, or no budget, or no price).
     public var maxCostPerMonth: Double?
+    /// The first month whose mean cost is over the budget.
     public var overBudgetInMonth: Int?
 
     /// One month of the launch.
     public struct Month: Codable, Sendable, Equatable {
         /// 1-based.
         public var month: Int
+        /// The month's users.
         public var users: Int
         /// `exact` or `projected`: a listed population's own figures (its `method`), or the
         /// sample's mean per user scaled to the month's users (`projected`).
@@ -37,6 +41,7 @@ public struct GrowthPlan: Codable, Sendable, Equatable {
 
     /// When one tier stops being enough.
     public struct TierRunsOut: Codable, Sendable, Equatable {
+        /// The tier's name.
         public var tier: String
         /// The most users the tier serves with at most the acceptable risk (nil: more than the
         /// largest population searched).

@@ -12,11 +12,14 @@ extension Recommendation {
         public var fewestFetchesPerUserDay: Int
         /// Those fetches' paid requests a month at this population, and their cost (nil: no price).
         public var requestsPerMonthAtBound: Double
+        /// Their cost a month (nil: no price).
         public var costPerMonthAtBound: Double?
         /// The least each limit would have to give for a compared design to fit, the others held:
         /// the budget (USD a month), the share of old glances, and the tier.
         public var budgetNeeded: Relaxation?
+        /// The share of old glances that would have to be accepted.
         public var staleShareNeeded: Relaxation?
+        /// The tier that would have to be allowed.
         public var tierNeeded: Relaxation?
         /// A compared backend design that meets every target here, if any.
         public var backendThatFits: String?
@@ -24,6 +27,7 @@ extension Recommendation {
 
     /// One limit relaxed just enough for `design` to fit.
     public struct Relaxation: Codable, Sendable, Equatable {
+        /// The design that would fit.
         public var design: String
         /// The value the limit would need: dollars a month, a share, or the tier's position.
         public var value: Double

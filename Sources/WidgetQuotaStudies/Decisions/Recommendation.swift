@@ -15,6 +15,7 @@ public struct Recommendation: Codable, Sendable, Equatable {
     public var maxStaleShare: Double
     /// The budget: the most the owner will pay for the API a month (nil: no budget).
     public var maxCostPerMonth: Double?
+    /// The age, in minutes, beyond which a glance counts as old.
     public var freshnessTargetMinutes: Double
     /// The design whose changes were simulated.
     public var ownDesign: String
@@ -27,6 +28,7 @@ public struct Recommendation: Codable, Sendable, Equatable {
 
     /// The answer at one population.
     public struct Choice: Codable, Sendable, Equatable {
+        /// The population.
         public var users: Int
         /// The cheapest design within every limit (tier, staleness and budget); nil when none is.
         public var design: String?
@@ -61,18 +63,25 @@ public struct Recommendation: Codable, Sendable, Equatable {
 
     /// A design's figures at one population before and after a change.
     public struct Effect: Codable, Sendable, Equatable {
+        /// The population.
         public var users: Int
+        /// The design as it is.
         public var before: Figures
+        /// The design with the change.
         public var after: Figures
     }
 
     /// The figures a recommendation weighs.
     public struct Figures: Codable, Sendable, Equatable {
+        /// Paid requests a month for the population.
         public var requestsPerMonth: Double
+        /// USD a month (nil: the model has no price).
         public var costPerMonth: Double?
         /// The tier needed (nil: none of the listed tiers, or no tiers; see `exceedsEveryTier`).
         public var tier: String?
+        /// True when the scenario lists tiers and none is enough.
         public var exceedsEveryTier: Bool
+        /// Share of glances older than the freshness target, or at an error.
         public var overTargetShare: Double
         /// Share of widget-instance days on which the reload budget ran out.
         public var budgetExhaustedDayShare: Double
@@ -84,11 +93,13 @@ public struct Recommendation: Codable, Sendable, Equatable {
 
     /// Something the simulation shows is wasteful or broken.
     public struct Flag: Codable, Sendable, Equatable {
+        /// The design flagged.
         public var design: String
         /// `reloadBudget`, `backgroundShortfall`, `policyShorterThanTTL`, `reloadCallsPerFetch` or `retryStorm`.
         public var kind: String
         /// The measured figure and the limit it passed.
         public var value: Double
+        /// The limit it passed.
         public var limit: Double
         /// What the figure means and what to do, in words.
         public var message: String

@@ -10,7 +10,9 @@ import WidgetQuotaSupport
 /// tier without the outage from the same runs' loads on ordinary days (every minute an outage or
 /// its recovery disturbs at the same minute's mean over the other days).
 public struct Verdict: Codable, Sendable, Equatable {
+    /// The design.
     public var design: String
+    /// The population.
     public var users: Int
     /// The cheapest tier with at most the acceptable risk of hitting a limit; nil when none is enough.
     public var tier: String?
@@ -41,6 +43,7 @@ public struct Verdict: Codable, Sendable, Equatable {
     /// scenario has none, it was not compared, or no tier is enough then either; see
     /// `exceedsEveryTierWithoutOutage`).
     public var tierWithoutOutage: String?
+    /// True when the scenario lists tiers and none is enough even without the outages.
     public var exceedsEveryTierWithoutOutage: Bool?
     /// The deciding limit's peak without the outages (p95 across runs).
     public var decidingValueWithoutOutage: Double?
@@ -49,9 +52,11 @@ public struct Verdict: Codable, Sendable, Equatable {
     /// The budget (`targets.maxCostPerMonth`) and whether the mean cost is within it (both nil
     /// without a budget; `withinBudget` nil too when the model has no price).
     public var maxCostPerMonth: Double?
+    /// Whether the mean cost is within the budget.
     public var withinBudget: Bool?
     /// Share of glances at content older than the freshness target, or at none.
     public var overTargetShare: Double
+    /// The median age of the content at a glance, in minutes.
     public var medianAgeMinutes: Double?
     /// The deciding limit and when, in words.
     public var reason: String

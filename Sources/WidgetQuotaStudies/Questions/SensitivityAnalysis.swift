@@ -56,9 +56,11 @@ public struct SensitivityResult: Codable, Sendable, Equatable {
         public var distribution: String
         /// The assumption's value at its p5 and p95.
         public var lowValue: Double
+        /// The assumption's value at its p95.
         public var highValue: Double
         /// Monthly requests with the assumption at its p5 and at its p95.
         public var requestsAtLow: Double
+        /// Monthly requests with the assumption at its p95.
         public var requestsAtHigh: Double
         /// |requestsAtHigh − requestsAtLow|.
         public var swing: Double

@@ -84,13 +84,19 @@ public struct Sweep: Sendable {
         }
     }
 
+    /// The scenario every value is simulated in.
     public let scenario: Scenario
+    /// The design whose knob moves.
     public let design: Design
+    /// The knob.
     public let knob: Knob
+    /// The knob's values, in its unit (hours, minutes), each simulated on its own.
     public let values: [Double]
     /// The population the totals, cost and peaks are for.
     public let users: Int
 
+    /// A sweep of `knob` over `values`; throws a usage error for no value, a value that is not
+    /// positive, or a poll interval under the platform's minimum entry spacing.
     public init(scenario: Scenario, design: Design, knob: Knob, values: [Double], users: Int) throws {
         guard !values.isEmpty else { throw WidgetQuotaError.usage("--values needs at least one value") }
         for v in values where !(v.isFinite && v > 0) {
@@ -177,13 +183,21 @@ public struct Sweep: Sendable {
 
 /// The outcome of a sweep; its JSON is a contract like the simulate report's.
 public struct SweepResult: Codable, Sendable {
+    /// The version of the JSON's shape: keys are added within a version, never renamed or removed.
     public var schemaVersion = 1
+    /// The design swept.
     public var design: String
+    /// The knob moved.
     public var knob: Sweep.Knob
+    /// The knob's unit (`hours`, `minutes`).
     public var unit: String
+    /// The population the totals, cost and peaks are for.
     public var users: Int
+    /// Monte-Carlo runs per value.
     public var runs: Int
+    /// The seed every value's simulation starts from.
     public var seed: UInt64
+    /// One point per value, in the order given.
     public var points: [Point]
     /// What the sweep added to the design beyond the knob's value (nil: nothing).
     public var addition: String?
@@ -201,18 +215,26 @@ public struct SweepResult: Codable, Sendable {
         self.addition = addition
     }
 
+    /// One value of the knob and what it gave.
     public struct Point: Codable, Sendable {
+        /// The knob's value.
         public var value: Double
+        /// Mean requests per user a month.
         public var requestsPerUserMonth: Double
+        /// The population's requests a month, across runs.
         public var totalRequestsPerMonth: RunSpread
+        /// Mean USD a month (nil when the model has no price).
         public var costPerMonth: Double?
+        /// The 95th percentile across runs of the busiest minute's requests.
         public var peakRequestsPerMinuteP95: Double
         /// Glances at content older than the freshness target, or at an error: the staleness the
         /// Pareto front uses, comparable across values because it does not move with the TTL.
         public var overTargetShare: Double
         /// Glances at content older than both this value's TTL and the target.
         public var staleShare: Double
+        /// Glances at an error or placeholder.
         public var errorShare: Double
+        /// The median age of the content at a glance, in minutes.
         public var medianAgeMinutes: Double?
         /// No other value has both fewer requests and fewer glances over the freshness target.
         public var pareto: Bool

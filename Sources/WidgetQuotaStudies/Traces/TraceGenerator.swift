@@ -18,6 +18,7 @@ public enum TraceStyle: String, Sendable, CaseIterable {
     case trace
     /// WidgetQuota trace CSV.
     case traceCSV = "trace-csv"
+    /// `log show`'s styles: `--style ndjson`, `json`, `default`, `syslog` and `compact`.
     case ndjson, json, `default`, syslog, compact
 
     /// True for Apple `log show` styles, which carry no device id: one device per file.
