@@ -7,31 +7,52 @@ import WidgetQuotaSupport
 extension UserSimulator {
     @inline(__always) mutating func getTimeline(_ i: Int, at t: Double, origin: TimelineOrigin) {
         let exempt = constants.foregroundReloadsExempt && t < foregroundUntil
-        if !exempt {
-            if budgetUsed[i] >= traits.budgetPerInstance {
-                if !exhausted[i] { observer.record(.budgetExhausted(instance: i), local: t, utc: utc(t)) }
-                exhausted[i] = true
-                if counted(t) { tally.droppedReloads += 1 }
-                if origin != .system { queued[i] = true }
-                return
-            }
-            budgetUsed[i] += 1
+        guard admitsGetTimeline(i, at: t, origin: origin, exempt: exempt, used: &budgetUsed[i]) else {
+            if counted(t) { tally.droppedReloads += 1 }
+            return
         }
         if counted(t) { tally.getTimelines += 1 }
         observer.record(.getTimeline(instance: i, origin: origin, budgetExempt: exempt), local: t, utc: utc(t))
-
-        if constants.fetchOnGetTimeline {
-            fetchOrReadCache(i, at: t)
-        } else {
-            let fresh = constants.hasTTL && t - contentTime <= constants.ttl
-            observer.record(fresh ? .cacheHit(instance: i) : .cacheStale(instance: i), local: t, utc: utc(t))
-            displayedContent[i] = contentTime
-            displayedError[i] = false
-        }
+        buildTimeline(i, at: t, fetching: constants.fetchOnGetTimeline, cachedContent: contentTime)
         if !constants.policyNever {
             nextPolicy[i] = policyTime(after: t)
             updatePolicy()
         }
+    }
+
+    /// Whether WidgetKit runs instance `i`'s getTimeline at `t`: always in the foreground's
+    /// exemption (`exempt`), else while the budget lasts (`used`, the reloads spent today, goes
+    /// up by one). When it has run out, the instance is marked exhausted (recorded once) and a
+    /// reload that was asked for (not the system's own) waits for the budget's renewal.
+    ///
+    /// `getTimeline(_:at:origin:)` and the fast path (`widgetRun`) both decide here; the fast
+    /// path keeps `used` in a local.
+    @inline(__always) mutating func admitsGetTimeline(
+        _ i: Int, at t: Double, origin: TimelineOrigin, exempt: Bool, used: inout Int
+    ) -> Bool {
+        if exempt { return true }
+        guard used < traits.budgetPerInstance else {
+            if !exhausted[i] { observer.record(.budgetExhausted(instance: i), local: t, utc: utc(t)) }
+            exhausted[i] = true
+            if origin != .system { queued[i] = true }
+            return false
+        }
+        used += 1
+        return true
+    }
+
+    /// Builds instance `i`'s timeline at `t`: in a widget that fetches in getTimeline
+    /// (`fetching`), from the cache or a fetch (`fetchOrReadCache`); in one that reads the cache
+    /// only, from `cachedContent`, the content the app last wrote. Returns whether it fetched.
+    @inline(__always) @discardableResult mutating func buildTimeline(
+        _ i: Int, at t: Double, fetching: Bool, cachedContent: Double
+    ) -> Bool {
+        if fetching { return fetchOrReadCache(i, at: t) }
+        let fresh = constants.hasTTL && t - cachedContent <= constants.ttl
+        observer.record(fresh ? .cacheHit(instance: i) : .cacheStale(instance: i), local: t, utc: utc(t))
+        displayedContent[i] = cachedContent
+        displayedError[i] = false
+        return false
     }
 
     /// Builds instance `i`'s timeline at `t` in a widget that fetches in getTimeline: from the

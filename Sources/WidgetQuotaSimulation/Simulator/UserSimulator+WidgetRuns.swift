@@ -53,16 +53,15 @@ extension UserSimulator {
     /// It must match `advance(until:)`'s widget and policy-reload branches with `getTimeline`
     /// and `glance` exactly: events in the same order (a policy reload before a widget event at
     /// its time, nothing at or after the window's end), the same state, tallies, random draws
-    /// and observer records. One instance needs no instance draw, and the policy reload none.
+    /// and observer records. The budget decision and the timeline it builds are
+    /// `getTimeline`'s own (`admitsGetTimeline`, `buildTimeline`); one instance needs no
+    /// instance draw, and the policy reload none.
     @inline(__always) mutating func widgetRun(from first: Int, before end: Double, fetching: Bool) -> Int {
         let times = widget.times
         var policy = nextPolicy[0]
         // A third of the runs are empty: nothing else to read or write back for them.
         guard min(times[first], policy) < end else { return first }
         let kinds = widget.kinds
-        let shownContent = displayedContent
-        let shownError = displayedError
-        let budget = traits.budgetPerInstance
         let exemptUntil = constants.foregroundReloadsExempt ? foregroundUntil : -.infinity
         let cachedContent = contentTime  // what a widget that only reads the cache shows
         let delay = constants.policyDelay  // +infinity for a design that never asks for one
@@ -91,30 +90,16 @@ extension UserSimulator {
                 policy = .infinity
             }
             let exempt = now < exemptUntil
-            if !exempt {
-                if used >= budget {
-                    if !exhausted[0] { observer.record(.budgetExhausted(instance: 0), local: now, utc: utc(now)) }
-                    exhausted[0] = true
-                    dropped &+= 1
-                    if !isWidget { queued[0] = true }
-                    continue
-                }
-                used += 1
+            guard admitsGetTimeline(0, at: now, origin: isWidget ? .system : .policy, exempt: exempt, used: &used) else {
+                dropped &+= 1
+                continue
             }
             getTimelines &+= 1
             observer.record(
                 .getTimeline(instance: 0, origin: isWidget ? .system : .policy, budgetExempt: exempt), local: now, utc: utc(now))
-            if fetching {
-                // A failed fetch may have scheduled a retry.
-                if fetchOrReadCache(0, at: now) { bound = min(bound, nextRareEvent) }
-                policy = policyTime(after: now)
-            } else {
-                let fresh = constants.hasTTL && now - cachedContent <= constants.ttl
-                observer.record(fresh ? .cacheHit(instance: 0) : .cacheStale(instance: 0), local: now, utc: utc(now))
-                shownContent[0] = cachedContent
-                shownError[0] = false
-                policy = afterIdle(now + delay)
-            }
+            // A failed fetch may have scheduled a retry.
+            if buildTimeline(0, at: now, fetching: fetching, cachedContent: cachedContent) { bound = min(bound, nextRareEvent) }
+            policy = fetching ? policyTime(after: now) : afterIdle(now + delay)
         }
         nextPolicy[0] = policy
         nextPolicyReload = policy
