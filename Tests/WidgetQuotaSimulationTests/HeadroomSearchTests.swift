@@ -19,7 +19,7 @@ import WidgetQuotaTestSupport
         buckets.withUnsafeMutableBufferPointer { b in
             for user in 0..<sample {
                 var sim = UserSimulator(model: model, user: user, observer: NoObserver(), workspace: workspace)
-                sim.buckets = b.baseAddress
+                sim.collected.buckets = b.baseAddress
                 sim.run()
             }
         }

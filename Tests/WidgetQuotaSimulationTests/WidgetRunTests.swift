@@ -86,7 +86,7 @@ import WidgetQuotaTestSupport
         var sim = UserSimulator(model: m, user: user, observer: observer)
         #expect(sim.usesWidgetRuns == (sim.traits.instances == 1))
         if !widgetRuns { sim.usesWidgetRuns = false }
-        sim.buckets = buckets
+        sim.collected.buckets = buckets
         sim.run()
         return sim
     }
@@ -110,7 +110,7 @@ import WidgetQuotaTestSupport
             let b = WidgetRunTests.simulate(m, user: user, observer: NoObserver(), widgetRuns: true, buckets: runs)
             #expect(a.tally == b.tally, "user \(user)")
             #expect(a.monthRequests == b.monthRequests, "user \(user)")
-            #expect(a.peakPerMinute == b.peakPerMinute, "user \(user)")
+            #expect(a.collected.peakPerMinute == b.collected.peakPerMinute, "user \(user)")
             total.add(b.tally)
             if b.traits.instances == 1 { singles += 1 }
             // The trace, event by event.

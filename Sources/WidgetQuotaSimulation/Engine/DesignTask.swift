@@ -115,22 +115,22 @@ final class DesignTask {
     /// `series` is scratch of `countedMinutes` entries, shared by the designs of a group.
     func simulate(user: Int, activity: UserActivity, series: UnsafeMutableBufferPointer<Double>) {
         var sim = UserSimulator(model: model, user: user, observer: NoObserver(), workspace: workspace, activity: activity)
-        sim.buckets = buckets.baseAddress
-        sim.halfBuckets = user % 2 == 1 ? oddBuckets.baseAddress : nil
-        sim.broadcastBucketsOfTask = broadcastBuckets?.baseAddress
+        sim.collected.buckets = buckets.baseAddress
+        sim.collected.halfBuckets = user % 2 == 1 ? oddBuckets.baseAddress : nil
+        sim.collected.broadcastBucketsOfTask = broadcastBuckets?.baseAddress
         if broadcastBuckets != nil { usersByKey[activity.traits.contentKey] += 1 }
-        sim.ages = ages.baseAddress
-        sim.quotaDays = quotaDays.baseAddress
-        sim.peakPerMinute = peakPerMinute
-        sim.peakQuotaDay = peakQuotaDay
+        sim.collected.ages = ages.baseAddress
+        sim.collected.quotaDays = quotaDays.baseAddress
+        sim.collected.peakPerMinute = peakPerMinute
+        sim.collected.peakQuotaDay = peakQuotaDay
         if user < counterfactualUsers, let calmWorkspace {
             let calmRequests = sim.runWithCalmCounterpart(calmWorkspace: calmWorkspace)
             outageExtraRequests += Double(sim.monthRequests) - Double(calmRequests)
         } else {
             sim.run()
         }
-        peakPerMinute = sim.peakPerMinute
-        peakQuotaDay = sim.peakQuotaDay
+        peakPerMinute = sim.collected.peakPerMinute
+        peakQuotaDay = sim.collected.peakQuotaDay
         out.tally.add(sim.tally)
         requests.add(sim.monthRequests)
         // Under a rolling daily limit the sample's busiest 24 hours decide, read when the busiest

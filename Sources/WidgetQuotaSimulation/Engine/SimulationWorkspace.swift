@@ -257,13 +257,8 @@ package final class SimulationWorkspace: @unchecked Sendable {
     /// probability) as a `RandomStream.bernoulli(threshold:)` threshold.
     let outageFailureThresholds: [UInt64]
 
-    // Per instance.
-    let budgetUsed: UnsafeMutablePointer<Int>
-    let nextPolicy: UnsafeMutablePointer<Double>
-    let displayedContent: UnsafeMutablePointer<Double>
-    let exhausted: UnsafeMutablePointer<Bool>
-    let queued: UnsafeMutablePointer<Bool>
-    let displayedError: UnsafeMutablePointer<Bool>
+    /// Each widget instance's state, for every user of the task in turn.
+    let instanceState: InstanceState
     /// Day tables of the clocks of the app, pushes and background launches.
     let clockTables: UnsafeMutablePointer<Double>
     // Day shapes of the run (app, widget, background, flat).
@@ -286,12 +281,7 @@ package final class SimulationWorkspace: @unchecked Sendable {
         let failureProbability = constants.failureProbability
         outageFailureThresholds = model.outages.map { RandomStream.threshold(max($0.errorRate, failureProbability)) }
         let n = instanceCapacity
-        budgetUsed = .allocate(capacity: n)
-        nextPolicy = .allocate(capacity: n)
-        displayedContent = .allocate(capacity: n)
-        exhausted = .allocate(capacity: n)
-        queued = .allocate(capacity: n)
-        displayedError = .allocate(capacity: n)
+        instanceState = .allocate(capacity: n)
         clockTables = .allocate(capacity: SimulationWorkspace.clockCount * (3 * days + 1))
         shapes = .allocate(capacity: 4 * ShapeTable.doubles)
         hourTables = .allocate(capacity: 4 * ShapeTable.hourSlots)
@@ -302,12 +292,7 @@ package final class SimulationWorkspace: @unchecked Sendable {
     }
 
     deinit {
-        budgetUsed.deallocate()
-        nextPolicy.deallocate()
-        displayedContent.deallocate()
-        exhausted.deallocate()
-        queued.deallocate()
-        displayedError.deallocate()
+        instanceState.deallocate()
         clockTables.deallocate()
         shapes.deallocate()
         hourTables.deallocate()

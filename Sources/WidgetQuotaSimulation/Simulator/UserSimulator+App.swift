@@ -10,9 +10,9 @@ extension UserSimulator {
         // A new session, or the open one goes on. Set before the app's own work, so a
         // reload it asks for after its fetch (seconds later) is exempt from the budget.
         foregroundUntil = now + constants.foregroundSeconds
-        nextAppClose = foregroundUntil
+        schedule.appClose = foregroundUntil
         if !alreadyOpen { appForeground(at: now) }
-        let next = appClock.next(&appOpenRandom, exponentialTables)
+        let next = appClock.next(&random.appOpen, exponentialTables)
         updateRare()
         return next
     }
@@ -38,8 +38,8 @@ extension UserSimulator {
     /// behind branches: whether a glance finds stale content is a coin flip the branch predictor
     /// cannot learn, and glances are a quarter of all events.
     @inline(__always) mutating func glance(at t: Double) {
-        let shownContent = displayedContent[0]
-        let isError = displayedError[0] || shownContent == -.infinity
+        let shownContent = instanceState.displayedContent[0]
+        let isError = instanceState.displayedError[0] || shownContent == -.infinity
         let shown = t - shownContent
         observer.record(.glance(ageSeconds: isError ? nil : shown, error: isError), local: t, utc: utc(t))
         guard counted(t) else { return }
@@ -53,6 +53,6 @@ extension UserSimulator {
         tally.overTargetGlances &+= error | Int64(shown > constants.freshnessTargetSeconds ? 1 : 0)
         tally.staleGlances &+= stale
         tally.outageStaleGlances &+= stale & outage
-        if let ages, !isError { ages[AgeHistogram.index(ageSeconds: shown)] &+= 1 }
+        if let ages = collected.ages, !isError { ages[AgeHistogram.index(ageSeconds: shown)] &+= 1 }
     }
 }

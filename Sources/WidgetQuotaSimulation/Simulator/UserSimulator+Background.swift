@@ -11,14 +11,14 @@ extension UserSimulator {
         observer.record(.bgTaskSubmit(accepted: !backgroundPending), local: t, utc: utc(t))
         guard !backgroundPending else { return }
         backgroundPending = true
-        nextBackgroundLaunch = scheduleBackground(from: t)
+        schedule.backgroundLaunch = scheduleBackground(from: t)
     }
 
     /// When iOS launches a task submitted at `t`: not before the earliest begin date, then at a
     /// rate that gives the run's launches per day, mostly at night, almost never in Low Power Mode.
     mutating func scheduleBackground(from t: Double) -> Double {
         let earliest = aligned(t + constants.backgroundIntervalSeconds)
-        return backgroundClock.next(after: earliest, &backgroundLaunchRandom, exponentialTables)
+        return backgroundClock.next(after: earliest, &random.backgroundLaunch, exponentialTables)
     }
 
     mutating func backgroundLaunch(at t: Double) {
@@ -32,7 +32,7 @@ extension UserSimulator {
                 success = fetch(at: t, actor: .background)
                 end = lastFetchEnd
                 // A retry within the slice keeps the task running; it completes after the last attempt.
-                if nextRetry != .infinity && retryActor == .background { return }
+                if schedule.retry != .infinity && retryActor == .background { return }
             } else {
                 observer.record(.cacheHit(instance: nil), local: t, utc: utc(t))
             }

@@ -23,14 +23,14 @@ extension UserSimulator {
         if counted(t - 1) {
             tally.instanceDays += Int64(instances)
             var count: Int64 = 0
-            for i in 0..<instances where exhausted[i] { count += 1 }
+            for i in 0..<instances where instanceState.exhausted[i] { count += 1 }
             tally.exhaustedInstanceDays += count
         }
         for i in 0..<instances {
-            budgetUsed[i] = 0
-            exhausted[i] = false
-            if queued[i] {
-                queued[i] = false
+            instanceState.budgetUsed[i] = 0
+            instanceState.exhausted[i] = false
+            if instanceState.queued[i] {
+                instanceState.queued[i] = false
                 getTimeline(i, at: t, origin: .queued)
             }
         }

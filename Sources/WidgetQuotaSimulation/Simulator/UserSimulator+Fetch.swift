@@ -20,7 +20,7 @@ extension UserSimulator {
                 ok = false
                 break
             }
-            let failed = apiOutcomeRandom.bernoulli(threshold: failureThreshold(atLocal: sendTime))
+            let failed = random.apiOutcome.bernoulli(threshold: failureThreshold(atLocal: sendTime))
             let duration = failed ? failedRequestSeconds() : constants.successSeconds
             if isCounted {
                 tally.requests &+= 1
@@ -30,7 +30,7 @@ extension UserSimulator {
                 tally.backgroundRequests &+= Int64(actor == .background ? 1 : 0)
                 tally.failedRequests &+= Int64(failed ? 1 : 0)
             }
-            if let buckets { countInMinute(sentAtUTC: utc(sendTime), buckets) }
+            if let buckets = collected.buckets { countInMinute(sentAtUTC: utc(sendTime), buckets) }
             observer.record(
                 .apiRequest(actor: actor, success: !failed, durationSeconds: duration, instance: instance),
                 local: sendTime, utc: utc(sendTime))
@@ -66,17 +66,17 @@ extension UserSimulator {
             var delay = 0.0
             if constants.retries, retryAttempt < constants.maxRetries {
                 delay = constants.retryBaseSeconds * Foundation.pow(2, Double(retryAttempt))
-                if constants.retryJitter { delay *= apiOutcomeRandom.uniform() }
+                if constants.retryJitter { delay *= random.apiOutcome.uniform() }
             }
             // A background task cannot wait past its slice.
             if constants.retries, retryAttempt < constants.maxRetries, actor != .background || t + elapsed + delay < backgroundDeadline {
                 // One retry at a time: a background task whose retry this one replaces ends here.
-                if nextRetry != .infinity && retryActor == .background && actor != .background {
+                if schedule.retry != .infinity && retryActor == .background && actor != .background {
                     let end = Swift.min(t, backgroundDeadline)
                     observer.record(.bgTaskComplete(success: false), local: end, utc: utc(end))
                 }
                 retryAttempt += 1
-                nextRetry = t + elapsed + delay
+                schedule.retry = t + elapsed + delay
                 retryActor = actor
                 retryInstance = instance ?? 0
                 updateRare()
@@ -89,13 +89,13 @@ extension UserSimulator {
 
     /// How old the backend's answer is when this fetch gets it (out of line: backend designs only).
     @inline(never) mutating func backendLag() -> Double {
-        constants.backendLagSeconds * backendLagRandom.uniform()
+        constants.backendLagSeconds * random.backendLag.uniform()
     }
 
     /// How long a failed request takes: the timeout when it hangs, else a fast failure. Out of
     /// line, as failures are rare: its constants stay out of every fetch's set-up.
     @inline(never) mutating func failedRequestSeconds() -> Double {
-        apiOutcomeRandom.uniform() < constants.hangShareOfFailures ? constants.timeoutSeconds : constants.fastFailureSeconds
+        random.apiOutcome.uniform() < constants.hangShareOfFailures ? constants.timeoutSeconds : constants.fastFailureSeconds
     }
 
     /// Adds a request sent at UTC `u` to its minute of the counted window (and to its half of
@@ -106,17 +106,17 @@ extension UserSimulator {
         guard minute < constants.countedMinutes else { return }
         let count = buckets[minute] &+ 1
         buckets[minute] = count
-        peakPerMinute = max(peakPerMinute, count)
-        if let halfBuckets { halfBuckets[minute] &+= 1 }
-        if let broadcastBuckets { broadcastBuckets[minute] &+= 1 }
+        collected.peakPerMinute = max(collected.peakPerMinute, count)
+        if let halfBuckets = collected.halfBuckets { halfBuckets[minute] &+= 1 }
+        if let broadcastBuckets = collected.broadcastBuckets { broadcastBuckets[minute] &+= 1 }
         // One unsigned comparison tests both ends: a minute before the first complete quota
         // day wraps to a huge value (`completeQuotaMinutes` is never negative).
         let q = UInt(bitPattern: minute &- constants.quotaStartMinute)
-        if let quotaDays, q < UInt(bitPattern: constants.completeQuotaMinutes) {
+        if let quotaDays = collected.quotaDays, q < UInt(bitPattern: constants.completeQuotaMinutes) {
             let day = Int(bitPattern: q / UInt(TimeUnits.minutesPerDay))
             let dayCount = quotaDays[day] &+ 1
             quotaDays[day] = dayCount
-            peakQuotaDay = max(peakQuotaDay, dayCount)
+            collected.peakQuotaDay = max(collected.peakQuotaDay, dayCount)
         }
     }
 

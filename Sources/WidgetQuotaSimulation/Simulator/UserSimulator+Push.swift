@@ -10,12 +10,12 @@ extension UserSimulator {
     mutating func push(at t: Double) {
         if constants.broadcastPushes {
             // Counted apart, and kept out of the halves the projection measures its noise with.
-            let half = halfBuckets
-            broadcastBuckets = broadcastBucketsOfTask
-            halfBuckets = nil
+            let half = collected.halfBuckets
+            collected.broadcastBuckets = collected.broadcastBucketsOfTask
+            collected.halfBuckets = nil
             deliverPush(at: t)
-            broadcastBuckets = nil
-            halfBuckets = half
+            collected.broadcastBuckets = nil
+            collected.halfBuckets = half
         } else {
             deliverPush(at: t)
         }
@@ -40,7 +40,7 @@ extension UserSimulator {
     /// in Low Power Mode (unless the scenario says it does), at most `silentPushesPerHour` an hour
     /// (a token bucket), and then with the delivery share (they are low priority).
     mutating func pushDelivered(at t: Double) -> Bool {
-        let drawn = pushDeliveryRandom.bernoulli(threshold: constants.pushDeliveryThreshold)
+        let drawn = random.pushDelivery.bernoulli(threshold: constants.pushDeliveryThreshold)
         if traits.forceQuits { return false }
         if !constants.silentPushesInLowPower && lowPowerDays[day(t)] { return false }
         let limit = constants.silentPushesPerHour
@@ -59,7 +59,7 @@ extension UserSimulator {
         guard nextKeyChange < keyChanges.count else { return .infinity }
         let change = keyChanges[nextKeyChange]
         nextKeyChange += 1
-        let arrival = change + utcOffset + constants.deliveryWindowSeconds * pushRandom.uniform()
+        let arrival = change + utcOffset + constants.deliveryWindowSeconds * random.push.uniform()
         return Swift.max(arrival, now)
     }
 }

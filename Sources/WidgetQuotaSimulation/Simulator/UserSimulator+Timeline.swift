@@ -7,7 +7,7 @@ import WidgetQuotaSupport
 extension UserSimulator {
     @inline(__always) mutating func getTimeline(_ i: Int, at t: Double, origin: TimelineOrigin) {
         let exempt = constants.foregroundReloadsExempt && t < foregroundUntil
-        guard admitsGetTimeline(i, at: t, origin: origin, exempt: exempt, used: &budgetUsed[i]) else {
+        guard admitsGetTimeline(i, at: t, origin: origin, exempt: exempt, used: &instanceState.budgetUsed[i]) else {
             if counted(t) { tally.droppedReloads += 1 }
             return
         }
@@ -15,7 +15,7 @@ extension UserSimulator {
         observer.record(.getTimeline(instance: i, origin: origin, budgetExempt: exempt), local: t, utc: utc(t))
         buildTimeline(i, at: t, fetching: constants.fetchOnGetTimeline, cachedContent: contentTime)
         if !constants.policyNever {
-            nextPolicy[i] = policyTime(after: t)
+            instanceState.nextPolicy[i] = policyTime(after: t)
             updatePolicy()
         }
     }
@@ -32,9 +32,9 @@ extension UserSimulator {
     ) -> Bool {
         if exempt { return true }
         guard used < traits.budgetPerInstance else {
-            if !exhausted[i] { observer.record(.budgetExhausted(instance: i), local: t, utc: utc(t)) }
-            exhausted[i] = true
-            if origin != .system { queued[i] = true }
+            if !instanceState.exhausted[i] { observer.record(.budgetExhausted(instance: i), local: t, utc: utc(t)) }
+            instanceState.exhausted[i] = true
+            if origin != .system { instanceState.queued[i] = true }
             return false
         }
         used += 1
@@ -50,8 +50,8 @@ extension UserSimulator {
         if fetching { return fetchOrReadCache(i, at: t) }
         let fresh = constants.hasTTL && t - cachedContent <= constants.ttl
         observer.record(fresh ? .cacheHit(instance: i) : .cacheStale(instance: i), local: t, utc: utc(t))
-        displayedContent[i] = cachedContent
-        displayedError[i] = false
+        instanceState.displayedContent[i] = cachedContent
+        instanceState.displayedError[i] = false
         return false
     }
 
@@ -61,17 +61,17 @@ extension UserSimulator {
     @inline(__always) @discardableResult mutating func fetchOrReadCache(_ i: Int, at t: Double) -> Bool {
         if constants.hasTTL && t - contentTime <= constants.ttl {
             observer.record(.cacheHit(instance: i), local: t, utc: utc(t))
-            displayedContent[i] = contentTime
-            displayedError[i] = false
+            instanceState.displayedContent[i] = contentTime
+            instanceState.displayedError[i] = false
             return false
         }
         if extensionFetch(i, at: t) {
-            displayedContent[i] = contentTime
-            displayedError[i] = false
+            instanceState.displayedContent[i] = contentTime
+            instanceState.displayedError[i] = false
         } else if !constants.hasTTL {
-            displayedError[i] = true
+            instanceState.displayedError[i] = true
         } else {
-            displayedContent[i] = contentTime
+            instanceState.displayedContent[i] = contentTime
         }
         return true
     }
@@ -155,7 +155,7 @@ extension UserSimulator {
             let period = constants.alignPeriod
             return UserSimulator.ceil((time - wallClockPhase) / period) * period + wallClockPhase
         }
-        if constants.jitterSeconds > 0 { return time + reloadJitterRandom.uniform() * constants.jitterSeconds }
+        if constants.jitterSeconds > 0 { return time + random.reloadJitter.uniform() * constants.jitterSeconds }
         return time
     }
 

@@ -20,22 +20,22 @@ extension UserSimulator {
     /// pending retry, perhaps later. The run then stops at the earlier of the two, and the next
     /// run goes on to the new one if that is later.
     @inline(__always) mutating func advanceInWidgetRuns(fetching: Bool) {
-        var nextWidget = self.nextWidget
-        var nextAppOpen = self.nextAppOpen
+        var widgetIndex = self.schedule.widget
+        var appOpenTime = self.schedule.appOpen
         while true {
-            let now = min(nextRareEvent, nextAppOpen)
-            nextWidget = widgetRun(from: nextWidget, before: now, fetching: fetching)
-            if fetching && min(nextRareEvent, nextAppOpen) != now { continue }
+            let now = min(schedule.rareEvent, appOpenTime)
+            widgetIndex = widgetRun(from: widgetIndex, before: now, fetching: fetching)
+            if fetching && min(schedule.rareEvent, appOpenTime) != now { continue }
             if now >= endLocal { break }
-            if nextRareEvent == now {
-                if nextRareSource == .stop { break }
+            if schedule.rareEvent == now {
+                if schedule.rareSource == .stop { break }
                 rareEvent(at: now)
             } else {
-                nextAppOpen = appOpen(at: now)
+                appOpenTime = appOpen(at: now)
             }
         }
-        self.nextWidget = nextWidget
-        self.nextAppOpen = nextAppOpen
+        self.schedule.widget = widgetIndex
+        self.schedule.appOpen = appOpenTime
     }
 
     /// Handles the widget's events (from index `first`) and the policy reloads that come before
@@ -58,7 +58,7 @@ extension UserSimulator {
     /// instance draw, and the policy reload none.
     @inline(__always) mutating func widgetRun(from first: Int, before end: Double, fetching: Bool) -> Int {
         let times = widget.times
-        var policy = nextPolicy[0]
+        var policy = instanceState.nextPolicy[0]
         // A third of the runs are empty: nothing else to read or write back for them.
         guard min(times[first], policy) < end else { return first }
         let kinds = widget.kinds
@@ -68,10 +68,10 @@ extension UserSimulator {
         // A run lies within one local day: it ends at the next midnight (a rare event) at the
         // latest, and nothing before the last midnight is left. The counted window is whole
         // days, so the run is counted or not as a whole.
-        let isCounted = counted(nextMidnight - .secondsPerDay)
+        let isCounted = counted(schedule.midnight - .secondsPerDay)
         var bound = end
         var k = first
-        var used = budgetUsed[0]
+        var used = instanceState.budgetUsed[0]
         var getTimelines: Int64 = 0
         var dropped: Int64 = 0
         while true {
@@ -98,12 +98,12 @@ extension UserSimulator {
             observer.record(
                 .getTimeline(instance: 0, origin: isWidget ? .system : .policy, budgetExempt: exempt), local: now, utc: utc(now))
             // A failed fetch may have scheduled a retry.
-            if buildTimeline(0, at: now, fetching: fetching, cachedContent: cachedContent) { bound = min(bound, nextRareEvent) }
+            if buildTimeline(0, at: now, fetching: fetching, cachedContent: cachedContent) { bound = min(bound, schedule.rareEvent) }
             policy = fetching ? policyTime(after: now) : afterIdle(now + delay)
         }
-        nextPolicy[0] = policy
-        nextPolicyReload = policy
-        budgetUsed[0] = used
+        instanceState.nextPolicy[0] = policy
+        schedule.policyReload = policy
+        instanceState.budgetUsed[0] = used
         if isCounted {
             tally.getTimelines += getTimelines
             tally.droppedReloads += dropped

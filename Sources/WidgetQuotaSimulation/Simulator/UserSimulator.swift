@@ -23,20 +23,38 @@ package struct UserSimulator<Observer: SimulationObserver> {
     let workspace: SimulationWorkspace
     let exponentialTables: ExponentialTables
 
-    // Random streams, one per source.
-    var appOpenRandom: RandomStream
-    var backgroundLaunchRandom: RandomStream
-    var pushRandom: RandomStream
-    /// Which instance a system getTimeline call goes to (users with several widgets).
-    var instanceRandom: RandomStream
-    var apiOutcomeRandom: RandomStream
-    var reloadJitterRandom: RandomStream
-    var pushDeliveryRandom: RandomStream
-    var backendLagRandom: RandomStream
+    /// Random streams, one per source of events.
+    var random: UserRandomStreams
+    /// When each source of events comes next.
+    var schedule = EventSchedule()
+    /// Each widget instance's state (in the workspace, or in another one for a copy that goes
+    /// its own way).
+    var instanceState: InstanceState
+    let instances: Int
+    /// What the engine collects from the user: per-minute and per-quota-day counts, peaks, ages.
+    package var collected = UserLoadCollectors()
+    package var tally = UserTally()
+    package var monthRequests = 0
+
+    // MARK: The user's window
 
     /// System getTimeline calls and glances of the whole window, in time order.
     let widget: WidgetStream
-    // Clocks of the other sources.
+    /// Whether each local day is spent in Low Power Mode, and its getTimeline multiplier (days + 1 entries).
+    let lowPowerDays: UnsafePointer<Bool>
+    let dayFactors: UnsafePointer<Double>
+    let utcOffset: Double
+    let endLocal: Double
+    /// This device's fixed offset from the wall-clock boundaries (aligned designs with jitter).
+    package let wallClockPhase: Double
+    /// When in its day this device's reload budget renews.
+    let budgetRenewalPhase: Double
+    /// When in its local day this device goes idle for the night, and for how long (see `afterIdle(_:)`).
+    let idleStart: Double
+    let idleLength: Double
+
+    // MARK: Clocks of the app, pushes and background launches
+
     var appClock: PoissonClock
     var pushClock: PoissonClock
     /// Launch process of BGAppRefreshTask once its earliest begin date has passed.
@@ -47,40 +65,13 @@ package struct UserSimulator<Observer: SimulationObserver> {
     /// The silent-push throttle: tokens left (at most `silentPushesPerHour`) and when last counted.
     var pushTokens = 0.0
     var pushTokensAt = 0.0
-    /// Per-minute requests of broadcast fetches, set while one runs (nil otherwise).
-    var broadcastBuckets: UnsafeMutablePointer<Int32>?
-    /// Where `broadcastBuckets` points during a broadcast fetch (owned by the engine; nil: not collected).
-    package var broadcastBucketsOfTask: UnsafeMutablePointer<Int32>?
 
-    // Per-instance state (in the workspace, or in another one for a copy that goes its own way).
-    let instances: Int
-    var budgetUsed: UnsafeMutablePointer<Int>
-    var exhausted: UnsafeMutablePointer<Bool>
-    var queued: UnsafeMutablePointer<Bool>
-    var nextPolicy: UnsafeMutablePointer<Double>
-    /// Content time shown by each instance; -inf = placeholder.
-    var displayedContent: UnsafeMutablePointer<Double>
-    var displayedError: UnsafeMutablePointer<Bool>
-    /// Whether each local day is spent in Low Power Mode, and its getTimeline multiplier (days + 1 entries).
-    let lowPowerDays: UnsafePointer<Bool>
-    let dayFactors: UnsafePointer<Double>
+    // MARK: The app and its fetches
 
-    // State.
+    /// The content the app last wrote to the cache (its time; -inf: none yet).
     var contentTime = -Double.infinity
     var foregroundUntil = -Double.infinity
     var backgroundPending = false
-    var retryAttempt = 0
-    var nextRetry = Double.infinity
-    /// This device's fixed offset from the wall-clock boundaries (aligned designs with jitter).
-    package let wallClockPhase: Double
-    /// When in its day this device's reload budget renews.
-    let budgetRenewalPhase: Double
-    /// When in its local day this device goes idle for the night, and for how long (see `afterIdle(_:)`).
-    let idleStart: Double
-    let idleLength: Double
-    var retryActor = RequestActor.app
-    /// The widget instance whose getTimeline a widget-extension retry completes.
-    var retryInstance = 0
     /// End of the running background task's slice, of the time a push wakes the app for, and
     /// of the time the extension's getTimeline has (the same allowance as a task's slice).
     var backgroundDeadline = -Double.infinity
@@ -88,25 +79,14 @@ package struct UserSimulator<Observer: SimulationObserver> {
     var extensionDeadline = -Double.infinity
     /// When the last fetch ended (its last response, or the slice's end).
     var lastFetchEnd = 0.0
-    let utcOffset: Double
+    /// The failed fetch being retried: its attempt, who sent it, and the widget instance whose
+    /// getTimeline a widget-extension retry completes.
+    var retryAttempt = 0
+    var retryActor = RequestActor.app
+    var retryInstance = 0
 
-    // Next event times.
-    /// The next of the widget's own events (an index into `widget`).
-    var nextWidget = 0
-    var nextAppOpen = Double.infinity
-    var nextMidnight = Double.secondsPerDay
-    var nextAppClose = Double.infinity
-    var nextBackgroundLaunch = Double.infinity
-    var nextPush = Double.infinity
-    var nextBudgetRenewal = 0.0
-    /// Where `advance(until:)` stops (+infinity: at the window's end).
-    var stopTime = Double.infinity
-    /// Earliest of the rare sources above, `nextRetry` and `stopTime`, and which one (see `Source`).
-    var nextRareEvent = 0.0
-    var nextRareSource = Source.midnight
-    /// Earliest policy reload over the instances, and its instance (lowest index on ties).
-    var nextPolicyReload = Double.infinity
-    var nextPolicyReloadInstance = 0
+    // MARK: Aligned policies
+
     /// Aligned designs: the boundary `policyTime(after:)` expects to find (its index k, the
     /// floor of (from − phase) ÷ period, and the boundary (k + 1) × period + phase) and the
     /// boundary after it (`predictedBoundary(from:)`). +infinity until the first timeline.
@@ -114,7 +94,7 @@ package struct UserSimulator<Observer: SimulationObserver> {
     var expectedBoundary = Double.infinity
     var boundaryAfterExpected = Double.infinity
 
-    enum Source { case midnight, close, background, push, retry, budget, stop }
+    typealias Source = RareEventSource
 
     /// Whether `advance(until:)` hands the widget's events and the policy reloads between two
     /// other events to `widgetRun(from:before:fetching:)` (see there): the user has one
@@ -122,23 +102,6 @@ package struct UserSimulator<Observer: SimulationObserver> {
     /// without jitter for a widget that fetches, a fixed delay without jitter for one that
     /// reads the cache only. Tests turn it off to hold the two paths to each other.
     package var usesWidgetRuns: Bool
-
-    package var tally = UserTally()
-    package var monthRequests = 0
-    let endLocal: Double
-
-    /// Per-minute request counts of the counted UTC window, owned by the engine (nil: not collected).
-    package var buckets: UnsafeMutablePointer<Int32>?
-    /// The same counts for half of the users only (set for odd users), from which the projection
-    /// measures the sample's own noise (nil: not collected).
-    var halfBuckets: UnsafeMutablePointer<Int32>?
-    /// Requests per complete quota day, owned by the engine (nil: not collected).
-    var quotaDays: UnsafeMutablePointer<Int64>?
-    /// Running peaks of the population simulated so far (carried from user to user by the engine).
-    package var peakPerMinute: Int32 = 0
-    var peakQuotaDay: Int64 = 0
-    /// Content-age histogram at glances, owned by the engine (nil: not collected).
-    var ages: UnsafeMutablePointer<Int64>?
 
     /// A simulator with its own workspace (tracing, tests).
     package init(model: borrowing SimulationModel, user: Int, observer: Observer) {
@@ -171,18 +134,11 @@ package struct UserSimulator<Observer: SimulationObserver> {
         let seed = model.scenario.horizon.seed
         let run = UInt64(model.run)
         let u = UInt64(user)
-        appOpenRandom = RandomStream(seed: seed, .appOpens, run, u)
-        backgroundLaunchRandom = RandomStream(seed: seed, .backgroundRuns, run, u)
-        pushRandom = RandomStream(seed: seed, .pushes, run, u)
-        instanceRandom = RandomStream(seed: seed, .instances, run, u)
-        apiOutcomeRandom = RandomStream(seed: seed, .apiOutcomes, run, u)
-        reloadJitterRandom = RandomStream(seed: seed, .reloadPolicy, run, u)
-        pushDeliveryRandom = RandomStream(seed: seed, .pushDelivery, run, u)
-        backendLagRandom = RandomStream(seed: seed, .backendLag, run, u)
+        random = UserRandomStreams(seed: seed, run: run, user: u)
         var phaseRandom = RandomStream(seed: seed, .phases, run, u)
         budgetRenewalPhase = phaseRandom.uniform() * .secondsPerDay
         wallClockPhase = constants.aligned ? min(constants.jitterSeconds, constants.alignPeriod) * phaseRandom.uniform() : 0
-        nextBudgetRenewal = budgetRenewalPhase
+        schedule.budgetRenewal = budgetRenewalPhase
 
         let days = constants.simulatedDays
         let lowPower = activity.lowPower
@@ -209,15 +165,8 @@ package struct UserSimulator<Observer: SimulationObserver> {
 
         let instances = traits.instances
         self.instances = instances
-        (budgetUsed, exhausted, queued, nextPolicy, displayedContent, displayedError) = Self.instanceArrays(of: ws)
-        for i in 0..<instances {
-            budgetUsed[i] = 0
-            exhausted[i] = false
-            queued[i] = false
-            nextPolicy[i] = .infinity
-            displayedContent[i] = -.infinity
-            displayedError[i] = false
-        }
+        instanceState = ws.instanceState
+        instanceState.reset(count: instances)
         endLocal = constants.endLocal
         // The policy reload must draw nothing (an aligned one's jitter is a fixed phase); a widget
         // that only reads the cache keeps its reload in a local as a fixed delay.
@@ -268,10 +217,7 @@ package struct UserSimulator<Observer: SimulationObserver> {
         var calm = self
         calm.constants = constants.withoutOutages()
         calm.moveInstanceState(to: calmWorkspace)
-        calm.buckets = nil
-        calm.halfBuckets = nil
-        calm.quotaDays = nil
-        calm.ages = nil
+        calm.collected.stopCounting()
         advance(until: .infinity)
         tally.users = 1
         calm.advance(until: .infinity)
@@ -280,21 +226,8 @@ package struct UserSimulator<Observer: SimulationObserver> {
 
     /// Copies the per-instance state into `ws` and keeps it there from now on.
     private mutating func moveInstanceState(to ws: SimulationWorkspace) {
-        ws.budgetUsed.update(from: budgetUsed, count: instances)
-        ws.exhausted.update(from: exhausted, count: instances)
-        ws.queued.update(from: queued, count: instances)
-        ws.nextPolicy.update(from: nextPolicy, count: instances)
-        ws.displayedContent.update(from: displayedContent, count: instances)
-        ws.displayedError.update(from: displayedError, count: instances)
-        (budgetUsed, exhausted, queued, nextPolicy, displayedContent, displayedError) = Self.instanceArrays(of: ws)
-    }
-
-    /// `ws`'s per-instance arrays, in the order of the simulator's properties.
-    private static func instanceArrays(of ws: SimulationWorkspace) -> (
-        UnsafeMutablePointer<Int>, UnsafeMutablePointer<Bool>, UnsafeMutablePointer<Bool>,
-        UnsafeMutablePointer<Double>, UnsafeMutablePointer<Double>, UnsafeMutablePointer<Bool>
-    ) {
-        (ws.budgetUsed, ws.exhausted, ws.queued, ws.nextPolicy, ws.displayedContent, ws.displayedError)
+        instanceState.copy(to: ws.instanceState, count: instances)
+        instanceState = ws.instanceState
     }
 
     /// Builds each instance's first timeline (WidgetKit asks for one when the widget is added,
@@ -302,17 +235,17 @@ package struct UserSimulator<Observer: SimulationObserver> {
     /// background request made at install.
     private mutating func begin() {
         for i in 0..<instances { getTimeline(i, at: 0, origin: .system) }
-        nextAppOpen = appClock.next(&appOpenRandom, exponentialTables)
+        schedule.appOpen = appClock.next(&random.appOpen, exponentialTables)
         if constants.broadcastPushes {
             // The first change delivered inside the window.
             while nextKeyChange < keyChanges.count && keyChanges[nextKeyChange] + utcOffset < 0 { nextKeyChange += 1 }
-            nextPush = nextBroadcastPush(after: 0)
+            schedule.push = nextBroadcastPush(after: 0)
         } else {
-            nextPush = pushClock.next(&pushRandom, exponentialTables)
+            schedule.push = pushClock.next(&random.push, exponentialTables)
         }
         if constants.fetchOnBackground {
             // Apps that use background refresh submitted a request at install.
-            nextBackgroundLaunch = scheduleBackground(from: 0)
+            schedule.backgroundLaunch = scheduleBackground(from: 0)
             backgroundPending = true
         }
         updateRare()
@@ -321,7 +254,7 @@ package struct UserSimulator<Observer: SimulationObserver> {
     /// Handles events in time order until the first at or after `stop`, or the window's end;
     /// a later call goes on exactly where this one stopped.
     private mutating func advance(until stop: Double) {
-        stopTime = stop
+        schedule.stop = stop
         updateRare()
         if usesWidgetRuns {
             if constants.fetchOnGetTimeline {
@@ -334,69 +267,70 @@ package struct UserSimulator<Observer: SimulationObserver> {
         let instances = self.instances
         let times = widget.times
         let kinds = widget.kinds
-        var nextWidget = self.nextWidget
-        var nextAppOpen = self.nextAppOpen
+        var widgetIndex = self.schedule.widget
+        var appOpenTime = self.schedule.appOpen
         // The earliest event that is not the widget's own; the stream ends with +infinity.
-        var nextOtherEvent = min(nextRareEvent, min(nextAppOpen, nextPolicyReload))
+        var nextOtherEvent = min(schedule.rareEvent, min(appOpenTime, schedule.policyReload))
 
         while true {
-            let t = times[nextWidget]
+            let t = times[widgetIndex]
             if t < nextOtherEvent {
-                let kind = kinds[nextWidget]
-                nextWidget += 1
+                let kind = kinds[widgetIndex]
+                widgetIndex += 1
                 if kind == .glance {
                     glance(at: t)  // only reads what is shown
                     continue
                 }
-                let instance = instances == 1 ? 0 : Int(instanceRandom.next() % UInt64(instances))
+                let instance = instances == 1 ? 0 : Int(random.instance.next() % UInt64(instances))
                 getTimeline(instance, at: t, origin: .system)
-                nextOtherEvent = min(nextRareEvent, min(nextAppOpen, nextPolicyReload))  // the policy reload or a retry may have moved
+                // The policy reload or a retry may have moved.
+                nextOtherEvent = min(schedule.rareEvent, min(appOpenTime, schedule.policyReload))
                 continue
             }
             let now = nextOtherEvent
             if now >= endLocal { break }
             // Ties go to the rare sources, then app opens, then policy reloads (fixed times can tie).
-            if nextRareEvent == now {
-                if nextRareSource == .stop { break }
+            if schedule.rareEvent == now {
+                if schedule.rareSource == .stop { break }
                 rareEvent(at: now)
-            } else if nextAppOpen == now {
-                nextAppOpen = appOpen(at: now)
+            } else if appOpenTime == now {
+                appOpenTime = appOpen(at: now)
             } else {
-                let i = nextPolicyReloadInstance
-                nextPolicy[i] = .infinity
+                let i = schedule.policyReloadInstance
+                instanceState.nextPolicy[i] = .infinity
                 updatePolicy()
                 getTimeline(i, at: now, origin: .policy)
             }
-            nextOtherEvent = min(nextRareEvent, min(nextAppOpen, nextPolicyReload))
+            nextOtherEvent = min(schedule.rareEvent, min(appOpenTime, schedule.policyReload))
         }
-        self.nextWidget = nextWidget
-        self.nextAppOpen = nextAppOpen
+        self.schedule.widget = widgetIndex
+        self.schedule.appOpen = appOpenTime
     }
 
     /// Handles the rare source that is due at `t`.
     mutating func rareEvent(at t: Double) {
-        switch nextRareSource {
+        switch schedule.rareSource {
         case .midnight:
             midnight(t)
-            nextMidnight = t + .secondsPerDay
+            schedule.midnight = t + .secondsPerDay
         case .close:
-            nextAppClose = .infinity
+            schedule.appClose = .infinity
             observer.record(.appBackground, local: t, utc: utc(t))
             if constants.fetchOnBackground { submitBackground(at: t) }
         case .background:
             backgroundPending = false
             backgroundLaunch(at: t)
-            nextBackgroundLaunch = .infinity
+            schedule.backgroundLaunch = .infinity
             submitBackground(at: t)
         case .push:
             push(at: t)
-            nextPush = constants.broadcastPushes ? nextBroadcastPush(after: t) : pushClock.next(&pushRandom, exponentialTables)
+            schedule.push = constants.broadcastPushes ? nextBroadcastPush(after: t) : pushClock.next(&random.push, exponentialTables)
         case .retry:
-            nextRetry = .infinity
+            schedule.retry = .infinity
             retry(at: t)
         case .budget:
             budgetReset(t)
-            nextBudgetRenewal = t + .secondsPerDay
+            schedule.budgetRenewal = t + .secondsPerDay
         case .stop:
             return  // `advance(until:)` stops before it
         }
@@ -417,61 +351,61 @@ package struct UserSimulator<Observer: SimulationObserver> {
         if counted(t) { tally.retries += 1 }
         let ok = fetch(at: t, actor: actor, instance: actor == .widgetExtension ? instance : nil)
         if ok && actor == .widgetExtension {
-            displayedContent[instance] = contentTime
-            displayedError[instance] = false
+            instanceState.displayedContent[instance] = contentTime
+            instanceState.displayedError[instance] = false
         }
-        if actor == .background && nextRetry == .infinity {
+        if actor == .background && schedule.retry == .infinity {
             observer.record(.bgTaskComplete(success: ok), local: lastFetchEnd, utc: utc(lastFetchEnd))
         }
     }
 
     /// Recomputes the earliest rare event (in the original precedence on ties).
     @inline(__always) mutating func updateRare() {
-        var t = nextMidnight
+        var t = schedule.midnight
         var s = Source.midnight
-        if nextAppClose < t {
-            t = nextAppClose
+        if schedule.appClose < t {
+            t = schedule.appClose
             s = .close
         }
-        if nextBackgroundLaunch < t {
-            t = nextBackgroundLaunch
+        if schedule.backgroundLaunch < t {
+            t = schedule.backgroundLaunch
             s = .background
         }
-        if nextPush < t {
-            t = nextPush
+        if schedule.push < t {
+            t = schedule.push
             s = .push
         }
-        if nextRetry < t {
-            t = nextRetry
+        if schedule.retry < t {
+            t = schedule.retry
             s = .retry
         }
-        if nextBudgetRenewal < t {
-            t = nextBudgetRenewal
+        if schedule.budgetRenewal < t {
+            t = schedule.budgetRenewal
             s = .budget
         }
         // A stop comes before any event at its time (and no stop is +infinity).
-        if stopTime <= t && stopTime < .infinity {
-            t = stopTime
+        if schedule.stop <= t && schedule.stop < .infinity {
+            t = schedule.stop
             s = .stop
         }
-        nextRareEvent = t
-        nextRareSource = s
+        schedule.rareEvent = t
+        schedule.rareSource = s
     }
 
     /// Recomputes the earliest policy reload over the instances.
     @inline(__always) mutating func updatePolicy() {
         if instances == 1 {
-            nextPolicyReload = nextPolicy[0]
-            nextPolicyReloadInstance = 0
+            schedule.policyReload = instanceState.nextPolicy[0]
+            schedule.policyReloadInstance = 0
             return
         }
         var t = Double.infinity
         var index = 0
-        for i in 0..<instances where nextPolicy[i] < t {
-            t = nextPolicy[i]
+        for i in 0..<instances where instanceState.nextPolicy[i] < t {
+            t = instanceState.nextPolicy[i]
             index = i
         }
-        nextPolicyReload = t
-        nextPolicyReloadInstance = index
+        schedule.policyReload = t
+        schedule.policyReloadInstance = index
     }
 }
