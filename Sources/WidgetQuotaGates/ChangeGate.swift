@@ -18,7 +18,7 @@ public struct ChangeOutcome: Sendable, Equatable, Encodable {
     public struct Row: Sendable, Equatable, Encodable {
         /// Which row, e.g. `design=direct, users=1000`.
         public var row: String
-        /// BASE's and HEAD's value; for `tierChange`, the tiers' names are in `baseText` and `headText`.
+        /// BASE's value; for `tierChange`, the tiers' names are in `baseText` and `headText`.
         public var base: Double
         /// HEAD's value.
         public var head: Double

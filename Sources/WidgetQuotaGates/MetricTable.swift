@@ -35,7 +35,7 @@ public struct MetricRecord: Sendable, Equatable {
 /// become metrics named by their dotted path; a list of objects (like `quota`) adds each
 /// object's text fields (like `tier`) as labels.
 public struct MetricTable: Sendable {
-    /// Every record, in the order the JSON holds them.
+    /// Every record: rows in the order of their lists, keys in sorted order.
     public let records: [MetricRecord]
 
     /// Statistic names that end a metric path.

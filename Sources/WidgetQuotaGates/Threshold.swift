@@ -34,7 +34,7 @@ public struct ThresholdOutcome: Sendable, Equatable, Encodable {
     public var severity: Threshold.Severity
     /// The metric path the expression resolved to.
     public var metric: String
-    /// Matching rows, and those for which the bad case was true.
+    /// Rows the selector matched.
     public var rowsChecked: Int
     /// The rows that breach it.
     public var violations: [Violation]

@@ -67,13 +67,14 @@ public struct Design: Codable, Sendable, Equatable {
     public var summary: String = ""
     /// The article the design comes from.
     public var source: String = ""
-    /// What makes the API call: getTimeline, app opens, background runs, pushes, a backend.
+    /// When the paid call is made: in getTimeline, on app opens, in background runs, on silent or
+    /// WidgetKit pushes.
     public var fetchTriggers: [Trigger] = [.getTimeline]
     /// Cache lifetime; `nil` means no cache: every trigger fetches and a failure shows an error.
     public var cacheTTLMinutes: Double?
     /// When WidgetKit asks for the next timeline.
     public var reloadPolicy: ReloadPolicy = .never
-    /// Entries in one timeline and their spacing (for `atEnd` and prebuilt timelines).
+    /// Entries in one timeline (for `atEnd` and prebuilt timelines).
     public var timelineEntries: Int = 1
     /// Minutes between the entries of a timeline.
     public var entrySpacingMinutes: Double = 60

@@ -8,7 +8,7 @@ public struct Finding: Sendable, Equatable, Codable {
         public var file: String
         /// The line (1-based; nil: the file as a whole).
         public var line: Int?
-        /// The column (1-based, in characters).
+        /// The column (1-based, in Unicode scalars).
         public var column: Int?
 
         package init(file: String, line: Int? = nil, column: Int? = nil) {

@@ -260,7 +260,8 @@ public struct Platform: Codable, Sendable, Equatable {
     public var rarelyViewedReloadFactor: Double = 0.5
     /// Reload budget per instance per 24 h for a frequently viewed widget (the reload-budget notes and the timeline-model article: 40–70).
     public var reloadBudgetMin: Int = 40
-    /// The upper end of that budget; each instance draws its budget between the two.
+    /// The upper end of that budget; each user draws one budget between the two, shared by
+    /// their instances (a rarely viewed widget has `rarelyViewedBudget`).
     public var reloadBudgetMax: Int = 70
     /// Reload budget per instance per 24 h for a rarely viewed widget (the reload-budget notes: "far fewer").
     public var rarelyViewedBudget: Int = 15

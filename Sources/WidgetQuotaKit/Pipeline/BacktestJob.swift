@@ -22,7 +22,8 @@ public struct BacktestJob: Sendable {
     /// Threads to simulate on.
     public var threads = Parallel.defaultThreads
 
-    /// A back-test of `design` on the devices `split` holds out, calibrating `base` from the others; `designAssumed` says the design was not named but taken as the logs' own.
+    /// A back-test of `design` on the devices `split` holds out, calibrating `base` from the
+    /// others; `designAssumed` says the design was the scenario's baseline, not one named.
     public init(split: Backtest.Split, base: Scenario, design: Design, designAssumed: Bool) {
         self.split = split
         self.base = base

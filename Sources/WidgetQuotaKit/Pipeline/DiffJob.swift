@@ -15,16 +15,15 @@ public struct DiffJob: Sendable {
     public var thresholds: [Threshold]
     /// The comment's length limit (GitHub's by default).
     public var limit: Int
-    /// How the comparison names BASE and HEAD (default: their file names, or paths for a
-    /// `report.json`).
+    /// How the comparison names BASE (default: its file name, or its path for a `report.json`).
     public var baseLabel: String?
-    /// How the comparison names HEAD.
+    /// How the comparison names HEAD (the same default).
     public var headLabel: String?
 
-    /// The number of changed rows a comparison shows unless told otherwise.
+    /// The comment's length limit unless told otherwise: GitHub's, in UTF-16 code units.
     public static let defaultLimit = ReportDiff.commentLimit
 
-    /// A comparison of `base` with `head`, checking `thresholds`, showing at most `limit` changed rows.
+    /// A comparison of `base` with `head`, checking `thresholds`, its comment at most `limit` long.
     public init(base: String, head: String, thresholds: [Threshold] = [], limit: Int = DiffJob.defaultLimit) {
         self.basePath = base
         self.headPath = head

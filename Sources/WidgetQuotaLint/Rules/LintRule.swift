@@ -91,7 +91,7 @@ package struct LintRuleExample: Sendable {
                     continue
                 }
                 out.append(character)
-                if character == "\n" {
+                if character.unicodeScalars.last == "\n" {  // "\n" or "\r\n"
                     line += 1
                     column = 1
                 } else {

@@ -12,11 +12,13 @@ import WidgetQuotaSwiftSource
 /// is a finding at its policy when nothing in the tree can ask for a new one: no `reloadTimelines(ofKind:)` or
 /// `reloadAllTimelines()` call, no interactive control (`Button(intent:)`,
 /// `Toggle(isOn:intent:)`, whose tap reloads the widget), no widget push handler
-/// (`WidgetPushHandler`, `pushHandler(_:)`). Only checked when the tree holds the app's code too:
-/// the extension linted on its own cannot show the app's reload.
+/// (`WidgetPushHandler`, `pushHandler(_:)`). Only checked when the tree holds the app itself (an
+/// `@main` type, a `WindowGroup`, an application or scene delegate in the app's files): the
+/// extension linted on its own, or with a shared folder, cannot show the app's reload.
 ///
 /// A widget whose entries are constants (a launcher, a static shortcut) needs no reload and is not
-/// reported. Not seen: data read through a function of another file, a reload in a framework or
+/// reported. Not seen: a reload of another widget's kind only (any reload call counts), data read
+/// through a function of another file, a reload in a framework or
 /// package the tree does not hold, reloads the system makes on its own (a restart, a locale
 /// change), which keep such a widget only occasionally fresh.
 package struct NeverPolicyWithoutReloadRule: LintRule {
@@ -28,7 +30,7 @@ package struct NeverPolicyWithoutReloadRule: LintRule {
 
     package func check(_ source: LintSource) -> [Finding] {
         let tree = source.tree
-        guard !tree.swiftFiles(.app).isEmpty, !Self.canReload(tree) else { return [] }
+        guard Self.holdsApp(tree), !Self.canReload(tree) else { return [] }
         var findings = [Finding]()
         for (f, file) in tree.swiftFiles.enumerated() {
             for policy in Self.neverPolicies(in: file.index) where Self.readsChangingData(source, file: f, policy.timeline) {
@@ -73,6 +75,21 @@ package struct NeverPolicyWithoutReloadRule: LintRule {
         }
     }
 
+    /// Names that only an app's own code holds: its entry point, its scenes and delegates.
+    static let appMarkers: Set<String> = ["WindowGroup", "UIApplicationDelegate", "UIApplicationMain", "UIWindowSceneDelegate"]
+
+    /// True when the app's files hold the app itself, not only code it shares with the extension.
+    static func holdsApp(_ tree: AppSourceTree) -> Bool {
+        tree.swiftFiles(.app).contains { file in
+            let tokens = file.index.tokens
+            return tokens.indices.contains { i in
+                let t = tokens[i]
+                guard t.kind == .identifier else { return false }
+                return appMarkers.contains(t.text) || (t.text == "main" && i > 0 && tokens[i - 1].text == "@")
+            }
+        }
+    }
+
     /// True when some code of the tree can have WidgetKit ask for a new timeline.
     static func canReload(_ tree: AppSourceTree) -> Bool {
         tree.swiftFiles.contains { file in
@@ -87,7 +104,7 @@ package struct NeverPolicyWithoutReloadRule: LintRule {
 
     package func hasSomethingToCheck(_ source: LintSource) -> Bool {
         let tree = source.tree
-        return !tree.swiftFiles(.app).isEmpty
+        return Self.holdsApp(tree)
             && tree.swiftFiles.indices.contains { f in
                 Self.neverPolicies(in: tree.swiftFiles[f].index).contains { Self.readsChangingData(source, file: f, $0.timeline) }
             }
@@ -104,7 +121,10 @@ package struct NeverPolicyWithoutReloadRule: LintRule {
             }
             """
         let fetcher = """
-            import Foundation
+            import SwiftUI
+            @main struct QuoteApp: App {
+                var body: some Scene { WindowGroup { Text("Quote") } }
+            }
             struct Fetcher {
                 func refresh() async throws {
                     let (data, _) = try await URLSession.shared.data(from: URL(string: "https://api.example.com/quote")!)
@@ -177,6 +197,17 @@ package struct NeverPolicyWithoutReloadRule: LintRule {
             LintRuleExample(
                 "the extension linted on its own: the app's reload cannot be seen",
                 files: ["Widget/Provider.swift": provider.replacingOccurrences(of: "↓", with: "")]),
+            LintRuleExample(
+                "the extension and a shared folder without the app's entry point: the app's reload cannot be seen",
+                files: [
+                    "Widget/Provider.swift": provider.replacingOccurrences(of: "↓", with: ""),
+                    "Shared/Store.swift": """
+                    import Foundation
+                    enum Store {
+                        static func save(_ text: String) { UserDefaults(suiteName: "group.com.example.quote")?.set(text, forKey: "quote") }
+                    }
+                    """,
+                ]),
             LintRuleExample(
                 "`.never` only in the preview branch; the widget's own policy is `.after`",
                 files: [

@@ -215,6 +215,20 @@ public struct LintConfiguration: Sendable, Equatable {
     }
 }
 
+/// An inline `widget-quota:` comment that names something other than a rule: it silences
+/// nothing, and the report lists it (`LintReport.directiveProblems`).
+public struct LintDirectiveProblem: Sendable, Equatable, Codable {
+    /// Where the directive is.
+    public var location: Finding.Location
+    /// What is wrong with it.
+    public var message: String
+
+    package init(location: Finding.Location, message: String) {
+        self.location = location
+        self.message = message
+    }
+}
+
 /// An inline comment that silences rules, as linters have them:
 ///
 /// - `// widget-quota:disable rule-id[, rule-id]`: this line and the next;
@@ -223,9 +237,9 @@ public struct LintConfiguration: Sendable, Equatable {
 ///
 /// `all` stands for every rule. Ids are separated by commas or spaces; ` -- ` starts a free-text
 /// reason. An id that names no rule silences nothing and is reported as a `Problem`.
-public struct LintDirective: Sendable, Equatable {
+package struct LintDirective: Sendable, Equatable {
     /// Where a directive applies.
-    public enum Kind: String, Sendable, CaseIterable {
+    package enum Kind: String, Sendable, CaseIterable {
         /// `widget-quota:disable`: the comment's own line and the next line.
         case disable
         /// `widget-quota:disable-next-line`: the next line only.
@@ -235,14 +249,14 @@ public struct LintDirective: Sendable, Equatable {
     }
 
     /// A set of rules, or every rule.
-    public struct Rules: Sendable, Equatable {
+    package struct Rules: Sendable, Equatable {
         /// True for `all`.
-        public var all: Bool
+        package var all: Bool
         /// The rules named.
-        public var rules: Set<ChecklistRule>
+        package var rules: Set<ChecklistRule>
 
         /// No rule.
-        public static let empty = Rules(all: false, rules: [])
+        package static let empty = Rules(all: false, rules: [])
 
         package func contains(_ rule: ChecklistRule) -> Bool { all || rules.contains(rule) }
 
@@ -253,27 +267,17 @@ public struct LintDirective: Sendable, Equatable {
     }
 
     /// A directive that names something other than a rule.
-    public struct Problem: Sendable, Equatable, Codable {
-        /// Where the directive is.
-        public var location: Finding.Location
-        /// What is wrong with it.
-        public var message: String
-
-        package init(location: Finding.Location, message: String) {
-            self.location = location
-            self.message = message
-        }
-    }
+    package typealias Problem = LintDirectiveProblem
 
     /// The prefix that marks a directive inside a comment.
-    public static let marker = "widget-quota:"
+    package static let marker = "widget-quota:"
 
     /// How far it reaches.
-    public var kind: Kind
+    package var kind: Kind
     /// The rules it silences.
-    public var rules: Rules
+    package var rules: Rules
     /// Words in the id list that name no rule.
-    public var unknown: [String]
+    package var unknown: [String]
 
     /// The directive in a comment's text, or nil when it holds none. A directive with no rule id
     /// is not one (`// widget-quota:disable` alone silences nothing; it is reported as a problem).

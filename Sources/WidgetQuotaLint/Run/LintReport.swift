@@ -51,7 +51,8 @@ public struct LintReport: Sendable, Equatable {
     public struct ReadFile: Sendable, Equatable, Hashable, Codable {
         /// The path.
         public var path: String
-        /// The target it is compiled into.
+        /// What the file is to the app: a Swift file of the app, the widget, both or neither, or a
+        /// property list, entitlements or project file.
         public var role: FileRole
 
         package init(path: String, role: FileRole) {
@@ -88,7 +89,7 @@ public struct LintReport: Sendable, Equatable {
     /// The design the code implements, when it could be read.
     public var design: LintDesignSummary?
     /// Inline directives that name no rule (a typo in a comment): reported, never fatal.
-    public var directiveProblems: [LintDirective.Problem]
+    public var directiveProblems: [LintDirectiveProblem]
     /// What the run says of its input: files skipped and why (unreadable, not UTF-8, a binary
     /// property list, a second project).
     public var notes: [String]

@@ -30,7 +30,7 @@ public struct LogAnalysis: Codable, Sendable {
     public struct FileSummary: Codable, Sendable, Equatable {
         /// The file as named on the command line (or found in a folder).
         public var path: String
-        /// The log style detected: `trace`, `trace-csv`, or one of `log show`'s styles.
+        /// The log style detected: `trace-ndjson`, `trace-csv`, one of `log show`'s styles, or `unknown`.
         public var format: String
         /// Lines in the file.
         public var lines: Int
@@ -77,15 +77,15 @@ public struct LogAnalysis: Codable, Sendable {
     public struct LowPowerSplit: Codable, Sendable {
         /// Device-days with Low Power Mode on.
         public var days: Int
-        /// `days` over the device-days whose records say whether it was on.
+        /// `days` over every device-day observed.
         public var share: Double
         /// Mean getTimeline calls per device-day with Low Power Mode on.
         public var getTimelineOnLowPowerDays: Double
-        /// Mean getTimeline calls per device-day with it off.
+        /// Mean getTimeline calls on the other device-days.
         public var getTimelineOnOtherDays: Double
         /// Mean background task launches per device-day with Low Power Mode on.
         public var bgTaskLaunchesOnLowPowerDays: Double
-        /// Mean background task launches per device-day with it off.
+        /// Mean background task launches on the other device-days.
         public var bgTaskLaunchesOnOtherDays: Double
     }
 
@@ -224,7 +224,7 @@ public struct LogAnalysis: Codable, Sendable {
     public var malformedLines: Int
     /// Exact repeats of recent timestamped lines, counted once.
     public var duplicateLines: Int = 0
-    /// The first malformed lines, as `file:line: text`.
+    /// The first malformed lines, as `file:line: problem`.
     public var malformedExamples: [String]
     /// Bytes read in all files.
     public var bytesRead: Int

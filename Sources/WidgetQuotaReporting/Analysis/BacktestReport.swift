@@ -8,11 +8,11 @@ import WidgetQuotaSupport
 public struct BacktestReport: Sendable, Equatable {
     /// The split rule, in words.
     public var split: String
-    /// Devices and device-days the scenario was calibrated on.
+    /// Devices the scenario was calibrated on.
     public var trainingDevices: Int
     /// Device-days the scenario was calibrated on.
     public var trainingDeviceDays: Int
-    /// The scenario fields the training part measured, and the calibration's notes.
+    /// The scenario fields the training part measured.
     public var calibratedFields: [String]
     /// What the calibration says a reader should know.
     public var calibrationNotes: [String]

@@ -252,11 +252,11 @@ public struct DesignResult: Codable, Sendable {
 
     /// Who sent the requests, as shares that add up to 1.
     public struct RequestShares: Codable, Sendable {
-        /// The widget extension (getTimeline, snapshots).
+        /// The widget extension, in getTimeline.
         public var widgetExtension: Double
-        /// The app in the foreground.
+        /// The app, in the foreground or woken by a silent push.
         public var app: Double
-        /// The app's background runs (refresh tasks and pushes).
+        /// The app's background app refresh tasks.
         public var background: Double
 
         package init(widgetExtension: Double, app: Double, background: Double) {

@@ -7,7 +7,7 @@ import WidgetQuotaSupport
 extension UserSimulator {
     @inline(__always) mutating func getTimeline(_ i: Int, at t: Double, origin: TimelineOrigin) {
         let exempt = constants.foregroundReloadsExempt && t < foregroundUntil
-        guard admitsGetTimeline(i, at: t, origin: origin, exempt: exempt, used: &instanceState.budgetUsed[i]) else {
+        guard spendReload(i, at: t, origin: origin, exempt: exempt, used: &instanceState.budgetUsed[i]) else {
             if counted(t) { tally.droppedReloads += 1 }
             return
         }
@@ -20,14 +20,15 @@ extension UserSimulator {
         }
     }
 
-    /// Whether WidgetKit runs instance `i`'s getTimeline at `t`: always in the foreground's
-    /// exemption (`exempt`), else while the budget lasts (`used`, the reloads spent today, goes
-    /// up by one). When it has run out, the instance is marked exhausted (recorded once) and a
-    /// reload that was asked for (not the system's own) waits for the budget's renewal.
+    /// Spends one of instance `i`'s reloads for a getTimeline at `t`, and returns whether
+    /// WidgetKit runs it: always in the foreground's exemption (`exempt`, nothing spent), else
+    /// while the budget lasts (`used`, the reloads spent today, goes up by one). When it has run
+    /// out, the instance is marked exhausted (recorded once) and a reload that was asked for (not
+    /// the system's own) waits for the budget's renewal.
     ///
     /// `getTimeline(_:at:origin:)` and the fast path (`widgetRun`) both decide here; the fast
     /// path keeps `used` in a local.
-    @inline(__always) mutating func admitsGetTimeline(
+    @inline(__always) mutating func spendReload(
         _ i: Int, at t: Double, origin: TimelineOrigin, exempt: Bool, used: inout Int
     ) -> Bool {
         if exempt { return true }

@@ -54,7 +54,7 @@ extension UserSimulator {
     /// and `glance` exactly: events in the same order (a policy reload before a widget event at
     /// its time, nothing at or after the window's end), the same state, tallies, random draws
     /// and observer records. The budget decision and the timeline it builds are
-    /// `getTimeline`'s own (`admitsGetTimeline`, `buildTimeline`); one instance needs no
+    /// `getTimeline`'s own (`spendReload`, `buildTimeline`); one instance needs no
     /// instance draw, and the policy reload none.
     @inline(__always) mutating func widgetRun(from first: Int, before end: Double, fetching: Bool) -> Int {
         let times = widget.times
@@ -90,7 +90,7 @@ extension UserSimulator {
                 policy = .infinity
             }
             let exempt = now < exemptUntil
-            guard admitsGetTimeline(0, at: now, origin: isWidget ? .system : .policy, exempt: exempt, used: &used) else {
+            guard spendReload(0, at: now, origin: isWidget ? .system : .policy, exempt: exempt, used: &used) else {
                 dropped &+= 1
                 continue
             }

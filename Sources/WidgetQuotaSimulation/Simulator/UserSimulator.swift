@@ -94,8 +94,6 @@ package struct UserSimulator<Observer: SimulationObserver> {
     var expectedBoundary = Double.infinity
     var boundaryAfterExpected = Double.infinity
 
-    typealias Source = RareEventSource
-
     /// Whether `advance(until:)` hands the widget's events and the policy reloads between two
     /// other events to `widgetRun(from:before:fetching:)` (see there): the user has one
     /// instance, and the policy reload is never, or draws nothing: aligned or a fixed delay
@@ -362,7 +360,7 @@ package struct UserSimulator<Observer: SimulationObserver> {
     /// Recomputes the earliest rare event (in the original precedence on ties).
     @inline(__always) mutating func updateRare() {
         var t = schedule.midnight
-        var s = Source.midnight
+        var s = RareEventSource.midnight
         if schedule.appClose < t {
             t = schedule.appClose
             s = .close

@@ -30,7 +30,9 @@ struct UserRandomStreams {
 /// `EventSchedule.rareEvent`; `stop` is where `advance(until:)` stops.
 enum RareEventSource { case midnight, close, background, push, retry, budget, stop }
 
-/// When each source of a user's events comes next (local seconds; +infinity: never).
+/// When each source of a user's events comes next: local seconds (+infinity: never), and for the
+/// widget an index into its events. `widget` and `appOpen` are kept in locals while
+/// `advance(until:)` runs and are current only between its calls.
 struct EventSchedule {
     /// The next of the widget's own events (an index into the user's `WidgetStream`).
     var widget = 0
@@ -44,7 +46,8 @@ struct EventSchedule {
     var retry = Double.infinity
     /// Where `advance(until:)` stops (+infinity: at the window's end).
     var stop = Double.infinity
-    /// Earliest of the rare sources above, `retry` and `stop`, and which one.
+    /// Earliest of the rare sources (`midnight`, `appClose`, `backgroundLaunch`, `push`,
+    /// `budgetRenewal`, `retry`) and `stop`, and which one.
     var rareEvent = 0.0
     var rareSource = RareEventSource.midnight
     /// Earliest policy reload over the instances, and its instance (lowest index on ties).
@@ -114,14 +117,14 @@ package struct UserLoadCollectors {
     package var buckets: UnsafeMutablePointer<Int32>?
     /// The same counts for half of the users only (set for odd users), from which the projection
     /// measures the sample's own noise.
-    package var halfBuckets: UnsafeMutablePointer<Int32>?
+    var halfBuckets: UnsafeMutablePointer<Int32>?
     /// Requests per complete quota day.
-    package var quotaDays: UnsafeMutablePointer<Int64>?
+    var quotaDays: UnsafeMutablePointer<Int64>?
     /// Content-age histogram at glances.
-    package var ages: UnsafeMutablePointer<Int64>?
+    var ages: UnsafeMutablePointer<Int64>?
     /// Running peaks of the population simulated so far.
     package var peakPerMinute: Int32 = 0
-    package var peakQuotaDay: Int64 = 0
+    var peakQuotaDay: Int64 = 0
     /// Per-minute requests of broadcast fetches, set while one runs (nil otherwise).
     var broadcastBuckets: UnsafeMutablePointer<Int32>?
     /// Where `broadcastBuckets` points during a broadcast fetch.

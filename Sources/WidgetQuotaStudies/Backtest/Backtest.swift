@@ -308,7 +308,7 @@ public struct BacktestResult: Codable, Sendable, Equatable {
         public var measured: Double
         /// The mean over repetitions of the simulated held-out devices' mean per device-day.
         public var predicted: Double
-        /// The 5th and 95th percentiles of that figure across repetitions: the 90% interval.
+        /// The 5th percentile of that figure across repetitions: with `p95`, the 90% interval.
         public var p5: Double
         /// The 95th percentile.
         public var p95: Double

@@ -12,10 +12,10 @@ public struct GrowthPlan: Codable, Sendable, Equatable {
     public var months: [Month]
     /// Per tier, cheapest first: the first month in which it is no longer enough.
     public var tiers: [TierRunsOut]
-    /// The budget (`targets.maxCostPerMonth`) and the first month whose cost is over it (nil:
-    /// within it through the plan, or no budget, or no price).
+    /// The budget (`targets.maxCostPerMonth`; nil: none).
     public var maxCostPerMonth: Double?
-    /// The first month whose mean cost is over the budget.
+    /// The first month whose mean cost is over the budget (nil: within it through the plan, or no
+    /// budget, or no price).
     public var overBudgetInMonth: Int?
 
     /// One month of the launch.

@@ -10,12 +10,12 @@ extension Recommendation {
         /// (1 − maxStaleShare) of glances, with every fetch perfectly timed before the busiest
         /// glances (`FreshnessBound`): no design where each phone fetches can do with fewer.
         public var fewestFetchesPerUserDay: Int
-        /// Those fetches' paid requests a month at this population, and their cost (nil: no price).
+        /// Those fetches' paid requests a month at this population.
         public var requestsPerMonthAtBound: Double
         /// Their cost a month (nil: no price).
         public var costPerMonthAtBound: Double?
         /// The least each limit would have to give for a compared design to fit, the others held:
-        /// the budget (USD a month), the share of old glances, and the tier.
+        /// here the budget (USD a month).
         public var budgetNeeded: Relaxation?
         /// The share of old glances that would have to be accepted.
         public var staleShareNeeded: Relaxation?

@@ -97,7 +97,7 @@ public struct Recommendation: Codable, Sendable, Equatable {
         public var design: String
         /// `reloadBudget`, `backgroundShortfall`, `policyShorterThanTTL`, `reloadCallsPerFetch` or `retryStorm`.
         public var kind: String
-        /// The measured figure and the limit it passed.
+        /// The measured figure.
         public var value: Double
         /// The limit it passed.
         public var limit: Double

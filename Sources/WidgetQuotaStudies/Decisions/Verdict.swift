@@ -49,10 +49,9 @@ public struct Verdict: Codable, Sendable, Equatable {
     public var decidingValueWithoutOutage: Double?
     /// Mean cost a month (nil when the model has no price).
     public var costPerMonth: Double?
-    /// The budget (`targets.maxCostPerMonth`) and whether the mean cost is within it (both nil
-    /// without a budget; `withinBudget` nil too when the model has no price).
+    /// The budget (`targets.maxCostPerMonth`; nil: none).
     public var maxCostPerMonth: Double?
-    /// Whether the mean cost is within the budget.
+    /// Whether the mean cost is within the budget (nil without a budget, or when the model has no price).
     public var withinBudget: Bool?
     /// Share of glances at content older than the freshness target, or at none.
     public var overTargetShare: Double

@@ -54,11 +54,11 @@ public struct SensitivityResult: Codable, Sendable, Equatable {
         public var assumption: String
         /// The distribution, e.g. `triangular(1, 2, 3)`.
         public var distribution: String
-        /// The assumption's value at its p5 and p95.
+        /// The assumption's value at its p5.
         public var lowValue: Double
         /// The assumption's value at its p95.
         public var highValue: Double
-        /// Monthly requests with the assumption at its p5 and at its p95.
+        /// Monthly requests with the assumption at its p5.
         public var requestsAtLow: Double
         /// Monthly requests with the assumption at its p95.
         public var requestsAtHigh: Double

@@ -90,13 +90,14 @@ public struct Sweep: Sendable {
     public let design: Design
     /// The knob.
     public let knob: Knob
-    /// The knob's values, in its unit (hours, minutes), each simulated on its own.
+    /// The knob's values, in its unit (`Knob.unit`), each simulated on its own.
     public let values: [Double]
     /// The population the totals, cost and peaks are for.
     public let users: Int
 
     /// A sweep of `knob` over `values`; throws a usage error for no value, a value that is not
-    /// positive, or a poll interval under the platform's minimum entry spacing.
+    /// positive, a poll interval under the platform's minimum entry spacing, or a value that makes
+    /// the design invalid.
     public init(scenario: Scenario, design: Design, knob: Knob, values: [Double], users: Int) throws {
         guard !values.isEmpty else { throw WidgetQuotaError.usage("--values needs at least one value") }
         for v in values where !(v.isFinite && v > 0) {
@@ -189,7 +190,7 @@ public struct SweepResult: Codable, Sendable {
     public var design: String
     /// The knob moved.
     public var knob: Sweep.Knob
-    /// The knob's unit (`hours`, `minutes`).
+    /// The knob's unit (`min`, `h`).
     public var unit: String
     /// The population the totals, cost and peaks are for.
     public var users: Int

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import WidgetQuotaLint
 import WidgetQuotaModel
 
 /// `docs/lint.md` lists every checklist rule with its default severity and title, and gives each
-/// a section of its own (what SARIF's `helpUri` links to), so the page cannot drift from
-/// `ChecklistRule`.
+/// a section of its own (what SARIF's `helpUri` links to), so the page cannot drift from the
+/// rules' descriptions.
 @Suite("Lint page")
 struct LintPageTests {
     /// The rows (`` | [`id`](#id) | severity | title | ``) of the section headed "Rules" of
