@@ -17,6 +17,14 @@ public struct QuotaTier: Codable, Sendable, Equatable {
     public var note: String
     /// What an account must have done to be granted the tier (nil: nothing, or unpublished).
     public var qualification: Qualification?
+    /// A plan's price: USD a month, whatever the volume (nil: no fee).
+    public var monthlyFee: Double?
+    /// Requests or credits (`api.pricing.per`) the fee includes each month (nil: as many as the
+    /// limits allow).
+    public var includedPerMonth: Double?
+    /// USD per request or credit beyond `includedPerMonth` (nil: the pricing's `pricePerUnit`;
+    /// without either, a month beyond the included volume needs another plan).
+    public var overagePerUnit: Double?
 
     /// A tier earned rather than chosen: so much paid to the provider, so many days after the first payment.
     public struct Qualification: Codable, Sendable, Equatable {
@@ -34,7 +42,8 @@ public struct QuotaTier: Codable, Sendable, Equatable {
 
     /// A tier with its limits (nil: unpublished, treated as unlimited), when they were read, a note and what earns it.
     public init(
-        name: String, rpm: Double?, tpm: Double?, rpd: Double?, readOn: String, note: String, qualification: Qualification? = nil
+        name: String, rpm: Double?, tpm: Double?, rpd: Double?, readOn: String, note: String, qualification: Qualification? = nil,
+        monthlyFee: Double? = nil, includedPerMonth: Double? = nil, overagePerUnit: Double? = nil
     ) {
         self.name = name
         self.rpm = rpm
@@ -43,9 +52,14 @@ public struct QuotaTier: Codable, Sendable, Equatable {
         self.readOn = readOn
         self.note = note
         self.qualification = qualification
+        self.monthlyFee = monthlyFee
+        self.includedPerMonth = includedPerMonth
+        self.overagePerUnit = overagePerUnit
     }
 
-    enum CodingKeys: String, CodingKey { case name, rpm, tpm, rpd, readOn, note, qualification }
+    enum CodingKeys: String, CodingKey {
+        case name, rpm, tpm, rpd, readOn, note, qualification, monthlyFee, includedPerMonth, overagePerUnit
+    }
 
     /// `name` and `readOn` are required; the limits and `note` are optional.
     public init(from decoder: Decoder) throws {
@@ -57,6 +71,9 @@ public struct QuotaTier: Codable, Sendable, Equatable {
         readOn = try c.decode(String.self, forKey: .readOn)
         note = try c.decodeIfPresent(String.self, forKey: .note) ?? ""
         qualification = try c.decodeIfPresent(Qualification.self, forKey: .qualification)
+        monthlyFee = try c.decodeIfPresent(Double.self, forKey: .monthlyFee)
+        includedPerMonth = try c.decodeIfPresent(Double.self, forKey: .includedPerMonth)
+        overagePerUnit = try c.decodeIfPresent(Double.self, forKey: .overagePerUnit)
     }
 
     /// The Gemini API tiers (gemini-2.5-flash), as published when read.

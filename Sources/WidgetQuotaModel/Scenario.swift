@@ -354,6 +354,9 @@ public struct APIModel: Codable, Sendable, Equatable {
     public var dataChangesPerDay: Distribution = 1
     /// The model whose price is used.
     public var model: String = "gemini-2.5-flash"
+    /// How the API bills: per token at `model`'s price (nil, the default), or per request or
+    /// credit with free allowances and plans.
+    public var pricing: APIPricing?
 
     /// The default API.
     public init() {}
@@ -370,7 +373,11 @@ public struct APIModel: Codable, Sendable, Equatable {
         outputTokensPerRequest = try c.value(.outputTokensPerRequest, or: d.outputTokensPerRequest)
         dataChangesPerDay = try c.value(.dataChangesPerDay, or: d.dataChangesPerDay)
         model = try c.value(.model, or: d.model)
+        pricing = try c.decodeIfPresent(APIPricing.self, forKey: .pricing)
     }
+
+    /// Billed per token at the price table's price for `model`.
+    package var pricedPerToken: Bool { (pricing?.per ?? .token) == .token }
 }
 
 /// Provenance of values measured by `analyze` and written with `--emit-scenario`.

@@ -55,7 +55,12 @@ public enum ScenarioLoader {
     private static func referenceTree() -> Any {
         var s = Scenario()
         s.name = ""
-        s.quotas.tiers = [QuotaTier(name: "", rpm: 1, tpm: 1, rpd: 1, readOn: "", note: "", qualification: .init(minimumSpend: 1))]
+        s.quotas.tiers = [
+            QuotaTier(
+                name: "", rpm: 1, tpm: 1, rpd: 1, readOn: "", note: "", qualification: .init(minimumSpend: 1), monthlyFee: 1,
+                includedPerMonth: 1, overagePerUnit: 1)
+        ]
+        s.api.pricing = APIPricing(per: .credit, pricePerUnit: 1)
         s.targets.maxTier = ""
         s.targets.maxCostPerMonth = 1
         var backend = DesignPresets.direct

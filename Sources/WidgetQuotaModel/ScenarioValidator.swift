@@ -131,9 +131,20 @@ package enum ScenarioValidator {
         for (i, tier) in q.tiers.enumerated() {
             let field = "quotas.tiers[\(i)]"
             v.check(!tier.name.isEmpty, field + ".name", "must not be empty")
-            for (key, value) in [("rpm", tier.rpm), ("tpm", tier.tpm), ("rpd", tier.rpd)] {
+            for (key, value) in [("rpm", tier.rpm), ("tpm", tier.tpm), ("rpd", tier.rpd), ("includedPerMonth", tier.includedPerMonth)] {
                 if let value { v.number(value, field + "." + key, 0...1e15) }
             }
+            if let fee = tier.monthlyFee { v.number(fee, field + ".monthlyFee", 0...1e9) }
+            if let overage = tier.overagePerUnit { v.number(overage, field + ".overagePerUnit", 0...1_000) }
+        }
+        if let p = s.api.pricing {
+            v.number(p.creditsPerRequest, "api.pricing.creditsPerRequest", 1e-6...1e6)
+            if let price = p.pricePerUnit { v.number(price, "api.pricing.pricePerUnit", 0...1_000) }
+            v.number(p.freePerDay, "api.pricing.freePerDay", 0...1e15)
+            v.number(p.freePerMonth, "api.pricing.freePerMonth", 0...1e15)
+            v.check(
+                p.per == .credit || p.creditsPerRequest == 1, "api.pricing.creditsPerRequest",
+                "applies to \"per\": \"credit\" only; a request costs one \(p.per.rawValue)")
         }
 
         if let name = s.name {

@@ -46,7 +46,7 @@ public struct SimulationJob: Sendable {
 
     /// Checks that the price table prices the scenario's model before any work is done.
     public init(scenario: Scenario, designs: [Design]? = nil, threads: Int? = nil, prices: PriceTable = .bundled) throws {
-        _ = try prices.price(for: scenario.api.model)
+        if scenario.api.pricedPerToken { _ = try prices.price(for: scenario.api.model) }
         self.scenario = scenario
         self.designs = designs
         self.threads = threads

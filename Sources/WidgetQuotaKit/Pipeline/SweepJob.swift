@@ -20,7 +20,7 @@ public struct SweepJob: Sendable {
 
     /// Checks that the price table prices the scenario's model before any work is done.
     public init(sweep: Sweep, threads: Int? = nil, prices: PriceTable = .bundled) throws {
-        _ = try prices.price(for: sweep.scenario.api.model)
+        if sweep.scenario.api.pricedPerToken { _ = try prices.price(for: sweep.scenario.api.model) }
         self.sweep = sweep
         self.threads = threads
         self.prices = prices

@@ -109,19 +109,30 @@ struct ResultTables {
         return t
     }
 
-    /// Monthly cost per design and population, when the model has a price.
+    /// Monthly cost per design and population, when the model has a price; for an API billed
+    /// per request or credit, the volume billed and the plan paid (its fee, and the overage beyond).
     func cost() -> MarkdownTable? {
         guard result.results.contains(where: { $0.cost != nil }) else { return nil }
-        var t = MarkdownTable(["Design", "Users", "Cost / month (mean)", "p5–p95 (runs)", "Per user / month"])
+        let unit = result.scenario.api.pricing.flatMap { $0.per == .token ? nil : $0.unitName }
+        var header = ["Design", "Users", "Cost / month (mean)", "p5–p95 (runs)", "Per user / month"]
+        if let unit { header += ["\(unit.prefix(1).uppercased() + unit.dropFirst()) billed / month", "Plan", "Fee / month"] }
+        var t = MarkdownTable(header)
         for r in result.results {
             guard let c = r.cost else {
-                t.append([r.design, ReportFormat.users(r.users), "–", "–", "–"])
+                t.append([r.design, ReportFormat.users(r.users)] + Array(repeating: "–", count: header.count - 2))
                 continue
             }
-            t.append([
+            var row = [
                 r.design, ReportFormat.users(r.users), ReportFormat.money(c.perMonth.mean),
                 ReportFormat.money(c.perMonth.p5) + "–" + ReportFormat.money(c.perMonth.p95), ReportFormat.money(c.perUserMonth),
-            ])
+            ]
+            if unit != nil {
+                row += [
+                    c.unitsPerMonth.map { ReportFormat.whole($0.mean) } ?? "–", c.plan ?? "pay as you go",
+                    c.planFeePerMonth.map(ReportFormat.money) ?? "–",
+                ]
+            }
+            t.append(row)
         }
         return t
     }

@@ -181,6 +181,9 @@ public struct SimulationReport: Sendable {
 
     func costIntro() -> String {
         guard let c = result.results.lazy.compactMap(\.cost).first else { return "" }
+        if let pricing = result.scenario.api.pricing, pricing.per != .token {
+            return PricingText.sentence(pricing, tiers: result.scenario.quotas.tiers) + "\n\n"
+        }
         return "Model `\(c.model)` at \(NumberText.dollars(c.inputCostPerToken * 1e6)) per million input tokens and "
             + "\(NumberText.dollars(c.outputCostPerToken * 1e6)) per million output tokens (\(c.priceSource)); failed requests are not billed.\n\n"
     }

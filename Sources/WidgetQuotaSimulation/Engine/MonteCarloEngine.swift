@@ -132,7 +132,7 @@ package struct MonteCarloEngine: Sendable {
         }
         return ResultAggregator(
             scenario: scenario, designs: designs, parameters: parameters,
-            price: try? prices.price(for: scenario.api.model), priceSource: prices.source,
+            price: scenario.api.pricedPerToken ? try? prices.price(for: scenario.api.model) : nil, priceSource: prices.source,
             userCounts: userCounts, sampleUsers: sample, outputs: outputs.map { $0! })
     }
 

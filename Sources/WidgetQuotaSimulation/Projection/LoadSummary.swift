@@ -14,6 +14,8 @@ package struct LoadSummary: Sendable, Equatable {
     package var busiestQuotaDay: Int
     /// Sum of the series.
     package var total: Double
+    /// Requests in each complete quota day, in order (what a daily allowance is billed against).
+    package var quotaDayTotals: [Double] = []
     /// Busiest minute in the hour after the earliest outage ends (the retry storm), if there is one.
     package var afterOutagePeak: Double?
     /// The busiest minute in the same hour of the day on days without an outage, averaged.
@@ -48,6 +50,7 @@ package struct LoadSummary: Sendable, Equatable {
                 sum += v
                 t += 1
             }
+            quotaDayTotals.append(sum)
             if sum > best {
                 best = sum
                 bestDay = day

@@ -25,12 +25,14 @@ struct ResultAggregator {
 
     func aggregate() -> SimulationResult {
         var results = [DesignResult]()
+        var planBills = [PlanBillsAcrossRuns?]()
         var meanTotals = [String: [Int: Double]]()
         for (d, design) in designs.enumerated() {
             for (k, n) in userCounts.enumerated() {
-                let r = result(design: d, userIndex: k, users: n)
+                let (r, bills) = result(design: d, userIndex: k, users: n)
                 meanTotals[design.name, default: [:]][n] = r.totalRequestsPerMonth.mean
                 results.append(r)
+                planBills.append(bills)
             }
         }
         let headroom = ordinaryDays ? [] : headroomTable()
@@ -39,13 +41,33 @@ struct ResultAggregator {
                 results[i].ratioToBaseline = results[i].totalRequestsPerMonth.mean / base
             }
             let users = results[i].users
-            results[i].requiredTier =
-                ordinaryDays
-                ? results[i].quota.first { $0.exceedProbability <= Double(allowedBreakingRuns) / Double(runs) }?.tier
-                : scenario.quotas.tiers.first { tier in
-                    guard let h = headroom.first(where: { $0.design == results[i].design && $0.tier == tier.name }) else { return false }
-                    return h.maxUsers.map { users <= $0 } ?? true
-                }?.name
+            let quota = results[i].quota
+            // The tiers whose limits hold for this population, in the scenario's order.
+            let holding = scenario.quotas.tiers.indices.filter { t in
+                let tier = scenario.quotas.tiers[t]
+                if ordinaryDays {
+                    return quota.first { $0.tier == tier.name }.map { $0.exceedProbability <= Double(allowedBreakingRuns) / Double(runs) }
+                        ?? false
+                }
+                guard let h = headroom.first(where: { $0.design == results[i].design && $0.tier == tier.name }) else { return false }
+                return h.maxUsers.map { users <= $0 } ?? true
+            }
+            if let bills = planBills[i] {
+                // Billed per request or credit: the plan whose bill is lowest among those whose limits hold.
+                let chosen = bills.cheapest(among: holding, allowedBreakingRuns: allowedBreakingRuns)
+                results[i].requiredTier = chosen.map { scenario.quotas.tiers[$0.plan].name }
+                if let chosen {
+                    results[i].cost = bills.cost(plan: chosen.plan, bills: chosen.bills, users: users)
+                } else {
+                    // No plan holds: what paying as you go would bill, when every run is priced.
+                    let payAsYouGo = bills.payAsYouGo.compactMap { $0 }
+                    if payAsYouGo.count == bills.payAsYouGo.count {
+                        results[i].cost = bills.cost(plan: nil, bills: payAsYouGo, users: users)
+                    }
+                }
+            } else {
+                results[i].requiredTier = holding.first.map { scenario.quotas.tiers[$0].name }
+            }
             results[i].exceedsEveryTier = results[i].requiredTier == nil && !scenario.quotas.tiers.isEmpty
         }
         let typical = designs.enumerated().map { d, design -> SimulationResult.TypicalDay in
@@ -98,9 +120,11 @@ struct ResultAggregator {
         return table
     }
 
-    /// One design at one user count, over every run.
-    func result(design d: Int, userIndex k: Int, users n: Int) -> DesignResult {
+    /// One design at one user count, over every run, and its bills when the API is priced per
+    /// request or credit.
+    func result(design d: Int, userIndex k: Int, users n: Int) -> (DesignResult, PlanBillsAcrossRuns?) {
         let tiers = scenario.quotas.tiers
+        var bills = scenario.api.pricing.flatMap { $0.per == .token ? nil : PlanBillsAcrossRuns(pricing: $0, tiers: tiers) }
         var requests = RequestsAcrossRuns(users: n, exact: n <= sampleUsers)
         var tally = UserTally()
         var ages = AgeHistogram()
@@ -124,6 +148,11 @@ struct ResultAggregator {
                 paidTotals.append(total)
                 backendLoads.append(deviceLoads[k])
             }
+            let asSimulated = o.loads[k]
+            let dayScale = asSimulated.total > 0 ? total / asSimulated.total : 0
+            bills?.add(
+                totalRequests: total, quotaDayRequests: asSimulated.quotaDayTotals.map { $0 * dayScale },
+                billedShare: o.tally.requests > 0 ? 1 - Double(o.tally.failedRequests) / Double(o.tally.requests) : 1)
             let costsBefore = cost?.perMonth.count ?? 0
             cost?.add(totalRequests: total, tally: o.tally, parameters: parameters[run])
             let costPerRequest = cost.flatMap { c in c.perMonth.count > costsBefore && total > 0 ? c.perMonth[costsBefore] / total : nil }
@@ -189,7 +218,7 @@ struct ResultAggregator {
         result.events = zip(events, eventDays).map { event, days in
             days.result(event: event, tiers: tiers, allowedBreakingRuns: allowedBreakingRuns)
         }
-        return result
+        return (result, bills)
     }
 
     /// A backend design's device load over the runs.

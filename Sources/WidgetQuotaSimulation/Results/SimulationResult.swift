@@ -211,6 +211,14 @@ public struct DesignResult: Codable, Sendable {
         public var perUserMonth: Double
         /// Where the prices come from (the bundled table, a file, the scenario).
         public var priceSource: String
+        /// What the API bills (`request` or `credit`); nil: tokens, at the model's price.
+        public var per: String?
+        /// Requests or credits billed a month, across runs (nil: billed per token).
+        public var unitsPerMonth: RunSpread?
+        /// The plan billed (nil: paying as you go, or billed per token).
+        public var plan: String?
+        /// That plan's monthly fee; the rest of `perMonth` is its overage.
+        public var planFeePerMonth: Double?
 
         package init(
             model: String, inputCostPerToken: Double, outputCostPerToken: Double, perMonth: RunSpread, perUserMonth: Double,

@@ -96,12 +96,35 @@ package struct GrowthPlanner {
                 let followed = reference.map { content.followedKeys(users: $0.users) } ?? 1
                 return followed > 0 ? content.followedKeys(users: n) / followed * Double(reference?.users ?? 1) : 0
             }
+        // Billed per request or credit: units billed per request simulated (credits, failures unbilled).
+        let pricing = result.scenario.api.pricing.flatMap { $0.per == .token ? nil : $0 }
+        let unitsPerRequest = reference.flatMap { r in
+            r.cost?.unitsPerMonth.map { $0.mean / max(r.totalRequestsPerMonth.mean, .leastNormalMagnitude) }
+        }
         for (i, n) in months.enumerated() {
             let listed = rows.first { $0.users == n }
             let requests = listed?.totalRequestsPerMonth.mean ?? perUser * scale(n)
-            let cost = listed.map { $0.cost?.perMonth.mean } ?? costPerUser.map { $0 * scale(n) }
+            var cost = listed.map { $0.cost?.perMonth.mean } ?? costPerUser.map { $0 * scale(n) }
+            var tier = tiers.first { fits(design: design, tier: $0.name, users: n) }?.name
+            if let pricing, let unitsPerRequest {
+                if let listed {
+                    tier = listed.requiredTier
+                } else {
+                    // A projected month: the plan with the lowest bill among those that fit, its
+                    // volume spread evenly over the days.
+                    let units = requests * unitsPerRequest
+                    let days = result.scenario.horizon.days
+                    let daily = [Double](repeating: units / Double(days), count: days)
+                    let fitting = tiers.filter { fits(design: design, tier: $0.name, users: n) }
+                    let billed = fitting.compactMap { t in
+                        pricing.bill(dailyUnits: daily, monthlyUnits: units, plan: t).map { (t.name, $0) }
+                    }
+                    let best = billed.min { $0.1 < $1.1 }
+                    tier = best?.0
+                    cost = best?.1 ?? pricing.bill(dailyUnits: daily, monthlyUnits: units, plan: nil)
+                }
+            }
             if let cost { cumulative = (cumulative ?? 0) + cost }
-            let tier = tiers.first { fits(design: design, tier: $0.name, users: n) }?.name
             plan.months.append(
                 .init(
                     month: i + 1, users: n, method: listed?.method ?? "projected", requests: requests, cost: cost,

@@ -1,0 +1,102 @@
+import Foundation
+import WidgetQuotaSupport
+
+/// How the API bills: per token at the model's price (the price table), or per request or per
+/// credit, pay as you go beyond free allowances or through a plan's monthly fee and the volume it
+/// includes (`QuotaTier.monthlyFee`, `includedPerMonth`, `overagePerUnit`).
+///
+/// A month is billed as the provider bills it, from the simulated volumes: pay as you go, the
+/// units above `freePerDay` each day, then above `freePerMonth`, at `pricePerUnit`; on a plan, its
+/// fee and the units beyond what it includes at its overage price.
+public struct APIPricing: Codable, Sendable, Equatable {
+    /// What the API counts and bills.
+    public enum Unit: String, Codable, Sendable, CaseIterable {
+        /// Tokens, at the model's price from the price table (language models).
+        case token
+        /// Requests.
+        case request
+        /// Credits, a fixed number per request (market-data APIs count one per symbol).
+        case credit
+    }
+
+    /// What the API bills.
+    public var per: Unit = .token
+    /// Credits one request costs (for `credit`; 1 otherwise).
+    public var creditsPerRequest: Double = 1
+    /// USD per request or credit when paying as you go (nil: only plans bill).
+    public var pricePerUnit: Double?
+    /// Requests or credits free each day (the provider's day), before any is billed.
+    public var freePerDay: Double = 0
+    /// Requests or credits free each month, after the daily allowance.
+    public var freePerMonth: Double = 0
+    /// Where the prices come from and when they were read (a price page and its date).
+    public var source: String = ""
+
+    /// Tokens priced by the price table: the pricing of a scenario that names none.
+    public init() {}
+
+    /// A pricing per request or credit.
+    public init(
+        per: Unit, creditsPerRequest: Double = 1, pricePerUnit: Double? = nil, freePerDay: Double = 0, freePerMonth: Double = 0,
+        source: String = ""
+    ) {
+        self.per = per
+        self.creditsPerRequest = creditsPerRequest
+        self.pricePerUnit = pricePerUnit
+        self.freePerDay = freePerDay
+        self.freePerMonth = freePerMonth
+        self.source = source
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case per, creditsPerRequest, pricePerUnit, freePerDay, freePerMonth, source }
+
+    public init(from decoder: Decoder) throws {
+        let d = APIPricing()
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        per = try c.value(.per, or: d.per)
+        creditsPerRequest = try c.value(.creditsPerRequest, or: d.creditsPerRequest)
+        pricePerUnit = try c.decodeIfPresent(Double.self, forKey: .pricePerUnit)
+        freePerDay = try c.value(.freePerDay, or: d.freePerDay)
+        freePerMonth = try c.value(.freePerMonth, or: d.freePerMonth)
+        source = try c.value(.source, or: d.source)
+    }
+
+    /// Billing units one request costs: its credits, or 1.
+    package var unitsPerRequest: Double { per == .credit ? creditsPerRequest : 1 }
+
+    /// The unit's name in the plural, as tables print it.
+    package var unitName: String {
+        switch per {
+        case .token: return "tokens"
+        case .request: return "requests"
+        case .credit: return "credits"
+        }
+    }
+
+    /// True when a plan bills for itself: a fee, an included volume or an overage price.
+    package static func isPriced(_ plan: QuotaTier) -> Bool {
+        plan.monthlyFee != nil || plan.includedPerMonth != nil || plan.overagePerUnit != nil
+    }
+
+    /// A month's bill in USD for a request- or credit-priced API: `dailyUnits` are the units of
+    /// each of the provider's days, `monthlyUnits` the month's (the days' sum and any part-days at
+    /// the month's ends). On `plan` when it bills for itself, else pay as you go.
+    ///
+    /// Nil when nothing prices the volume: paying as you go without `pricePerUnit` (and beyond the
+    /// free allowances), or units beyond a plan's included volume with no overage price; such a
+    /// plan cannot carry the month.
+    package func bill(dailyUnits: [Double], monthlyUnits: Double, plan: QuotaTier?) -> Double? {
+        if let plan, Self.isPriced(plan) {
+            let included = plan.includedPerMonth ?? .infinity
+            let over = max(0, monthlyUnits - included)
+            guard over > 0 else { return plan.monthlyFee ?? 0 }
+            guard let overage = plan.overagePerUnit ?? pricePerUnit else { return nil }
+            return (plan.monthlyFee ?? 0) + over * overage
+        }
+        let partDays = max(0, monthlyUnits - dailyUnits.reduce(0, +))
+        let aboveDaily = (dailyUnits + [partDays]).reduce(0) { $0 + max(0, $1 - freePerDay) }
+        let billable = max(0, aboveDaily - freePerMonth)
+        guard billable > 0 else { return 0 }
+        return pricePerUnit.map { billable * $0 }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+import WidgetQuotaModel
+import WidgetQuotaTestSupport
+
+/// Bills as a provider writes them: per request or credit, free allowances, plans with a fee,
+/// an included volume and overage.
+@Suite("API pricing")
+struct APIPricingTests {
+    static func plan(_ name: String, fee: Double? = nil, included: Double? = nil, overage: Double? = nil) -> QuotaTier {
+        QuotaTier(
+            name: name, rpm: nil, tpm: nil, rpd: nil, readOn: "2026-12-04", note: "", monthlyFee: fee, includedPerMonth: included,
+            overagePerUnit: overage)
+    }
+
+    @Test("Paying as you go bills each day's units above the daily allowance, then the month's above the monthly one")
+    func payAsYouGo() {
+        var pricing = APIPricing(per: .request, pricePerUnit: 0.002, freePerDay: 80)
+        // 20 + 0 + 220 above 80 a day.
+        #expect(pricing.bill(dailyUnits: [100, 50, 300], monthlyUnits: 450, plan: nil) == 240 * 0.002)
+        pricing.freePerMonth = 100
+        #expect(pricing.bill(dailyUnits: [100, 50, 300], monthlyUnits: 450, plan: nil) == 140 * 0.002)
+        // Part-days at the month's ends (units beyond the days listed) count as one more day: 20 + 10.
+        let daily = APIPricing(per: .request, pricePerUnit: 0.002, freePerDay: 80)
+        #expect(daily.bill(dailyUnits: [100], monthlyUnits: 190, plan: nil) == 30 * 0.002)
+    }
+
+    @Test("Within the allowances nothing is billed, even without a price; beyond them without a price nothing can be said")
+    func unpriced() {
+        let pricing = APIPricing(per: .request, freePerDay: 1_000)
+        #expect(pricing.bill(dailyUnits: [999, 1_000], monthlyUnits: 1_999, plan: nil) == 0)
+        #expect(pricing.bill(dailyUnits: [999, 1_001], monthlyUnits: 2_000, plan: nil) == nil)
+    }
+
+    @Test("A plan bills its fee, and beyond what it includes its overage (or the pricing's price per unit)")
+    func plans() {
+        let pricing = APIPricing(per: .credit, creditsPerRequest: 5, pricePerUnit: 0.02)
+        #expect(pricing.bill(dailyUnits: [], monthlyUnits: 12_500, plan: Self.plan("Pro", fee: 79, included: 10_000, overage: 0.01)) == 104)
+        #expect(pricing.bill(dailyUnits: [], monthlyUnits: 9_000, plan: Self.plan("Pro", fee: 79, included: 10_000, overage: 0.01)) == 79)
+        #expect(pricing.bill(dailyUnits: [], monthlyUnits: 12_500, plan: Self.plan("Pro", fee: 79, included: 10_000)) == 79 + 2_500 * 0.02)
+        // Flat plans limited only per minute include as much as their limits allow.
+        #expect(pricing.bill(dailyUnits: [], monthlyUnits: 9e9, plan: Self.plan("Grow", fee: 229)) == 229)
+        // A tier that bills nothing of its own is paid as you go.
+        #expect(pricing.bill(dailyUnits: [10], monthlyUnits: 10, plan: Self.plan("Free")) == 10 * 0.02)
+    }
+
+    @Test("Beyond a plan's included volume with no overage price, the plan cannot carry the month")
+    func capped() {
+        let pricing = APIPricing(per: .request)
+        let basic = Self.plan("Basic", fee: 0, included: 800 * 30)
+        #expect(pricing.bill(dailyUnits: [], monthlyUnits: 24_000, plan: basic) == 0)
+        #expect(pricing.bill(dailyUnits: [], monthlyUnits: 24_001, plan: basic) == nil)
+    }
+
+    @Test("More units never bill less", arguments: [nil, 1_000.0])
+    func monotone(freePerDay: Double?) {
+        let pricing = APIPricing(per: .request, pricePerUnit: 0.001, freePerDay: freePerDay ?? 0, freePerMonth: 500)
+        var previous = 0.0
+        for units in stride(from: 0.0, through: 40_000, by: 1_250) {
+            let days = [Double](repeating: units / 30, count: 30)
+            let bill = pricing.bill(dailyUnits: days, monthlyUnits: units, plan: nil) ?? -1
+            #expect(bill >= previous)
+            previous = bill
+        }
+    }
+
+    @Test("A scenario names its pricing and its plans' prices")
+    func decodes() throws {
+        let s = try ScenarioLoader.decode(
+            Data(
+                #"""
+                {"api": {"pricing": {"per": "credit", "creditsPerRequest": 5, "pricePerUnit": 0.001, "freePerDay": 800, "source": "a price page, read 2026-12-04"}},
+                 "quotas": {"tiers": [{"name": "Grow", "readOn": "2026-12-04", "rpm": 377, "monthlyFee": 229, "includedPerMonth": 1000000, "overagePerUnit": 0.0005}]}}
+                """#.utf8))
+        #expect(
+            s.api.pricing
+                == APIPricing(
+                    per: .credit, creditsPerRequest: 5, pricePerUnit: 0.001, freePerDay: 800, source: "a price page, read 2026-12-04"))
+        #expect(
+            s.quotas.tiers[0].monthlyFee == 229 && s.quotas.tiers[0].includedPerMonth == 1_000_000
+                && s.quotas.tiers[0].overagePerUnit == 0.0005)
+        #expect(try ScenarioLoader.decode(Data(ScenarioLoader.encode(s).utf8)) == s)
+    }
+
+    @Test(
+        "Impossible prices are refused with the field named",
+        arguments: [
+            (#"{"api": {"pricing": {"per": "request", "creditsPerRequest": 5}}}"#, "api.pricing.creditsPerRequest"),
+            (#"{"api": {"pricing": {"per": "credit", "pricePerUnit": -1}}}"#, "api.pricing.pricePerUnit"),
+            (#"{"api": {"pricing": {"per": "credit", "freePerDay": -5}}}"#, "api.pricing.freePerDay"),
+            (#"{"api": {"pricing": {"per": "credit", "pricePerCredit": 1}}}"#, "api.pricing.pricePerCredit"),
+            (#"{"quotas": {"tiers": [{"name": "x", "readOn": "d", "monthlyFee": -3}]}}"#, "quotas.tiers[0].monthlyFee"),
+        ])
+    func refused(json: String, field: String) {
+        #expect {
+            try ScenarioLoader.decode(Data(json.utf8))
+        } throws: { error in
+            "\(error)".contains(field)
+        }
+    }
+}

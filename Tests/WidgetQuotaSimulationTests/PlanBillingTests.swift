@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+import WidgetQuotaModel
+import WidgetQuotaSimulation
+import WidgetQuotaSimulationTestSupport
+import WidgetQuotaTestSupport
+
+/// An API billed per request or credit: each population pays for the plan with the lowest bill
+/// among those whose limits hold, from the volumes the engine simulated.
+@Suite("Plan billing")
+struct PlanBillingTests {
+    static func plan(_ name: String, fee: Double? = nil, included: Double? = nil, overage: Double? = nil) -> QuotaTier {
+        QuotaTier(
+            name: name, rpm: nil, tpm: nil, rpd: nil, readOn: "2026-12-04", note: "", monthlyFee: fee, includedPerMonth: included,
+            overagePerUnit: overage)
+    }
+
+    static func scenario(_ pricing: APIPricing, tiers: [QuotaTier]) -> Scenario {
+        var s = TestSupport.smallScenario(users: [200], runs: 2, days: 7)
+        s.api.pricing = pricing
+        s.quotas.tiers = tiers
+        return s
+    }
+
+    @Test("The cheapest bill among the plans that can carry the month, fee plus overage on the units billed")
+    func cheapestPlan() throws {
+        let tiers = [
+            Self.plan("Capped", fee: 5, included: 100), Self.plan("Metered", fee: 20, included: 1_000, overage: 0.01),
+            Self.plan("Flat", fee: 500),
+        ]
+        let result = TestSupport.run(Self.scenario(APIPricing(per: .request), tiers: tiers), designs: ["direct"])
+        let row = TestSupport.row(result, "direct")
+        let cost = try #require(row.cost)
+        let units = try #require(cost.unitsPerMonth).mean
+        // Every run is far beyond 1,000 requests: each run's Metered bill is linear in its units.
+        #expect(units > 5_000)
+        let metered = 20 + (units - 1_000) * 0.01
+        let expected = min(metered, 500)
+        #expect(cost.plan == (metered < 500 ? "Metered" : "Flat"))
+        #expect(row.requiredTier == cost.plan)
+        #expect(abs(cost.perMonth.mean - expected) <= 1e-9 * expected)
+        #expect(cost.planFeePerMonth == (metered < 500 ? 20 : 500))
+        #expect(cost.per == "request")
+    }
+
+    @Test("Credits are billed at their number per request, failed requests unbilled")
+    func credits() throws {
+        let tiers = [Self.plan("Free")]
+        let perRequest = TestSupport.row(
+            TestSupport.run(Self.scenario(APIPricing(per: .request, pricePerUnit: 0.001), tiers: tiers), designs: ["direct"]), "direct")
+        let perCredit = TestSupport.row(
+            TestSupport.run(
+                Self.scenario(APIPricing(per: .credit, creditsPerRequest: 5, pricePerUnit: 0.001), tiers: tiers), designs: ["direct"]),
+            "direct")
+        let requests = try #require(perRequest.cost?.unitsPerMonth).mean
+        let credits = try #require(perCredit.cost?.unitsPerMonth).mean
+        #expect(abs(credits - 5 * requests) <= 1e-9 * credits)
+        #expect(requests <= perRequest.totalRequestsPerMonth.mean && requests >= 0.9 * perRequest.totalRequestsPerMonth.mean)
+        #expect(abs(try #require(perCredit.cost).perMonth.mean - credits * 0.001) <= 1e-9 * credits)
+        #expect(perCredit.cost?.plan == nil, "a tier with no price of its own is paid as you go")
+    }
+
+    @Test("A daily allowance as large as any day leaves nothing to pay; none bills every unit")
+    func dailyAllowance() throws {
+        let tiers = [Self.plan("Free")]
+        let generous = TestSupport.row(
+            TestSupport.run(
+                Self.scenario(APIPricing(per: .request, pricePerUnit: 0.001, freePerDay: 1e9), tiers: tiers), designs: ["direct"]), "direct"
+        )
+        #expect(generous.cost?.perMonth.mean == 0)
+        let none = TestSupport.row(
+            TestSupport.run(Self.scenario(APIPricing(per: .request, pricePerUnit: 0.001), tiers: tiers), designs: ["direct"]), "direct")
+        let units = try #require(none.cost?.unitsPerMonth).mean
+        #expect(abs(try #require(none.cost).perMonth.mean - units * 0.001) <= 1e-9 * units)
+    }
+
+    @Test("No plan can carry the month and nothing prices the excess: no tier, and no cost rather than $0")
+    func unpriced() {
+        let row = TestSupport.row(
+            TestSupport.run(
+                Self.scenario(APIPricing(per: .request), tiers: [Self.plan("Capped", fee: 5, included: 100)]), designs: ["direct"]),
+            "direct")
+        #expect(row.requiredTier == nil && row.exceedsEveryTier)
+        #expect(row.cost == nil)
+    }
+}
