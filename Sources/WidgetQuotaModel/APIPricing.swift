@@ -100,3 +100,21 @@ public struct APIPricing: Codable, Sendable, Equatable {
         return pricePerUnit.map { billable * $0 }
     }
 }
+
+extension Scenario {
+    /// The scenario as the engine counts it: for an API billed per credit, each tier's
+    /// per-minute and per-day limits in requests (its credits ÷ `creditsPerRequest`), since the
+    /// engine counts requests; otherwise the scenario itself. Token limits are unchanged.
+    package var limitsInRequests: Scenario {
+        guard let pricing = api.pricing, pricing.per == .credit, pricing.creditsPerRequest != 1 else { return self }
+        var s = self
+        let c = pricing.creditsPerRequest
+        s.quotas.tiers = quotas.tiers.map { tier in
+            var t = tier
+            t.rpm = tier.rpm.map { $0 / c }
+            t.rpd = tier.rpd.map { $0 / c }
+            return t
+        }
+        return s
+    }
+}

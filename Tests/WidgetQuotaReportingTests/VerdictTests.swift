@@ -169,3 +169,25 @@ import WidgetQuotaTestSupport
                     + "push_delivered_share" + tiers))
     }
 }
+
+/// A verdict on an API billed per credit speaks in credits, as its limits do.
+@Suite("Verdict in credits")
+struct CreditVerdictTests {
+    @Test("The deciding peak and the limit are both credits, c credits a request")
+    func creditsVerdict() throws {
+        var s = TestSupport.smallScenario(users: [2_000], runs: 4, days: 7, sample: 500)
+        s.api.pricing = APIPricing(per: .credit, creditsPerRequest: 5)
+        s.quotas.tiers = [
+            QuotaTier(name: "Small", rpm: 10, tpm: nil, rpd: nil, readOn: "2026-12-04", note: "", monthlyFee: 10),
+            QuotaTier(name: "Large", rpm: 100_000, tpm: nil, rpd: nil, readOn: "2026-12-04", note: "", monthlyFee: 100),
+        ]
+        let result = TestSupport.run(s, designs: ["direct"])
+        let row = TestSupport.row(result, "direct")
+        let v = try #require(VerdictBuilder(result: result, withoutOutages: nil).all().first)
+        #expect(v.tier == "Large" && v.decidingTier == "Small" && v.decidingLimit == "requestsPerMinute")
+        let peak = try #require(v.decidingValue)
+        #expect(abs(peak - 5 * row.load.peakRequestsPerMinute.p95) <= 1e-9 * peak)
+        #expect(v.limitValue == 10)
+        #expect(v.reason.contains("10 credits a minute"), "\(v.reason)")
+    }
+}

@@ -84,3 +84,34 @@ struct PlanBillingTests {
         #expect(row.cost == nil)
     }
 }
+
+/// Limits written in credits: a tier of L credits a minute holds exactly when one of L ÷ c
+/// requests would, c credits a request.
+@Suite("Credit limits")
+struct CreditLimitTests {
+    static func tiers(_ scale: Double) -> [QuotaTier] {
+        [("Small", 2.0), ("Medium", 6.0), ("Large", 40.0)].map { name, rpm in
+            QuotaTier(name: name, rpm: rpm * scale, tpm: nil, rpd: nil, readOn: "2026-12-04", note: "", monthlyFee: rpm)
+        }
+    }
+
+    @Test("Credit limits ÷ credits per request decide as request limits do")
+    func creditLimitsAreRequestLimits() {
+        var perRequest = TestSupport.smallScenario(users: [200, 2_000], runs: 4, days: 7, sample: 200)
+        perRequest.api.pricing = APIPricing(per: .request)
+        perRequest.quotas.tiers = CreditLimitTests.tiers(1)
+        var perCredit = perRequest
+        perCredit.api.pricing = APIPricing(per: .credit, creditsPerRequest: 5)
+        perCredit.quotas.tiers = CreditLimitTests.tiers(5)
+        let a = TestSupport.run(perRequest, designs: ["direct", "cache-bgtask"])
+        let b = TestSupport.run(perCredit, designs: ["direct", "cache-bgtask"])
+        for (x, y) in zip(a.results, b.results) {
+            #expect(x.requiredTier == y.requiredTier, "\(x.design) at \(x.users)")
+            #expect(x.quota.map(\.exceedProbability) == y.quota.map(\.exceedProbability))
+            #expect(x.cost?.plan == y.cost?.plan)
+        }
+        #expect(a.results.map(\.requiredTier) != [String?](repeating: "Small", count: a.results.count), "the tiers must discriminate")
+        // The echo keeps the limits as written.
+        #expect(b.scenario.quotas.tiers.map(\.rpm) == CreditLimitTests.tiers(5).map(\.rpm))
+    }
+}

@@ -74,11 +74,13 @@ struct ResultTables {
     /// Tier limits as read, so the reader can check them against the console.
     func tiers() -> MarkdownTable {
         let quotas = result.scenario.quotas
+        // A credit-priced API's limits count credits.
+        let counted = result.scenario.api.pricing?.per == .credit ? "Credits" : "Requests"
         let day =
             quotas.dayWindow == .rolling24h
-            ? "Requests / day (any 24 h)"
-            : "Requests / day (from midnight UTC\(quotas.resetUTCOffsetHours < 0 ? "−" : "+")\(NumberText.plain(abs(quotas.resetUTCOffsetHours))))"
-        var t = MarkdownTable(["Tier", "Requests / min", "Tokens / min", day, "Earned by", "Read on", "Note"])
+            ? "\(counted) / day (any 24 h)"
+            : "\(counted) / day (from midnight UTC\(quotas.resetUTCOffsetHours < 0 ? "−" : "+")\(NumberText.plain(abs(quotas.resetUTCOffsetHours))))"
+        var t = MarkdownTable(["Tier", "\(counted) / min", "Tokens / min", day, "Earned by", "Read on", "Note"])
         for tier in quotas.tiers {
             let earned = tier.qualification.map { q in
                 ReportFormat.money(q.minimumSpend) + " paid" + (q.daysSinceFirstPayment > 0 ? ", \(q.daysSinceFirstPayment) days" : "")

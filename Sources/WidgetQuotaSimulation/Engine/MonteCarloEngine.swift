@@ -94,7 +94,8 @@ package struct MonteCarloEngine: Sendable {
     private func simulateAll() -> ResultAggregator {
         let runs = scenario.horizon.runs
         let designCount = designs.count
-        let scenario = self.scenario
+        // The engine counts requests: a credit-priced API's limits become requests.
+        let scenario = self.scenario.limitsInRequests
         let designs = self.designs
         let measuresOutageExtra = self.measuresOutageExtra
         let parameters = (0..<runs).map { parameterOverride?($0) ?? RunParameters.draw(scenario, run: $0) }
@@ -131,7 +132,7 @@ package struct MonteCarloEngine: Sendable {
             for (d, output) in zip(groups[index % groups.count], results) { outputs[run * designCount + d] = output }
         }
         return ResultAggregator(
-            scenario: scenario, designs: designs, parameters: parameters,
+            scenario: self.scenario, tiers: scenario.quotas.tiers, designs: designs, parameters: parameters,
             price: scenario.api.pricedPerToken ? try? prices.price(for: scenario.api.model) : nil, priceSource: prices.source,
             userCounts: userCounts, sampleUsers: sample, outputs: outputs.map { $0! })
     }

@@ -4,7 +4,10 @@ import WidgetQuotaSupport
 
 /// Folds the per-(run, design) outputs into one result per design × user count.
 struct ResultAggregator {
+    /// The scenario as the user gave it (the result's echo).
     let scenario: Scenario
+    /// Its tiers as the engine counts them (`Scenario.limitsInRequests`).
+    let tiers: [QuotaTier]
     let designs: [Design]
     let parameters: [RunParameters]
     let price: PriceTable.Price?
@@ -43,8 +46,8 @@ struct ResultAggregator {
             let users = results[i].users
             let quota = results[i].quota
             // The tiers whose limits hold for this population, in the scenario's order.
-            let holding = scenario.quotas.tiers.indices.filter { t in
-                let tier = scenario.quotas.tiers[t]
+            let holding = tiers.indices.filter { t in
+                let tier = tiers[t]
                 if ordinaryDays {
                     return quota.first { $0.tier == tier.name }.map { $0.exceedProbability <= Double(allowedBreakingRuns) / Double(runs) }
                         ?? false
@@ -55,7 +58,7 @@ struct ResultAggregator {
             if let bills = planBills[i] {
                 // Billed per request or credit: the plan whose bill is lowest among those whose limits hold.
                 let chosen = bills.cheapest(among: holding, allowedBreakingRuns: allowedBreakingRuns)
-                results[i].requiredTier = chosen.map { scenario.quotas.tiers[$0.plan].name }
+                results[i].requiredTier = chosen.map { tiers[$0.plan].name }
                 if let chosen {
                     results[i].cost = bills.cost(plan: chosen.plan, bills: chosen.bills, users: users)
                 } else {
@@ -66,9 +69,9 @@ struct ResultAggregator {
                     }
                 }
             } else {
-                results[i].requiredTier = holding.first.map { scenario.quotas.tiers[$0].name }
+                results[i].requiredTier = holding.first.map { tiers[$0].name }
             }
-            results[i].exceedsEveryTier = results[i].requiredTier == nil && !scenario.quotas.tiers.isEmpty
+            results[i].exceedsEveryTier = results[i].requiredTier == nil && !tiers.isEmpty
         }
         let typical = designs.enumerated().map { d, design -> SimulationResult.TypicalDay in
             var minutes = [Double](repeating: 0, count: TimeUnits.minutesPerDay)
@@ -103,7 +106,7 @@ struct ResultAggregator {
         var table = [SimulationResult.Headroom]()
         let allowed = allowedBreakingRuns
         for (d, design) in designs.enumerated() {
-            for (t, tier) in scenario.quotas.tiers.enumerated() {
+            for (t, tier) in tiers.enumerated() {
                 let breaking = (0..<runs).compactMap { output(run: $0, design: d).firstExceedingUsers[t] }.sorted()
                 var maxUsers: Int?
                 if allowed < breaking.count { maxUsers = breaking[allowed] - 1 }
@@ -123,7 +126,6 @@ struct ResultAggregator {
     /// One design at one user count, over every run, and its bills when the API is priced per
     /// request or credit.
     func result(design d: Int, userIndex k: Int, users n: Int) -> (DesignResult, PlanBillsAcrossRuns?) {
-        let tiers = scenario.quotas.tiers
         var bills = scenario.api.pricing.flatMap { $0.per == .token ? nil : PlanBillsAcrossRuns(pricing: $0, tiers: tiers) }
         var requests = RequestsAcrossRuns(users: n, exact: n <= sampleUsers)
         var tally = UserTally()

@@ -69,20 +69,28 @@ package struct VerdictBuilder {
     let result: SimulationResult
     let withoutOutages: SimulationResult?
 
+    /// Verdicts in the unit the tiers' limits are written in: for an API billed per credit, the
+    /// per-minute and per-day peaks become credits, as its limits are.
     package init(result: SimulationResult, withoutOutages: SimulationResult?) {
-        self.result = result
-        self.withoutOutages = withoutOutages
+        let credits = result.scenario.api.pricing.flatMap { $0.per == .credit ? $0.creditsPerRequest : nil } ?? 1
+        self.result = credits == 1 ? result : result.withLoadsScaled(by: credits)
+        self.withoutOutages = credits == 1 ? withoutOutages : withoutOutages?.withLoadsScaled(by: credits)
+        noun = result.scenario.api.pricing?.per == .credit ? "credits" : "requests"
     }
+
+    /// What the per-minute and per-day limits count: `requests` or `credits`.
+    let noun: String
 
     enum Limit: String, CaseIterable {
         case requestsPerMinute, tokensPerMinute, requestsPerDay
 
-        /// `requests a minute`, as a limit's unit reads after its number.
-        var unit: String {
+        /// `requests a minute`, as a limit's unit reads after its number, with `noun` for what
+        /// the request limits count.
+        func unit(_ noun: String) -> String {
             switch self {
-            case .requestsPerMinute: "requests a minute"
+            case .requestsPerMinute: "\(noun) a minute"
             case .tokensPerMinute: "tokens a minute"
-            case .requestsPerDay: "requests a day"
+            case .requestsPerDay: "\(noun) a day"
             }
         }
     }
@@ -303,11 +311,11 @@ package struct VerdictBuilder {
         let tier = v.decidingTier ?? ""
         let value = v.decidingValue ?? 0
         let limitValue = v.limitValue ?? 0
-        let limitText = "\(tier)'s \(ReportFormat.whole(limitValue)) \(limit.unit)"
+        let limitText = "\(tier)'s \(ReportFormat.whole(limitValue)) \(limit.unit(noun))"
         if v.limitHolds {
             return
                 "\(tier) is enough: \(peakText(v, limit, when: false)) reaches \(ReportFormat.whole(value)) of its \(ReportFormat.whole(limitValue)) "
-                + "\(limit.unit), its closest limit."
+                + "\(limit.unit(noun)), its closest limit."
         }
         if v.cause == "outage", let calm {
             var text =
@@ -339,7 +347,7 @@ package struct VerdictBuilder {
             if r.requiredTier == nil {
                 return
                     "No published tier absorbs the outage, though \(keep) is enough on ordinary days: spread the retries after an outage "
-                    + "(backoff with jitter) to stay under \(ReportFormat.whole(limitValue)) \(limit.unit), or agree a higher limit with the provider."
+                    + "(backoff with jitter) to stay under \(ReportFormat.whole(limitValue)) \(limit.unit(noun)), or agree a higher limit with the provider."
             }
             return "The outage costs a tier: \(keep) is enough on ordinary days, so spreading the retries after an outage "
                 + "(backoff with jitter) keeps \(keep); otherwise plan for \(tierText(r.requiredTier))."
@@ -350,7 +358,7 @@ package struct VerdictBuilder {
                 ? "the busiest quota day" : (limit == .tokensPerMinute ? "the busiest minute's tokens" : "the busiest minute")
             var text =
                 "No published tier is enough: \(peak) \(limit == .tokensPerMinute ? "are" : "is") \(NumberText.human(value / limitValue))× "
-                + "\(last)'s \(ReportFormat.whole(limitValue)) \(limit.unit); talk to the provider about a higher limit, or change the design"
+                + "\(last)'s \(ReportFormat.whole(limitValue)) \(limit.unit(noun)); talk to the provider about a higher limit, or change the design"
             let fitting = result.results.filter { $0.users == r.users && $0.design != r.design && $0.requiredTier != nil }
             if let alt = fitting.min(by: {
                 $0.freshness.overTargetShare != $1.freshness.overTargetShare
@@ -368,7 +376,7 @@ package struct VerdictBuilder {
             if cut > 0 && cut <= Self.withinReach {
                 let when = limit == .requestsPerDay ? "on the busiest day" : "in the busiest minute"
                 return
-                    "Within reach of \(cheaper): \(NumberText.percent(cut, digits: 0)) fewer \(limit == .tokensPerMinute ? "tokens" : "requests") \(when) would fit it."
+                    "Within reach of \(cheaper): \(NumberText.percent(cut, digits: 0)) fewer \(limit == .tokensPerMinute ? "tokens" : noun) \(when) would fit it."
             }
         }
         guard let tier = r.requiredTier, let h = result.headroom.first(where: { $0.design == r.design && $0.tier == tier }) else {
@@ -380,5 +388,37 @@ package struct VerdictBuilder {
         }
         return "\(tier) holds up to \(ReportFormat.users(most)) users; beyond that "
             + (next.map { "plan for \($0)." } ?? "no published tier is enough.")
+    }
+}
+
+extension SimulationResult {
+    /// The same result with every per-minute and per-day request peak multiplied by `factor`
+    /// (credits per request), for verdicts against limits written in credits.
+    func withLoadsScaled(by factor: Double) -> SimulationResult {
+        var scaled = self
+        for i in scaled.results.indices {
+            scaled.results[i].load.peakRequestsPerMinute = scaled.results[i].load.peakRequestsPerMinute.scaled(by: factor)
+            scaled.results[i].load.meanRequestsPerMinute *= factor
+            scaled.results[i].load.peakRequestsPerQuotaDay = scaled.results[i].load.peakRequestsPerQuotaDay.scaled(by: factor)
+            if var outage = scaled.results[i].outage {
+                outage.peakAfterOutagePerMinute = outage.peakAfterOutagePerMinute.scaled(by: factor)
+                outage.usualPeakPerMinute *= factor
+                scaled.results[i].outage = outage
+            }
+        }
+        return scaled
+    }
+}
+
+extension RunSpread {
+    /// Every statistic multiplied by `factor`.
+    func scaled(by factor: Double) -> RunSpread {
+        var s = self
+        s.mean *= factor
+        s.p5 *= factor
+        s.p50 *= factor
+        s.p95 *= factor
+        s.p99 *= factor
+        return s
     }
 }
