@@ -25,6 +25,10 @@ public struct BackendGeneration: Codable, Sendable, Equatable {
     public var requestsPerGeneration: Int = 1
     /// USD per million device requests the backend or CDN serves (nil: not priced).
     public var pricePerMillionRequests: Double?
+    /// For `every(M)`: the keys spread over the M minutes, round-robin by popularity, so that
+    /// each minute regenerates about 1/M of them (true, the default); false: every key in the
+    /// same minute, as a job that loops over them at once does.
+    public var staggered: Bool = true
 
     /// A backend that regenerates each key `regenerate`, its answers served for `cacheTTLMinutes`.
     public init(regenerate: Regeneration = .afterTTL, cacheTTLMinutes: Double = 15) {
@@ -33,7 +37,7 @@ public struct BackendGeneration: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case regenerate, cacheTTLMinutes, requestsPerGeneration, pricePerMillionRequests
+        case regenerate, cacheTTLMinutes, requestsPerGeneration, pricePerMillionRequests, staggered
     }
 
     public init(from decoder: Decoder) throws {
@@ -43,6 +47,7 @@ public struct BackendGeneration: Codable, Sendable, Equatable {
         cacheTTLMinutes = try c.value(.cacheTTLMinutes, or: d.cacheTTLMinutes)
         requestsPerGeneration = try c.value(.requestsPerGeneration, or: d.requestsPerGeneration)
         pricePerMillionRequests = try c.decodeIfPresent(Double.self, forKey: .pricePerMillionRequests)
+        staggered = try c.value(.staggered, or: d.staggered)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -51,6 +56,8 @@ public struct BackendGeneration: Codable, Sendable, Equatable {
         try c.encode(cacheTTLMinutes, forKey: .cacheTTLMinutes)
         try c.encode(requestsPerGeneration, forKey: .requestsPerGeneration)
         try c.encode(pricePerMillionRequests, forKey: .pricePerMillionRequests)
+        // Only a schedule has keys to stagger.
+        if case .every = regenerate { try c.encode(staggered, forKey: .staggered) }
     }
 
     /// The oldest a device's freshly fetched content can be, in minutes: the backend's cache

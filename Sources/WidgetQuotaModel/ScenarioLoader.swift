@@ -64,7 +64,7 @@ public enum ScenarioLoader {
         s.targets.maxTier = ""
         s.targets.maxCostPerMonth = 1
         var backend = DesignPresets.direct
-        backend.backend = BackendGeneration()
+        backend.backend = BackendGeneration(regenerate: .every(minutes: 1))
         backend.backend?.pricePerMillionRequests = 1
         s.designs = [backend]
         s.calendar.dayKinds = [DayKind(name: "", weekdays: [.monday], factors: DayFactors(startHourUTC: 0, hours: 1))]

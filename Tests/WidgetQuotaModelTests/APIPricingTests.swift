@@ -82,6 +82,16 @@ struct APIPricingTests {
         #expect(try ScenarioLoader.decode(Data(ScenarioLoader.encode(s).utf8)) == s)
     }
 
+    @Test("A schedule's keys are staggered unless the scenario says otherwise")
+    func staggered() throws {
+        let design = #"{"designs": [{"name": "b", "fetchTriggers": ["getTimeline"], "backend": {"regenerate": "every(2)"BODY}}]}"#
+        let on = try ScenarioLoader.decode(Data(design.replacingOccurrences(of: "BODY", with: "").utf8))
+        #expect(on.designs[0].backend?.staggered == true)
+        let off = try ScenarioLoader.decode(Data(design.replacingOccurrences(of: "BODY", with: #", "staggered": false"#).utf8))
+        #expect(off.designs[0].backend?.staggered == false)
+        #expect(try ScenarioLoader.decode(Data(ScenarioLoader.encode(off).utf8)) == off)
+    }
+
     @Test(
         "Impossible prices are refused with the field named",
         arguments: [

@@ -67,6 +67,25 @@ import WidgetQuotaTestSupport
         #expect(paid[2] > 0.98 * ceiling, "\(paid[2]) of \(ceiling)")
     }
 
+    @Test("every(M) spreads the keys over its M minutes: every(2)'s busiest minute is about half every(1)'s")
+    func staggeredSchedule() throws {
+        var s = TestSupport.smallScenario(users: [1_000_000], runs: 2, days: 2, sample: 200)
+        s.content.keys = 3_000
+        let one = Self.backendDesign(.every(minutes: 1))
+        let two = Self.backendDesign(.every(minutes: 2))
+        var allAtOnce = Self.backendDesign(.every(minutes: 2))
+        allAtOnce.name = "backend-every-2-at-once"
+        allAtOnce.backend?.staggered = false
+        let result = Self.run(s, [one, two, allAtOnce])
+        let peak = { (d: Design) in TestSupport.row(result, d.name).load.peakRequestsPerMinute.mean }
+        let month = { (d: Design) in TestSupport.row(result, d.name).totalRequestsPerMonth.mean }
+        // A million users follow nearly all 3,000 keys.
+        #expect(peak(one) > 2_900 && peak(one) <= 3_000)
+        #expect(abs(peak(two) / peak(one) - 0.5) < 0.02, "\(peak(two)) against \(peak(one))")
+        #expect(peak(allAtOnce) == peak(one), "unstaggered, every key regenerates in the same minute")
+        #expect(abs(month(two) / month(one) - 0.5) < 0.01 && abs(month(allAtOnce) - month(two)) <= 1)
+    }
+
     /// Many keys spread evenly, so that the month's total of broadcast pushes varies little
     /// from run to run; every push delivered, and a change rate the throttle never reaches.
     static func broadcastScenario(keys: Int, users: [Int], runs: Int) -> Scenario {
