@@ -53,4 +53,22 @@ import WidgetQuotaTestSupport
         #expect(TestSupport.cli(["simulate", "--runs", "many"]).code == .usage)
         #expect(TestSupport.cli(["simulat"]).err.contains("did you mean \"simulate\""))
     }
+
+    @Test("scenario --check refuses what simulate refuses before simulating: a model billed per token with no price")
+    func checkNeedsAPrice() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let tiers = #""quotas": {"tiers": [{"name": "Basic", "readOn": "2026-12-04", "rpm": 8}]}"#
+        let unpriced = try tmp.file(#"{"api": {"model": "twelve-data"}, "# + tiers + "}")
+        for command in [["scenario", "--check", unpriced], ["simulate", "--scenario", unpriced]] {
+            let (code, out, err) = TestSupport.cli(command)
+            #expect(code == .dataError && out.isEmpty, "\(command)")
+            #expect(err.contains("no price for model \"twelve-data\""), "\(command): \(err)")
+        }
+        // Billed per credit, it needs none.
+        let credits = try tmp.file(
+            #"{"api": {"model": "twelve-data", "pricing": {"per": "credit", "creditsPerRequest": 5}}, "# + tiers + "}")
+        let (code, out, _) = TestSupport.cli(["scenario", "--check", credits])
+        #expect(code == .success && out.contains("\"creditsPerRequest\" : 5"))
+    }
 }

@@ -15,9 +15,10 @@ struct ScenarioCommand: Command {
             field is optional in a scenario file: missing fields take these defaults. An item added to a
             list must hold its required fields: a tier `name` and `readOn`; an outage `day`, `startHourUTC`,
             `durationHours` and `errorRate`; a design `name`; a distribution `distribution` and its
-            parameters (docs/scenario.md lists them all).
+            parameters (docs/scenario.md lists them all). --check runs the checks simulate runs before
+            simulating, the price of a model billed per token included (--prices as simulate takes it).
             """,
-        options: [check],
+        options: [check, .prices],
         examples: [
             "widget-quota scenario > my-scenario.json",
             "widget-quota scenario --check my-scenario.json",
@@ -28,6 +29,8 @@ struct ScenarioCommand: Command {
     init(_ a: ParsedArguments) throws {
         try a.expectNoPositionals()
         scenario = try a.value(Self.check).map(ScenarioLoader.load(path:)) ?? Scenario()
+        // What `simulate` checks before it simulates: a price for a model billed per token.
+        _ = try SimulationJob(scenario: scenario, prices: a.prices())
     }
 
     func run(console: Console) throws -> JobOutput { .standardOutput(ScenarioLoader.encode(scenario)) }
