@@ -86,7 +86,7 @@ public enum ScenarioLoader {
     private static let wholeNumberKeys: Set<String> = [
         "schemaVersion", "days", "warmupDays", "users", "runs", "seed", "sampleUsers", "instancesWhenMulti",
         "reloadBudgetMin", "reloadBudgetMax", "rarelyViewedBudget", "day", "timelineEntries", "requestsPerFetch", "maxRetries",
-        "growth", "start", "end", "months", "keys", "requestsPerGeneration", "daysSinceFirstPayment",
+        "growth", "start", "end", "months", "keys", "keysPerUser", "requestsPerGeneration", "daysSinceFirstPayment",
     ]
 
     private static func checkWholeNumbers(_ value: Any, key: String, path: String) throws {

@@ -238,6 +238,9 @@ package enum ScenarioValidator {
         v.check(
             c.keys >= 1 && c.keys <= maxContentKeys, "content.keys", "must be between 1 and \(maxContentKeys), got \(c.keys)")
         v.number(c.skew, "content.skew", 0...5)
+        v.check(
+            c.keysPerUser >= 1 && c.keysPerUser <= min(c.keys, 1_000), "content.keysPerUser",
+            "must be between 1 and content.keys (at most 1,000), got \(c.keysPerUser)")
         v.number(c.deliveryWindowSeconds, "content.deliveryWindowSeconds", 0...Double.secondsPerDay)
         // Every simulated day's factor: the padding, warm-up and tail days as well as the counted ones.
         let dayFactors = ((-s.horizon.warmupDays - 1)...(s.horizon.days + 1)).reduce(0.0) {

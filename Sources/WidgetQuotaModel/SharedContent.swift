@@ -13,6 +13,9 @@ public struct SharedContent: Codable, Sendable, Equatable {
     /// 1 ÷ k^skew (Zipf's law; 0 spreads users evenly). The default 1 gives a few popular keys
     /// most of the users, as fans of a few big teams or the people of a few big cities.
     public var skew: Double = 1
+    /// Keys each user follows (a watchlist of symbols, a set of cities), drawn by popularity; a
+    /// device's fetch asks for all of them. More keys a user means more distinct keys followed.
+    public var keysPerUser: Int = 1
     /// Seconds over which one broadcast push reaches all of a key's devices (APNs fans out a
     /// topic in seconds to minutes): an uncertain assumption.
     public var deliveryWindowSeconds: Double = 60
@@ -25,6 +28,7 @@ public struct SharedContent: Codable, Sendable, Equatable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         keys = try c.value(.keys, or: d.keys)
         skew = try c.value(.skew, or: d.skew)
+        keysPerUser = try c.value(.keysPerUser, or: d.keysPerUser)
         deliveryWindowSeconds = try c.value(.deliveryWindowSeconds, or: d.deliveryWindowSeconds)
     }
 
@@ -37,12 +41,18 @@ public struct SharedContent: Codable, Sendable, Equatable {
 
     /// Expected number of keys that at least one of `users` users follows.
     package func followedKeys(users: Int) -> Double {
-        shares.reduce(0) { $0 + Self.followed(share: $1, users: users) }
+        shares.reduce(0) { $0 + followed(share: $1, users: users) }
     }
 
-    /// The chance that at least one of `users` users follows a key of share `share`.
-    package static func followed(share: Double, users: Int) -> Double {
+    /// The chance that at least one of `users` users, each following `keysPerUser` keys, follows
+    /// a key of share `share`: each user's keys are taken as that many draws by popularity.
+    package func followed(share: Double, users: Int) -> Double {
+        Self.followed(share: share, draws: Double(users) * Double(max(keysPerUser, 1)))
+    }
+
+    /// The chance that a key of share `share` comes up at least once in `draws` draws by popularity.
+    package static func followed(share: Double, draws: Double) -> Double {
         guard share < 1 else { return 1 }
-        return -Foundation.expm1(Double(users) * Foundation.log1p(-share))
+        return -Foundation.expm1(draws * Foundation.log1p(-share))
     }
 }

@@ -100,6 +100,7 @@ struct APIPricingTests {
             (#"{"api": {"pricing": {"per": "credit", "freePerDay": -5}}}"#, "api.pricing.freePerDay"),
             (#"{"api": {"pricing": {"per": "credit", "pricePerCredit": 1}}}"#, "api.pricing.pricePerCredit"),
             (#"{"quotas": {"tiers": [{"name": "x", "readOn": "d", "monthlyFee": -3}]}}"#, "quotas.tiers[0].monthlyFee"),
+            (#"{"content": {"keys": 3, "keysPerUser": 5}}"#, "content.keysPerUser"),
         ])
     func refused(json: String, field: String) {
         #expect {

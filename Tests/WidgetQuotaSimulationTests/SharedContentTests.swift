@@ -86,6 +86,30 @@ import WidgetQuotaTestSupport
         #expect(abs(month(two) / month(one) - 0.5) < 0.01 && abs(month(allAtOnce) - month(two)) <= 1)
     }
 
+    @Test("A watchlist of k keys a user follows as many distinct keys as k times the users with one each")
+    func watchlists() throws {
+        var five = SharedContent()
+        five.keys = 3_000
+        five.keysPerUser = 5
+        var one = five
+        one.keysPerUser = 1
+        for users in [10, 2_000, 200_000] {
+            #expect(abs(five.followedKeys(users: users) - one.followedKeys(users: 5 * users)) <= 1e-9 * one.followedKeys(users: 5 * users))
+            #expect(five.followedKeys(users: users) > one.followedKeys(users: users))
+        }
+        // The backend regenerates every followed key once a minute: its busiest minute follows them.
+        var s = TestSupport.smallScenario(users: [2_000], runs: 2, days: 2, sample: 200)
+        s.content = five
+        var sFive = s
+        sFive.content.keysPerUser = 1
+        sFive.horizon.users = [10_000]
+        let schedule = Self.backendDesign(.every(minutes: 1))
+        let watch = TestSupport.row(Self.run(s, [schedule]), schedule.name).load.peakRequestsPerMinute.mean
+        let single = TestSupport.row(Self.run(sFive, [schedule]), schedule.name).load.peakRequestsPerMinute.mean
+        #expect(abs(watch - single) <= 1, "\(watch) against \(single)")
+        #expect(abs(watch - five.followedKeys(users: 2_000)) <= 1)
+    }
+
     /// Many keys spread evenly, so that the month's total of broadcast pushes varies little
     /// from run to run; every push delivered, and a change rate the throttle never reaches.
     static func broadcastScenario(keys: Int, users: [Int], runs: Int) -> Scenario {

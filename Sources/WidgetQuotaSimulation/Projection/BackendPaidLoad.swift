@@ -7,7 +7,7 @@ import WidgetQuotaSupport
 /// users and how often each is regenerated, not the devices.
 ///
 /// - `onChange`: one generation at each change of a key that at least one user follows (the
-///   expected share of such keys: 1 − (1 − share)^N).
+///   expected share of such keys: 1 − (1 − share)^(N × keys a user follows)).
 /// - `every(M)`: every followed key once every M minutes of the UTC day (a scheduled job), the
 ///   keys spread over the M minutes round-robin by popularity (`staggered`), or all at each
 ///   M-minute boundary.
@@ -21,6 +21,7 @@ import WidgetQuotaSupport
 /// whole requests its running total has reached (the month's total is kept, to a request).
 package struct BackendPaidLoad: Sendable {
     let backend: BackendGeneration
+    let content: SharedContent
     let shares: [Double]
     let minutes: Int
     /// Device fetches per user in each counted minute (the device design's requests ÷ its requests per fetch).
@@ -30,7 +31,8 @@ package struct BackendPaidLoad: Sendable {
 
     package init(model: SimulationModel, backend: BackendGeneration, deviceRequestsPerUser: [Double]) {
         self.backend = backend
-        shares = model.scenario.content.shares
+        content = model.scenario.content
+        shares = content.shares
         minutes = model.countedMinutes
         let perFetch = Double(max(model.design.requestsPerFetch, 1))
         fetchesPerUser = deviceRequestsPerUser.map { $0 / perFetch }
@@ -60,7 +62,7 @@ package struct BackendPaidLoad: Sendable {
         switch backend.regenerate {
         case .onChange:
             for (key, hits) in changeMinutes.enumerated() {
-                let followed = SharedContent.followed(share: shares[key], users: users) * perGeneration
+                let followed = content.followed(share: shares[key], users: users) * perGeneration
                 for m in hits { series[m] += followed }
             }
         case .every(let period):
@@ -68,7 +70,7 @@ package struct BackendPaidLoad: Sendable {
             // Expected followed keys regenerated at each minute of the period.
             var perOffset = [Double](repeating: 0, count: step)
             for (k, share) in shares.enumerated() {
-                perOffset[backend.staggered ? k % step : 0] += SharedContent.followed(share: share, users: users)
+                perOffset[backend.staggered ? k % step : 0] += content.followed(share: share, users: users)
             }
             for m in 0..<minutes { series[m] = perOffset[m % step] * perGeneration }
         case .afterTTL:
@@ -78,7 +80,8 @@ package struct BackendPaidLoad: Sendable {
             func rate(_ x: Double) -> Double {
                 guard x > 0 else { return 0 }
                 return shares.reduce(0) { sum, share in
-                    let lambda = x * share
+                    // A device's fetch asks for every key its user follows.
+                    let lambda = x * share * Double(max(content.keysPerUser, 1))
                     return sum + (lambda > 0 ? 1 / (ttl + 1 / lambda) : 0)
                 }
             }
