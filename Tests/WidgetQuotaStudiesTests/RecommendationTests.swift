@@ -228,3 +228,36 @@ import WidgetQuotaTestSupport
         #expect(effect.after.requestsPerMonth < effect.before.requestsPerMonth)
     }
 }
+
+/// The recommendation never decides on an equal or unknown cost without saying so, and then
+/// names the design with fewer requests.
+@Suite("Recommendation ties")
+struct RecommendationTieTests {
+    @Test("Two designs on the same flat plan cost the same: the one with fewer requests is named, and why", arguments: [false, true])
+    func equalCost(reversed: Bool) throws {
+        var s = TestSupport.smallScenario(users: [500], runs: 2, days: 7, sample: 500)
+        s.api.pricing = APIPricing(per: .request)
+        s.quotas.tiers = [QuotaTier(name: "Flat", rpm: nil, tpm: nil, rpd: nil, readOn: "2026-12-04", note: "", monthlyFee: 100)]
+        s.targets.maxStaleShare = 1
+        let designs = reversed ? ["cache-bgtask", "direct"] : ["direct", "cache-bgtask"]
+        let result = TestSupport.run(s, designs: designs)
+        #expect(TestSupport.row(result, "direct").cost?.perMonth.mean == 100)
+        #expect(TestSupport.row(result, "cache-bgtask").cost?.perMonth.mean == 100)
+        let choice = try #require(RecommendationStudy.choices(result: result, designs: designs, targets: s.targets).first)
+        #expect(choice.design == "cache-bgtask", "fewer requests, whatever the order given")
+        #expect(choice.decidedBy == "equalCost")
+    }
+
+    @Test("With no price, fewer requests decide, and the choice says so")
+    func noPrice() throws {
+        var s = TestSupport.smallScenario(users: [500], runs: 2, days: 7, sample: 500)
+        s.api.pricing = APIPricing(per: .request)
+        s.quotas.tiers = [QuotaTier(name: "Any", rpm: nil, tpm: nil, rpd: nil, readOn: "2026-12-04", note: "")]
+        s.targets.maxStaleShare = 1
+        let result = TestSupport.run(s, designs: ["direct", "cache-bgtask"])
+        #expect(TestSupport.row(result, "direct").cost == nil)
+        let choice = try #require(
+            RecommendationStudy.choices(result: result, designs: ["direct", "cache-bgtask"], targets: s.targets).first)
+        #expect(choice.design == "cache-bgtask" && choice.decidedBy == "noPrice")
+    }
+}

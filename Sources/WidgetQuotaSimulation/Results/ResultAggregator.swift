@@ -57,12 +57,13 @@ struct ResultAggregator {
             }
             if let bills = planBills[i] {
                 // Billed per request or credit: the plan whose bill is lowest among those whose limits hold.
-                let chosen = bills.cheapest(among: holding, allowedBreakingRuns: allowedBreakingRuns)
-                results[i].requiredTier = chosen.map { tiers[$0.plan].name }
-                if let chosen {
+                if let chosen = bills.cheapest(among: holding, allowedBreakingRuns: allowedBreakingRuns) {
+                    results[i].requiredTier = tiers[chosen.plan].name
                     results[i].cost = bills.cost(plan: chosen.plan, bills: chosen.bills, users: users)
                 } else {
-                    // No plan holds: what paying as you go would bill, when every run is priced.
+                    // No bill is known: a tier with no price of its own whose limits hold still
+                    // serves (its cost unknown); a priced plan that cannot carry the month does not.
+                    results[i].requiredTier = holding.first { !APIPricing.isPriced(tiers[$0]) }.map { tiers[$0].name }
                     let payAsYouGo = bills.payAsYouGo.compactMap { $0 }
                     if payAsYouGo.count == bills.payAsYouGo.count {
                         results[i].cost = bills.cost(plan: nil, bills: payAsYouGo, users: users)

@@ -42,6 +42,10 @@ public struct Recommendation: Codable, Sendable, Equatable {
         public var cheapestWithinStaleness: String?
         /// When none is within every limit: which limits conflict, and by how much.
         public var infeasibility: Infeasibility?
+        /// What set `design` ahead of the next design within every limit: `cost`, or `requests`
+        /// when their costs are equal (`equalCost`) or unknown (`noPrice`): the one with fewer
+        /// requests, more headroom, is named. Nil when fewer than two are within every limit.
+        public var decidedBy: String?
     }
 
     /// One change to the owner's design and its simulated effect.
@@ -268,8 +272,11 @@ package struct RecommendationStudy: Sendable {
         let populations = Array(Set(result.results.map(\.users))).sorted()
         return populations.map { users in
             let rows = result.results.filter { $0.users == users && order[$0.design] != nil }
+            // Cheaper first; at an equal (or unknown) cost, fewer requests: more headroom on the same plan.
             func cheaper(_ a: DesignResult, _ b: DesignResult) -> Bool {
-                price(a) != price(b) ? price(a) < price(b) : order[a.design]! < order[b.design]!
+                if price(a) != price(b) { return price(a) < price(b) }
+                let (x, y) = (a.totalRequestsPerMonth.mean, b.totalRequestsPerMonth.mean)
+                return x != y ? x < y : order[a.design]! < order[b.design]!
             }
             let inTier = rows.filter { withinTier($0, maxTier: targets.maxTier, tiers: tiers) }
             let fresh = rows.filter { withinStaleness($0, targets) }
@@ -278,6 +285,11 @@ package struct RecommendationStudy: Sendable {
             var choice = Recommendation.Choice(
                 users: users, design: all.first?.design, meetingBoth: all.map(\.design),
                 overBudget: both.filter { !withinBudget($0, targets) }.map(\.design))
+            if all.count >= 2 {
+                let (first, second) = (all[0], all[1])
+                choice.decidedBy =
+                    first.cost == nil || second.cost == nil ? "noPrice" : price(first) == price(second) ? "equalCost" : "cost"
+            }
             if all.isEmpty {
                 choice.freshestWithinTier =
                     inTier.min {

@@ -79,6 +79,12 @@ package struct RecommendationSection {
                 var line = "**\(users): \(design)**: \(figures(row))."
                 let others = choice.meetingBoth.dropFirst()
                 if !others.isEmpty { line += " Also within \(every): \(others.joined(separator: ", "))." }
+                switch choice.decidedBy {
+                case "equalCost":
+                    line += " It costs what \(others.first ?? "the next") costs, and sends fewer requests: more headroom on the same plan."
+                case "noPrice": line += " With no price known, fewer requests decide."
+                default: break
+                }
                 choices.append(line)
                 continue
             }
