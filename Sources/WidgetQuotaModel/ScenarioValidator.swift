@@ -41,6 +41,8 @@ package enum ScenarioValidator {
             h.sampleUsers >= 1 && h.sampleUsers <= maxSampleUsers, "horizon.sampleUsers",
             "must be between 1 and \(maxSampleUsers), got \(h.sampleUsers)")
         if let growth = h.growth { growthChecks(growth, &v) }
+        // Later checks use the horizon (days, users): never with a value refused here.
+        try v.stopIfFailed()
 
         let p = s.population
         v.share(p.smartStackShare, "population.smartStackShare")
@@ -115,6 +117,8 @@ package enum ScenarioValidator {
 
         let q = s.quotas
         v.number(q.resetUTCOffsetHours, "quotas.resetUTCOffsetHours", -12...14)
+        // The quota day's start below is computed from the offset: never from a refused one.
+        try v.stopIfFailed()
         // A requests-per-day limit is checked on complete quota days (midnight to midnight in the
         // quota's zone) inside the counted days; a horizon with none would pass every such limit.
         if q.resetUTCOffsetHours.isFinite, h.days >= 1, q.tiers.contains(where: { $0.rpd != nil }) {
@@ -313,6 +317,11 @@ package enum ScenarioValidator {
         package var first: WidgetQuotaError?
 
         package init() {}
+
+        /// Throws the first failure so far, before checks that compute with the values it refused.
+        func stopIfFailed() throws {
+            if let first { throw first }
+        }
 
         mutating func check(_ condition: Bool, _ field: String, _ problem: @autoclosure () -> String) {
             if !condition && first == nil { first = .invalidScenario(field: field, problem: problem()) }

@@ -138,6 +138,14 @@ import WidgetQuotaTestSupport
         Case("a design listed twice", args: ["--designs", "direct,cache-bgtask,direct"], .usage, "--designs names \"direct\" twice"),
         Case("missing price file", args: ["--prices", "/nonexistent/prices.json"], .noInput, "no such file"),
         Case("output under a file", args: ["--users", "5", "--runs", "1", "--out", "/etc/hostname/report"], .ioError, "cannot"),
+        // A refused value never reaches a later check that computes with it (each trapped or spun before).
+        Case("negative horizon", scenario: #"{"horizon":{"days":-100}}"#, .dataError, "horizon.days: must be between 1 and 366, got -100"),
+        Case(
+            "horizon of 2^53 + 1 days", scenario: #"{"horizon":{"days":9007199254740993}}"#, .dataError,
+            "horizon.days: must be between 1 and 366"),
+        Case(
+            "quota reset 1e19 hours from UTC", scenario: #"{"quotas":{"resetUTCOffsetHours":1e19}}"#, .dataError,
+            "quotas.resetUTCOffsetHours: must be between -12 and 14"),
     ]
 
     @Test("bad input gets a clear error and its exit code", arguments: cases)
