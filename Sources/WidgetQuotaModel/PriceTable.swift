@@ -81,23 +81,23 @@ public struct PriceTable: Sendable, Equatable {
         let data = JSONSyntax.withoutByteOrderMark(data)
         if data.isEmpty { throw WidgetQuotaError.emptyInput(file: file) }
         try WidgetQuotaError.checkJSONSyntax(data, file: file)
-        let tree: Any
-        do {
-            tree = try JSONSerialization.jsonObject(with: data)
-        } catch {
-            throw WidgetQuotaError.malformedInput(file: file, line: nil, problem: "not valid JSON (\(JSONProblem.describe(error)))")
-        }
-        guard let models = tree as? [String: Any] else {
+        // A typed tree, so that `true` is a boolean and never a cost of 1.
+        let tree = try JSONValue.parse(data, file: file)
+        guard case .object(let models) = tree else {
             throw WidgetQuotaError.malformedInput(
                 file: file, line: nil, problem: "expected a JSON object of models, as LiteLLM's model_prices_and_context_window.json")
         }
         var prices = [String: Price]()
         var providers = [String: String]()
         for (name, value) in models {
-            guard let entry = value as? [String: Any],
-                let input = (entry["input_cost_per_token"] as? NSNumber)?.doubleValue,
-                let output = (entry["output_cost_per_token"] as? NSNumber)?.doubleValue
-            else { continue }
+            guard case .object(let entry) = value else { continue }
+            for key in ["input_cost_per_token", "output_cost_per_token"] {
+                if case .bool(let flag) = entry[key] {
+                    throw WidgetQuotaError.malformedInput(
+                        file: file, line: nil, problem: "\(name): \(key) must be a number of dollars, got \(flag)")
+                }
+            }
+            guard let input = entry["input_cost_per_token"]?.number, let output = entry["output_cost_per_token"]?.number else { continue }
             guard input.isFinite, output.isFinite, input >= 0, output >= 0 else {
                 throw WidgetQuotaError.malformedInput(
                     file: file, line: nil, problem: "\(name): costs per token must be finite and not negative")
@@ -112,7 +112,7 @@ public struct PriceTable: Sendable, Equatable {
                         + "costs are in dollars per token, not per 1M tokens")
             }
             prices[name] = Price(inputCostPerToken: input, outputCostPerToken: output)
-            if let provider = entry["litellm_provider"] as? String, !provider.isEmpty { providers[name] = provider }
+            if let provider = entry["litellm_provider"]?.string, !provider.isEmpty { providers[name] = provider }
         }
         guard !prices.isEmpty else {
             throw WidgetQuotaError.malformedInput(

@@ -118,6 +118,19 @@ import WidgetQuotaTestSupport
     }
 
     /// A price whose month would print $Infinity is a unit mistake, refused with the unit.
+    @Test("A price of true is refused, never read as $1 a token")
+    func booleanPrice() {
+        for key in ["input_cost_per_token", "output_cost_per_token"] {
+            let other = key == "input_cost_per_token" ? "output_cost_per_token" : "input_cost_per_token"
+            let json = "{\"m\": {\"\(key)\": true, \"\(other)\": 1e-6}}"
+            #expect {
+                try PriceTable.decode(Data(json.utf8), file: "prices.json")
+            } throws: { error in
+                "\(error)".contains("m: \(key) must be a number of dollars, got true")
+            }
+        }
+    }
+
     @Test("a price beyond any model's is refused") func aPriceBeyondAnyModelsIsRefused() {
         let json = #"{"m": {"input_cost_per_token": 1e308, "output_cost_per_token": 1e-6}}"#
         #expect {
