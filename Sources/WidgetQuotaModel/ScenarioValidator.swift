@@ -89,7 +89,9 @@ package enum ScenarioValidator {
         v.number(
             f.minEntrySpacingMinutes, "platform.minEntrySpacingMinutes", 1...Double.minutesPerDay,
             note: "must be between 1 and 1440 minutes (a timeline reloading itself at once would never end)")
-        v.number(f.backgroundEarliestBeginHours, "platform.backgroundEarliestBeginHours", 0...168)
+        v.number(
+            f.backgroundEarliestBeginHours, "platform.backgroundEarliestBeginHours", 1.0 / 60...168,
+            note: "must be between 1 minute (0.0167 h) and 168 hours")
         v.distribution(f.backgroundRunsPerDay, "platform.backgroundRunsPerDay", Bounds.backgroundRunsPerDay)
         v.number(f.backgroundLowPowerFactor, "platform.backgroundLowPowerFactor", Bounds.backgroundLowPowerFactor)
         v.number(f.taskSliceSeconds, "platform.taskSliceSeconds", 0.001...Double.secondsPerHour)
@@ -135,9 +137,16 @@ package enum ScenarioValidator {
         for (i, tier) in q.tiers.enumerated() {
             let field = "quotas.tiers[\(i)]"
             v.check(!tier.name.isEmpty, field + ".name", "must not be empty")
-            for (key, value) in [("rpm", tier.rpm), ("tpm", tier.tpm), ("rpd", tier.rpd), ("includedPerMonth", tier.includedPerMonth)] {
-                if let value { v.number(value, field + "." + key, 0...1e15) }
+            // A limit of 0 (or a denormal) would divide every peak into Infinity: leave the key out
+            // for an unpublished limit instead.
+            for (key, value) in [("rpm", tier.rpm), ("tpm", tier.tpm), ("rpd", tier.rpd)] {
+                if let value {
+                    v.number(
+                        value, field + "." + key, 1e-6...1e15,
+                        note: "must be between 0.000001 and 1e15 (leave the key out for an unpublished limit)")
+                }
             }
+            if let included = tier.includedPerMonth { v.number(included, field + ".includedPerMonth", 0...1e15) }
             if let fee = tier.monthlyFee { v.number(fee, field + ".monthlyFee", 0...1e9) }
             if let overage = tier.overagePerUnit { v.number(overage, field + ".overagePerUnit", 0...1_000) }
         }
@@ -208,7 +217,8 @@ package enum ScenarioValidator {
             d.requestsPerFetch >= 1 && d.requestsPerFetch <= 100, field + ".requestsPerFetch",
             "must be between 1 and 100, got \(d.requestsPerFetch)")
         if let hours = d.backgroundIntervalHours {
-            v.number(hours, field + ".backgroundIntervalHours", 0...168)
+            v.number(
+                hours, field + ".backgroundIntervalHours", 1.0 / 60...168, note: "must be between 1 minute (0.0167 h) and 168 hours")
         }
         if case .backoff(let n, let base, _) = d.retry {
             v.check(n >= 0 && n <= 20, field + ".retry.maxRetries", "must be between 0 and 20, got \(n)")

@@ -146,7 +146,36 @@ import WidgetQuotaTestSupport
         Case(
             "quota reset 1e19 hours from UTC", scenario: #"{"quotas":{"resetUTCOffsetHours":1e19}}"#, .dataError,
             "quotas.resetUTCOffsetHours: must be between -12 and 14"),
+        // Values that divided a peak or a rate into Infinity or NaN in every output.
+        Case(
+            "a tier limit of 0", scenario: #"{"quotas":{"tiers":[{"name":"x","readOn":"d","rpm":0}]}}"#, .dataError,
+            "quotas.tiers[0].rpm: must be between 0.000001 and 1e15"),
+        Case(
+            "a denormal tier limit", scenario: #"{"quotas":{"tiers":[{"name":"x","readOn":"d","rpd":5e-324}]}}"#, .dataError,
+            "quotas.tiers[0].rpd: must be between 0.000001 and 1e15"),
+        Case(
+            "a background interval of 0 hours",
+            scenario: #"{"designs":[{"name":"b","fetchTriggers":["backgroundTask"],"backgroundIntervalHours":0}]}"#, .dataError,
+            "designs[0].backgroundIntervalHours: must be between 1 minute"),
+        Case(
+            "a platform background interval of 0 hours", scenario: #"{"platform":{"backgroundEarliestBeginHours":0}}"#, .dataError,
+            "platform.backgroundEarliestBeginHours: must be between 1 minute"),
     ]
+
+    @Test("the smallest accepted limit and background interval give finite numbers everywhere")
+    func smallestAcceptedValuesStayFinite() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let path = try tmp.file(
+            #"{"quotas":{"tiers":[{"name":"x","readOn":"d","rpm":0.000001,"tpm":0.000001,"rpd":0.000001}]},"#
+                + #""designs":[{"name":"b","fetchTriggers":["backgroundTask"],"backgroundIntervalHours":0.0167}]}"#)
+        let (code, out, err) = TestSupport.cli([
+            "simulate", "--scenario", path, "--designs", "b,direct", "--users", "10", "--runs", "1", "--sample-users", "10",
+            "--format", "json",
+        ])
+        #expect(code == .success, "\(err.prefix(300))")
+        #expect(!out.isEmpty && !out.contains("Infinity") && !out.contains("NaN"))
+    }
 
     @Test("bad input gets a clear error and its exit code", arguments: cases)
     func badInputGetsAClearErrorAndItsExitCode(_ c: Case) throws {
@@ -171,7 +200,7 @@ import WidgetQuotaTestSupport
         arguments: [
             (
                 ["sweep", "--knob", "background", "--values", "4,1e21"], ExitCode.usage,
-                "backgroundIntervalHours: must be between 0 and 168"
+                "backgroundIntervalHours: must be between 1 minute (0.0167 h) and 168 hours"
             ),
             (["sweep", "--design", "poll-30m-aligned", "--knob", "poll", "--values", "1e21"], .usage, "reloadPolicy"),
             (["sweep", "--knob", "ttl", "--values", "60,50000"], .usage, "cacheTTLMinutes: must be between 0 and 43200"),
