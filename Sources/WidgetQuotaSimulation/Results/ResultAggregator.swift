@@ -155,7 +155,7 @@ struct ResultAggregator {
             let dayScale = asSimulated.total > 0 ? total / asSimulated.total : 0
             bills?.add(
                 totalRequests: total, quotaDayRequests: asSimulated.quotaDayTotals.map { $0 * dayScale },
-                billedShare: o.tally.requests > 0 ? 1 - Double(o.tally.failedRequests) / Double(o.tally.requests) : 1)
+                billedShare: o.tally.billedShare)
             let costsBefore = cost?.perMonth.count ?? 0
             cost?.add(totalRequests: total, tally: o.tally, parameters: parameters[run])
             let costPerRequest = cost.flatMap { c in c.perMonth.count > costsBefore && total > 0 ? c.perMonth[costsBefore] / total : nil }

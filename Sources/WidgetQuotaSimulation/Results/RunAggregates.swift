@@ -132,7 +132,7 @@ struct CostAcrossRuns {
 
     /// Adds a run's cost: failed requests are not billed, so the total scales by the run's success rate.
     mutating func add(totalRequests total: Double, tally: UserTally, parameters p: RunParameters) {
-        let billed = total * (tally.requests > 0 ? 1 - Double(tally.failedRequests) / Double(tally.requests) : 1)
+        let billed = total * tally.billedShare
         perMonth.append(billed * (p.inputTokensPerRequest * price.inputCostPerToken + p.outputTokensPerRequest * price.outputCostPerToken))
     }
 
@@ -173,6 +173,9 @@ package struct RequestsAcrossRuns {
 extension UserTally {
     /// `value ÷ over`, 0 when nothing was counted.
     package static func ratio(_ value: Int64, _ over: Int64) -> Double { over > 0 ? Double(value) / Double(over) : 0 }
+
+    /// The share of requests a provider bills: those that did not fail (1 when none was sent).
+    var billedShare: Double { requests > 0 ? 1 - Double(failedRequests) / Double(requests) : 1 }
 
     /// A count per simulated user-day.
     package func perUserDay(_ count: KeyPath<UserTally, Int64>) -> Double { UserTally.ratio(self[keyPath: count], userDays) }
