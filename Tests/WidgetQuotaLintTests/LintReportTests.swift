@@ -187,4 +187,32 @@ struct LintReportTests {
         #expect(xcode[1].hasPrefix("/repo/App/Info.plist: note: UIBackgroundModes lacks fetch."))
         #expect(xcode[2].hasPrefix("/repo/Widget/TipWidget.swift:25:9: error: getTimeline calls URLSession.shared.dataTask."))
     }
+
+    @Test(
+        "a newline, comma, colon or % in a path or message never starts a workflow command",
+        arguments: ["App/\nname.swift", "App/Evil\r\n::error file=x::pwned.swift"])
+    func injection(file: String) {
+        let finding = Finding(
+            rule: .requestTimeout, location: .init(file: file, line: 2, column: 1),
+            message: "reads \"a, b: 50%\n::error file=x,line=1::pwned\u{2028}::warning::too\"",
+            fix: "set a timeout")
+        let report = LintReport(
+            findings: [finding], files: [.init(path: file, role: .app)],
+            directiveProblems: [.init(location: .init(file: file, line: 1), message: "bad\n::error::directive")])
+        let github = LintAnnotations.github(report, paths: Self.paths)
+        let xcode = LintAnnotations.xcode(report, paths: Self.paths)
+        for output in [github, xcode] {
+            let lines = output.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            #expect(lines.allSatisfy { !$0.hasPrefix("::error::") && !$0.hasPrefix("::error file=x") && !$0.hasPrefix("::warning::") })
+            #expect(!output.contains("\r"))
+        }
+        // The runner splits lines at CR and LF only; Xcode's lines are kept free of any line break.
+        #expect(!xcode.contains("\u{2028}"))
+        #expect(github.split(separator: "\n").count == 3)
+        #expect(github.contains("50%25%0A::error file=x,line=1::pwned"))
+        let x = xcode.split(separator: "\n").map(String.init)
+        #expect(x.count == 2)
+        #expect(x[0].contains(#": warning: reads "a, b: 50%\n::error file=x,line=1::pwned\n::warning::too". Fix"#))
+        #expect(x[1].hasSuffix(#" warning: bad\n::error::directive."#))
+    }
 }

@@ -26,22 +26,26 @@ package enum LintAnnotations {
             properties.append(("title", "widget-quota directive"))
             return GitHubCommand.annotation("warning", properties, FindingText.sentence(problem.message))
         }
-        lines.append("widget-quota lint: " + report.verdict)
+        lines.append("widget-quota lint: " + PrintableText.oneLine(report.verdict))
         return lines.joined(separator: "\n") + "\n"
     }
 
     /// One `path:line:column: error|warning|note: message [rule]` line per finding, the path
-    /// absolute so Xcode opens it whatever the build phase's folder.
+    /// absolute so Xcode opens it whatever the build phase's folder. A line break in a path or a
+    /// message is written `\n`, so every finding stays one line (and, printed in a GitHub Actions
+    /// log, never starts a workflow command).
     package static func xcode(_ report: LintReport, paths: RepositoryPath) -> String {
         var lines = report.findings.map { f in
-            place(f.location, paths) + " \(f.severity.rawValue): " + FindingText.line(f) + " [\(f.rule.rawValue)]"
+            place(f.location, paths) + " \(f.severity.rawValue): " + PrintableText.oneLine(FindingText.line(f)) + " [\(f.rule.rawValue)]"
         }
-        lines += report.directiveProblems.map { place($0.location, paths) + " warning: " + FindingText.sentence($0.message) }
+        lines += report.directiveProblems.map {
+            place($0.location, paths) + " warning: " + PrintableText.oneLine(FindingText.sentence($0.message))
+        }
         return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
     }
 
     static func place(_ l: Finding.Location, _ paths: RepositoryPath) -> String {
-        var place = paths.absolute(l.file)
+        var place = PrintableText.oneLine(paths.absolute(l.file))
         if let line = l.line {
             place += ":\(line)"
             if let column = l.column { place += ":\(column)" }
