@@ -16,7 +16,26 @@ public enum ScenarioLoader {
 
     /// Decodes and validates scenario JSON; `file` names the source in messages.
     public static func decode(_ data: Data, file: String = "scenario") throws -> Scenario {
-        let data = JSONSyntax.withoutByteOrderMark(data)
+        try decode(data, file: file, migrating: false).scenario
+    }
+
+    /// Loads the scenario at `path` written for an earlier release: the named migrations remove
+    /// the keys that release replaced (each applied one is returned, with the values it removed),
+    /// then the scenario is checked as `load` checks it.
+    package static func migrate(path: String) throws -> (scenario: Scenario, applied: [ScenarioMigration.Applied]) {
+        let data = try InputFile.contents(of: path)
+        let file = InputFile.name(path)
+        do {
+            return try decode(data, file: file, migrating: true)
+        } catch WidgetQuotaError.invalidScenario(let field, let problem) {
+            throw WidgetQuotaError.malformedScenario(file: file, problem: "\(field): \(problem)")
+        }
+    }
+
+    private static func decode(
+        _ data: Data, file: String, migrating: Bool
+    ) throws -> (scenario: Scenario, applied: [ScenarioMigration.Applied]) {
+        var data = JSONSyntax.withoutByteOrderMark(data)
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             throw WidgetQuotaError.emptyInput(file: file)
         }
@@ -27,10 +46,15 @@ public enum ScenarioLoader {
         } catch {
             throw WidgetQuotaError.malformedScenario(file: file, problem: "not valid JSON (\(JSONProblem.describe(error)))")
         }
-        guard tree is [String: Any] else {
+        guard var object = tree as? [String: Any] else {
             throw WidgetQuotaError.malformedScenario(file: file, problem: "expected a JSON object at the top level")
         }
-        try checkKeys(tree, against: referenceTree(), path: "")
+        var applied: [ScenarioMigration.Applied] = []
+        if migrating {
+            applied = ScenarioMigration.all.compactMap { $0.apply(to: &object) }
+            if !applied.isEmpty { data = try JSONSerialization.data(withJSONObject: object) }
+        }
+        try checkKeys(object, against: referenceTree(), path: "")
         let scenario: Scenario
         do {
             scenario = try JSONDecoder().decode(Scenario.self, from: data)
@@ -38,7 +62,7 @@ public enum ScenarioLoader {
             throw WidgetQuotaError.malformedScenario(file: file, problem: JSONProblem.describe(error))
         }
         try ScenarioValidator.validate(scenario)
-        return scenario
+        return (scenario, applied)
     }
 
     /// Pretty, key-sorted JSON for a scenario (what `widget-quota scenario` prints).
@@ -111,18 +135,23 @@ public enum ScenarioLoader {
     }
 
     /// Keys that scenarios of earlier versions held, with what replaced them. Their old values
-    /// meant something else, so they are refused with the way forward rather than read.
+    /// meant something else, so they are refused with the way forward rather than read;
+    /// `ScenarioMigration` removes them when asked to.
     static let replacedKeys: [String: String] = [
         "platform.getTimelinePerDay":
             "was WidgetKit's getTimeline rate regardless of the design; the reload policy, the app's reload calls and "
             + "Smart Stack now drive getTimeline, and platform.systemReloadsPerDay holds only WidgetKit's own reloads "
-            + "(default: triangular 4, 8, 12 per instance-day). Remove the key, or emit the scenario again with "
-            + "`widget-quota analyze LOGS --design D --emit-scenario FILE`",
+            + "(default: triangular 4, 8, 12 per instance-day). Remove the key (`widget-quota scenario --migrate FILE` "
+            + "does it), or emit the scenario again with `widget-quota analyze LOGS --design D --emit-scenario FILE`",
         "population.smartStackUplift":
             "was a multiplier on WidgetKit's getTimeline rate; Smart Stack rotation now adds its own reloads, "
-            + "population.smartStackReloadsPerDay (default: uniform 20–40 per instance-day). Remove the key, or emit the scenario again with "
+            + "population.smartStackReloadsPerDay (default: uniform 20–40 per instance-day). Remove the key "
+            + "(`widget-quota scenario --migrate FILE` does it), or emit the scenario again with "
             + "`widget-quota analyze LOGS --design D --emit-scenario FILE`",
     ]
+
+    /// The dotted paths of the keys refused as replaced.
+    package static var replacedKeyPaths: [String] { replacedKeys.keys.sorted() }
 
     private static func checkKeys(_ value: Any, against reference: Any, path: String) throws {
         if let object = value as? [String: Any] {
