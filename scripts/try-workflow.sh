@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # Runs the shell steps of the example workflow (.github/workflows/widget-quota.yml.example), as
-# written, in a temporary app repository, for four pull requests, and checks the comment each
-# posts and the check's exit status:
+# written, in a temporary app repository, for seven pull requests, and checks the comment each
+# posts and the check's exit status. The app (MyApp) is the cache-app fixture: its widget reads
+# an App Group cache the app fills.
 #
-#   changed-design   the PR raises the cache TTL a little: the diff comment, every gate passes (0)
-#   first-scenario   the base branch has no scenario: a comment that says so, thresholds only (0)
-#   invalid-base     the base branch's scenario is invalid: a comment that says so (0)
-#   failing-gate     the PR raises the TTL to 4 h: the diff comment with the failed gate (1)
+#   changed-scenario  the PR raises the scenario's cache TTL a little: the diff comment, gates pass (0)
+#   first-scenario    the base branch has no scenario: both projected under the PR's, it says so (0)
+#   invalid-base      the base branch's scenario is invalid: projected under the PR's, it says so (0)
+#   migrated-base     the base branch's scenario is of 0.1.0: read through its migration, named (0)
+#   code-fetch        code only: the widget now fetches in getTimeline; requests, cost and plan
+#                     rise, the new lint finding is named, the gates fail (1)
+#   comment-only      code only: a comment added to the widget; no change (0)
+#   no-design         the app sends no request: the scenario's designs alone, said so (0)
 #
 # The repository has a base and a head branch and an `origin` to compare with. The action's
 # build is replaced by the local binary on PATH, `uses:` steps are skipped (the artifact stays in
@@ -117,9 +122,44 @@ s["horizon"]["users"] = [1000, 10000]
 print(json.dumps(s, indent=2))' "$1"
 }
 
-# Runs one pull request: base and head commits given as scenario texts ("" for none).
+# The app at one commit: cache (the cache-app fixture), fetch (its widget fetches in getTimeline),
+# comment (a comment added to the widget) or none (no request anywhere).
+app() {
+    rm -rf MyApp
+    if [ "$1" = none ]; then mkdir -p MyApp && echo "// the app" > MyApp/App.swift && return; fi
+    cp -R "$root/Tests/WidgetQuotaTestSupport/Fixtures/apps/cache-app" MyApp
+    rm -f MyApp/EXPECTED.md
+    local widget=MyApp/Widget/QuoteWidget.swift
+    case $1 in
+        fetch)
+            python3 - "$widget" << 'PY'
+import sys
+path = sys.argv[1]
+text = open(path).read()
+old = """        let entry = QuoteStore().entry()
+        // The cache changes every six hours at most: ask again then.
+        let next = Date().addingTimeInterval(6 * 60 * 60)
+        completion(Timeline(entries: [entry], policy: .after(next)))"""
+new = """        var request = URLRequest(url: URL(string: "https://api.example.com/quote")!)
+        request.timeoutInterval = 15
+        URLSession.shared.dataTask(with: request) { data, _, _ in
+            let text = data.flatMap { String(data: $0, encoding: .utf8) } ?? "Stay curious."
+            let next = Date().addingTimeInterval(15 * 60)
+            completion(Timeline(entries: [QuoteEntry(date: Date(), text: text, isStale: false)], policy: .after(next)))
+        }.resume()"""
+assert old in text
+open(path, "w").write(text.replace(old, new))
+PY
+            # The widget no longer reads the App Group cache.
+            rm MyApp/Widget/QuoteStore.swift
+            ;;
+        comment) sed -i 's|^struct QuoteProvider: TimelineProvider {|// Reads the cache; see QuoteStore.\n&|' "$widget" ;;
+    esac
+}
+
+# Runs one pull request: base and head commits given as scenario texts ("" for none) and apps.
 run_case() {
-    local name=$1 base_text=$2 head_text=$3
+    local name=$1 base_text=$2 head_text=$3 base_app=${4:-cache} head_app=${5:-cache}
     local dir=$work/$name
     mkdir -p "$dir"
     git init -q --bare "$dir/origin.git"
@@ -127,12 +167,13 @@ run_case() {
     cd "$dir/repo"
     git config user.email ci@example.com && git config user.name CI
     git checkout -q -b main
-    mkdir -p MyApp && echo "// the app" > MyApp/App.swift
+    app "$base_app"
     if [ -n "$base_text" ]; then printf '%s\n' "$base_text" > widget-scenario.json; fi
     git add -A && git commit -q -m base && git push -q origin main 2> /dev/null
     git checkout -q -b feature
+    app "$head_app"
     printf '%s\n' "$head_text" > widget-scenario.json
-    git add -A && git commit -q -m head && git push -q origin feature 2> /dev/null
+    git add -A && git commit -q --allow-empty -m head && git push -q origin feature 2> /dev/null
     git fetch -q origin
 
     export GH_STATE=$dir/comments.json GH_RECORD=$dir/gh.log GITHUB_STEP_SUMMARY=$dir/summary.md
@@ -191,7 +232,10 @@ check() {
 # and run one command with its arguments.
 action_dir=$work/action
 mkdir -p "$action_dir/steps"
+# The action's ref is a branch here, so its download step says so and the build step builds.
 workflow=$action steps action "$action_dir/steps" "$(printf '%s\n' "github.action_path=$root" \
+    "github.action_ref=main" "github.action_repository=widget-quota/widget-quota" \
+    "steps.download.outputs.path=" "steps.build.outputs.path=$bin" \
     "inputs.args=lint Tests/WidgetQuotaTestSupport/Fixtures/apps/broken-app --format github --fail-on never" \
     "inputs.working-directory=." "steps.install.outputs.path=$bin")"
 shellcheck -s bash -e SC2016 "$action_dir"/steps/*.sh || { echo "FAIL shellcheck on action.yml's run steps" >&2; exit 1; }
@@ -199,12 +243,14 @@ shellcheck -s bash -e SC2016 "$action_dir"/steps/*.sh || { echo "FAIL shellcheck
 : > "$action_dir/path"
 action_status=0
 for script in "$action_dir"/steps/*.sh; do
-    GITHUB_OUTPUT=$action_dir/output GITHUB_PATH=$action_dir/path bash "$script" >> "$action_dir/log" 2>&1 || action_status=$?
+    GITHUB_OUTPUT=$action_dir/output GITHUB_PATH=$action_dir/path GITHUB_ACTION_PATH=$root RUNNER_TEMP=$action_dir \
+        bash "$script" >> "$action_dir/log" 2>&1 || action_status=$?
 done
-built=$(sed -n 's/^path=//p' "$action_dir/output")
+built=$(sed -n 's/^path=//p' "$action_dir/output" | tail -n 1)
 if [ "$action_status" -eq 0 ] && [ -n "$built" ] && [ "$(readlink -f "$built")" = "$(readlink -f "$bin")" ] \
     && grep -q '^version=[0-9]' "$action_dir/output" && grep -q '^exit-code=0$' "$action_dir/output" \
-    && grep -q '^::error file=Tests/WidgetQuotaTestSupport/Fixtures/apps/broken-app/' "$action_dir/log"; then
+    && grep -q '^::error file=Tests/WidgetQuotaTestSupport/Fixtures/apps/broken-app/' "$action_dir/log" \
+    && grep -q "^::notice title=widget-quota::the action's ref 'main' is not a release tag" "$action_dir/log"; then
     echo "ok   action          $(grep '^version=' "$action_dir/output"), on PATH: $(cat "$action_dir/path"), args run"
 else
     failures=$((failures + 1))
@@ -212,17 +258,23 @@ else
     tail -5 "$action_dir/log"
 fi
 
-run_case changed-design "$(scenario 45)" "$(scenario 50)"
-check changed-design 0 "cacheTTLMinutes" "Change gates"
+run_case changed-scenario "$(scenario 45)" "$(scenario 50)"
+check changed-scenario 0 "cacheTTLMinutes" "Change gates" "Lint findings new in this branch" "None"
 run_case first-scenario "" "$(scenario 45)"
-check first-scenario 0 "The base branch has no \`widget-scenario.json\`" "Only the absolute thresholds were checked"
+check first-scenario 0 "The base branch has no \`widget-scenario.json\`: this pull request adds it"
 run_case invalid-base '{"horizon": {"runs": 0}}' "$(scenario 45)"
-check invalid-base 0 "could not be projected" "horizon.runs"
-run_case failing-gate "$(scenario 45)" "$(scenario 240)"
-check failing-gate 1 "FAILED" "cacheTTLMinutes"
+check invalid-base 0 "could not be read, so both branches are projected under this branch's" "horizon.runs"
+run_case migrated-base "$(scenario 45 | python3 -c 'import json,sys; s=json.load(sys.stdin); s["platform"]["getTimelinePerDay"]=28.5; print(json.dumps(s))')" "$(scenario 45)"
+check migrated-base 0 "read through its migrations" "getTimeline-from-causes (since 0.2.0)" "platform.getTimelinePerDay = 28.5"
+run_case code-fetch "$(scenario 45)" "$(scenario 45)" cache fetch
+check code-fetch 1 "**app**" "Requests a month" "▲" "FAILED" "widget-network-call" "MyApp/Widget/QuoteWidget.swift:"
+run_case comment-only "$(scenario 45)" "$(scenario 45)" cache comment
+check comment-only 0 "**No change**" "Lint findings new in this branch" "None"
+run_case no-design "$(scenario 45)" "$(scenario 45)" none none
+check no-design 0 "lint read no design from \`MyApp\`" "**No change**" "Not checked, for want of the design read from the code"
 
 if [ "$failures" -gt 0 ]; then
-    echo "try-workflow: $failures of 5 checks failed" >&2
+    echo "try-workflow: $failures of 8 checks failed" >&2
     exit 1
 fi
-echo "try-workflow: the action's steps ran, and the workflow's held on all 4 pull requests"
+echo "try-workflow: the action's steps ran, and the workflow's held on all 7 pull requests"

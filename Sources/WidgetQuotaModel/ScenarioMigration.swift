@@ -33,9 +33,9 @@ package struct ScenarioMigration: Sendable, Equatable {
         /// `path = value` for each removed key.
         package var removed: [String]
 
-        /// "getTimeline-from-causes (scenarios of 0.2.0): removed platform.getTimelinePerDay = 28.5. getTimeline …".
+        /// "getTimeline-from-causes (since 0.2.0): removed platform.getTimelinePerDay = 28.5. getTimeline …".
         package var sentence: String {
-            "\(migration.name) (scenarios of \(migration.release)): removed \(removed.joined(separator: ", ")). "
+            "\(migration.name) (since \(migration.release)): removed \(removed.joined(separator: ", ")). "
                 + migration.explanation + "."
         }
     }

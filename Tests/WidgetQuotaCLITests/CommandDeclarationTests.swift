@@ -41,9 +41,9 @@ struct CommandDeclarationTests {
         for shared in [Option.scenario, .seed, .threads, .prices, .failIf, .warnIf, .runs, .sampleUsers] {
             for spec in Self.specs {
                 guard let own = spec.options.first(where: { $0.name == shared.name }) else { continue }
-                // `analyze --scenario` and `designs --scenario` read the base scenario and so say so;
-                // `bench --threads` sets the threads of a figure that depends on them.
-                if shared == .scenario && ["analyze", "designs"].contains(spec.name) { continue }
+                // `analyze --scenario`, `designs --scenario` and `lint --scenario` read the base
+                // scenario and so say so; `bench --threads` sets the threads of a figure that depends on them.
+                if shared == .scenario && ["analyze", "designs", "lint"].contains(spec.name) { continue }
                 if shared == .threads && spec.name == "bench" { continue }
                 #expect(own.help == shared.help && own.value == shared.value, "\(spec.name) --\(shared.name) is declared apart")
             }
@@ -67,7 +67,7 @@ struct CommandDeclarationTests {
     /// command needs, so that they have no default to show.
     static let withoutDefault: Set<String> = [
         "analyze --emit-scenario", "analyze --split", "analyze --train-days", "lint --emit-scenario", "trace --design",
-        "scenario --check",
+        "scenario --check", "scenario --migrate", "lint --baseline", "lint --write-baseline", "diff --new-findings",
     ]
 
     @Test("help shows the default of every option that takes a value", arguments: specs.map(\.name))

@@ -15,7 +15,7 @@ import WidgetQuotaTestSupport
         #expect(root["on"]?["pull_request"]?["paths"]?.list?.isEmpty == false, "runs only when the scenario or the app changes")
         #expect(root["concurrency"]?["cancel-in-progress"]?.scalar == "true")
         let quota = try #require(root["jobs"]?["quota"])
-        #expect(quota["runs-on"]?.scalar == "ubuntu-latest")
+        #expect(quota["runs-on"]?.scalar == "ubuntu-24.04", "an image that ships Swift")
         let steps = try #require(quota["steps"]?.list)
         #expect(steps.allSatisfy { $0["uses"] != nil || $0["run"] != nil })
         // The tool comes from this repository's action; every other action is pinned to a commit.
@@ -26,16 +26,25 @@ import WidgetQuotaTestSupport
             #expect(ref.count == 40 && ref.allSatisfy(\.isHexDigit), "\(action) is pinned to a full commit")
         }
         let runs = steps.compactMap { $0["run"]?.scalar }.joined(separator: "\n")
-        #expect(runs.contains("widget-quota report") && runs.contains("widget-quota simulate --scenario base-scenario.json"))
-        #expect(runs.contains("widget-quota diff base-report/report.json Reports/report.json"))
+        #expect(runs.contains("widget-quota report") && runs.contains("widget-quota simulate --scenario \"$base_scenario\""))
+        #expect(runs.contains("widget-quota diff work/base-report/report.json Reports/report.json"))
+        // The cost change from the code change: lint reads both branches' designs, base's findings are
+        // the baseline of head's, an older base scenario goes through its migrations.
+        #expect(runs.contains("widget-quota lint \"work/base/$APP\"") && runs.contains("widget-quota lint \"$APP\""))
+        #expect(runs.contains("--emit-scenario") && runs.contains("--design-name \"$CODE_DESIGN\""))
+        #expect(runs.contains("--write-baseline") && runs.contains("--baseline work/base-baseline.json"))
+        #expect(runs.contains("--new-findings") && runs.contains("widget-quota scenario --migrate"))
         #expect(runs.contains(">> \"$GITHUB_STEP_SUMMARY\""))
         #expect(!runs.contains("${{"), "run steps read expressions through env, never inline")
         let upload = try #require(steps.first { $0["uses"]?.scalar?.hasPrefix("actions/upload-artifact@") == true })
-        #expect(upload["with"]?["path"]?.scalar == "Reports" && upload["if"]?.scalar == "always()")
+        #expect(upload["with"]?["path"]?.scalar == "Reports" && upload["if"]?.scalar == "${{ !cancelled() }}")
+        #expect(upload["with"]?["overwrite"]?.scalar == "true", "a re-run of a failed job uploads again")
         let comment = try #require(root["jobs"]?["comment"])
         #expect(comment["needs"]?.scalar == "quota")
         #expect(comment["permissions"]?["pull-requests"]?.scalar == "write")
         #expect(comment["if"]?.scalar?.contains("dependabot[bot]") == true, "no comment from a read-only token")
+        #expect(comment["if"]?.scalar?.hasPrefix("!cancelled()") == true, "a cancelled run posts nothing")
+        #expect(!Self.text.contains("always()"), "a run cancelled by a newer push never posts or uploads")
         let script = (comment["steps"]?.list ?? []).compactMap { $0["run"]?.scalar }.joined(separator: "\n")
         // One sticky comment: the bot's own, found by the marker it starts with, then updated in place.
         #expect(script.contains("marker='\(ReportDiff.commentMarker)'"))
@@ -58,7 +67,7 @@ import WidgetQuotaTestSupport
         let lines = { (key: String) in
             (root["env"]?[key]?.scalar ?? "").split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
-        #expect(lines("CHANGE_GATES").count == 3 && lines("THRESHOLDS").count == 1)
+        #expect(lines("CHANGE_GATES").count == 4 && lines("THRESHOLDS").count == 1)
         for gate in lines("CHANGE_GATES") { #expect(try ThresholdExpression.parse(gate).comparesReports, "\(gate)") }
         for threshold in lines("THRESHOLDS") { #expect(try !ThresholdExpression.parse(threshold).comparesReports, "\(threshold)") }
     }

@@ -84,7 +84,10 @@ struct LintReportTests {
         let findings = try #require(root["findings"] as? [[String: Any]])
         #expect(findings.count == 3)
         for f in findings {
-            #expect(Set(f.keys) == ["rule", "severity", "file", "line", "column", "message", "fix", "cost", "title"])
+            #expect(
+                Set(f.keys) == [
+                    "rule", "severity", "file", "line", "column", "message", "fix", "cost", "title", "repositoryPath", "fingerprint",
+                ])
         }
         #expect(findings[1]["line"] is NSNull && findings[1]["cost"] is NSNull)
         #expect(findings[2]["rule"] as? String == "widget-network-call" && findings[2]["line"] as? Int == 25)

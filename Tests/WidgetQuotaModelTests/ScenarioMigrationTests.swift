@@ -24,7 +24,7 @@ import WidgetQuotaSupport
         let (scenario, applied) = try ScenarioLoader.migrate(path: path)
         #expect(applied.map(\.migration.name) == ["getTimeline-from-causes"])
         #expect(applied[0].removed.count == 1)
-        #expect(applied[0].sentence.contains("getTimeline-from-causes (scenarios of 0.2.0): removed "))
+        #expect(applied[0].sentence.contains("getTimeline-from-causes (since 0.2.0): removed "))
         // Everything else is read as written: the migrated scenario equals the file without the key.
         var tree = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         for key in ["platform", "population"] {

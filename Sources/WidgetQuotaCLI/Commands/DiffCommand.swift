@@ -9,6 +9,9 @@ struct DiffCommand: Command {
     static let quiet = Option.flag("quiet", "no threshold-pass messages on standard error")
     static let baseLabel = Option.valued("base-label", "TEXT", "name BASE in the comparison (default: its path), e.g. the base branch")
     static let headLabel = Option.valued("head-label", "TEXT", "name HEAD in the comparison (default: its path), e.g. \"this branch\"")
+    static let newFindings = Option.input(
+        "new-findings", "FILE",
+        "list the findings of FILE (lint --format json --baseline BASE on HEAD's code) as the code lines behind the change")
     static let formats = DiffJob.Format.allCases.map(\.rawValue)
     static let format = Option.format(
         formats,
@@ -32,9 +35,11 @@ struct DiffCommand: Command {
             Thresholds are checked against HEAD. Change gates compare the two: change(METRIC{…}) > 10% (relative
             to BASE), change(freshness.overTargetShare{…}) > 0.05 (in the metric's units: five points),
             tierChange({design=…,users=…}) > 0 (a more expensive tier); a failed --fail-if gate exits 1.
+            --new-findings lists the lint findings HEAD's code adds (lint HEAD with --baseline of BASE's
+            findings) after the changed rows: the lines of code behind the change.
             Two log analyses (`analyze --format json`) compare in the same layout, device by device.
             """,
-        options: Option.thresholds + [format, out, baseLabel, headLabel, quiet],
+        options: Option.thresholds + [format, out, baseLabel, headLabel, newFindings, quiet],
         examples: [
             "widget-quota diff base/report.json Reports/report.json >> \"$GITHUB_STEP_SUMMARY\"",
             "widget-quota diff main.json pr.json --fail-if 'change(costPerMonth{design=cache-bgtask,users=10000}) > 10%'",
@@ -54,6 +59,7 @@ struct DiffCommand: Command {
         var job = DiffJob(base: a.positionals[0], head: a.positionals[1], thresholds: try a.thresholds(changes: true))
         job.baseLabel = a.value(Self.baseLabel)
         job.headLabel = a.value(Self.headLabel)
+        job.newFindingsPath = a.value(Self.newFindings)
         self.job = job
         out = JobOutput.Destination(a.value(Self.out))
         format = try a.choice(Self.format, default: .markdown)

@@ -26,6 +26,16 @@ struct LintCommand: Command {
         "config", "FILE", "the configuration file (default: .widget-quota-lint.json in the first folder, when present)")
     static let emitScenario = Option.valued(
         "emit-scenario", "FILE", "write the design read from the code as a scenario, for `simulate --scenario`")
+    static let scenario = Option.input(
+        "scenario", "FILE",
+        "with --emit-scenario: start from FILE (its users, prices, plans and designs) and add the code's design to its designs "
+            + "(default: the built-in scenario, with the code's design alone)")
+    static let designName = Option.valued(
+        "design-name", "NAME", "with --emit-scenario: name the code's design NAME (default: the folder's name)")
+    static let baseline = Option.input(
+        "baseline", "FILE", "leave out the findings FILE holds (written by --write-baseline): report only new ones")
+    static let writeBaseline = Option.valued(
+        "write-baseline", "FILE", "write every finding (before --baseline) as a baseline FILE, to accept them as they are")
 
     static let spec = CommandSpec(
         name: "lint",
@@ -40,13 +50,20 @@ struct LintCommand: Command {
             cost of the findings that change it (\(LintJob.projectionSetting)).
             A rule is silenced by the configuration file or an inline comment
             (// widget-quota:disable rule-id). Keys are never printed: messages redact them.
+            A baseline accepts the findings of an existing codebase (or of a pull request's base branch):
+            --write-baseline writes them, --baseline leaves them out, matched by rule, file and the line's
+            text, so code moved down a file or re-indented stays known.
             """,
-        options: [format, .outFile, failOn, config, emitScenario, sarifRoot, .quiet],
+        options: [
+            format, .outFile, failOn, config, emitScenario, scenario, designName, baseline, writeBaseline, sarifRoot, .quiet,
+        ],
         examples: [
             "widget-quota lint MyApp",
             "widget-quota lint MyApp --format sarif --out lint.sarif --fail-on never",
             "widget-quota lint \"$SRCROOT\" --format xcode --fail-on never",
             "widget-quota lint MyApp --emit-scenario mine.json && widget-quota simulate --scenario mine.json",
+            "widget-quota lint MyApp --write-baseline lint-baseline.json --fail-on never",
+            "widget-quota lint MyApp --baseline lint-baseline.json --format github",
             "widget-quota lint Tests/WidgetQuotaTestSupport/Fixtures/apps/broken-app --out Reports/lint.md",
         ])
 
@@ -55,6 +72,8 @@ struct LintCommand: Command {
     let failOn: LintFailOn
     let out: JobOutput.Destination
     let emitScenario: JobOutput.Destination?
+    let baseline: LintBaseline?
+    let writeBaseline: JobOutput.Destination?
     let quiet: Bool
     /// How findings' files are named relative to the repository root.
     let paths: RepositoryPath
@@ -71,9 +90,26 @@ struct LintCommand: Command {
             throw WidgetQuotaError.usage(
                 "--emit-scenario - puts the scenario on standard output: send the findings to a file with --out FILE")
         }
+        writeBaseline = a.value(Self.writeBaseline).map(JobOutput.Destination.init)
+        if writeBaseline == .standardOutput && (out == .standardOutput || emitScenario == .standardOutput) {
+            throw WidgetQuotaError.usage(
+                "--write-baseline - puts the baseline on standard output: send the findings (and the scenario) to files")
+        }
+        for option in [Self.scenario, Self.designName] where emitScenario == nil && a.value(option) != nil {
+            throw WidgetQuotaError.usage("--\(option.name) shapes the scenario --emit-scenario writes; add --emit-scenario FILE")
+        }
         quiet = a.flag(.quiet)
+        baseline = try a.value(Self.baseline).map(LintBaseline.load(path:))
         let configuration = try a.value(Self.config).map(LintConfiguration.load(path:))
-        job = LintJob(run: LintRun(paths: a.positionals, configuration: configuration))
+        var job = LintJob(run: LintRun(paths: a.positionals, configuration: configuration))
+        job.emittedScenarioBase = try a.value(Self.scenario).map(ScenarioLoader.load(path:))
+        if let name = a.value(Self.designName) {
+            guard !name.isEmpty, PrintableText.clean(name) == name, !name.contains(where: \.isNewline) else {
+                throw WidgetQuotaError.usage("--design-name needs a name without line breaks or control characters")
+            }
+            job.designName = name
+        }
+        self.job = job
         // Findings name files relative to the folder given (when one folder is given), else as typed.
         let base = a.positionals.count == 1 && Self.isFolder(a.positionals[0]) ? a.positionals[0] : "."
         let root = try a.value(Self.sarifRoot).map { root in
@@ -89,6 +125,8 @@ struct LintCommand: Command {
     }
 
     func run(console: Console) throws -> JobOutput {
-        try job.output(format: format, to: out, scenario: emitScenario, failOn: failOn, paths: paths)
+        try job.output(
+            format: format, to: out, scenario: emitScenario, failOn: failOn, paths: paths, baseline: baseline,
+            writeBaseline: writeBaseline)
     }
 }

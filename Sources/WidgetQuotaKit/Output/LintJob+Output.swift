@@ -16,22 +16,32 @@ extension LintJob {
     }
 
     /// Runs the job and renders the findings in `format` for `destination`, after the scenario of
-    /// the design read from the code when `scenario` names where it goes; `failOn` decides the exit code.
+    /// the design read from the code when `scenario` names where it goes, and the baseline of
+    /// every finding when `writeBaseline` does. Findings `baseline` holds are left out of the
+    /// rendered findings and of the exit code, which `failOn` decides.
     package func output(
         format: Format, to destination: JobOutput.Destination, scenario scenarioDestination: JobOutput.Destination?,
-        failOn: LintFailOn, paths: RepositoryPath
+        failOn: LintFailOn, paths: RepositoryPath, baseline: LintBaseline? = nil,
+        writeBaseline: JobOutput.Destination? = nil
     ) throws -> JobOutput {
         let result = try execute()
-        let report = result.report
+        let report = baseline.map { $0.filter(result.report, paths: paths) } ?? result.report
         let text: String
         switch format {
-        case .json: text = try LintReportJSON.render(report)
+        case .json: text = try LintReportJSON.render(report, paths: paths)
         case .sarif: text = try SARIFLog.render(report, paths: paths)
         case .github: text = LintAnnotations.github(report, paths: paths)
         case .xcode: text = LintAnnotations.xcode(report, paths: paths)
         case .markdown: text = LintReportMarkdown.render(report)
         }
         var output = JobOutput()
+        if let writeBaseline {
+            let written = LintBaseline(result.report, paths: paths)
+            output.items.append(.text(try written.render(), to: writeBaseline, announce: false))
+            if case .file(let path) = writeBaseline {
+                output.items.append(.note("Wrote \(path) (\(written.findings.count) finding\(written.findings.count == 1 ? "" : "s"))\n"))
+            }
+        }
         if let scenarioDestination {
             guard let scenario = result.scenario else {
                 throw WidgetQuotaError.malformedInput(

@@ -19,6 +19,9 @@ public struct DiffJob: Sendable {
     public var baseLabel: String?
     /// How the comparison names HEAD (the same default).
     public var headLabel: String?
+    /// Lint's JSON of the head branch run with the base branch's baseline: its findings are
+    /// listed as the code lines behind the change (nil: no such section).
+    package var newFindingsPath: String?
 
     /// The comment's length limit unless told otherwise: GitHub's, in UTF-16 code units.
     public static let defaultLimit = ReportDiff.commentLimit
@@ -68,10 +71,13 @@ public struct DiffJob: Sendable {
         }
         let outcomes = try ThresholdEvaluator.evaluate(thresholds.filter { !$0.expression.comparesReports }, on: MetricTable(json: head))
         let gates = try ChangeEvaluator.evaluate(thresholds.filter(\.expression.comparesReports), base: base, head: head)
+        let newFindings = try newFindingsPath.map { path in
+            try NewFindingsSection(
+                lintJSON: JSONValue.parse(InputFile.contents(of: path), file: InputFile.name(path)), file: InputFile.name(path))
+        }
         let markdown = ReportDiff(base: base, head: head).markdown(
             base: baseLabel ?? Self.displayName(basePath), head: headLabel ?? Self.displayName(headPath), thresholds: outcomes,
-            changeGates: gates,
-            limit: limit)
+            changeGates: gates, newFindings: newFindings, limit: limit)
         return Output(markdown: markdown, thresholds: outcomes, changeGates: gates)
     }
 

@@ -16,6 +16,11 @@ public struct LintJob: Sendable {
     package var projectionScenario: Scenario
     /// Worker threads for the projection (nil: all cores); the figures do not depend on it.
     public var threads: Int?
+    /// The scenario the emitted one starts from (`lint --scenario`): its designs are kept and the
+    /// design read from the code is added (nil: the built-in scenario with that design alone).
+    package var emittedScenarioBase: Scenario?
+    /// The name of the design read from the code in the emitted scenario (nil: the folder's name).
+    package var designName: String?
 
     /// The projection's setting: 200 users simulated event by event, 4 runs, seed 2026, a
     /// population of 1,000.
@@ -53,7 +58,7 @@ public struct LintJob: Sendable {
     public func execute() throws -> Result {
         var outcome = try run.run()
         guard let inference = outcome.design else { return Result(outcome: outcome, scenario: nil) }
-        let scenario = inference.scenario()
+        let scenario = emittedScenario(inference)
         if project {
             var s = inference.scenario(base: projectionScenario)
             s.designs = [inference.design]
@@ -71,6 +76,19 @@ public struct LintJob: Sendable {
             outcome.report.findings = Self.costed(outcome.report.findings, inference: inference, mine: mine, baseline: baseline)
         }
         return Result(outcome: outcome, scenario: scenario)
+    }
+
+    /// The scenario `--emit-scenario` writes: the design read from the code, named `designName`,
+    /// alone in the built-in scenario, or added to `emittedScenarioBase`'s designs (replacing one
+    /// of the same name) with that scenario's baseline kept.
+    func emittedScenario(_ inference: DesignInference) -> Scenario {
+        var inference = inference
+        if let designName { inference.design.name = designName }
+        guard let base = emittedScenarioBase else { return inference.scenario() }
+        var s = inference.scenario(base: base)
+        s.designs = base.designs.filter { $0.name != inference.design.name } + [inference.design]
+        s.baseline = base.baseline
+        return s
     }
 
     /// `findings` with the cost of the rules whose cost the projection states: a widget that

@@ -17,9 +17,13 @@ extension DesignCodeReader {
     func checksCache(_ entry: Entry, ttlName: String?) -> Bool {
         let index = tree.swiftFiles[entry.fileNumber].index
         let block = index.blocks[entry.block]
-        for k in block.open..<min(block.close, index.tokens.count) where index.tokens[k].kind == .identifier {
+        let end = min(block.close, index.tokens.count)
+        for k in block.open..<end where index.tokens[k].kind == .identifier {
             let word = index.tokens[k].text
-            if word == ttlName || word.lowercased().contains("stale") { return true }
+            if word == ttlName { return true }
+            // `isStale: false` passes a value and `isStale = …` sets one; neither checks anything.
+            let next = (k + 1..<end).first { index.tokens[$0].kind != .comment }.map { index.tokens[$0].text }
+            if word.lowercased().contains("stale") && next != ":" && next != "=" { return true }
         }
         return false
     }

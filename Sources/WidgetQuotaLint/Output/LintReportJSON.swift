@@ -3,15 +3,17 @@ import WidgetQuotaModel
 import WidgetQuotaSupport
 
 /// The JSON of a `lint` run. Its keys are a public contract: `schemaVersion`,
-/// `findings[].{rule, severity, file, line, column, message, fix, cost, title}`, `design`,
+/// `findings[].{rule, severity, file, line, column, message, fix, cost, title, repositoryPath,
+/// fingerprint}`, `design`,
 /// `summary`, `files`, `directiveProblems`; fields are added, never renamed.
 package enum LintReportJSON {
     /// The version of this JSON shape.
     package static let schemaVersion = 1
 
-    /// Pretty, key-sorted JSON of `report`, ending with a newline.
-    package static func render(_ report: LintReport) throws -> String {
-        try JSONOutput.encode(Document(report))
+    /// Pretty, key-sorted JSON of `report`, ending with a newline; `paths` names each finding's
+    /// file from the repository root and gives its fingerprint, as SARIF and baselines do.
+    package static func render(_ report: LintReport, paths: RepositoryPath = RepositoryPath(base: ".", root: ".")) throws -> String {
+        try JSONOutput.encode(Document(report, paths: paths))
     }
 
     struct Document: Encodable {
@@ -24,10 +26,12 @@ package enum LintReportJSON {
         var directiveProblems: [ProblemEntry]
         var notes: [String]
 
-        init(_ report: LintReport) {
+        init(_ report: LintReport, paths: RepositoryPath) {
             notes = report.notes
             verdict = report.verdict
-            findings = report.findings.map(FindingEntry.init)
+            findings = zip(report.findings, FindingFingerprint.all(report, paths: paths)).map { f, fingerprint in
+                FindingEntry(f, repositoryPath: FindingFingerprint.path(f.location.file, paths), fingerprint: fingerprint)
+            }
             design = report.design
             summary = Summary(report)
             files = report.files
@@ -63,8 +67,12 @@ package enum LintReportJSON {
         var message: String
         var fix: String
         var cost: String?
+        var repositoryPath: String
+        var fingerprint: String
 
-        init(_ f: Finding) {
+        init(_ f: Finding, repositoryPath: String, fingerprint: String) {
+            self.repositoryPath = repositoryPath
+            self.fingerprint = fingerprint
             rule = f.rule.rawValue
             title = f.rule.title
             severity = f.severity.rawValue
@@ -76,7 +84,9 @@ package enum LintReportJSON {
             cost = f.cost
         }
 
-        enum CodingKeys: String, CodingKey { case rule, title, severity, file, line, column, message, fix, cost }
+        enum CodingKeys: String, CodingKey {
+            case rule, title, severity, file, line, column, message, fix, cost, repositoryPath, fingerprint
+        }
 
         /// Every key is always present; unknown values are null.
         func encode(to encoder: Encoder) throws {
@@ -90,6 +100,8 @@ package enum LintReportJSON {
             try c.encode(message, forKey: .message)
             try c.encode(fix, forKey: .fix)
             try c.encode(cost, forKey: .cost)
+            try c.encode(repositoryPath, forKey: .repositoryPath)
+            try c.encode(fingerprint, forKey: .fingerprint)
         }
     }
 
@@ -104,6 +116,8 @@ package enum LintReportJSON {
         var warnings: Int
         var notes: Int
         var suppressed: Int
+        /// Findings left out because the baseline given (`--baseline`) holds them.
+        var baselined: Int
         var filesRead: Int
         var filesByRole: [String: Int]
         var rulesBroken: [String]
@@ -116,6 +130,7 @@ package enum LintReportJSON {
             warnings = report.count(FindingSeverity.warning)
             notes = report.count(FindingSeverity.note)
             suppressed = report.suppressed
+            baselined = report.baselined
             filesRead = report.files.count
             filesByRole = Dictionary(uniqueKeysWithValues: LintReport.FileRole.allCases.map { ($0.rawValue, report.count($0)) })
             rulesBroken = report.rulesBroken.map(\.rawValue)

@@ -58,6 +58,9 @@ package enum LintReportMarkdown {
             line +=
                 "; \(report.suppressed) finding\(report.suppressed == 1 ? "" : "s") suppressed by the configuration or inline directives"
         }
+        if report.baselined > 0 {
+            line += "; \(report.baselined) finding\(report.baselined == 1 ? "" : "s") known in the baseline (`--baseline`) left out"
+        }
         return line + "."
     }
 

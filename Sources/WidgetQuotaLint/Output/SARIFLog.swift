@@ -35,17 +35,13 @@ package enum SARIFLog {
                     help: Help(text: rule.rationale, markdown: "**\(rule.title).** \(rule.rationale)"),
                     properties: .init(tags: ["widget", "quota"]))
             })
-        var occurrences = [String: Int]()
-        let results = report.findings.map { f in
-            let span = report.spans[f.location]
-            let path = paths.relative(f.location.file) ?? paths.absolute(f.location.file)
-            let key = fingerprint(rule: f.rule, path: path, text: span?.text ?? "")
-            occurrences[key, default: 0] += 1
-            return Result(
+        let fingerprints = FindingFingerprint.all(report, paths: paths)
+        let results = zip(report.findings, fingerprints).map { f, fingerprint in
+            Result(
                 ruleId: f.rule.rawValue, ruleIndex: rules.firstIndex(of: f.rule)!, level: level(f.severity),
                 message: Message(text: messageText(f)),
-                locations: [location(f.location, span: span, paths: paths)],
-                partialFingerprints: [fingerprintKey: key + ":" + String(occurrences[key]!)])
+                locations: [location(f.location, span: report.spans[f.location], paths: paths)],
+                partialFingerprints: [fingerprintKey: fingerprint])
         }
         let notifications = report.directiveProblems.map {
             Notification(
@@ -61,14 +57,6 @@ package enum SARIFLog {
     /// The message, then the fix and the cost, each a sentence of its own: the first sentence is
     /// what code scanning shows as the alert's title.
     static func messageText(_ f: Finding) -> String { FindingText.line(f) }
-
-    /// A finding's identity across edits elsewhere in the file: its rule, its file and its line's
-    /// normalised text (FNV-1a, hex); the caller appends the occurrence among equal ones.
-    static func fingerprint(rule: ChecklistRule, path: String, text: String) -> String {
-        let hash = StableHash.fnv1a(rule.rawValue + "\u{0}" + path + "\u{0}" + text)
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
-    }
 
     /// SARIF's level for a severity (`note`, `warning`, `error` are the same words).
     package static func level(_ severity: FindingSeverity) -> String { severity.rawValue }

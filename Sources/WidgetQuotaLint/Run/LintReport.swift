@@ -86,6 +86,8 @@ public struct LintReport: Sendable, Equatable {
     public var files: [ReadFile]
     /// Findings dropped by the configuration's `disable` list or by inline directives.
     public var suppressed: Int
+    /// Findings dropped because the baseline given to the run holds them (`lint --baseline`).
+    package var baselined = 0
     /// The design the code implements, when it could be read.
     public var design: LintDesignSummary?
     /// Inline directives that name no rule (a typo in a comment): reported, never fatal.
@@ -129,13 +131,15 @@ public struct LintReport: Sendable, Equatable {
     }
 
     /// The first line of every output: "2 errors, 5 warnings in 14 files: the widget calls the
-    /// API itself", or "no findings in 9 files" (the design's sentence follows the colon when known).
+    /// API itself", or "no findings in 9 files" (the design's sentence follows the colon when
+    /// known); findings a baseline held are counted after the head: "1 error (4 more in the baseline)".
     public var verdict: String {
         let counts = FindingSeverity.allCases.reversed().compactMap { severity -> String? in
             let n = count(severity)
             return n == 0 ? nil : "\(n) \(severity.rawValue)\(n == 1 ? "" : "s")"
         }
-        let head = counts.isEmpty ? "no findings" : counts.joined(separator: ", ")
+        var head = counts.isEmpty ? "no findings" : counts.joined(separator: ", ")
+        if baselined > 0 { head += " (\(baselined) \(counts.isEmpty ? "" : "more ")in the baseline)" }
         let tail = design.map { ": " + $0.sentence } ?? ""
         return "\(head) in \(files.count) file\(files.count == 1 ? "" : "s")\(tail)"
     }

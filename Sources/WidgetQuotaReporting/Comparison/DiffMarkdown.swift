@@ -16,16 +16,18 @@ extension ReportDiff {
     package static let commentMarker = "<!-- widget-quota diff -->"
 
     /// The comment as Markdown, cut to `limit` characters with a note when longer: the folded
-    /// rows go first, then changed rows from the end.
+    /// rows go first, then changed rows from the end. `newFindings`, when given, lists the lint
+    /// findings the head branch adds after the changed rows.
     package func markdown(
         base baseName: String, head headName: String, thresholds: [ThresholdOutcome] = [], changeGates: [ChangeOutcome] = [],
-        limit: Int = ReportDiff.commentLimit
+        newFindings: NewFindingsSection? = nil, limit: Int = ReportDiff.commentLimit
     ) -> String {
         let view = DiffComment(diff: self)
         return DiffComment.fitted(
             top: ReportDiff.commentMarker + "\n## WidgetQuota: \(baseName) → \(headName)\n\n" + view.headline(),
             changed: view.changedRows(), folded: view.foldedRows(), foldedCount: view.rows(changed: false).count,
-            tail: view.assumptions() + view.gates(thresholds: thresholds, changeGates: changeGates) + view.noiseNote(), limit: limit)
+            tail: (newFindings?.markdown() ?? "") + view.assumptions() + view.gates(thresholds: thresholds, changeGates: changeGates)
+                + view.noiseNote(), limit: limit)
     }
 }
 

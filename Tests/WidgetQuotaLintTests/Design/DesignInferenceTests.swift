@@ -70,6 +70,34 @@ struct DesignInferenceTests {
         #expect(inference.scenario().api.model == "gemini-2.5-flash")
     }
 
+    @Test(
+        "a widget that fetches on every getTimeline has no TTL, though it labels its entry stale or fresh",
+        arguments: ["isStale: false", "isStale: data == nil"])
+    func staleLabelIsNoCheck(argument: String) throws {
+        let tmp = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: tmp.path + "/Widget", withIntermediateDirectories: true)
+        try """
+        import Foundation
+        enum QuoteCache { static let ttl: TimeInterval = 6 * 60 * 60 }
+        func isFresh(_ saved: Date) -> Bool { Date().timeIntervalSince(saved) < QuoteCache.ttl }
+        """.write(toFile: tmp.path + "/Widget/Cache.swift", atomically: true, encoding: .utf8)
+        try """
+        import WidgetKit
+        struct Provider: TimelineProvider {
+            func getTimeline(in context: Context, completion: @escaping (Timeline<Entry>) -> Void) {
+                URLSession.shared.dataTask(with: URL(string: "https://api.example.com/quote")!) { data, _, _ in
+                    let entry = Entry(date: Date(), text: "", \(argument))
+                    completion(Timeline(entries: [entry], policy: .after(Date().addingTimeInterval(15 * 60))))
+                }.resume()
+            }
+        }
+        """.write(toFile: tmp.path + "/Widget/Provider.swift", atomically: true, encoding: .utf8)
+        let tree = try AppSourceTree.load(paths: [tmp.path])
+        let inference = try #require(DesignReader.read(tree, name: "w"))
+        #expect(inference.design.fetchTriggers == [.getTimeline])
+        #expect(inference.design.cacheTTLMinutes == nil, "\(inference.sentence)")
+    }
+
     @Test("fields the code does not show are listed as assumed; a tree that sends no request has no design")
     func assumed() throws {
         let tmp = try TemporaryDirectory()
