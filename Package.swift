@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "WidgetQuotaKit", targets: ["WidgetQuotaKit"]),
         .executable(name: "widget-quota", targets: ["widget-quota"]),
         .plugin(name: "WidgetQuotaLintPlugin", targets: ["WidgetQuotaLintPlugin"]),
+        .plugin(name: "WidgetQuotaLintBuildPlugin", targets: ["WidgetQuotaLintBuildPlugin"]),
     ],
     targets: [
         // Numbers and their text, random streams, statistics, JSON, CSV, files, errors.
@@ -55,6 +56,11 @@ let package = Package(
                     verb: "widget-quota-lint",
                     description: "Check the source against the widget pre-release checklist (widget-quota lint)")),
             path: "Sources/WidgetQuotaLintPlugin"
+        ),
+        // The same lint on every build of a target that applies it (SwiftPM and Xcode).
+        .plugin(
+            name: "WidgetQuotaLintBuildPlugin", capability: .buildTool(), dependencies: ["widget-quota"],
+            path: "Sources/WidgetQuotaLintBuildPlugin"
         ),
         // libFuzzer entry points (built with -sanitize=fuzzer -DFUZZING) or a replayer of saved inputs.
         .executableTarget(name: "widget-quota-fuzz", dependencies: ["WidgetQuotaTools"]),

@@ -5,7 +5,8 @@
 # `--target Widget` find the error; the default `--fail-on error` fails the command, `--fail-on
 # never` does not. The plugin runs the release build of the tool in .build, which `swift build -c
 # release` made (the fixture depends on this package by path, so the same commands build the same
-# files): nothing is built twice.
+# files): nothing is built twice. Then builds a second fixture whose target applies the build-tool
+# plugin (WidgetQuotaLintBuildPlugin).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fixture=Tests/WidgetQuotaTestSupport/Fixtures/plugin-package
@@ -31,5 +32,22 @@ mkdir -p .build
 expect "the package, --fail-on never" pass --fail-on never
 expect "the package, default --fail-on error" fail
 expect "--target Widget" pass --target Widget --fail-on never
+
+# The build-tool plugin: `swift build` of a package whose target applies it lints the target and
+# shows the finding; a second build after a change lints again. SwiftPM builds the tool for the
+# plugin as a host tool of its own (a few minutes the first time).
+build_fixture=Tests/WidgetQuotaTestSupport/Fixtures/build-plugin-package
+status=0
+swift build --package-path "$build_fixture" --scratch-path .build -c release > .build/build-plugin.out 2>&1 || status=$?
+touch "$build_fixture/Sources/Widget/QuoteFetcher.swift"
+swift build --package-path "$build_fixture" --scratch-path .build -c release > .build/build-plugin-again.out 2>&1 || status=$?
+pattern='Sources/Widget/QuoteFetcher\.swift:10:19: warning: .*\[request-timeout\]$'
+if [ "$status" -eq 0 ] && grep -Eq "$pattern" .build/build-plugin.out && grep -Eq "$pattern" .build/build-plugin-again.out; then
+    echo "ok   the build-tool plugin: swift build lints the target and shows $(grep -Eo 'QuoteFetcher.swift:[0-9:]+ warning' .build/build-plugin.out)"
+else
+    failures=$((failures + 1))
+    echo "FAIL the build-tool plugin: exit $status, expected the request-timeout warning on both builds"
+    tail -n 15 .build/build-plugin.out .build/build-plugin-again.out
+fi
 [ "$failures" -eq 0 ] || { echo "try-plugin: $failures failures" >&2; exit 1; }
-echo "try-plugin: swift package widget-quota-lint works on the fixture package"
+echo "try-plugin: swift package widget-quota-lint and the build-tool plugin work on the fixture packages"

@@ -2,7 +2,7 @@
 # Validates what widget-quota writes against its published JSON Schemas (docs/schema/, draft
 # 2020-12) and lint's SARIF against the official SARIF 2.1.0 schema: report.json from `report`
 # and from `simulate` on the example scenarios, analysis.json from `analyze` on every sample log,
-# lint's JSON and SARIF on every fixture app, and both kinds of diff input.
+# lint's JSON and SARIF on every fixture app, both kinds of diff input, and diff's JSON.
 #
 #   scripts/validate-json.sh [BINARY]     (default: .build/release/widget-quota, built if missing)
 #
@@ -46,12 +46,24 @@ for app in "$apps"/*/; do
     add lint "$work/lint-$name.json"
     add sarif "$work/lint-$name.sarif"
 done
+# diff --format json: two projections of different designs, with thresholds, gates and the
+# findings a code change adds (the broken app's against the cache app's as baseline).
+"$bin" lint "$apps/cache-app" --sarif-root "$apps" --write-baseline "$work/baseline.json" --fail-on never --quiet \
+    --out "$work/cache-lint.md" --emit-scenario "$work/cache-scenario.json" --design-name app
+"$bin" lint "$apps/broken-app" --sarif-root "$apps" --baseline "$work/baseline.json" --format json --fail-on never --quiet \
+    --out "$work/new-findings.json" --emit-scenario "$work/broken-scenario.json" --design-name app
+"$bin" simulate --scenario "$work/cache-scenario.json" --runs 2 --no-sensitivity --format json --quiet > "$work/base.json"
+"$bin" simulate --scenario "$work/broken-scenario.json" --runs 2 --no-sensitivity --format json --quiet > "$work/head.json"
+"$bin" diff "$work/base.json" "$work/head.json" --format json --new-findings "$work/new-findings.json" \
+    --warn-if 'costPerMonth > 1' --warn-if 'change(costPerMonth{design=app}) > 5%' --warn-if 'tierChange({design=app}) > 0' \
+    --quiet > "$work/diff.json"
+add diff "$work/diff.json"
 
 python3 - "${pairs[@]}" <<'PY'
 import json, sys
 import jsonschema
 
-schemas = {name: json.load(open(f"docs/schema/{name}.schema.json")) for name in ("report", "analysis", "lint", "diff-input")}
+schemas = {name: json.load(open(f"docs/schema/{name}.schema.json")) for name in ("report", "analysis", "lint", "diff-input", "diff")}
 schemas["sarif"] = json.load(open("Tests/WidgetQuotaTestSupport/Fixtures/schemas/sarif-schema-2.1.0.json"))
 
 def validator(name):

@@ -34,6 +34,35 @@ import WidgetQuotaTestSupport
             "\(md)")
     }
 
+    @Test("--format json: the same comparison for machines, gates with their result, the new findings listed")
+    func jsonFormat() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let (base, head) = try Self.reports(tmp)
+        let lint = try tmp.file(
+            #"{"schemaVersion": 1, "summary": {"baselined": 2}, "findings": [{"rule": "widget-network-call", "severity": "error", "#
+                + #""file": "Widget/W.swift", "repositoryPath": "MyApp/Widget/W.swift", "line": 9, "message": "calls the API"}]}"#,
+            name: "lint.json")
+        let gate = "change(costPerMonth{design=cache-bgtask,users=1000}) > 10%"
+        let run = TestSupport.cli(["diff", base, head, "--format", "json", "--new-findings", lint, "--fail-if", gate])
+        #expect(run.code == .thresholdFailed, "the gate still decides the exit code")
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+        #expect(root["schemaVersion"] as? Int == 1 && root["changedRows"] as? Int == 1)
+        let rows = try #require(root["rows"] as? [[String: Any]])
+        let changed = try #require(rows.first { $0["design"] as? String == "cache-bgtask" && $0["users"] as? Int == 1000 })
+        let cost = try #require((changed["figures"] as? [[String: Any]])?.first { $0["metric"] as? String == "cost.perMonth" })
+        #expect(cost["base"] as? Double == 9.6 && cost["head"] as? Double == 11.52 && cost["movement"] as? String == "worse")
+        #expect(abs((cost["relativeChange"] as? Double ?? 0) - 0.2) < 1e-9)
+        let gates = try #require(root["changeGates"] as? [[String: Any]])
+        #expect(gates.count == 1 && gates[0]["passed"] as? Bool == false && gates[0]["expression"] as? String == gate)
+        let findings = try #require(root["newFindings"] as? [String: Any])
+        #expect(findings["known"] as? Int == 2)
+        #expect(((findings["findings"] as? [[String: Any]])?.first?["file"] as? String) == "MyApp/Widget/W.swift")
+        // Without --new-findings the key is there, null.
+        let plain = TestSupport.cli(["diff", base, head, "--format", "json"])
+        #expect(plain.code == .success && plain.out.contains("\"newFindings\" : null"))
+    }
+
     @Test("a passing change gate exits zero") func passingChangeGateExitsZero() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }

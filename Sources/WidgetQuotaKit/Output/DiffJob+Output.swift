@@ -1,4 +1,5 @@
 import WidgetQuotaReporting
+import WidgetQuotaSupport
 
 extension DiffJob {
     /// How `diff` writes the comparison.
@@ -7,6 +8,8 @@ extension DiffJob {
         case markdown
         /// A GitHub annotation per failed gate on standard output; the comment only to a file.
         case github
+        /// The comparison for machines (docs/schema/diff.schema.json); simulation reports only.
+        case json
     }
 
     /// Compares the reports and renders the comment for `destination` (for `github`, only when
@@ -21,6 +24,12 @@ extension DiffJob {
             output.items.append(.text(annotations, to: .standardOutput, announce: false))
         case .markdown:
             output.items.append(.text(result.markdown, to: destination, announce: false))
+        case .json:
+            guard let json = result.json else {
+                throw WidgetQuotaError.usage(
+                    "--format json compares two simulation reports; two log analyses compare as markdown or github")
+            }
+            output.items.append(.text(json, to: destination, announce: false))
         }
         output.thresholds = result.thresholds
         output.changeGates = result.changeGates

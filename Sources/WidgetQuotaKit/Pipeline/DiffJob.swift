@@ -42,6 +42,8 @@ public struct DiffJob: Sendable {
         public var thresholds: [ThresholdOutcome]
         /// Each gate on the change from BASE to HEAD.
         public var changeGates: [ChangeOutcome]
+        /// The comparison as JSON (`diff --format json`); nil for two log analyses.
+        package var json: String? = nil
 
         /// True when a `--fail-if` threshold or change gate failed.
         public var failsRun: Bool { thresholds.contains(where: \.failsRun) || changeGates.contains(where: \.failsRun) }
@@ -75,10 +77,13 @@ public struct DiffJob: Sendable {
             try NewFindingsSection(
                 lintJSON: JSONValue.parse(InputFile.contents(of: path), file: InputFile.name(path)), file: InputFile.name(path))
         }
-        let markdown = ReportDiff(base: base, head: head).markdown(
-            base: baseLabel ?? Self.displayName(basePath), head: headLabel ?? Self.displayName(headPath), thresholds: outcomes,
-            changeGates: gates, newFindings: newFindings, limit: limit)
-        return Output(markdown: markdown, thresholds: outcomes, changeGates: gates)
+        let diff = ReportDiff(base: base, head: head)
+        let (baseName, headName) = (baseLabel ?? Self.displayName(basePath), headLabel ?? Self.displayName(headPath))
+        let markdown = diff.markdown(
+            base: baseName, head: headName, thresholds: outcomes, changeGates: gates, newFindings: newFindings, limit: limit)
+        let json = try DiffJSON.render(
+            diff, base: baseName, head: headName, thresholds: outcomes, changeGates: gates, newFindings: newFindings)
+        return Output(markdown: markdown, thresholds: outcomes, changeGates: gates, json: json)
     }
 
     /// A report's name in the comparison: its file name, or its path when it is a `report.json` or
