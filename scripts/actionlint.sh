@@ -60,10 +60,15 @@ if [ "$broken" -ne 1 ]; then
     exit 1
 fi
 echo "actionlint.sh: the deliberately broken workflow fails as it should ($(grep -c '^.*:[0-9]*:[0-9]*: ' "$work/broken.out") errors)"
+# Runner labels GitHub offers that an actionlint older than its images may not know yet.
+cat > "$work/repo/.github/actionlint.yaml" << 'YAML'
+self-hosted-runner:
+  labels: [ubuntu-24.04-arm, macos-15]
+YAML
 cd "$work/repo"
 git init -q .
 # actionlint's own status: 0 no error, 1 errors found, 2 a failure to run (a bad flag, say), 3 a
 # crash. Anything but 0 is this script's 1, never the "not installed" 2.
 "$actionlint" -no-color || { echo "actionlint.sh: actionlint failed (listed above)" >&2; exit 1; }
-echo "actionlint.sh: no error in the workflows or action.yml ($("$actionlint" -version | head -n 1))"
+echo "actionlint.sh: no error in the workflows or action.yml ($("$actionlint" -version | grep -m 1 .))"
 cd "$root"
