@@ -277,7 +277,11 @@ package enum ScenarioValidator {
             if let start = f.startHourUTC { v.number(start, field + ".startHourUTC", 0...23.99) }
             if let hours = f.hours {
                 v.check(f.startHourUTC != nil, field + ".hours", "needs startHourUTC, the UTC hour the window starts at")
-                v.number(hours, field + ".hours", 0.01...(24 - (f.startHourUTC ?? 0)), note: "must end within the UTC day it starts in")
+                // The window's end is checked against a start in range only (a refused start has no day to end in).
+                let start = f.startHourUTC ?? 0
+                if (0...23.99).contains(start) {
+                    v.number(hours, field + ".hours", 0.01...(24 - start), note: "must end within the UTC day it starts in")
+                }
             }
         }
         var names = Set<String>()

@@ -10,11 +10,17 @@ package struct BuildSettings: Sendable, Equatable {
     /// The settings of the file at `path` (a tree path), with `text(path)` giving each file's
     /// text (nil when the tree does not hold it: an include of it is skipped).
     package init(path: String, text: (String) -> String?) {
-        var conditional = [String: String]()
+        // Assignments overwrite and `$(inherited)` is dropped, so what a file does to the settings
+        // is one map of its last assignments, includes applied where they stand. Each file's map
+        // is made once: a file included from many places (or many times) is read once.
+        typealias Effect = (values: [String: String], conditional: [String: String])
+        var memo = [String: Effect]()
         var visiting = Set<String>()
-        func read(_ path: String, depth: Int) {
-            guard depth < 16, visiting.insert(path).inserted, let body = text(path) else { return }
+        func effect(_ path: String, depth: Int) -> Effect {
+            if let known = memo[path] { return known }
+            guard depth < 16, visiting.insert(path).inserted, let body = text(path) else { return ([:], [:]) }
             defer { visiting.remove(path) }
+            var result: Effect = ([:], [:])
             let folder = (path as NSString).deletingLastPathComponent
             for raw in body.split(whereSeparator: \.isNewline) {
                 var line = Substring(raw)
@@ -24,7 +30,9 @@ package struct BuildSettings: Sendable, Equatable {
                     guard let open = trimmed.firstIndex(of: "\""), let close = trimmed.lastIndex(of: "\""), open < close else { continue }
                     let name = String(trimmed[trimmed.index(after: open)..<close])
                     let included = name.hasPrefix("/") ? String(name.dropFirst()) : (folder.isEmpty ? name : folder + "/" + name)
-                    read(Self.normalised(included), depth: depth + 1)
+                    let inner = effect(Self.normalised(included), depth: depth + 1)
+                    result.values.merge(inner.values) { _, new in new }
+                    result.conditional.merge(inner.conditional) { _, new in new }
                     continue
                 }
                 // The `=` after a condition's `]` (`KEY[sdk=iphoneos*] = value`).
@@ -35,14 +43,19 @@ package struct BuildSettings: Sendable, Equatable {
                     .trimmingCharacters(in: .whitespaces)
                 if let bracket = key.firstIndex(of: "[") {
                     key = String(key[..<bracket])
-                    conditional[key] = value
+                    result.conditional[key] = value
                 } else {
-                    values[key] = value
+                    result.values[key] = value
                 }
             }
+            // Remembered even when a cycle or the depth bound cut it short (trees Xcode refuses):
+            // reading each file once keeps the work linear in the files, whatever includes them.
+            memo[path] = result
+            return result
         }
-        read(path, depth: 0)
-        for (key, value) in conditional where values[key] == nil { values[key] = value }
+        let top = effect(path, depth: 0)
+        values = top.values
+        for (key, value) in top.conditional where values[key] == nil { values[key] = value }
     }
 
     /// A relative path with `.` and `..` resolved textually (`Config/App/../Shared.xcconfig` →

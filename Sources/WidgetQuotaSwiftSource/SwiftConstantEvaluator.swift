@@ -2,20 +2,35 @@ import Foundation
 
 /// Evaluates constant arithmetic for `SwiftFileIndex.numericValue(_:)`: number literals, the
 /// file's `let` constants by name (to a bounded depth), `+ - * /`, parentheses and numeric wrappers.
+/// Each constant is evaluated once per evaluation (`Memo`), so constants built from constants
+/// (`let c2 = c1 + c1 + c1 + c1`, …) take time linear in their number, not exponential.
 struct SwiftConstantEvaluator {
+    /// The constants already evaluated, shared by the nested evaluators of one evaluation.
+    final class Memo {
+        var values = [String: Double?]()
+        /// Set when the depth bound cut an evaluation short: its nil is not the constant's value.
+        var cutShort = false
+    }
+
     let index: SwiftFileIndex
     var depth: Int
+    let memo: Memo
     var k = 0
     var end = 0
     var nesting = 0
 
-    init(index: SwiftFileIndex, depth: Int) {
+    init(index: SwiftFileIndex, depth: Int, memo: Memo = Memo()) {
         self.index = index
         self.depth = depth
+        self.memo = memo
     }
 
     mutating func evaluate(_ range: Range<Int>) -> Double? {
-        guard depth < 16, range.lowerBound >= 0, range.upperBound <= index.tokens.count else { return nil }
+        guard depth < 16 else {
+            memo.cutShort = true
+            return nil
+        }
+        guard range.lowerBound >= 0, range.upperBound <= index.tokens.count else { return nil }
         k = range.lowerBound
         end = range.upperBound
         guard let v = sum(), k == end else { return nil }
@@ -75,9 +90,15 @@ struct SwiftConstantEvaluator {
                 return v
             }
             k += 1
+            if let known = memo.values[t.text] { return known }
             guard let c = index.constant(named: t.text) else { return nil }
-            var inner = SwiftConstantEvaluator(index: index, depth: depth + 1)
-            return inner.evaluate(c.value)
+            let outerCutShort = memo.cutShort
+            memo.cutShort = false
+            var inner = SwiftConstantEvaluator(index: index, depth: depth + 1, memo: memo)
+            let value = inner.evaluate(c.value)
+            if !memo.cutShort { memo.values[t.text] = value }
+            memo.cutShort = memo.cutShort || outerCutShort
+            return value
         }
         return nil
     }

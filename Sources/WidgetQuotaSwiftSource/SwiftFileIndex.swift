@@ -13,6 +13,9 @@ package struct SwiftFileIndex: Sendable {
     package var types: [SwiftTypeDecl] = []
     package var functions: [SwiftFunction] = []
     package var calls: [SwiftCall] = []
+    /// Indices into `calls`, ordered by the callee's token: the calls in a stretch of the source
+    /// are found by binary search, so asking each function for its calls stays linear in the file.
+    package private(set) var callsByToken: [Int] = []
     package var assignments: [SwiftAssignment] = []
     package var strings: [SwiftStringLiteral] = []
     package var constants: [SwiftConstant] = []
@@ -42,6 +45,7 @@ package struct SwiftFileIndex: Sendable {
         types = builder.types
         functions = builder.functions
         calls = builder.calls
+        callsByToken = calls.indices.sorted { (calls[$0].token, $0) < (calls[$1].token, $1) }
         assignments = builder.assignments
         strings = builder.strings
         constants = builder.constants
@@ -69,12 +73,37 @@ extension SwiftFileIndex {
     /// The calls inside `function`'s body, closures included.
     package func calls(inside function: SwiftFunction) -> [SwiftCall] {
         guard let body = function.body else { return [] }
-        return calls.filter { isBlock($0.block, inside: body) }
+        return calls(inside: body)
     }
 
-    /// The calls inside `block`, nested blocks included.
+    /// The calls inside `block`, nested blocks included, in `calls`' order.
     package func calls(inside block: Int) -> [SwiftCall] {
-        calls.filter { isBlock($0.block, inside: block) }
+        callIndices(inside: block).map { calls[$0] }
+    }
+
+    /// Indices into `calls` of the calls inside `block` (their callee's token between its braces:
+    /// the block itself or one nested in it), in `calls`' order.
+    package func callIndices(inside block: Int) -> [Int] {
+        guard blocks.indices.contains(block) else { return [] }
+        return callIndices(between: blocks[block].open, and: blocks[block].close)
+    }
+
+    /// Indices into `calls` of the calls whose callee's token lies strictly between the tokens
+    /// `open` and `close`, in `calls`' order.
+    package func callIndices(between open: Int, and close: Int) -> [Int] {
+        var low = 0
+        var high = callsByToken.count
+        while low < high {
+            let mid = (low + high) / 2
+            if calls[callsByToken[mid]].token <= open { low = mid + 1 } else { high = mid }
+        }
+        var found = [Int]()
+        var k = low
+        while k < callsByToken.count, calls[callsByToken[k]].token < close {
+            found.append(callsByToken[k])
+            k += 1
+        }
+        return found.sorted()
     }
 
     /// True when `block` is `outer` or nested in it.

@@ -57,74 +57,63 @@ package struct XcodeProject: Sendable, Equatable {
     }
 
     init(objects: [String: PropertyList]) {
-        // Each object's parent group, to turn a file reference into a path: first breadth-first
-        // from the project's main group, so each group hangs where the root reaches it first,
-        // then, for groups the root does not reach, the first group (by id) that lists them.
-        // A group listed by one of its own descendants closes a cycle: that link is left out.
-        var parent = [String: String]()
-        var cycles = [(group: String, child: String)]()
-        func isAncestor(_ a: String, of g: String) -> Bool {
-            var current: String? = g
-            var steps = 0
-            while let c = current, steps <= objects.count {
-                if c == a { return true }
-                current = parent[c]
-                steps += 1
-            }
-            return false
-        }
         let mainGroup = objects.values.first { $0["isa"]?.string == "PBXProject" }?["mainGroup"]?.string
-        if let mainGroup, objects[mainGroup] != nil {
-            var queue = [mainGroup]
-            var reached: Set<String> = [mainGroup]
-            var k = 0
-            while k < queue.count {
-                let g = queue[k]
-                k += 1
-                for child in objects[g]?["children"]?.strings ?? [] {
-                    guard reached.insert(child).inserted else {
-                        if isAncestor(child, of: g) { cycles.append((g, child)) }
-                        continue
-                    }
-                    parent[child] = g
-                    queue.append(child)
-                }
-            }
-        }
-        for (id, object) in objects.sorted(by: { $0.key < $1.key }) {
-            let isa = object["isa"]?.string ?? ""
-            guard isa.hasSuffix("Group") else { continue }
-            for child in object["children"]?.strings ?? [] where parent[child] == nil && child != mainGroup {
-                if isAncestor(child, of: id) {
-                    cycles.append((id, child))
-                } else {
-                    parent[child] = id
-                }
-            }
-        }
+        let links = Self.parents(objects, mainGroup: mainGroup)
+        let parent = links.parent
         func label(_ id: String) -> String {
             objects[id]?["name"]?.string ?? objects[id]?["path"]?.string ?? id
         }
-        notes = cycles.map { c in
+        notes = links.cycles.map { c in
             "project.pbxproj: the group \"\(label(c.group))\" lists \"\(label(c.child))\", which contains it: a cycle in the "
                 + "project's groups (Xcode would not open it); files are placed as if that link were absent"
         }
-        func path(of id: String, depth: Int = 0) -> String? {
-            guard depth <= objects.count, let object = objects[id] else { return nil }
+        // An object's path: its own, under its group's, up the chain of groups to one that starts
+        // a path (the project's root, an absolute path) or whose path is known. No recursion, and
+        // the work is the path's length. The paths asked for, and their groups', are kept, so the
+        // files of one group cost their own names (keeping every group's path on the way would
+        // cost the square of a deep chain).
+        var paths = [String: String?]()
+        func path(of id: String) -> String? {
+            if let known = paths[id] { return known }
+            guard let object = objects[id] else { return nil }
             let own = object["path"]?.string
-            let tree = object["sourceTree"]?.string ?? "<group>"
-            switch tree {
-            case "SOURCE_ROOT":
-                return own ?? ""
-            case "<group>":
-                let base = parent[id].flatMap { path(of: $0, depth: depth + 1) } ?? ""
-                guard let own else { return base }
-                return base.isEmpty ? own : base + "/" + own
-            case "<absolute>":
-                return own
-            default:
-                return nil  // SDK and build products
+            switch object["sourceTree"]?.string ?? "<group>" {
+            case "SOURCE_ROOT": return own ?? ""
+            case "<absolute>": return own
+            case "<group>": break
+            default: return nil  // SDK and build products
             }
+            var components = [String]()  // the groups' own paths, bottom up
+            var base = ""  // where the topmost group hangs: the root unless a group above says otherwise
+            var current = parent[id]
+            var steps = 0
+            walk: while let c = current, steps <= objects.count {
+                steps += 1
+                if let known = paths[c] {
+                    base = known ?? ""
+                    break walk
+                }
+                guard let group = objects[c] else { break walk }
+                let groupOwn = group["path"]?.string
+                switch group["sourceTree"]?.string ?? "<group>" {
+                case "<group>":
+                    if let groupOwn { components.append(groupOwn) }
+                    current = parent[c]
+                case "SOURCE_ROOT", "<absolute>":
+                    base = groupOwn ?? ""
+                    break walk
+                default:
+                    break walk  // a group under an SDK's hangs at the root
+                }
+            }
+            let above = (base.isEmpty ? [] : [base]) + components.reversed()
+            let groupPath = above.joined(separator: "/")
+            let result = own.map { groupPath.isEmpty ? $0 : groupPath + "/" + $0 } ?? groupPath
+            paths[id] = .some(result)
+            if let g = parent[id], paths[g] == nil, (objects[g]?["sourceTree"]?.string ?? "<group>") == "<group>" {
+                paths[g] = .some(groupPath)
+            }
+            return result
         }
         func setting(_ target: PropertyList, _ key: String) -> String? {
             guard let list = target["buildConfigurationList"]?.string, let configurations = objects[list]?["buildConfigurations"]?.strings
@@ -176,6 +165,94 @@ package struct XcodeProject: Sendable, Equatable {
                 baseConfigurations: bases.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } },
                 excludedFiles: excluded, addedFiles: added)
         }
+    }
+}
+
+extension XcodeProject {
+    /// Each object's parent group: first breadth-first from the project's main group, so each
+    /// group hangs where the root reaches it first, then, for groups the root does not reach, the
+    /// first group (by id) that lists them. A group listed by one of its own descendants closes a
+    /// cycle: that link is left out and returned. Linear in the objects and links: ancestry in the
+    /// main group's tree is read from entry and exit times, and the other groups' cycles from one
+    /// walk over the parent links.
+    static func parents(
+        _ objects: [String: PropertyList], mainGroup: String?
+    ) -> (parent: [String: String], cycles: [(group: String, child: String)]) {
+        var parent = [String: String]()
+        var cycles = [(group: String, child: String)]()
+        var reached = Set<String>()
+        if let mainGroup, objects[mainGroup] != nil {
+            var queue = [mainGroup]
+            reached.insert(mainGroup)
+            var children = [String: [String]]()
+            var repeated = [(group: String, child: String)]()
+            var k = 0
+            while k < queue.count {
+                let g = queue[k]
+                k += 1
+                for child in objects[g]?["children"]?.strings ?? [] {
+                    guard reached.insert(child).inserted else {
+                        repeated.append((g, child))
+                        continue
+                    }
+                    parent[child] = g
+                    children[g, default: []].append(child)
+                    queue.append(child)
+                }
+            }
+            // Entry and exit times of the tree, without recursion: `a` is an ancestor of `g`
+            // (or `g` itself) when its interval holds `g`'s.
+            var enter = [String: Int]()
+            var exit = [String: Int]()
+            var clock = 0
+            var stack: [(id: String, next: Int)] = [(mainGroup, 0)]
+            enter[mainGroup] = 0
+            while let top = stack.last {
+                let kids = children[top.id] ?? []
+                if top.next < kids.count {
+                    stack[stack.count - 1].next += 1
+                    clock += 1
+                    enter[kids[top.next]] = clock
+                    stack.append((kids[top.next], 0))
+                } else {
+                    clock += 1
+                    exit[top.id] = clock
+                    stack.removeLast()
+                }
+            }
+            for (g, child) in repeated {
+                if let a = enter[child], let b = exit[child], let e = enter[g], a <= e, e <= b { cycles.append((g, child)) }
+            }
+        }
+        // Groups the root does not reach: the first lister by id, then each cycle among those
+        // links broken at the link made last (the lister with the greatest id).
+        var lister = [String: String]()
+        for (id, object) in objects.sorted(by: { $0.key < $1.key }) {
+            guard (object["isa"]?.string ?? "").hasSuffix("Group") else { continue }
+            for child in object["children"]?.strings ?? [] where parent[child] == nil && child != mainGroup && lister[child] == nil {
+                lister[child] = id
+            }
+        }
+        // 0 unvisited, 1 on the current walk, 2 done.
+        var state = [String: Int]()
+        for start in lister.keys.sorted() where state[start] == nil {
+            var walk = [String]()
+            var current: String? = start
+            while let c = current, state[c] == nil {
+                state[c] = 1
+                walk.append(c)
+                current = lister[c]
+            }
+            if let c = current, state[c] == 1, let from = walk.firstIndex(of: c) {
+                let cycle = walk[from...]
+                let closing = cycle.max { lister[$0]! < lister[$1]! }!
+                cycles.append((lister[closing]!, closing))
+                lister[closing] = nil
+            }
+            for c in walk { state[c] = 2 }
+        }
+        for (child, group) in lister { parent[child] = group }
+        return (parent, cycles)
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetQuotaCLI
+import WidgetQuotaKit
 import WidgetQuotaModel
 import WidgetQuotaSupport
 import WidgetQuotaTestSupport
@@ -231,5 +232,76 @@ import WidgetQuotaTestSupport
         #expect(try String(contentsOfFile: old, encoding: .utf8) == "previous report\n")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains(".tmp-") }
         #expect(leftovers.isEmpty)
+    }
+}
+
+/// Every number a scenario holds, set in turn to a value from the edges of what JSON can say,
+/// is either accepted or refused with a message: the validator never traps on a value it already
+/// refused, and no accepted value makes the pre-checks of `simulate` trap.
+@Suite("hostile scenario numbers") struct HostileScenarioNumberTests {
+    /// A scenario with every optional part present: a tier with limits and a plan, an outage, a
+    /// design with a backend, a day kind and an event with their windows, a growth plan.
+    static let full = #"""
+        {"quotas": {"tiers": [{"name": "t", "readOn": "2026-12-01", "rpm": 10, "rpd": 100, "monthlyFee": 5,
+          "includedPerMonth": 1000, "overagePerUnit": 0.01}]},
+         "api": {"outages": [{"day": 2, "startHourUTC": 3, "durationHours": 2, "errorRate": 0.5}]},
+         "designs": [{"name": "b", "cacheTTLMinutes": 30, "backend": {"regenerate": "every(15)",
+           "pricePerMillionRequests": 1}}],
+         "calendar": {"dayKinds": [{"name": "k", "weekdays": ["monday"], "appOpens": 2, "startHourUTC": 18, "hours": 3}],
+           "events": [{"name": "e", "day": 3, "glances": 2, "startHourUTC": 19, "hours": 3}]},
+         "horizon": {"days": 7, "users": [100], "runs": 2, "sampleUsers": 20}}
+        """#
+
+    static let extremes: [String] = [
+        "-1e308", "-100", "-1", "0", "1e-320", "0.5", "23.999", "24", "100", "2000", "1e19", "9007199254740993", "1e308",
+    ]
+
+    /// Dotted paths (with [index]) of every number in `tree`.
+    static func numberPaths(_ tree: Any, _ path: [Any] = []) -> [[Any]] {
+        switch tree {
+        case let object as [String: Any]: return object.keys.sorted().flatMap { numberPaths(object[$0]!, path + [$0]) }
+        case let array as [Any]: return array.indices.flatMap { numberPaths(array[$0], path + [$0]) }
+        // A boolean is an NSNumber of type char (`c`) on both platforms.
+        case let n as NSNumber where String(cString: n.objCType) != "c": return [path]
+        default: return []
+        }
+    }
+
+    static func setting(_ tree: Any, _ path: ArraySlice<Any>, to value: Any) -> Any {
+        guard let key = path.first else { return value }
+        if var object = tree as? [String: Any], let k = key as? String {
+            object[k] = setting(object[k] as Any, path.dropFirst(), to: value)
+            return object
+        }
+        if var array = tree as? [Any], let i = key as? Int {
+            array[i] = setting(array[i], path.dropFirst(), to: value)
+            return array
+        }
+        return tree
+    }
+
+    @Test("every number of a full scenario at every extreme: accepted or refused, never a trap")
+    func everyNumberAtEveryExtreme() throws {
+        // The full scenario, every default filled in, so every field of the shape is reached.
+        let base = try ScenarioLoader.decode(Data(Self.full.utf8))
+        let tree = try JSONSerialization.jsonObject(with: Data(ScenarioLoader.encode(base).utf8))
+        let paths = Self.numberPaths(tree)
+        #expect(paths.count > 150, "\(paths.count) numbers reached")
+        var refused = 0
+        for path in paths {
+            for text in Self.extremes {
+                let value = try JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)
+                let mutated = Self.setting(tree, path[...], to: value)
+                let data = try JSONSerialization.data(withJSONObject: mutated)
+                do {
+                    let scenario = try ScenarioLoader.decode(data)
+                    _ = try? SimulationJob(scenario: scenario, prices: .bundled)
+                } catch let error as WidgetQuotaError {
+                    refused += 1
+                    #expect(error.exitCode == .dataError, "\(path) = \(text): \(error)")
+                }
+            }
+        }
+        #expect(refused > paths.count, "most extremes are refused somewhere")
     }
 }

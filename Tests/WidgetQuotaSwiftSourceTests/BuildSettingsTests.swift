@@ -55,6 +55,35 @@ struct BuildSettingsTests {
         #expect(BuildSettings(path: "Config/App/App.xcconfig") { nested[$0] }["A"] == "1", "an include of a parent folder's file")
     }
 
+    @Test("a file included from many places is read once, and an include applies where it stands")
+    func includeChains() {
+        // 15 levels, each including the next four times: 4^15 reads if each include were re-read.
+        var files = [String: String]()
+        for level in 0..<15 { files["c\(level).xcconfig"] = String(repeating: "#include \"c\(level + 1).xcconfig\"\n", count: 4) }
+        files["c15.xcconfig"] = "DEEP = 1\n"
+        let reads = Counter()
+        let settings = BuildSettings(path: "c0.xcconfig") { path in
+            reads.add()
+            return files[path]
+        }
+        #expect(settings["DEEP"] == "1")
+        #expect(reads.value == files.count, "each of the \(files.count) files read once, not \(reads.value) times")
+        // Remembered effects keep Xcode's order: an include's assignments overwrite what came before
+        // it, and later lines overwrite the include's, every time it is included.
+        let ordered = [
+            "a.xcconfig": "X = 1\n#include \"b.xcconfig\"\nY = 3\n#include \"b.xcconfig\"\n",
+            "b.xcconfig": "Y = 2\n",
+        ]
+        let read = BuildSettings(path: "a.xcconfig") { ordered[$0] }
+        #expect(read["X"] == "1" && read["Y"] == "2")
+    }
+
+    /// Counts calls from a non-escaping closure.
+    final class Counter {
+        private(set) var value = 0
+        func add() { value += 1 }
+    }
+
     @Test("a target's entitlements and Info.plist come from its base configuration when the project does not set them")
     func entitlementsFromXcconfig() throws {
         let tmp = try TemporaryDirectory()

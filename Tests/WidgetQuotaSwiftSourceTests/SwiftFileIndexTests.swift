@@ -171,6 +171,20 @@ import WidgetQuotaSwiftSource
         #expect(SwiftFileIndex(path: "c.swift", source: source).numericValue(ofConstant: "x") == nil)
     }
 
+    @Test("constants built from constants evaluate once each: 15 levels of four uses give 4^15")
+    func constantChains() {
+        var lines = ["let c0 = 1"]
+        for level in 1...15 { lines.append("let c\(level) = " + Array(repeating: "c\(level - 1)", count: 4).joined(separator: " + ")) }
+        let index = SwiftFileIndex(path: "c.swift", source: lines.joined(separator: "\n"))
+        #expect(index.numericValue(ofConstant: "c15") == 1_073_741_824)
+        // Past the depth bound a chain has no value, and a shallower use of the same constant still does.
+        lines.append("let c16 = c15")
+        lines.append("let c17 = c16 + c2")
+        let deeper = SwiftFileIndex(path: "d.swift", source: lines.joined(separator: "\n"))
+        #expect(deeper.numericValue(ofConstant: "c17") == nil)
+        #expect(deeper.numericValue(ofConstant: "c2") == 16)
+    }
+
     @Test("the provider's cache TTL and policy constants evaluate")
     func providerConstants() {
         #expect(Self.index.numericValue(ofConstant: "cacheTTL") == 1_800)

@@ -132,9 +132,7 @@ struct DesignCodeReader {
 
     /// The calls of file `f` between `block`'s braces, as call indices.
     func callsInside(_ f: Int, _ block: Int) -> [Int] {
-        let index = tree.swiftFiles[f].index
-        let b = index.blocks[block]
-        return index.calls.indices.filter { index.calls[$0].token > b.open && index.calls[$0].token < b.close }
+        tree.swiftFiles[f].index.callIndices(inside: block)
     }
 
     mutating func infer(name: String) -> DesignInference? {

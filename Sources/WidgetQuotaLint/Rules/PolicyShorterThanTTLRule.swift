@@ -58,9 +58,8 @@ package struct PolicyShorterThanTTLRule: LintRule {
                     continue
                 }
                 guard
-                    let after = index.calls.first(where: {
-                        $0.callee == ".after" && policy.contains($0.token) && !$0.arguments.isEmpty
-                    }),
+                    let after = index.callIndices(between: policy.lowerBound - 1, and: policy.upperBound).lazy.map({ index.calls[$0] })
+                        .first(where: { $0.callee == ".after" && !$0.arguments.isEmpty }),
                     let seconds = PolicyTTLArithmetic(tree: tree, file: f).interval(
                         after.arguments[0].tokens, before: after.token, in: after.block),
                     seconds > 0
@@ -377,7 +376,7 @@ struct PolicyTTLArithmetic {
             guard let local else { return nil }
             return interval(local.value, before: local.value.lowerBound, in: local.block, depth: depth + 1)
         }
-        for call in index.calls where range.contains(call.token) {
+        for call in index.callIndices(between: range.lowerBound - 1, and: range.upperBound).map({ index.calls[$0] }) {
             if call.name == "addingTimeInterval", let a = call.arguments.first {
                 return TimelinePolicies.offsetsNow(index, call) ? value(a.tokens) : nil
             }
