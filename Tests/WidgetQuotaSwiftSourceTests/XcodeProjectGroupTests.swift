@@ -35,13 +35,11 @@ struct XcodeProjectGroupTests {
     @Test("groups the main group does not reach, chained 10,000 long and closed in a cycle: placed, and the cycle named")
     func unreachedChain() throws {
         let count = 10_000
-        // U0 lists U1, …, U9999 lists U0 (the cycle) and the file; ids sort so the chain is met from its end.
+        // U00000 lists U00001, …, U09998 lists U09999, which lists U00000 (the cycle) and the file:
+        // met in id order, each link's group has the whole chain above it.
+        let name = { (i: Int) in "U" + String(repeating: "0", count: 5 - String(i).count) + String(i) }
         let groups = (0..<count).map { i in
-            (
-                id: "U\(String(format: "%05d", count - 1 - i))",
-                children: [i + 1 < count ? "U\(String(format: "%05d", count - 2 - i))" : "U09999"] + (i + 1 == count ? ["F"] : []),
-                path: Optional("u")
-            )
+            (id: name(i), children: i + 1 < count ? [name(i + 1)] : [name(0), "F"], path: Optional("u"))
         }
         let p = try XcodeProject.parse(Self.project(mainChildren: [], groups: groups), file: "A.xcodeproj/project.pbxproj")
         let file = try #require(p.targets.first?.sourceFiles.first)
