@@ -136,7 +136,7 @@ package enum ScenarioValidator {
         v.check(!q.tiers.isEmpty, "quotas.tiers", "must list at least one tier")
         for (i, tier) in q.tiers.enumerated() {
             let field = "quotas.tiers[\(i)]"
-            v.check(!tier.name.isEmpty, field + ".name", "must not be empty")
+            v.name(tier.name, field + ".name")
             // A limit of 0 (or a denormal) would divide every peak into Infinity: leave the key out
             // for an unpublished limit instead.
             for (key, value) in [("rpm", tier.rpm), ("tpm", tier.tpm), ("rpd", tier.rpd)] {
@@ -160,11 +160,7 @@ package enum ScenarioValidator {
                 "applies to \"per\": \"credit\" only; a request costs one \(p.per.rawValue)")
         }
 
-        if let name = s.name {
-            let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-            v.check(!trimmed.isEmpty && name.count <= 120, "name", "must be a title of 1 to 120 characters")
-            v.check(!name.unicodeScalars.contains { CharacterSet.controlCharacters.contains($0) }, "name", "must be one line of text")
-        }
+        if let name = s.name { v.name(name, "name") }
         v.number(s.targets.maxStaleShare, "targets.maxStaleShare", Bounds.share)
         if let budget = s.targets.maxCostPerMonth { v.number(budget, "targets.maxCostPerMonth", 0...1e12) }
         if let tier = s.targets.maxTier {
@@ -177,7 +173,7 @@ package enum ScenarioValidator {
         var names = Set<String>()
         for (i, d) in s.designs.enumerated() {
             let field = "designs[\(i)]"
-            v.check(!d.name.isEmpty, field + ".name", "must not be empty")
+            v.name(d.name, field + ".name")
             v.check(names.insert(d.name).inserted, field + ".name", "\(quoted(d.name)) is defined twice")
             validate(design: d, field: field, platform: f, into: &v)
         }
@@ -287,13 +283,13 @@ package enum ScenarioValidator {
         var names = Set<String>()
         for (i, kind) in s.calendar.dayKinds.enumerated() {
             let field = "calendar.dayKinds[\(i)]"
-            v.check(!kind.name.isEmpty, field + ".name", "must not be empty")
+            v.name(kind.name, field + ".name")
             v.check(!kind.weekdays.isEmpty, field + ".weekdays", "must name at least one weekday")
             factors(kind.factors, field)
         }
         for (i, event) in s.calendar.events.enumerated() {
             let field = "calendar.events[\(i)]"
-            v.check(!event.name.isEmpty, field + ".name", "must not be empty")
+            v.name(event.name, field + ".name")
             v.check(names.insert(event.name).inserted, field + ".name", "\(quoted(event.name)) is named twice")
             v.check(
                 event.day >= 1 && event.day <= s.horizon.days, field + ".day",
@@ -335,6 +331,25 @@ package enum ScenarioValidator {
         /// Throws the first failure so far, before checks that compute with the values it refused.
         func stopIfFailed() throws {
             if let first { throw first }
+        }
+
+        /// A name shown in reports, comments, annotations and terminals: 1 to 120 characters of one
+        /// line, no control character (no line or paragraph separator, no escape sequence), not
+        /// only spaces.
+        mutating func name(_ name: String, _ field: String) {
+            let trimmed = name.trimmingCharacters(in: .whitespaces)
+            check(!trimmed.isEmpty && name.count <= 120, field, "must be a name of 1 to 120 characters")
+            let unprintable = name.unicodeScalars.first {
+                switch $0.properties.generalCategory {
+                case .control, .lineSeparator, .paragraphSeparator: return true
+                // Format characters (bidi overrides, invisible marks) but the joiners emoji and scripts use.
+                case .format: return $0.value != 0x200C && $0.value != 0x200D
+                default: return false
+                }
+            }
+            check(
+                unprintable == nil, field,
+                "must be one line of printable text; it holds U+\(String(unprintable?.value ?? 0, radix: 16, uppercase: true))")
         }
 
         mutating func check(_ condition: Bool, _ field: String, _ problem: @autoclosure () -> String) {

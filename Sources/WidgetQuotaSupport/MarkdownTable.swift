@@ -34,18 +34,22 @@ package struct MarkdownTable: Sendable {
         rows.append(row)
     }
 
-    /// Escapes a cell: pipes, line breaks and leading/trailing whitespace.
+    /// Escapes a cell: pipes, line breaks, leading/trailing whitespace, and `<` outside code spans
+    /// (a name can open no HTML tag).
     package static func escape(_ raw: String) -> String {
         let cell = PrintableText.clean(raw)  // no terminal escape sequence reaches a report
         // One pass, and none for the usual cell (a number or a name): reports have thousands.
-        let special = cell.utf8.contains { $0 == 0x5C || $0 == 0x7C || $0 == 0x0D || $0 == 0x0A }
+        let special = cell.utf8.contains { $0 == 0x5C || $0 == 0x7C || $0 == 0x0D || $0 == 0x0A || $0 == 0x3C }
         var s = cell
         if special {
             var out = String.UnicodeScalarView()
             var afterCR = false
+            var inCode = false  // inside a `code span`, where Markdown reads no HTML
             for u in cell.unicodeScalars {
                 defer { afterCR = u == "\r" }
+                if u == "`" { inCode.toggle() }
                 switch u {
+                case "<" where !inCode: out.append(contentsOf: "&lt;".unicodeScalars)  // no HTML tag from a name
                 case "\\": out.append(contentsOf: #"\\"#.unicodeScalars)
                 case "|": out.append(contentsOf: #"\|"#.unicodeScalars)
                 case "\r": out.append(contentsOf: "<br>".unicodeScalars)

@@ -63,6 +63,26 @@ import WidgetQuotaTestSupport
         #expect(plain.code == .success && plain.out.contains("\"newFindings\" : null"))
     }
 
+    @Test("a name in a report cannot inject Markdown or HTML into the comment")
+    func namesAreEscaped() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let (base, head) = try Self.reports(tmp)
+        // Reports written by anything: a design named with an image tag, a heading and emphasis.
+        let evil = #"<img src=x onerror=alert(1)>\n## Approved **now** [link](http://x)"#
+        for path in [base, head] {
+            let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "\"cache-bgtask\"", with: "\"\(evil)\"")
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        let run = TestSupport.cli(["diff", base, head])
+        #expect(run.code == .success, "\(run.err)")
+        // Every `<img` is `\<img` (a paragraph's escape) or `&lt;img` (a table cell's): no raw tag.
+        let out = run.out
+        #expect(out.ranges(of: "<img").allSatisfy { r in r.lowerBound > out.startIndex && out[out.index(before: r.lowerBound)] == "\\" })
+        #expect(!run.out.split(separator: "\n").contains { $0.hasPrefix("## Approved") }, "no heading of the name's")
+        #expect(run.out.contains(#"\<img src=x onerror=alert(1)\> ## Approved \*\*now\*\* \[link\](http://x)"#), "\(run.out)")
+    }
+
     @Test("a passing change gate exits zero") func passingChangeGateExitsZero() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }

@@ -305,3 +305,36 @@ import WidgetQuotaTestSupport
         #expect(refused > paths.count, "most extremes are refused somewhere")
     }
 }
+
+/// Names reach reports, pull-request comments, annotations and terminals: each is one line of
+/// printable text, wherever a scenario gives one.
+@Suite("hostile scenario names") struct HostileScenarioNameTests {
+    static let fields = [
+        (#"{"designs": [{"name": "NAME"}]}"#, "designs[0].name"),
+        (#"{"quotas": {"tiers": [{"name": "NAME", "readOn": "2026-12-01"}]}}"#, "quotas.tiers[0].name"),
+        (#"{"calendar": {"events": [{"name": "NAME", "day": 2}]}}"#, "calendar.events[0].name"),
+        (#"{"calendar": {"dayKinds": [{"name": "NAME", "weekdays": ["monday"]}]}}"#, "calendar.dayKinds[0].name"),
+        (#"{"name": "NAME"}"#, "name"),
+    ]
+    static let bad = [
+        #"a\nb"#, #"a\r::warning::x"#, #"\u001b[31mred"#, #"bell\u0007"#, #"x\u2028y"#, #"rtl\u202eexe"#, #"nul\u0000"#, "   ",
+    ]
+
+    @Test("a name with a line break, a control or format character, or only spaces is refused naming the field")
+    func refused() throws {
+        for (template, field) in Self.fields {
+            for name in Self.bad {
+                let json = template.replacingOccurrences(of: "NAME", with: name)
+                #expect(throws: WidgetQuotaError.self, "\(field) = \(name)") { try ScenarioLoader.decode(Data(json.utf8)) }
+                do { _ = try ScenarioLoader.decode(Data(json.utf8)) } catch let error as WidgetQuotaError {
+                    #expect(error.description.contains(field + ": must be"), "\(error)")
+                }
+            }
+            // Printable names of any script, emoji (joined or not) and punctuation are names.
+            for name in ["Match day ⚽️", "Finale — 決勝", "👩‍💻 team", "tier <3> & [beta]"] {
+                let json = template.replacingOccurrences(of: "NAME", with: name)
+                #expect(throws: Never.self, "\(field) = \(name)") { try ScenarioLoader.decode(Data(json.utf8)) }
+            }
+        }
+    }
+}

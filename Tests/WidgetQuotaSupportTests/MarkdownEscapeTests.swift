@@ -3,7 +3,7 @@ import Testing
 import WidgetQuotaSupport
 
 /// Table cells are escaped in one pass over Unicode scalars. On cells without combining marks the
-/// result is what the plain chain of replacements (backslashes, pipes, CRLF, LF, CR, then
+/// result is what the plain chain of replacements (backslashes, pipes, `<` outside code spans, CRLF, LF, CR, then
 /// trimming) gives; where a pipe, backslash or line break carries a combining mark, the chain
 /// (which matches whole characters) let it through and broke the row, and the pass escapes it.
 @Suite("markdown escape") struct MarkdownEscapeTests {
@@ -17,6 +17,13 @@ import WidgetQuotaSupport
                 }))
         s = s.replacingOccurrences(of: "\\", with: "\\\\")
         s = s.replacingOccurrences(of: "|", with: "\\|")
+        // `<` outside code spans, so no HTML tag opens in a cell.
+        var inCode = false
+        s = String(
+            s.map { c -> String in
+                if c == "`" { inCode.toggle() }
+                return c == "<" && !inCode ? "&lt;" : String(c)
+            }.joined())
         s = s.replacingOccurrences(of: "\r\n", with: "<br>").replacingOccurrences(of: "\n", with: "<br>")
         s = s.replacingOccurrences(of: "\r", with: "<br>")
         s = s.trimmingCharacters(in: .whitespaces)

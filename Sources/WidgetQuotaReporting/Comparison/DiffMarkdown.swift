@@ -150,8 +150,8 @@ struct DiffComment {
     }
 
     static func tierText(_ row: ReportDiff.Row) -> String {
-        let b = row.baseTier ?? "–"
-        let h = row.headTier ?? "–"
+        let b = MarkdownText.inline(row.baseTier ?? "–")
+        let h = MarkdownText.inline(row.headTier ?? "–")
         switch row.tierMovement {
         case .unchanged: return h
         case .better: return "\(b) → \(h) (cheaper tier, better)"
@@ -194,7 +194,7 @@ struct DiffComment {
             guard !moved.isEmpty else { continue }
             if moved.allSatisfy({ $0.movement == .added }) || moved.allSatisfy({ $0.movement == .removed }) {
                 lines.append(
-                    "**\(design)**: \(moved.count) row\(moved.count == 1 ? "" : "s") \(moved[0].movement == .added ? "new in head" : "removed in head").\n"
+                    "**\(MarkdownText.inline(design))**: \(moved.count) row\(moved.count == 1 ? "" : "s") \(moved[0].movement == .added ? "new in head" : "removed in head").\n"
                 )
                 continue
             }
@@ -202,10 +202,12 @@ struct DiffComment {
             let shown = moved.filter { $0.tierMovement.isChange }.max { $0.users < $1.users } ?? moved.max { $0.users < $1.users }!
             var parts = shown.figures.map { "\(title($0.metric)) \(Self.comparison($0))" + ($0.movement == .unchanged ? " (same)" : "") }
             parts.insert(
-                "tier " + (shown.tierMovement == .unchanged ? "\(shown.headTier ?? "–") (same)" : Self.tierText(shown)),
+                "tier "
+                    + (shown.tierMovement == .unchanged ? "\(MarkdownText.inline(shown.headTier ?? "–")) (same)" : Self.tierText(shown)),
                 at: min(2, parts.count))
             var line =
-                "**\(design)** at \(ReportFormat.users(shown.users)) user\(shown.users == 1 ? "" : "s"): " + parts.joined(separator: " · ")
+                "**\(MarkdownText.inline(design))** at \(ReportFormat.users(shown.users)) user\(shown.users == 1 ? "" : "s"): "
+                + parts.joined(separator: " · ")
             // The trade-off across the design's changed rows: what it gains and what it costs.
             var gains = [String]()
             var losses = [String]()
@@ -227,7 +229,9 @@ struct DiffComment {
             if !tierMoves.isEmpty {
                 line +=
                     "; the tier also moves at "
-                    + tierMoves.map { "\(ReportFormat.users($0.users)) (\($0.baseTier ?? "–") → \($0.headTier ?? "–"))" }
+                    + tierMoves.map {
+                        "\(ReportFormat.users($0.users)) (\(MarkdownText.inline($0.baseTier ?? "–")) → \(MarkdownText.inline($0.headTier ?? "–")))"
+                    }
                     .joined(separator: ", ")
             }
             lines.append(line + ".\n")
@@ -299,7 +303,9 @@ struct DiffComment {
         let wholeDesigns = diff.designs.filter { d in diff.rows.filter { $0.design == d }.allSatisfy { !$0.isChanged } }
         var summary = "\(rows.count) row\(rows.count == 1 ? "" : "s") unchanged or within noise"
         summary += noisy == 0 ? "" : " (\(noisy) within noise)"
-        if !wholeDesigns.isEmpty { summary += "; designs with no change beyond noise: " + wholeDesigns.joined(separator: ", ") }
+        if !wholeDesigns.isEmpty {
+            summary += "; designs with no change beyond noise: " + wholeDesigns.map(MarkdownText.html).joined(separator: ", ")
+        }
         var table = MarkdownTable(header() + ["Difference"])
         for row in rows {
             let noisyFigures = row.figures.filter { $0.movement == .withinNoise }.map { title($0.metric) }
@@ -313,12 +319,13 @@ struct DiffComment {
         guard !diff.changedAssumptions.isEmpty else { return "" }
         var md = "\n### Assumptions that changed\n\n"
         for change in diff.changedAssumptions {
-            let old = change.old ?? "(absent)"
-            let new = change.new ?? "(absent)"
+            let old = MarkdownText.inline(change.old ?? "(absent)")
+            let new = MarkdownText.inline(change.new ?? "(absent)")
+            let path = "`" + PrintableText.oneLine(change.path).replacingOccurrences(of: "`", with: "'") + "`"
             if let design = change.design {
-                md += "- **\(design)**: `\(change.path)` \(old) → \(new)\n"
+                md += "- **\(MarkdownText.inline(design))**: \(path) \(old) → \(new)\n"
             } else {
-                md += "- `\(change.path)`: \(old) → \(new)\n"
+                md += "- \(path): \(old) → \(new)\n"
             }
         }
         return md

@@ -1,0 +1,50 @@
+/// Text from inputs (design, tier and event names, values from a report) placed in Markdown
+/// outside tables (`MarkdownTable.escape` does cells): one line, no control character, and every
+/// character that Markdown or its HTML would read as syntax escaped, so a name can neither start a
+/// heading, a link, an image or an HTML tag, nor close the emphasis around it.
+package enum MarkdownText {
+    /// For Markdown in the middle of a line (after `**`, `- `, a word): the punctuation that
+    /// Markdown reads as syntax there (emphasis, code, links and images, HTML, entities, table
+    /// pipes, strikethrough) gets a backslash, line breaks become spaces. A name never starts a
+    /// line, so `#`, `-` and `1.` stay as they are.
+    package static func inline(_ raw: String) -> String {
+        var out = String.UnicodeScalarView()
+        for u in spaced(raw).unicodeScalars {
+            if "\\`*_[]<>|~&".unicodeScalars.contains(u) { out.append("\\") }
+            out.append(u)
+        }
+        return String(out)
+    }
+
+    /// For text inside an HTML element (`<summary>…</summary>`), where Markdown escapes are not
+    /// read: `&`, `<`, `>` and quotes as entities, line breaks as spaces.
+    package static func html(_ raw: String) -> String {
+        var out = ""
+        for c in spaced(raw) {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+
+    /// `raw` cleaned of control characters, each line break (CR LF counted once) a space.
+    static func spaced(_ raw: String) -> String {
+        var out = String.UnicodeScalarView()
+        var previousCR = false
+        for u in PrintableText.clean(raw).unicodeScalars {
+            switch u.value {
+            case 0x0A where previousCR: break
+            case 0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029: out.append(" ")
+            default: out.append(u)
+            }
+            previousCR = u.value == 0x0D
+        }
+        return String(out)
+    }
+}
