@@ -18,20 +18,7 @@ package enum MarkdownText {
 
     /// For text inside an HTML element (`<summary>…</summary>`), where Markdown escapes are not
     /// read: `&`, `<`, `>` and quotes as entities, line breaks as spaces.
-    package static func html(_ raw: String) -> String {
-        var out = ""
-        for c in spaced(raw) {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(c)
-            }
-        }
-        return out
-    }
+    package static func html(_ raw: String) -> String { HTMLEscaping.text(spaced(raw)) }
 
     /// `raw` cleaned of control characters, each line break (CR LF counted once) a space.
     static func spaced(_ raw: String) -> String {

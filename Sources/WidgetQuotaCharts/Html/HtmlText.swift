@@ -4,23 +4,7 @@ import WidgetQuotaSupport
 /// Text made safe for an HTML page: escaping, and the report's emphasis marks turned into elements.
 package enum HtmlText {
     /// Escapes text for element content and quoted attribute values; control characters become U+FFFD.
-    package static func escape(_ text: String) -> String {
-        let clean = PrintableText.clean(text)
-        guard clean.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else { return clean }
-        var out = ""
-        out.reserveCapacity(clean.utf8.count + 16)
-        for c in clean.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
-    }
+    package static func escape(_ text: String) -> String { HTMLEscaping.text(text) }
 
     /// A sentence as the report's sections write it, as HTML: the text is escaped first, then
     /// `` `code` ``, `**strong**` and `*emphasis*` marks become elements. A mark without its
