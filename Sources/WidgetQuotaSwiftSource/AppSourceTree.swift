@@ -131,6 +131,12 @@ package struct AppSourceTree: Sendable {
         var xcconfigTexts = [String: String]()
         var projects = [(path: String, project: XcodeProject)]()
         for (path, absolute) in found {
+            // In a folder, only regular files are read: a FIFO (or a link to one) would wait for a
+            // writer forever, a device might never end. Named on the command line, a FIFO is read.
+            if !paths.contains(absolute), let kind = FileKind.of(absolute), kind != .regular {
+                notes.append("\(path): skipped: it is \(kind.phrase), not a regular file")
+                continue
+            }
             // A file found in a folder that cannot be read (a dangling link, no permission) is
             // skipped with a note; one named on the command line stops the run.
             let data: Data

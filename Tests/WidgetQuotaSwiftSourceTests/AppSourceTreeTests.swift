@@ -151,6 +151,23 @@ import WidgetQuotaTestSupport
         #expect(tree.notes.contains { $0.hasPrefix("A/Settings.plist:1:") && $0.contains("plutil") })
     }
 
+    @Test("a FIFO in the tree, as a Swift file, entitlements, settings, a project or a link to one, is skipped with a note")
+    func fifosAreSkipped() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        try FileManager.default.createDirectory(atPath: tmp.path + "/App/A.xcodeproj", withIntermediateDirectories: true)
+        try "let x = 1\n".write(toFile: tmp.path + "/App/Real.swift", atomically: true, encoding: .utf8)
+        for name in ["App/Pipe.swift", "App/App.entitlements", "App/Base.xcconfig", "App/A.xcodeproj/project.pbxproj"] {
+            #expect(mkfifo(tmp.path + "/" + name, 0o600) == 0)
+        }
+        try FileManager.default.createSymbolicLink(atPath: tmp.path + "/App/Link.swift", withDestinationPath: tmp.path + "/App/Pipe.swift")
+        let tree = try AppSourceTree.load(paths: [tmp.path])
+        #expect(tree.swiftFiles.map(\.path) == ["App/Real.swift"])
+        for name in ["App/Pipe.swift", "App/Link.swift", "App/App.entitlements", "App/Base.xcconfig", "App/A.xcodeproj/project.pbxproj"] {
+            #expect(tree.notes.contains("\(name): skipped: it is a FIFO, not a regular file"), "\(tree.notes)")
+        }
+    }
+
     /// A group that lists the main group, which contains it, is a cycle Xcode would refuse:
     /// reported, and files placed as if that link were absent, so no file loses its target.
     @Test("a cycle in the project's groups is reported, and files keep their targets")
