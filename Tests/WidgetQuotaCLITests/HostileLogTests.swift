@@ -167,6 +167,35 @@ import WidgetQuotaTestSupport
         #expect(none.code == .dataError && none.err.contains("the folder holds no log in a known format"), "\(none.err)")
     }
 
+    /// A hard link to a log and a byte-for-byte copy of it in the same folder are the same log:
+    /// counted once each, with a note; a file of the same size but other bytes is a log of its own.
+    @Test("a hard link or a copy of a log counts once") func hardLinksAndCopiesCountOnce() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let path = try tmp.file(Self.ndjson(["2025-07-27 15:47:10.504275-0400"]), name: "a.ndjson")
+        let folder = (path as NSString).deletingLastPathComponent
+        let single = TestSupport.cli(["analyze", "--format", "json", path])
+        try FileManager.default.linkItem(atPath: path, toPath: folder + "/b-link.ndjson")
+        try FileManager.default.copyItem(atPath: path, toPath: folder + "/c-copy.ndjson")
+        let run = TestSupport.cli(["analyze", "--format", "json", folder])
+        #expect(run.code == .success, "\(run.err)")
+        let json = try JSONValue.parse(Data(run.out.utf8), file: "out.json")
+        let alone = try JSONValue.parse(Data(single.out.utf8), file: "single.json")
+        #expect(json["perDeviceDay"]?["getTimeline"]?["mean"]?.number == alone["perDeviceDay"]?["getTimeline"]?["mean"]?.number)
+        #expect(json["devices"]?.number == alone["devices"]?.number)
+        let notes = json["notes"]?.array?.compactMap(\.string) ?? []
+        #expect(notes.contains { $0.contains("b-link.ndjson: the same file as") }, "\(notes)")
+        #expect(notes.contains { $0.contains("c-copy.ndjson: a copy of") && $0.contains("(the same bytes)") }, "\(notes)")
+        // The same size, one byte different: read as a log of its own.
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let digit = bytes.lastIndex { $0 >= 0x30 && $0 <= 0x38 }!
+        bytes[digit] += 1
+        try bytes.write(to: URL(fileURLWithPath: folder + "/d-other.ndjson"))
+        let other = TestSupport.cli(["analyze", "--format", "json", folder])
+        let otherNotes = try JSONValue.parse(Data(other.out.utf8), file: "o.json")["notes"]?.array?.compactMap(\.string) ?? []
+        #expect(!otherNotes.contains { $0.contains("d-other.ndjson") }, "\(otherNotes)")
+    }
+
     /// Terminal escape sequences and other control characters in a log never reach an output:
     /// a device name that clears the screen prints as U+FFFD in Markdown and CSV.
     @Test("control characters never reach an output") func controlCharactersNeverReachAnOutput() throws {

@@ -57,7 +57,53 @@ public struct LogAnalyzer: LogRecordSink {
     /// A few process names of the Apple records read (for the note when nothing is recognised).
     var processesSeen: [String] = []
     /// Files read so far, by resolved path, with the name they were first given as.
-    private var filesSeen: [String: String] = [:]
+    /// Files read, by their device and inode (one file under any name, hard links included).
+    private var filesSeen: [FileIdentity: String] = [:]
+    /// Regular files read, by size: a later file of the same size is compared byte for byte.
+    private var filesBySize: [Int64: [String]] = [:]
+
+    /// Where a file is on disk: the same pair is the same file, whatever the path.
+    struct FileIdentity: Hashable {
+        let device: UInt64
+        let inode: UInt64
+    }
+
+    /// The path a file was read under before, when `path` is that same file; records it otherwise.
+    private mutating func sameFile(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        let identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        if let first = filesSeen[identity] { return first }
+        filesSeen[identity] = path
+        return nil
+    }
+
+    /// The path of a regular file read before that holds the same bytes as `path` (compared only
+    /// between files of one size, so a folder of distinct logs costs one `stat` each); records
+    /// `path` otherwise.
+    private mutating func sameBytes(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0 else { return nil }
+        let size = Int64(info.st_size)
+        if let first = filesBySize[size]?.first(where: { Self.sameContents($0, path) }) { return first }
+        filesBySize[size, default: []].append(path)
+        return nil
+    }
+
+    /// True when the two regular files hold the same bytes (read in chunks, never whole).
+    static func sameContents(_ a: String, _ b: String) -> Bool {
+        guard let x = FileHandle(forReadingAtPath: a), let y = FileHandle(forReadingAtPath: b) else { return false }
+        defer {
+            try? x.close()
+            try? y.close()
+        }
+        while true {
+            let p = (try? x.read(upToCount: 1 << 20)) ?? nil
+            let q = (try? y.read(upToCount: 1 << 20)) ?? nil
+            if p != q { return false }
+            if p == nil || p!.isEmpty { return true }
+        }
+    }
 
     package init(options: Options = Options()) {
         self.options = options
@@ -76,15 +122,19 @@ public struct LogAnalyzer: LogRecordSink {
                 note("Skipped \(item.path): \(reason).")
                 continue
             }
-            // A file given twice (or as itself and inside a folder) would count every record twice.
+            // A file given twice (as itself and inside a folder, through a link, a hard link or a
+            // byte-for-byte copy) would count every record twice.
             if item.path != "-" {
-                let identity = URL(fileURLWithPath: item.path).resolvingSymlinksInPath().standardizedFileURL.path
-                if let first = filesSeen[identity] {
+                if let first = sameFile(item.path) {
                     note("Skipped \(item.path): the same file as \(first), which was read already; a file counts once.")
                     repeated += 1
                     continue
                 }
-                filesSeen[identity] = item.path
+                if let first = sameBytes(item.path) {
+                    note("Skipped \(item.path): a copy of \(first) (the same bytes), which was read already; a file counts once.")
+                    repeated += 1
+                    continue
+                }
             }
             var source = try FileDescriptorSource(path: item.path)
             defer { source.close() }
