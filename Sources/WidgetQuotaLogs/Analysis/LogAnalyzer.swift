@@ -251,7 +251,10 @@ public struct LogAnalyzer: LogRecordSink {
         if malformedExamples.count < options.maxExamples { malformedExamples.append("\(file):\(line): \(problem)") }
     }
 
+    /// Adds a note once, redacted like the log's text: it may name a file, and a file may be
+    /// named after a key.
     mutating func note(_ text: String) {
+        let text = redactor.redact(text)
         if !notes.contains(text) { notes.append(text) }
     }
 }
