@@ -9,7 +9,10 @@ import Foundation
 /// NSError's `Code=-1009`), `x-goog-api-key:`, `Ocp-Apim-Subscription-Key:` and any header
 /// or field whose name ends in `key`, `token` or `secret` after a `-` or `_` (quoted, escaped
 /// as in JSON logged as a string, or printed as a Swift dictionary), `Authorization: Bearer ...`
-/// and `Basic ...`, JSON Web Tokens and `sk-...` keys. A redacted value reads `[REDACTED]`.
+/// and `Basic ...`, JSON Web Tokens and `sk-...` keys; by their shape, AWS access key ids,
+/// GitHub, Stripe, Slack, Hugging Face and SendGrid tokens, Google OAuth access tokens and client
+/// secrets, Slack webhook paths; a password in a URL (`://user:password@host`) and `Cookie:` /
+/// `Set-Cookie:` values. A redacted value reads `[REDACTED]`.
 package struct SecretRedactor: Sendable {
     /// What replaces a secret.
     package static let marker = "[REDACTED]"
@@ -31,7 +34,8 @@ package struct SecretRedactor: Sendable {
     /// those two characters send a text to the rules as well.
     package static let triggers = [
         "key", "token", "auth", "bearer", "aiza", "sk-", "eyj", "secret", "password", "passwd", "sig", "code=", "code%3d",
-        "\u{212A}", "\u{017F}",
+        "akia", "asia", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "k_live_", "k_test_", "xox", "hooks.slack.com",
+        "hf_", "sg.", "ya29.", "gocspx-", "cookie", "://", "\u{212A}", "\u{017F}",
     ]
     private let prefilter = NeedleSet(SecretRedactor.triggers, foldingCase: true)
 
@@ -75,6 +79,21 @@ package struct SecretRedactor: Sendable {
             // A JWT: a base64url JSON header (`{"` is `eyJ`), a payload, and a signature, which an
             // unsigned token (`alg: none`) leaves empty; short tokens too.
             (#"\beyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]{2,}\.[A-Za-z0-9_\-]*"#, m),
+            // Providers' keys and tokens by their published prefixes.
+            (#"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"#, m),  // AWS access key ids
+            (#"\bgh[pousr]_[A-Za-z0-9]{30,255}\b"#, m),  // GitHub tokens
+            (#"\bgithub_pat_[A-Za-z0-9_]{22,255}\b"#, m),
+            (#"\b[rsp]k_(?:live|test)_[0-9A-Za-z]{10,}"#, m),  // Stripe
+            (#"\bxox[abposr]-[0-9A-Za-z-]{10,}"#, m),  // Slack tokens
+            (#"(?i)(hooks\.slack\.com/services/)[A-Za-z0-9/_-]+"#, "$1\(m)"),  // Slack webhooks
+            (#"\bhf_[A-Za-z0-9]{30,}"#, m),  // Hugging Face
+            (#"\bSG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}"#, m),  // SendGrid
+            (#"\bya29\.[0-9A-Za-z_\-]{20,}"#, m),  // Google OAuth access tokens
+            (#"\bGOCSPX-[0-9A-Za-z_\-]{20,}"#, m),  // Google OAuth client secrets
+            // A password in a URL's authority: scheme://user:password@host.
+            (#"(?<=://)([^/\s:@"']+):[^/\s@"']+@"#, "$1:\(m)@"),
+            // Cookie and Set-Cookie headers: the whole value, to the end of the line or a quote.
+            (#"(?i)"# + start + #"((?:set-)?cookie)"# + separator + #"[^\r\n"\\]+"#, "$1$2\(m)"),
         ]
         rules = specs.map { pattern, template in
             // The patterns are constants of this file; a failure here is a programming error.

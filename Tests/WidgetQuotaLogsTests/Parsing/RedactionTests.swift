@@ -21,6 +21,23 @@ struct RedactionTests {
             ("pa\u{017F}\u{017F}word=hunter2 ok", "pa\u{017F}\u{017F}word=[REDACTED] ok"),
             ("to\u{212A}en=abcdef&page=2", "to\u{212A}en=[REDACTED]&page=2"),
             ("tokens=80 monkey=3", "tokens=80 monkey=3"),
+            // Providers' shapes, bare in a message.
+            ("aws AKIAIOSFODNN7EXAMPLE ok", "aws [REDACTED] ok"),
+            ("gh ghp_0123456789abcdefghijABCDEFGHIJ012345 ok", "gh [REDACTED] ok"),
+            ("pat github_pat_11ABCDEFG0123456789_abcdefghijklmnop ok", "pat [REDACTED] ok"),
+            ("stripe sk_live_4eC39HqLyjWDarjtT1zdp7dc ok", "stripe [REDACTED] ok"),
+            ("slack xoxb-123456789012-abcdefghij ok", "slack [REDACTED] ok"),
+            ("post https://hooks.slack.com/services/T000/B000/XXXXXXXX ok", "post https://hooks.slack.com/services/[REDACTED] ok"),
+            ("hf hf_abcdefghijklmnopqrstuvwxyzABCDEFGH ok", "hf [REDACTED] ok"),
+            ("sg SG.abcdefghijklmnop1234.qrstuvwxyzABCDEF5678 ok", "sg [REDACTED] ok"),
+            ("oauth ya29.a0AfH6SMBxyzxyzxyzxyzxyzxyz ok", "oauth [REDACTED] ok"),
+            ("secret GOCSPX-abcdefghijklmnopqrstuv ok", "secret [REDACTED] ok"),
+            ("GET https://admin:hunter2@api.example.com/v1 ok", "GET https://admin:[REDACTED]@api.example.com/v1 ok"),
+            ("Cookie: session=abc123; theme=dark", "Cookie: [REDACTED]"),
+            ("\"Set-Cookie\": \"sid=xyz; Path=/\"", "\"Set-Cookie\": \"[REDACTED]\""),
+            // Not secrets: an email, a task, a GitHub URL.
+            ("mail me@example.com about the BGTask", "mail me@example.com about the BGTask"),
+            ("https://github.com/widget-quota/widget-quota ok", "https://github.com/widget-quota/widget-quota ok"),
             // Short JWTs, an unsigned one too, bare in a message.
             ("jwt eyJhbGciOiJIUzI1NiJ9.eyJ4IjoxfQ.abc ok", "jwt [REDACTED] ok"),
             ("jwt eyJhbGciOiJub25lIn0.eyJ4IjoxfQ. ok", "jwt [REDACTED] ok"),
