@@ -166,6 +166,24 @@ struct AnalyzeCommandTests {
         #expect(r.err.contains("beside \(Scenario().baseline)'s own reloads"), "\(r.err)")
     }
 
+    @Test("trace --out DIR replaces its earlier device files: a smaller run leaves none of a larger one's, and others' files stay")
+    func traceFolderHoldsOneRun() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let folder = try tmp.subfolder() + "/logs"
+        let args = ["trace", "--design", "direct", "--days", "2", "--style", "compact", "--out", folder]
+        #expect(LogTestSupport.run(args + ["--devices", "5"]).code == .success)
+        try "mine".write(toFile: folder + "/notes.txt", atomically: true, encoding: .utf8)
+        try "mine".write(toFile: folder + "/direct-extra.log", atomically: true, encoding: .utf8)
+        let second = LogTestSupport.run(args + ["--devices", "2"])
+        #expect(second.code == .success, "\(second.err)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        #expect(names == ["direct-001.log", "direct-002.log", "direct-extra.log", "notes.txt"], "\(names)")
+        // The folder reads as the second run alone.
+        let analysis = LogTestSupport.run(["analyze", "--format", "json", folder + "/direct-001.log", folder + "/direct-002.log"])
+        #expect(analysis.code == .success)
+    }
+
     /// One extreme device (a task relaunched 100 times a day) must not cost the whole calibration:
     /// the value is capped at what the model accepts, with a note, and the scenario is written.
     @Test("an extreme measurement is capped with a note") func anExtremeMeasurementIsCappedWithANote() throws {

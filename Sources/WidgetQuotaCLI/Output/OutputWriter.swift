@@ -24,7 +24,9 @@ enum OutputWriter {
                 if announce { messages.append("Wrote \(path)\n") }
             case .folder(let files):
                 try files.write()
-                messages.append("Wrote \(files.files.count) files into \(files.directory): \(files.names.joined(separator: ", "))\n")
+                let names = files.names
+                let listed = names.count <= 12 ? names.joined(separator: ", ") : "\(names[0]), \(names[1]), … \(names[names.count - 1])"
+                messages.append("Wrote \(names.count) files into \(files.directory): \(listed)\n")
             case .files(let files, let directory, let announcement):
                 try AtomicFileWriter.write(files: files, createDirectory: directory)
                 messages.append(announcement)

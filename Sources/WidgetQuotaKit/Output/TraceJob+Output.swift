@@ -1,3 +1,5 @@
+import Foundation
+
 extension TraceJob {
     /// The logs for `destination`: one stream (trace styles, or standard output), or one file per
     /// device in a folder (Apple styles, which carry no device id).
@@ -5,7 +7,23 @@ extension TraceJob {
         guard case .file(let path) = destination, generator.style.isApple else {
             return JobOutput([.streamed({ write in writeStream(write) }, to: destination, announce: true)])
         }
-        let announcement = "Wrote \(devices) file\(devices == 1 ? "" : "s") into \(path)\n"
-        return JobOutput([.files(files(in: path), directory: path, announcement: announcement)])
+        // One swap of the folder: an earlier run's device files (of this design and style) that
+        // this run does not write go, so the folder never mixes two runs; other files stay.
+        var folder = OutputFiles(directory: path, ownNames: Self.deviceFiles(in: path, design: generator.design.name))
+        folder.add(contentsOf: files(in: path))
+        return JobOutput([.folder(folder)])
+    }
+
+    /// The names in `directory` that a trace of `design` writes (`direct-001.log`, in any Apple
+    /// style's extension); none when the folder cannot be listed.
+    static func deviceFiles(in directory: String, design: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { name in
+            guard name.hasPrefix(design + "-"), let dot = name.lastIndex(of: ".") else { return false }
+            let number = name[name.index(name.startIndex, offsetBy: design.count + 1)..<dot]
+            let ext = name[name.index(after: dot)...]
+            return number.count >= 3 && number.allSatisfy(\.isASCII) && number.allSatisfy(\.isNumber)
+                && ["ndjson", "json", "log"].contains(String(ext))
+        }
     }
 }
