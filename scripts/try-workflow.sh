@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the shell steps of the example workflow (.github/workflows/widget-quota.yml.example), as
-# written, in a temporary app repository, for seven pull requests, and checks the comment each
+# written, in a temporary app repository, for eight pull requests, and checks the comment each
 # posts and the check's exit status. The app (MyApp) is the cache-app fixture: its widget reads
 # an App Group cache the app fills.
 #
@@ -12,6 +12,8 @@
 #                     rise, the new lint finding is named, the gates fail (1)
 #   comment-only      code only: a comment added to the widget; no change (0)
 #   no-design         the app sends no request: the scenario's designs alone, said so (0)
+#   base-no-app       the base's app sends no request: the change gates on the code's design are
+#                     listed as not checked, the thresholds hold (0)
 #
 # The repository has a base and a head branch and an `origin` to compare with. The action's
 # build is replaced by the local binary on PATH, `uses:` steps are skipped (the artifact stays in
@@ -272,9 +274,11 @@ run_case comment-only "$(scenario 45)" "$(scenario 45)" cache comment
 check comment-only 0 "**No change**" "Lint findings new in this branch" "None"
 run_case no-design "$(scenario 45)" "$(scenario 45)" none none
 check no-design 0 "lint read no design from \`MyApp\`" "**No change**" "Not checked, for want of the design read from the code"
+run_case base-no-app "$(scenario 45)" "$(scenario 45)" none cache
+check base-no-app 0 "**app**: 2 rows new in head" "Not checked, for want of the design read from the code" "change(requestsPerMonth{design=app"
 
 if [ "$failures" -gt 0 ]; then
-    echo "try-workflow: $failures of 8 checks failed" >&2
+    echo "try-workflow: $failures of 9 checks failed" >&2
     exit 1
 fi
-echo "try-workflow: the action's steps ran, and the workflow's held on all 7 pull requests"
+echo "try-workflow: the action's steps ran, and the workflow's held on all 8 pull requests"

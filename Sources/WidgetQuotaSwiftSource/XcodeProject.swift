@@ -106,9 +106,10 @@ package struct XcodeProject: Sendable, Equatable {
                     break walk  // a group under an SDK's hangs at the root
                 }
             }
-            let above = (base.isEmpty ? [] : [base]) + components.reversed()
-            let groupPath = above.joined(separator: "/")
-            let result = own.map { groupPath.isEmpty ? $0 : groupPath + "/" + $0 } ?? groupPath
+            // Each level as Xcode joins it: a group's own path under its parent's, an empty parent adding nothing.
+            func joined(_ base: String, _ own: String) -> String { base.isEmpty ? own : base + "/" + own }
+            let groupPath = components.reversed().reduce(base, joined)
+            let result = own.map { joined(groupPath, $0) } ?? groupPath
             paths[id] = .some(result)
             if let g = parent[id], paths[g] == nil, (objects[g]?["sourceTree"]?.string ?? "<group>") == "<group>" {
                 paths[g] = .some(groupPath)

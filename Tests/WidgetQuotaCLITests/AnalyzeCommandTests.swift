@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetQuotaCLI
+import WidgetQuotaKit
 import WidgetQuotaLogs
 import WidgetQuotaLogsTestSupport
 import WidgetQuotaModel
@@ -179,6 +180,11 @@ struct AnalyzeCommandTests {
         #expect(second.code == .success, "\(second.err)")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
         #expect(names == ["direct-001.log", "direct-002.log", "direct-extra.log", "notes.txt"], "\(names)")
+        // A design named with a dot, beside a file of its name with no dot after the dash: no trap,
+        // and only `NAME-NNN.ext` names are the trace's.
+        try "x".write(toFile: folder + "/v1.2-old", atomically: true, encoding: .utf8)
+        try "x".write(toFile: folder + "/v1.2-004.log", atomically: true, encoding: .utf8)
+        #expect(TraceJob.deviceFiles(in: folder, design: "v1.2") == ["v1.2-004.log"])
         // The folder reads as the second run alone.
         let analysis = LogTestSupport.run(["analyze", "--format", "json", folder + "/direct-001.log", folder + "/direct-002.log"])
         #expect(analysis.code == .success)

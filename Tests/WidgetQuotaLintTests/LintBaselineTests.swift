@@ -76,6 +76,26 @@ struct LintBaselineTests {
         #expect(network.count == 1, "the request's line changed, so its finding is new")
     }
 
+    @Test("a second equal finding keeps the whole run's fingerprint (`…:2`), so code scanning sees a new alert")
+    func equalFindingKeepsItsOccurrence() throws {
+        let function = { (name: String) in
+            "func \(name)() async throws -> Data {\n    let request = URLRequest(url: URL(string: \"https://api.example.com/q\")!)\n"
+                + "    return try await URLSession.shared.data(for: request).0\n}\n"
+        }
+        let one = "import Foundation\n" + function("a")
+        let two = one + function("b")
+        let (before, paths) = try Self.lint(one)
+        let (after, afterPaths) = try Self.lint(two)
+        #expect(before.findings.filter { $0.rule == .requestTimeout }.count == 1)
+        #expect(after.findings.filter { $0.rule == .requestTimeout }.count == 2)
+        let (kept, fingerprints) = LintBaseline(before, paths: paths).filtered(after, paths: afterPaths)
+        #expect(kept.findings.map(\.rule) == [.requestTimeout])
+        #expect(fingerprints.count == 1 && fingerprints[0].hasSuffix(":2"), "\(fingerprints)")
+        // The SARIF of the filtered run carries that fingerprint, not a renumbered `:1`.
+        let sarif = try SARIFLog.render(kept, paths: afterPaths, fingerprints: fingerprints)
+        #expect(sarif.contains(fingerprints[0]))
+    }
+
     @Test(
         "a file that is not a baseline is refused naming it",
         arguments: [#"{"findings": 3}"#, #"{"schemaVersion": 2, "findings": []}"#, "[]", "{"])

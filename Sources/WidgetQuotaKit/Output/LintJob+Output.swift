@@ -25,11 +25,13 @@ extension LintJob {
         writeBaseline: JobOutput.Destination? = nil
     ) throws -> JobOutput {
         let result = try execute()
-        let report = baseline.map { $0.filter(result.report, paths: paths) } ?? result.report
+        let filtered = baseline.map { $0.filtered(result.report, paths: paths) }
+        let report = filtered?.report ?? result.report
+        let fingerprints = filtered?.fingerprints
         let text: String
         switch format {
-        case .json: text = try LintReportJSON.render(report, paths: paths)
-        case .sarif: text = try SARIFLog.render(report, paths: paths)
+        case .json: text = try LintReportJSON.render(report, paths: paths, fingerprints: fingerprints)
+        case .sarif: text = try SARIFLog.render(report, paths: paths, fingerprints: fingerprints)
         case .github: text = LintAnnotations.github(report, paths: paths)
         case .xcode: text = LintAnnotations.xcode(report, paths: paths)
         case .markdown: text = LintReportMarkdown.render(report)

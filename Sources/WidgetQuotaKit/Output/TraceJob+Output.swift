@@ -16,11 +16,14 @@ extension TraceJob {
 
     /// The names in `directory` that a trace of `design` writes (`direct-001.log`, in any Apple
     /// style's extension); none when the folder cannot be listed.
-    static func deviceFiles(in directory: String, design: String) -> [String] {
+    package static func deviceFiles(in directory: String, design: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.filter { name in
-            guard name.hasPrefix(design + "-"), let dot = name.lastIndex(of: ".") else { return false }
-            let number = name[name.index(name.startIndex, offsetBy: design.count + 1)..<dot]
+            let prefix = design + "-"
+            guard name.hasPrefix(prefix), let dot = name.lastIndex(of: "."),
+                dot >= name.index(name.startIndex, offsetBy: prefix.count)
+            else { return false }
+            let number = name[name.index(name.startIndex, offsetBy: prefix.count)..<dot]
             let ext = name[name.index(after: dot)...]
             return number.count >= 3 && number.allSatisfy(\.isASCII) && number.allSatisfy(\.isNumber)
                 && ["ndjson", "json", "log"].contains(String(ext))

@@ -12,8 +12,11 @@ package enum LintReportJSON {
 
     /// Pretty, key-sorted JSON of `report`, ending with a newline; `paths` names each finding's
     /// file from the repository root and gives its fingerprint, as SARIF and baselines do.
-    package static func render(_ report: LintReport, paths: RepositoryPath = RepositoryPath(base: ".", root: ".")) throws -> String {
-        try JSONOutput.encode(Document(report, paths: paths))
+    /// `fingerprints`, one per finding, are the whole run's when a baseline filtered `report`.
+    package static func render(
+        _ report: LintReport, paths: RepositoryPath = RepositoryPath(base: ".", root: "."), fingerprints: [String]? = nil
+    ) throws -> String {
+        try JSONOutput.encode(Document(report, paths: paths, fingerprints: fingerprints))
     }
 
     struct Document: Encodable {
@@ -26,10 +29,10 @@ package enum LintReportJSON {
         var directiveProblems: [ProblemEntry]
         var notes: [String]
 
-        init(_ report: LintReport, paths: RepositoryPath) {
+        init(_ report: LintReport, paths: RepositoryPath, fingerprints: [String]?) {
             notes = report.notes
             verdict = report.verdict
-            findings = zip(report.findings, FindingFingerprint.all(report, paths: paths)).map { f, fingerprint in
+            findings = zip(report.findings, fingerprints ?? FindingFingerprint.all(report, paths: paths)).map { f, fingerprint in
                 FindingEntry(f, repositoryPath: FindingFingerprint.path(f.location.file, paths), fingerprint: fingerprint)
             }
             design = report.design

@@ -19,9 +19,10 @@ package enum SARIFLog {
 
     /// The SARIF JSON of `report`, ending with a newline. URIs are relative to `paths.root` (the
     /// repository root), with `uriBaseId` `%SRCROOT%`; a file outside it gets an absolute `file:` URI.
-    package static func render(_ report: LintReport, paths: RepositoryPath, informationURI: String = defaultInformationURI)
-        throws -> String
-    {
+    /// `fingerprints`, one per finding, are the whole run's when a baseline filtered `report`.
+    package static func render(
+        _ report: LintReport, paths: RepositoryPath, informationURI: String = defaultInformationURI, fingerprints: [String]? = nil
+    ) throws -> String {
         let rules = ChecklistRule.allCases
         let driver = Driver(
             name: "widget-quota", version: WidgetQuotaVersion.current, semanticVersion: WidgetQuotaVersion.current,
@@ -35,7 +36,7 @@ package enum SARIFLog {
                     help: Help(text: rule.rationale, markdown: "**\(rule.title).** \(rule.rationale)"),
                     properties: .init(tags: ["widget", "quota"]))
             })
-        let fingerprints = FindingFingerprint.all(report, paths: paths)
+        let fingerprints = fingerprints ?? FindingFingerprint.all(report, paths: paths)
         let results = zip(report.findings, fingerprints).map { f, fingerprint in
             Result(
                 ruleId: f.rule.rawValue, ruleIndex: rules.firstIndex(of: f.rule)!, level: level(f.severity),

@@ -65,10 +65,18 @@ package struct LintBaseline: Sendable, Equatable, Codable {
 
     /// `report` without the findings this baseline holds; `baselined` counts them.
     package func filter(_ report: LintReport, paths: RepositoryPath) -> LintReport {
+        filtered(report, paths: paths).report
+    }
+
+    /// `report` without the findings this baseline holds, and the fingerprints of those it keeps
+    /// as the whole report numbers them: a second equal finding stays `…:2` once the first,
+    /// known one is left out, so code scanning never takes it for the known alert.
+    package func filtered(_ report: LintReport, paths: RepositoryPath) -> (report: LintReport, fingerprints: [String]) {
         let known = Set(findings.map(\.fingerprint))
+        let kept = zip(report.findings, FindingFingerprint.all(report, paths: paths)).filter { !known.contains($1) }
         var out = report
-        out.findings = zip(report.findings, FindingFingerprint.all(report, paths: paths)).filter { !known.contains($1) }.map(\.0)
+        out.findings = kept.map(\.0)
         out.baselined = report.findings.count - out.findings.count
-        return out
+        return (out, kept.map(\.1))
     }
 }

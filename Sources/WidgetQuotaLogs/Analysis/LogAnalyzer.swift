@@ -59,8 +59,10 @@ public struct LogAnalyzer: LogRecordSink {
     /// Files read so far, by resolved path, with the name they were first given as.
     /// Files read, by their device and inode (one file under any name, hard links included).
     private var filesSeen: [FileIdentity: String] = [:]
-    /// Regular files read, by size: a later file of the same size is compared byte for byte.
+    /// Regular files read, by size: a later file of the same size is compared with them.
     private var filesBySize: [Int64: [String]] = [:]
+    /// The content hash of a file read, made once and only when another file has its size.
+    private var contentHashes: [String: UInt64] = [:]
 
     /// Where a file is on disk: the same pair is the same file, whatever the path.
     struct FileIdentity: Hashable {
@@ -78,19 +80,38 @@ public struct LogAnalyzer: LogRecordSink {
         return nil
     }
 
-    /// The path of a regular file read before that holds the same bytes as `path` (compared only
-    /// between files of one size, so a folder of distinct logs costs one `stat` each); records
-    /// `path` otherwise.
+    /// The path of a regular file read before that holds the same bytes as `path`; records `path`
+    /// otherwise. Only files of one size are compared: each is hashed once (on the first size
+    /// collision), and only equal hashes are compared byte for byte, so many logs of one size
+    /// (rotated at a cap) cost one read each, not one per pair.
     private mutating func sameBytes(_ path: String) -> String? {
         var info = stat()
         guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0 else { return nil }
         let size = Int64(info.st_size)
-        if let first = filesBySize[size]?.first(where: { Self.sameContents($0, path) }) { return first }
-        filesBySize[size, default: []].append(path)
+        defer { filesBySize[size, default: []].append(path) }
+        guard let earlier = filesBySize[size], let hash = contentHash(path) else { return nil }
+        for other in earlier where contentHash(other) == hash && Self.sameContents(other, path) { return other }
         return nil
     }
 
-    /// True when the two regular files hold the same bytes (read in chunks, never whole).
+    /// FNV-1a of a file's bytes, read in chunks and kept; nil when it cannot be read.
+    private mutating func contentHash(_ path: String) -> UInt64? {
+        if let known = contentHashes[path] { return known }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        while true {
+            let chunk: Data
+            do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch { return nil }  // nil or empty: the end
+            if chunk.isEmpty { break }
+            for byte in chunk { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        }
+        contentHashes[path] = hash
+        return hash
+    }
+
+    /// True when the two regular files hold the same bytes (read in chunks, never whole); false
+    /// when either cannot be read.
     static func sameContents(_ a: String, _ b: String) -> Bool {
         guard let x = FileHandle(forReadingAtPath: a), let y = FileHandle(forReadingAtPath: b) else { return false }
         defer {
@@ -98,10 +119,14 @@ public struct LogAnalyzer: LogRecordSink {
             try? y.close()
         }
         while true {
-            let p = (try? x.read(upToCount: 1 << 20)) ?? nil
-            let q = (try? y.read(upToCount: 1 << 20)) ?? nil
+            let p: Data
+            let q: Data
+            do {
+                p = try x.read(upToCount: 1 << 20) ?? Data()
+                q = try y.read(upToCount: 1 << 20) ?? Data()
+            } catch { return false }
             if p != q { return false }
-            if p == nil || p!.isEmpty { return true }
+            if p.isEmpty { return true }
         }
     }
 
