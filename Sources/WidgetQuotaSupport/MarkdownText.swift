@@ -20,18 +20,6 @@ package enum MarkdownText {
     /// read: `&`, `<`, `>` and quotes as entities, line breaks as spaces.
     package static func html(_ raw: String) -> String { HTMLEscaping.text(spaced(raw)) }
 
-    /// `raw` cleaned of control characters, each line break (CR LF counted once) a space.
-    static func spaced(_ raw: String) -> String {
-        var out = String.UnicodeScalarView()
-        var previousCR = false
-        for u in PrintableText.clean(raw).unicodeScalars {
-            switch u.value {
-            case 0x0A where previousCR: break
-            case 0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029: out.append(" ")
-            default: out.append(u)
-            }
-            previousCR = u.value == 0x0D
-        }
-        return String(out)
-    }
+    /// `raw` cleaned of control characters, each line break a space.
+    static func spaced(_ raw: String) -> String { PrintableText.joiningLines(raw, with: " ") }
 }

@@ -37,12 +37,18 @@ extension PrintableText {
     /// line break (CR LF, LF, CR, VT, FF, NEL, U+2028, U+2029) becomes the two characters `\n`,
     /// and other control characters are cleaned.
     package static func oneLine(_ text: String) -> String {
+        joiningLines(text, with: "\\n")
+    }
+
+    /// `text` cleaned, each line break (CR LF counted once; VT, FF, NEL, U+2028, U+2029 too)
+    /// replaced by `separator`.
+    package static func joiningLines(_ text: String, with separator: String) -> String {
         var out = String.UnicodeScalarView()
         var previousCR = false
         for u in clean(text).unicodeScalars {
             switch u.value {
             case 0x0A where previousCR: break
-            case 0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029: out.append(contentsOf: "\\n".unicodeScalars)
+            case 0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029: out.append(contentsOf: separator.unicodeScalars)
             default: out.append(u)
             }
             previousCR = u.value == 0x0D

@@ -99,12 +99,12 @@ public struct LogAnalyzer: LogRecordSink {
         if let known = contentHashes[path] { return known }
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var hash = StableHash.fnv1aStart
         while true {
             let chunk: Data
             do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch { return nil }  // nil or empty: the end
             if chunk.isEmpty { break }
-            for byte in chunk { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            hash = StableHash.fnv1a(chunk, continuing: hash)
         }
         contentHashes[path] = hash
         return hash
