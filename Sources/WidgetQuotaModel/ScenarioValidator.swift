@@ -339,17 +339,10 @@ package enum ScenarioValidator {
         mutating func name(_ name: String, _ field: String) {
             let trimmed = name.trimmingCharacters(in: .whitespaces)
             check(!trimmed.isEmpty && name.count <= 120, field, "must be a name of 1 to 120 characters")
-            let unprintable = name.unicodeScalars.first {
-                switch $0.properties.generalCategory {
-                case .control, .lineSeparator, .paragraphSeparator: return true
-                // Format characters (bidi overrides, invisible marks) but the joiners emoji and scripts use.
-                case .format: return $0.value != 0x200C && $0.value != 0x200D
-                default: return false
-                }
-            }
+            let unprintable = PrintableText.firstUnprintableInName(name)
             check(
                 unprintable == nil, field,
-                "must be one line of printable text; it holds U+\(String(unprintable?.value ?? 0, radix: 16, uppercase: true))")
+                "must be one line of printable text; it holds \(unprintable.map(PrintableText.codePoint) ?? "")")
         }
 
         mutating func check(_ condition: Bool, _ field: String, _ problem: @autoclosure () -> String) {

@@ -32,6 +32,28 @@ package enum PrintableText {
 }
 
 extension PrintableText {
+    /// The first scalar of `name` that one line of printable text may not hold: a control
+    /// character (tab and line breaks included), a line or paragraph separator, or a format
+    /// character (a bidi override, an invisible mark) other than the joiners that emoji and
+    /// scripts need (U+200C, U+200D). Nil for a name that prints as one line.
+    package static func firstUnprintableInName(_ name: String) -> Unicode.Scalar? {
+        // Printable ASCII, the usual case, needs no look at Unicode properties.
+        if name.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return nil }
+        return name.unicodeScalars.first {
+            switch $0.properties.generalCategory {
+            case .control, .lineSeparator, .paragraphSeparator: return true
+            case .format: return $0.value != 0x200C && $0.value != 0x200D
+            default: return false
+            }
+        }
+    }
+
+    /// `U+001B`: a scalar as messages name it.
+    package static func codePoint(_ u: Unicode.Scalar) -> String {
+        let hex = String(u.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+
     /// `text` on one line, for formats read a line at a time (Xcode's `path:line: error:` lines, a
     /// plain line in a GitHub Actions log, where a line that starts with `::` is a command): each
     /// line break (CR LF, LF, CR, VT, FF, NEL, U+2028, U+2029) becomes the two characters `\n`,

@@ -215,6 +215,34 @@ import WidgetQuotaTestSupport
         }
     }
 
+    /// A NUL or an escape inside a widget's or a device's name would count another widget or
+    /// device: in every style the line is malformed instead, and the counts stay those of the log
+    /// without that line.
+    @Test(
+        "a control character in a widget's or device's name is a malformed line, not another widget",
+        arguments: ["trace", "trace-csv", "ndjson", "json", "default", "syslog", "compact"])
+    func controlCharactersInNamesAreMalformed(style: String) throws {
+        let trace = TestSupport.cli(["trace", "--design", "direct", "--devices", "1", "--days", "2", "--style", style])
+        #expect(trace.code == .success, "\(trace.err)")
+        let json = style == "trace" || style == "ndjson" || style == "json"
+        let plain = style.hasPrefix("trace") ? (json ? #""widgetKind":"AIMessageWidget""# : ",AIMessageWidget,") : "for AIMessageWidget:"
+        for control in json ? [#"\u0000"#, #"\u001b"#, #"\u202e"#] : ["\u{0}", "\u{1b}", "\u{7f}"] {
+            let hostile = trace.out.replacingFirst(plain, with: plain.replacingOccurrences(of: "Widget", with: control + "Widget"))
+            #expect(hostile != trace.out, "\(style): no widget name to change")
+            let clean = try LogTestSupport.analyze(trace.out, name: "d.log")
+            let dirty = try LogTestSupport.analyze(hostile, name: "d.log")
+            #expect(dirty.malformedLines == clean.malformedLines + 1, "\(style) \(control)")
+            #expect(dirty.perDevice.map(\.instances) == clean.perDevice.map(\.instances), "\(style) \(control)")
+            #expect(dirty.devices == clean.devices)
+        }
+        if style.hasPrefix("trace") {
+            let device = json ? #""device":"direct-001""# : ",direct-001,"
+            let hostile = trace.out.replacingFirst(device, with: device.replacingOccurrences(of: "-", with: json ? #"\u0000-"# : "\u{0}-"))
+            let dirty = try LogTestSupport.analyze(hostile, name: "d.log")
+            #expect(dirty.devices == 1 && dirty.malformedLines == 1, "\(style)")
+        }
+    }
+
     @Test("exact duplicate lines count once") func exactDuplicateLinesCountOnce() throws {
         let once = try analyze(Self.ndjson(["2025-07-27 15:47:10.504275-0400", "2025-07-27 16:47:10.504275-0400"]))
         let twice = try analyze(
@@ -351,5 +379,12 @@ import WidgetQuotaTestSupport
         var source = MemoryByteSource(Array(text.utf8))
         try analyzer.read(source: &source, name: "device.ndjson")
         return analyzer.analysis()
+    }
+}
+
+extension String {
+    fileprivate func replacingFirst(_ target: String, with replacement: String) -> String {
+        guard let r = range(of: target) else { return self }
+        return replacingCharacters(in: r, with: replacement)
     }
 }

@@ -242,7 +242,24 @@ struct LogFileParser {
     /// Hands a trace record's event to the analyzer, or says what the record lacks.
     private func record(_ f: inout TraceFields, line: Int, into sink: inout some LogRecordSink) throws {
         if let p = f.validate() { return try sink.malformed(file: file, line: line, problem: p.text) }
-        sink.record(f.draft, fileDevice: file, line: line)
+        try deliver(f.draft, line: line, into: &sink)
+    }
+
+    /// Hands a recognised event to the sink, unless a name in it (device, widget kind or family)
+    /// is not one line of printable text: a NUL or an escape in a name would count another device
+    /// or widget, so the line is reported as malformed instead.
+    private func deliver(_ e: LogEvent, line: Int, into sink: inout some LogRecordSink) throws {
+        if let problem = Self.unprintable(e.device, "device") ?? Self.unprintable(e.widgetKind, "widget kind")
+            ?? Self.unprintable(e.widgetFamily, "widget family")
+        {
+            return try sink.malformed(file: file, line: line, problem: problem)
+        }
+        sink.record(e, fileDevice: file, line: line)
+    }
+
+    private static func unprintable(_ name: String?, _ label: String) -> String? {
+        guard let name, let u = PrintableText.firstUnprintableInName(name) else { return nil }
+        return "the \(label) holds the control or format character \(PrintableText.codePoint(u)); expected a name of printable text"
     }
 
     // MARK: Apple JSON styles
@@ -309,7 +326,7 @@ struct LogFileParser {
             time: time, process: name(image, lastComponent: true), subsystem: name(subsystem),
             category: name(category), messageType: name(type), message: redactor.redact(decoded))
         if time.utcOffsetSeconds == nil { sink.note("Some timestamps carry no UTC offset; they are taken as the device's local time.") }
-        if let e = recognizer.recognise(entry) { sink.record(e, fileDevice: file, line: line) }
+        if let e = recognizer.recognise(entry) { try deliver(e, line: line, into: &sink) }
     }
 
     /// `log show --style json`: objects span many lines; collect each, then scan it like an NDJSON line.
@@ -514,7 +531,7 @@ struct LogFileParser {
                 message: redactor.redact(msg), source: header.source.map { redactor.redact(ByteSearch.string(b, $0)) } ?? "")
             return recognizer.recognise(entry)
         }
-        if let event { sink.record(event, fileDevice: file, line: pendingNumber) }
+        if let event { try deliver(event, line: pendingNumber, into: &sink) }
     }
 }
 
