@@ -1,12 +1,15 @@
 import Foundation
 import WidgetQuotaModel
+import WidgetQuotaSupport
 import WidgetQuotaSwiftSource
 
 /// `api-key-in-client`: no API key in the app's or the extension's code.
 ///
 /// Reported at the string literal or the call, in any Swift file of the tree:
 /// - a string literal shaped like a key: a Google key (`AIza` and 35 more key characters), an
-///   OpenAI- or Anthropic-style key (`sk-`, `sk-proj-`, `sk-ant-` and 20 or more), a JSON Web Token;
+///   OpenAI- or Anthropic-style key (`sk-`, `sk-proj-`, `sk-ant-` and 20 or more), a JSON Web
+///   Token, or a key of a provider that publishes its prefix (AWS, GitHub, Stripe's secret keys,
+///   Slack, Hugging Face, SendGrid, Google OAuth: `KeyShapes`);
 /// - a long high-entropy literal (24 or more letters, digits, `_-+/=`; 32 or more for hex)
 ///   given to a name holding `key`, `token`, `secret` or `password`: a `let`, a member
 ///   assignment, or a call's argument label (`apiKey: "…"`; `forKey:`-style labels excluded);
@@ -22,9 +25,13 @@ import WidgetQuotaSwiftSource
 /// One finding per line. Messages never quote the key: it is shown as its first six characters,
 /// `…` and its length.
 ///
-/// Not seen: a key assembled from pieces, read from a bundled file, or obfuscated (base64, XOR);
-/// a key in `Info.plist` (`Bundle.main.object(forInfoDictionaryKey:)` reads it) is reported only
-/// where a URL or header uses it.
+/// Property lists and build settings ship too: a key-shaped value in a property list (an
+/// `Info.plist`, which `Bundle.main.object(forInfoDictionaryKey:)` reads, or another bundled
+/// `.plist`), or a secret-named key holding a key-like value, and the same in an `.xcconfig`
+/// file, whose settings an `Info.plist` copies into the bundle through `$(NAME)`
+/// (see `APIKeyInSettings.swift`).
+///
+/// Not seen: a key assembled from pieces or obfuscated (base64, XOR).
 package struct APIKeyInClientRule: LintRule {
     package static let description = LintRuleDescription(
         .apiKeyInClient, title: "No API key in client code", severity: .error,
@@ -115,6 +122,7 @@ package struct APIKeyInClientRule: LintRule {
                 }
             }
         }
+        findings += settingsFindings(tree)
         return findings
     }
 
@@ -218,11 +226,14 @@ package struct APIKeyInClientRule: LintRule {
             }
             i += 1
         }
+        if let (kind, key) = KeyShapes.firstProviderKey(in: text) { return (kind, key) }
         return nil
     }
 
-    /// A long literal of key characters with the spread of a random token.
+    /// A long literal of key characters with the spread of a random token. A publishable key
+    /// (Stripe's `pk_live_…`, made to ship in apps) is not a secret.
     package static func looksLikeSecret(_ value: String) -> Bool {
+        if value.hasPrefix("pk_live_") || value.hasPrefix("pk_test_") { return false }
         let u = Array(value.utf8)
         guard u.count >= 24, u.count <= 512 else { return false }
         let allowed = u.allSatisfy { isKeyCharacter($0) || $0 == 0x2B || $0 == 0x2F || $0 == 0x3D }
@@ -371,6 +382,35 @@ package struct APIKeyInClientRule: LintRule {
                     """
                 ]),
             LintRuleExample(
+                "keys in the widget's Info.plist, another bundled property list and build settings",
+                files: [
+                    "Widget/Info.plist": Self.plist([
+                        ("NSExtension", "<dict><key>NSExtensionPointIdentifier</key><string>com.apple.widgetkit-extension</string></dict>"),
+                        ("WeatherServiceKey", "↓<string>AIzaSyFAKE-KEY-FOR-TESTS-ONLY-000000000</string>"),
+                        ("QuoteToken", "<string>$(QUOTE_TOKEN)</string>"),
+                    ]),
+                    "App/Config.plist": Self.plist([
+                        ("Services", "<array><string>ok</string>↓<string>hf_FAKEfakeFAKEfakeFAKEfakeFAKEfake00</string></array>")
+                    ]),
+                    "Config/Shared.xcconfig": """
+                    // Shared settings
+                    PRODUCT_BUNDLE_IDENTIFIER = com.example.quotes
+                    API_BASE_URL = https:/$()/api.example.com/v1 // the backend
+                    QUOTE_TOKEN = ↓q8ZtR2vX9pLm4NcW7yKs3HbJ6dFa1GeU
+                    AWS_ACCESS_KEY_ID[config=Release] = ↓AKIAFAKEFAKEFAKE0000
+                    STRIPE_PUBLISHABLE_KEY = pk_live_51FAKEfakeFAKEfake00FAKEfake
+                    """,
+                ]),
+            LintRuleExample(
+                "Firebase's configuration, a test's property list, names and a setting read through $(…) are not keys",
+                files: [
+                    "App/GoogleService-Info.plist": Self.plist([("API_KEY", "<string>AIzaSyFAKE-KEY-FOR-TESTS-ONLY-000000000</string>")]),
+                    "AppTests/Fixture.plist": Self.plist([("apiKey", "<string>AIzaSyFAKE-KEY-FOR-TESTS-ONLY-000000000</string>")]),
+                    "App/Settings.plist": Self.plist([
+                        ("cacheKey", "<string>quote.fetchedAt</string>"), ("lastKey", "<string>$(API_KEY)</string>"),
+                    ]),
+                ]),
+            LintRuleExample(
                 "a backend URL without a key and a build hash that is not named like a key",
                 files: [
                     "Widget/Provider.swift": """
@@ -383,6 +423,20 @@ package struct APIKeyInClientRule: LintRule {
                     """
                 ]),
         ]
+    }
+}
+
+extension APIKeyInClientRule {
+    /// An XML property list of `entries` (a key and its value element, written as is), for examples.
+    static func plist(_ entries: [(String, String)]) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0">
+        <dict>
+        \(entries.map { "    <key>\($0.0)</key>\n    \($0.1)" }.joined(separator: "\n"))
+        </dict>
+        </plist>
+        """
     }
 }
 
