@@ -2,7 +2,9 @@
 # Kills `widget-quota simulate --out R` with SIGKILL at each of its renames, hard links and
 # unlinks (strace's fault injection), and checks that R then holds one whole report (the old or
 # the new, never a mix), that a file of the user's in R survives, and that the next run leaves no
-# temporary or staging folder. Linux only (strace); exits 1 on any failure.
+# temporary or staging folder; then sends SIGTERM, SIGINT and SIGHUP at each file the run opens
+# while it fills the staging folder and checks that nothing of it is left. Linux only (strace);
+# exits 1 on any failure.
 #
 #   scripts/kill-test.sh [BINARY]     (default: .build/release/widget-quota, built if missing)
 #
@@ -73,6 +75,46 @@ for calls in rename,renameat,renameat2 linkat unlink,unlinkat rmdir; do
             "$verdict" "$calls" "$n" "$now" "$kept" "$after"
     done
 done
+# SIGTERM, SIGINT and SIGHUP at each file the run opens from the staging folder's creation on:
+# the run ends by that signal, the staging folder is gone (it is removed while the writing thread
+# may still be adding files to it), R holds the old report whole, and the user's file is kept.
+strace -qq -o trace.txt -e trace=openat "$bin" simulate --out R --seed 2 --runs 2 >/dev/null 2>&1
+opens=$(grep -c 'openat(' trace.txt)
+first=$(grep 'openat(' trace.txt | grep -n 'wq-staging-' | head -1 | cut -d: -f1)
+rm -f trace.txt
+if [ -z "$first" ]; then
+    echo "FAIL no file was opened in a staging folder: the signal test tests nothing" >&2
+    failures=$((failures + 1))
+    first=$opens
+fi
+for signal in TERM INT HUP; do
+    code=$((128 + $(kill -l "$signal")))
+    left=0
+    for n in $(seq $((first - 2)) "$opens"); do
+        rm -rf R .R.wq-staging-*
+        cp -R A R
+        echo mine >R/notes.txt
+        status=0
+        (
+            strace -qq -o /dev/null -e trace=openat -e inject=openat:signal="$signal":when=$n \
+                "$bin" simulate --out R --seed 2 --runs 2 >/dev/null 2>&1
+            exit $?
+        ) 2>/dev/null || status=$?
+        now=$(state)
+        if [ "$status" -ne "$code" ] && [ "$status" -ne 0 ]; then
+            echo "FAIL SIG$signal at open #$n: exit $status, expected $code" >&2
+            failures=$((failures + 1))
+        fi
+        if [ "$(leftovers)" != 0 ] || [[ $now == mixed* ]] || [ "$(cat R/notes.txt 2>/dev/null)" != mine ]; then
+            echo "FAIL SIG$signal at open #$n: R is $now, $(leftovers) staging or temporary files left" >&2
+            failures=$((failures + 1))
+            left=$((left + 1))
+        fi
+    done
+    printf '%-4s SIG%-4s at each of opens #%d to #%d: %d runs left a staging folder or a mixed report\n' \
+        "$([ "$left" -eq 0 ] && echo ok || echo FAIL)" "$signal" $((first - 2)) "$opens" "$left"
+done
+
 if [ "$failures" -gt 0 ]; then
     echo "kill-test: $failures failures" >&2
     exit 1

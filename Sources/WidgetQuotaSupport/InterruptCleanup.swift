@@ -65,9 +65,22 @@ package final class InterruptCleanup: @unchecked Sendable {
     /// nothing else runs to completion after this.
     private func interrupted(by number: Int32) {
         lock.lock()
-        for path in paths.reversed() { try? FileManager.default.removeItem(atPath: path) }
+        for path in paths.reversed() { Self.remove(path) }
         signal(number, SIG_DFL)
         raise(number)
         _exit(128 + number)
+    }
+
+    /// Removes `path` while the thread that writes into it may still be running: a folder is first
+    /// renamed out of that writer's way, so no file it creates afterwards (by the old path) can
+    /// land in the folder being removed and keep it from going.
+    private static func remove(_ path: String) {
+        let doomed = path + ".removing"
+        let target = rename(path, doomed) == 0 ? doomed : path
+        for _ in 0..<8 {
+            try? FileManager.default.removeItem(atPath: target)
+            var status = stat()
+            if lstat(target, &status) != 0 { return }
+        }
     }
 }
