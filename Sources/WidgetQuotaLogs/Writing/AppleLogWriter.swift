@@ -3,6 +3,15 @@ import WidgetQuotaSupport
 /// Renders events as Apple `log show` output, the way the real processes log them: the app, its
 /// widget extension, chronod, dasd and nsurlsessiond noise. Used by `trace --style ndjson|json|default|syslog|compact`.
 package struct AppleLogWriter {
+    /// A failed request this long or longer timed out (status 0, "The request timed out.").
+    static let timeoutMs = 10_000.0
+
+    /// What the app logs when a request fails after `durationMs`: URLSession's words for a
+    /// timeout, or for a server error.
+    package static func fetchErrorReason(durationMs: Double) -> String {
+        durationMs >= timeoutMs ? "The request timed out." : "The operation couldn’t be completed. (NSURLErrorDomain error -1011.)"
+    }
+
     package enum Style: String, CaseIterable {
         case ndjson, json, `default`, syslog, compact
     }
@@ -130,23 +139,14 @@ package struct AppleLogWriter {
             let pid = e.actor == .widgetExtension ? pids.ext : pids.app
             let ok = e.outcome != .failure
             let ms = Int((e.durationMs ?? 0).rounded())
-            let status = ok ? "200" : (ms >= 10_000 ? "0" : "503")
-            var result = [
+            let status = ok ? "200" : (Double(ms) >= Self.timeoutMs ? "0" : "503")
+            return [
                 Line(
                     process: process, pid: pid, sender: "CFNetwork", subsystem: "com.apple.CFNetwork", category: "Summary",
                     message:
                         "Task <\(uuid())>.<\(taskNumber)> summary for task \(ok ? "success" : "failure") {transaction_duration_ms=\(ms), response_status=\(status), connection=\(taskNumber % 40 + 1), protocol=\"h2\", domain_lookup_duration_ms=0, connect_duration_ms=0, secure_connection_duration_ms=0, private_relay=false, request_start_ms=1, request_duration_ms=0, response_start_ms=\(max(ms - 20, 0)), response_duration_ms=\(min(ms, 20)), request_bytes=412, response_bytes=\(ok ? 1_187 : 96), cache_hit=false}"
                 )
             ]
-            if !ok {
-                let reason =
-                    ms >= 10_000 ? "The request timed out." : "The operation couldn’t be completed. (NSURLErrorDomain error -1011.)"
-                result.append(
-                    Line(
-                        process: process, pid: pid, sender: process, subsystem: "", category: "", type: "Error",
-                        message: "[GeminiWidget] Fetch error: \(reason)"))
-            }
-            return result
         case .appForeground:
             // A system daemon's transfer at the same moment: network noise that must not count.
             return [
@@ -164,7 +164,15 @@ package struct AppleLogWriter {
             let widget = e.widgetKind.map { " widget=\($0):\(e.widgetFamily ?? "?"):\(e.instance ?? 0)" } ?? ""
             return [convention(e.kind.rawValue + widget)]
         case .lowPowerMode: return [convention("lowPowerMode state=\(e.lowPowerMode == true ? "on" : "off")")]
-        case .fetchError: return [appLine("[GeminiWidget] Fetch error: \(e.detail ?? "unknown")")]
+        case .fetchError:
+            // The side that fetched logs its failure, as the app's and the extension's code do.
+            let process = e.actor == .widgetExtension ? extensionName : app
+            let pid = e.actor == .widgetExtension ? pids.ext : pids.app
+            return [
+                Line(
+                    process: process, pid: pid, sender: process, subsystem: "", category: "", type: "Error",
+                    message: "[GeminiWidget] Fetch error: \(e.detail ?? "unknown")")
+            ]
         case .getSnapshot, .placeholder, .reloadOutcome, .reloadBudgetExhausted: return []
         }
     }

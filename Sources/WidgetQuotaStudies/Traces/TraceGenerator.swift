@@ -159,6 +159,14 @@ package struct TraceGenerator: Sendable {
             case .glance: continue
             }
             out.append(e)
+            // The fetching side logs each failure, in every style alike.
+            if e.kind == .apiRequest && e.outcome == .failure {
+                var failure = make(.fetchError)
+                failure.actor = e.actor
+                failure.instance = e.instance
+                failure.detail = AppleLogWriter.fetchErrorReason(durationMs: e.durationMs ?? 0)
+                out.append(failure)
+            }
         }
         return out
     }

@@ -82,6 +82,20 @@ struct RoundTripTests {
         return abs(mean - truth) <= 3 * sd && sd <= 0.5 * truth
     }
 
+    /// Every style logs a failed request's fetch error alike: the devices' fetch errors equal their
+    /// failed requests, whatever the style (trace styles once logged none, Apple styles one each).
+    @Test("fetch errors agree across styles and equal the failed requests")
+    func fetchErrorsAgreeAcrossStyles() throws {
+        var perStyle = [[Int]]()
+        for style in TraceGenerator.Style.allCases {
+            let (_, _, a) = try Self.analyse(DesignPresets.directPoll15m, style: style, devices: 6, days: 7, seed: 5)
+            #expect(a.perDevice.map(\.fetchErrors) == a.perDevice.map(\.failedRequests), "\(style)")
+            perStyle.append(a.perDevice.map(\.fetchErrors))
+        }
+        #expect(Set(perStyle).count == 1, "\(perStyle)")
+        #expect(perStyle.first?.reduce(0, +) ?? 0 > 0, "no failed request: the test tests nothing")
+    }
+
     /// Two instances reloaded at once fetch and read the cache at the same moment: their lines must
     /// differ, so the duplicate check counts every event the generator logged, in every style.
     @Test("simultaneous events of two instances are not folded as repeats", arguments: TraceGenerator.Style.allCases)
