@@ -10,6 +10,18 @@ package enum ScenarioValidator {
     /// Most Monte-Carlo runs, and most users simulated event by event per run.
     package static let maxRuns = 100_000
     package static let maxSampleUsers = 10_000_000
+    /// Most entries of the scenario's lists: each is simulated, tabled and charted, so a list
+    /// never makes the work run away (10,000 population sizes took over 3 minutes and 2.5 GB).
+    package enum ListBounds {
+        /// Population sizes in `horizon.users` (a sweep of users is a dozen; `sweep` goes finer).
+        package static let userCounts = 100
+        package static let tiers = 100
+        package static let outages = 1_000
+        /// One event a day for the longest horizon.
+        package static let events = 366
+        /// One kind per weekday.
+        package static let dayKinds = 7
+    }
 
     /// The values the model accepts for the fields `analyze` measures (and a few like them);
     /// the validator checks them and the calibrator caps measurements to them.
@@ -33,6 +45,7 @@ package enum ScenarioValidator {
         v.check(h.days >= 1 && h.days <= maxDays, "horizon.days", "must be between 1 and \(maxDays), got \(h.days)")
         v.check(h.warmupDays >= 0 && h.warmupDays <= 30, "horizon.warmupDays", "must be between 0 and 30, got \(h.warmupDays)")
         v.check(!h.users.isEmpty, "horizon.users", "must list at least one population size")
+        v.count(h.users.count, "horizon.users", ListBounds.userCounts, "population sizes")
         for (i, n) in h.users.enumerated() {
             v.check(n >= 1 && n <= maxUsers, "horizon.users[\(i)]", "must be between 1 and \(maxUsers), got \(n)")
         }
@@ -109,6 +122,7 @@ package enum ScenarioValidator {
         v.nonNegative(a.inputTokensPerRequest, "api.inputTokensPerRequest", max: 10_000_000)
         v.nonNegative(a.outputTokensPerRequest, "api.outputTokensPerRequest", max: 10_000_000)
         v.nonNegative(a.dataChangesPerDay, "api.dataChangesPerDay", max: .minutesPerDay)
+        v.count(a.outages.count, "api.outages", ListBounds.outages, "outages")
         for (i, o) in a.outages.enumerated() {
             let field = "api.outages[\(i)]"
             v.check(o.day >= 1 && o.day <= h.days, field + ".day", "must be between 1 and horizon.days (\(h.days)), got \(o.day)")
@@ -134,6 +148,7 @@ package enum ScenarioValidator {
         }
         v.number(q.acceptableRisk, "quotas.acceptableRisk", 0...1)
         v.check(!q.tiers.isEmpty, "quotas.tiers", "must list at least one tier")
+        v.count(q.tiers.count, "quotas.tiers", ListBounds.tiers, "tiers")
         for (i, tier) in q.tiers.enumerated() {
             let field = "quotas.tiers[\(i)]"
             v.name(tier.name, field + ".name")
@@ -281,6 +296,8 @@ package enum ScenarioValidator {
             }
         }
         var names = Set<String>()
+        v.count(s.calendar.dayKinds.count, "calendar.dayKinds", ListBounds.dayKinds, "day kinds (one per weekday)")
+        v.count(s.calendar.events.count, "calendar.events", ListBounds.events, "events (one a day for a year)")
         for (i, kind) in s.calendar.dayKinds.enumerated() {
             let field = "calendar.dayKinds[\(i)]"
             v.name(kind.name, field + ".name")
@@ -343,6 +360,11 @@ package enum ScenarioValidator {
             check(
                 unprintable == nil, field,
                 "must be one line of printable text; it holds \(unprintable.map(PrintableText.codePoint) ?? "")")
+        }
+
+        /// A list's length against its bound: "must list at most 100 population sizes, got 10000".
+        mutating func count(_ n: Int, _ field: String, _ bound: Int, _ what: String) {
+            check(n <= bound, field, "must list at most \(bound) \(what), got \(n)")
         }
 
         mutating func check(_ condition: Bool, _ field: String, _ problem: @autoclosure () -> String) {

@@ -167,8 +167,8 @@ package enum AtomicFileWriter {
     /// files named in `ownNames` that this set does not include go — what an earlier run wrote
     /// there (a sweep, a chart) must not sit beside a report it no longer belongs to. Files with
     /// other names are kept.
-    package static func replaceSet(files: [(path: String, contents: String)], in directory: String, ownNames: [String]) throws {
-        let named = files.map { (name: URL(fileURLWithPath: $0.path).lastPathComponent, contents: Data($0.contents.utf8)) }
+    package static func replaceSet(files: [StagedFile], in directory: String, ownNames: [String]) throws {
+        let named = files.map { StagedFile(URL(fileURLWithPath: $0.name).lastPathComponent, contents: $0.contents) }
         let writer = ReportFolderWriter(shown: directory, ownNames: Set(ownNames + named.map(\.name)))
         try writer.replace(named)
     }
@@ -176,11 +176,12 @@ package enum AtomicFileWriter {
     /// Writes several files; either all are written or, on failure, none of the targets changes
     /// except those already renamed (each one is still whole).
     package static func write(files: [(path: String, contents: String)], createDirectory directory: String?) throws {
-        try write(files: files.map { ($0.path, Data($0.contents.utf8)) }, createDirectory: directory)
+        try write(files: files.map { StagedFile($0.path, text: $0.contents) }, createDirectory: directory)
     }
 
-    /// Writes several files, as `write(files:createDirectory:)` with text.
-    static func write(files: [(path: String, contents: Data)], createDirectory directory: String?) throws {
+    /// Writes several files (named by their paths), as `write(files:createDirectory:)` with text;
+    /// each file's contents are made as it is staged.
+    static func write(files: [StagedFile], createDirectory directory: String?) throws {
         let cleanup = InterruptCleanup.process
         if let directory {
             do {
@@ -195,13 +196,13 @@ package enum AtomicFileWriter {
         var staged = [(temporary: String, path: String)]()
         do {
             for file in files {
-                guard case .file(let target) = try destination(file.path) else {
+                guard case .file(let target) = try destination(file.name) else {
                     throw WidgetQuotaError.unwritable(
-                        path: file.path, problem: "it is a device or a FIFO, not a report file, so it is left as it is")
+                        path: file.name, problem: "it is a device or a FIFO, not a report file, so it is left as it is")
                 }
                 let temporary = temporaryPath(for: target)
                 cleanup.register(temporary)
-                try create(temporary, file.contents, shown: file.path)
+                try create(temporary, file.contents(), shown: file.name)
                 staged.append((temporary, target))
             }
             try cleanup.uninterrupted {

@@ -30,7 +30,7 @@ struct ReportFolderWriter {
 
     /// Writes `files` (named inside the folder) as the folder's report, removing the own files
     /// this set does not include.
-    func replace(_ files: [(name: String, contents: Data)]) throws {
+    func replace(_ files: [StagedFile]) throws {
         let folder = Self.absolute(shown)
         switch FileKind.of(folder) {
         case nil:
@@ -57,7 +57,7 @@ struct ReportFolderWriter {
     // MARK: Creating and swapping
 
     /// A new folder: staged beside it, then renamed into place.
-    private func create(_ folder: String, _ files: [(name: String, contents: Data)]) throws {
+    private func create(_ folder: String, _ files: [StagedFile]) throws {
         let parent = (folder as NSString).deletingLastPathComponent
         do {
             try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
@@ -81,7 +81,7 @@ struct ReportFolderWriter {
     }
 
     /// An existing folder: the new files and links to `foreign` staged, then exchanged with it.
-    private func swap(into folder: String, _ files: [(name: String, contents: Data)], foreign: [String]) throws {
+    private func swap(into folder: String, _ files: [StagedFile], foreign: [String]) throws {
         let throughLinks = try linkedFiles(in: folder, files.map(\.name))
         let staging = try makeStaging(beside: folder, mode: Self.mode(of: folder))
         do {
@@ -165,16 +165,16 @@ struct ReportFolderWriter {
     /// Writes the set into `staging`; a file that is a link in the live folder is written as a
     /// temporary beside the file the link leads to instead (renamed in just before the swap).
     private func writeStaged(
-        _ files: [(name: String, contents: Data)], into staging: String, throughLinks: [String: String]
+        _ files: [StagedFile], into staging: String, throughLinks: [String: String]
     ) throws {
         for file in files {
             if let target = throughLinks[file.name] {
                 let temporary = AtomicFileWriter.temporaryPath(for: target)
                 cleanup.register(temporary)
-                try AtomicFileWriter.create(temporary, file.contents, shown: (shown as NSString).appendingPathComponent(file.name))
+                try AtomicFileWriter.create(temporary, file.contents(), shown: (shown as NSString).appendingPathComponent(file.name))
             } else {
                 try AtomicFileWriter.create(
-                    staging + "/" + file.name, file.contents, shown: (shown as NSString).appendingPathComponent(file.name))
+                    staging + "/" + file.name, file.contents(), shown: (shown as NSString).appendingPathComponent(file.name))
             }
         }
     }
@@ -259,8 +259,8 @@ struct ReportFolderWriter {
     }
 
     /// The folder written file by file, as when the swap cannot be done.
-    private func replaceFileByFile(_ folder: String, _ files: [(name: String, contents: Data)]) throws {
-        try AtomicFileWriter.write(files: files.map { (folder + "/" + $0.name, $0.contents) }, createDirectory: folder)
+    private func replaceFileByFile(_ folder: String, _ files: [StagedFile]) throws {
+        try AtomicFileWriter.write(files: files.map { StagedFile(folder + "/" + $0.name, contents: $0.contents) }, createDirectory: folder)
         let written = Set(files.map(\.name))
         for name in ownNames.sorted() where !written.contains(name) {
             let path = folder + "/" + name

@@ -94,6 +94,18 @@ package struct AppSourceTree: Sendable {
     /// The Swift file at `path`.
     package func swiftFile(_ path: String) -> AppSwiftFile? { swiftFiles.first { $0.path == path } }
 
+    /// The most Swift source `lint` reads in one run: its index takes about forty times the
+    /// source in memory (80 MB of source: 3.1 GB), so a tree past this is refused before it
+    /// exhausts the machine. The largest apps read so far hold under 10 MB.
+    package static let maxSwiftBytes = 64 << 20
+
+    static func tooMuchSource(_ shown: String) -> WidgetQuotaError {
+        .malformedInput(
+            file: shown, line: nil,
+            problem: "more than \(maxSwiftBytes >> 20) MiB of Swift source, the most lint reads in one run "
+                + "(its index takes about 40 times that in memory); name the app's and the widget extension's folders")
+    }
+
     /// Folder names never entered.
     package static let skippedFolders: Set<String> = [".build", "Pods", "Carthage", "DerivedData", "build"]
 
@@ -129,6 +141,14 @@ package struct AppSourceTree: Sendable {
         var propertyListTexts = [String: String]()
         var indexes = [(String, SwiftFileIndex)]()
         var xcconfigTexts = [String: String]()
+        // The sizes first, so a tree past the bound is refused before any of it is indexed.
+        var swiftBytes = 0
+        for (_, absolute) in found where absolute.hasSuffix(".swift") {
+            var status = stat()
+            if stat(absolute, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG { swiftBytes += Int(status.st_size) }
+        }
+        guard swiftBytes <= maxSwiftBytes else { throw tooMuchSource(paths.count == 1 ? paths[0] : "the files named") }
+        swiftBytes = 0
         var projects = [(path: String, project: XcodeProject)]()
         for (path, absolute) in found {
             // In a folder, only regular files are read: a FIFO (or a link to one) would wait for a
@@ -148,6 +168,8 @@ package struct AppSourceTree: Sendable {
             }
             let bytes = [UInt8](data)
             if path.hasSuffix(".swift") {
+                swiftBytes += bytes.count
+                guard swiftBytes <= maxSwiftBytes else { throw tooMuchSource(paths.count == 1 ? paths[0] : path) }
                 guard String(validating: bytes, as: UTF8.self) != nil else {
                     notes.append("\(path): skipped: not UTF-8 text")
                     continue

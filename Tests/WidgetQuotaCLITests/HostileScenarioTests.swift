@@ -195,6 +195,40 @@ import WidgetQuotaTestSupport
         #expect(err.count < 4_000, "\(c.name): the message must stay readable")
     }
 
+    /// A scenario whose `path` list holds `n` entries made by `item`.
+    static func list(_ path: String, _ n: Int, _ item: (Int) -> String) -> String {
+        let parts = path.split(separator: ".").map(String.init)
+        let items = "[" + (0..<n).map(item).joined(separator: ",") + "]"
+        return parts.reversed().reduce(items) { inner, key in "{\"\(key)\": \(inner)}" }
+    }
+
+    static let lists: [(path: String, bound: Int, item: @Sendable (Int) -> String)] = [
+        ("horizon.users", ScenarioValidator.ListBounds.userCounts, { "\($0 + 1)" }),
+        ("quotas.tiers", ScenarioValidator.ListBounds.tiers, { #"{"name": "t\#($0)", "readOn": "2026-11-29", "rpm": \#($0 + 10)}"# }),
+        (
+            "api.outages", ScenarioValidator.ListBounds.outages,
+            { #"{"day": \#($0 % 30 + 1), "startHourUTC": 1, "durationHours": 1, "errorRate": 0.5}"# }
+        ),
+        ("calendar.events", ScenarioValidator.ListBounds.events, { #"{"name": "e\#($0)", "day": \#($0 % 30 + 1), "appOpens": 1.1}"# }),
+        ("calendar.dayKinds", ScenarioValidator.ListBounds.dayKinds, { #"{"name": "k\#($0)", "weekdays": ["monday"]}"# }),
+    ]
+
+    /// Every list the work grows with has a bound: a list at its bound is accepted, one entry
+    /// more is refused naming the field and the bound (30,000 events once ran out of memory).
+    @Test("each list is accepted at its bound and refused one past it", arguments: lists.map(\.path))
+    func listsHaveBounds(path: String) throws {
+        let list = try #require(Self.lists.first { $0.path == path })
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let at = try tmp.file(Self.list(path, list.bound, list.item))
+        let ok = TestSupport.cli(["scenario", "--check", at])
+        #expect(ok.code == .success, "\(path) at \(list.bound): \(ok.err.prefix(300))")
+        let past = try tmp.file(Self.list(path, list.bound + 1, list.item))
+        let refused = TestSupport.cli(["scenario", "--check", past])
+        #expect(refused.code == .dataError)
+        #expect(refused.err.contains("\(path): must list at most \(list.bound) "), "\(refused.err.prefix(300))")
+    }
+
     /// Values other commands take that no design can be simulated with: refused, never a trap.
     @Test(
         "sweep values are validated like designs",

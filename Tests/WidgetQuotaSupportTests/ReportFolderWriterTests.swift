@@ -21,7 +21,33 @@ struct ReportFolderWriterTests {
     }
     static func write(_ folder: String, _ files: [String: String]) throws {
         try AtomicFileWriter.replaceSet(
-            files: files.sorted { $0.key < $1.key }.map { (folder + "/" + $0.key, $0.value) }, in: folder, ownNames: own)
+            files: files.sorted { $0.key < $1.key }.map { StagedFile(folder + "/" + $0.key, text: $0.value) }, in: folder, ownNames: own)
+    }
+
+    /// A file's contents are made when it is written, once, in the set's order: a folder of many
+    /// large files (a trace of 100,000 devices) never holds them all in memory.
+    @Test("contents are made as each file is written, once each, in order")
+    func contentsAreMadeOnWrite() throws {
+        let tmp = try TemporaryDirectory()
+        let folder = tmp.path + "/Reports"
+        // Written from the writer's thread and read here: a lock, as macOS 14 has no `Mutex`.
+        final class Made: @unchecked Sendable {
+            private let lock = NSLock()
+            private var names = [String]()
+            func add(_ name: String) { lock.withLock { names.append(name) } }
+            var all: [String] { lock.withLock { names } }
+        }
+        let made = Made()
+        let files = ["a.md", "b.md", "c.md"].map { name in
+            StagedFile(folder + "/" + name) {
+                made.add(name)
+                return Data(name.utf8)
+            }
+        }
+        #expect(made.all.isEmpty)
+        try AtomicFileWriter.replaceSet(files: files, in: folder, ownNames: [])
+        #expect(made.all == ["a.md", "b.md", "c.md"])
+        #expect(try String(contentsOfFile: folder + "/b.md", encoding: .utf8) == "b.md")
     }
 
     @Test("the folder is swapped: new report, old own files gone, foreign files and links kept, mode kept, nothing left beside it")

@@ -168,6 +168,32 @@ import WidgetQuotaTestSupport
         }
     }
 
+    /// More Swift source than lint reads in one run is refused by the files' sizes, before any is
+    /// read (its index takes about 40 times the source in memory); at the bound it is read.
+    @Test("a tree past the Swift source bound is refused before it is read, naming the bound")
+    func sourceBound() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        try FileManager.default.createDirectory(atPath: tmp.path + "/App", withIntermediateDirectories: true)
+        try "let x = 1\n".write(toFile: tmp.path + "/App/Real.swift", atomically: true, encoding: .utf8)
+        // A sparse file: its size counts, though no byte of it is on disk or read.
+        let big = tmp.path + "/App/Big.swift"
+        #expect(FileManager.default.createFile(atPath: big, contents: nil))
+        let handle = try #require(FileHandle(forWritingAtPath: big))
+        try handle.truncate(atOffset: UInt64(AppSourceTree.maxSwiftBytes))
+        try handle.close()
+        #expect {
+            try AppSourceTree.load(paths: [tmp.path])
+        } throws: { error in
+            "\(error)".contains("more than 64 MiB of Swift source") && "\(error)".contains(tmp.path)
+        }
+        // At the bound less the small file's bytes, the tree is read (the sparse file is NUL bytes).
+        let shorter = try #require(FileHandle(forWritingAtPath: big))
+        try shorter.truncate(atOffset: UInt64(AppSourceTree.maxSwiftBytes - 10))
+        try shorter.close()
+        #expect(try AppSourceTree.load(paths: [tmp.path]).swiftFiles.count == 2)
+    }
+
     /// A group that lists the main group, which contains it, is a cycle Xcode would refuse:
     /// reported, and files placed as if that link were absent, so no file loses its target.
     @Test("a cycle in the project's groups is reported, and files keep their targets")

@@ -10,6 +10,8 @@ public struct OutputFiles: Sendable {
     /// Names of files this tool writes into such a folder; those a run does not write are removed,
     /// so that the folder never mixes two runs.
     public let ownNames: [String]
+    /// Files whose contents are made as they are written (after `files`), each with its path.
+    private var produced: [StagedFile] = []
 
     /// An empty set of files for `directory`, whose own file names are `ownNames`.
     public init(directory: String, ownNames: [String]) {
@@ -27,12 +29,19 @@ public struct OutputFiles: Sendable {
         files += more
     }
 
+    /// Adds a file by its name inside the folder, its contents made only when it is written, so
+    /// a folder of many large files holds one in memory at a time. Such files are not in `files`.
+    package mutating func add(_ name: String, producing contents: @escaping @Sendable () -> String) {
+        produced.append(StagedFile(directory + "/" + name) { Data(contents().utf8) })
+    }
+
     /// The names of the files, in order.
-    public var names: [String] { files.map { URL(fileURLWithPath: $0.path).lastPathComponent } }
+    public var names: [String] { (files.map(\.path) + produced.map(\.name)).map { URL(fileURLWithPath: $0).lastPathComponent } }
 
     /// Writes every file atomically and removes this tool's files that this run did not write;
     /// on failure the folder keeps its previous files.
     public func write() throws {
-        try AtomicFileWriter.replaceSet(files: files, in: directory, ownNames: ownNames)
+        let all = files.map { StagedFile($0.path, text: $0.contents) } + produced
+        try AtomicFileWriter.replaceSet(files: all, in: directory, ownNames: ownNames)
     }
 }

@@ -10,7 +10,11 @@ extension TraceJob {
         // One swap of the folder: an earlier run's device files (of this design and style) that
         // this run does not write go, so the folder never mixes two runs; other files stay.
         var folder = OutputFiles(directory: path, ownNames: Self.deviceFiles(in: path, design: generator.design.name))
-        folder.add(contentsOf: files(in: path))
+        // Each device's log is made as its file is written: 100,000 devices' logs never sit in
+        // memory together.
+        for i in 0..<devices {
+            folder.add(fileName(device: i)) { [self] in deviceLog(i) }
+        }
         return JobOutput([.folder(folder)])
     }
 

@@ -22,10 +22,18 @@ public struct TraceJob: Sendable {
 
     /// One file per device, named after the device, in `directory`.
     public func files(in directory: String) -> [(path: String, contents: String)] {
-        (0..<devices).map { i in
-            var text = ""
-            generator.write(device: i, header: true) { text += $0 }
-            return (directory + "/" + generator.deviceName(i) + "." + generator.style.fileExtension, text)
-        }
+        (0..<devices).map { i in (directory + "/" + fileName(device: i), deviceLog(i)) }
+    }
+
+    /// The name of device `index`'s file (`direct-001.log`).
+    package func fileName(device index: Int) -> String {
+        generator.deviceName(index) + "." + generator.style.fileExtension
+    }
+
+    /// Device `index`'s whole log, with its header.
+    package func deviceLog(_ index: Int) -> String {
+        var text = ""
+        generator.write(device: index, header: true) { text += $0 }
+        return text
     }
 }
