@@ -243,6 +243,36 @@ import WidgetQuotaTestSupport
         }
     }
 
+    /// Every control and format character a name could carry (C0, DEL, C1, bidi marks, overrides
+    /// and isolates, line and paragraph separators, the BOM), in every style: never another widget.
+    static let unprintable: [Unicode.Scalar] =
+        (Array(0x00...0x1F) + Array(0x7F...0x9F) + [
+            0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069, 0x2028, 0x2029, 0xFEFF,
+        ]).map { Unicode.Scalar(UInt32($0))! }
+
+    @Test(
+        "no control or format character in a widget's name adds a widget, in any style",
+        arguments: ["trace", "trace-csv", "ndjson", "json", "default", "syslog", "compact"])
+    func noUnprintableNameAddsAWidget(style: String) throws {
+        let trace = TestSupport.cli(["trace", "--design", "direct", "--devices", "1", "--days", "2", "--style", style])
+        let json = style == "trace" || style == "ndjson" || style == "json"
+        let plain = style.hasPrefix("trace") ? (json ? #""widgetKind":"AIMessageWidget""# : ",AIMessageWidget,") : "for AIMessageWidget:"
+        let clean = try LogTestSupport.analyze(trace.out, name: "d.log")
+        var malformed = 0
+        for u in Self.unprintable {
+            // A raw line break ends the line in a text style: that is a cut line, not a name.
+            if !json && (u == "\n" || u == "\r") { continue }
+            let written = json ? String(format: "\\u%04x", u.value) : String(Character(u))
+            let hostile = trace.out.replacingFirst(plain, with: plain.replacingOccurrences(of: "Widget", with: written + "Widget"))
+            let dirty = try LogTestSupport.analyze(hostile, name: "d.log")
+            #expect(dirty.perDevice.map(\.instances) == clean.perDevice.map(\.instances), "\(style) U+\(String(u.value, radix: 16))")
+            #expect(dirty.devices == clean.devices, "\(style) U+\(String(u.value, radix: 16))")
+            if dirty.malformedLines > clean.malformedLines { malformed += 1 }
+        }
+        // Most characters keep the line's shape, so it is read and reported as malformed.
+        #expect(malformed * 10 >= Self.unprintable.count * 8, "\(style): \(malformed) of \(Self.unprintable.count) malformed")
+    }
+
     @Test("exact duplicate lines count once") func exactDuplicateLinesCountOnce() throws {
         let once = try analyze(Self.ndjson(["2025-07-27 15:47:10.504275-0400", "2025-07-27 16:47:10.504275-0400"]))
         let twice = try analyze(

@@ -48,7 +48,7 @@ extension APIKeyInClientRule {
 
     /// "a Google API key `AIzaSy…` (39 characters)" for a value shaped like a key or a key-like
     /// value under a secret name; nil otherwise.
-    static func keyDescription(name: String, value: String) -> String? {
+    package static func keyDescription(name: String, value: String) -> String? {
         if let (kind, key) = keyShape(in: value) { return "\(kind) \(redacted(key))" }
         let last = String(name.split(separator: ".").last ?? "")
         if isSecretName(last), looksLikeSecret(value) { return "a key-like value \(redacted(value))" }
