@@ -73,6 +73,12 @@ public struct APIPricing: Codable, Sendable, Equatable {
         }
     }
 
+    /// The days a month is billed by, each with its own daily allowance: each complete provider
+    /// day, then the part-days at the month's ends together (the month's units the days leave).
+    package static func billedDays(dailyUnits: [Double], monthlyUnits: Double) -> [Double] {
+        dailyUnits + [max(0, monthlyUnits - dailyUnits.reduce(0, +))]
+    }
+
     /// True when a plan bills for itself: a fee, an included volume or an overage price.
     package static func isPriced(_ plan: QuotaTier) -> Bool {
         plan.monthlyFee != nil || plan.includedPerMonth != nil || plan.overagePerUnit != nil
@@ -93,8 +99,7 @@ public struct APIPricing: Codable, Sendable, Equatable {
             guard let overage = plan.overagePerUnit ?? pricePerUnit else { return nil }
             return (plan.monthlyFee ?? 0) + over * overage
         }
-        let partDays = max(0, monthlyUnits - dailyUnits.reduce(0, +))
-        let aboveDaily = (dailyUnits + [partDays]).reduce(0) { $0 + max(0, $1 - freePerDay) }
+        let aboveDaily = Self.billedDays(dailyUnits: dailyUnits, monthlyUnits: monthlyUnits).reduce(0) { $0 + max(0, $1 - freePerDay) }
         let billable = max(0, aboveDaily - freePerMonth)
         guard billable > 0 else { return 0 }
         return pricePerUnit.map { billable * $0 }

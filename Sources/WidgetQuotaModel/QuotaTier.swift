@@ -125,6 +125,8 @@ public struct QuotaSettings: Codable, Sendable, Equatable {
     /// The provider whose bundled tiers `tiers` holds, or whose model has none (nil when the
     /// scenario set `tiers`, or the provider is unknown). Not part of the JSON.
     public private(set) var bundledProvider: String?
+    /// The catalogue entry whose plans `tiers` holds (nil: none). Not part of the JSON.
+    public private(set) var catalogueEntry: String?
 
     /// The bundled tiers of the default model's provider.
     public init() {}
@@ -140,13 +142,27 @@ public struct QuotaSettings: Codable, Sendable, Equatable {
         dayWindow = try c.value(.dayWindow, or: d.dayWindow)
         tiersFromScenario = c.contains(.tiers)
         dayWindowFromScenario = c.contains(.dayWindow)
+        resetFromScenario = c.contains(.resetUTCOffsetHours)
+    }
+
+    /// True when the scenario set `resetUTCOffsetHours`. Not part of the JSON.
+    private var resetFromScenario = false
+
+    /// Unless the scenario set its own, plans against `entry`'s tiers, day and reset time.
+    package mutating func useCatalogue(_ entry: APICatalogueEntry) {
+        guard !tiersFromScenario else { return }
+        tiers = entry.tiers
+        catalogueEntry = entry.name
+        bundledProvider = nil
+        if !dayWindowFromScenario { dayWindow = entry.dayWindow }
+        if !resetFromScenario { resetUTCOffsetHours = entry.resetUTCOffsetHours }
     }
 
     /// Unless the scenario set its own tiers, plans against the bundled tiers of `model`'s
     /// provider (`litellmProvider` when the price table names one, else the model name's prefix),
     /// and against none when no table is bundled for that provider.
     package mutating func chooseBundledTiers(model: String, litellmProvider: String? = nil) {
-        guard !tiersFromScenario else { return }
+        guard !tiersFromScenario, catalogueEntry == nil else { return }
         let provider = ProviderTiers.provider(model: model, litellmProvider: litellmProvider)
         tiers = provider.flatMap(ProviderTiers.table) ?? []
         tiersFromScenario = false
@@ -160,7 +176,7 @@ public struct QuotaSettings: Codable, Sendable, Equatable {
     /// When the plan has no tiers because none are bundled for the model's provider: why, in a
     /// sentence (nil otherwise).
     package func missingTiersReason(model: String) -> String? {
-        guard !tiersFromScenario, tiers.isEmpty else { return nil }
+        guard !tiersFromScenario, catalogueEntry == nil, tiers.isEmpty else { return nil }
         let who = bundledProvider.map { "its provider (\($0))" } ?? "its provider, which the model name does not tell"
         return "No quota tiers are bundled for `\(model)` or \(who); the tool does not borrow another provider's tiers "
             + "(bundled: \(ProviderTiers.bundled.map(\.displayName).joined(separator: ", ")))."

@@ -72,7 +72,12 @@ public struct Scenario: Codable, Sendable, Equatable {
         if !outagesWritten, api.outages == APIModel().outages, let first = api.outages.first, first.day > horizon.days {
             api.outages[0].day = max(1, (horizon.days + 1) / 2)
         }
-        // Without tiers of its own, the scenario plans against its model's provider's.
+        // Without tiers of its own, the scenario plans against its catalogue entry's, else its
+        // model's provider's.
+        if let name = api.catalogue, let entry = APICatalogue.entry(named: name) {
+            if api.pricing == nil { api.pricing = entry.pricing }
+            quotas.useCatalogue(entry)
+        }
         quotas.chooseBundledTiers(model: api.model)
     }
 
@@ -357,6 +362,9 @@ public struct APIModel: Codable, Sendable, Equatable {
     /// How the API bills: per token at `model`'s price (nil, the default), or per request or
     /// credit with free allowances and plans.
     public var pricing: APIPricing?
+    /// A bundled catalogue entry (`weatherkit`, `twelve-data`…) whose pricing and plans the
+    /// scenario takes, unless it gives `pricing` or `quotas.tiers` of its own.
+    public var catalogue: String?
 
     /// The default API.
     public init() {}
@@ -374,6 +382,7 @@ public struct APIModel: Codable, Sendable, Equatable {
         dataChangesPerDay = try c.value(.dataChangesPerDay, or: d.dataChangesPerDay)
         model = try c.value(.model, or: d.model)
         pricing = try c.decodeIfPresent(APIPricing.self, forKey: .pricing)
+        catalogue = try c.decodeIfPresent(String.self, forKey: .catalogue)
     }
 
     /// Billed per token at the price table's price for `model`.

@@ -85,6 +85,7 @@ public enum ScenarioLoader {
                 includedPerMonth: 1, overagePerUnit: 1)
         ]
         s.api.pricing = APIPricing(per: .credit, pricePerUnit: 1)
+        s.api.catalogue = ""
         s.targets.maxTier = ""
         s.targets.maxCostPerMonth = 1
         var backend = DesignPresets.direct

@@ -115,6 +115,12 @@ package enum ScenarioValidator {
         calendarChecks(s, &v)
 
         let a = s.api
+        if let name = a.catalogue {
+            v.check(
+                APICatalogue.entry(named: name) != nil, "api.catalogue",
+                "\(quoted(name)) is not in the bundled catalogue" + suggestion(name, APICatalogue.names) + "; it holds "
+                    + APICatalogue.names.joined(separator: ", "))
+        }
         v.number(a.latencySeconds, "api.latencySeconds", 0...600)
         v.number(a.timeoutSeconds, "api.timeoutSeconds", 0.001...Double.secondsPerHour)
         v.share(a.failureProbability, "api.failureProbability")
@@ -223,7 +229,8 @@ package enum ScenarioValidator {
             "must be between 1 and 1000, got \(d.timelineEntries)")
         v.number(
             d.entrySpacingMinutes, field + ".entrySpacingMinutes", platform.minEntrySpacingMinutes...Double.minutesPerDay,
-            note: "timeline entries must be at least \(NumberText.plain(platform.minEntrySpacingMinutes)) minutes apart")
+            note: "timeline entries must be at least \(NumberText.plain(platform.minEntrySpacingMinutes)) minutes apart "
+                + "and at most 1440 (a day)")
         v.check(
             d.requestsPerFetch >= 1 && d.requestsPerFetch <= 100, field + ".requestsPerFetch",
             "must be between 1 and 100, got \(d.requestsPerFetch)")

@@ -43,6 +43,27 @@ struct PlanBillingTests {
         #expect(cost.per == "request")
     }
 
+    /// The daily volumes in the output are the ones billed: paying as you go with a free daily
+    /// allowance, the month's bill is the sum over the days of the units above the allowance,
+    /// times the price; and the days add up to the month.
+    @Test("A per-call API with a free daily allowance bills the sum of each day's calls above it")
+    func dailyAllowanceFromDailyVolumes() throws {
+        let price = 0.0015
+        for allowance in [0.0, 500, 1_000, 5_000] {
+            let s = Self.scenario(APIPricing(per: .request, pricePerUnit: price, freePerDay: allowance), tiers: [Self.plan("by-call")])
+            let cost = try #require(TestSupport.row(TestSupport.run(s, designs: ["direct"]), "direct").cost)
+            let days = try #require(cost.unitsPerDay)
+            let above = try #require(cost.unitsAboveFreePerDay)
+            #expect(days.count == above.count && days.count >= 7)
+            #expect(abs(days.reduce(0, +) - (try #require(cost.unitsPerMonth)).mean) <= 1e-6 * days.reduce(0, +))
+            let fromDays = above.reduce(0, +) * price
+            #expect(abs(cost.perMonth.mean - fromDays) <= 1e-9 * max(1, fromDays), "allowance \(allowance)")
+            // Each day's units above the allowance are at most its units, and none when all are free.
+            #expect(zip(days, above).allSatisfy { $1 <= $0 + 1e-9 && $1 >= max(0, $0 - allowance) - 1e-9 })
+            if allowance >= (days.max() ?? 0) { #expect(cost.perMonth.mean == 0) }
+        }
+    }
+
     @Test("Credits are billed at their number per request, failed requests unbilled")
     func credits() throws {
         let tiers = [Self.plan("Free")]

@@ -14,6 +14,10 @@ struct PlanBillsAcrossRuns {
     private(set) var byPlan: [[Double?]] = []
     /// Per run, the bill paying as you go (nil: no price per unit for the volume above the allowances).
     private(set) var payAsYouGo: [Double?] = []
+    /// Over the runs, the sum of each billed day's units and of its units above the daily allowance
+    /// (`APIPricing.billedDays`: the complete provider days, then the part-days together).
+    private var dayUnitSums: [Double] = []
+    private var dayAboveFreeSums: [Double] = []
 
     init(pricing: APIPricing, tiers: [QuotaTier]) {
         self.pricing = pricing
@@ -27,6 +31,15 @@ struct PlanBillsAcrossRuns {
         let month = total * perRequest
         let daily = days.map { $0 * perRequest }
         monthlyUnits.append(month)
+        let billed = APIPricing.billedDays(dailyUnits: daily, monthlyUnits: month)
+        if dayUnitSums.isEmpty {
+            dayUnitSums = Array(repeating: 0, count: billed.count)
+            dayAboveFreeSums = dayUnitSums
+        }
+        for (i, units) in billed.enumerated() where i < dayUnitSums.count {
+            dayUnitSums[i] += units
+            dayAboveFreeSums[i] += max(0, units - pricing.freePerDay)
+        }
         byPlan.append(tiers.map { pricing.bill(dailyUnits: daily, monthlyUnits: month, plan: $0) })
         payAsYouGo.append(pricing.bill(dailyUnits: daily, monthlyUnits: month, plan: nil))
     }
@@ -64,6 +77,9 @@ struct PlanBillsAcrossRuns {
         cost.unitsPerMonth = RunSpread(monthlyUnits)
         cost.plan = plan.flatMap { APIPricing.isPriced($0) ? $0.name : nil }
         cost.planFeePerMonth = plan.flatMap { APIPricing.isPriced($0) ? ($0.monthlyFee ?? 0) : nil }
+        let runs = Double(max(1, monthlyUnits.count))
+        cost.unitsPerDay = dayUnitSums.map { $0 / runs }
+        cost.unitsAboveFreePerDay = dayAboveFreeSums.map { $0 / runs }
         return cost
     }
 }

@@ -219,6 +219,12 @@ public struct DesignResult: Codable, Sendable {
         public var plan: String?
         /// That plan's monthly fee; the rest of `perMonth` is its overage.
         public var planFeePerMonth: Double?
+        /// Requests or credits billed on each provider day of the month, mean over runs: each
+        /// complete day in order, then the part-days at the month's ends together (nil: per token).
+        public var unitsPerDay: [Double]?
+        /// The same days' units above the daily free allowance, mean over runs: paying as you go,
+        /// their sum less the monthly allowance, times the price per unit, is the bill.
+        public var unitsAboveFreePerDay: [Double]?
 
         package init(
             model: String, inputCostPerToken: Double, outputCostPerToken: Double, perMonth: RunSpread, perUserMonth: Double,
