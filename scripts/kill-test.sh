@@ -75,7 +75,8 @@ for calls in rename,renameat,renameat2 linkat unlink,unlinkat rmdir; do
             "$verdict" "$calls" "$n" "$now" "$kept" "$after"
     done
 done
-# SIGTERM, SIGINT and SIGHUP at each file the run opens from the staging folder's creation on:
+# SIGTERM, SIGINT and SIGHUP at each file the run opens from the staging folder's creation on
+# (the main thread's opens, where the folder is written; strace follows no other thread here):
 # the run ends by that signal, the staging folder is gone (it is removed while the writing thread
 # may still be adding files to it), R holds the old report whole, and the user's file is kept.
 strace -qq -o trace.txt -e trace=openat "$bin" simulate --out R --seed 2 --runs 2 >/dev/null 2>&1
@@ -90,6 +91,7 @@ fi
 for signal in TERM INT HUP; do
     code=$((128 + $(kill -l "$signal")))
     left=0
+    ended=0
     for n in $(seq $((first - 2)) "$opens"); do
         rm -rf R .R.wq-staging-*
         cp -R A R
@@ -101,6 +103,7 @@ for signal in TERM INT HUP; do
             exit $?
         ) 2>/dev/null || status=$?
         now=$(state)
+        [ "$status" -eq "$code" ] && ended=$((ended + 1))
         if [ "$status" -ne "$code" ] && [ "$status" -ne 0 ]; then
             echo "FAIL SIG$signal at open #$n: exit $status, expected $code" >&2
             failures=$((failures + 1))
@@ -111,8 +114,13 @@ for signal in TERM INT HUP; do
             left=$((left + 1))
         fi
     done
-    printf '%-4s SIG%-4s at each of opens #%d to #%d: %d runs left a staging folder or a mixed report\n' \
-        "$([ "$left" -eq 0 ] && echo ok || echo FAIL)" "$signal" $((first - 2)) "$opens" "$left"
+    # Opens in the staging folder come before the swap: each of them must end the run by the signal.
+    if [ "$ended" -lt $((opens - first)) ]; then
+        echo "FAIL SIG$signal ended only $ended runs: the signal test tests too little" >&2
+        failures=$((failures + 1))
+    fi
+    printf '%-4s SIG%-4s at each of opens #%d to #%d: %d runs ended by it, %d left a staging folder or a mixed report\n' \
+        "$([ "$left" -eq 0 ] && echo ok || echo FAIL)" "$signal" $((first - 2)) "$opens" "$ended" "$left"
 done
 
 if [ "$failures" -gt 0 ]; then

@@ -152,9 +152,13 @@ public struct QuotaSettings: Codable, Sendable, Equatable {
     package mutating func useCatalogue(_ entry: APICatalogueEntry) {
         guard !tiersFromScenario else { return }
         tiers = entry.tiers
+        tiersFromScenario = false
         catalogueEntry = entry.name
         bundledProvider = nil
-        if !dayWindowFromScenario { dayWindow = entry.dayWindow }
+        if !dayWindowFromScenario {
+            dayWindow = entry.dayWindow
+            dayWindowFromScenario = false
+        }
         if !resetFromScenario { resetUTCOffsetHours = entry.resetUTCOffsetHours }
     }
 

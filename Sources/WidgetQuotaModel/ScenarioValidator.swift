@@ -116,10 +116,26 @@ package enum ScenarioValidator {
 
         let a = s.api
         if let name = a.catalogue {
+            let entry = APICatalogue.entry(named: name)
             v.check(
-                APICatalogue.entry(named: name) != nil, "api.catalogue",
+                entry != nil, "api.catalogue",
                 "\(quoted(name)) is not in the bundled catalogue" + suggestion(name, APICatalogue.names) + "; it holds "
                     + APICatalogue.names.joined(separator: ", "))
+            if let entry {
+                // A language-model entry is its provider's tiers: the model must be that provider's.
+                let provider = ProviderTiers.provider(model: a.model)
+                v.check(
+                    entry.pricing != nil || provider == entry.name, "api.catalogue",
+                    "\(quoted(name)) plans per token for \(entry.displayName)'s models, but api.model \(quoted(a.model)) is "
+                        + (provider.map { "\($0)'s" } ?? "of no bundled provider") + "; set api.model to one of its models")
+                // The tiers `widget-quota scenario` prints are a provider's table: kept, they would
+                // silently replace the entry's plans.
+                let printed = ProviderTiers.bundled.first { $0.tiers == s.quotas.tiers && $0.provider != name }
+                v.check(
+                    printed == nil || !s.quotas.tiersFromScenario, "quotas.tiers",
+                    "are \(printed?.displayName ?? "")'s tiers (as `widget-quota scenario` prints them), which would replace the plans of "
+                        + "api.catalogue \(quoted(name)); delete quotas.tiers (and resetUTCOffsetHours and dayWindow) to plan on its plans")
+            }
         }
         v.number(a.latencySeconds, "api.latencySeconds", 0...600)
         v.number(a.timeoutSeconds, "api.timeoutSeconds", 0.001...Double.secondsPerHour)

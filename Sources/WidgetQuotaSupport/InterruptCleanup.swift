@@ -71,11 +71,14 @@ package final class InterruptCleanup: @unchecked Sendable {
         _exit(128 + number)
     }
 
+    /// What a path being removed is renamed with; a later run removes what a killed removal left.
+    package static let removingSuffix = ".removing"
+
     /// Removes `path` while the thread that writes into it may still be running: a folder is first
     /// renamed out of that writer's way, so no file it creates afterwards (by the old path) can
     /// land in the folder being removed and keep it from going.
     private static func remove(_ path: String) {
-        let doomed = path + ".removing"
+        let doomed = path + removingSuffix
         let target = rename(path, doomed) == 0 ? doomed : path
         for _ in 0..<8 {
             try? FileManager.default.removeItem(atPath: target)

@@ -28,7 +28,7 @@ package enum KeyShapes {
 
     /// Text any shape's match holds (ASCII, case as written): a text with none of them needs no
     /// regular expression.
-    static let markers = ["AKIA", "ASIA", "gh", "github_pat_", "k_live_", "k_test_", "xox", "hf_", "SG.", "ya29.", "GOCSPX-"]
+    package static let markers = ["AKIA", "ASIA", "gh", "github_pat_", "k_live_", "k_test_", "xox", "hf_", "SG.", "ya29.", "GOCSPX-"]
 
     private struct Compiled: @unchecked Sendable {
         let kind: String

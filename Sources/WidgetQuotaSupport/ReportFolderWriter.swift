@@ -243,15 +243,23 @@ struct ReportFolderWriter {
         let prefix = "." + url.lastPathComponent + Self.stagingMarker
         let parent = url.deletingLastPathComponent().path
         for name in (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? [] where name.hasPrefix(prefix) {
-            guard let pid = pid_t(name.dropFirst(prefix.count)), !Self.isRunning(pid) else { continue }
-            tidy(old: parent + "/" + name, into: folder)
+            // One an interrupted run was removing (`InterruptCleanup`) holds nothing to keep.
+            let removing = name.hasSuffix(InterruptCleanup.removingSuffix)
+            let digits = name.dropFirst(prefix.count).dropLast(removing ? InterruptCleanup.removingSuffix.count : 0)
+            guard let pid = pid_t(digits), !Self.isRunning(pid) else { continue }
+            if removing {
+                try? FileManager.default.removeItem(atPath: parent + "/" + name)
+            } else {
+                tidy(old: parent + "/" + name, into: folder)
+            }
         }
     }
 
     /// Temporary files of own names inside `folder` whose process is gone.
     private func removeStaleTemporaries(in folder: String) {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
-            guard let (file, pid) = AtomicFileWriter.temporaryName(name), ownNames.contains(file), !Self.isRunning(pid) else {
+            let base = name.hasSuffix(InterruptCleanup.removingSuffix) ? String(name.dropLast(InterruptCleanup.removingSuffix.count)) : name
+            guard let (file, pid) = AtomicFileWriter.temporaryName(base), ownNames.contains(file), !Self.isRunning(pid) else {
                 continue
             }
             unlink(folder + "/" + name)

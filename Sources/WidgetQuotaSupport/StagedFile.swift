@@ -5,7 +5,8 @@ import Foundation
 package struct StagedFile: Sendable {
     /// The file's name inside the folder, or its path for a set written file by file.
     package let name: String
-    /// Makes the contents; called once, when the file is written.
+    /// Makes the contents, when the file is written: once, or twice when a folder that cannot
+    /// be swapped is written again file by file.
     package let contents: @Sendable () -> Data
 
     package init(_ name: String, contents: @escaping @Sendable () -> Data) {

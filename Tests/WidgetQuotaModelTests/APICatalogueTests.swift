@@ -15,7 +15,9 @@ struct APICatalogueTests {
     @Test("each entry is selectable by name, valid, and says where and when it was read", arguments: APICatalogue.names)
     func entries(name: String) throws {
         let entry = try #require(APICatalogue.entry(named: name))
-        let s = try Self.load(#"{"api": {"catalogue": "\#(name)"}}"#)
+        // A language-model entry plans for its provider's models.
+        let model = ["openai": "gpt-4o-mini", "anthropic": "claude-haiku-4-5"][name].map { #", "model": "\#($0)""# } ?? ""
+        let s = try Self.load(#"{"api": {"catalogue": "\#(name)"\#(model)}}"#)
         #expect(s.quotas.tiers == entry.tiers)
         #expect(s.api.pricing == entry.pricing)
         #expect(!entry.tiers.isEmpty)
@@ -25,8 +27,10 @@ struct APICatalogueTests {
             // A plan-billed API prices every volume its plans are for.
             #expect(pricing.pricePerUnit != nil || entry.tiers.allSatisfy(APIPricing.isPriced), "\(name)")
         }
-        // Printed and read again, the scenario is the same.
-        #expect(try Self.load(ScenarioLoader.encode(s)) == s)
+        // The tiers are the entry's, not the scenario's, and printed and read again the same.
+        #expect(s.quotas.catalogueEntry == name)
+        #expect(!s.quotas.tiersFromScenario)
+        #expect(try Self.load(ScenarioLoader.encode(s)).quotas.tiers == s.quotas.tiers)
     }
 
     @Test("the scenario's own pricing and tiers override the entry's")
@@ -52,5 +56,22 @@ struct APICatalogueTests {
             let text = "\(error)"
             return text.contains("api.catalogue") && text.contains("did you mean \"weatherkit\"") && text.contains("twelve-data")
         }
+    }
+
+    @Test("a printout's provider tiers beside another entry, and a model of another provider, are refused")
+    func mismatches() throws {
+        var printed = try #require(
+            try JSONSerialization.jsonObject(with: Data(ScenarioLoader.encode(Scenario()).utf8)) as? [String: Any])
+        var api = try #require(printed["api"] as? [String: Any])
+        api["catalogue"] = "weatherkit"
+        printed["api"] = api
+        let text = String(decoding: try JSONSerialization.data(withJSONObject: printed), as: UTF8.self)
+        #expect {
+            try Self.load(text)
+        } throws: { "\($0)".contains("quotas.tiers") && "\($0)".contains("delete quotas.tiers") }
+        #expect {
+            try Self.load(#"{"api": {"catalogue": "anthropic"}}"#)
+        } throws: { "\($0)".contains("api.catalogue") && "\($0)".contains("gemini-2.5-flash") }
+        #expect(try Self.load(#"{"api": {"catalogue": "anthropic", "model": "claude-haiku-4-5"}}"#).quotas.catalogueEntry == "anthropic")
     }
 }

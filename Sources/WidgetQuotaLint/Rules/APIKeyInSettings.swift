@@ -105,7 +105,9 @@ extension APIKeyInClientRule {
             guard !name.isEmpty, rest.first == "=" else { continue }
             let equals = rest.startIndex
             let afterEquals = row[row.index(after: equals)...]
-            let value = afterEquals.trimmingCharacters(in: .whitespaces)
+            // A line may end in CR (CRLF files) or a `;`, which Xcode accepts.
+            var value = afterEquals.trimmingCharacters(in: .whitespacesAndNewlines)
+            if value.hasSuffix(";") { value = String(value.dropLast()).trimmingCharacters(in: .whitespaces) }
             let leading = afterEquals.prefix { $0 == " " || $0 == "\t" }.utf8.count
             let column = raw.utf8.distance(from: raw.startIndex, to: equals) + 2 + leading
             out.append((k + 1, (name, value.trimmingCharacters(in: CharacterSet(charactersIn: "\"")), column)))

@@ -38,7 +38,8 @@ package struct SecretRedactor: Sendable {
         "akia", "asia", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "k_live_", "k_test_", "xox", "hooks.slack.com",
         "hf_", "sg.", "ya29.", "gocspx-", "cookie", "://", "\u{212A}", "\u{017F}",
     ]
-    private let prefilter = NeedleSet(SecretRedactor.triggers, foldingCase: true)
+    private let prefilter = NeedleSet(
+        Array(Set(SecretRedactor.triggers + KeyShapes.markers.map { $0.lowercased() })).sorted(), foldingCase: true)
 
     package init() {
         let m = SecretRedactor.marker

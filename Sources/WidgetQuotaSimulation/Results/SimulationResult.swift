@@ -222,8 +222,8 @@ public struct DesignResult: Codable, Sendable {
         /// Requests or credits billed on each provider day of the month, mean over runs: each
         /// complete day in order, then the part-days at the month's ends together (nil: per token).
         public var unitsPerDay: [Double]?
-        /// The same days' units above the daily free allowance, mean over runs: paying as you go,
-        /// their sum less the monthly allowance, times the price per unit, is the bill.
+        /// The same days' units above the daily free allowance, mean over runs: paying as you go
+        /// with no monthly allowance, their sum times the price per unit is the bill.
         public var unitsAboveFreePerDay: [Double]?
 
         package init(
