@@ -286,6 +286,10 @@ struct SwiftIndexBuilder {
                     j += 1
                 } else if t[j].is("<") {
                     j = skipGenerics(j)
+                } else if t[j].is("@") {
+                    // An attribute on a conformance (`@preconcurrency P`, `@MainActor P`,
+                    // `@unchecked Sendable`, `@retroactive P`) is not part of the protocol's name.
+                    j += j + 1 < t.count && t[j + 1].kind == .identifier ? 2 : 1
                 } else {
                     current += t[j].text
                     j += 1

@@ -75,6 +75,20 @@ import WidgetQuotaSwiftSource
         #expect(timeline.location == SourceLocation(line: 10, column: 10))
     }
 
+    /// An attribute on a conformance is not part of the protocol's name: a provider declared
+    /// `: @preconcurrency TimelineProvider` is a timeline provider, and an extension's requests
+    /// reachable through it are found.
+    @Test("attributes on conformances are left out of the protocols' names")
+    func attributedConformances() {
+        let source = """
+            struct A: @preconcurrency TimelineProvider, @unchecked Sendable {}
+            extension URLSession: @retroactive @MainActor DataLoader {}
+            final class C: NSObject, @MainActor WidgetBundle where T: Equatable {}
+            """
+        let i = SwiftFileIndex(path: "A.swift", tokens: SwiftLexer.tokens(utf8: Array(source.utf8)))
+        #expect(i.types.map(\.inherited) == [["TimelineProvider", "Sendable"], ["DataLoader"], ["NSObject", "WidgetBundle"]])
+    }
+
     @Test("a parameter's default closure is part of the signature: every label is read and the body is the function's")
     func defaultClosure() throws {
         let i = SwiftFileIndex(

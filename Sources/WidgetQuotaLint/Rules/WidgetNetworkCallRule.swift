@@ -47,6 +47,22 @@ package struct WidgetNetworkCallRule: LintRule {
     package var examples: [LintRuleExample] {
         [
             LintRuleExample(
+                "a provider whose conformance carries an attribute is a provider",
+                files: [
+                    "Widget/Provider.swift": """
+                    import WidgetKit
+                    struct Provider: @preconcurrency TimelineProvider {
+                        func getTimeline(in context: Context, completion: @escaping (Timeline<Entry>) -> Void) {
+                            Task {
+                                _ = try? await URLSession.shared.↓data(from: URL(string: "https://api.example.com/q")!)
+                                completion(Timeline(entries: [.init(date: .now)], policy: .atEnd))
+                            }
+                        }
+                        func placeholder(in context: Context) -> Entry { .init(date: .now) }
+                    }
+                    """
+                ]),
+            LintRuleExample(
                 "the widget's store shares a name with the app's fetching view model; the receiver's type decides",
                 files: [
                     "Widget/Provider.swift": """
