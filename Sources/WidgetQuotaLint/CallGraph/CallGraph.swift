@@ -107,7 +107,9 @@ package struct CallGraph: Sendable {
             var tokens = [Int: Int]()
             row.reserveCapacity(file.index.calls.count)
             for (c, call) in file.index.calls.enumerated() {
-                let isDirect = SourceVocabulary.isDirectRequest(call) || resolver.isSessionSelfRequest(call, in: file.index)
+                let isDirect =
+                    SourceVocabulary.isDirectRequest(call) || resolver.isSessionSelfRequest(call, in: file.index)
+                    || SourceVocabulary.isRemoteContentsRead(call, in: file.index)
                 directRow.append(isDirect)
                 row.append(isDirect ? .none : resolver.resolve(call, inFile: f))
                 tokens[call.token] = c
@@ -247,7 +249,9 @@ package struct CallGraph: Sendable {
     package func explain(_ route: RequestRoute, call: SwiftCall) -> String {
         switch route {
         case .direct:
-            return "`\(call.callee)` sends a request"
+            // `Data(contentsOf:)` by its label: `Data` alone does not say what it does.
+            let shown = call.arguments.first?.label == "contentsOf" ? "\(call.callee)(contentsOf:)" : call.callee
+            return "`\(shown)` sends a request"
         case .library(let type):
             return "`\(call.callee)` calls `\(type).\(call.name)` of a library the tree does not hold, a network client by its names "
                 + "(the tool cannot see inside it)"

@@ -29,6 +29,38 @@ package enum SourceVocabulary {
         return ("." + receiver + ".").contains(".URLSession.") || last == "shared" || last.lowercased().hasSuffix("session")
     }
 
+    /// True when `call` is `Data(contentsOf:)` (or `String(contentsOf:)`) of a remote URL: a
+    /// synchronous request. Remote means the argument holds an `http(s)://` literal or
+    /// `URL(string:)`, directly or through a constant of the file; a file URL (`fileURLWithPath`,
+    /// `Bundle`, `FileManager`, an App Group container) is not.
+    package static func isRemoteContentsRead(_ call: SwiftCall, in index: SwiftFileIndex) -> Bool {
+        guard call.callee == "Data" || call.callee == "String" || call.callee == "NSData",
+            call.arguments.first?.label == "contentsOf", let argument = call.arguments.first
+        else { return false }
+        func remote(_ range: Range<Int>, depth: Int) -> Bool {
+            guard range.upperBound <= index.tokens.count, depth < 3 else { return false }
+            var sawRemote = false
+            for k in range {
+                let t = index.tokens[k]
+                if t.kind == .string, let value = t.value, value.hasPrefix("http://") || value.hasPrefix("https://") { sawRemote = true }
+                if t.kind == .identifier {
+                    if localNames.contains(t.text) { return false }
+                    if t.text == "URL", k + 3 < range.upperBound, index.tokens[k + 2].text == "string" { sawRemote = true }
+                    if let constant = index.constants.first(where: { $0.name == t.text }), remote(constant.value, depth: depth + 1) {
+                        sawRemote = true
+                    }
+                }
+            }
+            return sawRemote
+        }
+        return remote(argument.tokens, depth: 0)
+    }
+
+    /// Names in a URL expression that make it a local file.
+    static let localNames: Set<String> = [
+        "fileURLWithPath", "filePath", "Bundle", "FileManager", "containerURL", "temporaryDirectory", "documentsDirectory",
+    ]
+
     /// WidgetKit's reload calls.
     package static let reloadCalls: Set<String> = ["reloadAllTimelines", "reloadTimelines"]
     /// Timeline provider protocols: a type conforming to one is the widget's provider.

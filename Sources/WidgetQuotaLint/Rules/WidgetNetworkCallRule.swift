@@ -47,6 +47,22 @@ package struct WidgetNetworkCallRule: LintRule {
     package var examples: [LintRuleExample] {
         [
             LintRuleExample(
+                "Data(contentsOf:) of a remote URL is a request; of a bundled file it is not",
+                files: [
+                    "Widget/Provider.swift": """
+                    import WidgetKit
+                    let quoteURL = URL(string: "https://api.example.com/quote")!
+                    struct Provider: TimelineProvider {
+                        func getTimeline(in context: Context, completion: @escaping (Timeline<Entry>) -> Void) {
+                            let sample = try? Data(contentsOf: Bundle.main.url(forResource: "sample", withExtension: "json")!)
+                            let data = try? ↓Data(contentsOf: quoteURL)
+                            completion(Timeline(entries: [.init(date: .now, data: data ?? sample)], policy: .atEnd))
+                        }
+                        func placeholder(in context: Context) -> Entry { .init(date: .now, data: nil) }
+                    }
+                    """
+                ]),
+            LintRuleExample(
                 "a provider whose conformance carries an attribute is a provider",
                 files: [
                     "Widget/Provider.swift": """
