@@ -118,7 +118,11 @@ struct SwiftIndexBuilder {
             case "let":
                 let previous = k > 0 ? t[k - 1] : nil
                 let binding = previous.map { ["if", "guard", "while", "case"].contains($0.text) || $0.is(",") || $0.is("(") } ?? false
-                if !binding { declareConstant(k) }
+                if !binding {
+                    declareConstant(k)
+                } else if let previous, previous.text != "case", !previous.is("(") {
+                    declareBinding(k)
+                }
             case "return":
                 returns.append(SwiftReturn(token: k, location: tok.location, block: currentBlock))
             default: break
@@ -402,6 +406,32 @@ struct SwiftIndexBuilder {
         guard j < t.count, t[j].is("=") else { return }
         let end = expressionEnd(from: j + 1)
         constants.append(SwiftConstant(name: t[k + 1].text, location: t[k + 1].location, value: (j + 1)..<end, block: currentBlock))
+    }
+
+    /// `if let next = expr {`, `guard let x = expr else`, `while let …`, and `, let y = …` in
+    /// their condition lists: the bound name holds its expression where the body can use it (a
+    /// timeline policy's `.after(next)`). The value ends at the condition's `{`, `,` or `else`.
+    mutating func declareBinding(_ k: Int) {
+        guard k + 2 < t.count, t[k + 1].kind == .identifier else { return }
+        var j = k + 2
+        if t[j].is(":") {
+            // A type annotation: to the `=` at its own nesting.
+            while j < t.count && j < k + 64 && !t[j].is("=") && !t[j].is("{") && !t[j].is(",") {
+                if t[j].is("(") || t[j].is("[") || t[j].is("<") { j = t[j].is("<") ? skipGenerics(j) - 1 : match[j] }
+                j += 1
+            }
+        }
+        guard j < t.count, t[j].is("=") else { return }
+        var end = j + 1
+        while end < t.count && end < j + 1_000 {
+            let s = t[end]
+            if s.is("{") || s.is(",") || s.is("}") || s.is(")") || s.is("]") || s.isKeyword("else") { break }
+            if s.is("(") || s.is("[") { end = match[end] }
+            end += 1
+        }
+        guard end > j + 1 else { return }
+        constants.append(
+            SwiftConstant(name: t[k + 1].text, location: t[k + 1].location, value: (j + 1)..<min(end, t.count), block: currentBlock))
     }
 
     mutating func assignment(at k: Int) {

@@ -98,6 +98,41 @@ struct DesignInferenceTests {
         #expect(inference.design.cacheTTLMinutes == nil, "\(inference.sentence)")
     }
 
+    /// A policy date bound in an `if let` or `guard let` is the date the policy reads (it was
+    /// not read, so the `if`'s `else` branch's `.atEnd` was taken for the widget's policy).
+    @Test("a policy date bound by if let or guard let is read", arguments: ["if", "guard"])
+    func boundPolicyDate(binding: String) throws {
+        let tmp = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: tmp.path + "/Widget", withIntermediateDirectories: true)
+        let body =
+            binding == "if"
+            ? """
+            if let next = Calendar.current.date(byAdding: .minute, value: 30, to: Date()) {
+                        completion(Timeline(entries: [entry], policy: .after(next)))
+                    } else {
+                        completion(Timeline(entries: [entry], policy: .atEnd))
+                    }
+            """
+            : """
+            guard let next: Date = Calendar.current.date(byAdding: .minute, value: 30, to: Date()), true else {
+                        return
+                    }
+                    completion(Timeline(entries: [entry], policy: .after(next)))
+            """
+        try """
+        import WidgetKit
+        struct Provider: TimelineProvider {
+            func getTimeline(in context: Context, completion: @escaping (Timeline<Entry>) -> Void) {
+                URLSession.shared.dataTask(with: URL(string: "https://api.example.com/quote")!) { _, _, _ in }.resume()
+                let entry = Entry(date: Date())
+                \(body)
+            }
+        }
+        """.write(toFile: tmp.path + "/Widget/Provider.swift", atomically: true, encoding: .utf8)
+        let inference = try #require(DesignReader.read(try AppSourceTree.load(paths: [tmp.path]), name: "w"))
+        #expect(inference.design.reloadPolicy == .after(minutes: 30), "\(inference.sentence)")
+    }
+
     @Test("fields the code does not show are listed as assumed; a tree that sends no request has no design")
     func assumed() throws {
         let tmp = try TemporaryDirectory()
