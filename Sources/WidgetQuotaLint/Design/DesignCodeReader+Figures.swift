@@ -31,16 +31,19 @@ extension DesignCodeReader {
     /// The `policy:` of the timelines the extension returns: `.atEnd`, `.never` or `.after(date)`
     /// with the date's offset from now.
     /// Of several widgets, the policy of one whose timeline requests (`preferred`) decides: a
-    /// fetching weather widget's `.after(30 min)`, not a timer widget's `.never`.
+    /// fetching weather widget's `.after(30 min)`, not a timer widget's `.never`. Within that, a
+    /// timeline on the main path comes before one in a fallback (a `guard`'s `else`, a `catch`):
+    /// the error path's `.atEnd` is not the widget's policy.
     func reloadPolicy(preferring preferred: [Entry]) -> Design.ReloadPolicy? {
-        var candidates = [(file: AppSwiftFile, call: SwiftCall, preferred: Bool)]()
+        var candidates = [(file: AppSwiftFile, call: SwiftCall, rank: Int)]()
         for (n, file) in tree.swiftFiles.enumerated() where file.role == .widgetExtension {
             for call in TimelinePolicies.timelines(in: file.index) {
                 let inPreferred = preferred.contains { $0.fileNumber == n && file.index.isBlock(call.block, inside: $0.block) }
-                candidates.append((file, call, inPreferred))
+                let fallback = file.index.isInside(call, .guardElse) || file.index.isInside(call, .catchBlock)
+                candidates.append((file, call, (inPreferred ? 0 : 2) + (fallback ? 1 : 0)))
             }
         }
-        for (file, call, _) in candidates.filter(\.preferred) + candidates.filter({ !$0.preferred }) {
+        for (file, call, _) in (0..<4).flatMap({ rank in candidates.filter { $0.rank == rank } }) {
             let index = file.index
             guard let arg = call.arguments.first(where: { $0.label == "policy" }) else { continue }
             let text = index.text(arg.tokens)

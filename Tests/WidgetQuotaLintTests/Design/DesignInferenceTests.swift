@@ -99,7 +99,8 @@ struct DesignInferenceTests {
     }
 
     /// A policy date bound in an `if let` or `guard let` is the date the policy reads (it was
-    /// not read, so the `if`'s `else` branch's `.atEnd` was taken for the widget's policy).
+    /// not read, so the `else` branch's `.atEnd` was taken for the widget's policy), and the
+    /// `guard`'s fallback timeline does not decide the policy.
     @Test("a policy date bound by if let or guard let is read", arguments: ["if", "guard"])
     func boundPolicyDate(binding: String) throws {
         let tmp = try TemporaryDirectory()
@@ -115,7 +116,7 @@ struct DesignInferenceTests {
             """
             : """
             guard let next: Date = Calendar.current.date(byAdding: .minute, value: 30, to: Date()), true else {
-                        return
+                        return completion(Timeline(entries: [entry], policy: .atEnd))
                     }
                     completion(Timeline(entries: [entry], policy: .after(next)))
             """
