@@ -28,7 +28,28 @@ package enum KeyShapes {
 
     /// Text any shape's match holds (ASCII, case as written): a text with none of them needs no
     /// regular expression.
-    package static let markers = ["AKIA", "ASIA", "gh", "github_pat_", "k_live_", "k_test_", "xox", "hf_", "SG.", "ya29.", "GOCSPX-"]
+    package static let markers = [
+        "AKIA", "ASIA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "k_live_", "k_test_", "xox", "hf_", "SG.", "ya29.",
+        "GOCSPX-",
+    ]
+
+    private static let markerBytes = markers.map { Array($0.utf8) }
+
+    /// True when `text` holds a marker: one pass over its bytes (lint asks this of every string
+    /// literal of an app, where Foundation's string search per marker was the cost).
+    static func holdsMarker(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { b in
+            for i in b.indices {
+                for m in markerBytes where b[i] == m[0] && i + m.count <= b.count {
+                    var j = 1
+                    while j < m.count && b[i + j] == m[j] { j += 1 }
+                    if j == m.count { return true }
+                }
+            }
+            return false
+        }
+    }
 
     private struct Compiled: @unchecked Sendable {
         let kind: String
@@ -40,7 +61,7 @@ package enum KeyShapes {
 
     /// The first provider-shaped key in `text` and what kind of key it is.
     package static func firstProviderKey(in text: String) -> (kind: String, key: String)? {
-        guard markers.contains(where: text.contains) else { return nil }
+        guard holdsMarker(text) else { return nil }
         let range = NSRange(text.startIndex..., in: text)
         for shape in compiled {
             if let m = shape.regex.firstMatch(in: text, range: range), let r = Range(m.range, in: text) {
