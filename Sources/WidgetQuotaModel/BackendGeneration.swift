@@ -29,6 +29,9 @@ public struct BackendGeneration: Codable, Sendable, Equatable {
     /// each minute regenerates about 1/M of them (true, the default); false: every key in the
     /// same minute, as a job that loops over them at once does.
     public var staggered: Bool = true
+    /// For `every(M)`: the schedule runs only in the calendar's open hours (`calendar.hours`), as
+    /// a job that polls a market while it trades; false: around the clock.
+    public var onlyWhenOpen: Bool = false
 
     /// A backend that regenerates each key `regenerate`, its answers served for `cacheTTLMinutes`.
     public init(regenerate: Regeneration = .afterTTL, cacheTTLMinutes: Double = 15) {
@@ -37,7 +40,7 @@ public struct BackendGeneration: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case regenerate, cacheTTLMinutes, requestsPerGeneration, pricePerMillionRequests, staggered
+        case regenerate, cacheTTLMinutes, requestsPerGeneration, pricePerMillionRequests, staggered, onlyWhenOpen
     }
 
     public init(from decoder: Decoder) throws {
@@ -48,6 +51,7 @@ public struct BackendGeneration: Codable, Sendable, Equatable {
         requestsPerGeneration = try c.value(.requestsPerGeneration, or: d.requestsPerGeneration)
         pricePerMillionRequests = try c.decodeIfPresent(Double.self, forKey: .pricePerMillionRequests)
         staggered = try c.value(.staggered, or: d.staggered)
+        onlyWhenOpen = try c.value(.onlyWhenOpen, or: d.onlyWhenOpen)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -57,7 +61,10 @@ public struct BackendGeneration: Codable, Sendable, Equatable {
         try c.encode(requestsPerGeneration, forKey: .requestsPerGeneration)
         try c.encode(pricePerMillionRequests, forKey: .pricePerMillionRequests)
         // Only a schedule has keys to stagger.
-        if case .every = regenerate { try c.encode(staggered, forKey: .staggered) }
+        if case .every = regenerate {
+            try c.encode(staggered, forKey: .staggered)
+            if onlyWhenOpen { try c.encode(onlyWhenOpen, forKey: .onlyWhenOpen) }
+        }
     }
 
     /// The oldest a device's freshly fetched content can be, in minutes: the backend's cache

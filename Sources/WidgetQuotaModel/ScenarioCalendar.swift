@@ -14,6 +14,11 @@ public struct ScenarioCalendar: Codable, Sendable, Equatable {
     public var dayKinds: [DayKind] = []
     /// One-off days; an event's factors multiply its day kind's.
     public var events: [CalendarEvent] = []
+    /// The date of day 1 (`YYYY-MM-DD`), which `hours` needs to place its holidays and daylight
+    /// saving; it sets `firstWeekday` when that is not given.
+    public var startDate: String?
+    /// The hours when the data can change (a trading session); nil: any time.
+    public var hours: OpenHours?
 
     /// Every day ordinary, day 1 a Monday.
     public init() {}
@@ -24,6 +29,19 @@ public struct ScenarioCalendar: Codable, Sendable, Equatable {
         firstWeekday = try c.value(.firstWeekday, or: d.firstWeekday)
         dayKinds = try c.value(.dayKinds, or: d.dayKinds)
         events = try c.value(.events, or: d.events)
+        startDate = try c.decodeIfPresent(String.self, forKey: .startDate)
+        hours = try c.decodeIfPresent(OpenHours.self, forKey: .hours)
+        if !c.contains(.firstWeekday), let date = firstDate { firstWeekday = date.weekday }
+    }
+
+    /// The date of day 1, when `startDate` reads as one.
+    package var firstDate: CalendarDate? { startDate.flatMap(CalendarDate.init(text:)) }
+
+    /// The open sessions of calendar days `days` (1-based; day 1 is `startDate`), each with its
+    /// day and its bounds in seconds from UTC midnight of day 1; nil without `hours` or a date.
+    package func sessions(days: ClosedRange<Int>) -> [OpenHours.Session]? {
+        guard let hours, let firstDate else { return nil }
+        return hours.sessions(firstDate: firstDate, days: (days.lowerBound - 1)..<days.upperBound)
     }
 
     /// True when every day is alike: no kind or event changes a factor or sets a window.

@@ -91,9 +91,12 @@ public enum ScenarioLoader {
         var backend = DesignPresets.direct
         backend.backend = BackendGeneration(regenerate: .every(minutes: 1))
         backend.backend?.pricePerMillionRequests = 1
+        backend.backend?.onlyWhenOpen = true
         s.designs = [backend]
         s.calendar.dayKinds = [DayKind(name: "", weekdays: [.monday], factors: DayFactors(startHourUTC: 0, hours: 1))]
         s.calendar.events = [CalendarEvent(name: "", day: 1, factors: DayFactors(startHourUTC: 0, hours: 1))]
+        s.calendar.startDate = ""
+        s.calendar.hours = OpenHours()
         s.horizon.growth = .curve(start: 1, end: 2, months: 2, curve: .linear)
         s.calibration = Calibration(fields: [], source: "", design: "", getTimelineLoggedShare: 1, notes: [])
         let data = (try? JSONEncoder().encode(s)) ?? Data("{}".utf8)

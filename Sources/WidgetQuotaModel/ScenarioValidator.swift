@@ -336,6 +336,48 @@ package enum ScenarioValidator {
                 "must be between 1 and horizon.days (\(s.horizon.days)), got \(event.day)")
             factors(event.factors, field)
         }
+        openHoursChecks(s.calendar, &v)
+        for (i, d) in s.designs.enumerated() where d.backend?.onlyWhenOpen == true {
+            let field = "designs[\(i)].backend.onlyWhenOpen"
+            v.check(s.calendar.hours != nil, field, "needs calendar.hours, the hours the schedule runs in")
+            if case .every = d.backend?.regenerate {
+            } else {
+                v.check(false, field, "applies to an every(MINUTES) schedule only")
+            }
+        }
+    }
+
+    /// `calendar.startDate` and `calendar.hours`: a real date and time zone, a session that ends
+    /// after it opens, holidays as dates.
+    static func openHoursChecks(_ calendar: ScenarioCalendar, _ v: inout Checker) {
+        if let text = calendar.startDate {
+            if let date = CalendarDate(text: text) {
+                v.check(
+                    date.weekday == calendar.firstWeekday, "calendar.firstWeekday",
+                    "is \(calendar.firstWeekday.rawValue), but calendar.startDate \(text) is a \(date.weekday.rawValue); leave one out")
+            } else {
+                v.check(false, "calendar.startDate", "must be a date as YYYY-MM-DD, got \(quoted(text))")
+            }
+        }
+        guard let hours = calendar.hours else { return }
+        v.check(
+            calendar.startDate != nil, "calendar.hours",
+            "needs calendar.startDate, the date of day 1, to place daylight saving time and holidays")
+        v.check(
+            TimeZone(identifier: hours.timeZone) != nil, "calendar.hours.timeZone",
+            "\(quoted(hours.timeZone)) is not a time zone name; use one such as America/New_York or Europe/London")
+        let open = OpenHours.minutes(ofClock: hours.open)
+        let close = OpenHours.minutes(ofClock: hours.close)
+        v.check(open != nil, "calendar.hours.open", "must be a local time as HH:MM, got \(quoted(hours.open))")
+        v.check(close != nil, "calendar.hours.close", "must be a local time as HH:MM, got \(quoted(hours.close))")
+        if let open, let close {
+            v.check(close > open, "calendar.hours.close", "must be after calendar.hours.open (\(hours.open)), got \(hours.close)")
+        }
+        v.check(!hours.weekdays.isEmpty, "calendar.hours.weekdays", "must name at least one weekday")
+        v.count(hours.holidays.count, "calendar.hours.holidays", ListBounds.events, "holidays (one a day for a year)")
+        for (i, day) in hours.holidays.enumerated() {
+            v.check(CalendarDate(text: day) != nil, "calendar.hours.holidays[\(i)]", "must be a date as YYYY-MM-DD, got \(quoted(day))")
+        }
     }
 
     /// `horizon.growth`: at least one month, at most `Growth.maxMonths`, every month's users a

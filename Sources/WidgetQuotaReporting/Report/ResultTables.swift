@@ -141,17 +141,27 @@ struct ResultTables {
 
     func freshness() -> MarkdownTable {
         let target = NumberText.plain(facts.result.scenario.population.freshnessTargetMinutes)
-        var t = MarkdownTable([
+        let openHours = facts.result.scenario.calendar.hours != nil
+        var header = [
             "Design", "Glances / day", "Older than \(target) min, or none", "Older than its TTL (≥ \(target) min)",
             "Error / placeholder", "Median age (min)", "p95 age (min)",
-        ])
+        ]
+        if openHours { header += ["Glances in open hours", "Older than \(target) min, or none, in open hours"] }
+        var t = MarkdownTable(header)
         for r in perDesign {
             let f = r.freshness
-            t.append([
+            var row = [
                 r.design, NumberText.human(f.glancesPerUserDay), NumberText.percent(f.overTargetShare),
                 NumberText.percent(f.staleShare), NumberText.percent(f.errorShare),
                 f.medianAgeMinutes.map { NumberText.human($0) } ?? "–", f.p95AgeMinutes.map { NumberText.human($0) } ?? "–",
-            ])
+            ]
+            if openHours {
+                row += [
+                    f.openHours.map { NumberText.percent($0.glanceShare) } ?? "–",
+                    f.openHours.map { NumberText.percent($0.overTargetShare) } ?? "–",
+                ]
+            }
+            t.append(row)
         }
         return t
     }

@@ -63,6 +63,8 @@ package struct SimulationModel: Sendable {
     package let keyChanges: [[Double]]
     /// The counted days (0-based) of the calendar's events, in the calendar's order.
     package let eventDays: [Int]
+    /// For each counted minute, whether the calendar's open hours hold it (nil: no open hours).
+    package let openMinutes: [Bool]?
 
     /// - Parameter backgroundCalibration: launch rates for this design's background interval and
     ///   the scenario's background shape, when the caller has them already (they take a few
@@ -128,6 +130,16 @@ package struct SimulationModel: Sendable {
         let firstDay = countedFirstDay
         dayFactors = (0...simulatedDays).map { calendar.factors(ofDay: $0 - firstDay + 1) }
         eventDays = calendar.events.map { $0.day - 1 }
+        openMinutes = calendar.sessions(days: 1...h.days).map { sessions in
+            var open = [Bool](repeating: false, count: h.days * TimeUnits.minutesPerDay)
+            for session in sessions {
+                // A minute is open when it starts within the session.
+                let first = max(Int((session.start / .secondsPerMinute).rounded(.up)), 0)
+                let end = min(Int((session.end / .secondsPerMinute).rounded(.up)), open.count)
+                if first < end { for m in first..<end { open[m] = true } }
+            }
+            return open
+        }
         var keyRunning = 0.0
         keyCumulative = scenario.content.shares.map {
             keyRunning += $0
@@ -155,9 +167,25 @@ package struct SimulationModel: Sendable {
     static func keyChanges(scenario: Scenario, run: Int, perDay: Double, firstCountedDay: Int, days: Int) -> [[Double]] {
         // The same calendar for every key: read once.
         let factors = (-1...days).map { scenario.calendar.factors(ofDay: $0 - firstCountedDay + 1) }
+        // Open hours confine each open day's changes to its session.
+        let sessions = scenario.calendar.sessions(days: (-firstCountedDay)...(days + 1 - firstCountedDay))
+        let offset = Double(firstCountedDay) * .secondsPerDay
         return (0..<max(scenario.content.keys, 1)).map { key in
             var rng = RandomStream(seed: scenario.horizon.seed, .contentChanges, UInt64(run), UInt64(key))
             var times = [Double]()
+            if let sessions {
+                for session in sessions {
+                    let expected = perDay * scenario.calendar.factors(ofDay: session.day).dataChanges
+                    guard expected > 0 else { continue }
+                    let length = session.end - session.start
+                    var position = rng.exponential() / expected
+                    while position < 1 {
+                        times.append(offset + session.start + position * length)
+                        position += rng.exponential() / expected
+                    }
+                }
+                return times
+            }
             for utcDay in -1...days {
                 let f = factors[utcDay + 1]
                 let expected = perDay * f.dataChanges

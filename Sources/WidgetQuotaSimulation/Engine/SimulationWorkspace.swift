@@ -256,6 +256,8 @@ package final class SimulationWorkspace: @unchecked Sendable {
     /// Per outage, the failure chance during it (its error rate, at least the usual failure
     /// probability) as a `RandomStream.bernoulli(threshold:)` threshold.
     let outageFailureThresholds: [UInt64]
+    /// Whether the calendar's open hours hold each counted minute (nil: no open hours).
+    let openMinutes: [Bool]?
 
     /// Each widget instance's state, for every user of the task in turn.
     let instanceState: InstanceState
@@ -270,6 +272,13 @@ package final class SimulationWorkspace: @unchecked Sendable {
     private let model: SimulationModel
 
     static let clockCount = 3
+
+    /// True without open hours, or when they hold the counted minute of UTC time `u`.
+    @inline(__always) func isOpen(utc u: Double) -> Bool {
+        guard let openMinutes else { return true }
+        let m = Int(((u - constants.countedStartUTC) / .secondsPerMinute).rounded(.down))
+        return m >= 0 && m < openMinutes.count && openMinutes[m]
+    }
     /// Doubles per clock: cumulative (days + 1), inverse mass (days), mass (days).
     var clockStride: Int { 3 * days + 1 }
 
@@ -280,6 +289,7 @@ package final class SimulationWorkspace: @unchecked Sendable {
         outages = model.outages
         let failureProbability = constants.failureProbability
         outageFailureThresholds = model.outages.map { RandomStream.threshold(max($0.errorRate, failureProbability)) }
+        openMinutes = model.openMinutes
         let n = instanceCapacity
         instanceState = .allocate(capacity: n)
         clockTables = .allocate(capacity: SimulationWorkspace.clockCount * (3 * days + 1))

@@ -205,7 +205,7 @@ struct ResultAggregator {
                 app: UserTally.ratio(tally.appRequests, tally.requests),
                 background: UserTally.ratio(tally.backgroundRequests, tally.requests)),
             load: load.summary,
-            freshness: ResultAggregator.freshness(tally, ages),
+            freshness: ResultAggregator.freshness(tally, ages, openHours: scenario.calendar.hours != nil),
             quota: quota, requiredTier: nil,
             cost: cost?.cost(model: scenario.api.model, users: n, priceSource: priceSource),
             outage: outage.impact(users: n))
@@ -241,8 +241,8 @@ struct ResultAggregator {
     }
 
     /// What users saw at their glances: how often the content was stale, over target or an error, and how old it was.
-    static func freshness(_ tally: UserTally, _ ages: AgeHistogram) -> DesignResult.Freshness {
-        .init(
+    static func freshness(_ tally: UserTally, _ ages: AgeHistogram, openHours: Bool) -> DesignResult.Freshness {
+        var f = DesignResult.Freshness(
             glancesPerUserDay: tally.perUserDay(\.glances),
             staleShare: UserTally.ratio(tally.staleGlances, tally.glances),
             overTargetShare: UserTally.ratio(tally.overTargetGlances, tally.glances),
@@ -251,5 +251,12 @@ struct ResultAggregator {
             p95AgeMinutes: ages.quantileMinutes(0.95),
             outageErrorShare: tally.outageGlances > 0 ? UserTally.ratio(tally.outageErrorGlances, tally.outageGlances) : nil,
             outageStaleShare: tally.outageGlances > 0 ? UserTally.ratio(tally.outageStaleGlances, tally.outageGlances) : nil)
+        if openHours {
+            f.openHours = .init(
+                glanceShare: UserTally.ratio(tally.openGlances, tally.glances),
+                staleShare: UserTally.ratio(tally.openStaleGlances, tally.openGlances),
+                overTargetShare: UserTally.ratio(tally.openOverTargetGlances, tally.openGlances))
+        }
+        return f
     }
 }

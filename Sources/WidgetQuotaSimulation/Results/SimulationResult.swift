@@ -327,6 +327,26 @@ public struct DesignResult: Codable, Sendable {
         public var outageErrorShare: Double?
         /// During outages: share of glances showing old but valid content.
         public var outageStaleShare: Double?
+        /// The same measures over the glances in the calendar's open hours (nil without them):
+        /// a price read at night, fetched after the close, is not stale.
+        public var openHours: OpenHoursFreshness?
+
+        /// The share of glances the staleness target holds to: those over the freshness target
+        /// (or at an error) in the open hours when the calendar has them, else in all glances.
+        public var targetShare: Double { openHours?.overTargetShare ?? overTargetShare }
+
+        /// The glances `targetShare` counts, in words: `glances`, or `glances in open hours`.
+        package var targetGlances: String { openHours == nil ? "glances" : "glances in open hours" }
+
+        /// Freshness over the glances in open hours.
+        public struct OpenHoursFreshness: Codable, Sendable {
+            /// Share of all glances that fall in the open hours.
+            public var glanceShare: Double
+            /// Share of those at content older than the TTL and the freshness target.
+            public var staleShare: Double
+            /// Share of those at content older than the freshness target or at an error.
+            public var overTargetShare: Double
+        }
 
         package init(
             glancesPerUserDay: Double, staleShare: Double, overTargetShare: Double, errorShare: Double, medianAgeMinutes: Double? = nil,

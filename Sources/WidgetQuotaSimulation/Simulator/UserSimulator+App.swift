@@ -50,8 +50,13 @@ extension UserSimulator {
         tally.outageGlances &+= outage
         tally.errorGlances &+= error
         tally.outageErrorGlances &+= error & outage
-        tally.overTargetGlances &+= error | Int64(shown > constants.freshnessTargetSeconds ? 1 : 0)
+        let overTarget = error | Int64(shown > constants.freshnessTargetSeconds ? 1 : 0)
+        let open = Int64(workspace.isOpen(utc: utc(t)) ? 1 : 0)
+        tally.overTargetGlances &+= overTarget
         tally.staleGlances &+= stale
+        tally.openGlances &+= open
+        tally.openStaleGlances &+= stale & open
+        tally.openOverTargetGlances &+= overTarget & open
         tally.outageStaleGlances &+= stale & outage
         if let ages = collected.ages, !isError { ages[AgeHistogram.index(ageSeconds: shown)] &+= 1 }
     }

@@ -28,6 +28,11 @@ package struct UserTally: Sendable, Equatable {
     package var outageStaleGlances: Int64 = 0
     /// Glances at content older than the freshness target (whatever the TTL), or at an error.
     package var overTargetGlances: Int64 = 0
+    /// Glances in the calendar's open hours (all glances without them), and those at stale or
+    /// over-target content (or at an error).
+    package var openGlances: Int64 = 0
+    package var openStaleGlances: Int64 = 0
+    package var openOverTargetGlances: Int64 = 0
     /// Silent pushes sent to the user's app in the counted days, and those iOS delivered.
     package var pushesSent: Int64 = 0
     package var pushesDelivered: Int64 = 0
@@ -68,6 +73,9 @@ package struct UserTally: Sendable, Equatable {
         widgetPushes += o.widgetPushes
 
         outageStaleGlances += o.outageStaleGlances
+        openGlances += o.openGlances
+        openStaleGlances += o.openStaleGlances
+        openOverTargetGlances += o.openOverTargetGlances
         overTargetGlances += o.overTargetGlances
     }
 }

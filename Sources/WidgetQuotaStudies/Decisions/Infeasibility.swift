@@ -97,8 +97,8 @@ extension RecommendationStudy {
         if targets.maxCostPerMonth != nil, let r = cheapest(rows.filter { inTier($0) && fresh($0) }), let cost = r.cost?.perMonth.mean {
             out.budgetNeeded = .init(design: r.design, value: cost)
         }
-        if let r = rows.filter({ inTier($0) && budget($0) }).min(by: { $0.freshness.overTargetShare < $1.freshness.overTargetShare }) {
-            out.staleShareNeeded = .init(design: r.design, value: r.freshness.overTargetShare)
+        if let r = rows.filter({ inTier($0) && budget($0) }).min(by: { $0.freshness.targetShare < $1.freshness.targetShare }) {
+            out.staleShareNeeded = .init(design: r.design, value: r.freshness.targetShare)
         }
         let candidates = rows.filter { fresh($0) && budget($0) && !$0.exceedsEveryTier && $0.requiredTier != nil }
         if let r = candidates.min(by: { (rank($0.requiredTier, tiers) ?? .max) < (rank($1.requiredTier, tiers) ?? .max) }),

@@ -248,14 +248,14 @@ package struct RecommendationStudy: Sendable {
         return needed <= (rank(maxTier, tiers) ?? tiers.count - 1)
     }
 
-    static func withinStaleness(_ r: DesignResult, _ targets: Targets) -> Bool { r.freshness.overTargetShare <= targets.maxStaleShare }
+    static func withinStaleness(_ r: DesignResult, _ targets: Targets) -> Bool { r.freshness.targetShare <= targets.maxStaleShare }
 
     static func withinBudget(_ r: DesignResult, _ targets: Targets) -> Bool { targets.withinBudget(r.cost?.perMonth.mean) }
 
     package static func figures(_ r: DesignResult, targets: Targets, tiers: [QuotaTier]) -> Recommendation.Figures {
         Recommendation.Figures(
             requestsPerMonth: r.totalRequestsPerMonth.mean, costPerMonth: r.cost?.perMonth.mean, tier: r.requiredTier,
-            exceedsEveryTier: r.exceedsEveryTier, overTargetShare: r.freshness.overTargetShare,
+            exceedsEveryTier: r.exceedsEveryTier, overTargetShare: r.freshness.targetShare,
             budgetExhaustedDayShare: r.budgetExhaustedDayShare,
             meetsTargets: withinTier(r, maxTier: targets.maxTier, tiers: tiers) && withinStaleness(r, targets)
                 && withinBudget(r, targets),
@@ -293,8 +293,8 @@ package struct RecommendationStudy: Sendable {
             if all.isEmpty {
                 choice.freshestWithinTier =
                     inTier.min {
-                        $0.freshness.overTargetShare != $1.freshness.overTargetShare
-                            ? $0.freshness.overTargetShare < $1.freshness.overTargetShare : cheaper($0, $1)
+                        $0.freshness.targetShare != $1.freshness.targetShare
+                            ? $0.freshness.targetShare < $1.freshness.targetShare : cheaper($0, $1)
                     }?.design
                 choice.cheapestWithinStaleness = fresh.min(by: cheaper)?.design
                 choice.infeasibility = infeasibility(rows: rows, users: users, scenario: result.scenario)

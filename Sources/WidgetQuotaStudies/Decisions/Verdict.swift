@@ -53,7 +53,8 @@ public struct Verdict: Codable, Sendable, Equatable {
     public var maxCostPerMonth: Double?
     /// Whether the mean cost is within the budget (nil without a budget, or when the model has no price).
     public var withinBudget: Bool?
-    /// Share of glances at content older than the freshness target, or at none.
+    /// Share of glances at content older than the freshness target, or at none (of the glances
+    /// in the calendar's open hours when it has them: `Freshness.targetShare`).
     public var overTargetShare: Double
     /// The median age of the content at a glance, in minutes.
     public var medianAgeMinutes: Double?
@@ -153,7 +154,7 @@ package struct VerdictBuilder {
         var v = Verdict(
             design: r.design, users: r.users, tier: r.requiredTier, exceedsEveryTier: r.exceedsEveryTier,
             limitHolds: true, cause: "noTiers", costPerMonth: r.cost?.perMonth.mean,
-            overTargetShare: r.freshness.overTargetShare, medianAgeMinutes: r.freshness.medianAgeMinutes,
+            overTargetShare: r.freshness.targetShare, medianAgeMinutes: r.freshness.medianAgeMinutes,
             reason: result.scenario.quotas.missingTiersReason(model: result.scenario.api.model)
                 ?? "The scenario lists no quota tiers to check.",
             advice: "List your provider's tiers under `quotas.tiers` to see which one this needs.")
@@ -361,13 +362,13 @@ package struct VerdictBuilder {
                 + "\(last)'s \(ReportFormat.whole(limitValue)) \(limit.unit(noun)); talk to the provider about a higher limit, or change the design"
             let fitting = result.results.filter { $0.users == r.users && $0.design != r.design && $0.requiredTier != nil }
             if let alt = fitting.min(by: {
-                $0.freshness.overTargetShare != $1.freshness.overTargetShare
-                    ? $0.freshness.overTargetShare < $1.freshness.overTargetShare : $0.design < $1.design
+                $0.freshness.targetShare != $1.freshness.targetShare
+                    ? $0.freshness.targetShare < $1.freshness.targetShare : $0.design < $1.design
             }) {
                 text += " (\(alt.design) needs \(tierText(alt.requiredTier)) here"
                 if let cost = alt.cost?.perMonth.mean { text += " at \(ReportFormat.money(cost)) a month" }
                 text +=
-                    ", with content older than the target or none at \(NumberText.percent(alt.freshness.overTargetShare, digits: 0)) of glances)"
+                    ", with content older than the target or none at \(NumberText.percent(alt.freshness.targetShare, digits: 0)) of \(alt.freshness.targetGlances))"
             }
             return text + "."
         }

@@ -27,7 +27,7 @@ struct AtAGlanceSection {
     func fits(_ r: DesignResult) -> String {
         var missed = [String]()
         if !RecommendationStudy.withinTier(r, maxTier: targets.maxTier, tiers: tiers) { missed.append("tier") }
-        if r.freshness.overTargetShare > targets.maxStaleShare { missed.append("staleness") }
+        if r.freshness.targetShare > targets.maxStaleShare { missed.append("staleness") }
         if !targets.withinBudget(r.cost?.perMonth.mean) { missed.append("budget") }
         return missed.isEmpty ? "**yes**" : "no (" + missed.joined(separator: ", ") + ")"
     }
@@ -57,7 +57,7 @@ struct AtAGlanceSection {
                         guard let r = result.results.first(where: { $0.design == design && $0.users == n }) else { return "–" }
                         var cell = [fits(r), tiers.isEmpty ? "no tiers" : builder.tierText(r.requiredTier)]
                         if let cost = r.cost?.perMonth.mean { cell.append(ReportFormat.money(cost)) }
-                        cell.append(NumberText.percent(r.freshness.overTargetShare, digits: 0) + " old")
+                        cell.append(NumberText.percent(r.freshness.targetShare, digits: 0) + " old")
                         return cell.joined(separator: " · ")
                     })
         }

@@ -34,7 +34,7 @@ package struct RecommendationSection {
         var text = tierText(r.requiredTier, exceeds: r.exceedsEveryTier)
         if let cost = r.cost?.perMonth.mean { text += ", " + ReportFormat.money(cost) + " a month" }
         return text
-            + ", content older than \(target) min or none at \(NumberText.percent(r.freshness.overTargetShare, digits: 0)) of glances"
+            + ", content older than \(target) min or none at \(NumberText.percent(r.freshness.targetShare, digits: 0)) of \(r.freshness.targetGlances)"
     }
 
     /// The populations the change table shows: every one when there are at most three, else the

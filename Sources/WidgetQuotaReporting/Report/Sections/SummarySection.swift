@@ -54,7 +54,7 @@ package struct SummarySection {
         }
         text += ", needs **\(facts.tierText(r))**"
         text +=
-            " and shows content older than \(target) min, or none, at \(NumberText.percent(r.freshness.overTargetShare, digits: 0)) of glances"
+            " and shows content older than \(target) min, or none, at \(NumberText.percent(r.freshness.targetShare, digits: 0)) of \(r.freshness.targetGlances)"
         if let age = r.freshness.medianAgeMinutes { text += " (median content age \(NumberText.human(age)) min)" }
         return text + "."
     }
@@ -65,7 +65,7 @@ package struct SummarySection {
         if let x = r.ratioToBaseline { text += " (\(NumberText.human(x))× the baseline)" }
         if let cost = r.cost?.perMonth.mean { text += ", \(ReportFormat.money(cost))" }
         return text
-            + ", needs \(facts.tierText(r)), older than \(target) min or none at \(NumberText.percent(r.freshness.overTargetShare, digits: 0)) of glances."
+            + ", needs \(facts.tierText(r)), older than \(target) min or none at \(NumberText.percent(r.freshness.targetShare, digits: 0)) of \(r.freshness.targetGlances)."
     }
 
     /// The one assumption that moves the answer most.
@@ -119,7 +119,7 @@ package struct SummarySection {
                 if let cost = r.cost?.perMonth.mean { cell += " · " + ReportFormat.shortMoney(cost) }
                 row.append(cell + " · " + facts.tierText(r))
             }
-            row.append(facts.rows(design).first.map { NumberText.percent($0.freshness.overTargetShare, digits: 0) } ?? "–")
+            row.append(facts.rows(design).first.map { NumberText.percent($0.freshness.targetShare, digits: 0) } ?? "–")
             t.append(row)
         }
         return t

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+import WidgetQuotaModel
+import WidgetQuotaSimulation
+import WidgetQuotaSimulationTestSupport
+import WidgetQuotaSupport
+import WidgetQuotaTestSupport
+
+/// Trading hours: a backend that polls only while the market is open, data that changes only
+/// then, and freshness measured over the glances that fall in them.
+@Suite("open hours") struct OpenHoursTests {
+    /// New York's regular session from Monday 1 March 2027, across the start of daylight saving
+    /// time (14 March) and with one holiday.
+    static func tradingScenario(users: [Int], days: Int) -> Scenario {
+        var s = TestSupport.smallScenario(users: users, runs: 2, days: days, sample: 200)
+        s.content.keys = 3_000
+        s.content.keysPerUser = 5
+        s.calendar.startDate = "2027-03-01"
+        s.calendar.hours = OpenHours(holidays: ["2027-03-10"])
+        s.calendar.firstWeekday = .monday
+        return s
+    }
+
+    static func poller(every minutes: Double) -> Design {
+        var d = SharedContentTests.backendDesign(.every(minutes: minutes))
+        d.backend?.onlyWhenOpen = true
+        return d
+    }
+
+    /// Trading days from 1 March 2027 over `days` days, counted here by hand: weekdays but 10 March.
+    static func tradingDays(_ days: Int) -> Int {
+        // 1 March 2027 is a Monday.
+        (0..<days).filter { $0 % 7 < 5 && $0 != 9 }.count
+    }
+
+    @Test("A backend polling in trading hours sends followed keys × minutes open × trading days, its busiest minute inside the session")
+    func creditsFollowTheSession() {
+        let s = Self.tradingScenario(users: [2_000], days: 21)
+        let design = Self.poller(every: 1)
+        let result = SharedContentTests.run(s, [design])
+        let row = TestSupport.row(result, design.name)
+        let followed = s.content.followedKeys(users: 2_000)
+        let expected = followed * 390 * Double(Self.tradingDays(21))
+        // Whole requests minute by minute: within a request a minute of the expected count.
+        let month = row.totalRequestsPerMonth.mean * Double(s.horizon.days) / 30
+        #expect(
+            abs(row.totalRequestsPerMonth.mean / expected - 1) < 0.01 || abs(month / expected - 1) < 0.01,
+            "\(row.totalRequestsPerMonth.mean) against \(expected)")
+        // The busiest minute of a typical day lies in 13:30–21:00 UTC (the session in EDT and EST).
+        let day = result.typicalDay.first { $0.design == design.name }!.requestsPerUserByMinute
+        let busiest = day.indices.max { day[$0] < day[$1] }!
+        #expect(busiest >= 13 * 60 + 30 && busiest < 21 * 60, "busiest minute \(busiest)")
+        // Nothing before 13:30 or from 21:00 UTC.
+        #expect(day[0..<(13 * 60 + 30)].allSatisfy { $0 == 0 } && day[(21 * 60)...].allSatisfy { $0 == 0 })
+    }
+
+    @Test("A schedule every 2 minutes in trading hours sends half the credits of every minute, and peaks at about half")
+    func slowerScheduleHalves() {
+        let s = Self.tradingScenario(users: [2_000], days: 7)
+        let one = Self.poller(every: 1)
+        let two = Self.poller(every: 2)
+        let result = SharedContentTests.run(s, [one, two])
+        let total = { (d: Design) in TestSupport.row(result, d.name).totalRequestsPerMonth.mean }
+        let peak = { (d: Design) in TestSupport.row(result, d.name).load.peakRequestsPerMinute.mean }
+        #expect(abs(total(two) / total(one) - 0.5) < 0.01)
+        #expect(abs(peak(two) / peak(one) - 0.5) < 0.02)
+    }
+
+    @Test("Freshness in open hours counts the glances that fall in them; without open hours there is none")
+    func freshnessInOpenHours() throws {
+        let s = Self.tradingScenario(users: [1_000], days: 7)
+        let design = Self.poller(every: 5)
+        let open = TestSupport.row(SharedContentTests.run(s, [design]), design.name).freshness
+        let share = try #require(open.openHours).glanceShare
+        // 6.5 of 24 hours on 5 of 7 days is 19% of the week's time; glances follow waking hours, so more.
+        #expect(share > 0.12 && share < 0.5, "\(share)")
+        #expect(open.targetShare == open.openHours?.overTargetShare)
+        var plain = s
+        plain.calendar.hours = nil
+        var anyTime = design
+        anyTime.backend?.onlyWhenOpen = false
+        let f = TestSupport.row(SharedContentTests.run(plain, [anyTime]), anyTime.name).freshness
+        #expect(f.openHours == nil)
+        #expect(f.targetShare == f.overTargetShare)
+    }
+}
