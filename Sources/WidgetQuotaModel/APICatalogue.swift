@@ -93,7 +93,7 @@ package enum APICatalogue {
             + "Pro 1597 at US$229 a month; read \(read). The pricing page sells more plans; add them as quotas.tiers"
         return APICatalogueEntry(
             name: "twelve-data", displayName: "Twelve Data",
-            pricing: APIPricing(per: .credit, creditsPerRequest: 1, source: source),
+            pricing: APIPricing(per: .credit, creditsPerKey: 1, source: source),
             tiers: [
                 QuotaTier(
                     name: "basic", rpm: 8, tpm: nil, rpd: 800, readOn: read, note: "Basic (free): 8 credits a minute, 800 a day",

@@ -23,6 +23,10 @@ public struct APIPricing: Codable, Sendable, Equatable {
     public var per: Unit = .token
     /// Credits one request costs (for `credit`; 1 otherwise).
     public var creditsPerRequest: Double = 1
+    /// For `credit`: credits per content key a request asks for, instead of `creditsPerRequest`
+    /// (a market-data API's one credit per symbol). A device's fetch asks for every key its user
+    /// follows (`content.keysPerUser`); a backend's generation asks for one key.
+    public var creditsPerKey: Double?
     /// USD per request or credit when paying as you go (nil: only plans bill).
     public var pricePerUnit: Double?
     /// Requests or credits free each day (the provider's day), before any is billed.
@@ -37,32 +41,39 @@ public struct APIPricing: Codable, Sendable, Equatable {
 
     /// A pricing per request or credit.
     public init(
-        per: Unit, creditsPerRequest: Double = 1, pricePerUnit: Double? = nil, freePerDay: Double = 0, freePerMonth: Double = 0,
-        source: String = ""
+        per: Unit, creditsPerRequest: Double = 1, creditsPerKey: Double? = nil, pricePerUnit: Double? = nil, freePerDay: Double = 0,
+        freePerMonth: Double = 0, source: String = ""
     ) {
         self.per = per
         self.creditsPerRequest = creditsPerRequest
+        self.creditsPerKey = creditsPerKey
         self.pricePerUnit = pricePerUnit
         self.freePerDay = freePerDay
         self.freePerMonth = freePerMonth
         self.source = source
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case per, creditsPerRequest, pricePerUnit, freePerDay, freePerMonth, source }
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case per, creditsPerRequest, creditsPerKey, pricePerUnit, freePerDay, freePerMonth, source
+    }
 
     public init(from decoder: Decoder) throws {
         let d = APIPricing()
         let c = try decoder.container(keyedBy: CodingKeys.self)
         per = try c.value(.per, or: d.per)
         creditsPerRequest = try c.value(.creditsPerRequest, or: d.creditsPerRequest)
+        creditsPerKey = try c.decodeIfPresent(Double.self, forKey: .creditsPerKey)
         pricePerUnit = try c.decodeIfPresent(Double.self, forKey: .pricePerUnit)
         freePerDay = try c.value(.freePerDay, or: d.freePerDay)
         freePerMonth = try c.value(.freePerMonth, or: d.freePerMonth)
         source = try c.value(.source, or: d.source)
     }
 
-    /// Billing units one request costs: its credits, or 1.
-    package var unitsPerRequest: Double { per == .credit ? creditsPerRequest : 1 }
+    /// Billing units one request asking for `keys` content keys costs: its credits, or 1.
+    package func unitsPerRequest(keys: Int) -> Double {
+        guard per == .credit else { return 1 }
+        return creditsPerKey.map { $0 * Double(max(keys, 1)) } ?? creditsPerRequest
+    }
 
     /// The unit's name in the plural, as tables print it.
     package var unitName: String {
@@ -107,13 +118,21 @@ public struct APIPricing: Codable, Sendable, Equatable {
 }
 
 extension Scenario {
-    /// The scenario as the engine counts it: for an API billed per credit, each tier's
-    /// per-minute and per-day limits in requests (its credits ÷ `creditsPerRequest`), since the
-    /// engine counts requests; otherwise the scenario itself. Token limits are unchanged.
-    package var limitsInRequests: Scenario {
-        guard let pricing = api.pricing, pricing.per == .credit, pricing.creditsPerRequest != 1 else { return self }
+    /// Billing units (requests or credits) one paid request of `design` costs: a device's fetch
+    /// asks for every key its user follows, a backend's generation for one.
+    package func unitsPerRequest(of design: Design) -> Double {
+        guard let pricing = api.pricing else { return 1 }
+        return pricing.unitsPerRequest(keys: design.backend == nil ? content.keysPerUser : 1)
+    }
+
+    /// The scenario as the engine counts it for `design`: for an API billed per credit, each
+    /// tier's per-minute and per-day limits in the design's requests (its credits ÷ the credits
+    /// of one of its requests), since the engine counts requests; otherwise the scenario itself.
+    /// Token limits are unchanged.
+    package func limitsInRequests(for design: Design) -> Scenario {
+        let c = unitsPerRequest(of: design)
+        guard api.pricing?.per == .credit, c != 1 else { return self }
         var s = self
-        let c = pricing.creditsPerRequest
         s.quotas.tiers = quotas.tiers.map { tier in
             var t = tier
             t.rpm = tier.rpm.map { $0 / c }

@@ -97,6 +97,10 @@ public struct Design: Codable, Sendable, Equatable {
     /// Where the paid call happens: nil on each device (every fetch is a paid request), or the
     /// owner's backend, which calls the API per content key and serves the devices' fetches.
     public var backend: BackendGeneration?
+    /// The timeline's policy follows the calendar's open hours (`calendar.hours`): a reload that
+    /// would fall while closed asks for the next opening instead (`.after(next open)`), so the
+    /// widget spends no reload on data that cannot change.
+    public var policyFollowsHours = false
 
     /// A design named `name`, every other field its default (fetch on every getTimeline, `.never`).
     public init(name: String) { self.name = name }
@@ -110,7 +114,7 @@ public struct Design: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case name, summary, source, fetchTriggers, cacheTTLMinutes, reloadPolicy, timelineEntries
         case entrySpacingMinutes, reloadCalls, requestsPerFetch, backgroundIntervalHours, retry
-        case alignToWallClockMinutes, jitterSeconds, pushes, backend
+        case alignToWallClockMinutes, jitterSeconds, pushes, backend, policyFollowsHours
     }
 
     public init(from decoder: Decoder) throws {
@@ -139,6 +143,7 @@ public struct Design: Codable, Sendable, Equatable {
         jitterSeconds = try c.value(.jitterSeconds, or: base.jitterSeconds)
         pushes = try c.value(.pushes, or: base.pushes)
         if c.contains(.backend) { backend = try c.decodeIfPresent(BackendGeneration.self, forKey: .backend) }
+        policyFollowsHours = try c.value(.policyFollowsHours, or: base.policyFollowsHours)
         // A preset changed by the file no longer is what its one-line summary says.
         if let preset = DesignPresets.named(name), !c.contains(.summary) {
             let changed = differences(from: preset)
@@ -164,6 +169,7 @@ public struct Design: Codable, Sendable, Equatable {
             ("jitterSeconds", jitterSeconds != other.jitterSeconds),
             ("pushes", pushes != other.pushes),
             ("backend", backend != other.backend),
+            ("policyFollowsHours", policyFollowsHours != other.policyFollowsHours),
         ]
         return fields.filter(\.1).map(\.0)
     }
@@ -186,6 +192,7 @@ public struct Design: Codable, Sendable, Equatable {
         try c.encode(jitterSeconds, forKey: .jitterSeconds)
         try c.encode(pushes, forKey: .pushes)
         try c.encode(backend, forKey: .backend)
+        if policyFollowsHours { try c.encode(policyFollowsHours, forKey: .policyFollowsHours) }
     }
 }
 

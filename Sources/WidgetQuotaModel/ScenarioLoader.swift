@@ -84,7 +84,7 @@ public enum ScenarioLoader {
                 name: "", rpm: 1, tpm: 1, rpd: 1, readOn: "", note: "", qualification: .init(minimumSpend: 1), monthlyFee: 1,
                 includedPerMonth: 1, overagePerUnit: 1)
         ]
-        s.api.pricing = APIPricing(per: .credit, pricePerUnit: 1)
+        s.api.pricing = APIPricing(per: .credit, creditsPerKey: 1, pricePerUnit: 1)
         s.api.catalogue = ""
         s.targets.maxTier = ""
         s.targets.maxCostPerMonth = 1
@@ -92,6 +92,7 @@ public enum ScenarioLoader {
         backend.backend = BackendGeneration(regenerate: .every(minutes: 1))
         backend.backend?.pricePerMillionRequests = 1
         backend.backend?.onlyWhenOpen = true
+        backend.policyFollowsHours = true
         s.designs = [backend]
         s.calendar.dayKinds = [DayKind(name: "", weekdays: [.monday], factors: DayFactors(startHourUTC: 0, hours: 1))]
         s.calendar.events = [CalendarEvent(name: "", day: 1, factors: DayFactors(startHourUTC: 0, hours: 1))]

@@ -195,6 +195,15 @@ package enum ScenarioValidator {
             v.check(
                 p.per == .credit || p.creditsPerRequest == 1, "api.pricing.creditsPerRequest",
                 "applies to \"per\": \"credit\" only; a request costs one \(p.per.rawValue)")
+            if let perKey = p.creditsPerKey {
+                v.number(perKey, "api.pricing.creditsPerKey", 1e-6...1e6)
+                v.check(
+                    p.per == .credit, "api.pricing.creditsPerKey",
+                    "applies to \"per\": \"credit\" only; a request costs one \(p.per.rawValue)")
+                v.check(
+                    p.creditsPerRequest == 1, "api.pricing.creditsPerKey",
+                    "replaces creditsPerRequest (\(NumberText.plain(p.creditsPerRequest))); give one of the two")
+            }
         }
 
         if let name = s.name { v.name(name, "name") }
@@ -337,6 +346,10 @@ package enum ScenarioValidator {
             factors(event.factors, field)
         }
         openHoursChecks(s.calendar, &v)
+        for (i, d) in s.designs.enumerated() where d.policyFollowsHours {
+            v.check(
+                s.calendar.hours != nil, "designs[\(i)].policyFollowsHours", "needs calendar.hours, the hours the policy follows")
+        }
         for (i, d) in s.designs.enumerated() where d.backend?.onlyWhenOpen == true {
             let field = "designs[\(i)].backend.onlyWhenOpen"
             v.check(s.calendar.hours != nil, field, "needs calendar.hours, the hours the schedule runs in")

@@ -83,4 +83,48 @@ import WidgetQuotaTestSupport
         #expect(f.openHours == nil)
         #expect(f.targetShare == f.overTargetShare)
     }
+
+    @Test("A policy that follows the hours spends no reload while the market is closed")
+    func policyFollowsHours() {
+        let s = Self.tradingScenario(users: [1_000], days: 14)
+        var always = DesignPresets.direct
+        always.name = "direct-always"
+        always.reloadPolicy = .after(minutes: 15)
+        var following = always
+        following.name = "direct-following"
+        following.policyFollowsHours = true
+        let result = SharedContentTests.run(s, [always, following])
+        let perDay = { (d: Design) in TestSupport.row(result, d.name).requestsPerUserDay }
+        // Policy reloads come in 6.5 hours of 10 weekdays out of 14 days; other reloads remain.
+        #expect(perDay(following) < 0.7 * perDay(always), "\(perDay(following)) against \(perDay(always))")
+        let day = { (d: Design) in result.typicalDay.first { $0.design == d.name }!.requestsPerUserPerMinuteByHour }
+        // 02:00–10:00 UTC (night in New York): far fewer requests when the policy follows the hours.
+        let night = { (d: Design) in day(d)[2..<10].reduce(0, +) }
+        #expect(night(following) < 0.5 * night(always), "\(night(following)) against \(night(always))")
+    }
+
+    @Test("Credits per key: a device's fetch costs a credit per followed key, a backend's generation one")
+    func creditsPerKey() throws {
+        var s = Self.tradingScenario(users: [1_000], days: 7)
+        let entry = try #require(APICatalogue.entry(named: "twelve-data"))
+        s.api.catalogue = entry.name
+        s.api.pricing = entry.pricing
+        s.quotas.useCatalogue(entry)
+        let direct = DesignPresets.direct
+        let backend = Self.poller(every: 5)
+        func units(_ keysPerUser: Int) -> (direct: Double, backend: Double, directRequests: Double) {
+            var t = s
+            t.content.keysPerUser = keysPerUser
+            let result = SharedContentTests.run(t, [direct, backend])
+            let d = TestSupport.row(result, direct.name)
+            let b = TestSupport.row(result, backend.name)
+            return (d.cost!.unitsPerMonth!.mean, b.cost!.unitsPerMonth!.mean / b.totalRequestsPerMonth.mean, d.totalRequestsPerMonth.mean)
+        }
+        let one = units(1)
+        let five = units(5)
+        #expect(five.directRequests == one.directRequests, "the devices' requests do not depend on the keys they ask for")
+        #expect(abs(five.direct / one.direct - 5) < 1e-9, "\(five.direct) against \(one.direct)")
+        // A backend's request is one credit (failed requests are not billed).
+        #expect(five.backend > 0.95 && five.backend <= 1)
+    }
 }

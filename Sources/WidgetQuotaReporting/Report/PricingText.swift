@@ -8,7 +8,10 @@ enum PricingText {
     static func sentence(_ pricing: APIPricing, tiers: [QuotaTier]) -> String {
         let unit = pricing.per == .credit ? "credit" : "request"
         var text = "Billed per \(unit)"
-        if pricing.per == .credit {
+        if pricing.per == .credit, let perKey = pricing.creditsPerKey {
+            text +=
+                ", \(NumberText.plain(perKey)) credit\(perKey == 1 ? "" : "s") per key a request asks for (a device's fetch asks for every key its user follows, a backend's generation for one)"
+        } else if pricing.per == .credit {
             text += ", \(NumberText.plain(pricing.creditsPerRequest)) credit\(pricing.creditsPerRequest == 1 ? "" : "s") a request"
         }
         text += pricing.source.isEmpty ? "." : " (\(pricing.source))."

@@ -94,9 +94,10 @@ package struct MonteCarloEngine: Sendable {
     private func simulateAll() -> ResultAggregator {
         let runs = scenario.horizon.runs
         let designCount = designs.count
-        // The engine counts requests: a credit-priced API's limits become requests.
-        let scenario = self.scenario.limitsInRequests
+        let scenario = self.scenario
         let designs = self.designs
+        // The engine counts requests: a credit-priced API's limits become each design's requests.
+        let counted = designs.map { scenario.limitsInRequests(for: $0) }
         let measuresOutageExtra = self.measuresOutageExtra
         let parameters = (0..<runs).map { parameterOverride?($0) ?? RunParameters.draw(scenario, run: $0) }
         let sample = sampleSize
@@ -117,7 +118,7 @@ package struct MonteCarloEngine: Sendable {
             let group = groups[index % groups.count]
             let models = group.map { d in
                 SimulationModel(
-                    scenario: scenario, design: designs[d], run: run, parameters: parameters[run],
+                    scenario: counted[d], design: designs[d], run: run, parameters: parameters[run],
                     backgroundCalibration: calibrations[SimulationModel.backgroundIntervalHours(designs[d], scenario)])
             }
             let output = MonteCarloEngine.simulate(
@@ -132,7 +133,7 @@ package struct MonteCarloEngine: Sendable {
             for (d, output) in zip(groups[index % groups.count], results) { outputs[run * designCount + d] = output }
         }
         return ResultAggregator(
-            scenario: self.scenario, tiers: scenario.quotas.tiers, designs: designs, parameters: parameters,
+            scenario: scenario, tiersByDesign: counted.map(\.quotas.tiers), designs: designs, parameters: parameters,
             price: scenario.api.pricedPerToken ? try? prices.price(for: scenario.api.model) : nil, priceSource: prices.source,
             userCounts: userCounts, sampleUsers: sample, outputs: outputs.map { $0! })
     }

@@ -65,6 +65,9 @@ package struct SimulationModel: Sendable {
     package let eventDays: [Int]
     /// For each counted minute, whether the calendar's open hours hold it (nil: no open hours).
     package let openMinutes: [Bool]?
+    /// The calendar's open sessions over the whole simulated window, in UTC seconds of the
+    /// simulation (nil: no open hours).
+    let sessions: [(start: Double, end: Double)]?
 
     /// - Parameter backgroundCalibration: launch rates for this design's background interval and
     ///   the scenario's background shape, when the caller has them already (they take a few
@@ -130,6 +133,10 @@ package struct SimulationModel: Sendable {
         let firstDay = countedFirstDay
         dayFactors = (0...simulatedDays).map { calendar.factors(ofDay: $0 - firstDay + 1) }
         eventDays = calendar.events.map { $0.day - 1 }
+        let offset = Double(countedFirstDay) * .secondsPerDay
+        sessions = calendar.sessions(days: (1 - countedFirstDay)...(simulatedDays + 1 - countedFirstDay))?.map {
+            (offset + $0.start, offset + $0.end)
+        }
         openMinutes = calendar.sessions(days: 1...h.days).map { sessions in
             var open = [Bool](repeating: false, count: h.days * TimeUnits.minutesPerDay)
             for session in sessions {

@@ -58,6 +58,8 @@ package struct SimulationConstants: Sendable {
 
     // Reload policy, alignment and jitter.
     let policyNever: Bool
+    /// Policy reloads that would fall while the calendar is closed wait for its next opening.
+    let policyFollowsHours: Bool
     /// Seconds from building a timeline to its policy reload (before alignment and jitter).
     package let policyDelay: Double
     /// WidgetKit's minimum spacing between reloads, in seconds (at least 1).
@@ -156,6 +158,7 @@ package struct SimulationConstants: Sendable {
             policyDelay = max(Double(max(d.timelineEntries - 1, 0)) * d.entrySpacingMinutes * .secondsPerMinute, spacing)
         }
         aligned = d.alignToWallClockMinutes != nil
+        policyFollowsHours = d.policyFollowsHours && m.sessions != nil
         alignPeriod = (d.alignToWallClockMinutes ?? 0) * .secondsPerMinute
         jitterSeconds = d.jitterSeconds
         reloadCalls = d.reloadCalls
@@ -258,6 +261,8 @@ package final class SimulationWorkspace: @unchecked Sendable {
     let outageFailureThresholds: [UInt64]
     /// Whether the calendar's open hours hold each counted minute (nil: no open hours).
     let openMinutes: [Bool]?
+    /// The open sessions over the simulated window, in UTC seconds of the simulation, in time order.
+    let sessions: [(start: Double, end: Double)]
 
     /// Each widget instance's state, for every user of the task in turn.
     let instanceState: InstanceState
@@ -272,6 +277,20 @@ package final class SimulationWorkspace: @unchecked Sendable {
     private let model: SimulationModel
 
     static let clockCount = 3
+
+    /// `u` when the calendar is open then, else the next opening (infinity when none is left),
+    /// in UTC seconds.
+    func nextOpen(utc u: Double) -> Double {
+        var low = 0
+        var high = sessions.count
+        // The first session that ends after u.
+        while low < high {
+            let mid = (low + high) / 2
+            if sessions[mid].end <= u { low = mid + 1 } else { high = mid }
+        }
+        guard low < sessions.count else { return .infinity }
+        return max(u, sessions[low].start)
+    }
 
     /// True without open hours, or when they hold the counted minute of UTC time `u`.
     @inline(__always) func isOpen(utc u: Double) -> Bool {
@@ -290,6 +309,7 @@ package final class SimulationWorkspace: @unchecked Sendable {
         let failureProbability = constants.failureProbability
         outageFailureThresholds = model.outages.map { RandomStream.threshold(max($0.errorRate, failureProbability)) }
         openMinutes = model.openMinutes
+        sessions = model.sessions ?? []
         let n = instanceCapacity
         instanceState = .allocate(capacity: n)
         clockTables = .allocate(capacity: SimulationWorkspace.clockCount * (3 * days + 1))

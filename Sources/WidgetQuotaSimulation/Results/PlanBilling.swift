@@ -8,6 +8,8 @@ import WidgetQuotaSupport
 struct PlanBillsAcrossRuns {
     let pricing: APIPricing
     let tiers: [QuotaTier]
+    /// Units (requests or credits) one of the design's requests costs.
+    let unitsPerRequest: Double
     /// Units billed in each run's month (requests, or their credits); failed requests are not billed.
     private(set) var monthlyUnits: [Double] = []
     /// Per run, each plan's bill (nil: the plan cannot carry that month), in `tiers` order.
@@ -19,15 +21,16 @@ struct PlanBillsAcrossRuns {
     private var dayUnitSums: [Double] = []
     private var dayAboveFreeSums: [Double] = []
 
-    init(pricing: APIPricing, tiers: [QuotaTier]) {
+    init(pricing: APIPricing, tiers: [QuotaTier], unitsPerRequest: Double) {
         self.pricing = pricing
         self.tiers = tiers
+        self.unitsPerRequest = unitsPerRequest
     }
 
     /// Adds a run: its requests in the month and in each complete quota day, and the share of its
     /// requests that succeeded.
     mutating func add(totalRequests total: Double, quotaDayRequests days: [Double], billedShare: Double) {
-        let perRequest = pricing.unitsPerRequest * billedShare
+        let perRequest = unitsPerRequest * billedShare
         let month = total * perRequest
         let daily = days.map { $0 * perRequest }
         monthlyUnits.append(month)

@@ -6,8 +6,9 @@ import WidgetQuotaSupport
 struct ResultAggregator {
     /// The scenario as the user gave it (the result's echo).
     let scenario: Scenario
-    /// Its tiers as the engine counts them (`Scenario.limitsInRequests`).
-    let tiers: [QuotaTier]
+    /// Its tiers as the engine counts them for each design (`Scenario.limitsInRequests(for:)`):
+    /// the same tiers, their limits in the design's requests.
+    let tiersByDesign: [[QuotaTier]]
     let designs: [Design]
     let parameters: [RunParameters]
     let price: PriceTable.Price?
@@ -21,6 +22,9 @@ struct ResultAggregator {
     var ordinaryDays = false
 
     var runs: Int { parameters.count }
+
+    /// The tiers as the engine counts them for design `d`.
+    func tiers(_ d: Int) -> [QuotaTier] { tiersByDesign[d] }
 
     func output(run: Int, design: Int) -> MonteCarloEngine.TaskOutput {
         outputs[run * designs.count + design]
@@ -45,6 +49,8 @@ struct ResultAggregator {
             }
             let users = results[i].users
             let quota = results[i].quota
+            // Results come design by design, each at every user count.
+            let tiers = self.tiers(i / max(userCounts.count, 1))
             // The tiers whose limits hold for this population, in the scenario's order.
             let holding = tiers.indices.filter { t in
                 let tier = tiers[t]
@@ -107,7 +113,7 @@ struct ResultAggregator {
         var table = [SimulationResult.Headroom]()
         let allowed = allowedBreakingRuns
         for (d, design) in designs.enumerated() {
-            for (t, tier) in tiers.enumerated() {
+            for (t, tier) in tiers(d).enumerated() {
                 let breaking = (0..<runs).compactMap { output(run: $0, design: d).firstExceedingUsers[t] }.sorted()
                 var maxUsers: Int?
                 if allowed < breaking.count { maxUsers = breaking[allowed] - 1 }
@@ -127,7 +133,11 @@ struct ResultAggregator {
     /// One design at one user count, over every run, and its bills when the API is priced per
     /// request or credit.
     func result(design d: Int, userIndex k: Int, users n: Int) -> (DesignResult, PlanBillsAcrossRuns?) {
-        var bills = scenario.api.pricing.flatMap { $0.per == .token ? nil : PlanBillsAcrossRuns(pricing: $0, tiers: tiers) }
+        let tiers = self.tiers(d)
+        let unitsPerRequest = scenario.unitsPerRequest(of: designs[d])
+        var bills = scenario.api.pricing.flatMap {
+            $0.per == .token ? nil : PlanBillsAcrossRuns(pricing: $0, tiers: tiers, unitsPerRequest: unitsPerRequest)
+        }
         var requests = RequestsAcrossRuns(users: n, exact: n <= sampleUsers)
         var tally = UserTally()
         var ages = AgeHistogram()

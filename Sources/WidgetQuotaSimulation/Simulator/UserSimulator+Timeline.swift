@@ -91,6 +91,13 @@ extension UserSimulator {
     /// boundaries keeps the next boundary rather than skipping it; WidgetKit honours it as soon
     /// as its minimum spacing allows. Other designs ask `policyDelay` later.
     @inline(__always) package mutating func policyTime(after t: Double) -> Double {
+        let time = honouredPolicyTime(after: t)
+        guard constants.policyFollowsHours, time < .infinity else { return time }
+        return workspace.nextOpen(utc: utc(time)) + utcOffset
+    }
+
+    /// The policy's time, before the calendar's hours move it.
+    @inline(__always) mutating func honouredPolicyTime(after t: Double) -> Double {
         if constants.policyNever { return .infinity }
         guard constants.aligned else { return afterIdle(aligned(t + constants.policyDelay)) }
         let period = constants.alignPeriod

@@ -73,9 +73,13 @@ package struct VerdictBuilder {
     /// Verdicts in the unit the tiers' limits are written in: for an API billed per credit, the
     /// per-minute and per-day peaks become credits, as its limits are.
     package init(result: SimulationResult, withoutOutages: SimulationResult?) {
-        let credits = result.scenario.api.pricing.flatMap { $0.per == .credit ? $0.creditsPerRequest : nil } ?? 1
-        self.result = credits == 1 ? result : result.withLoadsScaled(by: credits)
-        self.withoutOutages = credits == 1 ? withoutOutages : withoutOutages?.withLoadsScaled(by: credits)
+        let scenario = result.scenario
+        // A backend design's paid request asks for one key; a device's fetch for every key its user follows.
+        let credits = { (r: DesignResult) in
+            scenario.api.pricing.map { $0.unitsPerRequest(keys: r.backend == nil ? scenario.content.keysPerUser : 1) } ?? 1
+        }
+        self.result = result.withLoadsScaled(by: credits)
+        self.withoutOutages = withoutOutages?.withLoadsScaled(by: credits)
         noun = result.scenario.api.pricing?.per == .credit ? "credits" : "requests"
     }
 
@@ -393,11 +397,13 @@ package struct VerdictBuilder {
 }
 
 extension SimulationResult {
-    /// The same result with every per-minute and per-day request peak multiplied by `factor`
-    /// (credits per request), for verdicts against limits written in credits.
-    func withLoadsScaled(by factor: Double) -> SimulationResult {
+    /// The same result with each design's per-minute and per-day request peaks multiplied by its
+    /// factor (credits per request), for verdicts against limits written in credits.
+    func withLoadsScaled(by factorOf: (DesignResult) -> Double) -> SimulationResult {
         var scaled = self
         for i in scaled.results.indices {
+            let factor = factorOf(scaled.results[i])
+            guard factor != 1 else { continue }
             scaled.results[i].load.peakRequestsPerMinute = scaled.results[i].load.peakRequestsPerMinute.scaled(by: factor)
             scaled.results[i].load.meanRequestsPerMinute *= factor
             scaled.results[i].load.peakRequestsPerQuotaDay = scaled.results[i].load.peakRequestsPerQuotaDay.scaled(by: factor)
