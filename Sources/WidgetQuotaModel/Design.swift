@@ -90,7 +90,8 @@ public struct Design: Codable, Sendable, Equatable {
     /// Align policy reloads and background begin dates to wall-clock boundaries of this many
     /// minutes (every device at :00, :15, ...); `nil` leaves them where they fall.
     public var alignToWallClockMinutes: Double?
-    /// Random delay added to aligned times, 0 ... this many seconds.
+    /// Random delay added to aligned times, and to a policy reload `policyFollowsHours` moves to
+    /// an opening: each device's own, 0 ... this many seconds.
     public var jitterSeconds: Double = 0
     /// Whose data changes send the pushes of a design with the `push` trigger.
     public var pushes: PushScope = .perUser

@@ -65,6 +65,10 @@ package struct SimulationModel: Sendable {
     package let eventDays: [Int]
     /// For each counted minute, whether the calendar's open hours hold it (nil: no open hours).
     package let openMinutes: [Bool]?
+    /// Each counted UTC day's class for pooling the load of days alike (`LoadProjection`): 0 for
+    /// every day without open hours; with them, one class per set of session minutes in the UTC
+    /// day (a session moves with daylight saving), closed days among them, numbered from 0.
+    package let dayClasses: [Int]
     /// The calendar's open sessions over the whole simulated window, in UTC seconds of the
     /// simulation (nil: no open hours).
     let sessions: [(start: Double, end: Double)]?
@@ -137,6 +141,7 @@ package struct SimulationModel: Sendable {
         sessions = calendar.sessions(days: (1 - countedFirstDay)...(simulatedDays + 1 - countedFirstDay))?.map {
             (offset + $0.start, offset + $0.end)
         }
+        dayClasses = SimulationModel.dayClasses(sessions: calendar.sessions(days: 0...(h.days + 1)), days: h.days)
         openMinutes = calendar.sessions(days: 1...h.days).map { sessions in
             var open = [Bool](repeating: false, count: h.days * TimeUnits.minutesPerDay)
             for session in sessions {
@@ -165,6 +170,28 @@ package struct SimulationModel: Sendable {
         completeQuotaDays = max(0, (countedMinutes - quotaStartMinute) / TimeUnits.minutesPerDay)
         rollingQuotaDay = scenario.quotas.dayWindow == .rolling24h
 
+    }
+
+    /// Classes of the counted UTC days by the minutes of the sessions that overlap them (all 0
+    /// without sessions); `sessions` in seconds from UTC midnight of day 1.
+    static func dayClasses(sessions: [OpenHours.Session]?, days: Int) -> [Int] {
+        guard let sessions else { return [Int](repeating: 0, count: days) }
+        var keys = [[Int]](repeating: [], count: days)
+        for session in sessions {
+            let first = Int((session.start / .secondsPerMinute).rounded(.up))
+            let end = Int((session.end / .secondsPerMinute).rounded(.up))
+            guard first < end, end > 0 else { continue }
+            for day in (max(first, 0) / TimeUnits.minutesPerDay)...((end - 1) / TimeUnits.minutesPerDay) where day < days {
+                let dayStart = day * TimeUnits.minutesPerDay
+                keys[day] += [max(first, dayStart) - dayStart, min(end, dayStart + TimeUnits.minutesPerDay) - dayStart]
+            }
+        }
+        var index = [[Int]: Int]()
+        return keys.map { key in
+            if let i = index[key] { return i }
+            index[key] = index.count
+            return index.count - 1
+        }
     }
 
     /// Each content key's data changes over the simulated window and the day before it, in UTC

@@ -63,21 +63,29 @@ package struct LoadProjection: Sendable {
         let b = Double(max(model.design.requestsPerFetch, 1))
         batch = b
         let disturbed = LoadProjection.disturbedMinutes(model: model)
-        var pooledSum = [Double](repeating: 0, count: TimeUnits.minutesPerDay)
-        var pooledOdd = [Double](repeating: 0, count: TimeUnits.minutesPerDay)
-        var pooledDays = [Double](repeating: 0, count: TimeUnits.minutesPerDay)
+        // Days alike are pooled together: every day, or with open hours the days of each session
+        // (its UTC minutes: a session moves an hour with daylight saving) and the closed days.
+        let perDay = TimeUnits.minutesPerDay
+        let dayClass = model.dayClasses
+        let classes = (dayClass.max() ?? 0) + 1
+        var pooledSum = [[Double]](repeating: [Double](repeating: 0, count: perDay), count: classes)
+        var pooledOdd = pooledSum
+        var pooledDays = pooledSum
         for t in 0..<minutes where !disturbed[t] {
-            pooledSum[t % TimeUnits.minutesPerDay] += Double(sample[t])
-            pooledOdd[t % TimeUnits.minutesPerDay] += Double(oddUsersSample?[t] ?? 0)
-            pooledDays[t % TimeUnits.minutesPerDay] += 1
+            let c = dayClass[t / perDay]
+            pooledSum[c][t % perDay] += Double(sample[t])
+            pooledOdd[c][t % perDay] += Double(oddUsersSample?[t] ?? 0)
+            pooledDays[c][t % perDay] += 1
         }
-        let halves =
-            oddUsersSample != nil && sampleUsers >= 2
-            ? LoadProjection.halvesDispersion(all: pooledSum, odd: pooledOdd, users: sampleUsers, batch: b) : nil
-        let (ordinary, special, dispersion) = LoadProjection.denoised(
-            pooledSum: pooledSum, pooledDays: pooledDays, users: n,
-            batch: b, dispersion: halves)
-        let ordinaryMeans = (0..<minutes).map { t in ordinary[t % TimeUnits.minutesPerDay] ?? 0 }
+        let pooled = (0..<classes).map { c in
+            let halves =
+                oddUsersSample != nil && sampleUsers >= 2
+                ? LoadProjection.halvesDispersion(all: pooledSum[c], odd: pooledOdd[c], users: sampleUsers, batch: b) : nil
+            return LoadProjection.denoised(pooledSum: pooledSum[c], pooledDays: pooledDays[c], users: n, batch: b, dispersion: halves)
+        }
+        let dispersion = pooled.map(\.dispersion).max() ?? 1
+        let ordinaryMeans = (0..<minutes).map { t in pooled[dayClass[t / perDay]].means[t % perDay] ?? 0 }
+        let standsOut = { (t: Int) in pooled[dayClass[t / perDay]].standsOut[t % perDay] }
         var means = ordinaryMeans
         // Around an outage: the ordinary mean plus the sample's excess over it, the excess
         // denoised within each stretch between the outage's start, end and recovery end. The
@@ -94,8 +102,8 @@ package struct LoadProjection: Sendable {
             }
             var end = t
             while end < minutes && disturbed[end] && segment[end] == segment[t] { end += 1 }
-            let calm = (t..<end).filter { !special[$0 % TimeUnits.minutesPerDay] }
-            let peaks = (t..<end).filter { special[$0 % TimeUnits.minutesPerDay] }
+            let calm = (t..<end).filter { !standsOut($0) }
+            let peaks = (t..<end).filter { standsOut($0) }
             let smoothed = LoadProjection.smoothedExcess(
                 at: calm, sample: sample, ordinary: ordinaryMeans, users: n,
                 batch: b, threshold: threshold)

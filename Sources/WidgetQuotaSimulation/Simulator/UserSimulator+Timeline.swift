@@ -93,7 +93,10 @@ extension UserSimulator {
     @inline(__always) package mutating func policyTime(after t: Double) -> Double {
         let time = honouredPolicyTime(after: t)
         guard constants.policyFollowsHours, time < .infinity else { return time }
-        return workspace.nextOpen(utc: utc(time)) + utcOffset
+        let at = utc(time)
+        let open = workspace.nextOpen(utc: at)
+        // Moved to an opening: every device asks for it, each at its own delay after it.
+        return open == at ? time : open + openingPhase + utcOffset
     }
 
     /// The policy's time, before the calendar's hours move it.

@@ -47,6 +47,9 @@ package struct UserSimulator<Observer: SimulationObserver> {
     let endLocal: Double
     /// This device's fixed offset from the wall-clock boundaries (aligned designs with jitter).
     package let wallClockPhase: Double
+    /// This device's fixed delay after an opening for a policy reload the open hours moved there
+    /// (0 ... `jitterSeconds`).
+    let openingPhase: Double
     /// When in its day this device's reload budget renews.
     let budgetRenewalPhase: Double
     /// When in its local day this device goes idle for the night, and for how long (see `afterIdle(_:)`).
@@ -136,6 +139,7 @@ package struct UserSimulator<Observer: SimulationObserver> {
         var phaseRandom = RandomStream(seed: seed, .phases, run, u)
         budgetRenewalPhase = phaseRandom.uniform() * .secondsPerDay
         wallClockPhase = constants.aligned ? min(constants.jitterSeconds, constants.alignPeriod) * phaseRandom.uniform() : 0
+        openingPhase = constants.policyFollowsHours ? constants.jitterSeconds * phaseRandom.uniform() : 0
         schedule.budgetRenewal = budgetRenewalPhase
 
         let days = constants.simulatedDays

@@ -17,6 +17,9 @@ public struct GrowthPlan: Codable, Sendable, Equatable {
     /// The first month whose mean cost is over the budget (nil: within it through the plan, or no
     /// budget, or no price).
     public var overBudgetInMonth: Int?
+    /// The first month with no cost because no listed plan or tier carries it, after months that
+    /// had one (nil: every month priced, or none): the budget cannot be judged from then on.
+    public var unpricedFromMonth: Int?
 
     /// One month of the launch.
     public struct Month: Codable, Sendable, Equatable {
@@ -98,9 +101,14 @@ package struct GrowthPlanner {
             }
         // Billed per request or credit: units billed per request simulated (credits, failures unbilled).
         let pricing = result.scenario.api.pricing.flatMap { $0.per == .token ? nil : $0 }
-        let unitsPerRequest = reference.flatMap { r in
-            r.cost?.unitsPerMonth.map { $0.mean / max(r.totalRequestsPerMonth.mean, .leastNormalMagnitude) }
-        }
+        // From the largest population that has a bill (one beyond every plan has none), else
+        // the pricing's own units per request.
+        let billedRow = rows.filter { $0.cost?.unitsPerMonth != nil }.max { $0.users < $1.users }
+        let unitsPerRequest =
+            billedRow.flatMap { r in
+                r.cost?.unitsPerMonth.map { $0.mean / max(r.totalRequestsPerMonth.mean, .leastNormalMagnitude) }
+            }
+            ?? pricing.map { $0.unitsPerRequest(keys: reference?.backend == nil ? content.keysPerUser : 1) }
         for (i, n) in months.enumerated() {
             let listed = rows.first { $0.users == n }
             let requests = listed?.totalRequestsPerMonth.mean ?? perUser * scale(n)
@@ -133,6 +141,9 @@ package struct GrowthPlanner {
         if let budget = result.scenario.targets.maxCostPerMonth {
             plan.maxCostPerMonth = budget
             plan.overBudgetInMonth = plan.months.first { ($0.cost ?? 0) > budget }?.month
+        }
+        if let firstPriced = plan.months.firstIndex(where: { $0.cost != nil }) {
+            plan.unpricedFromMonth = plan.months[firstPriced...].first { $0.cost == nil }?.month
         }
         plan.tiers = tiers.map { tier in
             let maxUsers = result.headroom.first { $0.design == design && $0.tier == tier.name }?.maxUsers

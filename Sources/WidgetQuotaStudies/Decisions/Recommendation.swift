@@ -42,9 +42,10 @@ public struct Recommendation: Codable, Sendable, Equatable {
         public var cheapestWithinStaleness: String?
         /// When none is within every limit: which limits conflict, and by how much.
         public var infeasibility: Infeasibility?
-        /// What set `design` ahead of the next design within every limit: `cost`, or `requests`
-        /// when their costs are equal (`equalCost`) or unknown (`noPrice`): the one with fewer
-        /// requests, more headroom, is named. Nil when fewer than two are within every limit.
+        /// What set `design` ahead of the next design within every limit: `cost`; or, when their
+        /// costs are equal (`equalCost`) or unknown (`noPrice`), headroom: the one whose plan holds
+        /// the most users, then the one with fewer billed units (credits or requests). Nil when
+        /// fewer than two are within every limit.
         public var decidedBy: String?
     }
 
@@ -262,6 +263,18 @@ package struct RecommendationStudy: Sendable {
             withinBudget: withinBudget(r, targets))
     }
 
+    /// The most users the plan or tier a row needs holds for its design (`Int.max` beyond the
+    /// largest population searched, 0 when it needs none that is listed).
+    package static func headroom(_ r: DesignResult, _ result: SimulationResult) -> Int {
+        guard let tier = r.requiredTier,
+            let h = result.headroom.first(where: { $0.design == r.design && $0.tier == tier })
+        else { return r.requiredTier == nil ? 0 : .max }
+        return h.maxUsers ?? .max
+    }
+
+    /// What the API counts a month: credits (or billed requests) where it bills them, else requests.
+    static func billedUnits(_ r: DesignResult) -> Double { r.cost?.unitsPerMonth?.mean ?? r.totalRequestsPerMonth.mean }
+
     /// Mean cost a month, or requests when the model has no price: what "cheapest" compares.
     static func price(_ r: DesignResult) -> Double { r.cost?.perMonth.mean ?? r.totalRequestsPerMonth.mean }
 
@@ -272,10 +285,14 @@ package struct RecommendationStudy: Sendable {
         let populations = Array(Set(result.results.map(\.users))).sorted()
         return populations.map { users in
             let rows = result.results.filter { $0.users == users && order[$0.design] != nil }
-            // Cheaper first; at an equal (or unknown) cost, fewer requests: more headroom on the same plan.
+            // Cheaper first; at an equal (or unknown) cost, the plan that holds the most users
+            // (a design that outgrows it soon is no bargain), then fewer billed units: more
+            // headroom on the same plan.
             func cheaper(_ a: DesignResult, _ b: DesignResult) -> Bool {
                 if price(a) != price(b) { return price(a) < price(b) }
-                let (x, y) = (a.totalRequestsPerMonth.mean, b.totalRequestsPerMonth.mean)
+                let (ha, hb) = (headroom(a, result), headroom(b, result))
+                if ha != hb { return ha > hb }
+                let (x, y) = (billedUnits(a), billedUnits(b))
                 return x != y ? x < y : order[a.design]! < order[b.design]!
             }
             let inTier = rows.filter { withinTier($0, maxTier: targets.maxTier, tiers: tiers) }

@@ -75,6 +75,10 @@ package struct GrowthSection {
                 sentences.append(
                     "**Over the \(money) budget "
                         + (month == 1 ? "from month 1**" : "in month \(month)**") + " (\(ReportFormat.money(cost)) a month).")
+            } else if let unpriced = plan.unpricedFromMonth {
+                sentences.append(
+                    "Within the \(money) budget through month \(unpriced - 1); from month \(unpriced) no listed plan carries it, "
+                        + "so its cost is not known.")
             } else {
                 sentences.append("Within the \(money) budget through month \(plan.months.count).")
             }

@@ -25,6 +25,21 @@ package struct RecommendationSection {
         return exceeds ? "above " + (tiers.last?.name ?? "every tier") : "no tier checked"
     }
 
+    /// Why the first of two designs on equal bills is named: its plan holds more users, or it
+    /// spends fewer of the units the limits count.
+    func equalCostReason(_ design: String, _ other: String?, _ users: Int) -> String {
+        guard let other, let a = row(design, users), let b = row(other, users) else {
+            return "leaves more headroom on the same plan."
+        }
+        let (ha, hb) = (RecommendationStudy.headroom(a, result), RecommendationStudy.headroom(b, result))
+        if ha != hb {
+            func holds(_ n: Int) -> String { n == .max ? "beyond the most users searched" : "up to " + ReportFormat.users(n) + " users" }
+            return "its plan holds \(holds(ha)) against \(holds(hb)) for \(other): more headroom as users grow."
+        }
+        let unit = result.scenario.api.pricing.map(\.unitName) ?? "requests"
+        return "spends fewer \(unit): more headroom on the same plan."
+    }
+
     func row(_ design: String, _ users: Int) -> DesignResult? {
         result.results.first { $0.design == design && $0.users == users }
     }
@@ -81,7 +96,7 @@ package struct RecommendationSection {
                 if !others.isEmpty { line += " Also within \(every): \(others.joined(separator: ", "))." }
                 switch choice.decidedBy {
                 case "equalCost":
-                    line += " It costs what \(others.first ?? "the next") costs, and sends fewer requests: more headroom on the same plan."
+                    line += " It costs what \(others.first ?? "the next") costs, and " + equalCostReason(design, others.first, choice.users)
                 case "noPrice": line += " With no price known, fewer requests decide."
                 default: break
                 }

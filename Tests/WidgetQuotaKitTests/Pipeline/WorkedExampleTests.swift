@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import WidgetQuotaKit
+import WidgetQuotaModel
+import WidgetQuotaReporting
+import WidgetQuotaSimulation
+import WidgetQuotaStudies
+import WidgetQuotaTestSupport
+
+/// The worked example of a market-data widget (`docs/examples/tickerboard.json`) against the
+/// arithmetic `docs/examples/tickerboard.md` does by hand.
+@Suite("Worked example: Tickerboard")
+struct WorkedExampleTests {
+    static func report(growth: Bool = false) throws -> SimulationReport {
+        var s = try ScenarioLoader.load(path: Fixtures.packageURL("docs/examples/tickerboard.json").path)
+        s.horizon.runs = 4
+        if !growth { s.horizon.growth = nil }
+        var job = try SimulationJob(scenario: s, threads: 2)
+        job.sensitivity = false
+        return try job.run()
+    }
+
+    /// Followed symbols by hand: Σ over 3,000 symbols of 1 − (1 − share)^(5 N), shares ∝ 1 ÷ rank.
+    static func followed(users: Int) -> Double {
+        let harmonic = (1...3_000).reduce(0.0) { $0 + 1 / Double($1) }
+        return (1...3_000).reduce(0.0) { sum, k in sum + 1 - pow(1 - 1 / Double(k) / harmonic, 5 * Double(users)) }
+    }
+
+    @Test("The backend polls each followed symbol 78 times a trading day, 21 trading days; its busiest minute is a fifth of them")
+    func backendArithmetic() throws {
+        let r = try Self.report().result
+        for users in [2_000, 20_000] {
+            let row = try #require(r.results.first { $0.design == "backend-poll-5" && $0.users == users })
+            let f = Self.followed(users: users)
+            // 9:30–16:00 is 390 minutes, every 5 minutes 78 polls; March 2027 to the 30th has 21
+            // trading days (22 weekdays, Good Friday closed).
+            #expect(abs(row.totalRequestsPerMonth.mean / (f * 78 * 21) - 1) < 0.001)
+            #expect(abs(row.load.peakRequestsPerMinute.mean - (f / 5).rounded(.up)) <= 1)
+            #expect(row.requiredTier == "pro-1597" && row.cost?.perMonth.mean == 229)
+        }
+    }
+
+    @Test("The widget's five-symbol fetch costs five credits; at an equal bill the plan that holds more users is chosen")
+    func directArithmetic() throws {
+        let report = try Self.report()
+        let r = report.result
+        let direct = try #require(r.results.first { $0.design == "widget-direct" && $0.users == 2_000 })
+        let credits = try #require(direct.cost?.unitsPerMonth?.mean)
+        // Five credits a request, failed requests unbilled.
+        let ratio = credits / direct.totalRequestsPerMonth.mean
+        #expect(ratio > 5 * 0.97 && ratio <= 5, "\(ratio)")
+        #expect(direct.requiredTier == "pro-1597" && direct.cost?.perMonth.mean == 229)
+        let choice = try #require(report.recommendation?.choices.first { $0.users == 2_000 })
+        #expect(choice.design == "backend-poll-5" && choice.decidedBy == "equalCost", "\(choice)")
+        let atScale = try #require(r.results.first { $0.design == "widget-direct" && $0.users == 20_000 })
+        #expect(atScale.exceedsEveryTier)
+    }
+
+    @Test("The growth plan bills the months a plan carries and does not call the rest within the budget")
+    func growthStopsAtThePlan() throws {
+        let report = try Self.report(growth: true)
+        let plan = try #require(report.growth.first { $0.design == "widget-direct" })
+        // The first month beyond the users pro-1597 holds (from the headroom table) has no plan.
+        let holds = try #require(report.result.headroom.first { $0.design == "widget-direct" && $0.tier == "pro-1597" }?.maxUsers)
+        let first = try #require(plan.months.first { $0.users > holds }?.month)
+        #expect(first > 1)
+        #expect(plan.unpricedFromMonth == first, "\(plan.months.map(\.cost))")
+        #expect(plan.months.prefix(first - 1).allSatisfy { $0.cost == 229 })
+        #expect(plan.months.dropFirst(first - 1).allSatisfy { $0.cost == nil })
+        #expect(plan.overBudgetInMonth == nil)
+        let backend = try #require(report.growth.first { $0.design == "backend-poll-5" })
+        #expect(backend.unpricedFromMonth == nil && backend.months.allSatisfy { $0.cost == 229 })
+    }
+}
