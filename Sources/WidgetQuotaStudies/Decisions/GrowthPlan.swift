@@ -32,6 +32,9 @@ public struct GrowthPlan: Codable, Sendable, Equatable {
         public var method: String
         /// All users' requests in the month, mean over runs.
         public var requests: Double
+        /// For an API billed per credit: the credits billed in the month (failed requests are
+        /// not billed); nil otherwise.
+        public var credits: Double?
         /// USD for the month, mean over runs (nil when the model has no price).
         public var cost: Double?
         /// USD from month 1 to this one.
@@ -133,10 +136,13 @@ package struct GrowthPlanner {
                 }
             }
             if let cost { cumulative = (cumulative ?? 0) + cost }
-            plan.months.append(
-                .init(
-                    month: i + 1, users: n, method: listed?.method ?? "projected", requests: requests, cost: cost,
-                    cumulativeCost: cost == nil ? nil : cumulative, tier: tier, exceedsEveryTier: tier == nil && !tiers.isEmpty))
+            var month = GrowthPlan.Month(
+                month: i + 1, users: n, method: listed?.method ?? "projected", requests: requests, cost: cost,
+                cumulativeCost: cost == nil ? nil : cumulative, tier: tier, exceedsEveryTier: tier == nil && !tiers.isEmpty)
+            if pricing?.per == .credit, let unitsPerRequest {
+                month.credits = listed?.cost?.unitsPerMonth?.mean ?? requests * unitsPerRequest
+            }
+            plan.months.append(month)
         }
         if let budget = result.scenario.targets.maxCostPerMonth {
             plan.maxCostPerMonth = budget

@@ -12,8 +12,12 @@ extension Recommendation {
         public var fewestFetchesPerUserDay: Int
         /// Those fetches' paid requests a month at this population.
         public var requestsPerMonthAtBound: Double
-        /// Their cost a month (nil: no price).
+        /// Their cost a month (nil: no price; for an API billed per request or credit, what paying
+        /// as you go bills, nil when only plans bill, since their limits per minute are not known here).
         public var costPerMonthAtBound: Double?
+        /// For an API billed per credit: those requests' credits a month (a device's fetch asks
+        /// for every key its user follows); nil otherwise.
+        public var creditsPerMonthAtBound: Double?
         /// The least each limit would have to give for a compared design to fit, the others held:
         /// here the budget (USD a month).
         public var budgetNeeded: Relaxation?
@@ -84,16 +88,26 @@ extension RecommendationStudy {
             widgetHours: s.population.activity.widget, targetMinutes: s.population.freshnessTargetMinutes,
             maxStaleShare: targets.maxStaleShare)
         let requests = Double(k) * Double(s.horizon.days) * Double(users)
-        // The price of one request, from a compared design that calls the API from each device.
-        let perRequest = rows.first { r in
-            r.backend == nil && (r.cost?.perMonth.mean ?? 0) > 0 && r.totalRequestsPerMonth.mean > 0
-        }.flatMap { r in r.cost.map { $0.perMonth.mean / r.totalRequestsPerMonth.mean } }
+        var cost: Double?
+        var credits: Double?
+        if let pricing = s.api.pricing, pricing.per != .token {
+            // Billed per request or credit: the volume as the provider counts it, paid as you go.
+            let units = requests * pricing.unitsPerRequest(keys: s.content.keysPerUser)
+            if pricing.per == .credit { credits = units }
+            let days = max(s.horizon.days, 1)
+            cost = pricing.bill(dailyUnits: [Double](repeating: units / Double(days), count: days), monthlyUnits: units, plan: nil)
+        } else {
+            // The price of one request, from a compared design that calls the API from each device.
+            cost = rows.first { r in
+                r.backend == nil && (r.cost?.perMonth.mean ?? 0) > 0 && r.totalRequestsPerMonth.mean > 0
+            }.flatMap { r in r.cost.map { $0.perMonth.mean / r.totalRequestsPerMonth.mean * requests } }
+        }
         func cheapest(_ candidates: [DesignResult]) -> DesignResult? { candidates.min { price($0) < price($1) } }
         let inTier = { (r: DesignResult) in withinTier(r, maxTier: targets.maxTier, tiers: tiers) }
         let fresh = { (r: DesignResult) in withinStaleness(r, targets) }
         let budget = { (r: DesignResult) in withinBudget(r, targets) }
         var out = Recommendation.Infeasibility(
-            fewestFetchesPerUserDay: k, requestsPerMonthAtBound: requests, costPerMonthAtBound: perRequest.map { $0 * requests })
+            fewestFetchesPerUserDay: k, requestsPerMonthAtBound: requests, costPerMonthAtBound: cost, creditsPerMonthAtBound: credits)
         if targets.maxCostPerMonth != nil, let r = cheapest(rows.filter { inTier($0) && fresh($0) }), let cost = r.cost?.perMonth.mean {
             out.budgetNeeded = .init(design: r.design, value: cost)
         }

@@ -25,6 +25,8 @@ public struct Recommendation: Codable, Sendable, Equatable {
     public var changes: [Change]
     /// What the simulation shows is wasteful or broken, per compared design.
     public var flags: [Flag]
+    /// With a growth plan: the design that lasts the plan within every limit at the least cost.
+    public var overGrowth: GrowthChoice?
 
     /// The answer at one population.
     public struct Choice: Codable, Sendable, Equatable {
@@ -159,6 +161,7 @@ package struct RecommendationStudy: Sendable {
             freshnessTargetMinutes: scenario.population.freshnessTargetMinutes, ownDesign: ownDesign?.name ?? "",
             choices: Self.choices(result: result, designs: designs.map(\.name), targets: targets), changes: [],
             flags: Self.flags(designs: designs, result: result, scenario: scenario))
+        recommendation.overGrowth = Self.growthChoice(result: result, designs: designs.map(\.name), targets: targets)
         guard let own = ownDesign else { return recommendation }
         recommendation.changes = plannedChanges(result: result).map { change in
             let after = batch.rows(change.design)

@@ -71,4 +71,34 @@ struct WorkedExampleTests {
         let backend = try #require(report.growth.first { $0.design == "backend-poll-5" })
         #expect(backend.unpricedFromMonth == nil && backend.months.allSatisfy { $0.cost == 229 })
     }
+
+    @Test("Over the growth plan the backend is chosen: it stays on its $229 plan every month, the widget outgrows it")
+    func growthChoice() throws {
+        let report = try Self.report(growth: true)
+        let choice = try #require(report.recommendation?.overGrowth)
+        #expect(choice.months == 12)
+        #expect(choice.design == "backend-poll-5" && choice.lastsThePlan)
+        let backend = try #require(choice.designs.first { $0.design == "backend-poll-5" })
+        #expect(backend.cumulativeCost == 229 * 12 && backend.outgrowsTierInMonth == nil && backend.overBudgetInMonth == nil)
+        let direct = try #require(choice.designs.first { $0.design == "widget-direct" })
+        let plan = try #require(report.growth.first { $0.design == "widget-direct" })
+        #expect(direct.outgrowsTierInMonth == plan.unpricedFromMonth)
+        #expect(direct.lastMonthWithin == (plan.unpricedFromMonth ?? 13) - 1)
+        #expect(direct.cumulativeCost == 229 * Double(direct.lastMonthWithin))
+    }
+
+    @Test("The infeasibility bound states credits beside requests for an API billed per credit")
+    func boundInCredits() throws {
+        var s = try ScenarioLoader.load(path: Fixtures.packageURL("docs/examples/tickerboard.json").path)
+        s.horizon.runs = 2
+        s.horizon.growth = nil
+        s.targets.maxStaleShare = 0.01
+        var job = try SimulationJob(scenario: s, threads: 2)
+        job.sensitivity = false
+        let report = try job.run()
+        let why = try #require(report.recommendation?.choices.first?.infeasibility)
+        // Five credits for each request a device's fetch sends; only plans bill, so no cost.
+        #expect(why.creditsPerMonthAtBound == why.requestsPerMonthAtBound * 5)
+        #expect(why.costPerMonthAtBound == nil)
+    }
 }

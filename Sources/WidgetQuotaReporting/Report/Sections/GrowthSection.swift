@@ -108,13 +108,16 @@ package struct GrowthSection {
         intro += methodText().trimmingCharacters(in: .whitespaces)
         let tierText = VerdictBuilder(result: result, withoutOutages: nil)
         let designs = plans.map { plan in
-            var table = MarkdownTable(["Month", "Users", "Requests", "Cost", "Cost so far", "Tier needed"])
+            let credits = plan.months.contains { $0.credits != nil }
+            var table = MarkdownTable(
+                ["Month", "Users", "Requests"] + (credits ? ["Credits"] : []) + ["Cost", "Cost so far", "Tier needed"])
             for m in plan.months {
-                table.append([
-                    String(m.month), ReportFormat.users(m.users), ReportFormat.whole(m.requests),
-                    m.cost.map(ReportFormat.money) ?? "–", m.cumulativeCost.map(ReportFormat.money) ?? "–",
-                    result.scenario.quotas.tiers.isEmpty ? "–" : tierText.tierText(m.tier),
-                ])
+                table.append(
+                    [String(m.month), ReportFormat.users(m.users), ReportFormat.whole(m.requests)]
+                        + (credits ? [m.credits.map(ReportFormat.whole) ?? "–"] : []) + [
+                            m.cost.map(ReportFormat.money) ?? "–", m.cumulativeCost.map(ReportFormat.money) ?? "–",
+                            result.scenario.quotas.tiers.isEmpty ? "–" : tierText.tierText(m.tier),
+                        ])
             }
             return (plan.design + (plan.design == result.method.baseline ? " (the baseline)" : ""), table, runsOutText(plan))
         }

@@ -127,6 +127,7 @@ package struct RecommendationSection {
             choices.append(line)
         }
         var blocks: [PageBlock] = [.paragraph(intro), .bullets(choices)]
+        if let growth = r.overGrowth { blocks.append(.paragraph(growthText(growth))) }
         let own = Set(result.scenario.designs.map(\.name))
         if !own.isEmpty && DesignPresets.all.contains(where: { !result.method.designs.contains($0.name) })
             && r.choices.contains(where: { $0.design == nil })
@@ -137,6 +138,35 @@ package struct RecommendationSection {
         return blocks + changes() + flags()
     }
 
+    /// The choice over the growth plan, and how each other design fares in it.
+    func growthText(_ g: Recommendation.GrowthChoice) -> String {
+        let users = result.scenario.horizon.growth?.users ?? []
+        var text = "**Over the growth plan** (\(g.months) months"
+        if let first = users.first, let last = users.last { text += ", \(ReportFormat.users(first)) to \(ReportFormat.users(last)) users" }
+        text += "): "
+        func fate(_ o: Recommendation.GrowthChoice.Outlook) -> String {
+            var words = [String]()
+            if let m = o.outgrowsTierInMonth { words.append("outgrows the tier limit in month \(m)") }
+            if let m = o.overBudgetInMonth, m < (o.outgrowsTierInMonth ?? .max) { words.append("leaves the budget in month \(m)") }
+            if words.isEmpty { words.append("stays within every limit through month \(g.months)") }
+            var sentence = words.joined(separator: " and ")
+            if let cost = o.cumulativeCost, o.lastMonthWithin > 0 {
+                sentence += " (\(ReportFormat.money(cost)) over \(o.lastMonthWithin == 1 ? "month 1" : "months 1–\(o.lastMonthWithin)"))"
+            }
+            return sentence
+        }
+        guard let chosen = g.designs.first, let design = g.design else {
+            return text
+                + (g.designs.isEmpty
+                    ? "no compared design is within the staleness limit."
+                    : "no compared design within the staleness limit stays within the tier limit and the budget even in month 1.")
+        }
+        text += g.lastsThePlan ? "**\(design)** \(fate(chosen))" : "none lasts the plan; **\(design)** lasts longest: it \(fate(chosen))"
+        let others = g.designs.dropFirst().map { "\($0.design) \(fate($0))" }
+        if !others.isEmpty { text += "; " + others.joined(separator: "; ") }
+        return text + "."
+    }
+
     /// Which limits conflict and by how much: the fetching the freshness target needs at the
     /// least, what that costs, the least each limit would have to give, and a backend.
     func infeasibilityText(_ why: Recommendation.Infeasibility) -> String {
@@ -145,6 +175,7 @@ package struct RecommendationSection {
             "No design where each phone calls the API can keep content within \(target) min at "
             + "\(NumberText.percent(1 - r.maxStaleShare, digits: 0)) of glances with fewer than **\(why.fewestFetchesPerUserDay) fetches a user-day**, "
             + "even with every fetch timed just before the user looks: \(ReportFormat.short(why.requestsPerMonthAtBound)) requests a month"
+        if let credits = why.creditsPerMonthAtBound { text += " (\(ReportFormat.short(credits)) credits)" }
         if let cost = why.costPerMonthAtBound { text += ", **\(ReportFormat.money(cost)) a month**" }
         text += "."
         var relax = [String]()
