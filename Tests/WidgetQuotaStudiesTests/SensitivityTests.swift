@@ -28,4 +28,37 @@ import WidgetQuotaTestSupport
         #expect(direct.requestsAtHigh > direct.requestsAtLow)
         #expect(cache.swing < direct.swing / 10)
     }
+
+    @Test("Output tokens move a language model's cost, not its requests: they lead what moves the decision")
+    func tokensMoveTheDecision() throws {
+        let s = Self.analysis("direct")
+        let tokens = try #require(s.drivers.first { $0.assumption == "api.outputTokensPerRequest" })
+        #expect(tokens.swing == 0, "tokens do not change the requests")
+        let costAtLow = try #require(tokens.costAtLow)
+        let costAtHigh = try #require(tokens.costAtHigh)
+        #expect(costAtHigh > costAtLow * 1.5)
+        #expect(s.decisionDrivers.contains { $0.assumption == "api.outputTokensPerRequest" })
+        // Every decision driver moves the tier or the cost by the decisive share.
+        let central = try #require(s.centralCost)
+        #expect(
+            s.decisionDrivers.allSatisfy { $0.movesTier == true || ($0.costSwing ?? 0) >= SensitivityResult.decisiveCostShare * central })
+    }
+
+    @Test("An assumption whose p5 or p95 crosses a plan's limit moves the tier, and leads the decision drivers")
+    func tierMoversLead() throws {
+        // The worked example's widget at 2,350 users: Pro 1597's 1,597 credits a minute hold about
+        // 2,400 users, so an assumption that adds a few percent to the busiest minute crosses the limit.
+        var scenario = try ScenarioLoader.load(path: Fixtures.packageURL("docs/examples/tickerboard.json").path)
+        scenario.horizon.growth = nil
+        let design = try #require(scenario.designs.first { $0.name == "widget-direct" })
+        let s = SensitivityAnalysis(scenario: scenario, design: design, users: 2_350, sampleUsers: 300, threads: 2).run()
+        #expect(s.centralTier == "pro-1597")
+        let first = try #require(s.decisionDrivers.first)
+        #expect(first.movesTier == true)
+        #expect(first.tierAtLow == nil || first.tierAtHigh == nil, "one side needs more than any listed plan")
+        // The same assumption, the widest request swing among those that move the tier.
+        let movers = s.drivers.filter { $0.movesTier == true }
+        #expect(movers.contains { $0.assumption == first.assumption })
+        #expect(s.drivers.filter { $0.movesTier == false }.allSatisfy { $0.tierAtLow == "pro-1597" && $0.tierAtHigh == "pro-1597" })
+    }
 }

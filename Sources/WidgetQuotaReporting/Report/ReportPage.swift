@@ -251,6 +251,8 @@ struct ReportPage {
             title: SensitivitySection.title,
             blocks: [
                 .paragraph(section.intro), chart(ReportCharts.File.sensitivity), .table(section.table(), label: SensitivitySection.title),
+                section.decisionIntro.map { PageBlock.paragraph($0) },
+                section.decisionTable().map { PageBlock.table($0, label: "What moves the decision") },
             ]
             .compactMap { $0 })
     }

@@ -24,6 +24,31 @@ public struct SensitivityResult: Codable, Sendable, Equatable {
     public var noise: Double?
     /// `noise` as a share of the central value.
     public var noiseShare: Double?
+    /// The tier or plan `users` users need with every assumption central (nil: none listed is
+    /// enough, or no tiers).
+    public var centralTier: String?
+    /// Their cost a month with every assumption central (nil: no price).
+    public var centralCost: Double?
+
+    /// A cost swing that moves the decision: this share of the central cost.
+    public static let decisiveCostShare = 0.05
+
+    /// What moves the decision rather than the total: the assumptions whose p5 or p95 changes
+    /// the tier or plan needed, then those that swing the cost by `decisiveCostShare` of it or
+    /// more (output tokens move the cost of a language model, not its requests), each group the
+    /// widest cost swing first.
+    public var decisionDrivers: [Driver] {
+        let centralCost = self.centralCost ?? 0
+        func decisive(_ d: Driver) -> Bool {
+            d.movesTier == true || (centralCost > 0 && (d.costSwing ?? 0) >= Self.decisiveCostShare * centralCost)
+        }
+        return drivers.enumerated().filter { decisive($0.element) }.sorted { a, b in
+            let (ta, tb) = (a.element.movesTier == true, b.element.movesTier == true)
+            if ta != tb { return ta }
+            let (x, y) = (a.element.costSwing ?? 0, b.element.costSwing ?? 0)
+            return x != y ? x > y : a.offset < b.offset
+        }.map(\.element)
+    }
 
     package init(
         design: String, users: Int, sampleUsers: Int, central: Double, drivers: [Driver], noise: Double? = nil, noiseShare: Double? = nil
@@ -68,6 +93,24 @@ public struct SensitivityResult: Codable, Sendable, Equatable {
         public var swingShare: Double
         /// True when the swing is at least `noiseMultiple` times the sample's noise (nil: noise not measured).
         public var exceedsNoise: Bool?
+        /// The tier or plan needed with the assumption at its p5 (nil: none listed is enough,
+        /// or no tiers).
+        public var tierAtLow: String?
+        /// The tier or plan needed with the assumption at its p95.
+        public var tierAtHigh: String?
+        /// The cost a month with the assumption at its p5 (nil: no price).
+        public var costAtLow: Double?
+        /// The cost a month with the assumption at its p95 (nil: no price).
+        public var costAtHigh: Double?
+        /// True when the tier or plan needed at p5 or p95 differs from the central one's (nil:
+        /// the scenario lists no tiers).
+        public var movesTier: Bool?
+
+        /// |costAtHigh − costAtLow| (nil unless both are priced).
+        public var costSwing: Double? {
+            guard let costAtLow, let costAtHigh else { return nil }
+            return abs(costAtHigh - costAtLow)
+        }
 
         package init(
             assumption: String, distribution: String, lowValue: Double, highValue: Double, requestsAtLow: Double, requestsAtHigh: Double,
@@ -131,6 +174,12 @@ package struct SensitivityAnalysis: Sendable {
         return small
     }
 
+    /// The tier and cost of one setting's row for the stated population.
+    struct Decision {
+        var tier: String?
+        var cost: Double?
+    }
+
     /// Runs every setting; `progress` is called once per finished setting (from any thread).
     package func run(progress: (@Sendable () -> Void)? = nil) -> SensitivityResult {
         let assumptions = uncertain
@@ -141,25 +190,34 @@ package struct SensitivityAnalysis: Sendable {
             }
         let design = self.design
         let users = Double(self.users)
-        let small = Self.reduced(scenario, sampleUsers: sampleUsers)
-        let half = small.horizon.users.count > 1 ? small.horizon.users[0] : nil
+        var reduced = Self.reduced(scenario, sampleUsers: sampleUsers)
+        let half = reduced.horizon.users.count > 1 ? reduced.horizon.users[0] : nil
+        let sampleCount = reduced.horizon.users.last ?? sampleUsers
+        // The stated population too, projected from the sample, for the tier and cost it needs.
+        let stated = self.users
+        if !reduced.horizon.users.contains(stated) { reduced.horizon.users = (reduced.horizon.users + [stated]).sorted() }
+        let small = reduced
+        let hasTiers = !small.quotas.tiers.isEmpty
         let sample = Double(sampleUsers)
         // Monthly requests of the whole sample and of its two halves, scaled to `users`.
-        let monthly = Parallel.map(count: settings.count, threads: threads) { i -> (all: Double, halves: (Double, Double)?) in
+        let monthly = Parallel.map(count: settings.count, threads: threads) {
+            i -> (all: Double, halves: (Double, Double)?, decision: Decision) in
             let setting = settings[i]
             let parameters = RunParameters(scenario: small) { path, distribution in
                 path == setting.path ? setting.value : distribution.central
             }
             let engine = MonteCarloEngine(scenario: small, designs: [design], threads: 1, parameters: { _ in parameters })
             let results = engine.run().results
-            let all = results.first { $0.users == small.horizon.users.last }?.requestsPerUserMonth.mean ?? .nan
+            let all = results.first { $0.users == sampleCount }?.requestsPerUserMonth.mean ?? .nan
+            let row = results.first { $0.users == stated }
+            let decision = Decision(tier: row?.requiredTier, cost: row?.cost?.perMonth.mean)
             var halves: (Double, Double)?
             if let half, let first = results.first(where: { $0.users == half })?.requestsPerUserMonth.mean {
                 let n = Double(half)
                 halves = (first * users, (all * sample - first * n) / (sample - n) * users)
             }
             progress?()
-            return (all * users, halves)
+            return (all * users, halves, decision)
         }
         let central = monthly[0].all
         // Half the difference between the halves' swings estimates the error of the full sample's swing.
@@ -172,20 +230,30 @@ package struct SensitivityAnalysis: Sendable {
             let low = monthly[1 + 2 * k].all
             let high = monthly[2 + 2 * k].all
             let swing = abs(high - low)
-            return .init(
+            var driver = SensitivityResult.Driver(
                 assumption: a.path, distribution: a.distribution.summary,
                 lowValue: settings[1 + 2 * k].value, highValue: settings[2 + 2 * k].value,
                 requestsAtLow: low, requestsAtHigh: high, swing: swing,
                 swingShare: central > 0 ? swing / central : 0,
                 exceedsNoise: noise.map { swing >= SensitivityResult.noiseMultiple * $0 })
+            let (atLow, atHigh) = (monthly[1 + 2 * k].decision, monthly[2 + 2 * k].decision)
+            driver.tierAtLow = atLow.tier
+            driver.tierAtHigh = atHigh.tier
+            driver.costAtLow = atLow.cost
+            driver.costAtHigh = atHigh.cost
+            if hasTiers { driver.movesTier = atLow.tier != monthly[0].decision.tier || atHigh.tier != monthly[0].decision.tier }
+            return driver
         }
         // Widest first; ties in scenario order (the sort is stable).
         let sorted = drivers.enumerated().sorted {
             $0.element.swing != $1.element.swing ? $0.element.swing > $1.element.swing : $0.offset < $1.offset
         }
-        return SensitivityResult(
+        var result = SensitivityResult(
             design: design.name, users: self.users, sampleUsers: sampleUsers, central: central,
             drivers: sorted.map(\.element), noise: noise,
             noiseShare: noise.map { central > 0 ? $0 / central : 0 })
+        result.centralTier = monthly[0].decision.tier
+        result.centralCost = monthly[0].decision.cost
+        return result
     }
 }

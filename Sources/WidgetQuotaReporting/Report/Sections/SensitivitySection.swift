@@ -34,9 +34,44 @@ struct SensitivitySection {
         return t
     }
 
+    /// What moves the decision rather than the total: the assumptions whose p5 or p95 changes
+    /// the tier or plan needed (nil when the scenario lists no tiers).
+    var decisionIntro: String? {
+        let s = sensitivity
+        guard s.drivers.contains(where: { $0.movesTier != nil || $0.costSwing != nil }) else { return nil }
+        let users = ReportFormat.users(s.users)
+        let central = (s.centralTier ?? "none of the listed tiers") + (s.centralCost.map { ", \(ReportFormat.money($0)) a month" } ?? "")
+        guard !s.decisionDrivers.isEmpty else {
+            return "**What moves the decision:** no assumption at its p5 or p95 changes the tier or plan \(users) users of "
+                + "\(s.design) need, or their cost by \(NumberText.percent(SensitivityResult.decisiveCostShare, digits: 0)) "
+                + "(\(central) with all central)."
+        }
+        return "**What moves the decision:** at its p5 or p95 each of these changes the tier or plan \(users) users of \(s.design) "
+            + "need, or their cost by \(NumberText.percent(SensitivityResult.decisiveCostShare, digits: 0)) or more "
+            + "(\(central) with all central); those that change the tier first, then the widest change in cost. "
+            + "Pin them down before choosing a plan."
+    }
+
+    /// One row per assumption that moves the tier or plan.
+    func decisionTable() -> MarkdownTable? {
+        let drivers = sensitivity.decisionDrivers
+        guard !drivers.isEmpty else { return nil }
+        var t = MarkdownTable(["Assumption", "Tier at p5", "Tier at p95", "Cost at p5", "Cost at p95"])
+        for d in drivers {
+            t.append([
+                "`\(d.assumption)`", d.tierAtLow ?? "none listed", d.tierAtHigh ?? "none listed",
+                d.costAtLow.map(ReportFormat.money) ?? "–", d.costAtHigh.map(ReportFormat.money) ?? "–",
+            ])
+        }
+        return t
+    }
+
     func markdown(chart: String?) -> String {
         var md = "## \(Self.title)\n\n" + intro + "\n\n"
         if let chart { md += "![Tornado: the swing in monthly requests from each assumption](\(chart))\n\n" }
-        return md + table().markdown
+        md += table().markdown
+        if let decision = decisionIntro { md += "\n" + decision + "\n" }
+        if let table = decisionTable() { md += "\n" + table.markdown }
+        return md
     }
 }
