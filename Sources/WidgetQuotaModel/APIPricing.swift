@@ -6,8 +6,9 @@ import WidgetQuotaSupport
 /// includes (`QuotaTier.monthlyFee`, `includedPerMonth`, `overagePerUnit`).
 ///
 /// A month is billed as the provider bills it, from the simulated volumes: pay as you go, the
-/// units above `freePerDay` each day, then above `freePerMonth`, at `pricePerUnit`; on a plan, its
-/// fee and the units beyond what it includes at its overage price.
+/// units above `freePerDay` each day, then above `freePerMonth`, at `pricePerUnit` (or, with
+/// `volumeTiers`, each unit at its volume band's price); on a plan, its fee and the units beyond
+/// what it includes at its overage price.
 public struct APIPricing: Codable, Sendable, Equatable {
     /// What the API counts and bills.
     public enum Unit: String, Codable, Sendable, CaseIterable {
@@ -35,6 +36,24 @@ public struct APIPricing: Codable, Sendable, Equatable {
     public var freePerMonth: Double = 0
     /// Where the prices come from and when they were read (a price page and its date).
     public var source: String = ""
+    /// Graduated prices by monthly volume, paying as you go (a maps API's price per call falls
+    /// past 100,000 calls a month): each billable unit of the month at the price of the band it
+    /// falls in, bands in ascending order, the last open-ended. Replaces `pricePerUnit` there.
+    public var volumeTiers: [VolumeTier]?
+
+    /// One band of graduated prices.
+    public struct VolumeTier: Codable, Sendable, Equatable {
+        /// The band holds the month's billable units up to this many (nil: no end).
+        public var upTo: Double?
+        /// USD per unit in the band.
+        public var pricePerUnit: Double
+
+        /// A band up to `upTo` units at `pricePerUnit`.
+        public init(upTo: Double?, pricePerUnit: Double) {
+            self.upTo = upTo
+            self.pricePerUnit = pricePerUnit
+        }
+    }
 
     /// Tokens priced by the price table: the pricing of a scenario that names none.
     public init() {}
@@ -54,7 +73,7 @@ public struct APIPricing: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case per, creditsPerRequest, creditsPerKey, pricePerUnit, freePerDay, freePerMonth, source
+        case per, creditsPerRequest, creditsPerKey, pricePerUnit, freePerDay, freePerMonth, source, volumeTiers
     }
 
     public init(from decoder: Decoder) throws {
@@ -67,6 +86,24 @@ public struct APIPricing: Codable, Sendable, Equatable {
         freePerDay = try c.value(.freePerDay, or: d.freePerDay)
         freePerMonth = try c.value(.freePerMonth, or: d.freePerMonth)
         source = try c.value(.source, or: d.source)
+        volumeTiers = try c.decodeIfPresent([VolumeTier].self, forKey: .volumeTiers)
+    }
+
+    /// USD for `units` billable units of a month paying as you go: graduated by `volumeTiers`,
+    /// else at `pricePerUnit` (nil: nothing prices them).
+    package func payAsYouGo(_ units: Double) -> Double? {
+        guard let bands = volumeTiers, !bands.isEmpty else { return pricePerUnit.map { units * $0 } }
+        var cost = 0.0
+        var below = 0.0
+        for band in bands {
+            let top = band.upTo ?? .infinity
+            let inBand = max(0, min(units, top) - below)
+            cost += inBand * band.pricePerUnit
+            below = top
+            if units <= top { return cost }
+        }
+        // Units beyond the last band's end: nothing prices them.
+        return nil
     }
 
     /// Billing units one request asking for `keys` content keys costs: its credits, or 1.
@@ -113,7 +150,7 @@ public struct APIPricing: Codable, Sendable, Equatable {
         let aboveDaily = Self.billedDays(dailyUnits: dailyUnits, monthlyUnits: monthlyUnits).reduce(0) { $0 + max(0, $1 - freePerDay) }
         let billable = max(0, aboveDaily - freePerMonth)
         guard billable > 0 else { return 0 }
-        return pricePerUnit.map { billable * $0 }
+        return payAsYouGo(billable)
     }
 }
 

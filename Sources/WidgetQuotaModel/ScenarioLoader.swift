@@ -85,6 +85,7 @@ public enum ScenarioLoader {
                 includedPerMonth: 1, overagePerUnit: 1)
         ]
         s.api.pricing = APIPricing(per: .credit, creditsPerKey: 1, pricePerUnit: 1)
+        s.api.pricing?.volumeTiers = [.init(upTo: 1, pricePerUnit: 1)]
         s.api.catalogue = ""
         s.targets.maxTier = ""
         s.targets.maxCostPerMonth = 1

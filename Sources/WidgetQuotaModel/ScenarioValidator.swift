@@ -190,6 +190,24 @@ package enum ScenarioValidator {
         if let p = s.api.pricing {
             v.number(p.creditsPerRequest, "api.pricing.creditsPerRequest", 1e-6...1e6)
             if let price = p.pricePerUnit { v.number(price, "api.pricing.pricePerUnit", 0...1_000) }
+            if let bands = p.volumeTiers {
+                v.count(bands.count, "api.pricing.volumeTiers", ListBounds.tiers, "bands")
+                v.check(!bands.isEmpty, "api.pricing.volumeTiers", "must hold at least one band (leave the key out for one price)")
+                var below = 0.0
+                for (i, band) in bands.enumerated() {
+                    let field = "api.pricing.volumeTiers[\(i)]"
+                    v.number(band.pricePerUnit, field + ".pricePerUnit", 0...1_000)
+                    if let top = band.upTo {
+                        v.number(top, field + ".upTo", 0...1e15)
+                        v.check(
+                            top > below, field + ".upTo",
+                            "must be above the band before it (\(NumberText.plain(below))), got \(NumberText.plain(top))")
+                        below = top
+                    } else {
+                        v.check(i == bands.count - 1, field + ".upTo", "only the last band may leave out upTo (no end)")
+                    }
+                }
+            }
             v.number(p.freePerDay, "api.pricing.freePerDay", 0...1e15)
             v.number(p.freePerMonth, "api.pricing.freePerMonth", 0...1e15)
             v.check(

@@ -64,6 +64,58 @@ struct APIPricingTests {
         }
     }
 
+    /// Graduated bands as a maps API writes them: up to 100,000 at $0.005, to 500,000 at
+    /// $0.004, beyond at $0.003.
+    static let graduated = [
+        APIPricing.VolumeTier(upTo: 100_000, pricePerUnit: 0.005), .init(upTo: 500_000, pricePerUnit: 0.004),
+        .init(upTo: nil, pricePerUnit: 0.003),
+    ]
+
+    @Test("Volume tiers price each unit of the month at its band's price, after the allowances")
+    func graduatedBands() throws {
+        var pricing = APIPricing(per: .request, freePerMonth: 10_000)
+        pricing.volumeTiers = Self.graduated
+        let days = [Double](repeating: 20_000, count: 30)
+        // 600,000 units, 590,000 billable: 100,000 × $0.005 + 400,000 × $0.004 + 90,000 × $0.003.
+        let bill = try #require(pricing.bill(dailyUnits: days, monthlyUnits: 600_000, plan: nil))
+        #expect(abs(bill - (500 + 1_600 + 270)) < 1e-6)
+        // Within the first band, the first band's price.
+        #expect(abs((pricing.bill(dailyUnits: [], monthlyUnits: 60_000, plan: nil) ?? -1) - 50_000 * 0.005) < 1e-9)
+        // A last band with an end: units beyond it have no price.
+        pricing.volumeTiers = [.init(upTo: 100_000, pricePerUnit: 0.005)]
+        #expect(pricing.bill(dailyUnits: [], monthlyUnits: 200_000, plan: nil) == nil)
+    }
+
+    @Test("More units never bill less under volume tiers, and never more than at the first band's price")
+    func graduatedMonotone() {
+        var pricing = APIPricing(per: .request)
+        pricing.volumeTiers = Self.graduated
+        var previous = 0.0
+        for units in stride(from: 0.0, through: 1_000_000, by: 12_500) {
+            let bill = pricing.bill(dailyUnits: [], monthlyUnits: units, plan: nil) ?? -1
+            #expect(bill >= previous && bill <= units * 0.005 + 1e-9)
+            previous = bill
+        }
+    }
+
+    @Test(
+        "Volume tiers out of order, or open before the last, are refused naming the band",
+        arguments: [
+            (#"[{"upTo": 100, "pricePerUnit": 0.1}, {"upTo": 50, "pricePerUnit": 0.05}]"#, "api.pricing.volumeTiers[1].upTo"),
+            (#"[{"pricePerUnit": 0.1}, {"upTo": 50, "pricePerUnit": 0.05}]"#, "api.pricing.volumeTiers[0].upTo"),
+            (#"[]"#, "api.pricing.volumeTiers"),
+            (#"[{"upTo": 100, "pricePerUnit": -1}]"#, "api.pricing.volumeTiers[0].pricePerUnit"),
+        ])
+    func badBands(json: String, field: String) {
+        let text = #"{"api": {"pricing": {"per": "request", "volumeTiers": "# + json + "}}}"
+        do {
+            _ = try ScenarioLoader.decode(Data(text.utf8))
+            Issue.record("accepted \(json)")
+        } catch {
+            #expect("\(error)".contains(field), "\(error)")
+        }
+    }
+
     @Test("A scenario names its pricing and its plans' prices")
     func decodes() throws {
         let s = try ScenarioLoader.decode(

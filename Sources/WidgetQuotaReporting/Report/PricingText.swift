@@ -29,7 +29,21 @@ enum PricingText {
                 " Each design pays for the plan with the lowest bill among those whose limits hold (" + listed.joined(separator: "; ")
                 + "): its fee and, beyond the volume it includes, its overage."
         }
-        if let price = pricing.pricePerUnit {
+        if let bands = pricing.volumeTiers, !bands.isEmpty {
+            var free = [String]()
+            if pricing.freePerDay > 0 { free.append("\(ReportFormat.whole(pricing.freePerDay)) free a day") }
+            if pricing.freePerMonth > 0 { free.append("\(ReportFormat.whole(pricing.freePerMonth)) free a month") }
+            var below = 0.0
+            let listed = bands.map { band -> String in
+                defer { below = band.upTo ?? below }
+                let range =
+                    band.upTo.map { "\(ReportFormat.whole(below)) to \(ReportFormat.whole($0))" } ?? "beyond \(ReportFormat.whole(below))"
+                return "\(range) at \(self.price(band.pricePerUnit))"
+            }
+            text +=
+                " Paying as you go, graduated by the month's volume (each \(unit) at its band's price): " + listed.joined(separator: "; ")
+                + (free.isEmpty ? "" : ", above " + free.joined(separator: " and ")) + "; the month's bill summed over the provider's days."
+        } else if let price = pricing.pricePerUnit {
             var free = [String]()
             if pricing.freePerDay > 0 { free.append("\(ReportFormat.whole(pricing.freePerDay)) free a day") }
             if pricing.freePerMonth > 0 { free.append("\(ReportFormat.whole(pricing.freePerMonth)) free a month") }
