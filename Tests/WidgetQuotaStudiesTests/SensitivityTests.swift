@@ -17,7 +17,8 @@ import WidgetQuotaTestSupport
         let s = ReportFixtures.sensitivity
         #expect(zip(s.drivers, s.drivers.dropFirst()).allSatisfy { $0.swing >= $1.swing })
         let uncertain = RunParameters.assumptions(of: ReportFixtures.scenario).filter { $0.distribution.isUncertain }.map(\.path)
-        #expect(Set(s.drivers.map(\.assumption)) == Set(uncertain))
+        // And the fixed inputs a cache design's widget depends on: the reload budget.
+        #expect(Set(s.drivers.map(\.assumption)) == Set(uncertain + ["platform.reloadBudgetMin/Max"]))
         #expect(s.drivers.allSatisfy { $0.lowValue <= $0.highValue })
     }
 
@@ -60,5 +61,28 @@ import WidgetQuotaTestSupport
         let movers = s.drivers.filter { $0.movesTier == true }
         #expect(movers.contains { $0.assumption == first.assumption })
         #expect(s.drivers.filter { $0.movesTier == false }.allSatisfy { $0.tierAtLow == "pro-1597" && $0.tierAtHigh == "pro-1597" })
+    }
+
+    @Test("Keys a user follows and the number of keys are moved too: they move a backend's requests and a per-key widget's plan")
+    func fixedInputs() throws {
+        var scenario = try ScenarioLoader.load(path: Fixtures.packageURL("docs/examples/tickerboard.json").path)
+        scenario.horizon.growth = nil
+        func run(_ name: String) throws -> SensitivityResult {
+            let design = try #require(scenario.designs.first { $0.name == name })
+            return SensitivityAnalysis(scenario: scenario, design: design, users: 2_000, sampleUsers: 300, threads: 2).run()
+        }
+        let backend = try run("backend-poll-5")
+        for path in ["content.keysPerUser", "content.keys"] {
+            let d = try #require(backend.drivers.first { $0.assumption == path })
+            #expect(d.requestsAtHigh > d.requestsAtLow, "more followed keys, more polls: \(path)")
+        }
+        // The widget's requests do not depend on the symbols they ask for; its credits do: ten
+        // symbols a user need more than any listed plan at 2,000 users.
+        let widget = try run("widget-direct")
+        let keys = try #require(widget.drivers.first { $0.assumption == "content.keysPerUser" })
+        #expect(keys.lowValue == 2 && keys.highValue == 10)
+        #expect(keys.swing == 0)
+        #expect(keys.movesTier == true && keys.tierAtHigh == nil)
+        #expect(widget.decisionDrivers.first?.movesTier == true)
     }
 }

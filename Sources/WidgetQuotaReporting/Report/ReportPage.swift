@@ -272,7 +272,7 @@ struct ReportPage {
         if let s = report.sensitivity {
             blocks.append(
                 .paragraph(
-                    "**Sensitivity.** Each uncertain assumption was moved alone to its p5 and its p95 while the others stayed at their "
+                    "**Sensitivity.** Each uncertain assumption was moved alone to its p5 and its p95 (each fixed input to its low and high value) while the others stayed at their "
                         + "central value; each setting is one run of \(ReportFormat.users(s.sampleUsers)) users of \(s.design) with the "
                         + "same random streams (common random numbers), scaled to \(ReportFormat.users(s.users)) users. "
                         + (s.noise.map { noise in

@@ -14,7 +14,8 @@ public struct SensitivityResult: Codable, Sendable, Equatable {
     public var sampleUsers: Int
     /// Monthly requests with every assumption at its central value.
     public var central: Double
-    /// One entry per uncertain assumption, widest swing first.
+    /// One entry per uncertain assumption and per fixed input moved (`SensitivityInput`: keys a
+    /// user follows, keys, the reload budget), widest swing first.
     public var drivers: [Driver]
     /// The sample's own noise: the standard error of a swing, in monthly requests (nil when the
     /// sample is too small to split or no assumption is uncertain). Each swing is measured again
@@ -158,8 +159,12 @@ package struct SensitivityAnalysis: Sendable {
         RunParameters.assumptions(of: scenario).filter { $0.distribution.isUncertain }
     }
 
-    /// Settings simulated: the centre, then each assumption at its low and high quantile.
-    package var settingCount: Int { 1 + 2 * uncertain.count }
+    /// The fixed inputs that will be moved (keys a user follows, keys, the reload budget).
+    var inputs: [SensitivityInput] { SensitivityInput.inputs(of: scenario, design: design) }
+
+    /// Settings simulated: the centre, then each assumption at its low and high quantile, then
+    /// each fixed input at its low and high value.
+    package var settingCount: Int { 1 + 2 * (uncertain.count + inputs.count) }
 
     /// Below this many users the sample is not split into halves to measure its noise.
     static let minimumUsersToSplit = 4
@@ -183,11 +188,14 @@ package struct SensitivityAnalysis: Sendable {
     /// Runs every setting; `progress` is called once per finished setting (from any thread).
     package func run(progress: (@Sendable () -> Void)? = nil) -> SensitivityResult {
         let assumptions = uncertain
-        let settings: [(path: String?, value: Double)] =
-            [(nil, 0)]
+        let inputs = self.inputs
+        // (assumption path, value) or (input index, value); the centre first.
+        let settings: [(path: String?, input: Int?, value: Double)] =
+            [(nil, nil, 0)]
             + assumptions.flatMap { a in
-                [(a.path, a.distribution.quantile(Self.lowQuantile)), (a.path, a.distribution.quantile(Self.highQuantile))]
+                [(a.path, nil, a.distribution.quantile(Self.lowQuantile)), (a.path, nil, a.distribution.quantile(Self.highQuantile))]
             }
+            + inputs.enumerated().flatMap { i, input in [(nil, i, input.low), (nil, i, input.high)] }
         let design = self.design
         let users = Double(self.users)
         var reduced = Self.reduced(scenario, sampleUsers: sampleUsers)
@@ -203,10 +211,12 @@ package struct SensitivityAnalysis: Sendable {
         let monthly = Parallel.map(count: settings.count, threads: threads) {
             i -> (all: Double, halves: (Double, Double)?, decision: Decision) in
             let setting = settings[i]
-            let parameters = RunParameters(scenario: small) { path, distribution in
+            var moved = small
+            if let input = setting.input { inputs[input].apply(&moved, setting.value) }
+            let parameters = RunParameters(scenario: moved) { path, distribution in
                 path == setting.path ? setting.value : distribution.central
             }
-            let engine = MonteCarloEngine(scenario: small, designs: [design], threads: 1, parameters: { _ in parameters })
+            let engine = MonteCarloEngine(scenario: moved, designs: [design], threads: 1, parameters: { _ in parameters })
             let results = engine.run().results
             let all = results.first { $0.users == sampleCount }?.requestsPerUserMonth.mean ?? .nan
             let row = results.first { $0.users == stated }
@@ -221,21 +231,24 @@ package struct SensitivityAnalysis: Sendable {
         }
         let central = monthly[0].all
         // Half the difference between the halves' swings estimates the error of the full sample's swing.
-        let errors = (0..<assumptions.count).compactMap { k -> Double? in
+        let movedCount = assumptions.count + inputs.count
+        let errors = (0..<movedCount).compactMap { k -> Double? in
             guard let low = monthly[1 + 2 * k].halves, let high = monthly[2 + 2 * k].halves else { return nil }
             return ((high.0 - low.0) - (high.1 - low.1)) / 2
         }
         let noise = errors.isEmpty ? nil : (errors.reduce(0) { $0 + $1 * $1 } / Double(errors.count)).squareRoot()
-        let drivers = assumptions.enumerated().map { k, a -> SensitivityResult.Driver in
+        let moved: [(path: String, summary: String)] =
+            assumptions.map { ($0.path, $0.distribution.summary) } + inputs.map { ($0.path, $0.summary) }
+        let drivers = moved.enumerated().map { k, a -> SensitivityResult.Driver in
             let low = monthly[1 + 2 * k].all
             let high = monthly[2 + 2 * k].all
             let swing = abs(high - low)
             var driver = SensitivityResult.Driver(
-                assumption: a.path, distribution: a.distribution.summary,
+                assumption: a.path, distribution: a.summary,
                 lowValue: settings[1 + 2 * k].value, highValue: settings[2 + 2 * k].value,
                 requestsAtLow: low, requestsAtHigh: high, swing: swing,
                 swingShare: central > 0 ? swing / central : 0,
-                exceedsNoise: noise.map { swing >= SensitivityResult.noiseMultiple * $0 })
+                exceedsNoise: noise.map { swing > 0 && swing >= SensitivityResult.noiseMultiple * $0 })
             let (atLow, atHigh) = (monthly[1 + 2 * k].decision, monthly[2 + 2 * k].decision)
             driver.tierAtLow = atLow.tier
             driver.tierAtHigh = atHigh.tier

@@ -29,7 +29,8 @@ struct AssumptionsSection {
         md += "The same scenario and seed give byte-identical reports, whatever the number of threads.\n\n"
         md += "**Method.** " + m.description + "\n\n"
         if let s = sensitivity {
-            md += "**Sensitivity.** Each uncertain assumption was moved alone to its p5 and its p95 while the others stayed at their "
+            md +=
+                "**Sensitivity.** Each uncertain assumption was moved alone to its p5 and its p95 (each fixed input to its low and high value) while the others stayed at their "
             md +=
                 "central value; each setting is one run of \(ReportFormat.users(s.sampleUsers)) users of \(s.design) with the same random "
             md += "streams (common random numbers), scaled to \(ReportFormat.users(s.users)) users. "

@@ -14,7 +14,8 @@ struct SensitivitySection {
     var intro: String {
         let s = sensitivity
         return "Monthly requests of **\(s.design)** (the baseline design) for \(ReportFormat.users(s.users)) users when one uncertain "
-            + "assumption moves to its p5 or its p95 and every other stays at its central value "
+            + "assumption moves to its p5 or its p95 (or a fixed input that is a guess before launch, such as the keys a user "
+            + "follows or WidgetKit's reload budget, to a low and a high value) and every other stays at its central value "
             + "(\(ReportFormat.whole(s.central)) with all central). Widest swing first: narrow the top rows' ranges "
             + "(measure them with `analyze`) before trusting the totals. Other designs respond to other assumptions: "
             + "a direct design to getTimeline calls, a cache design to app opens and background runs."
