@@ -156,10 +156,20 @@ public struct APIPricing: Codable, Sendable, Equatable {
 
 extension Scenario {
     /// Billing units (requests or credits) one paid request of `design` costs: a device's fetch
-    /// asks for every key its user follows, a backend's generation for one.
+    /// asks for every key its user follows (unless it sends a request per key), a backend's
+    /// generation for one.
     package func unitsPerRequest(of design: Design) -> Double {
         guard let pricing = api.pricing else { return 1 }
-        return pricing.unitsPerRequest(keys: design.backend == nil ? content.keysPerUser : 1)
+        return pricing.unitsPerRequest(keys: design.backend == nil && !design.requestPerKey ? content.keysPerUser : 1)
+    }
+
+    /// `design` as the engine simulates it: a fetch that sends a request per key sends
+    /// `content.keysPerUser` times its requests.
+    package func simulated(_ design: Design) -> Design {
+        guard design.requestPerKey, design.backend == nil else { return design }
+        var d = design
+        d.requestsPerFetch = design.requestsPerFetch * max(content.keysPerUser, 1)
+        return d
     }
 
     /// The scenario as the engine counts it for `design`: for an API billed per credit, each

@@ -102,6 +102,10 @@ public struct Design: Codable, Sendable, Equatable {
     /// would fall while closed asks for the next opening instead (`.after(next open)`), so the
     /// widget spends no reload on data that cannot change.
     public var policyFollowsHours = false
+    /// A fetch sends one request per content key its user follows (`content.keysPerUser`), each
+    /// asking for one key; false: one request asks for them all. A backend's generation asks for
+    /// one key whatever this says.
+    public var requestPerKey = false
 
     /// A design named `name`, every other field its default (fetch on every getTimeline, `.never`).
     public init(name: String) { self.name = name }
@@ -115,7 +119,7 @@ public struct Design: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case name, summary, source, fetchTriggers, cacheTTLMinutes, reloadPolicy, timelineEntries
         case entrySpacingMinutes, reloadCalls, requestsPerFetch, backgroundIntervalHours, retry
-        case alignToWallClockMinutes, jitterSeconds, pushes, backend, policyFollowsHours
+        case alignToWallClockMinutes, jitterSeconds, pushes, backend, policyFollowsHours, requestPerKey
     }
 
     public init(from decoder: Decoder) throws {
@@ -145,6 +149,7 @@ public struct Design: Codable, Sendable, Equatable {
         pushes = try c.value(.pushes, or: base.pushes)
         if c.contains(.backend) { backend = try c.decodeIfPresent(BackendGeneration.self, forKey: .backend) }
         policyFollowsHours = try c.value(.policyFollowsHours, or: base.policyFollowsHours)
+        requestPerKey = try c.value(.requestPerKey, or: base.requestPerKey)
         // A preset changed by the file no longer is what its one-line summary says.
         if let preset = DesignPresets.named(name), !c.contains(.summary) {
             let changed = differences(from: preset)
@@ -171,6 +176,7 @@ public struct Design: Codable, Sendable, Equatable {
             ("pushes", pushes != other.pushes),
             ("backend", backend != other.backend),
             ("policyFollowsHours", policyFollowsHours != other.policyFollowsHours),
+            ("requestPerKey", requestPerKey != other.requestPerKey),
         ]
         return fields.filter(\.1).map(\.0)
     }
@@ -194,6 +200,7 @@ public struct Design: Codable, Sendable, Equatable {
         try c.encode(pushes, forKey: .pushes)
         try c.encode(backend, forKey: .backend)
         if policyFollowsHours { try c.encode(policyFollowsHours, forKey: .policyFollowsHours) }
+        if requestPerKey { try c.encode(requestPerKey, forKey: .requestPerKey) }
     }
 }
 

@@ -239,7 +239,7 @@ package enum ScenarioValidator {
             let field = "designs[\(i)]"
             v.name(d.name, field + ".name")
             v.check(names.insert(d.name).inserted, field + ".name", "\(quoted(d.name)) is defined twice")
-            validate(design: d, field: field, platform: f, into: &v)
+            validate(design: d, field: field, platform: f, keysPerUser: s.content.keysPerUser, into: &v)
         }
         let known = s.availableDesigns.map(\.name)
         v.check(
@@ -260,6 +260,17 @@ package enum ScenarioValidator {
     }
 
     package static func validate(design d: Design, field: String, platform: Platform, into v: inout Checker) {
+        validate(design: d, field: field, platform: platform, keysPerUser: 1, into: &v)
+    }
+
+    /// `design`'s fields, with the keys each user follows (a fetch that sends a request per key
+    /// sends that many).
+    package static func validate(design d: Design, field: String, platform: Platform, keysPerUser: Int, into v: inout Checker) {
+        if d.requestPerKey && d.backend == nil {
+            v.check(
+                d.requestsPerFetch * max(keysPerUser, 1) <= 1_000, field + ".requestPerKey",
+                "makes a fetch of \(d.requestsPerFetch) × \(keysPerUser) requests (content.keysPerUser); at most 1,000")
+        }
         v.check(!d.fetchTriggers.isEmpty, field + ".fetchTriggers", "must name at least one trigger")
         if let ttl = d.cacheTTLMinutes {
             v.number(ttl, field + ".cacheTTLMinutes", 0...(.minutesPerDay * 30))
@@ -289,6 +300,11 @@ package enum ScenarioValidator {
             v.number(align, field + ".alignToWallClockMinutes", 1...Double.minutesPerDay)
         }
         v.number(d.jitterSeconds, field + ".jitterSeconds", 0...Double.secondsPerDay)
+        if d.requestPerKey {
+            v.check(
+                d.backend == nil, field + ".requestPerKey",
+                "applies to a design whose devices call the API; a backend's generation asks for one key already")
+        }
         if let b = d.backend {
             if case .every(let minutes) = b.regenerate {
                 v.number(

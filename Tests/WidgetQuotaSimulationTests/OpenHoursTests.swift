@@ -144,4 +144,26 @@ import WidgetQuotaTestSupport
         // own busiest minute holds more of its noise). Pooled with closed days, it was 2.5 times.
         #expect(peak(4_000) / peak(1_000) > 3.4 && peak(4_000) / peak(1_000) < 4.1, "\(peak(4_000)) against \(peak(1_000))")
     }
+
+    @Test("A fetch that sends a request per key sends keys-per-user times the requests, and about the same credits")
+    func requestPerKey() throws {
+        var s = Self.tradingScenario(users: [1_000], days: 7)
+        let entry = try #require(APICatalogue.entry(named: "twelve-data"))
+        s.api.catalogue = entry.name
+        s.api.pricing = entry.pricing
+        s.quotas.useCatalogue(entry)
+        let batched = DesignPresets.direct
+        var perKey = batched
+        perKey.name = "direct-per-key"
+        perKey.requestPerKey = true
+        let result = SharedContentTests.run(s, [batched, perKey])
+        let a = TestSupport.row(result, batched.name)
+        let b = TestSupport.row(result, perKey.name)
+        #expect(
+            abs(b.totalRequestsPerMonth.mean / a.totalRequestsPerMonth.mean - 5) < 0.05 * 5,
+            "\(b.totalRequestsPerMonth.mean) against \(a.totalRequestsPerMonth.mean)")
+        let (ua, ub) = (try #require(a.cost?.unitsPerMonth?.mean), try #require(b.cost?.unitsPerMonth?.mean))
+        // Five symbols in one request or in five: five credits a fetch either way (failures aside).
+        #expect(abs(ub / ua - 1) < 0.03, "\(ub) against \(ua)")
+    }
 }

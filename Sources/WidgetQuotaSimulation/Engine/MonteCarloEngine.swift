@@ -95,7 +95,7 @@ package struct MonteCarloEngine: Sendable {
         let runs = scenario.horizon.runs
         let designCount = designs.count
         let scenario = self.scenario
-        let designs = self.designs
+        let designs = self.designs.map { scenario.simulated($0) }
         // The engine counts requests: a credit-priced API's limits become each design's requests.
         let counted = designs.map { scenario.limitsInRequests(for: $0) }
         let measuresOutageExtra = self.measuresOutageExtra

@@ -74,9 +74,12 @@ package struct VerdictBuilder {
     /// per-minute and per-day peaks become credits, as its limits are.
     package init(result: SimulationResult, withoutOutages: SimulationResult?) {
         let scenario = result.scenario
-        // A backend design's paid request asks for one key; a device's fetch for every key its user follows.
-        let credits = { (r: DesignResult) in
-            scenario.api.pricing.map { $0.unitsPerRequest(keys: r.backend == nil ? scenario.content.keysPerUser : 1) } ?? 1
+        // A backend design's paid request asks for one key; a device's fetch for every key its
+        // user follows, unless the design sends a request per key.
+        let designs = Dictionary(scenario.availableDesigns.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let credits = { (r: DesignResult) -> Double in
+            if let design = designs[r.design] { return scenario.unitsPerRequest(of: design) }
+            return scenario.api.pricing.map { $0.unitsPerRequest(keys: r.backend == nil ? scenario.content.keysPerUser : 1) } ?? 1
         }
         self.result = result.withLoadsScaled(by: credits)
         self.withoutOutages = withoutOutages?.withLoadsScaled(by: credits)
