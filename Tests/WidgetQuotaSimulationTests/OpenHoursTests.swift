@@ -21,6 +21,16 @@ import WidgetQuotaTestSupport
         return s
     }
 
+    /// `s` billed as the bundled Twelve Data entry bills: a credit per symbol, flat plans.
+    static func onTwelveData(_ s: Scenario) throws -> Scenario {
+        var s = s
+        let entry = try #require(APICatalogue.entry(named: "twelve-data"))
+        s.api.catalogue = entry.name
+        s.api.pricing = entry.pricing
+        s.quotas.useCatalogue(entry)
+        return s
+    }
+
     static func poller(every minutes: Double) -> Design {
         var d = SharedContentTests.backendDesign(.every(minutes: minutes))
         d.backend?.onlyWhenOpen = true
@@ -105,11 +115,7 @@ import WidgetQuotaTestSupport
 
     @Test("Credits per key: a device's fetch costs a credit per followed key, a backend's generation one")
     func creditsPerKey() throws {
-        var s = Self.tradingScenario(users: [1_000], days: 7)
-        let entry = try #require(APICatalogue.entry(named: "twelve-data"))
-        s.api.catalogue = entry.name
-        s.api.pricing = entry.pricing
-        s.quotas.useCatalogue(entry)
+        let s = try Self.onTwelveData(Self.tradingScenario(users: [1_000], days: 7))
         let direct = DesignPresets.direct
         let backend = Self.poller(every: 5)
         func units(_ keysPerUser: Int) -> (direct: Double, backend: Double, directRequests: Double) {
@@ -147,11 +153,7 @@ import WidgetQuotaTestSupport
 
     @Test("A fetch that sends a request per key sends keys-per-user times the requests, and about the same credits")
     func requestPerKey() throws {
-        var s = Self.tradingScenario(users: [1_000], days: 7)
-        let entry = try #require(APICatalogue.entry(named: "twelve-data"))
-        s.api.catalogue = entry.name
-        s.api.pricing = entry.pricing
-        s.quotas.useCatalogue(entry)
+        let s = try Self.onTwelveData(Self.tradingScenario(users: [1_000], days: 7))
         let batched = DesignPresets.direct
         var perKey = batched
         perKey.name = "direct-per-key"
