@@ -269,7 +269,8 @@ package enum ScenarioValidator {
         if d.requestPerKey && d.backend == nil {
             v.check(
                 d.requestsPerFetch * max(keysPerUser, 1) <= 1_000, field + ".requestPerKey",
-                "makes a fetch of \(d.requestsPerFetch) × \(keysPerUser) requests (content.keysPerUser); at most 1,000")
+                "makes a fetch of \(d.requestsPerFetch) × \(keysPerUser) requests (content.keysPerUser), more than 1,000; "
+                    + "ask for every key in one request (leave requestPerKey out) or follow fewer keys")
         }
         v.check(!d.fetchTriggers.isEmpty, field + ".fetchTriggers", "must name at least one trigger")
         if let ttl = d.cacheTTLMinutes {

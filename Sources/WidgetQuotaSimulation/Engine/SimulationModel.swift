@@ -137,12 +137,16 @@ package struct SimulationModel: Sendable {
         let firstDay = countedFirstDay
         dayFactors = (0...simulatedDays).map { calendar.factors(ofDay: $0 - firstDay + 1) }
         eventDays = calendar.events.map { $0.day - 1 }
+        // The open sessions of every simulated day and the day before, read once (each is a
+        // calendar computation in the session's time zone); the counted window clips them below.
+        let calendarSessions = calendar.sessions(days: (-countedFirstDay)...(simulatedDays + 1 - countedFirstDay))
         let offset = Double(countedFirstDay) * .secondsPerDay
-        sessions = calendar.sessions(days: (1 - countedFirstDay)...(simulatedDays + 1 - countedFirstDay))?.map {
-            (offset + $0.start, offset + $0.end)
-        }
-        dayClasses = SimulationModel.dayClasses(sessions: calendar.sessions(days: 0...(h.days + 1)), days: h.days)
-        openMinutes = calendar.sessions(days: 1...h.days).map { sessions in
+        // Policy reloads need the simulated days' sessions; the day before is for key changes,
+        // which are drawn from a day earlier.
+        let firstSimulatedDay = 1 - countedFirstDay
+        sessions = calendarSessions?.filter { $0.day >= firstSimulatedDay }.map { (offset + $0.start, offset + $0.end) }
+        dayClasses = SimulationModel.dayClasses(sessions: calendarSessions, days: h.days)
+        openMinutes = calendarSessions.map { sessions in
             var open = [Bool](repeating: false, count: h.days * TimeUnits.minutesPerDay)
             for session in sessions {
                 // A minute is open when it starts within the session.
@@ -162,7 +166,8 @@ package struct SimulationModel: Sendable {
         keyChanges =
             needsChanges
             ? SimulationModel.keyChanges(
-                scenario: scenario, run: run, perDay: parameters.dataChangesPerDay, firstCountedDay: firstDay, days: simulatedDays)
+                scenario: scenario, run: run, perDay: parameters.dataChangesPerDay, firstCountedDay: firstDay, days: simulatedDays,
+                sessions: calendarSessions)
             : []
 
         let start = Int((-scenario.quotas.resetUTCOffsetHours * .minutesPerHour).rounded())
@@ -198,11 +203,13 @@ package struct SimulationModel: Sendable {
     /// seconds: a Poisson process of `perDay` a day times the day's calendar factor, spread over
     /// the day or its change window. Drawn per (run, key), so every design of a run sees the
     /// same changes.
-    static func keyChanges(scenario: Scenario, run: Int, perDay: Double, firstCountedDay: Int, days: Int) -> [[Double]] {
+    /// - Parameter sessions: the calendar's open sessions over those days (seconds from UTC
+    ///   midnight of day 1), which confine each open day's changes; nil without open hours.
+    static func keyChanges(
+        scenario: Scenario, run: Int, perDay: Double, firstCountedDay: Int, days: Int, sessions: [OpenHours.Session]?
+    ) -> [[Double]] {
         // The same calendar for every key: read once.
         let factors = (-1...days).map { scenario.calendar.factors(ofDay: $0 - firstCountedDay + 1) }
-        // Open hours confine each open day's changes to its session.
-        let sessions = scenario.calendar.sessions(days: (-firstCountedDay)...(days + 1 - firstCountedDay))
         let offset = Double(firstCountedDay) * .secondsPerDay
         return (0..<max(scenario.content.keys, 1)).map { key in
             var rng = RandomStream(seed: scenario.horizon.seed, .contentChanges, UInt64(run), UInt64(key))

@@ -336,7 +336,10 @@ public struct DesignResult: Codable, Sendable {
         public var targetShare: Double { openHours?.overTargetShare ?? overTargetShare }
 
         /// The glances `targetShare` counts, in words: `glances`, or `glances in open hours`.
-        package var targetGlances: String { openHours == nil ? "glances" : "glances in open hours" }
+        package var targetGlances: String { Self.targetGlances(openHours: openHours != nil) }
+
+        /// The glances the staleness target holds to, in words, for a scenario with or without open hours.
+        package static func targetGlances(openHours: Bool) -> String { openHours ? "glances in open hours" : "glances" }
 
         /// Freshness over the glances in open hours.
         public struct OpenHoursFreshness: Codable, Sendable {
