@@ -106,6 +106,10 @@ public struct Design: Codable, Sendable, Equatable {
     /// asking for one key; false: one request asks for them all. A backend's generation asks for
     /// one key whatever this says.
     public var requestPerKey = false
+    /// The widget has buttons or toggles that run App Intents (iOS 17+): each tap
+    /// (`population.interactiveTapsPerDay`) reloads the tapped instance at once, outside the
+    /// reload budget, and its getTimeline runs as any other.
+    public var interactive = false
 
     /// A design named `name`, every other field its default (fetch on every getTimeline, `.never`).
     public init(name: String) { self.name = name }
@@ -120,6 +124,7 @@ public struct Design: Codable, Sendable, Equatable {
         case name, summary, source, fetchTriggers, cacheTTLMinutes, reloadPolicy, timelineEntries
         case entrySpacingMinutes, reloadCalls, requestsPerFetch, backgroundIntervalHours, retry
         case alignToWallClockMinutes, jitterSeconds, pushes, backend, policyFollowsHours, requestPerKey
+        case interactive
     }
 
     public init(from decoder: Decoder) throws {
@@ -150,6 +155,7 @@ public struct Design: Codable, Sendable, Equatable {
         if c.contains(.backend) { backend = try c.decodeIfPresent(BackendGeneration.self, forKey: .backend) }
         policyFollowsHours = try c.value(.policyFollowsHours, or: base.policyFollowsHours)
         requestPerKey = try c.value(.requestPerKey, or: base.requestPerKey)
+        interactive = try c.value(.interactive, or: base.interactive)
         // A preset changed by the file no longer is what its one-line summary says.
         if let preset = DesignPresets.named(name), !c.contains(.summary) {
             let changed = differences(from: preset)
@@ -177,6 +183,7 @@ public struct Design: Codable, Sendable, Equatable {
             ("backend", backend != other.backend),
             ("policyFollowsHours", policyFollowsHours != other.policyFollowsHours),
             ("requestPerKey", requestPerKey != other.requestPerKey),
+            ("interactive", interactive != other.interactive),
         ]
         return fields.filter(\.1).map(\.0)
     }
@@ -201,6 +208,7 @@ public struct Design: Codable, Sendable, Equatable {
         try c.encode(backend, forKey: .backend)
         if policyFollowsHours { try c.encode(policyFollowsHours, forKey: .policyFollowsHours) }
         if requestPerKey { try c.encode(requestPerKey, forKey: .requestPerKey) }
+        if interactive { try c.encode(interactive, forKey: .interactive) }
     }
 }
 

@@ -18,4 +18,6 @@ package enum TimelineOrigin: String, Sendable {
     case reloadCall
     /// A reload queued while the budget was spent, run when it reset.
     case queued
+    /// A tap on an interactive widget's button or toggle ran its App Intent.
+    case tap
 }

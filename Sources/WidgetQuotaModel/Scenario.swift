@@ -182,8 +182,16 @@ public struct ActivityProfile: Codable, Sendable, Equatable {
 public struct Population: Codable, Sendable, Equatable {
     /// Share of users with the widget in a Smart Stack (the Gemini widget report: rotation triggers reloads).
     public var smartStackShare: Distribution = .uniform(min: 0.2, max: 0.4)
+    /// Times a day Smart Stack rotates the widget into view for stack users. A rotation runs no
+    /// getTimeline by itself (Apple: the stack shows the timeline's current entry); it reloads a
+    /// widget whose policy reload is due and not yet run (Apple: WidgetKit reloads a widget that
+    /// becomes visible). Apple rate-limits rotation and gives no figure. 0 by default: the
+    /// model's Smart Stack calls are still `smartStackReloadsPerDay`.
+    public var smartStackRotationsPerDay: Distribution = 0
     /// getTimeline calls per widget instance-day that Smart Stack rotation adds for stack users
-    /// (the Gemini widget report: stacked devices "trend higher, since rotation triggers reloads").
+    /// whatever the policy (the Gemini widget report: stacked devices "trend higher, since
+    /// rotation triggers reloads"); `analyze --emit-scenario` measures it from logs that split
+    /// stacked devices from the others.
     public var smartStackReloadsPerDay: Distribution = .uniform(min: 20, max: 40)
     /// Share of device-days spent in Low Power Mode.
     public var lowPowerDayShare: Distribution = .uniform(min: 0.05, max: 0.15)
@@ -204,10 +212,21 @@ public struct Population: Codable, Sendable, Equatable {
     /// launch a force-quit app for a silent push (Apple's "Pushing background updates to your
     /// App"). An uncertain assumption; Apple gives no figure.
     public var forceQuitShare: Double = 0.1
-    /// Share of users with more than one instance of the widget (each has its own budget).
-    public var multiWidgetShare: Double = 0.1
+    /// Share of users who turned Background App Refresh off for the app (or for every app):
+    /// iOS then never launches its BGAppRefreshTask. Apple gives no figure; 0 by default.
+    public var backgroundRefreshOffShare: Distribution = 0
+    /// Share of users with more than one placement of the widget: Home Screen and Lock Screen,
+    /// two sizes, StandBy. Each is an instance with its own budget and its own getTimeline calls
+    /// (Apple's "Keeping a widget up to date"; a developer on Apple's forums logs 2–5 getTimeline
+    /// calls per refresh for three placements). No published share.
+    public var multiWidgetShare: Distribution = 0.1
     /// Widget instances for those users.
     public var instancesWhenMulti: Int = 2
+    /// Taps a day on an interactive widget's buttons and toggles (designs with `interactive`).
+    /// Each runs the App Intent and then reloads the tapped widget at once, outside the budget
+    /// (Apple's "Adding interactivity to widgets and Live Activities"). No published rate: set it
+    /// with an interactive design (0 by default).
+    public var interactiveTapsPerDay: Distribution = 0
     /// Share of users whose widget is rarely viewed: smaller budget, fewer reloads and glances.
     public var rarelyViewedShare: Double = 0.2
     /// Glances at the widget per day (a frequently viewed widget).
@@ -230,6 +249,7 @@ public struct Population: Codable, Sendable, Equatable {
         let d = Population()
         let c = try decoder.container(keyedBy: CodingKeys.self)
         smartStackShare = try c.value(.smartStackShare, or: d.smartStackShare)
+        smartStackRotationsPerDay = try c.value(.smartStackRotationsPerDay, or: d.smartStackRotationsPerDay)
         smartStackReloadsPerDay = try c.value(.smartStackReloadsPerDay, or: d.smartStackReloadsPerDay)
         lowPowerDayShare = try c.value(.lowPowerDayShare, or: d.lowPowerDayShare)
         appOpensPerDay = try c.value(.appOpensPerDay, or: d.appOpensPerDay)
@@ -239,8 +259,10 @@ public struct Population: Codable, Sendable, Equatable {
         idleStartHour = try c.value(.idleStartHour, or: d.idleStartHour)
         idleHours = try c.value(.idleHours, or: d.idleHours)
         forceQuitShare = try c.value(.forceQuitShare, or: d.forceQuitShare)
+        backgroundRefreshOffShare = try c.value(.backgroundRefreshOffShare, or: d.backgroundRefreshOffShare)
         multiWidgetShare = try c.value(.multiWidgetShare, or: d.multiWidgetShare)
         instancesWhenMulti = try c.value(.instancesWhenMulti, or: d.instancesWhenMulti)
+        interactiveTapsPerDay = try c.value(.interactiveTapsPerDay, or: d.interactiveTapsPerDay)
         rarelyViewedShare = try c.value(.rarelyViewedShare, or: d.rarelyViewedShare)
         glancesPerDay = try c.value(.glancesPerDay, or: d.glancesPerDay)
         freshnessTargetMinutes = try c.value(.freshnessTargetMinutes, or: d.freshnessTargetMinutes)
@@ -252,11 +274,18 @@ public struct Population: Codable, Sendable, Equatable {
 /// What WidgetKit and BackgroundTasks do, as measured and documented.
 public struct Platform: Codable, Sendable, Equatable {
     /// getTimeline calls per widget instance-day that WidgetKit makes on its own, whatever the
-    /// timeline policy and without Smart Stack: the widget added or reconfigured, a restart, a
-    /// locale or appearance change, pages the user rarely views (Apple's "Keeping a widget up to
-    /// date"). Apple publishes no rate: an uncertain assumption, set so the Gemini widget
-    /// report's direct widget under `.after(1 hour)` logs its 900 requests a month.
+    /// timeline policy: the widget added or reconfigured, a restart, a locale, accessibility,
+    /// account or significant time change, pages the user rarely views (Apple's "Keeping a
+    /// widget up to date", WWDC21 "Principles of great widgets"). These are occasional events
+    /// Apple publishes no rate: an uncertain assumption, set so the Gemini widget report's
+    /// direct widget under `.after(1 hour)` logs its 900 requests a month.
     public var systemReloadsPerDay: Distribution = .triangular(min: 4, mode: 8, max: 12)
+    /// Mean minutes by which WidgetKit runs a policy reload after the timeline's date (each
+    /// delay exponential). Apple: the date is the earliest WidgetKit asks, and reloads come
+    /// "on the order of minutes/hours, not seconds"; no figure is published (0 by default).
+    /// `analyze --emit-scenario --design D` measures it from logs that reload less often than
+    /// the design's policy asks.
+    public var policyLatenessMinutes: Distribution = 0
     /// Day-to-day variation of WidgetKit's own reloads (lognormal coefficient of variation).
     public var getTimelineDaySpread: Double = 0.35
     /// User-to-user variation of WidgetKit's own reloads (lognormal coefficient of variation).
@@ -300,6 +329,7 @@ public struct Platform: Codable, Sendable, Equatable {
         let d = Platform()
         let c = try decoder.container(keyedBy: CodingKeys.self)
         systemReloadsPerDay = try c.value(.systemReloadsPerDay, or: d.systemReloadsPerDay)
+        policyLatenessMinutes = try c.value(.policyLatenessMinutes, or: d.policyLatenessMinutes)
         getTimelineDaySpread = try c.value(.getTimelineDaySpread, or: d.getTimelineDaySpread)
         getTimelineUserSpread = try c.value(.getTimelineUserSpread, or: d.getTimelineUserSpread)
         rarelyViewedReloadFactor = try c.value(.rarelyViewedReloadFactor, or: d.rarelyViewedReloadFactor)

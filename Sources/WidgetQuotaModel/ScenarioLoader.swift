@@ -95,6 +95,7 @@ public enum ScenarioLoader {
         backend.backend?.onlyWhenOpen = true
         backend.policyFollowsHours = true
         backend.requestPerKey = true
+        backend.interactive = true
         s.designs = [backend]
         s.calendar.dayKinds = [DayKind(name: "", weekdays: [.monday], factors: DayFactors(startHourUTC: 0, hours: 1))]
         s.calendar.events = [CalendarEvent(name: "", day: 1, factors: DayFactors(startHourUTC: 0, hours: 1))]

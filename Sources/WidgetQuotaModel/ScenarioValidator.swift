@@ -32,6 +32,8 @@ package enum ScenarioValidator {
         package static let instancesWhenMulti = 1...16
         /// getTimeline calls per instance-day of one cause (WidgetKit's own, Smart Stack rotation).
         package static let reloadsPerDay = 0.0...10_000.0
+        /// Mean minutes a policy reload runs after its date: up to a day.
+        package static let policyLatenessMinutes = 0.0...1_440.0
         /// A coefficient of variation, such as `getTimelineDaySpread`.
         package static let spread = 0.0...10.0
         package static let backgroundRunsPerDay = 0.0...96.0
@@ -59,6 +61,7 @@ package enum ScenarioValidator {
 
         let p = s.population
         v.share(p.smartStackShare, "population.smartStackShare")
+        v.distribution(p.smartStackRotationsPerDay, "population.smartStackRotationsPerDay", Bounds.reloadsPerDay)
         v.distribution(p.smartStackReloadsPerDay, "population.smartStackReloadsPerDay", Bounds.reloadsPerDay)
         v.share(p.lowPowerDayShare, "population.lowPowerDayShare")
         v.distribution(p.appOpensPerDay, "population.appOpensPerDay", Bounds.appOpensPerDay)
@@ -67,7 +70,9 @@ package enum ScenarioValidator {
         v.number(p.foregroundMinutes, "population.foregroundMinutes", 0...Double.minutesPerDay)
         v.number(p.idleStartHour, "population.idleStartHour", 0...24)
         v.number(p.idleHours, "population.idleHours", 0...20, note: "must be between 0 and 20 hours (a phone is in use part of every day)")
-        v.number(p.multiWidgetShare, "population.multiWidgetShare", Bounds.share)
+        v.share(p.multiWidgetShare, "population.multiWidgetShare")
+        v.share(p.backgroundRefreshOffShare, "population.backgroundRefreshOffShare")
+        v.distribution(p.interactiveTapsPerDay, "population.interactiveTapsPerDay", Bounds.reloadsPerDay)
         v.check(
             Bounds.instancesWhenMulti.contains(p.instancesWhenMulti), "population.instancesWhenMulti",
             "must be between \(Bounds.instancesWhenMulti.lowerBound) and \(Bounds.instancesWhenMulti.upperBound), got \(p.instancesWhenMulti)"
@@ -91,6 +96,7 @@ package enum ScenarioValidator {
 
         let f = s.platform
         v.distribution(f.systemReloadsPerDay, "platform.systemReloadsPerDay", Bounds.reloadsPerDay)
+        v.distribution(f.policyLatenessMinutes, "platform.policyLatenessMinutes", Bounds.policyLatenessMinutes)
         v.number(f.getTimelineDaySpread, "platform.getTimelineDaySpread", Bounds.spread)
         v.number(f.getTimelineUserSpread, "platform.getTimelineUserSpread", Bounds.spread)
         v.number(f.rarelyViewedReloadFactor, "platform.rarelyViewedReloadFactor", 0...10)

@@ -41,6 +41,7 @@ import WidgetQuotaTestSupport
         ]
         var s = TestSupport.smallScenario(users: [20], runs: 1, days: 6)
         s.population.idleHours = 0  // the boundaries themselves; the night's wait is tested on its own
+        s.platform.policyLatenessMinutes = 0  // and so is WidgetKit's lateness after them
         let m = SimulationModel(scenario: s, design: designs[designIndex], run: 1, parameters: RunParameters.draw(s, run: 1))
         var rng = SplitMix(state: UInt64(designIndex))
         for user in 0..<20 {

@@ -203,6 +203,8 @@ import WidgetQuotaTestSupport
     ) {
         var s = TestSupport.smallScenario(users: [1], runs: 1, days: 4)
         s.population.idleHours = idleHours
+        // The policy's dates themselves: WidgetKit's lateness after them has its own tests.
+        s.platform.policyLatenessMinutes = 0
         if let calls = systemCallsPerDay {
             // WidgetKit's own calls, and no Smart Stack to add more.
             s.platform.systemReloadsPerDay = .fixed(calls)

@@ -389,6 +389,7 @@ extension LogAnalyzer {
             }
             notes.append(text)
         }
+        if let text = LogAnalysis.developerModeNote(summaries) { notes.append(text) }
         if duplicateLines > 0 {
             notes.append("\(duplicateLines) lines repeated an earlier line exactly (same timestamp and text) and were counted once.")
         }

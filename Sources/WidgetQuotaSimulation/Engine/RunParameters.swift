@@ -20,6 +20,11 @@ package struct RunParameters: Sendable, Equatable {
     package var outputTokensPerRequest: Double
     package var dataChangesPerDay: Double
     package var silentPushDeliveryShare: Double
+    package var smartStackRotationsPerDay: Double
+    package var multiWidgetShare: Double
+    package var backgroundRefreshOffShare: Double
+    package var interactiveTapsPerDay: Double
+    package var policyLatenessMinutes: Double
 
     /// Every uncertain assumption of `scenario` with its dotted path, in a fixed order.
     package static func assumptions(of s: Scenario) -> [(path: String, distribution: Distribution)] {
@@ -37,6 +42,11 @@ package struct RunParameters: Sendable, Equatable {
             ("api.outputTokensPerRequest", s.api.outputTokensPerRequest),
             ("api.dataChangesPerDay", s.api.dataChangesPerDay),
             ("platform.silentPushDeliveryShare", s.platform.silentPushDeliveryShare),
+            ("population.smartStackRotationsPerDay", s.population.smartStackRotationsPerDay),
+            ("population.multiWidgetShare", s.population.multiWidgetShare),
+            ("population.backgroundRefreshOffShare", s.population.backgroundRefreshOffShare),
+            ("population.interactiveTapsPerDay", s.population.interactiveTapsPerDay),
+            ("platform.policyLatenessMinutes", s.platform.policyLatenessMinutes),
         ]
     }
 
@@ -59,6 +69,11 @@ package struct RunParameters: Sendable, Equatable {
         outputTokensPerRequest = v("api.outputTokensPerRequest")
         dataChangesPerDay = v("api.dataChangesPerDay")
         silentPushDeliveryShare = v("platform.silentPushDeliveryShare")
+        smartStackRotationsPerDay = v("population.smartStackRotationsPerDay")
+        multiWidgetShare = v("population.multiWidgetShare")
+        backgroundRefreshOffShare = v("population.backgroundRefreshOffShare")
+        interactiveTapsPerDay = v("population.interactiveTapsPerDay")
+        policyLatenessMinutes = v("platform.policyLatenessMinutes")
     }
 
     /// Draws run `run`'s values; each assumption has its own stream, keyed by its name.

@@ -277,9 +277,13 @@ package struct UserTraits: Sendable, Equatable {
     package var instances: Int
     package var rarelyViewed: Bool
     package var budgetPerInstance: Int
-    /// getTimeline calls per instance per day that WidgetKit makes on its own, Smart Stack
-    /// rotation included (before the day-to-day factor); the policy's and the app's come on top.
+    /// getTimeline calls per instance per day that WidgetKit makes on its own, whatever the
+    /// policy (before the day-to-day factor); the policy's and the app's come on top.
     package var systemReloadsPerDay: Double
+    /// Times a day Smart Stack rotates the widget into view (0 outside a stack).
+    package var smartStackRotationsPerDay: Double
+    /// Taps a day on the widget's buttons (they reload it in designs with `interactive`).
+    package var tapsPerDay: Double
     package var appOpensPerDay: Double
     package var glancesPerDay: Double
     package var lowPowerProbability: Double
@@ -291,8 +295,11 @@ package struct UserTraits: Sendable, Equatable {
     package var idleSeconds: Double
     /// The content key the user follows (0: the most popular).
     package var contentKey: Int
-    /// Whether the user force-quits the app, so that iOS does not launch it for a silent push.
+    /// Whether the user force-quits the app, so that iOS launches it neither for a silent push
+    /// nor for background refresh.
     package var forceQuits: Bool
+    /// Whether Background App Refresh is off for the app.
+    package var backgroundRefreshOff: Bool
 
     /// Draws the traits of user `user` in `model`'s run; independent of the design (common random numbers).
     package init(model: borrowing SimulationModel, user: Int) {
@@ -303,7 +310,7 @@ package struct UserTraits: Sendable, Equatable {
         let zone = model.zoneCumulative.firstIndex { zoneDraw < $0 } ?? (model.zoneCumulative.count - 1)
         utcOffsetSeconds = model.zoneOffsets[zone]
         smartStack = rng.bernoulli(p.smartStackShare)
-        instances = rng.bernoulli(s.population.multiWidgetShare) ? s.population.instancesWhenMulti : 1
+        instances = rng.bernoulli(p.multiWidgetShare) ? s.population.instancesWhenMulti : 1
         rarelyViewed = rng.bernoulli(s.population.rarelyViewedShare)
         let platform = s.platform
         if rarelyViewed {
@@ -348,6 +355,11 @@ package struct UserTraits: Sendable, Equatable {
         }
         contentKey = low
         forceQuits = keyRNG.bernoulli(s.population.forceQuitShare)
+        backgroundRefreshOff = keyRNG.bernoulli(p.backgroundRefreshOffShare)
+        smartStackRotationsPerDay = smartStack ? max(p.smartStackRotationsPerDay, 0) : 0
+        tapsPerDay = max(p.interactiveTapsPerDay, 0) * (rarelyViewed ? ModelAssumptions.rarelyViewedGlanceShare : 1)
+        // iOS never launches background refresh with the switch off.
+        if backgroundRefreshOff { backgroundRunsPerDay = 0 }
     }
 
     /// A lognormal factor with mean 1 and the given coefficient of variation.

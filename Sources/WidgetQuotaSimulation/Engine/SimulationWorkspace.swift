@@ -68,6 +68,10 @@ package struct SimulationConstants: Sendable {
     /// Alignment period in seconds (aligned designs).
     package let alignPeriod: Double
     let jitterSeconds: Double
+    /// Mean seconds by which WidgetKit runs a policy reload after its date (0: at the date).
+    let policyLatenessSeconds: Double
+    /// Taps on the widget's buttons reload the tapped instance (`Design.interactive`).
+    let interactive: Bool
     let reloadCalls: Design.ReloadCalls
 
     // API.
@@ -161,6 +165,8 @@ package struct SimulationConstants: Sendable {
         policyFollowsHours = d.policyFollowsHours && m.sessions != nil
         alignPeriod = (d.alignToWallClockMinutes ?? 0) * .secondsPerMinute
         jitterSeconds = d.jitterSeconds
+        policyLatenessSeconds = max(m.parameters.policyLatenessMinutes, 0) * .secondsPerMinute
+        interactive = d.interactive
         reloadCalls = d.reloadCalls
 
         let api = s.api

@@ -41,11 +41,13 @@ struct UserActivity {
         var widgetRNG = RandomStream(seed: seed, .widgetRequests, run, u)
         let systemPerDay = max(traits.systemReloadsPerDay * Double(traits.instances), 0)
         let glances = max(traits.glancesPerDay, 0)
+        let rotations = traits.smartStackRotationsPerDay
+        let taps = traits.tapsPerDay
         let calendar = model.dayFactors
         widget = WidgetStream.generate(
             in: buffers, days: days, callsPerDay: { systemPerDay * dayFactor[$0] },
-            glancesPerDay: { glances * calendar[$0].glances }, rng: &widgetRNG,
-            tables: ExponentialTables.shared)
+            glancesPerDay: { glances * calendar[$0].glances }, rotationsPerDay: { rotations * calendar[$0].glances },
+            tapsPerDay: { taps * calendar[$0].glances }, rng: &widgetRNG, tables: ExponentialTables.shared)
     }
 }
 

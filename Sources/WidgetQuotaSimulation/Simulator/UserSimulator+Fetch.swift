@@ -35,12 +35,13 @@ extension UserSimulator {
                 .apiRequest(actor: actor, success: !failed, durationSeconds: duration, instance: instance),
                 local: sendTime, utc: utc(sendTime))
             elapsed += duration
-            if failed {
+            // A request still waiting when the slice ends expires the task, a hanging one included.
+            if actor == .background && elapsed > slice {
+                expired = true
                 ok = false
                 break
             }
-            if actor == .background && elapsed > slice {
-                expired = true
+            if failed {
                 ok = false
                 break
             }

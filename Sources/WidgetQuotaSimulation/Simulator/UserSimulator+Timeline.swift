@@ -6,7 +6,8 @@ import WidgetQuotaSupport
 /// runs, the timeline policy's next reload, and the app's reload calls.
 extension UserSimulator {
     @inline(__always) mutating func getTimeline(_ i: Int, at t: Double, origin: TimelineOrigin) {
-        let exempt = constants.foregroundReloadsExempt && t < foregroundUntil
+        // A tap's reload is WidgetKit's promise to the App Intent: it spends no budget.
+        let exempt = (constants.foregroundReloadsExempt && t < foregroundUntil) || origin == .tap
         guard spendReload(i, at: t, origin: origin, exempt: exempt, used: &instanceState.budgetUsed[i]) else {
             if counted(t) { tally.droppedReloads += 1 }
             return
@@ -16,6 +17,7 @@ extension UserSimulator {
         buildTimeline(i, at: t, fetching: constants.fetchOnGetTimeline, cachedContent: contentTime)
         if !constants.policyNever {
             instanceState.nextPolicy[i] = policyTime(after: t)
+            instanceState.policyDue[i] = policyDueTime
             updatePolicy()
         }
     }
@@ -84,22 +86,35 @@ extension UserSimulator {
         return fetch(at: t, actor: .widgetExtension, instance: i)
     }
 
-    /// When the timeline built at `t` is reloaded, its policy honoured.
+    /// When WidgetKit runs the reload of the timeline built at `t`, its policy honoured; the
+    /// date the policy asks for is left in `policyDueTime`.
     ///
     /// An aligned poll asks for the next wall-clock boundary (:00, :30, ... shifted by this
     /// device's phase) a whole period after the previous one, so a getTimeline between two
     /// boundaries keeps the next boundary rather than skipping it; WidgetKit honours it as soon
-    /// as its minimum spacing allows. Other designs ask `policyDelay` later.
+    /// as its minimum spacing allows. Other designs ask `policyDelay` later. WidgetKit runs the
+    /// reload a random lateness after that date (`late(_:)`); a reload the calendar's hours
+    /// move to an opening runs there.
     @inline(__always) package mutating func policyTime(after t: Double) -> Double {
-        let time = honouredPolicyTime(after: t)
-        guard constants.policyFollowsHours, time < .infinity else { return time }
-        let at = utc(time)
+        let due = honouredPolicyTime(after: t)
+        policyDueTime = due
+        guard constants.policyFollowsHours, due < .infinity else { return late(due) }
+        let at = utc(due)
         let open = workspace.nextOpen(utc: at)
+        guard open != at else { return late(due) }
         // Moved to an opening: every device asks for it, each at its own delay after it.
-        return open == at ? time : open + openingPhase + utcOffset
+        policyDueTime = open + openingPhase + utcOffset
+        return policyDueTime
     }
 
-    /// The policy's time, before the calendar's hours move it.
+    /// When WidgetKit runs a policy reload dated `due`: an exponential lateness after it, of
+    /// mean `policyLatenessSeconds` (Apple: the date is the earliest WidgetKit asks).
+    @inline(__always) mutating func late(_ due: Double) -> Double {
+        guard constants.policyLatenessSeconds > 0, due < .infinity else { return due }
+        return due + constants.policyLatenessSeconds * random.policyLateness.exponential(exponentialTables)
+    }
+
+    /// The date the policy asks for, before the calendar's hours move it.
     @inline(__always) mutating func honouredPolicyTime(after t: Double) -> Double {
         if constants.policyNever { return .infinity }
         guard constants.aligned else { return afterIdle(aligned(t + constants.policyDelay)) }

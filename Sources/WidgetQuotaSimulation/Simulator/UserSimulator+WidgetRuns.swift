@@ -59,12 +59,12 @@ extension UserSimulator {
     @inline(__always) mutating func widgetRun(from first: Int, before end: Double, fetching: Bool) -> Int {
         let times = widget.times
         var policy = instanceState.nextPolicy[0]
+        var due = instanceState.policyDue[0]
         // A third of the runs are empty: nothing else to read or write back for them.
         guard min(times[first], policy) < end else { return first }
         let kinds = widget.kinds
         let exemptUntil = constants.foregroundReloadsExempt ? foregroundUntil : -.infinity
         let cachedContent = contentTime  // what a widget that only reads the cache shows
-        let delay = constants.policyDelay  // +infinity for a design that never asks for one
         // A run lies within one local day: it ends at the next midnight (a rare event) at the
         // latest, and nothing before the last midnight is left. The counted window is whole
         // days, so the run is counted or not as a whole.
@@ -79,29 +79,41 @@ extension UserSimulator {
             let isWidget = t < policy
             let now = isWidget ? t : policy
             guard now < bound else { break }
+            var origin = TimelineOrigin.policy
             if isWidget {
                 k += 1
-                if kinds[k - 1] == .glance {
+                switch kinds[k - 1] {
+                case .glance:
                     glance(at: t)
                     continue
+                case .getTimeline:
+                    origin = .system
+                case .rotation:
+                    // Coming into view runs a due policy reload (`policy` is later than t).
+                    guard due <= t else { continue }
+                    policy = .infinity
+                case .tap:
+                    guard constants.interactive else { continue }
+                    origin = .tap
                 }
             } else {
                 guard now < endLocal else { break }
                 policy = .infinity
             }
-            let exempt = now < exemptUntil
-            guard spendReload(0, at: now, origin: isWidget ? .system : .policy, exempt: exempt, used: &used) else {
+            let exempt = now < exemptUntil || origin == .tap
+            guard spendReload(0, at: now, origin: origin, exempt: exempt, used: &used) else {
                 dropped &+= 1
                 continue
             }
             getTimelines &+= 1
-            observer.record(
-                .getTimeline(instance: 0, origin: isWidget ? .system : .policy, budgetExempt: exempt), local: now, utc: utc(now))
+            observer.record(.getTimeline(instance: 0, origin: origin, budgetExempt: exempt), local: now, utc: utc(now))
             // A failed fetch may have scheduled a retry.
             if buildTimeline(0, at: now, fetching: fetching, cachedContent: cachedContent) { bound = min(bound, schedule.rareEvent) }
-            policy = fetching ? policyTime(after: now) : afterIdle(now + delay)
+            policy = policyTime(after: now)
+            due = policyDueTime
         }
         instanceState.nextPolicy[0] = policy
+        instanceState.policyDue[0] = due
         schedule.policyReload = policy
         instanceState.budgetUsed[0] = used
         if isCounted {

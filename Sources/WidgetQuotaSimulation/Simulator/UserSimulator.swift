@@ -94,6 +94,8 @@ package struct UserSimulator<Observer: SimulationObserver> {
     /// floor of (from − phase) ÷ period, and the boundary (k + 1) × period + phase) and the
     /// boundary after it (`predictedBoundary(from:)`). +infinity until the first timeline.
     var expectedBoundaryIndex = 0.0
+    /// The date the last `policyTime(after:)` asked for (it runs at that date's lateness later).
+    var policyDueTime = Double.infinity
     var expectedBoundary = Double.infinity
     var boundaryAfterExpected = Double.infinity
 
@@ -283,8 +285,17 @@ package struct UserSimulator<Observer: SimulationObserver> {
                     glance(at: t)  // only reads what is shown
                     continue
                 }
-                let instance = instances == 1 ? 0 : Int(random.instance.next() % UInt64(instances))
-                getTimeline(instance, at: t, origin: .system)
+                if kind == .rotation {
+                    // The stacked widget (the first instance) runs a due policy reload on coming into view.
+                    guard instanceState.policyDue[0] <= t && t < instanceState.nextPolicy[0] else { continue }
+                    instanceState.nextPolicy[0] = .infinity
+                    updatePolicy()
+                    getTimeline(0, at: t, origin: .policy)
+                } else {
+                    if kind == .tap && !constants.interactive { continue }
+                    let instance = instances == 1 ? 0 : Int(random.instance.next() % UInt64(instances))
+                    getTimeline(instance, at: t, origin: kind == .tap ? .tap : .system)
+                }
                 // The policy reload or a retry may have moved.
                 nextOtherEvent = min(schedule.rareEvent, min(appOpenTime, schedule.policyReload))
                 continue

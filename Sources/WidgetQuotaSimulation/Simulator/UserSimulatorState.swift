@@ -13,6 +13,8 @@ struct UserRandomStreams {
     var reloadJitter: RandomStream
     var pushDelivery: RandomStream
     var backendLag: RandomStream
+    /// How late WidgetKit runs each policy reload.
+    var policyLateness: RandomStream
 
     init(seed: UInt64, run: UInt64, user: UInt64) {
         appOpen = RandomStream(seed: seed, .appOpens, run, user)
@@ -23,6 +25,7 @@ struct UserRandomStreams {
         reloadJitter = RandomStream(seed: seed, .reloadPolicy, run, user)
         pushDelivery = RandomStream(seed: seed, .pushDelivery, run, user)
         backendLag = RandomStream(seed: seed, .backendLag, run, user)
+        policyLateness = RandomStream(seed: seed, .policyLateness, run, user)
     }
 }
 
@@ -64,8 +67,11 @@ struct InstanceState {
     let exhausted: UnsafeMutablePointer<Bool>
     /// A reload asked for while the budget was out, run when it renews.
     let queued: UnsafeMutablePointer<Bool>
-    /// When the instance's timeline policy asks for the next one.
+    /// When WidgetKit runs the instance's next policy reload (its date plus the lateness).
     let nextPolicy: UnsafeMutablePointer<Double>
+    /// The date the instance's timeline policy asks for: from it on, the reload is due and the
+    /// widget coming into view runs it.
+    let policyDue: UnsafeMutablePointer<Double>
     /// Content time shown by each instance; -inf = placeholder.
     let displayedContent: UnsafeMutablePointer<Double>
     /// True when the instance shows an error.
@@ -74,7 +80,8 @@ struct InstanceState {
     static func allocate(capacity: Int) -> InstanceState {
         InstanceState(
             budgetUsed: .allocate(capacity: capacity), exhausted: .allocate(capacity: capacity), queued: .allocate(capacity: capacity),
-            nextPolicy: .allocate(capacity: capacity), displayedContent: .allocate(capacity: capacity),
+            nextPolicy: .allocate(capacity: capacity), policyDue: .allocate(capacity: capacity),
+            displayedContent: .allocate(capacity: capacity),
             displayedError: .allocate(capacity: capacity))
     }
 
@@ -83,6 +90,7 @@ struct InstanceState {
         exhausted.deallocate()
         queued.deallocate()
         nextPolicy.deallocate()
+        policyDue.deallocate()
         displayedContent.deallocate()
         displayedError.deallocate()
     }
@@ -94,6 +102,7 @@ struct InstanceState {
             exhausted[i] = false
             queued[i] = false
             nextPolicy[i] = .infinity
+            policyDue[i] = .infinity
             displayedContent[i] = -.infinity
             displayedError[i] = false
         }
@@ -105,6 +114,7 @@ struct InstanceState {
         other.exhausted.update(from: exhausted, count: count)
         other.queued.update(from: queued, count: count)
         other.nextPolicy.update(from: nextPolicy, count: count)
+        other.policyDue.update(from: policyDue, count: count)
         other.displayedContent.update(from: displayedContent, count: count)
         other.displayedError.update(from: displayedError, count: count)
     }

@@ -125,13 +125,16 @@ package enum CalibrationMeasurement {
         return Estimate(value: share, standardError: standardError(shares))
     }
 
-    /// Devices that use background refresh (a launch or a submission on some day).
+    /// Devices on which iOS launches the app's background refresh (a launch on some day). A
+    /// device that submits requests but is never launched is one iOS does not launch for: the
+    /// user force-quits the app or turned Background App Refresh off (`platform.backgroundRunsPerDay`
+    /// is the rate of the others).
     static func backgroundDevices(_ devices: [LogAnalysis.DeviceMeasurement]) -> [LogAnalysis.DeviceMeasurement] {
-        devices.filter { m in m.days.contains { $0.bgLaunches > 0 || $0.bgSubmits > 0 } }
+        devices.filter { m in m.days.contains { $0.bgLaunches > 0 } }
     }
 
     /// `platform.backgroundRunsPerDay`: background launches per day outside Low Power Mode,
-    /// among devices that use background refresh.
+    /// among devices iOS launches background refresh on.
     package static func backgroundRunsPerDay(_ devices: [LogAnalysis.DeviceMeasurement]) -> Estimate? {
         let ordinary = backgroundDevices(devices).compactMap { m -> Double? in
             let days = m.days.filter { !$0.lowPowerMode }

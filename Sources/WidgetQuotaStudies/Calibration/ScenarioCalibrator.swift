@@ -52,7 +52,7 @@ package enum ScenarioCalibrator {
         }
 
         let instances = Measure.widgetInstances(ms)
-        s.population.multiWidgetShare = instances.multiWidgetShare
+        s.population.multiWidgetShare = .fixed(instances.multiWidgetShare)
         if let n = instances.instancesWhenMulti { s.population.instancesWhenMulti = n }
         fields += ["population.multiWidgetShare", "population.instancesWhenMulti"]
 
@@ -132,7 +132,17 @@ package enum ScenarioCalibrator {
                                 + "\(design.name) shows with any spread")
                     }
                 }
-                if fit.systemAtBound {
+                if fit.systemAtBound, let lateness = fittedLateness(target, scenario: s, visibility: visibility) {
+                    // Fewer calls than the policy asks for: WidgetKit honours it later, which the
+                    // logs measure (the system's own reloads stay at 0).
+                    s.platform.policyLatenessMinutes = .fixed(lateness)
+                    calibration.fields.append("platform.policyLatenessMinutes")
+                    calibration.notes.append(
+                        "platform.policyLatenessMinutes is \(NumberText.fixed(lateness, digits: 1)): the logs show "
+                            + "\(NumberText.fixed(rate.value, digits: 1)) getTimeline calls per instance-day, fewer than "
+                            + "\(design.name)'s policy asks for (\(NumberText.fixed(fit.shownWithoutSystem, digits: 1))), "
+                            + "so WidgetKit runs its reloads that much later on average; WidgetKit's own reloads are 0")
+                } else if fit.systemAtBound {
                     calibration.notes.append(
                         "platform.systemReloadsPerDay is 0: the logs show \(NumberText.fixed(rate.value, digits: 1)) getTimeline calls "
                             + "per instance-day, fewer than \(design.name)'s own reloads make without any of WidgetKit's "
@@ -218,6 +228,32 @@ package enum ScenarioCalibrator {
                     + "the logs only say the rate is at least that high)"
             }
         }
+    }
+
+    /// The mean lateness (minutes) of policy reloads whose simulated logs show the logged rate,
+    /// WidgetKit's own reloads at 0; nil when even a day's lateness shows more calls.
+    ///
+    /// More lateness shows fewer calls, so a bisection finds it; every step simulates with the
+    /// same random streams.
+    static func fittedLateness(_ target: Target, scenario: Scenario, visibility: TimelineVisibility) -> Double? {
+        var s = scenario
+        s.platform.systemReloadsPerDay = .fixed(0)
+        let goal = target.rate.value
+        func showing(_ minutes: Double) -> Double? {
+            s.platform.policyLatenessMinutes = .fixed(minutes)
+            let shown = visibility.shown(s)
+            return target.logged.split ? shown.outside : shown.all
+        }
+        var low = ScenarioValidator.Bounds.policyLatenessMinutes.lowerBound
+        var high = ScenarioValidator.Bounds.policyLatenessMinutes.upperBound
+        guard let most = showing(high), most <= goal else { return nil }
+        for _ in 0..<maxCorrectionIterations * 2 {
+            let middle = (low + high) / 2
+            guard let shown = showing(middle) else { return nil }
+            if abs(shown - goal) <= correctionTolerance * Swift.max(goal, 1) { return middle }
+            if shown > goal { low = middle } else { high = middle }
+        }
+        return (low + high) / 2
     }
 
     /// Gap between the shown and simulated squared day spread that counts as settled.

@@ -24,7 +24,7 @@ package struct TimelineVisibility: Sendable {
     }
     /// Users simulated, and days counted per user.
     package var users = ScenarioCalibrator.defaultSimulatedUsers
-    var days = 14
+    package var days = 14
 
     /// What the simulated logs show: the mean over devices of getTimeline calls per
     /// instance-day as the analyzer counts them (`LogAnalyzer.instanceRate`), inside a Smart

@@ -134,16 +134,25 @@ struct BudgetCorrectionTests {
         #expect(share <= 1, "logged share \(share)")
     }
 
-    /// A design whose own reloads alone show more calls than the logs cannot be the one logged:
-    /// WidgetKit's own rate is 0, and the note says to check --design.
-    @Test("implausible design is reported") func implausibleDesignIsReported() throws {
+    /// Logs that reload less often than the design's policy asks (hourly logs, a 15-minute
+    /// policy) are WidgetKit honouring the policy late: calibration fits the mean lateness, with
+    /// WidgetKit's own reloads at 0, so that the design simulated with it shows the logged rate.
+    @Test("rarer reloads than the policy asks are fitted as lateness") func rarerReloadsAreFittedAsLateness() throws {
         let (base, _, analysis) = try RoundTrip.analyse(DesignPresets.direct, style: .compact, devices: 30, days: 7, budgetsBind: true)
-        let emitted = try ScenarioCalibrator.calibrate(
-            analysis, base: base, design: DesignPresets.directPoll15m,
-            simulatedUsers: RoundTrip.simulatedUsers)
+        let design = DesignPresets.directPoll15m
+        let emitted = try ScenarioCalibrator.calibrate(analysis, base: base, design: design, simulatedUsers: RoundTrip.simulatedUsers)
         let calibration = try #require(emitted.calibration)
-        #expect(calibration.notes.contains { $0.contains("check that --design names the design") }, "\(calibration.notes)")
+        #expect(calibration.fields.contains("platform.policyLatenessMinutes"), "\(calibration.fields)")
+        #expect(calibration.notes.contains { $0.contains("platform.policyLatenessMinutes is") }, "\(calibration.notes)")
         #expect(emitted.platform.systemReloadsPerDay.central == 0)
+        #expect(emitted.platform.policyLatenessMinutes.central > 15, "\(emitted.platform.policyLatenessMinutes)")
+        // The design simulated with the fitted lateness shows what the logs show.
+        let logged = CalibrationMeasurement.loggedTimelines(analysis.measurements.filter { !$0.days.isEmpty }).all.value
+        var visibility = TimelineVisibility(design: design, originKnownShare: 0)
+        visibility.users = 2_000
+        visibility.days = 7
+        let shown = try #require(visibility.shown(emitted).all)
+        #expect(abs(shown / logged - 1) < 0.1, "shown \(shown) vs logged \(logged)")
     }
 
     /// Emitted scenarios with the new provenance fields load back (they are valid keys).

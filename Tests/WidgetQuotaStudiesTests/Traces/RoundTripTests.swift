@@ -36,7 +36,7 @@ struct RoundTripTests {
         budgetsBind: Bool = false, seed: UInt64? = nil, multiWidgetShare: Double? = nil
     ) throws -> (Scenario, RunParameters, LogAnalysis) {
         var s = scenario(days: days)
-        if let multiWidgetShare { s.population.multiWidgetShare = multiWidgetShare }
+        if let multiWidgetShare { s.population.multiWidgetShare = .fixed(multiWidgetShare) }
         if budgetsBind {
             let defaults = Scenario().platform
             s.platform.reloadBudgetMin = defaults.reloadBudgetMin
