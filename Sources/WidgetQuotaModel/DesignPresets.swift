@@ -17,7 +17,7 @@ package enum DesignPresets {
     package static var direct: Design {
         var d = Design(name: "direct")
         d.summary =
-            "The widget calls the API in every getTimeline and asks for a reload an hour later; WidgetKit adds its own and Smart Stack reloads (≈30/day)."
+            "The widget calls the API in every getTimeline and asks for a reload an hour later; WidgetKit runs it late and adds its own reloads (≈30/day)."
         d.source = "Gemini widget report (before the cache)"
         d.fetchTriggers = [.getTimeline]
         d.reloadPolicy = .after(minutes: 60)

@@ -161,10 +161,12 @@ public struct ActivityProfile: Codable, Sendable, Equatable {
         0.4, 0.3, 0.25, 0.25, 0.3, 0.5, 0.9, 1.3, 1.4, 1.3, 1.2, 1.2,
         1.3, 1.2, 1.2, 1.2, 1.3, 1.4, 1.4, 1.4, 1.3, 1.1, 0.8, 0.6,
     ]
-    /// BGAppRefreshTask launches: mostly at night, on the charger.
+    /// BGAppRefreshTask launches: in the hour before the user is predicted to open the app (the
+    /// app profile an hour earlier), few at night (WWDC20 "Background execution demystified":
+    /// iOS runs the apps a user uses most at that time of day, so they are fresh when opened).
     public var background: [Double] = [
-        1.8, 2.2, 2.4, 2.4, 2.2, 1.6, 0.8, 0.5, 0.4, 0.4, 0.4, 0.4,
-        0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.6, 0.7, 0.9, 1.2, 1.5,
+        0.1, 0.05, 0.05, 0.05, 0.2, 0.6, 1.4, 1.8, 1.3, 1.1, 1.2, 1.6,
+        1.3, 1.1, 1.1, 1.2, 1.5, 1.7, 1.8, 1.7, 1.4, 0.9, 0.5, 0.2,
     ]
     /// The default profiles.
     public init() {}
@@ -185,14 +187,12 @@ public struct Population: Codable, Sendable, Equatable {
     /// Times a day Smart Stack rotates the widget into view for stack users. A rotation runs no
     /// getTimeline by itself (Apple: the stack shows the timeline's current entry); it reloads a
     /// widget whose policy reload is due and not yet run (Apple: WidgetKit reloads a widget that
-    /// becomes visible). Apple rate-limits rotation and gives no figure. 0 by default: the
-    /// model's Smart Stack calls are still `smartStackReloadsPerDay`.
-    public var smartStackRotationsPerDay: Distribution = 0
-    /// getTimeline calls per widget instance-day that Smart Stack rotation adds for stack users
-    /// whatever the policy (the Gemini widget report: stacked devices "trend higher, since
-    /// rotation triggers reloads"); `analyze --emit-scenario` measures it from logs that split
-    /// stacked devices from the others.
-    public var smartStackReloadsPerDay: Distribution = .uniform(min: 20, max: 40)
+    /// becomes visible). Apple rate-limits rotation and gives no figure: an uncertain assumption.
+    public var smartStackRotationsPerDay: Distribution = .uniform(min: 2, max: 12)
+    /// getTimeline calls per widget instance-day that Smart Stack adds for stack users whatever
+    /// the policy. No source shows any (a rotation shows the current entry), so 0;
+    /// `analyze --emit-scenario` measures it from logs that split stacked devices from the others.
+    public var smartStackReloadsPerDay: Distribution = 0
     /// Share of device-days spent in Low Power Mode.
     public var lowPowerDayShare: Distribution = .uniform(min: 0.05, max: 0.15)
     /// App opens per day among users who open the app at all.
@@ -203,30 +203,33 @@ public struct Population: Codable, Sendable, Equatable {
     public var neverOpenShare: Distribution = .uniform(min: 0.1, max: 0.2)
     /// Minutes the app stays in the foreground per open.
     public var foregroundMinutes: Double = 3
-    /// Local hour at which a typical phone goes idle for the night; policy reloads falling due
-    /// while it is idle wait for its next use (each user's night is shifted by up to an hour).
+    /// Local hour at which a phone goes idle for the night, when `idleHours` is above 0; policy
+    /// reloads falling due while it is idle wait for its next use (each user's night is shifted
+    /// by up to an hour).
     public var idleStartHour: Double = 1
-    /// Hours a phone stays idle overnight (0: always in use).
-    public var idleHours: Double = 5
+    /// Hours a phone holds back policy reloads overnight. 0: no source shows such a night (a
+    /// locked phone keeps reloading on expiry; WidgetKit's budget spreads reloads over the day).
+    public var idleHours: Double = 0
     /// Share of users who force-quit the app from the app switcher as a habit: iOS does not
     /// launch a force-quit app for a silent push (Apple's "Pushing background updates to your
     /// App"). An uncertain assumption; Apple gives no figure.
     public var forceQuitShare: Double = 0.1
     /// Share of users who turned Background App Refresh off for the app (or for every app):
-    /// iOS then never launches its BGAppRefreshTask. Apple gives no figure; 0 by default.
-    public var backgroundRefreshOffShare: Distribution = 0
+    /// iOS then never launches its BGAppRefreshTask (WWDC20 "Background execution demystified":
+    /// the switch is on by default). Apple gives no figure: an uncertain assumption.
+    public var backgroundRefreshOffShare: Distribution = .uniform(min: 0.05, max: 0.25)
     /// Share of users with more than one placement of the widget: Home Screen and Lock Screen,
     /// two sizes, StandBy. Each is an instance with its own budget and its own getTimeline calls
     /// (Apple's "Keeping a widget up to date"; a developer on Apple's forums logs 2–5 getTimeline
-    /// calls per refresh for three placements). No published share.
-    public var multiWidgetShare: Distribution = 0.1
+    /// calls per refresh for three placements). No published share: an uncertain assumption.
+    public var multiWidgetShare: Distribution = .uniform(min: 0.3, max: 0.6)
     /// Widget instances for those users.
     public var instancesWhenMulti: Int = 2
     /// Taps a day on an interactive widget's buttons and toggles (designs with `interactive`).
     /// Each runs the App Intent and then reloads the tapped widget at once, outside the budget
-    /// (Apple's "Adding interactivity to widgets and Live Activities"). No published rate: set it
-    /// with an interactive design (0 by default).
-    public var interactiveTapsPerDay: Distribution = 0
+    /// (an Apple engineer on Apple's forums: "one guaranteed reload that will happen
+    /// immediately"). No published rate: an uncertain assumption.
+    public var interactiveTapsPerDay: Distribution = .triangular(min: 0, mode: 1, max: 3)
     /// Share of users whose widget is rarely viewed: smaller budget, fewer reloads and glances.
     public var rarelyViewedShare: Double = 0.2
     /// Glances at the widget per day (a frequently viewed widget).
@@ -277,15 +280,16 @@ public struct Platform: Codable, Sendable, Equatable {
     /// timeline policy: the widget added or reconfigured, a restart, a locale, accessibility,
     /// account or significant time change, pages the user rarely views (Apple's "Keeping a
     /// widget up to date", WWDC21 "Principles of great widgets"). These are occasional events
-    /// Apple publishes no rate: an uncertain assumption, set so the Gemini widget report's
-    /// direct widget under `.after(1 hour)` logs its 900 requests a month.
-    public var systemReloadsPerDay: Distribution = .triangular(min: 4, mode: 8, max: 12)
+    /// These are occasional events and Apple publishes no rate: an uncertain assumption of a
+    /// few a day, its centre set with `policyLatenessMinutes` so that the Gemini widget report's
+    /// direct widget under `.after(1 hour)` logs its ~30 requests a day.
+    public var systemReloadsPerDay: Distribution = .triangular(min: 0, mode: 2, max: 4)
     /// Mean minutes by which WidgetKit runs a policy reload after the timeline's date (each
     /// delay exponential). Apple: the date is the earliest WidgetKit asks, and reloads come
-    /// "on the order of minutes/hours, not seconds"; no figure is published (0 by default).
-    /// `analyze --emit-scenario --design D` measures it from logs that reload less often than
-    /// the design's policy asks.
-    public var policyLatenessMinutes: Distribution = 0
+    /// "on the order of minutes/hours, not seconds"; no figure is published: an uncertain
+    /// assumption. `analyze --emit-scenario --design D` measures it from logs that reload less
+    /// often than the design's policy asks.
+    public var policyLatenessMinutes: Distribution = .uniform(min: 0, max: 15)
     /// Day-to-day variation of WidgetKit's own reloads (lognormal coefficient of variation).
     public var getTimelineDaySpread: Double = 0.35
     /// User-to-user variation of WidgetKit's own reloads (lognormal coefficient of variation).
@@ -307,8 +311,9 @@ public struct Platform: Codable, Sendable, Equatable {
     public var backgroundEarliestBeginHours: Double = 4
     /// Real BGAppRefreshTask launches per day (the Gemini widget report: about 1–3).
     public var backgroundRunsPerDay: Distribution = .triangular(min: 1, mode: 2, max: 3)
-    /// Launch-rate multiplier on Low Power Mode days (the Gemini widget report: almost never).
-    public var backgroundLowPowerFactor: Double = 0.05
+    /// Launch-rate multiplier on Low Power Mode days: Low Power Mode pauses Background App
+    /// Refresh (Apple's Low Power Mode support article; the Gemini widget report: almost never).
+    public var backgroundLowPowerFactor: Double = 0
     /// Time a background launch may run before it expires (the Gemini widget report: just under 30 s).
     public var taskSliceSeconds: Double = 29
     /// Share of silent (background) pushes iOS delivers to an app that can take them: they are

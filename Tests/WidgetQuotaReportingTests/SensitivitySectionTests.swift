@@ -17,6 +17,11 @@ import WidgetQuotaStudies
         s.api.failureProbability = 0.01
         s.api.outputTokensPerRequest = 40
         s.platform.silentPushDeliveryShare = 0.8
+        s.population.smartStackRotationsPerDay = 7
+        s.population.multiWidgetShare = 0.45
+        s.population.backgroundRefreshOffShare = 0.15
+        s.population.interactiveTapsPerDay = 1
+        s.platform.policyLatenessMinutes = 7.5
         let design = s.availableDesigns.first { $0.name == "cache-bgtask" }!
         let result = SensitivityAnalysis(scenario: s, design: design, users: 100, sampleUsers: 40, threads: 2).run()
         // Only the reload budget, a fixed input, is moved; a cache design's requests do not follow it.

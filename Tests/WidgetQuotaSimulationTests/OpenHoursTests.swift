@@ -146,9 +146,10 @@ import WidgetQuotaTestSupport
         design.jitterSeconds = 600
         let result = SharedContentTests.run(s, [design])
         let peak = { (n: Int) in TestSupport.row(result, design.name, users: n).load.peakRequestsPerMinute.mean }
-        // Four times the users, about four times the busiest minute (a little less: the sample's
-        // own busiest minute holds more of its noise). Pooled with closed days, it was 2.5 times.
-        #expect(peak(4_000) / peak(1_000) > 3.4 && peak(4_000) / peak(1_000) < 4.1, "\(peak(4_000)) against \(peak(1_000))")
+        // Four times the users, about four times the busiest minute (either way by the noise the
+        // sample's own busiest minute holds and the projection adds). Pooled with closed days, it
+        // was 2.5 times.
+        #expect(peak(4_000) / peak(1_000) > 3.4 && peak(4_000) / peak(1_000) < 4.3, "\(peak(4_000)) against \(peak(1_000))")
     }
 
     @Test("A fetch that sends a request per key sends keys-per-user times the requests, and about the same credits")

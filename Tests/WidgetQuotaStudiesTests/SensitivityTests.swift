@@ -47,12 +47,12 @@ import WidgetQuotaTestSupport
 
     @Test("An assumption whose p5 or p95 crosses a plan's limit moves the tier, and leads the decision drivers")
     func tierMoversLead() throws {
-        // The worked example's widget at 2,350 users: Pro 1597's 1,597 credits a minute hold about
-        // 2,400 users, so an assumption that adds a few percent to the busiest minute crosses the limit.
+        // The worked example's widget at 1,500 users: Pro 1597's 1,597 credits a minute hold about
+        // 1,640 users, so an assumption that adds several percent to the busiest minute crosses the limit.
         var scenario = try ScenarioLoader.load(path: Fixtures.packageURL("docs/examples/tickerboard.json").path)
         scenario.horizon.growth = nil
         let design = try #require(scenario.designs.first { $0.name == "widget-direct" })
-        let s = SensitivityAnalysis(scenario: scenario, design: design, users: 2_350, sampleUsers: 300, threads: 2).run()
+        let s = SensitivityAnalysis(scenario: scenario, design: design, users: 1_500, sampleUsers: 300, threads: 2).run()
         #expect(s.centralTier == "pro-1597")
         let first = try #require(s.decisionDrivers.first)
         #expect(first.movesTier == true)

@@ -62,6 +62,8 @@ struct DeviceAccumulator {
     var widgets: Set<String> = []
     var lowPowerState: Bool?
     var originKnown = false
+    /// Background task launches by local hour of the day.
+    var launchHours = [Int](repeating: 0, count: 24)
     var firstDay = Int.max
     private var lastWidget: (kind: String?, family: String?, instance: Int?) = (nil, nil, nil)
     var lastDay = Int.min
@@ -108,6 +110,10 @@ struct DeviceAccumulator {
             network[key] = n
         }
         if e.origin != nil { originKnown = true }
+        if e.kind == .bgTaskLaunch {
+            let hour = Int((e.time.localSeconds - Double(day) * .secondsPerDay) / .secondsPerHour)
+            launchHours[min(max(hour, 0), 23)] += 1
+        }
         let lowPowerNow = lowPowerState == true
         if let recent = recentDay, recent.day == day {
             DeviceAccumulator.add(e, to: &days.values[recent.index], lowPower: lowPowerNow)

@@ -190,6 +190,8 @@ public struct LogAnalysis: Codable, Sendable {
         package var firstDay: Int
         /// The local day of each entry of `days` (days since 1970-01-01).
         package var dayNumbers: [Int]
+        /// Background task launches by local hour of the day (24 counts).
+        package var launchHours = [Int](repeating: 0, count: 24)
 
         package init(
             device: String, days: [DeviceDay], smartStack: Bool?, instances: Int, originKnown: Bool, lowPowerKnown: Bool, firstDay: Int,
@@ -331,11 +333,12 @@ extension LogAnalyzer {
                 days[i].durationMsSum += count.durationMsSum
                 days[i].durationCount += count.durationCount
             }
-            measurements.append(
-                .init(
-                    device: name, days: days, smartStack: acc.smartStack,
-                    instances: max(1, acc.widgets.count), originKnown: acc.originKnown,
-                    lowPowerKnown: acc.lowPowerState != nil, firstDay: dayNumbers[0], dayNumbers: dayNumbers))
+            var measurement = LogAnalysis.DeviceMeasurement(
+                device: name, days: days, smartStack: acc.smartStack,
+                instances: max(1, acc.widgets.count), originKnown: acc.originKnown,
+                lowPowerKnown: acc.lowPowerState != nil, firstDay: dayNumbers[0], dayNumbers: dayNumbers)
+            measurement.launchHours = acc.launchHours
+            measurements.append(measurement)
         }
         let allDays = measurements.flatMap(\.days)
         func stats(_ f: (DeviceDay) -> Int) -> DayStats { DayStats(allDays.map { Double(f($0)) }) }

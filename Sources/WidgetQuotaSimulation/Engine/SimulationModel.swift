@@ -358,8 +358,10 @@ package struct UserTraits: Sendable, Equatable {
         backgroundRefreshOff = keyRNG.bernoulli(p.backgroundRefreshOffShare)
         smartStackRotationsPerDay = smartStack ? max(p.smartStackRotationsPerDay, 0) : 0
         tapsPerDay = max(p.interactiveTapsPerDay, 0) * (rarelyViewed ? ModelAssumptions.rarelyViewedGlanceShare : 1)
-        // iOS never launches background refresh with the switch off.
-        if backgroundRefreshOff { backgroundRunsPerDay = 0 }
+        // iOS launches background refresh before the times it predicts the app is used: never
+        // for an app that is not used, that the user swipes away from the app switcher, or with
+        // the switch off (WWDC20 "Background execution demystified").
+        if opens == 0 || forceQuits || backgroundRefreshOff { backgroundRunsPerDay = 0 }
     }
 
     /// A lognormal factor with mean 1 and the given coefficient of variation.

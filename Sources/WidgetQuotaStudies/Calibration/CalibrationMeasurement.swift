@@ -144,6 +144,32 @@ package enum CalibrationMeasurement {
         return Estimate(value: Statistics.mean(ordinary), standardError: standardError(ordinary))
     }
 
+    /// Among devices whose users open the app, the share on which iOS never launched background
+    /// refresh (force-quit apps, Background App Refresh off); nil when no device logged a launch
+    /// or an app open.
+    package static func unlaunchedShare(_ devices: [LogAnalysis.DeviceMeasurement]) -> Double? {
+        guard !backgroundDevices(devices).isEmpty else { return nil }
+        let opening = devices.filter { m in m.days.contains { $0.appOpens > 0 } }
+        guard !opening.isEmpty else { return nil }
+        let unlaunched = opening.filter { m in !m.days.contains { $0.bgLaunches > 0 } }.count
+        return Double(unlaunched) / Double(opening.count)
+    }
+
+    /// Launches logged before their hours are taken as `population.activity.background`.
+    package static let minimumLaunchesForHours = 100
+
+    /// `population.activity.background`: the logged launches by local hour, each hour at least
+    /// a twentieth of the mean so that no hour is ruled out by a short capture; nil with fewer
+    /// than `minimumLaunchesForHours` launches.
+    package static func launchHours(_ devices: [LogAnalysis.DeviceMeasurement]) -> [Double]? {
+        var counts = [Double](repeating: 0, count: 24)
+        for m in devices { for h in 0..<24 { counts[h] += Double(m.launchHours[h]) } }
+        let total = counts.reduce(0, +)
+        guard total >= Double(minimumLaunchesForHours) else { return nil }
+        let floor = total / 24 / 20
+        return counts.map { Swift.max($0, floor) * 24 / total }
+    }
+
     /// Low Power Mode days needed before their launch rate is taken as a measurement.
     package static let minimumLowPowerDays = 20
 

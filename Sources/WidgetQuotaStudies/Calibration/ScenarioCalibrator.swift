@@ -88,6 +88,22 @@ package enum ScenarioCalibrator {
             s.platform.backgroundRunsPerDay = measured(
                 "platform.backgroundRunsPerDay", runs.value, runs.standardError, Bounds.backgroundRunsPerDay)
             fields.append("platform.backgroundRunsPerDay")
+            if let hours = Measure.launchHours(ms) {
+                s.population.activity.background = hours.map { ($0 * 1_000).rounded() / 1_000 }
+                fields.append("population.activity.background")
+            }
+            if let share = Measure.unlaunchedShare(ms) {
+                // Force-quitting users and those with the switch off get no launches: the logs
+                // bound the first share from above and give the second.
+                let forceQuit = Swift.min(s.population.forceQuitShare, share)
+                if forceQuit < s.population.forceQuitShare {
+                    s.population.forceQuitShare = forceQuit
+                    fields.append("population.forceQuitShare")
+                }
+                let off = forceQuit < 1 ? Swift.max(0, 1 - (1 - share) / (1 - forceQuit)) : 0
+                s.population.backgroundRefreshOffShare = .fixed(off)
+                fields.append("population.backgroundRefreshOffShare")
+            }
             if let factor = Measure.backgroundLowPowerFactor(ms, ordinaryRate: runs.value) {
                 s.platform.backgroundLowPowerFactor = factor
                 fields.append("platform.backgroundLowPowerFactor")
@@ -126,6 +142,11 @@ package enum ScenarioCalibrator {
                 }
                 if let squared = fit.spreadSquared {
                     s.platform.getTimelineDaySpread = spread(squared: squared)
+                    if fit.spreadUnsettled {
+                        calibration.notes.append(
+                            "platform.getTimelineDaySpread does not reproduce the logs' day-to-day spread: it moves only "
+                                + "WidgetKit's own calls, of which \(design.name)'s own reloads leave few")
+                    }
                     if fit.spreadAtBound {
                         calibration.notes.append(
                             "platform.getTimelineDaySpread is 0: the logs vary less from day to day than "
@@ -201,6 +222,8 @@ package enum ScenarioCalibrator {
         var spreadSquared: Double?
         /// True when the logs vary less between days than any spread makes the design show.
         var spreadAtBound = false
+        /// True when the search stopped with the spread still off the logs'.
+        var spreadUnsettled = false
         /// True when the design's own reloads alone show more calls than the logs.
         var systemAtBound = false
         /// What the logs would show with no system reloads (when `systemAtBound`).
@@ -279,7 +302,7 @@ package enum ScenarioCalibrator {
             SecantSearch(x: Swift.max($0, 0), target: $0, range: 0...largestSquared)
         }
         func rate(_ shown: TimelineVisibility.Shown) -> Double? { target.logged.split ? shown.outside : shown.all }
-        for _ in 0..<maxCorrectionIterations {
+        for iteration in 0..<maxCorrectionIterations {
             s.platform.systemReloadsPerDay = .fixed(system.x)
             if let stack { s.population.smartStackReloadsPerDay = .fixed(stack.x) }
             if let squared { s.platform.getTimelineDaySpread = spread(squared: squared.x) }
@@ -303,7 +326,11 @@ package enum ScenarioCalibrator {
                 // the lower bound when even no spread shows too much.
                 let close = abs(spreadShowing - q.target) <= spreadTolerance
                 tried.spreadAtBound = q.x == 0 && spreadShowing > q.target
-                settled = settled && (close || tried.spreadAtBound)
+                // The spread moves only WidgetKit's own calls: when the design's own reloads leave
+                // few of those, it barely moves what the logs show, and the rates must not wait
+                // for it past half the iterations.
+                tried.spreadUnsettled = !close && !tried.spreadAtBound
+                settled = settled && (close || tried.spreadAtBound || iteration >= maxCorrectionIterations / 2)
                 squared!.step(showing: spreadShowing)
             }
             // When the design's own reloads alone show more than the logs, nothing else the

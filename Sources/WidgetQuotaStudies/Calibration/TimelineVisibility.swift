@@ -65,9 +65,11 @@ package struct TimelineVisibility: Sendable {
             if sim.traits.smartStack { inside.add(rate) } else { outside.add(rate) }
             counted += shown
             ran += all
-            if let system = Self.spreadSquared(counter.system), let all = Self.spreadSquared(counter.all) {
-                spread.add(originKnownShare * system + (1 - originKnownShare) * all)
-            }
+            // A device without calls of one kind has no spread of that kind, which only matters
+            // when the logs count that kind.
+            let systemSpread = originKnownShare > 0 ? Self.spreadSquared(counter.system) : 0
+            let allSpread = originKnownShare < 1 ? Self.spreadSquared(counter.all) : 0
+            if let systemSpread, let allSpread { spread.add(originKnownShare * systemSpread + (1 - originKnownShare) * allSpread) }
         }
         var every = inside
         every.merge(outside)

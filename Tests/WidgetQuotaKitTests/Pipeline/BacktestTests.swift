@@ -191,7 +191,9 @@ struct BacktestTests {
         let report = try Self.job(design: cache ? "cache-bgtask" : "direct").run(try LogTestSupport.analyze(text))
         for name in ["getTimeline", "apiRequests"] + (cache ? ["appRequests", "backgroundLaunches"] : []) {
             let row = try Self.row(report, name)
-            #expect(try #require(row.errorPercent) < 10, "\(name): measured \(row.measured), predicted \(row.predicted)")
+            #expect(
+                try #require(row.errorPercent) < 10,
+                "\(name): measured \(row.measured), predicted \(row.predicted); \(report.calibrationNotes)")
         }
         let coverage = try #require(report.result.coverage)
         #expect(coverage >= 0.7 && coverage <= 1, "coverage \(coverage)")

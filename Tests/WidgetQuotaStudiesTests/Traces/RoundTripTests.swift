@@ -26,6 +26,11 @@ struct RoundTripTests {
         s.platform.reloadBudgetMin = 500
         s.platform.reloadBudgetMax = 500
         s.platform.rarelyViewedBudget = 500
+        // Rates of WidgetKit's own and Smart Stack's calls high enough for the logs to identify
+        // them and their day-to-day spread (the defaults, a few a day and none, leave the spread
+        // and a stack rate of 0 nothing to be measured against).
+        s.platform.systemReloadsPerDay = .triangular(min: 4, mode: 8, max: 12)
+        s.population.smartStackReloadsPerDay = .uniform(min: 4, max: 8)
         return s
     }
 
