@@ -323,6 +323,11 @@ public struct Platform: Codable, Sendable, Equatable {
     /// Most silent pushes a device is woken for in an hour; more are throttled (Apple: "don't
     /// try to send more than two or three per hour").
     public var silentPushesPerHour: Double = 3
+    /// Most silent pushes iOS wakes this app for in a local day: the device spreads one energy
+    /// and data budget for background work over the day and over every app (WWDC20 "Background
+    /// execution demystified"), so an app gets a share of it. Apple gives no figure: an uncertain
+    /// assumption with a wide range.
+    public var silentPushesPerDay: Distribution = .triangular(min: 4, mode: 12, max: 24)
     /// Whether silent pushes reach a device in Low Power Mode (which suspends background app
     /// refresh; typically they do not).
     public var silentPushesInLowPower: Bool = false
@@ -349,6 +354,7 @@ public struct Platform: Codable, Sendable, Equatable {
         taskSliceSeconds = try c.value(.taskSliceSeconds, or: d.taskSliceSeconds)
         silentPushDeliveryShare = try c.value(.silentPushDeliveryShare, or: d.silentPushDeliveryShare)
         silentPushesPerHour = try c.value(.silentPushesPerHour, or: d.silentPushesPerHour)
+        silentPushesPerDay = try c.value(.silentPushesPerDay, or: d.silentPushesPerDay)
         silentPushesInLowPower = try c.value(.silentPushesInLowPower, or: d.silentPushesInLowPower)
     }
 }

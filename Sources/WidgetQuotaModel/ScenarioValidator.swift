@@ -116,6 +116,7 @@ package enum ScenarioValidator {
         v.number(f.taskSliceSeconds, "platform.taskSliceSeconds", 0.001...Double.secondsPerHour)
         v.share(f.silentPushDeliveryShare, "platform.silentPushDeliveryShare")
         v.number(f.silentPushesPerHour, "platform.silentPushesPerHour", 0...3_600)
+        v.distribution(f.silentPushesPerDay, "platform.silentPushesPerDay", 0...86_400)
         v.number(p.forceQuitShare, "population.forceQuitShare", Bounds.share)
         contentChecks(s, &v)
         calendarChecks(s, &v)

@@ -22,6 +22,7 @@ import WidgetQuotaStudies
         s.population.backgroundRefreshOffShare = 0.15
         s.population.interactiveTapsPerDay = 1
         s.platform.policyLatenessMinutes = 7.5
+        s.platform.silentPushesPerDay = 13
         let design = s.availableDesigns.first { $0.name == "cache-bgtask" }!
         let result = SensitivityAnalysis(scenario: s, design: design, users: 100, sampleUsers: 40, threads: 2).run()
         // Only the reload budget, a fixed input, is moved; a cache design's requests do not follow it.

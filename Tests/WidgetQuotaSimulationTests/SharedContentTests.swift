@@ -200,10 +200,11 @@ import WidgetQuotaTestSupport
         #expect(abs(extra - dayExtra) < 0.25 * dayExtra, "month +\(extra), day +\(dayExtra)")
     }
 
-    @Test("Silent pushes: force-quit apps and Low Power Mode get none, and the hourly throttle caps the rest")
+    @Test("Silent pushes: force-quit apps and Low Power Mode get none, and the hourly throttle and the daily budget cap the rest")
     func silentPushDelivery() {
         var s = TestSupport.smallScenario(users: [300], runs: 1, days: 7)
         s.platform.silentPushDeliveryShare = 1
+        s.platform.silentPushesPerDay = 1_000  // the hourly throttle alone, until the last case
         s.population.forceQuitShare = 0
         s.population.lowPowerDayShare = 0
         s.api.dataChangesPerDay = 1
@@ -220,6 +221,13 @@ import WidgetQuotaTestSupport
         flood.api.dataChangesPerDay = 240  // ten an hour against a throttle of three
         let flooded = TestSupport.row(Self.run(flood, [design]), design.name, users: 300).pushes!
         #expect(flooded.deliveredShare < 0.35 && flooded.deliveredShare > 0.25, "\(flooded.deliveredShare)")
+        // The app's share of the device's daily budget: 6 of the day's 240 changes, whatever
+        // the hourly throttle allows.
+        var budgeted = flood
+        budgeted.platform.silentPushesPerHour = 100
+        budgeted.platform.silentPushesPerDay = 6
+        let capped = TestSupport.row(Self.run(budgeted, [design]), design.name, users: 300).pushes!
+        #expect(abs(capped.deliveredShare * capped.sentPerUserDay - 6) < 0.1, "\(capped.deliveredShare) of \(capped.sentPerUserDay)")
     }
 
     @Test("A WidgetKit push reloads the widget once per change, whatever becomes of silent pushes")

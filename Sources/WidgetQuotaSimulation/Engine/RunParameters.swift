@@ -25,6 +25,7 @@ package struct RunParameters: Sendable, Equatable {
     package var backgroundRefreshOffShare: Double
     package var interactiveTapsPerDay: Double
     package var policyLatenessMinutes: Double
+    package var silentPushesPerDay: Double
 
     /// Every uncertain assumption of `scenario` with its dotted path, in a fixed order.
     package static func assumptions(of s: Scenario) -> [(path: String, distribution: Distribution)] {
@@ -47,6 +48,7 @@ package struct RunParameters: Sendable, Equatable {
             ("population.backgroundRefreshOffShare", s.population.backgroundRefreshOffShare),
             ("population.interactiveTapsPerDay", s.population.interactiveTapsPerDay),
             ("platform.policyLatenessMinutes", s.platform.policyLatenessMinutes),
+            ("platform.silentPushesPerDay", s.platform.silentPushesPerDay),
         ]
     }
 
@@ -74,6 +76,7 @@ package struct RunParameters: Sendable, Equatable {
         backgroundRefreshOffShare = v("population.backgroundRefreshOffShare")
         interactiveTapsPerDay = v("population.interactiveTapsPerDay")
         policyLatenessMinutes = v("platform.policyLatenessMinutes")
+        silentPushesPerDay = v("platform.silentPushesPerDay")
     }
 
     /// Draws run `run`'s values; each assumption has its own stream, keyed by its name.

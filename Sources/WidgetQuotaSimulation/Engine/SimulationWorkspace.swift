@@ -52,6 +52,8 @@ package struct SimulationConstants: Sendable {
     /// `silentPushDeliveryShare` as a `RandomStream.bernoulli(threshold:)` threshold.
     let pushDeliveryThreshold: UInt64
     let silentPushesPerHour: Double
+    /// Most silent pushes delivered in a local day (whole pushes).
+    let silentPushesPerDay: Int
     let silentPushesInLowPower: Bool
     /// The oldest the backend's answer can be when a device fetches it (0: no backend).
     let backendLagSeconds: Double
@@ -141,6 +143,7 @@ package struct SimulationConstants: Sendable {
         deliveryWindowSeconds = s.content.deliveryWindowSeconds
         pushDeliveryThreshold = RandomStream.threshold(m.parameters.silentPushDeliveryShare)
         silentPushesPerHour = s.platform.silentPushesPerHour
+        silentPushesPerDay = Int(min(max(m.parameters.silentPushesPerDay, 0), 86_400).rounded())
         silentPushesInLowPower = s.platform.silentPushesInLowPower
         backendLagSeconds = (d.backend?.generationLagMinutes ?? 0) * .secondsPerMinute
 

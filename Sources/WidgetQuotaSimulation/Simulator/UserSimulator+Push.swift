@@ -38,7 +38,8 @@ extension UserSimulator {
 
     /// Whether iOS wakes the app for a silent push at `t`: not for an app the user force-quit, not
     /// in Low Power Mode (unless the scenario says it does), at most `silentPushesPerHour` an hour
-    /// (a token bucket), and then with the delivery share (they are low priority).
+    /// (a token bucket) and `silentPushesPerDay` a local day (the app's share of the device's
+    /// daily budget), and then with the delivery share (they are low priority).
     mutating func pushDelivered(at t: Double) -> Bool {
         let drawn = random.pushDelivery.bernoulli(threshold: constants.pushDeliveryThreshold)
         if traits.forceQuits { return false }
@@ -47,8 +48,15 @@ extension UserSimulator {
         pushTokens = Swift.min(limit, pushTokens + (t - pushTokensAt) * limit / .secondsPerHour)
         pushTokensAt = t
         guard pushTokens >= 1 else { return false }
+        let today = day(t)
+        if today != pushDay {
+            pushDay = today
+            pushesToday = 0
+        }
+        guard pushesToday < constants.silentPushesPerDay else { return false }
         guard drawn else { return false }
         pushTokens -= 1
+        pushesToday += 1
         return true
     }
 

@@ -68,6 +68,9 @@ package struct UserSimulator<Observer: SimulationObserver> {
     /// The silent-push throttle: tokens left (at most `silentPushesPerHour`) and when last counted.
     var pushTokens = 0.0
     var pushTokensAt = 0.0
+    /// Silent pushes delivered today (the device's daily budget for the app) and the day counted.
+    var pushesToday = 0
+    var pushDay = 0
 
     // MARK: The app and its fetches
 

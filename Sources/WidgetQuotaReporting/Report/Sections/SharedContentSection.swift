@@ -37,7 +37,9 @@ struct SharedContentSection {
                     "**Silent pushes.** A *broadcast* push reaches every device of a content key within \(window) s of a change; "
                         + "*per user* pushes come at each device's own times. iOS wakes the app for a share of them only: not when "
                         + "the user force-quit it, not in Low Power Mode, at most "
-                        + "\(NumberText.plain(result.scenario.platform.silentPushesPerHour)) an hour, and not always then "
+                        + "\(NumberText.plain(result.scenario.platform.silentPushesPerHour)) an hour and the app's share of the "
+                        + "device's daily background budget (`platform.silentPushesPerDay`, "
+                        + "\(result.scenario.platform.silentPushesPerDay.summary)), and not always then "
                         + "(Apple's \"Pushing background updates to your App\"). A *WidgetKit* push (iOS 26) reloads the "
                         + "widget's timelines as a reload call does, spending its budget; *Delivered* is the silent pushes' share."))
             blocks.append(.table(pushes, label: "Silent pushes"))
