@@ -11,11 +11,20 @@ extension UserSimulator {
         var elapsed = 0.0
         var ok = true
         var expired = false
+        // Who sends, as flags read once: `==` on the enum goes through its Equatable witness,
+        // a call per comparison in the request loop.
+        var inBackground = false
+        var inExtension = false
+        switch actor {
+        case .background: inBackground = true
+        case .widgetExtension: inExtension = true
+        case .app: break
+        }
         // What is left of the background task's slice (a retry runs in the same task).
-        let slice = actor == .background ? backgroundDeadline - t : .infinity
+        let slice = inBackground ? backgroundDeadline - t : .infinity
         for _ in 0..<constants.requestsPerFetch {
             let sendTime = t + elapsed
-            if actor == .background && elapsed >= slice {
+            if inBackground && elapsed >= slice {
                 expired = true
                 ok = false
                 break
@@ -25,9 +34,9 @@ extension UserSimulator {
             if isCounted {
                 tally.requests &+= 1
                 monthRequests &+= 1
-                tally.extensionRequests &+= Int64(actor == .widgetExtension ? 1 : 0)
-                tally.appRequests &+= Int64(actor == .app ? 1 : 0)
-                tally.backgroundRequests &+= Int64(actor == .background ? 1 : 0)
+                tally.extensionRequests &+= Int64(inExtension ? 1 : 0)
+                tally.appRequests &+= Int64(!inExtension && !inBackground ? 1 : 0)
+                tally.backgroundRequests &+= Int64(inBackground ? 1 : 0)
                 tally.failedRequests &+= Int64(failed ? 1 : 0)
             }
             if let buckets = collected.buckets { countInMinute(sentAtUTC: utc(sendTime), buckets) }
@@ -36,7 +45,7 @@ extension UserSimulator {
                 local: sendTime, utc: utc(sendTime))
             elapsed += duration
             // A request still waiting when the slice ends expires the task, a hanging one included.
-            if actor == .background && elapsed > slice {
+            if inBackground && elapsed > slice {
                 expired = true
                 ok = false
                 break
@@ -59,20 +68,20 @@ extension UserSimulator {
             // A backend's answer may be as old as its cache lifetime or schedule allows.
             contentTime = t + elapsed - (constants.backendLagSeconds > 0 ? backendLag() : 0)
             retryAttempt = 0
-            if actor != .widgetExtension, constants.reloadCalls == .onceOnSuccess || constants.reloadCalls == .everyFetch {
+            if !inExtension, constants.reloadCalls == .onceOnSuccess || constants.reloadCalls == .everyFetch {
                 reloadCall(at: t + elapsed)
             }
         } else {
-            if actor != .widgetExtension, constants.reloadCalls == .everyFetch { reloadCall(at: t + elapsed) }
+            if !inExtension, constants.reloadCalls == .everyFetch { reloadCall(at: t + elapsed) }
             var delay = 0.0
             if constants.retries, retryAttempt < constants.maxRetries {
                 delay = constants.retryBaseSeconds * Foundation.pow(2, Double(retryAttempt))
                 if constants.retryJitter { delay *= random.apiOutcome.uniform() }
             }
             // A background task cannot wait past its slice.
-            if constants.retries, retryAttempt < constants.maxRetries, actor != .background || t + elapsed + delay < backgroundDeadline {
+            if constants.retries, retryAttempt < constants.maxRetries, !inBackground || t + elapsed + delay < backgroundDeadline {
                 // One retry at a time: a background task whose retry this one replaces ends here.
-                if schedule.retry != .infinity && retryActor == .background && actor != .background {
+                if schedule.retry != .infinity && retryActor == .background && !inBackground {
                     let end = Swift.min(t, backgroundDeadline)
                     observer.record(.bgTaskComplete(success: false), local: end, utc: utc(end))
                 }

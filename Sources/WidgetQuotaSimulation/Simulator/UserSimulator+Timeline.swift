@@ -7,7 +7,8 @@ import WidgetQuotaSupport
 extension UserSimulator {
     @inline(__always) mutating func getTimeline(_ i: Int, at t: Double, origin: TimelineOrigin) {
         // A tap's reload is WidgetKit's promise to the App Intent: it spends no budget.
-        let exempt = (constants.foregroundReloadsExempt && t < foregroundUntil) || origin == .tap
+        var exempt = constants.foregroundReloadsExempt && t < foregroundUntil
+        if case .tap = origin { exempt = true }
         guard spendReload(i, at: t, origin: origin, exempt: exempt, used: &instanceState.budgetUsed[i]) else {
             if counted(t) { tally.droppedReloads += 1 }
             return
@@ -110,7 +111,13 @@ extension UserSimulator {
     /// When WidgetKit runs a policy reload dated `due`: an exponential lateness after it, of
     /// mean `policyLatenessSeconds` (Apple: the date is the earliest WidgetKit asks).
     @inline(__always) mutating func late(_ due: Double) -> Double {
-        guard constants.policyLatenessSeconds > 0, due < .infinity else { return due }
+        constants.policyLatenessSeconds > 0 ? drawnLateness(after: due) : due
+    }
+
+    /// `due` plus a lateness drawn for it (out of line, so that a scenario without lateness
+    /// carries none of its code in the event loop).
+    @inline(never) mutating func drawnLateness(after due: Double) -> Double {
+        guard due < .infinity else { return due }
         return due + constants.policyLatenessSeconds * random.policyLateness.exponential(exponentialTables)
     }
 

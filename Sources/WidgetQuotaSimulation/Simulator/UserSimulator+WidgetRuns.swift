@@ -80,27 +80,29 @@ extension UserSimulator {
             let now = isWidget ? t : policy
             guard now < bound else { break }
             var origin = TimelineOrigin.policy
+            var exempt = now < exemptUntil
             if isWidget {
                 k += 1
-                switch kinds[k - 1] {
-                case .glance:
+                let kind = kinds[k - 1]
+                if kind == .glance {
                     glance(at: t)
                     continue
-                case .getTimeline:
+                }
+                if kind == .getTimeline {
                     origin = .system
-                case .rotation:
+                } else if kind == .rotation {
                     // Coming into view runs a due policy reload (`policy` is later than t).
                     guard due <= t else { continue }
                     policy = .infinity
-                case .tap:
+                } else {
                     guard constants.interactive else { continue }
                     origin = .tap
+                    exempt = true
                 }
             } else {
                 guard now < endLocal else { break }
                 policy = .infinity
             }
-            let exempt = now < exemptUntil || origin == .tap
             guard spendReload(0, at: now, origin: origin, exempt: exempt, used: &used) else {
                 dropped &+= 1
                 continue

@@ -67,6 +67,8 @@ package struct WidgetStream {
             let rotationThreshold = UInt64((glances + rotations) * inverse * scale)
             let tapThreshold = UInt64((glances + rotations + taps) * inverse * scale)
             let dayStart = Double(d) * .secondsPerDay
+            // Most days have neither rotations nor taps: two kinds, one comparison.
+            let twoKinds = rotations <= 0 && taps <= 0
             while position < mass {
                 if n == capacity {
                     buffers.reserveWidgetEvents(n + 1, keeping: n)
@@ -77,9 +79,13 @@ package struct WidgetStream {
                 let r = rng.next()
                 times[n] = dayStart + shape.seconds(atShare: position * inverse)
                 let kind = (r >> kindShift) & mask
-                kinds[n] =
-                    kind < glanceThreshold
-                    ? .glance : kind < rotationThreshold ? .rotation : kind < tapThreshold ? .tap : .getTimeline
+                if twoKinds {
+                    kinds[n] = kind < glanceThreshold ? .glance : .getTimeline
+                } else {
+                    kinds[n] =
+                        kind < glanceThreshold
+                        ? .glance : kind < rotationThreshold ? .rotation : kind < tapThreshold ? .tap : .getTimeline
+                }
                 n += 1
                 position += rng.exponential(first: r, tables)
             }
