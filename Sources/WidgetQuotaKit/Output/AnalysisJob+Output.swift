@@ -54,10 +54,12 @@ extension AnalysisJob {
                 if let design = c.design {
                     let system = scenario.platform.systemReloadsPerDay.central
                     let stack = scenario.population.smartStackReloadsPerDay.central
+                    let lateness = scenario.platform.policyLatenessMinutes.central
                     output.items.append(
                         .note(
-                            "getTimeline: beside \(design)'s own reloads, WidgetKit's \(NumberText.fixed(system, digits: 1)) "
-                                + "and Smart Stack rotation's \(NumberText.fixed(stack, digits: 1)) per instance-day reproduce the logs\n"))
+                            "getTimeline: beside \(design)'s own reloads, honoured \(NumberText.fixed(lateness, digits: 1)) min late "
+                                + "on average, WidgetKit's \(NumberText.fixed(system, digits: 1)) and Smart Stack's "
+                                + "\(NumberText.fixed(stack, digits: 1)) per instance-day reproduce the logs\n"))
                 }
                 output.items += c.notes.map { .note("Note: \($0)\n") }
             }

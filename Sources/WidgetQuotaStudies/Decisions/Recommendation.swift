@@ -431,8 +431,8 @@ package struct RecommendationStudy: Sendable {
         let onlyReads = d.hasCache && !d.fetchTriggers.contains(.getTimeline)
         switch d.reloadPolicy {
         case .never where d.reloadCalls == .onceOnSuccess || d.reloadCalls == .never:
-            return "The design asks for no reloads of its own beyond one after a successful fetch: WidgetKit's own reloads and "
-                + "Smart Stack rotation spend the budget (rarely viewed widgets have a small one). Nothing in the design to change; "
+            return "The design asks for no reloads of its own beyond one after a successful fetch: WidgetKit's own reloads "
+                + "spend the budget (rarely viewed widgets have a small one). Nothing in the design to change; "
                 + "expect its reloads, and pushes, to be refused on those days."
         case .never:
             return
