@@ -280,7 +280,7 @@ public struct Platform: Codable, Sendable, Equatable {
     /// timeline policy: the widget added or reconfigured, a restart, a locale, accessibility,
     /// account or significant time change, pages the user rarely views (Apple's "Keeping a
     /// widget up to date", WWDC21 "Principles of great widgets"). These are occasional events
-    /// These are occasional events and Apple publishes no rate: an uncertain assumption of a
+    /// and Apple publishes no rate: an uncertain assumption of a
     /// few a day, its centre set with `policyLatenessMinutes` so that the Gemini widget report's
     /// direct widget under `.after(1 hour)` logs its ~30 requests a day.
     public var systemReloadsPerDay: Distribution = .triangular(min: 0, mode: 2, max: 4)

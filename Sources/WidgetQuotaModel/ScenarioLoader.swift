@@ -149,11 +149,11 @@ public enum ScenarioLoader {
         "platform.getTimelinePerDay":
             "was WidgetKit's getTimeline rate regardless of the design; the reload policy, the app's reload calls and "
             + "Smart Stack now drive getTimeline, and platform.systemReloadsPerDay holds only WidgetKit's own reloads "
-            + "(default: triangular 4, 8, 12 per instance-day). Remove the key (`widget-quota scenario --migrate FILE` "
+            + "(default: triangular 0, 2, 4 per instance-day). Remove the key (`widget-quota scenario --migrate FILE` "
             + "does it), or emit the scenario again with `widget-quota analyze LOGS --design D --emit-scenario FILE`",
         "population.smartStackUplift":
-            "was a multiplier on WidgetKit's getTimeline rate; Smart Stack rotation now adds its own reloads, "
-            + "population.smartStackReloadsPerDay (default: uniform 20–40 per instance-day). Remove the key "
+            "was a multiplier on WidgetKit's getTimeline rate; Smart Stack now has rotations that run a due reload, "
+            + "population.smartStackRotationsPerDay (default: uniform 2–12 a day). Remove the key "
             + "(`widget-quota scenario --migrate FILE` does it), or emit the scenario again with "
             + "`widget-quota analyze LOGS --design D --emit-scenario FILE`",
     ]

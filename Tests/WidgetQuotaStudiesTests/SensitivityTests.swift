@@ -48,7 +48,7 @@ import WidgetQuotaTestSupport
     @Test("An assumption whose p5 or p95 crosses a plan's limit moves the tier, and leads the decision drivers")
     func tierMoversLead() throws {
         // The worked example's widget at 1,500 users: Pro 1597's 1,597 credits a minute hold about
-        // 1,640 users, so an assumption that adds several percent to the busiest minute crosses the limit.
+        // 1,775 users, so an assumption that adds several percent to the busiest minute crosses the limit.
         var scenario = try ScenarioLoader.load(path: Fixtures.packageURL("docs/examples/tickerboard.json").path)
         scenario.horizon.growth = nil
         let design = try #require(scenario.designs.first { $0.name == "widget-direct" })

@@ -55,11 +55,14 @@ extension AnalysisJob {
                     let system = scenario.platform.systemReloadsPerDay.central
                     let stack = scenario.population.smartStackReloadsPerDay.central
                     let lateness = scenario.platform.policyLatenessMinutes.central
+                    // The lateness is named as fitted only when the logs measured it.
+                    let honoured =
+                        c.fields.contains("platform.policyLatenessMinutes")
+                        ? ", honoured \(NumberText.fixed(lateness, digits: 1)) min late on average" : ""
                     output.items.append(
                         .note(
-                            "getTimeline: beside \(design)'s own reloads, honoured \(NumberText.fixed(lateness, digits: 1)) min late "
-                                + "on average, WidgetKit's \(NumberText.fixed(system, digits: 1)) and Smart Stack's "
-                                + "\(NumberText.fixed(stack, digits: 1)) per instance-day reproduce the logs\n"))
+                            "getTimeline: beside \(design)'s own reloads\(honoured), WidgetKit's \(NumberText.fixed(system, digits: 1)) "
+                                + "and Smart Stack's \(NumberText.fixed(stack, digits: 1)) per instance-day reproduce the logs\n"))
                 }
                 output.items += c.notes.map { .note("Note: \($0)\n") }
             }

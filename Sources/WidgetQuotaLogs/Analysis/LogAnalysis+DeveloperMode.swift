@@ -16,8 +16,10 @@ extension LogAnalysis {
         let low = NumberText.fixed(rates.min()!, digits: 0)
         let high = NumberText.fixed(rates.max()!, digits: 0)
         let range = low == high ? low : "\(low)–\(high)"
-        return "\(beyond.count) of \(devices.count) devices logged \(range) getTimeline calls per widget instance a day, "
-            + "more than any production reload budget allows (about \(NumberText.fixed(productionReloadsPerInstanceDay, digits: 0))): "
+        return "\(beyond.count) of \(devices.count) devices logged \(range) getTimeline calls a day per widget instance the logs "
+            + "name, more than any production reload budget allows (about \(NumberText.fixed(productionReloadsPerInstanceDay, digits: 0)); "
+            + "logs that do not name each placement count a device's placements as one, and the app's foreground reloads "
+            + "and taps are outside the budget): "
             + "WidgetKit Developer Mode or an attached debugger lifts the budget, so these logs overstate what users' devices do. "
             + "Capture honest ones with `log collect` on devices without Developer Mode (Settings > Developer) or Xcode attached, "
             + "over about a week, and calibrate from those."

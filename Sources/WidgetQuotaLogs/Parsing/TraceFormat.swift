@@ -216,7 +216,7 @@ package struct TraceFields {
         }
     }
 
-    static let origins = ByteTable(cases: [TimelineOrigin.system, .policy, .reloadCall, .queued])
+    static let origins = ByteTable(cases: [TimelineOrigin.system, .policy, .reloadCall, .queued, .tap])
     static let actors = ByteTable(cases: [RequestActor.app, .widgetExtension, .background])
     static let outcomes = ByteTable(cases: [LogOutcome.success, .failure])
     static let trueBytes = Array("true".utf8), falseBytes = Array("false".utf8)
@@ -304,7 +304,8 @@ package struct TraceFields {
         case "widgetKind": draft.widgetKind = redactor.redact(text)
         case "widgetFamily": draft.widgetFamily = redactor.redact(text)
         case "instance": if let v = Int(text), v >= 0 { draft.instance = v } else { fail("a whole number ≥ 0") }
-        case "origin": if let v = TimelineOrigin(rawValue: text) { draft.origin = v } else { fail("system, policy, reloadCall or queued") }
+        case "origin":
+            if let v = TimelineOrigin(rawValue: text) { draft.origin = v } else { fail("system, policy, reloadCall, queued or tap") }
         case "smartStack": if let v = Bool(text) { draft.smartStack = v } else { fail("true or false") }
         case "lowPowerMode": if let v = Bool(text) { lowPowerMode = v } else { fail("true or false") }
         case "state":

@@ -15,7 +15,8 @@ extension UserSimulator {
     }
 
     /// When iOS launches a task submitted at `t`: not before the earliest begin date, then at a
-    /// rate that gives the run's launches per day, mostly at night, almost never in Low Power Mode.
+    /// rate that gives the run's launches per day, following the background profile, none or
+    /// almost none in Low Power Mode.
     mutating func scheduleBackground(from t: Double) -> Double {
         let earliest = aligned(t + constants.backgroundIntervalSeconds)
         return backgroundClock.next(after: earliest, &random.backgroundLaunch, exponentialTables)

@@ -38,7 +38,11 @@ extension UserSimulator {
         guard used < traits.budgetPerInstance else {
             if !instanceState.exhausted[i] { observer.record(.budgetExhausted(instance: i), local: t, utc: utc(t)) }
             instanceState.exhausted[i] = true
-            if origin != .system { instanceState.queued[i] = true }
+            if origin != .system {
+                instanceState.queued[i] = true
+                // Queued for the renewal: no longer a reload a rotation into view could run.
+                instanceState.policyDue[i] = .infinity
+            }
             return false
         }
         used += 1
@@ -103,9 +107,10 @@ extension UserSimulator {
         let at = utc(due)
         let open = workspace.nextOpen(utc: at)
         guard open != at else { return late(due) }
-        // Moved to an opening: every device asks for it, each at its own delay after it.
+        // Moved to an opening: every device asks for it, each at its own delay after it, and
+        // WidgetKit runs it a lateness later as any other.
         policyDueTime = open + openingPhase + utcOffset
-        return policyDueTime
+        return late(policyDueTime)
     }
 
     /// When WidgetKit runs a policy reload dated `due`: an exponential lateness after it, of

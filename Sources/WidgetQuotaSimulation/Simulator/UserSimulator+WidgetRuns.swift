@@ -42,20 +42,20 @@ extension UserSimulator {
     /// `end`, the next rare event or app open, or before a retry that a fetch of the run
     /// schedules, and returns the index of the next widget event (`advanceInWidgetRuns`).
     ///
-    /// It exists for speed. With one instance and a policy reload that draws nothing, the
-    /// general path's work per event (re-deriving the next other event, choosing the instance,
-    /// `updatePolicy()`) reduces to a choice between the widget's next event and the policy
-    /// reload, with the budget and the policy reload in locals. A widget that reads the cache
-    /// only (`fetching` false) moves no other source, and its content and a fixed policy delay
-    /// stay in locals too. A widget that fetches moves no other source but the retry, which
-    /// the run then stops before.
+    /// It exists for speed. With one instance, the general path's work per event (re-deriving
+    /// the next other event, choosing the instance, `updatePolicy()`) reduces to a choice
+    /// between the widget's next event and the policy reload, with the budget, the policy
+    /// reload and its due date in locals. A widget that reads the cache only (`fetching` false)
+    /// moves no other source, and its content stays in a local too. A widget that fetches moves
+    /// no other source but the retry, which the run then stops before. The policy reload's
+    /// lateness is drawn by `policyTime(after:)` in both paths, in the same order.
     ///
     /// It must match `advance(until:)`'s widget and policy-reload branches with `getTimeline`
     /// and `glance` exactly: events in the same order (a policy reload before a widget event at
     /// its time, nothing at or after the window's end), the same state, tallies, random draws
     /// and observer records. The budget decision and the timeline it builds are
-    /// `getTimeline`'s own (`spendReload`, `buildTimeline`); one instance needs no
-    /// instance draw, and the policy reload none.
+    /// `getTimeline`'s own (`spendReload`, `buildTimeline`, `policyTime`); one instance needs
+    /// no instance draw.
     @inline(__always) mutating func widgetRun(from first: Int, before end: Double, fetching: Bool) -> Int {
         let times = widget.times
         var policy = instanceState.nextPolicy[0]
@@ -105,6 +105,8 @@ extension UserSimulator {
             }
             guard spendReload(0, at: now, origin: origin, exempt: exempt, used: &used) else {
                 dropped &+= 1
+                // A refused reload that was asked for waits for the renewal (`spendReload`).
+                if origin != .system { due = .infinity }
                 continue
             }
             getTimelines &+= 1

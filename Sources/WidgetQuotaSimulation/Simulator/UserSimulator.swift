@@ -97,10 +97,11 @@ package struct UserSimulator<Observer: SimulationObserver> {
     /// floor of (from − phase) ÷ period, and the boundary (k + 1) × period + phase) and the
     /// boundary after it (`predictedBoundary(from:)`). +infinity until the first timeline.
     var expectedBoundaryIndex = 0.0
-    /// The date the last `policyTime(after:)` asked for (it runs at that date's lateness later).
-    var policyDueTime = Double.infinity
     var expectedBoundary = Double.infinity
     var boundaryAfterExpected = Double.infinity
+
+    /// The date the last `policyTime(after:)` asked for (its reload runs a lateness later).
+    var policyDueTime = Double.infinity
 
     /// Whether `advance(until:)` hands the widget's events and the policy reloads between two
     /// other events to `widgetRun(from:before:fetching:)` (see there): the user has one
@@ -162,7 +163,8 @@ package struct UserSimulator<Observer: SimulationObserver> {
         keyChanges = constants.hasPushes && constants.broadcastPushes ? model.keyChanges[traits.contentKey] : []
         pushTokens = constants.silentPushesPerHour
         // iOS launches at a rate that gives the user's runs per day: a cycle is the earliest-begin
-        // interval plus a wait, mostly at night, almost never in Low Power Mode (the Gemini widget report).
+        // interval plus a wait that follows the background profile (before the hours of app
+        // use), none or almost none in Low Power Mode.
         let launches = max(
             constants.fetchOnBackground ? model.backgroundCalibration?.launchRate(runsPerDay: traits.backgroundRunsPerDay) ?? 0 : 0, 0)
         let lowPowerFactor = constants.lowPowerBackgroundFactor
@@ -175,8 +177,8 @@ package struct UserSimulator<Observer: SimulationObserver> {
         instanceState = ws.instanceState
         instanceState.reset(count: instances)
         endLocal = constants.endLocal
-        // The policy reload must draw nothing (an aligned one's jitter is a fixed phase); a widget
-        // that only reads the cache keeps its reload in a local as a fixed delay.
+        // The fast path serves one instance whose policy reload draws nothing but its lateness (an
+        // aligned one's jitter is a fixed phase; a jittered delay draws per reload).
         let unjittered = !(constants.jitterSeconds > 0)
         let runnablePolicy = constants.fetchOnGetTimeline ? constants.aligned || unjittered : !constants.aligned && unjittered
         usesWidgetRuns = instances == 1 && (constants.policyNever || runnablePolicy)

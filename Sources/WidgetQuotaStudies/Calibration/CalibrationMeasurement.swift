@@ -144,12 +144,18 @@ package enum CalibrationMeasurement {
         return Estimate(value: Statistics.mean(ordinary), standardError: standardError(ordinary))
     }
 
-    /// Among devices whose users open the app, the share on which iOS never launched background
-    /// refresh (force-quit apps, Background App Refresh off); nil when no device logged a launch
-    /// or an app open.
+    /// Days outside Low Power Mode a device needs before no launch on them says iOS does not
+    /// launch it (at one run a day, a week without one happens once in a thousand).
+    package static let minimumDaysForUnlaunched = 7
+
+    /// Among devices whose app opens, with enough days outside Low Power Mode, the share on
+    /// which iOS never launched background refresh (force-quit apps, Background App Refresh
+    /// off); nil when no device logged a launch (the app may not use it) or none qualifies.
     package static func unlaunchedShare(_ devices: [LogAnalysis.DeviceMeasurement]) -> Double? {
         guard !backgroundDevices(devices).isEmpty else { return nil }
-        let opening = devices.filter { m in m.days.contains { $0.appOpens > 0 } }
+        let opening = devices.filter { m in
+            m.days.contains { $0.appOpens > 0 } && m.days.filter { !$0.lowPowerMode }.count >= minimumDaysForUnlaunched
+        }
         guard !opening.isEmpty else { return nil }
         let unlaunched = opening.filter { m in !m.days.contains { $0.bgLaunches > 0 } }.count
         return Double(unlaunched) / Double(opening.count)

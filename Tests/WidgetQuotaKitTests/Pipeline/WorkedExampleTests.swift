@@ -42,7 +42,7 @@ struct WorkedExampleTests {
         }
     }
 
-    @Test("The widget's five-symbol fetch costs five credits; every placement fetching at the opening outgrows Pro at 2,000 users")
+    @Test("The widget's five-symbol fetch costs five credits; its placements fetching at the opening outgrow Pro at 2,000 users")
     func directArithmetic() throws {
         let report = try Self.report()
         let r = report.result
@@ -53,9 +53,11 @@ struct WorkedExampleTests {
         let ratio = try #require(month.credits) / month.requests
         #expect(ratio > 5 * 0.97 && ratio <= 5, "\(ratio)")
         // Each user's placements (1.45 on average) fetch five credits each within the session's
-        // first 10 minutes: over 2,000 × 1.45 × 5 ÷ 10 = 1,450 credits a minute before any other
-        // reload, and the busiest minute passes Pro's 1,597.
-        #expect(direct.load.peakRequestsPerMinute.mean * 5 > 1_597, "\(direct.load.peakRequestsPerMinute.mean) requests a minute")
+        // first 10 minutes: 2,000 × 1.45 × 5 ÷ 10 = 1,450 credits a minute before any other reload
+        // when WidgetKit runs them on time; its lateness (a mean of 0 to 15 minutes, drawn per
+        // run) spreads them. In the runs where it is short, the busiest minute passes Pro's 1,597.
+        let peak = direct.load.peakRequestsPerMinute
+        #expect(peak.p95 * 5 > 1_597 && peak.p5 * 5 < 1_597, "\(peak) requests a minute")
         #expect(direct.exceedsEveryTier)
         let choice = try #require(report.recommendation?.choices.first { $0.users == 2_000 })
         #expect(choice.design == "backend-poll-5", "\(choice)")
