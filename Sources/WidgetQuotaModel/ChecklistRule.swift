@@ -37,6 +37,8 @@ public enum ChecklistRule: String, CaseIterable, Sendable, Codable, Comparable {
     case retryLoop = "retry-loop"
     /// A `.never` timeline that nothing in the app reloads.
     case neverPolicyWithoutReload = "never-policy-without-reload"
+    /// The App Intent a widget's button or toggle runs sends a request in `perform()`: one per tap.
+    case intentNetworkCall = "intent-network-call"
 
     public static func < (a: Self, b: Self) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!

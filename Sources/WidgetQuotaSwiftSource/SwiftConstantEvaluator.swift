@@ -1,7 +1,8 @@
 import Foundation
 
 /// Evaluates constant arithmetic for `SwiftFileIndex.numericValue(_:)`: number literals, the
-/// file's `let` constants by name (to a bounded depth), `+ - * /`, parentheses and numeric wrappers.
+/// file's `let` constants by name (to a bounded depth), `+ - * /`, parentheses, numeric wrappers
+/// and duration extensions (`60.minutes`).
 /// Each constant is evaluated once per evaluation (`Memo`), so constants built from constants
 /// (`let c2 = c1 + c1 + c1 + c1`, …) take time linear in their number, not exponential.
 struct SwiftConstantEvaluator {
@@ -11,6 +12,11 @@ struct SwiftConstantEvaluator {
         /// Set when the depth bound cut an evaluation short: its nil is not the constant's value.
         var cutShort = false
     }
+
+    /// Duration properties apps add to numbers (`60.minutes`), in seconds.
+    static let durationUnits: [String: Double] = [
+        "second": 1, "seconds": 1, "minute": 60, "minutes": 60, "hour": 3_600, "hours": 3_600, "day": 86_400, "days": 86_400,
+    ]
 
     let index: SwiftFileIndex
     var depth: Int
@@ -78,8 +84,14 @@ struct SwiftConstantEvaluator {
         if t.kind == .number {
             k += 1
             let clean = t.text.replacingOccurrences(of: "_", with: "")
-            if clean.hasPrefix("0x"), let v = Int(clean.dropFirst(2), radix: 16) { return Double(v) }
-            return Double(clean)
+            let number: Double?
+            if clean.hasPrefix("0x"), let v = Int(clean.dropFirst(2), radix: 16) { number = Double(v) } else { number = Double(clean) }
+            // A duration extension on numbers (`60.minutes`, `2.hours`), in seconds.
+            if let number, k + 1 < end, index.tokens[k].is("."), let unit = Self.durationUnits[index.tokens[k + 1].text] {
+                k += 2
+                return number * unit
+            }
+            return number
         }
         if t.kind == .identifier {
             // A numeric wrapper: TimeInterval(…), Double(…), Int(…).

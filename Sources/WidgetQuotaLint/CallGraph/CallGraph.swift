@@ -24,8 +24,34 @@ package struct CallTarget: Sendable, Equatable {
     /// For a call that runs none of the tree's functions but a method of a type the tree does
     /// not declare whose names read as a network client's (`LibraryClients`): that type.
     package var library: String? = nil
+    /// For a `URLSession` method (`data(for:)`, `dataTask(with:)`) on a value of `URLSession`'s
+    /// type or of a protocol `URLSession` conforms to in the tree (`extension URLSession:
+    /// DataLoader {}`): that type. The call sends a request as `URLSession`'s own does.
+    package var session: String? = nil
+    /// For a call of a closure property (`model.fetchTopics()`, see `ClosureProperties`) that runs
+    /// no function of the tree: the closure given to it that sends a request.
+    package var closure: ClosureWitness? = nil
+
+    /// For `Data(contentsOf:)` of a URL named as a remote resource is but not shown to be one
+    /// (`SourceVocabulary.isPossiblyRemoteContentsRead`): true. A request known by its name only.
+    package var possiblyRemote = false
+
+    /// True when the call sends a request itself or through a closure, before the functions it runs.
+    package var requestsOnItsOwn: Bool { session != nil || library != nil || closure != nil || possiblyRemote }
 
     static let none = CallTarget(functions: [], byNameOnly: false)
+}
+
+/// A closure property's implementation that sends a request: where it is given, and whether
+/// other implementations given to the same name do not (then the call is matched by name only).
+package struct ClosureWitness: Sendable, Equatable {
+    /// The closure property's name.
+    package var property: String
+    /// The file and place of the closure or function reference given to it.
+    package var file: Int
+    package var location: SourceLocation
+    /// True when some implementation given to that name sends no request (a preview's or a test's).
+    package var byNameOnly: Bool
 }
 
 /// Why a function sends a request: the call in its body that does, or that leads to one.
@@ -111,17 +137,103 @@ package struct CallGraph: Sendable {
                     SourceVocabulary.isDirectRequest(call) || resolver.isSessionSelfRequest(call, in: file.index)
                     || SourceVocabulary.isRemoteContentsRead(call, in: file.index)
                 directRow.append(isDirect)
-                row.append(isDirect ? .none : resolver.resolve(call, inFile: f))
+                var target = isDirect ? CallTarget.none : resolver.resolve(call, inFile: f)
+                target.possiblyRemote = !isDirect && SourceVocabulary.isPossiblyRemoteContentsRead(call, in: file.index)
+                row.append(target)
                 tokens[call.token] = c
             }
             targets.append(row)
             direct.append(directRow)
             byToken.append(tokens)
         }
-        self.targets = targets
         self.direct = direct
         callByToken = byToken
-        requesting = Self.requestingFunctions(tree, targets: targets, direct: direct)
+        var requesting = Self.requestingFunctions(tree, targets: targets, direct: direct)
+        // Closure properties: a call of one runs the closures given to it; rounds until no call
+        // changes, as a closure may request through a function that calls another closure.
+        let closures = ClosureProperties(tree)
+        for _ in 0..<4 where !closures.implementations.isEmpty {
+            let found = Self.closureCalls(tree, closures, resolver: resolver, targets: targets, direct: direct, requesting: requesting)
+            guard !found.isEmpty else { break }
+            for (f, c, witness) in found { targets[f][c].closure = witness }
+            requesting = Self.requestingFunctions(tree, targets: targets, direct: direct)
+        }
+        self.targets = targets
+        self.requesting = requesting
+    }
+
+    /// The calls of closure properties, not yet marked, whose implementations send a request.
+    /// A call on a value of a stated type runs what that type's initialisers are given; one on
+    /// `self` of a type whose property a dependency key path names (`@Dependency(\.client.fetch)
+    /// var load`) runs what `fetch` is given anywhere, by name; one on a value of unknown type
+    /// runs what any initialiser gives that name, by name.
+    static func closureCalls(
+        _ tree: AppSourceTree, _ closures: ClosureProperties, resolver: CallResolver, targets: [[CallTarget]], direct: [[Bool]],
+        requesting: [FunctionRef: RequestWitness]
+    ) -> [(file: Int, call: Int, witness: ClosureWitness)] {
+        func requests(_ g: Int, _ c: Int) -> Bool {
+            direct[g][c] || targets[g][c].requestsOnItsOwn || targets[g][c].functions.contains { requesting[$0] != nil }
+        }
+        func sends(_ implementation: ClosureProperties.Implementation) -> Bool {
+            switch implementation {
+            case .closure(let g, let tokens, _):
+                return tree.swiftFiles[g].index.callIndices(between: tokens.lowerBound, and: tokens.upperBound).contains { requests(g, $0) }
+            case .function(let g, let name, let labels, _):
+                return (resolver.functionsByName[name] ?? []).contains { ref in
+                    resolver.reach.reaches(g, ref.file) && requesting[ref] != nil
+                        && labels.map { $0 == tree.swiftFiles[ref.file].index.functions[ref.function].labels } ?? true
+                }
+            }
+        }
+        var found = [(file: Int, call: Int, witness: ClosureWitness)]()
+        for (f, file) in tree.swiftFiles.enumerated() {
+            let index = file.index
+            for (c, call) in index.calls.enumerated() {
+                let target = targets[f][c]
+                guard !direct[f][c], !target.requestsOnItsOwn, target.functions.isEmpty else { continue }
+                var name = String(call.name)
+                guard closures.declared[name] != nil || !closures.dependencyAliases.isEmpty else { continue }
+                let enclosing = resolver.enclosingTypeName(index, call.block)
+                // The types whose initialisers' implementations the call may run; nil for any.
+                var types: Set<String>?
+                var byName = false
+                switch resolver.receiver(of: call, in: index, file: f, enclosing: enclosing) {
+                case .typed(let stated):
+                    let family = stated.reduce(into: Set<String>()) { $0.formUnion(resolver.family($1)) }
+                    guard !(closures.declared[name] ?? []).isDisjoint(with: family) else { continue }
+                    types = family
+                case .own:
+                    guard let enclosing else { continue }
+                    if let target = closures.dependencyAliases[enclosing]?[name] {
+                        name = target
+                        byName = true
+                    } else if closures.declared[name]?.contains(enclosing) == true {
+                        types = resolver.family(enclosing)
+                    } else {
+                        continue
+                    }
+                case .unknown:
+                    byName = true
+                case .implicit, .parent:
+                    continue
+                }
+                guard let given = closures.implementations[name] else { continue }
+                let candidates = given.filter { g in types.map { types in g.type.map(types.contains) ?? true } ?? true }
+                let sending = candidates.filter { sends($0.implementation) }
+                guard let first = sending.first else { continue }
+                let (g, location): (Int, SourceLocation)
+                switch first.implementation {
+                case .closure(let file, _, let at): (g, location) = (file, at)
+                case .function(let file, _, _, let at): (g, location) = (file, at)
+                }
+                found.append(
+                    (
+                        f, c,
+                        ClosureWitness(property: name, file: g, location: location, byNameOnly: byName || sending.count < candidates.count)
+                    ))
+            }
+        }
+        return found
     }
 
     /// The fixed point: a function requests when a call in its body (closures included) sends
@@ -139,7 +251,20 @@ package struct CallGraph: Sendable {
                 while let k = b {
                     if let fn = index.blocks[k].function {
                         let me = FunctionRef(file: f, function: fn)
-                        if targets[f][c].library != nil {
+                        if let closure = targets[f][c].closure, !direct[f][c] {
+                            // A closure property's implementation that requests.
+                            let existing = result[me]
+                            if existing == nil { pending.append(me) }
+                            if existing.map({ $0.via != nil || ($0.byNameOnly && !closure.byNameOnly) }) ?? true {
+                                result[me] = RequestWitness(call: c, via: nil, byNameOnly: closure.byNameOnly)
+                            }
+                        } else if targets[f][c].session != nil && !direct[f][c] {
+                            // A session reached through a protocol: as definite as a direct request.
+                            if result[me].map({ $0.via != nil || $0.byNameOnly || $0.call > c }) ?? true {
+                                if result[me] == nil { pending.append(me) }
+                                result[me] = RequestWitness(call: c, via: nil, byNameOnly: false)
+                            }
+                        } else if targets[f][c].library != nil || targets[f][c].possiblyRemote {
                             // A library client's request: known by its names only.
                             if result[me] == nil {
                                 pending.append(me)
@@ -209,6 +334,9 @@ package struct CallGraph: Sendable {
     package func request(call c: Int, inFile file: Int) -> RequestRoute? {
         if direct[file][c] { return .direct }
         let target = targets[file][c]
+        if let session = target.session { return .session(session) }
+        if let closure = target.closure { return .closure(closure) }
+        if target.possiblyRemote { return .possiblyRemoteContents }
         if let library = target.library { return .library(library) }
         // A definite requesting function first, then any.
         let hits = target.functions.filter { requesting[$0] != nil }
@@ -252,6 +380,17 @@ package struct CallGraph: Sendable {
             // `Data(contentsOf:)` by its label: `Data` alone does not say what it does.
             let shown = call.arguments.first?.label == "contentsOf" ? "\(call.callee)(contentsOf:)" : call.callee
             return "`\(shown)` sends a request"
+        case .session(let type):
+            if type == "URLSession" { return "`\(call.callee)` sends a request (a `URLSession`)" }
+            return "`\(call.callee)` sends a request: `\(call.name)` of a `\(type)`, which `URLSession` conforms to in the tree"
+        case .possiblyRemoteContents:
+            return "`\(call.callee)(contentsOf:)` reads a URL named as a remote resource is, which the code does not show to be a file: "
+                + "a synchronous request if it is remote (matched by name only)"
+        case .closure(let witness):
+            var text =
+                "`\(call.callee)` runs the closure given to `\(witness.property)` at \(tree.swiftFiles[witness.file].path):\(witness.location.line), which sends a request"
+            if witness.byNameOnly { text += "; matched by name only: other closures given to `\(witness.property)` send none" }
+            return text
         case .library(let type):
             return "`\(call.callee)` calls `\(type).\(call.name)` of a library the tree does not hold, a network client by its names "
                 + "(the tool cannot see inside it)"
@@ -281,6 +420,13 @@ package struct CallGraph: Sendable {
 package enum RequestRoute: Sendable, Equatable {
     /// It sends one itself.
     case direct
+    /// It calls a `URLSession` method on a value of `URLSession`'s type or of a protocol that
+    /// `URLSession` conforms to in the tree (the type named).
+    case session(String)
+    /// It reads `Data(contentsOf:)` of a URL named as a remote resource is (known by its name only).
+    case possiblyRemoteContents
+    /// It calls a closure property whose implementation sends a request (`ClosureProperties`).
+    case closure(ClosureWitness)
     /// It calls a method of a library's network client (`LibraryClients`), known by names only.
     case library(String)
     /// It runs `function`, which sends one (through its own calls); `byNameOnly` when the call
@@ -290,8 +436,9 @@ package enum RequestRoute: Sendable, Equatable {
     /// True when matched by name somewhere on the way.
     package var byNameOnly: Bool {
         switch self {
-        case .direct: return false
-        case .library: return true
+        case .direct, .session: return false
+        case .library, .possiblyRemoteContents: return true
+        case .closure(let witness): return witness.byNameOnly
         case .through(_, let byName, _): return byName
         }
     }

@@ -57,6 +57,11 @@ struct CallResolver {
             return call.trailingClosure == nil ? declared == labels : Array(declared.dropLast()) == labels
         }
         let fitting = exact.isEmpty ? fits : exact
+        if SourceVocabulary.sessionMethods.contains(name), let session = sessionType(of: call, in: index, file: f) {
+            var target = CallTarget.none
+            target.session = session
+            return target
+        }
         guard !fitting.isEmpty else {
             // No function of the tree can run: a library client's request, or nothing.
             if LibraryClients.methods.contains(name),
@@ -100,6 +105,22 @@ struct CallResolver {
             let methods = fitting.filter { owners[$0.file][$0.function] != nil }
             return CallTarget(functions: methods, byNameOnly: true)
         }
+    }
+
+    /// For a `URLSession` method called on a value whose stated type is `URLSession` or a
+    /// protocol (or class) the tree makes `URLSession` conform to (`extension URLSession:
+    /// DataLoader {}`): that type. Nil otherwise.
+    /// A bare call in an extension of such a protocol (`extension DataLoader { … data(for:) … }`)
+    /// is one on `self`.
+    func sessionType(of call: SwiftCall, in index: SwiftFileIndex, file f: Int) -> String? {
+        let enclosing = enclosingTypeName(index, call.block)
+        let types: Set<String>
+        switch receiver(of: call, in: index, file: f, enclosing: enclosing) {
+        case .typed(let stated): types = stated
+        case .own: types = enclosing.map { [$0] } ?? []
+        default: return nil
+        }
+        return types.sorted().first { $0 == "URLSession" || descendants($0).contains("URLSession") }
     }
 
     /// A call on a type the tree does not declare: a library client's request when the type's

@@ -45,12 +45,13 @@ extension DesignCodeReader {
         }
         for (file, call, _) in (0..<4).flatMap({ rank in candidates.filter { $0.rank == rank } }) {
             let index = file.index
-            guard let arg = call.arguments.first(where: { $0.label == "policy" }) else { continue }
-            let text = index.text(arg.tokens)
-            if text.hasPrefix(".atEnd") { return .atEnd }
-            if text.hasPrefix(".never") { return .never }
-            guard text.hasPrefix(".after") else { continue }
-            let after = index.calls.first { $0.callee == ".after" && arg.tokens.contains($0.token) }
+            guard let policy = TimelinePolicies.policyTokens(index, call) else { continue }
+            let text = index.text(policy)
+            // A choice (`playing ? .atEnd : .never`) is read as the policy that reloads.
+            let after = index.calls.first { $0.callee == ".after" && policy.contains($0.token) }
+            if after == nil && text.contains(".atEnd") { return .atEnd }
+            if after == nil && text.contains(".never") { return .never }
+            guard after != nil else { continue }
             if let date = after?.arguments.first, let seconds = offsetSeconds(file, date.tokens) {
                 return .after(minutes: seconds / 60)
             }

@@ -17,11 +17,12 @@ extension DesignCodeReader {
         if d.fetchTriggers.contains(.appForeground) { appTriggers.append("on open") }
         if d.fetchTriggers.contains(.backgroundTask) { appTriggers.append("in a background task") }
         if d.fetchTriggers.contains(.push) { appTriggers.append("on a push") }
+        let taps = d.interactive ? "; a tap on its buttons sends a request and reloads it" : ""
         if d.fetchTriggers.contains(.getTimeline) {
             var text = "the widget calls the API itself on every getTimeline and \(reload)"
             if let ttl = d.cacheTTLMinutes { text += " (\(Design.duration(minutes: ttl)) cache)" }
             if !appTriggers.isEmpty { text += "; the app fetches too, " + Design.list(appTriggers) }
-            return text
+            return text + taps
         }
         let cache =
             d.cacheTTLMinutes.map {
@@ -33,6 +34,6 @@ extension DesignCodeReader {
             assumed.contains("fetchTriggers")
             ? "(when is not read from the code: \(Design.list(appTriggers)) assumed)" : Design.list(appTriggers)
         let policy = assumed.contains("reloadPolicy") ? "\(reload) (assumed: no policy read)" : reload
-        return "the app fetches into \(cache) \(when); the widget reads it and \(policy)"
+        return "the app fetches into \(cache) \(when); the widget reads it and \(policy)\(taps)"
     }
 }

@@ -147,10 +147,18 @@ struct DesignCodeReader {
         let widgetRequests = timelineEntries.filter { requests(in: $0) }
         // A file compiled into the app as well may be there only for the app to call.
         let appTargets = Set(tree.targets.filter { $0.role == .app }.map(\.name))
+        // A widget button's intent requests per tap, not per getTimeline.
+        let performs = WidgetIntents.performBodies(in: tree)
         let widgetAnyRequest = tree.swiftFiles.indices.contains { f in
             let file = tree.swiftFiles[f]
             return file.role == .widgetExtension && file.targets.allSatisfy { !appTargets.contains($0) }
-                && file.index.calls.indices.contains { isRequest($0, inFile: f) }
+                && file.index.calls.indices.contains { c in
+                    isRequest(c, inFile: f)
+                        && !(performs[f] ?? []).contains { file.index.isBlock(file.index.calls[c].block, inside: $0) }
+                }
+        }
+        let tapRequests = performs.contains { f, bodies in
+            bodies.contains { body in callsInside(f, body).contains { isRequest($0, inFile: f) } }
         }
         let foregroundBlocks = foregroundEntries()
         let foreground = foregroundBlocks.filter { requests(in: $0) }
@@ -174,6 +182,9 @@ struct DesignCodeReader {
         } else {
             design.fetchTriggers = triggers
         }
+
+        // A tap on the widget's buttons reloads it (and runs a request in the intent).
+        if tapRequests { design.interactive = true }
 
         // Cache TTL: a widget that fetches in getTimeline without looking at a TTL or a
         // staleness flag fetches every time, whatever the app's cache does.
@@ -355,7 +366,7 @@ struct DesignCodeReader {
             guard let route = graph.request(call: c, inFile: f) else { continue }
             if let bound = loopBound(index, index.calls[c]) { attempts = max(attempts, bound) }
             switch route {
-            case .direct, .library:
+            case .direct, .session, .library, .closure, .possiblyRemoteContents:
                 total += 1
             case .through(_, _, let candidates):
                 total += candidates.map { count(function: $0) }.max() ?? 0

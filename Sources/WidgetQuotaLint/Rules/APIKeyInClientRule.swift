@@ -405,6 +405,9 @@ package struct APIKeyInClientRule: LintRule {
                 "Firebase's configuration, a test's property list, names and a setting read through $(…) are not keys",
                 files: [
                     "App/GoogleService-Info.plist": Self.plist([("API_KEY", "<string>AIzaSyFAKE-KEY-FOR-TESTS-ONLY-000000000</string>")]),
+                    "App/Resources/GoogleService-Info-Release.plist": Self.plist([
+                        ("API_KEY", "<string>AIzaSyFAKE-KEY-FOR-TESTS-ONLY-000000000</string>")
+                    ]),
                     "AppTests/Fixture.plist": Self.plist([("apiKey", "<string>AIzaSyFAKE-KEY-FOR-TESTS-ONLY-000000000</string>")]),
                     "App/Settings.plist": Self.plist([
                         ("cacheKey", "<string>quote.fetchedAt</string>"), ("lastKey", "<string>$(API_KEY)</string>"),

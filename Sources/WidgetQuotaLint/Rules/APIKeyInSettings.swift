@@ -9,8 +9,9 @@ import WidgetQuotaSwiftSource
 /// `Info.plist` reads it (`$(NAME)`), and it sits in the repository either way, so both are
 /// reported, each saying which. Values that are themselves a setting (`$(GEMINI_KEY)`) are
 /// followed to the setting, not reported twice. Files in test folders are not read, nor
-/// `.entitlements` (no key lives there) nor `GoogleService-Info.plist`: Firebase documents the
-/// key in it as an identifier of the project, meant to ship in the app.
+/// `.entitlements` (no key lives there) nor `GoogleService-Info.plist` (or a copy per configuration,
+/// `GoogleService-Info-Release.plist`): Firebase documents the key in it as an identifier of the
+/// project, meant to ship in the app.
 extension APIKeyInClientRule {
     func settingsFindings(_ tree: AppSourceTree) -> [Finding] {
         var findings = [Finding]()
@@ -59,7 +60,8 @@ extension APIKeyInClientRule {
         let parts = path.split(separator: "/")
         if parts.contains(where: { $0 == "Tests" || $0.hasSuffix("Tests") }) { return false }
         let name = parts.last.map(String.init) ?? path
-        return !name.hasSuffix(".entitlements") && name != "GoogleService-Info.plist"
+        // Firebase's file, also per configuration (`GoogleService-Info-Release.plist`, `mock-GoogleService-Info.plist`).
+        return !name.hasSuffix(".entitlements") && !(name.contains("GoogleService-Info") && name.hasSuffix(".plist"))
     }
 
     /// "the widget extension's Info.plist", "the app's Info.plist" or "`Config.plist`".

@@ -17,6 +17,7 @@ package enum LintRules {
         OutputTokenCapRule(),
         RetryLoopRule(),
         NeverPolicyWithoutReloadRule(),
+        IntentNetworkCallRule(),
     ]
 
     /// Each checklist rule's description, from its rule's file.

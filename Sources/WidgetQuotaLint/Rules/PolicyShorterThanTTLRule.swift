@@ -44,7 +44,7 @@ package struct PolicyShorterThanTTLRule: LintRule {
         for (f, file) in tree.swiftFiles.enumerated() {
             let index = file.index
             for timeline in TimelinePolicies.timelines(in: index) {
-                guard let policy = timeline.arguments.first(where: { $0.label == "policy" })?.tokens else { continue }
+                guard let policy = TimelinePolicies.policyTokens(index, timeline) else { continue }
                 let entries = timeline.arguments.first { $0.label == "entries" }?.tokens
                 if let atEnd = policy.first(where: { index.tokens[$0].text == "atEnd" && $0 > 0 && index.tokens[$0 - 1].is(".") }),
                     let entries, Self.isSingleElementArray(index, entries)

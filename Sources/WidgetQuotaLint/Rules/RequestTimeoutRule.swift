@@ -45,15 +45,26 @@ package struct RequestTimeoutRule: LintRule {
             guard !configuredAnywhere.isEmpty else { return nil }
             let sender: (file: Int, call: SwiftCall)
             switch graph.request(call, inFile: f) {
-            case .direct?:
+            case .direct?, .session?:
                 sender = (f, call)
             case .through(let function, _, _)?:
                 guard let (file, c) = graph.finalRequest(from: function) else { return nil }
                 sender = (file, tree.swiftFiles[file].index.calls[c])
-            case .library?, nil:
+            case .library?, .closure?, .possiblyRemoteContents?, nil:
                 return nil
             }
             guard !sender.call.callee.contains("shared") else { return nil }
+            // A session made right there with a default configuration has the 60 s default.
+            let senderIndex = tree.swiftFiles[sender.file].index
+            let receiver = sender.call.callee.split(separator: ".").dropLast().last.map(String.init)
+            if let receiver,
+                let made = senderIndex.constants.last(where: { $0.name == receiver && $0.value.upperBound <= sender.call.token })
+            {
+                let text = senderIndex.text(made.value).filter { !$0.isWhitespace }
+                if text.hasPrefix("URLSession(configuration:.default)") || text.hasPrefix("URLSession(configuration:.ephemeral)") {
+                    return nil
+                }
+            }
             let values = configuredIn[sender.file].isEmpty ? configuredAnywhere : configuredIn[sender.file]
             return values.max()
         }
@@ -67,7 +78,9 @@ package struct RequestTimeoutRule: LintRule {
             let t = index.tokens
             for call in index.calls {
                 if call.callee == "URLRequest" && call.labels.first == "url" && !call.labels.contains("timeoutInterval") {
-                    guard let function = index.enclosingFunction(of: call), let body = function.body else { continue }
+                    // The function around the request, else the outermost block (a closure in a
+                    // property's initialiser: `static var live = Self(fetch: { … })`).
+                    guard let body = index.enclosingFunction(of: call)?.body ?? Self.outermostBlock(index, call.block) else { continue }
                     let sends = context.calls(inFile: f, inside: body).filter { context.isRequest($0, inFile: f) }
                     // The sends that decide: those given the request, else (for a request a closure
                     // or helper returns) the function's own sends.
@@ -97,6 +110,21 @@ package struct RequestTimeoutRule: LintRule {
                             file.path, call.location,
                             "`URLRequest(url:)` without `timeoutInterval`: \(limit), longer than a ~30 s background slice",
                             fix: "Set `request.timeoutInterval` (10–15 s) before sending it"))
+                } else if let session = Self.alamofireSession(call, graph.request(call, inFile: f)),
+                    !call.labels.contains("requestModifier"), Self.sendsURL(call, index),
+                    session == "AF" || !onConfiguredSession(call, inFile: f)
+                {
+                    let start = call.token - 2 * (call.callee.split(separator: ".").count - 1)
+                    let at = start >= 0 && start < t.count ? t[start].location : call.location
+                    findings.append(
+                        finding(
+                            file.path, at,
+                            "`\(call.callee)` of a URL without a `requestModifier` setting `timeoutInterval`: "
+                                + (session == "AF" ? "Alamofire's default session waits 60 s" : "the session's 60 s default")
+                                + ", longer than a ~30 s background slice",
+                            fix:
+                                "Pass `requestModifier: { $0.timeoutInterval = 15 }`, or send on a `Session` whose configuration sets `timeoutIntervalForRequest`"
+                        ))
                 } else if SourceVocabulary.isDirectRequest(call), call.labels.first == "from",
                     ["data", "download", "bytes"].contains(String(call.name)), !onConfiguredSession(call, inFile: f)
                 {
@@ -113,6 +141,39 @@ package struct RequestTimeoutRule: LintRule {
         return findings
     }
 
+    /// The outermost block holding `block` inside a type's body (a property's accessor or
+    /// initialiser), nil for one directly in a type's body or at the top level.
+    static func outermostBlock(_ index: SwiftFileIndex, _ block: Int?) -> Int? {
+        guard var b = block, index.blocks[b].kind != .typeBody else { return nil }
+        while let parent = index.blocks[b].parent, index.blocks[parent].kind != .typeBody { b = parent }
+        return b
+    }
+
+    /// For an Alamofire request (`AF.request(…)`, `AF.download(…)`, or `request` on a library's
+    /// `Session`): "AF" or the session's type. Nil for anything else.
+    static func alamofireSession(_ call: SwiftCall, _ route: RequestRoute?) -> String? {
+        let methods: Set<Substring> = ["request", "download", "upload", "streamRequest"]
+        guard methods.contains(call.name) else { return nil }
+        if call.callee == "AF." + call.name || call.callee.hasSuffix(".AF." + call.name) { return "AF" }
+        if case .library(let type)? = route, type == "Session" || type == "SessionManager" { return type }
+        return nil
+    }
+
+    /// True when an Alamofire call is given a URL (a string, `URL(…)`, a name that reads as a URL,
+    /// or the `method:`/`parameters:`/`headers:` form), not a `URLRequest` built elsewhere, whose
+    /// own timeout the `URLRequest(url:)` branch checks where it is built.
+    static func sendsURL(_ call: SwiftCall, _ index: SwiftFileIndex) -> Bool {
+        let labels = Set(call.labels)
+        if !labels.isDisjoint(with: ["method", "parameters", "encoding", "encoder", "headers"]) { return true }
+        guard let first = call.arguments.first else { return false }
+        return first.tokens.contains { k in
+            let token = index.tokens[k]
+            if token.kind == .string { return true }
+            let lower = token.text.lowercased()
+            return token.kind == .identifier && (token.text == "URL" || lower.hasSuffix("url") || lower.hasSuffix("endpoint"))
+        }
+    }
+
     /// The name a call at `token` is assigned to: `var request = URLRequest(…)` or
     /// `let request: URLRequest = URLRequest(…)`.
     static func assignedName(_ index: SwiftFileIndex, _ token: Int) -> String? {
@@ -126,6 +187,19 @@ package struct RequestTimeoutRule: LintRule {
 
     package var examples: [LintRuleExample] {
         [
+            LintRuleExample(
+                "Alamofire: a URL sent on the default session without a request modifier, and one with",
+                files: [
+                    "App/Refresher.swift": """
+                    import Alamofire
+                    final class Refresher {
+                        func refresh() {
+                            ↓AF.request("https://api.example.com/quote").responseData { _ in }
+                            AF.request("https://api.example.com/quote", requestModifier: { $0.timeoutInterval = 15 }).responseData { _ in }
+                        }
+                    }
+                    """
+                ]),
             LintRuleExample(
                 "a page load in a web view, and a request sent through a helper whose session is configured to 10 s",
                 files: [

@@ -16,12 +16,15 @@ package enum SourceVocabulary {
         "generateContent", "generateContentStream", "sendMessage", "sendMessageStream", "countTokens",
     ]
 
+    /// Alamofire's requests on its default session (`AF.request(…)`, `AF.download(…)`).
+    static let alamofireMethods: Set<String> = ["request", "download", "upload", "streamRequest", "websocketRequest"]
+
     /// True when `call` itself sends a request: a `URLSession` method on a session (a receiver
-    /// named `session`, `URLSession…`, or `.shared`), a model SDK call, or `AF.request`.
+    /// named `session`, `URLSession…`, or `.shared`), a model SDK call, or Alamofire's `AF.request` (`download`, `upload`, …).
     package static func isDirectRequest(_ call: SwiftCall) -> Bool {
         let name = String(call.name)
         if sdkMethods.contains(name) { return true }
-        if name == "request" { return call.callee == "AF.request" || call.callee.hasSuffix(".AF.request") }
+        if alamofireMethods.contains(name), call.callee == "AF." + name || call.callee.hasSuffix(".AF." + name) { return true }
         guard sessionMethods.contains(name), let dot = call.callee.utf8.lastIndex(of: UInt8(ascii: ".")) else { return false }
         let receiver = call.callee[..<dot]
         let last = receiver.utf8.lastIndex(of: UInt8(ascii: ".")).map { receiver[receiver.utf8.index(after: $0)...] } ?? receiver
@@ -55,6 +58,40 @@ package enum SourceVocabulary {
         }
         return remote(argument.tokens, depth: 0)
     }
+
+    /// True when `call` is `Data(contentsOf:)` (or `String(contentsOf:)`) of a URL the code
+    /// shows neither remote nor local, named as a remote resource is (`imageUrl`,
+    /// `artworkURL`, `avatar.url`): a synchronous request when the URL is remote, known by its
+    /// name only. A name of a file (`fileURL`, `cachePath`) or a local expression is not one.
+    package static func isPossiblyRemoteContentsRead(_ call: SwiftCall, in index: SwiftFileIndex) -> Bool {
+        guard call.callee == "Data" || call.callee == "String" || call.callee == "NSData",
+            call.arguments.first?.label == "contentsOf", let argument = call.arguments.first,
+            argument.tokens.upperBound <= index.tokens.count
+        else { return false }
+        var remoteWord = false
+        var ranges = [argument.tokens]
+        for k in argument.tokens where index.tokens[k].kind == .identifier {
+            if let constant = index.constants.last(where: { $0.name == index.tokens[k].text && $0.value.upperBound <= k }) {
+                ranges.append(constant.value)
+            }
+        }
+        for range in ranges {
+            for k in range where k < index.tokens.count && index.tokens[k].kind == .identifier {
+                let word = index.tokens[k].text.lowercased()
+                if localNames.contains(index.tokens[k].text) || localWords.contains(where: word.contains) { return false }
+                if remoteWords.contains(where: word.contains) { remoteWord = true }
+            }
+        }
+        return remoteWord
+    }
+
+    /// Words of a name that read as a remote resource's URL.
+    static let remoteWords = [
+        "image", "artwork", "thumbnail", "avatar", "icon", "photo", "picture", "poster", "cover", "remote", "server", "download",
+        "feed", "http", "web", "endpoint", "api",
+    ]
+    /// Words of a name that read as a file's.
+    static let localWords = ["file", "path", "local", "cache", "document", "directory", "container", "bundle", "disk", "temp"]
 
     /// Names in a URL expression that make it a local file.
     static let localNames: Set<String> = [

@@ -17,6 +17,21 @@ enum TimelinePolicies {
         }
     }
 
+    /// The tokens of a timeline's policy: its `policy:` argument, or for a lone name
+    /// (`policy: policy`) the value of the `let` of that name the function declares before it
+    /// (`let policy: TimelineReloadPolicy = playing ? .atEnd : .never`).
+    static func policyTokens(_ index: SwiftFileIndex, _ timeline: SwiftCall) -> Range<Int>? {
+        guard let tokens = timeline.arguments.first(where: { $0.label == "policy" })?.tokens else { return nil }
+        let names = tokens.filter { !(index.tokens[$0].is("!") || index.tokens[$0].is("?")) }
+        guard names.count == 1, index.tokens[names[0]].kind == .identifier else { return tokens }
+        let function = index.enclosingFunction(of: timeline)
+        let local = index.constants.last { c in
+            c.name == index.tokens[names[0]].text && c.value.lowerBound < tokens.lowerBound
+                && (function?.body.map { body in index.isBlock(c.block, inside: body) } ?? false)
+        }
+        return local?.value ?? tokens
+    }
+
     /// True when `call` runs only for the widget gallery's preview.
     static func inPreviewBranch(_ index: SwiftFileIndex, _ call: SwiftCall) -> Bool {
         var b = call.block

@@ -10,6 +10,8 @@ import WidgetQuotaModel
 /// its own request is already reported), is a finding at the call, naming the function it runs
 /// and the request that function ends in. A call matched by name only is a warning that says so.
 ///
+/// Calls in the `perform()` of an intent a widget's button runs are `intent-network-call`'s.
+///
 /// Not seen: a request inside a library the tree does not hold behind a type whose name does not
 /// read as a client (`LibraryClients`), and a value whose type only a function's return type states.
 package struct WidgetNetworkCallRule: LintRule {
@@ -22,10 +24,13 @@ package struct WidgetNetworkCallRule: LintRule {
         let tree = source.tree
         let graph = source.graph
         var findings = [Finding]()
+        // A widget button's intent's requests are `intent-network-call`'s: per tap, not per reload.
+        let performs = WidgetIntents.performBodies(in: tree)
         for (f, file) in tree.swiftFiles.enumerated() where file.role == .widgetExtension {
             let index = file.index
             for (c, call) in index.calls.enumerated() {
                 guard let route = graph.request(call: c, inFile: f) else { continue }
+                if let bodies = performs[f], bodies.contains(where: { index.isBlock(call.block, inside: $0) }) { continue }
                 // A requesting function of the extension is reported at its own request.
                 if case .through(_, _, let candidates) = route,
                     candidates.contains(where: { tree.swiftFiles[$0.file].role == .widgetExtension })
@@ -161,6 +166,49 @@ package struct WidgetNetworkCallRule: LintRule {
                         }
                     }
                     """,
+                ]),
+            LintRuleExample(
+                "URLSession behind a protocol the app declares: a call on the protocol, and one in its extension",
+                files: [
+                    "Widget/Provider.swift": """
+                    import WidgetKit
+                    struct Provider: TimelineProvider {
+                        let loader: DataLoader = URLSession.shared
+                        func getTimeline(in context: Context, completion: @escaping (Timeline<Entry>) -> Void) {
+                            Task {
+                                let url = URL(string: "https://api.example.com/quote")!
+                                let (data, _) = try await loader.↓data(for: URLRequest(url: url))
+                                let more = try await loader.↓json(from: url)
+                                completion(Timeline(entries: [Entry(date: .now, size: data.count + more.count)], policy: .atEnd))
+                            }
+                        }
+                    }
+                    """,
+                    "Shared/DataLoader.swift": """
+                    import Foundation
+                    protocol DataLoader { func data(for request: URLRequest) async throws -> (Data, URLResponse) }
+                    extension URLSession: DataLoader {}
+                    extension DataLoader {
+                        func json(from url: URL) async throws -> Data { try await data(for: URLRequest(url: url)).0 }
+                    }
+                    """,
+                ]),
+            LintRuleExample(
+                "SDK clients of other names (a network manager, Alamofire); a key store's `get` is no request",
+                files: [
+                    "Widget/Provider.swift": """
+                    import WidgetKit
+                    import Alamofire
+                    import MarketKit
+                    struct Provider: TimelineProvider {
+                        func getTimeline(in context: Context, completion: @escaping (Timeline<Entry>) -> Void) {
+                            NetworkManager.shared.↓fetch(url: "https://api.example.com/quote") { _ in }
+                            AF.↓request("https://api.example.com/quote").responseData { _ in }
+                            let key = APIKeyStore.shared.get("quotes")
+                            completion(Timeline(entries: [Entry(date: .now, key: key)], policy: .atEnd))
+                        }
+                    }
+                    """
                 ]),
             LintRuleExample(
                 "a library's network client (HAKit's connection) whose code the tree does not hold",

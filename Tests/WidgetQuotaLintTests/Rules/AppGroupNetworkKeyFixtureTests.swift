@@ -101,7 +101,7 @@ struct AppGroupNetworkKeyFixtureTests {
                     let calls = file.index.calls(inside: function)
                     let requests = calls.contains { call in
                         guard let c = graph.callIndex(call, inFile: f) else { return false }
-                        return graph.direct[f][c] || graph.targets[f][c].library != nil
+                        return graph.direct[f][c] || graph.targets[f][c].requestsOnItsOwn
                             || graph.targets[f][c].functions.contains { $0 != me && found.contains($0) }
                     }
                     if requests {
