@@ -141,6 +141,7 @@ package struct AppSourceTree: Sendable {
         var propertyListTexts = [String: String]()
         var indexes = [(String, SwiftFileIndex)]()
         var xcconfigTexts = [String: String]()
+        var yamlTexts = [String: String]()
         // The sizes first, so a tree past the bound is refused before any of it is indexed.
         var swiftBytes = 0
         for (_, absolute) in found where absolute.hasSuffix(".swift") {
@@ -177,6 +178,8 @@ package struct AppSourceTree: Sendable {
                 indexes.append((path, SwiftFileIndex(path: path, tokens: SwiftLexer.tokens(utf8: bytes))))
             } else if path.hasSuffix(".xcconfig") {
                 xcconfigTexts[path] = String(decoding: bytes, as: UTF8.self)
+            } else if path.hasSuffix(".yml") || path.hasSuffix(".yaml") {
+                yamlTexts[path] = String(decoding: bytes, as: UTF8.self)
             } else if path.hasSuffix("project.pbxproj") {
                 let project = try XcodeProject.parse(bytes, file: path)
                 projects.append((path, project))
@@ -194,6 +197,25 @@ package struct AppSourceTree: Sendable {
                     )
                 }
             }
+        }
+        // XcodeGen specs (`project.yml`) of folders without an Xcode project: the project they generate.
+        let projectFolders = Set(projects.map { Self.folder(of: Self.folder(of: $0.path)) })
+        var specs = [(path: String, reading: XcodeGenSpec.Reading)]()
+        for (path, _) in yamlTexts.sorted(by: { $0.key < $1.key })
+        where ["project.yml", "project.yaml"].contains((path as NSString).lastPathComponent)
+            && !projectFolders.contains(Self.folder(of: path))
+        {
+            do {
+                specs.append((path, try XcodeGenSpec.read(spec: path, text: { yamlTexts[$0] }, paths: found.map(\.path))))
+            } catch let error as WidgetQuotaError {
+                notes.append("\(error.description) (skipped: its targets were not read)")
+            }
+        }
+        // A spec another spec includes is read through that one.
+        let included = Set(specs.flatMap(\.reading.included))
+        for (path, reading) in specs where !included.contains(path) && !reading.project.targets.isEmpty {
+            projects.append((path, reading.project))
+            for (p, plist) in reading.generated where propertyLists[p] == nil { propertyLists[p] = plist }
         }
         var tree = AppSourceTree(
             swiftFiles: [], propertyLists: propertyLists, targets: [], notes: notes, propertyListTexts: propertyListTexts)
@@ -214,7 +236,7 @@ package struct AppSourceTree: Sendable {
 
     static func isWanted(_ path: String) -> Bool {
         path.hasSuffix(".swift") || path.hasSuffix(".plist") || path.hasSuffix(".entitlements") || path.hasSuffix("/project.pbxproj")
-            || path == "project.pbxproj" || path.hasSuffix(".xcconfig")
+            || path == "project.pbxproj" || path.hasSuffix(".xcconfig") || path.hasSuffix(".yml") || path.hasSuffix(".yaml")
     }
 
     /// Relative paths of the wanted files under `folder`, sorted.
@@ -262,7 +284,7 @@ package struct AppSourceTree: Sendable {
         var result = [AppSourceTarget]()
         for (projectPath, project) in projects {
             // Paths in the project are relative to the folder holding the `.xcodeproj`.
-            let base = Self.folder(of: Self.folder(of: projectPath))
+            let base = project.base ?? Self.folder(of: Self.folder(of: projectPath))
             func treePath(_ p: String) -> String { base.isEmpty ? p : base + "/" + p }
             var mine = Set<String>()
             for target in project.targets {

@@ -43,9 +43,18 @@ package struct XcodeProject: Sendable, Equatable {
 
     /// Targets in the project's order.
     package var targets: [XcodeTarget]
+    /// The tree folder its paths are relative to; nil for the folder holding the `.xcodeproj`
+    /// (an XcodeGen spec's paths are relative to the tree's top: "").
+    package var base: String? = nil
     /// What the reading noticed: groups that contain each other (a cycle), which Xcode would
     /// refuse; files are placed as if the link that closes each cycle were absent.
     package var notes: [String] = []
+
+    /// A project of these targets, with paths relative to the tree folder `base`.
+    package init(targets: [XcodeTarget], base: String) {
+        self.targets = targets
+        self.base = base
+    }
 
     /// Reads the text of a `project.pbxproj`; errors name `file` and a line.
     package static func parse(_ bytes: [UInt8], file: String) throws -> XcodeProject {
@@ -109,7 +118,8 @@ package struct XcodeProject: Sendable, Equatable {
             // Each level as Xcode joins it: a group's own path under its parent's, an empty parent adding nothing.
             func joined(_ base: String, _ own: String) -> String { base.isEmpty ? own : base + "/" + own }
             let groupPath = components.reversed().reduce(base, joined)
-            let result = own.map { joined(groupPath, $0) } ?? groupPath
+            // `Core/../App/File.swift` is `App/File.swift` (a file outside its group's folder).
+            let result = XcodeGenSpec.normalize(own.map { joined(groupPath, $0) } ?? groupPath)
             paths[id] = .some(result)
             if let g = parent[id], paths[g] == nil, (objects[g]?["sourceTree"]?.string ?? "<group>") == "<group>" {
                 paths[g] = .some(groupPath)

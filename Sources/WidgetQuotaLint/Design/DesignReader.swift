@@ -115,6 +115,8 @@ struct DesignCodeReader {
     var attempts = 1
     /// Requests each requesting function's body reaches (`count(function:)`), memoised.
     var counted = [FunctionRef: Int]()
+    /// True when a counted request sits in a loop over a collection whose size the code does not state.
+    var fansOut = false
 
     init(source: LintSource) {
         tree = source.tree
@@ -218,12 +220,21 @@ struct DesignCodeReader {
             }
         }
 
-        // Requests per fetch and retries, counted from every place a fetch starts.
+        // Requests per fetch and retries, counted from every place a fetch starts; a widget that
+        // fetches itself is counted from its timelines alone (the app's fetches are its own),
+        // though a retry loop anywhere counts. The widget's timelines are counted first.
         var perFetch = 0
-        for entry in widgetRequests + foreground + background + push {
-            perFetch = max(perFetch, count(entry.fileNumber, block: entry.block))
+        let widgetOnly = triggers.contains(.getTimeline) && !widgetRequests.isEmpty
+        for entry in widgetRequests { perFetch = max(perFetch, count(entry.fileNumber, block: entry.block)) }
+        let widgetFansOut = fansOut
+        for entry in foreground + background + push {
+            let n = count(entry.fileNumber, block: entry.block)
+            if !widgetOnly { perFetch = max(perFetch, n) }
         }
+        if widgetOnly { fansOut = widgetFansOut }
         design.requestsPerFetch = max(1, perFetch)
+        // One request per item of a list the code cannot size (favourites, topics): counted once.
+        if fansOut { assumed.append("requestsPerFetch") }
         if attempts > 1 {
             design.retry = .backoff(maxRetries: attempts - 1, baseSeconds: 1, jitter: false)
             assumed.append("retry.baseSeconds")
@@ -355,25 +366,41 @@ struct DesignCodeReader {
 
     // MARK: Counting requests
 
-    /// Request call sites reached from `block` of file `f`: a direct request counts 1, a call of
-    /// a requesting function counts what that function's body reaches (the largest, when the
-    /// call may run several). A request inside a loop with a numeric bound is a retry loop: its
-    /// bound goes to `attempts`. Each function is counted once (memoised), so the walk is linear.
+    /// Requests one fetch starting at `block` of file `f` sends: a direct request counts 1, a
+    /// call of a requesting function counts what that function's body reaches (of several it may
+    /// run, the largest of those that surely request, a protocol's live conformer rather than its
+    /// preview double; the first when all are matched by name). Each function is counted once
+    /// (memoised) and at most `countCap`, so the walk is linear and a large app's shared client
+    /// cannot multiply. A request inside a loop with a numeric bound is a retry loop: its bound
+    /// goes to `attempts`; one inside a loop over a collection (`for stop in stops`, `forEach`,
+    /// a task group's `addTask` in a loop) counts once and sets `fansOut`, as the collection's
+    /// size is not in the code.
     mutating func count(_ f: Int, block: Int) -> Int {
         let index = tree.swiftFiles[f].index
         var total = 0
         for c in callsInside(f, block) {
             guard let route = graph.request(call: c, inFile: f) else { continue }
-            if let bound = loopBound(index, index.calls[c]) { attempts = max(attempts, bound) }
+            let call = index.calls[c]
+            if let bound = loopBound(index, call) {
+                attempts = max(attempts, bound)
+            } else if index.isInLoop(call)
+                || ["forEach", "map", "compactMap", "flatMap"].contains(where: { index.isInsideClosure(of: call, passedTo: $0) })
+            {
+                fansOut = true
+            }
             switch route {
             case .direct, .session, .library, .closure, .possiblyRemoteContents:
                 total += 1
-            case .through(_, _, let candidates):
-                total += candidates.map { count(function: $0) }.max() ?? 0
+            case .through(let chosen, let byName, let candidates):
+                let sure = candidates.filter { graph.requesting[$0]?.byNameOnly == false }
+                total += (byName || sure.isEmpty ? [chosen] : sure).map { count(function: $0) }.max() ?? 0
             }
         }
-        return total
+        return min(total, Self.countCap)
     }
+
+    /// The most requests one function's body is counted for.
+    static let countCap = 50
 
     /// `count(_:block:)` of a function's body, memoised; 0 while it is being counted (recursion).
     mutating func count(function ref: FunctionRef) -> Int {

@@ -280,17 +280,8 @@ package struct APIKeyInClientRule: LintRule {
         return covered * 3 >= u.count * 2
     }
 
-    /// True for a file the app never ships: a test (a `Tests` folder, `…Tests.swift`, a test
-    /// target) or, in a tree with an Xcode project, a file no target or package builds (a demo
-    /// credentials file the README says to copy).
-    static func isNotShipped(_ file: AppSwiftFile, in tree: AppSourceTree) -> Bool {
-        let parts = file.path.split(separator: "/")
-        if parts.contains(where: { $0 == "Tests" || $0.hasSuffix("Tests") || $0.hasSuffix("UITests") }) { return true }
-        if file.path.hasSuffix("Tests.swift") { return true }
-        let testTargets = Set(tree.targets.filter { ($0.productType ?? "").contains("test") }.map(\.name))
-        if !file.targets.isEmpty && file.targets.allSatisfy(testTargets.contains) { return true }
-        return tree.project != nil && file.targets.isEmpty && !parts.contains("Sources")
-    }
+    /// True for a file the app never ships (`AppSourceTree.neverShips`).
+    static func isNotShipped(_ file: AppSwiftFile, in tree: AppSourceTree) -> Bool { tree.neverShips(file) }
 
     /// `AIzaSy…` (39 characters): the key's first six characters and its length.
     package static func redacted(_ key: String) -> String {

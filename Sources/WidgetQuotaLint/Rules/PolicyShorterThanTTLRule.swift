@@ -286,6 +286,15 @@ package struct PolicyShorterThanTTLRule: LintRule {
                 "`.atEnd` with one entry asks for a new timeline at once (a note)",
                 files: ["Widget/Provider.swift": widget("↓.atEnd")]),
             LintRuleExample(
+                "a policy held in a `let` (`.atEnd` while something plays), and an interval written `10.minutes`",
+                files: [
+                    "App/Cache.swift": cache + "\nextension Int { var minutes: TimeInterval { TimeInterval(self) * 60 } }",
+                    "Widget/Provider.swift": widget(
+                        "policy", before: "let policy: TimelineReloadPolicy = entry.date > .now ? .never : ↓.atEnd"),
+                    "Widget/Other.swift": widget("↓.after(Date.now.addingTimeInterval(10.minutes))")
+                        .replacingOccurrences(of: "struct Provider", with: "struct OtherProvider"),
+                ]),
+            LintRuleExample(
                 "a CloudKit zone's private maxAge and a throttle duration are not the widget's cache TTL",
                 files: [
                     "App/CloudKitZone.swift": """

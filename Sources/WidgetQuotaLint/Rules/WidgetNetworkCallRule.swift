@@ -194,6 +194,60 @@ package struct WidgetNetworkCallRule: LintRule {
                     """,
                 ]),
             LintRuleExample(
+                "a dependency client's closures: the live one requests; a value of another client type with the same name does not",
+                files: [
+                    "Widget/Provider.swift": """
+                    import WidgetKit
+                    struct Provider: TimelineProvider {
+                        let news: NewsClient
+                        let cache: NewsCache
+                        func getTimeline(in context: Context, completion: @escaping (Timeline<Entry>) -> Void) {
+                            Task {
+                                let cached = try cache.topics()
+                                let fresh = try await news.↓topics()
+                                completion(Timeline(entries: [Entry(date: .now, count: cached.count + fresh.count)], policy: .atEnd))
+                            }
+                        }
+                    }
+                    """,
+                    "Shared/NewsClient.swift": """
+                    import Foundation
+                    struct NewsClient {
+                        var topics: @Sendable () async throws -> [String]
+                    }
+                    extension NewsClient {
+                        static let live = NewsClient(topics: {
+                            let (data, _) = try await URLSession.shared.data(from: URL(string: "https://news.example.com/topics")!)
+                            return [String(decoding: data, as: UTF8.self)]
+                        })
+                    }
+                    struct NewsCache {
+                        var topics: @Sendable () throws -> [String]
+                        static let live = NewsCache(topics: { UserDefaults(suiteName: "group.news")?.stringArray(forKey: "t") ?? [] })
+                    }
+                    """,
+                ]),
+            LintRuleExample(
+                "Data(contentsOf:) of an artwork URL the code does not show to be a file: a warning; of a file URL: nothing",
+                files: [
+                    "Widget/Info.plist": AppGroupMismatchRule.widgetInfo,
+                    "Widget/Episode.swift": """
+                    import Foundation
+                    struct Episode {
+                        var artworkURL: URL?
+                        var fileURL: URL?
+                        func artwork() -> Data? {
+                            guard let artworkURL else { return nil }
+                            return try? ↓Data(contentsOf: artworkURL)
+                        }
+                        func saved() -> Data? {
+                            guard let fileURL else { return nil }
+                            return try? Data(contentsOf: fileURL)
+                        }
+                    }
+                    """,
+                ]),
+            LintRuleExample(
                 "SDK clients of other names (a network manager, Alamofire); a key store's `get` is no request",
                 files: [
                     "Widget/Provider.swift": """
