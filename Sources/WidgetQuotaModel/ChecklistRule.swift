@@ -39,6 +39,12 @@ public enum ChecklistRule: String, CaseIterable, Sendable, Codable, Comparable {
     case neverPolicyWithoutReload = "never-policy-without-reload"
     /// The App Intent a widget's button or toggle runs sends a request in `perform()`: one per tap.
     case intentNetworkCall = "intent-network-call"
+    /// `AsyncImage` (or an image library's loading view) in a widget's view: it never loads there.
+    case widgetAsyncImage = "widget-async-image"
+    /// The widget reads from its own standard defaults a key the app writes to the app's.
+    case widgetStandardDefaults = "widget-standard-defaults"
+    /// A fetching widget's policy date is a clock time every device shares (the next hour, midnight).
+    case policyFixedClock = "policy-fixed-clock"
 
     public static func < (a: Self, b: Self) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!

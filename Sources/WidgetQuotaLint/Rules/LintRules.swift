@@ -18,6 +18,9 @@ package enum LintRules {
         RetryLoopRule(),
         NeverPolicyWithoutReloadRule(),
         IntentNetworkCallRule(),
+        WidgetAsyncImageRule(),
+        WidgetStandardDefaultsRule(),
+        PolicyFixedClockRule(),
     ]
 
     /// Each checklist rule's description, from its rule's file.
