@@ -9,8 +9,8 @@
 #   BINARY  the widget-quota executable (default: .build/release/widget-quota)
 #   CORPUS  the corpus file listing the apps (default: docs/lint-corpus/corpus.json; the recall
 #           corpus is docs/lint-corpus/recall.json)
-# Then prints the precision tables (scripts/lint-precision.py OUT), or for the recall corpus the
-# recall tables (scripts/lint-recall.py OUT). An app lint fails on is named in times.txt and the
+# Then prints the precision tables (scripts/lint-precision.py OUT), and for the recall corpus the
+# recall tables first (scripts/lint-recall.py OUT). An app lint fails on is named in times.txt and the
 # others still run; exit 0, or 1 when one failed.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -38,7 +38,6 @@ rm -f "$out/apps.txt"
 cat "$out/times.txt"
 if [ "$(basename "$corpus")" = recall.json ]; then
     python3 "$here/scripts/lint-recall.py" "$out" --corpus "$corpus"
-else
-    python3 "$here/scripts/lint-precision.py" "$out" --corpus "$corpus"
 fi
+python3 "$here/scripts/lint-precision.py" "$out" --corpus "$corpus"
 exit "$failed"

@@ -7,7 +7,9 @@ The recall corpus lists, for each app, what a reader of the code says lint shoul
 (`expected`), judged before lint was run on it, and the design the code implements. Each
 OUTPUTS folder holds `<app id>.json`, the `lint --format json` output for one app
 (scripts/lint-corpus.sh writes them). An expectation is found when a finding of its rule is in
-its file within two lines of it. For each folder, prints a Markdown table per rule of the clear
+its file within two lines of it; one marked `"lintRule": false` is a fact of the design, not a
+finding. For each folder and each set of apps (`tuned`: the apps lint was improved on;
+`held-out`: apps judged and first run after that), prints a Markdown table per rule of the clear
 expectations found and missed (recall), the unsure ones found, and the design lint read next to
 the reader's. --misses lists every clear expectation not found, with the reader's path.
 Exit 0; exit 65 when a file cannot be read as expected.
@@ -58,52 +60,62 @@ def main(argv):
         print(f"{corpus_path}: cannot read the recall corpus: {error}", file=sys.stderr)
         return 65
     for folder in folders:
-        totals = collections.defaultdict(lambda: [0, 0, 0, 0])  # clear found, clear, unsure found, unsure
-        designs, misses = [], []
-        for app in apps:
-            path = os.path.join(folder, app["id"] + ".json")
-            try:
-                with open(path) as handle:
-                    output = json.load(handle)
-                findings = output["findings"]
-            except (OSError, ValueError, KeyError) as error:
-                print(f"{path}: cannot read lint's output: {error}", file=sys.stderr)
-                return 65
-            for e in app["expected"]:
-                if not e.get("lintRule", True):
-                    continue
-                hit = found(e, findings)
-                row = totals[e["rule"]]
-                if e["clarity"] == "clear":
-                    row[0] += hit
-                    row[1] += 1
-                    if not hit:
-                        misses.append((app["id"], e))
-                else:
-                    row[2] += hit
-                    row[3] += 1
-            design = output.get("design") or {}
-            designs.append((app["id"], design.get("sentence", "–"), design.get("requestsPerUserMonth"), app["design"]["summary"]))
         print(f"## {folder}\n")
-        print("| Rule | Clear found / expected | Recall | Unsure found / expected |")
-        print("| --- | ---: | ---: | ---: |")
-        for rule in sorted(totals):
-            cf, c, uf, u = totals[rule]
-            recall = f"{100 * cf / c:.0f}%" if c else "–"
-            print(f"| `{rule}` | {cf} / {c} | {recall} | {uf} / {u} |")
-        cf = sum(r[0] for r in totals.values())
-        c = sum(r[1] for r in totals.values())
-        print(f"| **all** | **{cf} / {c}** | **{100 * cf / max(c, 1):.0f}%** | |\n")
-        print("| App | The design lint read | Requests a user-month | What the code does |")
-        print("| --- | --- | ---: | --- |")
-        for app_id, sentence, requests, summary in designs:
-            shown = f"{requests:,.0f}" if isinstance(requests, (int, float)) else "–"
-            print(f"| {app_id} | {sentence} | {shown} | {summary} |")
+        for set_name in sorted({app.get("set", "all") for app in apps}, reverse=True):
+            status = report(folder, [app for app in apps if app.get("set", "all") == set_name], set_name, show_misses)
+            if status:
+                return status
+    return 0
+
+
+def report(folder, apps, set_name, show_misses):
+    """Prints the recall and design tables of `apps` for one lint run; 65 when an output is unreadable."""
+    totals = collections.defaultdict(lambda: [0, 0, 0, 0])  # clear found, clear, unsure found, unsure
+    designs, misses = [], []
+    for app in apps:
+        path = os.path.join(folder, app["id"] + ".json")
+        try:
+            with open(path) as handle:
+                output = json.load(handle)
+            findings = output["findings"]
+        except (OSError, ValueError, KeyError) as error:
+            print(f"{path}: cannot read lint's output: {error}", file=sys.stderr)
+            return 65
+        for e in app["expected"]:
+            if not e.get("lintRule", True):
+                continue
+            hit = found(e, findings)
+            row = totals[e["rule"]]
+            if e["clarity"] == "clear":
+                row[0] += hit
+                row[1] += 1
+                if not hit:
+                    misses.append((app["id"], e))
+            else:
+                row[2] += hit
+                row[3] += 1
+        design = output.get("design") or {}
+        designs.append((app["id"], design.get("sentence", "–"), design.get("requestsPerUserMonth"), app["design"]["summary"]))
+    print(f"### {set_name} ({len(apps)} apps)\n")
+    print("| Rule | Clear found / expected | Recall | Unsure found / expected |")
+    print("| --- | ---: | ---: | ---: |")
+    for rule in sorted(totals):
+        cf, c, uf, u = totals[rule]
+        recall = f"{100 * cf / c:.0f}%" if c else "–"
+        print(f"| `{rule}` | {cf} / {c} | {recall} | {uf} / {u} |")
+    cf = sum(r[0] for r in totals.values())
+    c = sum(r[1] for r in totals.values())
+    print(f"| **all** | **{cf} / {c}** | **{100 * cf / max(c, 1):.0f}%** | |\n")
+    print("| App | The design lint read | Requests a user-month | What the code does |")
+    print("| --- | --- | ---: | --- |")
+    for app_id, sentence, requests, summary in designs:
+        shown = f"{requests:,.0f}" if isinstance(requests, (int, float)) else "–"
+        print(f"| {app_id} | {sentence} | {shown} | {summary} |")
+    print()
+    if show_misses:
+        for app_id, e in misses:
+            print(f"- miss {app_id} {e['rule']} {e['file']}:{e['line']} — {e.get('path') or e.get('reason', '')}")
         print()
-        if show_misses:
-            for app_id, e in misses:
-                print(f"- miss {app_id} {e['rule']} {e['file']}:{e['line']} — {e.get('path') or e.get('reason', '')}")
-            print()
     return 0
 
 

@@ -272,6 +272,16 @@ package struct AppSourceTree: Sendable {
         return String(path[..<slash])
     }
 
+    /// True for a manifest that describes a project rather than building into it: a Swift
+    /// package's `Package.swift`, Tuist's `Project.swift`, `Workspace.swift`, `Tuist.swift` and
+    /// the files of a `Tuist` folder (its project description helpers).
+    package static func isProjectManifest(_ path: String) -> Bool {
+        let parts = path.split(separator: "/")
+        guard let name = parts.last else { return false }
+        return ["Package.swift", "Project.swift", "Workspace.swift", "Tuist.swift", "Config.swift"].contains(name)
+            && (name != "Config.swift" || parts.contains("Tuist")) || parts.dropLast().contains("Tuist")
+    }
+
     static func declaresWidget(_ index: SwiftFileIndex) -> Bool {
         index.types.contains { type in type.inherited.contains { widgetConformances.contains(String($0.split(separator: ".").last ?? "")) }
         }
@@ -351,7 +361,8 @@ package struct AppSourceTree: Sendable {
             return extensionFolders.contains { path.hasPrefix($0 + "/") }
         }
         swiftFiles = indexes.map { path, index in
-            AppSwiftFile(path: path, role: inExtension(path) ? .widgetExtension : .app, targets: [], index: index)
+            let role: SourceRole = Self.isProjectManifest(path) ? .unknown : inExtension(path) ? .widgetExtension : .app
+            return AppSwiftFile(path: path, role: role, targets: [], index: index)
         }
         // The Info.plist and entitlements of each side: the shallowest such file on that side.
         func pick(_ suffix: String, extensionSide: Bool) -> String? {

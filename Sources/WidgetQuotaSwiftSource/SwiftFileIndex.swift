@@ -162,6 +162,37 @@ extension SwiftFileIndex {
     /// True when any loop (`for`, `while`, `repeat`) is around `call` within its function.
     package func isInLoop(_ call: SwiftCall) -> Bool { isInside(call, .forLoop) }
 
+    /// True when `block` is preview code: inside a type conforming to `PreviewProvider`, or the
+    /// body of a `#Preview` macro (`#Preview { … }`, `#Preview("Name") { … }`).
+    package func isPreviewCode(_ block: Int?) -> Bool {
+        var b = block
+        while let k = b {
+            let open = blocks[k].open
+            if blocks[k].kind == .typeBody, let type = blocks[k].type,
+                types[type].inherited.contains(where: { $0 == "PreviewProvider" || $0.hasSuffix(".PreviewProvider") })
+            {
+                return true
+            }
+            if open > 0 {
+                var j = open - 1
+                if tokens[j].is(")") {
+                    var depth = 0
+                    while j >= 0 {
+                        if tokens[j].is(")") { depth += 1 } else if tokens[j].is("(") { depth -= 1 }
+                        if depth == 0 { break }
+                        j -= 1
+                    }
+                    j -= 1
+                }
+                if j >= 0, tokens[j].text == "#Preview" || (j > 0 && tokens[j].text == "Preview" && tokens[j - 1].text == "#") {
+                    return true
+                }
+            }
+            b = blocks[k].parent
+        }
+        return false
+    }
+
     /// True when `call` is inside a closure passed to a call named `callee` (last name or
     /// dotted suffix, as in `calls(named:)`), looking out to the enclosing function's body.
     package func isInsideClosure(of call: SwiftCall, passedTo callee: String) -> Bool {

@@ -331,20 +331,44 @@ package struct CallGraph: Sendable {
     }
 
     /// `request(_:inFile:)` by call index.
-    package func request(call c: Int, inFile file: Int) -> RequestRoute? {
+    package func request(call c: Int, inFile file: Int) -> RequestRoute? { request(call: c, inFile: file, inExtension: false) }
+
+    /// `request(call:inFile:)` as the widget extension runs the call: functions of files only the
+    /// app builds are left out (the extension builds its own function of that name, or none).
+    package func requestInExtension(call c: Int, inFile file: Int) -> RequestRoute? {
+        request(call: c, inFile: file, inExtension: true)
+    }
+
+    /// `requestInExtension(call:inFile:)` for a call value.
+    package func requestInExtension(_ call: SwiftCall, inFile file: Int) -> RequestRoute? {
+        guard let c = callIndex(call, inFile: file) else { return SourceVocabulary.isDirectRequest(call) ? .direct : nil }
+        return requestInExtension(call: c, inFile: file)
+    }
+
+    func request(call c: Int, inFile file: Int, inExtension: Bool) -> RequestRoute? {
         if direct[file][c] { return .direct }
         let target = targets[file][c]
         if let session = target.session { return .session(session) }
         if let closure = target.closure { return .closure(closure) }
         if target.possiblyRemote { return .possiblyRemoteContents }
         if let library = target.library { return .library(library) }
+        let functions = inExtension ? target.functions.filter { !isAppOnly($0.file) } : target.functions
         // A definite requesting function first, then any.
-        let hits = target.functions.filter { requesting[$0] != nil }
+        let hits = functions.filter { requesting[$0] != nil }
         guard !hits.isEmpty else { return nil }
         let definite = hits.first { requesting[$0]?.byNameOnly == false }
         let chosen = definite ?? hits[0]
-        let byName = target.byNameOnly || (definite == nil)
+        // A value of a protocol with conformers that send nothing (a local store beside a remote
+        // one) may run either: which one is decided where the value is made. Test doubles aside.
+        let silent = functions.contains { requesting[$0] == nil && !tree.neverShips(tree.swiftFiles[$0.file]) }
+        let byName = target.byNameOnly || (definite == nil) || silent
         return .through(chosen, byNameOnly: byName, candidates: hits)
+    }
+
+    /// True for a file that a project says only the app builds.
+    func isAppOnly(_ file: Int) -> Bool {
+        let f = tree.swiftFiles[file]
+        return f.role == .app && !f.targets.isEmpty
     }
 
     /// True when `call` sends a request or runs a function that does.
@@ -374,7 +398,7 @@ package struct CallGraph: Sendable {
     /// A sentence part naming how `call` reaches a request: "`store.load()` runs
     /// `Store.load()` (Shared/Store.swift:12), which sends a request (`session.data` at
     /// Shared/Client.swift:40)", with a note when it was matched by name only.
-    package func explain(_ route: RequestRoute, call: SwiftCall) -> String {
+    package func explain(_ route: RequestRoute, call: SwiftCall, inFile file: Int? = nil) -> String {
         switch route {
         case .direct:
             // `Data(contentsOf:)` by its label: `Data` alone does not say what it does.
@@ -402,7 +426,14 @@ package struct CallGraph: Sendable {
             } else {
                 text += ", which sends a request"
             }
-            if byName {
+            let all = file.flatMap { f in callIndex(call, inFile: f).map { targets[f][$0] } }
+            let silent = (all?.functions ?? []).filter { requesting[$0] == nil && !tree.neverShips(tree.swiftFiles[$0.file]) }
+            if let all, !all.byNameOnly, !silent.isEmpty, requesting[ref]?.byNameOnly == false {
+                text +=
+                    "; it is one of \(candidates.count + silent.count) functions the call may run, and \(describe(silent[0]))"
+                    + (silent.count > 1 ? " and \(silent.count - 1) more send none" : " sends none")
+                    + ": which one runs is decided where the value is made"
+            } else if byName {
                 let others = candidates.count > 1 ? " (or one of \(candidates.count - 1) other functions of that name)" : ""
                 text += "\(others); matched by name only: the receiver's type is not stated where the call is"
             }
@@ -441,5 +472,35 @@ package enum RequestRoute: Sendable, Equatable {
         case .closure(let witness): return witness.byNameOnly
         case .through(_, let byName, _): return byName
         }
+    }
+}
+
+extension CallGraph {
+    /// The functions the widget extension's own code runs: those of files only the extension
+    /// builds, those of the extension's files that nothing in the tree calls (what the system
+    /// calls: `getTimeline`, an intent's `perform()`), and every function their calls (and the
+    /// calls of top-level code there) reach, leaving out functions of files only the app builds.
+    package func reachedFromExtension() -> Set<FunctionRef> {
+        var called = Set<FunctionRef>()
+        for row in targets { for target in row { called.formUnion(target.functions) } }
+        var reached = Set<FunctionRef>()
+        var pending = [FunctionRef]()
+        func visit(_ f: Int, _ calls: [Int]) {
+            for c in calls {
+                for ref in targets[f][c].functions where !isAppOnly(ref.file) && reached.insert(ref).inserted { pending.append(ref) }
+            }
+        }
+        for (f, file) in tree.swiftFiles.enumerated() where file.role == .widgetExtension {
+            for k in file.index.functions.indices {
+                let ref = FunctionRef(file: f, function: k)
+                if file.targets.count <= 1 || !called.contains(ref), reached.insert(ref).inserted { pending.append(ref) }
+            }
+            visit(f, file.index.calls.indices.filter { file.index.enclosingFunction(of: file.index.calls[$0]) == nil })
+        }
+        while let ref = pending.popLast() {
+            guard let body = function(ref).body else { continue }
+            visit(ref.file, tree.swiftFiles[ref.file].index.callIndices(inside: body))
+        }
+        return reached
     }
 }

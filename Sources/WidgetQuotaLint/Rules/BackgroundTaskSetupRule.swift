@@ -59,9 +59,14 @@ package struct BackgroundTaskSetupRule: LintRule {
         }
         guard !registers.isEmpty || !requests.isEmpty else { return [] }
         var findings = [Finding]()
+        // A Tuist manifest that writes a key into the generated Info.plist: the file on disk is
+        // not the app's, and the key is not checked.
+        let manifestKeys = tree.swiftFiles.filter { AppSourceTree.isProjectManifest($0.path) }.reduce(into: Set<String>()) {
+            $0.formUnion($1.index.strings.map(\.value))
+        }
         let permittedValue = info["BGTaskSchedulerPermittedIdentifiers"]
         let permitted = permittedValue?.strings ?? []
-        for use in registers + requests {
+        for use in registers + requests where !manifestKeys.contains("BGTaskSchedulerPermittedIdentifiers") {
             guard let id = use.id, !Self.isPermitted(id, by: permitted) else { continue }
             let verb = use.kind == "register" ? "registered" : "requested with `\(use.kind)`"
             let list =
@@ -85,7 +90,7 @@ package struct BackgroundTaskSetupRule: LintRule {
         }
         let modes = info["UIBackgroundModes"]?.strings ?? []
         for (kind, mode) in [("BGAppRefreshTaskRequest", "fetch"), ("BGProcessingTaskRequest", "processing")]
-        where requests.contains(where: { $0.kind == kind }) && !modes.contains(mode) {
+        where requests.contains(where: { $0.kind == kind }) && !modes.contains(mode) && !manifestKeys.contains("UIBackgroundModes") {
             let location = tree.appGroupRuleLocation(of: "UIBackgroundModes", in: infoPath)
             let now =
                 modes.isEmpty

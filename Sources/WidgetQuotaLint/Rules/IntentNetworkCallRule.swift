@@ -22,12 +22,12 @@ package struct IntentNetworkCallRule: LintRule {
         for (f, function) in WidgetIntents.performFunctions(in: tree) {
             let file = tree.swiftFiles[f]
             for call in file.index.calls(inside: function) {
-                guard let route = graph.request(call, inFile: f) else { continue }
+                guard let route = graph.requestInExtension(call, inFile: f) else { continue }
                 let owner = function.typeName.map { "`\($0).perform()`" } ?? "`perform()`"
                 findings.append(
                     finding(
                         file.path, call.location,
-                        "\(owner), which a widget's button runs, reaches the network (\(graph.explain(route, call: call))): "
+                        "\(owner), which a widget's button runs, reaches the network (\(graph.explain(route, call: call, inFile: f))): "
                             + "a request on every tap, and WidgetKit reloads the widget right after",
                         fix: "Change the App Group store in `perform()` and let the app or its background task send the change; "
                             + "if each tap must reach the server, set `designs[].interactive` in the scenario to count the reloads"))

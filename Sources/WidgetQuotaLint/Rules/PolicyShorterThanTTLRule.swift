@@ -41,7 +41,8 @@ package struct PolicyShorterThanTTLRule: LintRule {
         let platform = Platform()
         let budget = platform.reloadBudgetMin...max(platform.reloadBudgetMin, platform.reloadBudgetMax)
         var findings = [Finding]()
-        for (f, file) in tree.swiftFiles.enumerated() {
+        // A file built only into the app holds no widget's timeline (a widget the extension does not build).
+        for (f, file) in tree.swiftFiles.enumerated() where file.role != .app || file.targets.isEmpty {
             let index = file.index
             for timeline in TimelinePolicies.timelines(in: index) {
                 guard let policy = TimelinePolicies.policyTokens(index, timeline) else { continue }

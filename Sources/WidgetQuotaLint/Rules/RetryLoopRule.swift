@@ -16,7 +16,11 @@ import WidgetQuotaSwiftSource
 /// A `while`/`repeat` loop whose condition follows a page cursor (`continuation`, `cursor`,
 /// `nextPage`, `pageToken`, `hasMore`) pages through results and is not a retry.
 ///
-/// Blind spots: recursion as a retry, a retry inside a helper library, a `for` over a collection
+/// A function of those that sends a request and calls itself again with a counter argument
+/// (`fetch(retries: retries - 1)`), from a `catch` block with no condition between them, or from a closure it schedules
+/// (`asyncAfter`) is a retry too: a finding at that call.
+///
+/// Blind spots: a retry inside a helper library, a `for` over a collection
 /// of URLs (several requests, but not a retry), a loop bound held in a `var`.
 package struct RetryLoopRule: LintRule {
     package static let description = LintRuleDescription(
@@ -61,6 +65,21 @@ package struct RetryLoopRule: LintRule {
             for r in regions {
                 let file = tree.swiftFiles[r.file]
                 let index = file.index
+                // A function that requests and calls itself again to retry.
+                for call in Self.retryingRecursion(context, r) where seen.insert("\(r.file):call:\(call.token)").inserted {
+                    let bound = Self.recursionBound(index, call)
+                    let count =
+                        bound.map { "up to \(PolicyShorterThanTTLRule.count($0 + 1)) attempts, each a request" }
+                        ?? "one request per attempt"
+                    findings.append(
+                        finding(
+                            file.path, call.location,
+                            "a retry by recursion (`\(call.callee)(…)` calls its own function again) around a request in \(root.whereText): "
+                                + "\(count) per \(root.per), on every device at once during an outage",
+                            fix:
+                                "Make one attempt per refresh and let the next scheduled refresh retry (or retry once, with a short timeout)"
+                        ))
+                }
                 for b in context.loops(inFile: r.file, inside: r.block) {
                     let requests = context.calls(inFile: r.file, inside: b).filter { context.isRequest($0, inFile: r.file) }
                     guard !requests.isEmpty, let loop = Self.loop(index, b), Self.isRetry(index, loop),
@@ -81,6 +100,67 @@ package struct RetryLoopRule: LintRule {
             }
         }
         return findings
+    }
+
+    /// Calls in region `r` (a function's body that sends a request) that run that same function
+    /// again as a retry: with a counter argument (`retries - 1`, `attempt + 1`), or from a `catch`
+    /// block, or from a closure scheduled for later (`asyncAfter`, `Timer.scheduledTimer`).
+    static func retryingRecursion(_ context: RefreshRulesIndex, _ r: BGTaskCompletionHandlers.Region) -> [SwiftCall] {
+        let index = context.tree.swiftFiles[r.file].index
+        let calls = context.calls(inFile: r.file, inside: r.block)
+        guard calls.contains(where: { context.isRequest($0, inFile: r.file) }) else { return [] }
+        return calls.filter { call in
+            guard context.functions(calledBy: call, inFile: r.file).contains(where: { $0.file == r.file && $0.body == r.block }) else {
+                return false
+            }
+            return counterArgument(index, call) != nil || retriesAnyError(index, call)
+                || ["asyncAfter", "scheduledTimer"].contains { index.isInsideClosure(of: call, passedTo: $0) }
+        }
+    }
+
+    /// True when `call` is in a `catch` block with no condition between them: a retry on any
+    /// error (a retry only after renewing credentials, under an `if`, is not one an outage makes).
+    static func retriesAnyError(_ index: SwiftFileIndex, _ call: SwiftCall) -> Bool {
+        var b = call.block
+        while let k = b {
+            switch index.blocks[k].kind {
+            case .catchBlock: return true
+            case .ifBranch, .elseBranch, .guardElse, .switchBody, .function: return false
+            default: b = index.blocks[k].parent
+            }
+        }
+        return false
+    }
+
+    /// The argument of a recursive call that counts attempts: a name that reads as a counter,
+    /// minus or plus a number (`retries - 1`); its name.
+    static func counterArgument(_ index: SwiftFileIndex, _ call: SwiftCall) -> String? {
+        let t = index.tokens
+        for argument in call.arguments {
+            let r = Array(argument.tokens)
+            guard r.count == 3, t[r[0]].kind == .identifier, t[r[1]].kind == .operator, t[r[1]].text == "-" || t[r[1]].text == "+",
+                t[r[2]].kind == .number
+            else { continue }
+            let name = t[r[0]].text.lowercased()
+            if ["retr", "attempt", "tries", "remaining", "count", "left"].contains(where: name.contains) { return t[r[0]].text }
+        }
+        return nil
+    }
+
+    /// A counting-down recursion's bound: the default value of its counter parameter
+    /// (`retries: Int = 3`), when the counter is the one the call decreases.
+    static func recursionBound(_ index: SwiftFileIndex, _ call: SwiftCall) -> Double? {
+        guard let counter = counterArgument(index, call), let function = index.enclosingFunction(of: call), let body = function.body else {
+            return nil
+        }
+        let t = index.tokens
+        // `counter: Int = 3` between the function's name and its body.
+        var k = index.blocks[body].open - 1
+        while k > 4 && !t[k].isKeyword("func") {
+            if t[k].kind == .number, t[k - 1].is("="), t[k - 3].is(":"), t[k - 4].text == counter { return Double(t[k].text) }
+            k -= 1
+        }
+        return nil
     }
 
     /// A loop's keyword token and its header (the tokens of its condition or sequence).
@@ -173,6 +253,36 @@ package struct RetryLoopRule: LintRule {
 
     package var examples: [LintRuleExample] {
         [
+            LintRuleExample(
+                "a retry by recursion with a counter, and one rescheduled from a catch; a recursion over pages is no retry",
+                files: [
+                    "Widget/Provider.swift": Self.provider(
+                        loading: """
+                                    let text = (try? await fetch()) ?? ""
+                                    let more = await fetchLater()
+                                    let all = await pages(from: 1)
+                                    return Entry(date: .now, text: text + more + all)
+                                }
+                                func fetch(retries: Int = 3) async throws -> String {
+                                    do {
+                                        return String(decoding: try await URLSession.shared.data(from: URL(string: "https://api.example.com/q")!).0, as: UTF8.self)
+                                    } catch where retries > 0 {
+                                        return try await ↓fetch(retries: retries - 1)
+                                    }
+                                }
+                                func fetchLater() async -> String {
+                                    do {
+                                        return String(decoding: try await URLSession.shared.data(from: URL(string: "https://api.example.com/r")!).0, as: UTF8.self)
+                                    } catch {
+                                        return await ↓fetchLater()
+                                    }
+                                }
+                                func pages(from page: Int) async -> String {
+                                    guard let (data, _) = try? await URLSession.shared.data(from: URL(string: "https://api.example.com/p?\\(page)")!),
+                                        !data.isEmpty, page < 5 else { return "" }
+                                    return String(decoding: data, as: UTF8.self) + (await pages(from: page + 1))
+                            """)
+                ]),
             LintRuleExample(
                 "a for-attempt loop in a background task handler's function",
                 files: [

@@ -31,11 +31,11 @@ package struct SnapshotNetworkRule: LintRule {
         for (f, function) in functions {
             let file = tree.swiftFiles[f]
             for call in file.index.calls(inside: function) {
-                guard let route = graph.request(call, inFile: f) else { continue }
+                guard let route = graph.requestInExtension(call, inFile: f) else { continue }
                 let task = file.index.isInsideClosure(of: call, passedTo: "Task") ? " (in a `Task` it waits on)" : ""
                 findings.append(
                     finding(
-                        file.path, call.location, "`\(function.selector)`: \(graph.explain(route, call: call))\(task)",
+                        file.path, call.location, "`\(function.selector)`: \(graph.explain(route, call: call, inFile: f))\(task)",
                         fix: function.name == "placeholder"
                             ? "return sample content at once from `placeholder(in:)`"
                             : "answer the snapshot from the App Group cache or sample content, never from the network",

@@ -10,7 +10,10 @@ import WidgetQuotaModel
 /// its own request is already reported), is a finding at the call, naming the function it runs
 /// and the request that function ends in. A call matched by name only is a warning that says so.
 ///
-/// Calls in the `perform()` of an intent a widget's button runs are `intent-network-call`'s.
+/// Calls in the `perform()` of an intent a widget's button runs are `intent-network-call`'s;
+/// preview code (a `PreviewProvider`, `#Preview`) is not read; in a file the app builds too, only
+/// functions the extension's own code reaches count, and functions of files only the app builds
+/// are never the ones run.
 ///
 /// Not seen: a request inside a library the tree does not hold behind a type whose name does not
 /// read as a client (`LibraryClients`), and a value whose type only a function's return type states.
@@ -26,11 +29,20 @@ package struct WidgetNetworkCallRule: LintRule {
         var findings = [Finding]()
         // A widget button's intent's requests are `intent-network-call`'s: per tap, not per reload.
         let performs = WidgetIntents.performBodies(in: tree)
+        // A file the app builds too sends from the extension only what the extension's own code runs.
+        var reached: Set<FunctionRef>?
         for (f, file) in tree.swiftFiles.enumerated() where file.role == .widgetExtension {
             let index = file.index
             for (c, call) in index.calls.enumerated() {
-                guard let route = graph.request(call: c, inFile: f) else { continue }
+                guard let route = graph.requestInExtension(call: c, inFile: f) else { continue }
                 if let bodies = performs[f], bodies.contains(where: { index.isBlock(call.block, inside: $0) }) { continue }
+                if index.isPreviewCode(call.block) { continue }
+                if file.targets.count > 1 {
+                    if reached == nil { reached = graph.reachedFromExtension() }
+                    guard let function = index.enclosingFunction(of: call), let k = index.functions.firstIndex(of: function),
+                        reached?.contains(FunctionRef(file: f, function: k)) == true
+                    else { continue }
+                }
                 // A requesting function of the extension is reported at its own request.
                 if case .through(_, _, let candidates) = route,
                     candidates.contains(where: { tree.swiftFiles[$0.file].role == .widgetExtension })
@@ -41,7 +53,8 @@ package struct WidgetNetworkCallRule: LintRule {
                 let shared = file.targets.count > 1 ? " (the file is built into the app and the extension)" : ""
                 findings.append(
                     finding(
-                        file.path, call.location, "\(graph.explain(route, call: call)) from the widget extension\(place)\(shared)",
+                        file.path, call.location,
+                        "\(graph.explain(route, call: call, inFile: f)) from the widget extension\(place)\(shared)",
                         fix: "fetch in the app or its background task, store the result in the App Group, and have the widget read it",
                         severity: route.byNameOnly ? .warning : nil))
             }
@@ -244,6 +257,41 @@ package struct WidgetNetworkCallRule: LintRule {
                             guard let fileURL else { return nil }
                             return try? Data(contentsOf: fileURL)
                         }
+                    }
+                    """,
+                ]),
+            LintRuleExample(
+                "a store protocol with a remote and a local conformer: the call may run either (a warning); previews are not read",
+                files: [
+                    "Widget/Provider.swift": """
+                    import WidgetKit
+                    import SwiftUI
+                    struct Provider: TimelineProvider {
+                        let store: any QuoteStore
+                        func getTimeline(in context: Context, completion: @escaping (Timeline<Entry>) -> Void) {
+                            Task {
+                                let text = try await store.↓quote()
+                                completion(Timeline(entries: [Entry(date: .now, text: text)], policy: .never))
+                            }
+                        }
+                    }
+                    struct QuoteView_Previews: PreviewProvider {
+                        static var previews: some View { Text("x").task { _ = try? await RemoteQuoteStore().quote() } }
+                    }
+                    #Preview {
+                        Text("y").task { _ = try? await RemoteQuoteStore().quote() }
+                    }
+                    """,
+                    "Shared/QuoteStore.swift": """
+                    import Foundation
+                    protocol QuoteStore { func quote() async throws -> String }
+                    struct RemoteQuoteStore: QuoteStore {
+                        func quote() async throws -> String {
+                            String(decoding: try await URLSession.shared.data(from: URL(string: "https://api.example.com/q")!).0, as: UTF8.self)
+                        }
+                    }
+                    struct LocalQuoteStore: QuoteStore {
+                        func quote() async throws -> String { UserDefaults(suiteName: "group.q")?.string(forKey: "q") ?? "" }
                     }
                     """,
                 ]),
