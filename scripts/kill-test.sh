@@ -94,10 +94,10 @@ for signal in TERM INT HUP; do
     ended=0
     for n in $(seq $((first - 2)) "$opens"); do
         early=$([ "$n" -ge "$first" ] && [ "$n" -le $((first + (opens - first) / 2)) ] && echo 1 || echo 0)
-        # An early open that ends the run normally is tried once more: on a loaded machine a
+        # An early open that ends the run normally is tried again, up to three times: on a loaded machine a
         # lazily opened file can shift the run's opens by one; a signal that is ignored is
         # ignored again.
-        for attempt in 1 2; do
+        for attempt in 1 2 3; do
             rm -rf R .R.wq-staging-*
             cp -R A R
             echo mine >R/notes.txt
@@ -107,7 +107,7 @@ for signal in TERM INT HUP; do
                     "$bin" simulate --out R --seed 2 --runs 2 >/dev/null 2>&1
                 exit $?
             ) 2>/dev/null || status=$?
-            [ "$early" -eq 1 ] && [ "$status" -ne "$code" ] && [ "$attempt" -eq 1 ] || break
+            [ "$early" -eq 1 ] && [ "$status" -ne "$code" ] && [ "$attempt" -lt 3 ] || break
         done
         now=$(state)
         [ "$status" -eq "$code" ] && ended=$((ended + 1))
