@@ -155,12 +155,12 @@ struct DesignCodeReader {
             let file = tree.swiftFiles[f]
             return file.role == .widgetExtension && file.targets.allSatisfy { !appTargets.contains($0) }
                 && file.index.calls.indices.contains { c in
-                    isRequest(c, inFile: f)
+                    graph.requestInExtension(call: c, inFile: f) != nil
                         && !(performs[f] ?? []).contains { file.index.isBlock(file.index.calls[c].block, inside: $0) }
                 }
         }
         let tapRequests = performs.contains { f, bodies in
-            bodies.contains { body in callsInside(f, body).contains { isRequest($0, inFile: f) } }
+            bodies.contains { body in callsInside(f, body).contains { graph.requestInExtension(call: $0, inFile: f) != nil } }
         }
         let foregroundBlocks = foregroundEntries()
         let foreground = foregroundBlocks.filter { requests(in: $0) }

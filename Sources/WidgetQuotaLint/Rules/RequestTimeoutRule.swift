@@ -125,16 +125,17 @@ package struct RequestTimeoutRule: LintRule {
                             fix:
                                 "Pass `requestModifier: { $0.timeoutInterval = 15 }`, or send on a `Session` whose configuration sets `timeoutIntervalForRequest`"
                         ))
-                } else if SourceVocabulary.isDirectRequest(call), call.labels.first == "from",
-                    ["data", "download", "bytes"].contains(String(call.name)), !onConfiguredSession(call, inFile: f)
+                } else if SourceVocabulary.isDirectRequest(call) || graph.request(call, inFile: f) == .session("URLSession"),
+                    Self.takesBareURL(call, index), !onConfiguredSession(call, inFile: f)
                 {
                     // At the start of the callee (`URLSession.shared.data`), as the compiler would.
                     let start = call.token - 2 * (call.callee.split(separator: ".").count - 1)
                     let at = start >= 0 && start < t.count ? t[start].location : call.location
                     findings.append(
                         finding(
-                            file.path, at, "`\(call.name)(from:)` with a bare URL: the 60 s default timeout, and no way to set one",
-                            fix: "Build a `URLRequest` with `timeoutInterval` (10–15 s) and call `\(call.name)(for:)`"))
+                            file.path, at,
+                            "`\(call.name)(\(call.labels.first ?? "from"):)` with a bare URL: the 60 s default timeout, and no way to set one",
+                            fix: "Build a `URLRequest` with `timeoutInterval` (10–15 s) and pass it instead of the URL"))
                 }
             }
         }
@@ -147,6 +148,20 @@ package struct RequestTimeoutRule: LintRule {
         guard var b = block, index.blocks[b].kind != .typeBody else { return nil }
         while let parent = index.blocks[b].parent, index.blocks[parent].kind != .typeBody { b = parent }
         return b
+    }
+
+    /// A session call given a URL, not a request: `data(from:)`, `download(from:)`,
+    /// `bytes(from:)`, and `dataTask(with:)` / `downloadTask(with:)` whose argument is a URL
+    /// (`URL(string:)`, a name ending in `url`), not a `URLRequest`.
+    static func takesBareURL(_ call: SwiftCall, _ index: SwiftFileIndex) -> Bool {
+        let name = String(call.name)
+        if call.labels.first == "from" { return ["data", "download", "bytes"].contains(name) }
+        guard call.labels.first == "with", name == "dataTask" || name == "downloadTask", let argument = call.arguments.first else {
+            return false
+        }
+        let names = argument.tokens.filter { index.tokens[$0].kind == .identifier }.map { index.tokens[$0].text.lowercased() }
+        guard !names.contains(where: { $0.contains("request") }) else { return false }
+        return names.first == "url" && names.count > 1 || names.last.map { $0.hasSuffix("url") } ?? false
     }
 
     /// For an Alamofire request (`AF.request(…)`, `AF.download(…)`, or `request` on a library's
@@ -188,7 +203,7 @@ package struct RequestTimeoutRule: LintRule {
     package var examples: [LintRuleExample] {
         [
             LintRuleExample(
-                "Alamofire: a URL sent on the default session without a request modifier, and one with",
+                "Alamofire: a URL sent on the default session without a request modifier, and one with; dataTask of a bare URL and of a request",
                 files: [
                     "App/Refresher.swift": """
                     import Alamofire
@@ -196,6 +211,11 @@ package struct RequestTimeoutRule: LintRule {
                         func refresh() {
                             ↓AF.request("https://api.example.com/quote").responseData { _ in }
                             AF.request("https://api.example.com/quote", requestModifier: { $0.timeoutInterval = 15 }).responseData { _ in }
+                        }
+                        func legacy(feedURL: URL, request: URLRequest) {
+                            let session = URLSession(configuration: .default)
+                            ↓session.dataTask(with: feedURL) { _, _, _ in }.resume()
+                            session.dataTask(with: request) { _, _, _ in }.resume()
                         }
                     }
                     """
