@@ -52,6 +52,8 @@ seed apple-compact SampleLogs/cache-bgtask-apple-compact.log
 seed swift-source $(find "$app" -name '*.swift' | sort | head -8)
 seed plist $(find "$app" -name '*.plist' -o -name '*.entitlements' | sort)
 seed pbxproj $(find "$fixtures/apps" -name project.pbxproj | sort)
+seed xcodegen
+printf 'name: Q\ninclude: [Widget/project.yml]\ntargets:\n  App:\n    type: application\n    sources:\n      - path: App\n        excludes: ["*.md"]\n    info: {path: App/Info.plist, properties: {A: [1, "b"]}}\n  Widget:\n    type: app-extension\n    sources: [Widget]\n    entitlements:\n      properties:\n        com.apple.security.application-groups:\n          - group.q\n' >"$out/xcodegen/corpus/one"
 failures=0
 for target in $(ls "$out" | grep -v '\.'); do
     start=$(date +%s)

@@ -150,7 +150,10 @@ package struct PolicyShorterThanTTLRule: LintRule {
                 let typeName = index.enclosingBlocks(c.block).first { $0.kind == .typeBody }.flatMap { $0.type }.map {
                     index.types[$0].name
                 }
-                let compared = comparedNames.contains(c.name)
+                // `age > Cache.ttl` names `Cache`'s: another type's `ttl` is not the one compared.
+                let compared =
+                    comparedNames.contains(c.name)
+                    || typeName.map { comparedNames.contains(CallGraph.lastName($0) + "." + c.name) } ?? false
                 // `private let ttl` / `fileprivate static let ttl`: the widget's code cannot name it.
                 let visible = !Self.isPrivate(index, c)
                 candidates.append((v, typeName.map { $0 + "." + c.name } ?? c.name, compared, visible))
@@ -200,14 +203,19 @@ package struct PolicyShorterThanTTLRule: LintRule {
         return ttlPhrases.contains { joined.contains(" " + $0 + " ") }
     }
 
-    /// The names that stand next to a comparison (`age > ttl`) on a line of `index`.
+    /// The names that stand next to a comparison (`age > ttl`) on a line of `index`; a name
+    /// written after a type (`age > Cache.ttl`) as `Cache.ttl` only.
     static func comparedNames(in index: SwiftFileIndex) -> Set<String> {
         let t = index.tokens
         var out = Set<String>()
         for k in t.indices where t[k].kind == .operator && ["<", ">", "<=", ">="].contains(t[k].text) {
             let line = t[k].location.line
             for j in max(0, k - 12)..<min(t.count, k + 12) where t[j].kind == .identifier && t[j].location.line == line {
-                out.insert(t[j].text)
+                if j >= 2, t[j - 1].is("."), t[j - 2].kind == .identifier, DeclaredTypes.isTypeName(t[j - 2].text) {
+                    out.insert(t[j - 2].text + "." + t[j].text)
+                } else {
+                    out.insert(t[j].text)
+                }
             }
         }
         return out
@@ -270,6 +278,18 @@ package struct PolicyShorterThanTTLRule: LintRule {
             }
             """
         return [
+            LintRuleExample(
+                "the TTL the widget compares with is its quote cache's (2 h), not an image cache's of the same name (5 min)",
+                files: [
+                    "App/Caches.swift": """
+                    import Foundation
+                    enum ImageCache { static let ttl: TimeInterval = 5 * 60 }
+                    enum QuoteCache { static let ttl: TimeInterval = 2 * 60 * 60 }
+                    """,
+                    "Widget/Provider.swift": widget(
+                        "↓.after(Date().addingTimeInterval(30 * 60))",
+                        before: "let fresh = Date().timeIntervalSince(entry.date) < QuoteCache.ttl"),
+                ]),
             LintRuleExample(
                 "a 10-minute policy against a 6-hour cache TTL",
                 files: ["App/Cache.swift": cache, "Widget/Provider.swift": widget("↓.after(Date().addingTimeInterval(10 * 60))")]),

@@ -32,6 +32,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case propertyList = "plist"
     /// An Xcode project file (`project.pbxproj`) and its targets.
     case xcodeProject = "pbxproj"
+    /// An XcodeGen spec (`project.yml`): the YAML reader, and the spec read as a project.
+    case xcodeGen = "xcodegen"
 
     /// A first line that steers format detection, so each style's parser gets the fuzzer's attention.
     package var prefix: String {
@@ -73,6 +75,11 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .swiftSource: FuzzTarget.swiftSource(bytes)
         case .propertyList: _ = try? PropertyList.parseXML(bytes, file: "Info.plist")
         case .xcodeProject: _ = try? XcodeProject.parse(bytes, file: "project.pbxproj")
+        case .xcodeGen:
+            let text = String(decoding: bytes, as: UTF8.self)
+            _ = try? XcodeGenSpec.read(
+                spec: "project.yml", text: { $0 == "project.yml" || $0 == "Widget/project.yml" ? text : nil },
+                paths: ["project.yml", "Widget/project.yml", "Widget/Provider.swift", "App/App.swift", "App/Info.plist"])
         default: FuzzTarget.logs(Array(prefix.utf8) + bytes)
         }
     }

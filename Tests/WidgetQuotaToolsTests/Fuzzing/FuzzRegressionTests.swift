@@ -74,6 +74,9 @@ import WidgetQuotaTools
         .xcodeProject: [
             #"// !$*UTF8*$!\#n{ objects = { A = { isa = PBXNativeTarget; name = "W x"; productType = "com.apple.product-type.app-extension"; buildPhases = ( B, ); }; B = { isa = PBXSourcesBuildPhase; files = ( C /* c */, ); }; C = { isa = PBXBuildFile; fileRef = D; }; D = { isa = PBXFileReference; path = W.swift; sourceTree = "<group>"; }; }; }"#
         ],
+        .xcodeGen: [
+            "name: Q\ninclude: [Widget/project.yml]\ntargets:\n  App:\n    type: application\n    sources:\n      - path: App\n        excludes: [\"*.md\"]\n    info: {path: App/Info.plist, properties: {A: [1, \"b\"]}}\n  W:\n    type: app-extension\n    sources: [Widget]\n    entitlements:\n      properties:\n        g:\n          - group.q\n    t: |\n      x\n"
+        ],
     ]
 
     /// Each format's target starts its input with a line of that format, so the fuzzer's bytes
