@@ -45,6 +45,8 @@ public enum ChecklistRule: String, CaseIterable, Sendable, Codable, Comparable {
     case widgetStandardDefaults = "widget-standard-defaults"
     /// A fetching widget's policy date is a clock time every device shares (the next hour, midnight).
     case policyFixedClock = "policy-fixed-clock"
+    /// A background refresh handler that never submits the next request: the task runs once.
+    case backgroundTaskReschedule = "bgtask-no-reschedule"
 
     public static func < (a: Self, b: Self) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!

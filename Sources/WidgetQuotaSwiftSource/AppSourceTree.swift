@@ -272,14 +272,14 @@ package struct AppSourceTree: Sendable {
         return String(path[..<slash])
     }
 
-    /// True for a manifest that describes a project rather than building into it: a Swift
-    /// package's `Package.swift`, Tuist's `Project.swift`, `Workspace.swift`, `Tuist.swift` and
-    /// the files of a `Tuist` folder (its project description helpers).
-    package static func isProjectManifest(_ path: String) -> Bool {
-        let parts = path.split(separator: "/")
-        guard let name = parts.last else { return false }
-        return ["Package.swift", "Project.swift", "Workspace.swift", "Tuist.swift", "Config.swift"].contains(name)
-            && (name != "Config.swift" || parts.contains("Tuist")) || parts.dropLast().contains("Tuist")
+    /// True for a manifest that describes a project rather than building into it: a file that
+    /// imports `ProjectDescription` (Tuist's `Project.swift`, `Workspace.swift`, `Tuist.swift`,
+    /// its helpers) or `PackageDescription` (`Package.swift`).
+    package static func isProjectManifest(_ path: String, _ index: SwiftFileIndex) -> Bool {
+        let t = index.tokens
+        return t.indices.contains { k in
+            k + 1 < t.count && t[k].isKeyword("import") && (t[k + 1].text == "ProjectDescription" || t[k + 1].text == "PackageDescription")
+        }
     }
 
     static func declaresWidget(_ index: SwiftFileIndex) -> Bool {
@@ -361,7 +361,7 @@ package struct AppSourceTree: Sendable {
             return extensionFolders.contains { path.hasPrefix($0 + "/") }
         }
         swiftFiles = indexes.map { path, index in
-            let role: SourceRole = Self.isProjectManifest(path) ? .unknown : inExtension(path) ? .widgetExtension : .app
+            let role: SourceRole = Self.isProjectManifest(path, index) ? .unknown : inExtension(path) ? .widgetExtension : .app
             return AppSwiftFile(path: path, role: role, targets: [], index: index)
         }
         // The Info.plist and entitlements of each side: the shallowest such file on that side.

@@ -40,8 +40,9 @@ package enum XcodeGenSpec {
             guard seen.insert(specPath).inserted, seen.count <= 64, let body = text(specPath) else { return }
             let spec = try YAMLSubset.parse(body, file: specPath).dictionary ?? [:]
             let base = folder(of: specPath)
-            for entry in spec["include"]?.array ?? [] {
-                guard let included = entry.string ?? entry["path"]?.string else { continue }
+            // `include: a.yml`, a list of paths, or of `{path:, enable:}`.
+            for entry in spec["include"].map({ $0.array ?? [$0] }) ?? [] {
+                guard let included = entry.string ?? entry["path"]?.string, entry["enable"]?.bool != false else { continue }
                 try load(resolve(included, from: base))
             }
             specs.append((base, spec))
@@ -63,8 +64,15 @@ package enum XcodeGenSpec {
         var generated = [String: PropertyList]()
         for name in order {
             var parts = definitions[name] ?? []
-            for (_, body) in parts {
-                for template in body["templates"]?.strings ?? [] { if let t = templates[template] { parts.insert(t, at: 0) } }
+            // Templates first (those a template lists before it), with `${target_name}` filled in.
+            var listed = parts.flatMap { $0.body["templates"]?.strings ?? [] }
+            var seenTemplates = Set<String>()
+            var k = 0
+            while k < listed.count && k < 32 {
+                defer { k += 1 }
+                guard seenTemplates.insert(listed[k]).inserted, let t = templates[listed[k]] else { continue }
+                listed += t.body["templates"]?.strings ?? []
+                parts.insert((t.base, substitute(t.body, target: name)), at: 0)
             }
             var type: String?
             var sourceFiles = [String]()
@@ -83,11 +91,11 @@ package enum XcodeGenSpec {
                         sourceFiles.append(resolved)
                     } else {
                         sourceFolders.append(resolved)
+                        let prefix = resolved.isEmpty ? "" : resolved + "/"
+                        let under = source.excludes.isEmpty ? [] : paths.filter { $0.hasPrefix(prefix) }
                         for pattern in source.excludes {
-                            let prefix = resolved.isEmpty ? "" : resolved + "/"
-                            for p in paths where p.hasPrefix(prefix) && matches(String(p.dropFirst(prefix.count)), pattern) {
-                                excluded.insert(p)
-                            }
+                            let glob = Glob(pattern)
+                            for p in under where glob.matches(String(p.dropFirst(prefix.count))) { excluded.insert(p) }
                         }
                     }
                 }
@@ -119,6 +127,19 @@ package enum XcodeGenSpec {
         }
         return Reading(
             project: XcodeProject(targets: targets, base: ""), generated: generated, included: seen.filter { $0 != path }.sorted())
+    }
+
+    /// A template's body with `${target_name}` replaced by the target's name in every string.
+    static func substitute(_ body: [String: PropertyList], target: String) -> [String: PropertyList] {
+        func fill(_ value: PropertyList) -> PropertyList {
+            switch value {
+            case .string(let s): return .string(s.replacingOccurrences(of: "${target_name}", with: target))
+            case .array(let a): return .array(a.map(fill))
+            case .dictionary(let d): return .dictionary(d.mapValues(fill))
+            default: return value
+            }
+        }
+        return body.mapValues(fill)
     }
 
     /// XcodeGen's target types as Xcode's product types.
@@ -162,26 +183,42 @@ package enum XcodeGenSpec {
 
     /// A glob of XcodeGen's `excludes` (`*`, `**`, `?`) against a path relative to the source
     /// folder; a pattern without a wildcard also takes everything under the folder it names.
-    package static func matches(_ path: String, _ pattern: String) -> Bool {
-        if !pattern.contains("*") && !pattern.contains("?") { return path == pattern || path.hasPrefix(pattern + "/") }
-        var regex = "^"
-        var chars = Array(pattern)[...]
-        while let c = chars.popFirst() {
-            switch c {
-            case "*":
-                if chars.first == "*" {
-                    chars.removeFirst()
-                    if chars.first == "/" { chars.removeFirst() }
-                    regex += "(.*/)?" + (chars.isEmpty ? ".*" : "")
-                } else {
-                    regex += "[^/]*"
-                }
-            case "?": regex += "[^/]"
-            default: regex += NSRegularExpression.escapedPattern(for: String(c))
+    package static func matches(_ path: String, _ pattern: String) -> Bool { Glob(pattern).matches(path) }
+
+    /// An `excludes` pattern, compiled once.
+    struct Glob {
+        let pattern: String
+        let regex: NSRegularExpression?
+
+        init(_ pattern: String) {
+            self.pattern = pattern
+            guard pattern.contains("*") || pattern.contains("?") else {
+                regex = nil
+                return
             }
+            var text = "^"
+            var chars = Array(pattern)[...]
+            while let c = chars.popFirst() {
+                switch c {
+                case "*":
+                    if chars.first == "*" {
+                        chars.removeFirst()
+                        if chars.first == "/" { chars.removeFirst() }
+                        text += "(.*/)?" + (chars.isEmpty ? ".*" : "")
+                    } else {
+                        text += "[^/]*"
+                    }
+                case "?": text += "[^/]"
+                default: text += NSRegularExpression.escapedPattern(for: String(c))
+                }
+            }
+            regex = try? NSRegularExpression(pattern: text + "(/.*)?$")
         }
-        regex += "(/.*)?$"
-        return path.range(of: regex, options: .regularExpression) != nil
+
+        func matches(_ path: String) -> Bool {
+            guard let regex else { return path == pattern || path.hasPrefix(pattern + "/") }
+            return regex.firstMatch(in: path, range: NSRange(path.startIndex..., in: path)) != nil
+        }
     }
 
     static func folder(of path: String) -> String {

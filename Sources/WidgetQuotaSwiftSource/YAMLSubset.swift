@@ -11,11 +11,14 @@ package enum YAMLSubset {
     /// Reads `text`; errors name `file` and a line.
     package static func parse(_ text: String, file: String) throws -> PropertyList {
         var lines = [Line]()
-        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let cleaned = stripComment(String(raw.hasSuffix("\r") ? raw.dropLast() : raw))
+        // Lines split on the bytes: "\r\n" is one `Character` to Swift, so a CRLF file would be one line.
+        for (n, raw) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            var line = String(decoding: raw, as: UTF8.self)
+            if line.hasSuffix("\r") { line.removeLast() }
+            let cleaned = stripComment(line)
             let content = cleaned.drop { $0 == " " }
             if content.isEmpty || content == "---" || content == "..." { continue }
-            if content.hasPrefix("\t") || cleaned.hasPrefix("\t") {
+            if cleaned.hasPrefix("\t") {
                 throw WidgetQuotaError.malformedPropertyList(
                     file: file, line: n + 1, expected: "indentation with spaces (YAML forbids tabs)")
             }
@@ -44,7 +47,7 @@ package enum YAMLSubset {
         for (offset, c) in line.enumerated() {
             if let q = quote {
                 if c == q { quote = nil }
-            } else if c == "\"" || c == "'" {
+            } else if (c == "\"" || c == "'") && opensQuote(after: previous) {
                 quote = c
             } else if c == "#" && (previous == " " || offset == 0) {
                 return String(line.prefix(offset)).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
@@ -54,10 +57,19 @@ package enum YAMLSubset {
         return line.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
     }
 
+    /// A quote opens a quoted scalar only where a scalar starts (`Bob's` is plain text).
+    static func opensQuote(after previous: Character) -> Bool {
+        previous == " " || previous == ":" || previous == "[" || previous == "{" || previous == "," || previous == "-"
+    }
+
+    /// The deepest nesting read (collections in collections); deeper input is refused.
+    static let maxDepth = 256
+
     struct Reader {
         var lines: [Line]
         let file: String
         var k = 0
+        var depth = 0
 
         func error(_ expected: String, at line: Int? = nil) -> WidgetQuotaError {
             .malformedPropertyList(
@@ -67,6 +79,9 @@ package enum YAMLSubset {
         /// A mapping or a sequence whose entries start at `indent`.
         mutating func block(indent: Int) throws -> PropertyList {
             guard k < lines.count else { return .string("") }
+            guard depth < YAMLSubset.maxDepth else { throw error("at most \(YAMLSubset.maxDepth) nested collections") }
+            depth += 1
+            defer { depth -= 1 }
             return lines[k].text == "-" || lines[k].text.hasPrefix("- ") ? try sequence(indent: indent) : try mapping(indent: indent)
         }
 
@@ -161,13 +176,21 @@ package enum YAMLSubset {
             return (key, rest)
         }
 
+        /// True when every `{` and `[` outside quotes is closed (a `${name}` variable is text).
         static func balanced(_ text: String) -> Bool {
             var depth = 0
             var quote: Character?
+            var previous: Character = " "
+            var inVariable = false
             for c in text {
+                defer { previous = c }
                 if let q = quote {
                     if c == q { quote = nil }
-                } else if c == "\"" || c == "'" {
+                } else if inVariable {
+                    if c == "}" { inVariable = false }
+                } else if c == "{" && previous == "$" {
+                    inVariable = true
+                } else if (c == "\"" || c == "'") && YAMLSubset.opensQuote(after: previous) {
                     quote = c
                 } else if c == "{" || c == "[" {
                     depth += 1
@@ -197,6 +220,7 @@ package enum YAMLSubset {
     struct Flow {
         let chars: [Character]
         var i = 0
+        var depth = 0
 
         var atEnd: Bool {
             var j = i
@@ -206,49 +230,49 @@ package enum YAMLSubset {
 
         mutating func skipSpaces() { while i < chars.count, chars[i] == " " { i += 1 } }
 
+        /// A value; nil for a malformed one (a bracket of the wrong kind, nothing where a value
+        /// must be, nesting deeper than `maxDepth`).
         mutating func value() -> PropertyList? {
             skipSpaces()
-            guard i < chars.count else { return nil }
-            if chars[i] == "{" {
+            guard i < chars.count, depth < YAMLSubset.maxDepth else { return nil }
+            if chars[i] == "{" || chars[i] == "[" {
+                let mapping = chars[i] == "{"
                 i += 1
-                var out = [String: PropertyList]()
+                depth += 1
+                defer { depth -= 1 }
+                var map = [String: PropertyList]()
+                var list = [PropertyList]()
                 while true {
                     skipSpaces()
                     guard i < chars.count else { return nil }
-                    if chars[i] == "}" {
+                    if chars[i] == (mapping ? "}" : "]") {
                         i += 1
-                        return .dictionary(out)
+                        return mapping ? .dictionary(map) : .array(list)
                     }
-                    guard let key = scalarText(stops: [":", ",", "}"]), i < chars.count, chars[i] == ":" else { return nil }
-                    i += 1
-                    guard let v = value() else { return nil }
-                    out[key] = v
+                    let before = i
+                    if mapping {
+                        guard let key = scalarText(stops: [":", ",", "}", "]"]), i < chars.count, chars[i] == ":" else { return nil }
+                        i += 1
+                        guard let v = value() else { return nil }
+                        map[key] = v
+                    } else {
+                        guard let v = value() else { return nil }
+                        list.append(v)
+                    }
                     skipSpaces()
                     if i < chars.count, chars[i] == "," { i += 1 }
+                    // Every entry moves on, or the collection is malformed (`[a}`).
+                    guard i > before else { return nil }
                 }
             }
-            if chars[i] == "[" {
-                i += 1
-                var out = [PropertyList]()
-                while true {
-                    skipSpaces()
-                    guard i < chars.count else { return nil }
-                    if chars[i] == "]" {
-                        i += 1
-                        return .array(out)
-                    }
-                    guard let v = value() else { return nil }
-                    out.append(v)
-                    skipSpaces()
-                    if i < chars.count, chars[i] == "," { i += 1 }
-                }
-            }
+            if chars[i] == "}" || chars[i] == "]" || chars[i] == "," { return nil }
             let quoted = chars[i] == "\"" || chars[i] == "'"
             guard let text = scalarText(stops: [",", "}", "]"]) else { return nil }
             return quoted ? .string(text) : Reader.scalar(text)
         }
 
-        /// A quoted or plain scalar up to one of `stops` (a `:` stops a key only before a space).
+        /// A quoted or plain scalar up to one of `stops` (a `:` stops a key only before a space; a
+        /// `${name}` variable is part of the scalar).
         mutating func scalarText(stops: Set<Character>) -> String? {
             skipSpaces()
             guard i < chars.count else { return nil }
@@ -263,7 +287,12 @@ package enum YAMLSubset {
                 return text
             }
             let start = i
-            while i < chars.count, !stops.contains(chars[i]) || (chars[i] == ":" && i + 1 < chars.count && chars[i + 1] != " ") {
+            while i < chars.count {
+                if chars[i] == "$", i + 1 < chars.count, chars[i + 1] == "{", let close = chars[(i + 2)...].firstIndex(of: "}") {
+                    i = close + 1
+                    continue
+                }
+                if stops.contains(chars[i]) && !(chars[i] == ":" && i + 1 < chars.count && chars[i + 1] != " ") { break }
                 i += 1
             }
             return String(chars[start..<i]).trimmingCharacters(in: .whitespaces)

@@ -50,8 +50,14 @@ package struct ClosureWitness: Sendable, Equatable {
     /// The file and place of the closure or function reference given to it.
     package var file: Int
     package var location: SourceLocation
-    /// True when some implementation given to that name sends no request (a preview's or a test's).
+    /// True when some implementation given to that name sends no request (a preview's or a test's),
+    /// or the call's receiver does not say which type's implementations it runs.
     package var byNameOnly: Bool
+    /// True when implementations given to that name send no request (the message says so).
+    package var othersSilent = false
+    /// True when every implementation that sends a request is in a file only the app builds: the
+    /// widget extension never runs it.
+    package var onlyInApp = false
 }
 
 /// Why a function sends a request: the call in its body that does, or that leads to one.
@@ -90,10 +96,13 @@ package struct CallGraph: Sendable {
     let tree: AppSourceTree
     /// Per file: call index by its name token, to find a `SwiftCall` value's index.
     private let callByToken: [[Int: Int]]
+    /// Last names of the protocols the tree declares.
+    let protocols: Set<String>
 
     package init(_ tree: AppSourceTree) {
         self.tree = tree
         let files = tree.swiftFiles
+        protocols = Set(files.flatMap { $0.index.types.filter { $0.keyword == "protocol" }.map { Self.lastName($0.name) } })
         let reach = Reachability(tree)
         let declared = files.map { DeclaredTypes($0.index) }
         var functionsByName = [String: [FunctionRef]]()
@@ -220,17 +229,21 @@ package struct CallGraph: Sendable {
                 guard let given = closures.implementations[name] else { continue }
                 let candidates = given.filter { g in types.map { types in g.type.map(types.contains) ?? true } ?? true }
                 let sending = candidates.filter { sends($0.implementation) }
-                guard let first = sending.first else { continue }
-                let (g, location): (Int, SourceLocation)
-                switch first.implementation {
-                case .closure(let file, _, let at): (g, location) = (file, at)
-                case .function(let file, _, _, let at): (g, location) = (file, at)
+                func place(_ given: ClosureProperties.Given) -> (file: Int, location: SourceLocation) {
+                    switch given.implementation {
+                    case .closure(let file, _, let at): return (file, at)
+                    case .function(let file, _, _, let at): return (file, at)
+                    }
                 }
-                found.append(
-                    (
-                        f, c,
-                        ClosureWitness(property: name, file: g, location: location, byNameOnly: byName || sending.count < candidates.count)
-                    ))
+                func appOnly(_ file: Int) -> Bool { tree.swiftFiles[file].role == .app && !tree.swiftFiles[file].targets.isEmpty }
+                // One the extension can run first.
+                guard let first = sending.first(where: { !appOnly(place($0).file) }) ?? sending.first else { continue }
+                let (g, location) = place(first)
+                var witness = ClosureWitness(
+                    property: name, file: g, location: location, byNameOnly: byName || sending.count < candidates.count)
+                witness.othersSilent = sending.count < candidates.count
+                witness.onlyInApp = sending.allSatisfy { appOnly(place($0).file) }
+                found.append((f, c, witness))
             }
         }
         return found
@@ -349,7 +362,7 @@ package struct CallGraph: Sendable {
         if direct[file][c] { return .direct }
         let target = targets[file][c]
         if let session = target.session { return .session(session) }
-        if let closure = target.closure { return .closure(closure) }
+        if let closure = target.closure { return inExtension && closure.onlyInApp ? nil : .closure(closure) }
         if target.possiblyRemote { return .possiblyRemoteContents }
         if let library = target.library { return .library(library) }
         let functions = inExtension ? target.functions.filter { !isAppOnly($0.file) } : target.functions
@@ -360,9 +373,19 @@ package struct CallGraph: Sendable {
         let chosen = definite ?? hits[0]
         // A value of a protocol with conformers that send nothing (a local store beside a remote
         // one) may run either: which one is decided where the value is made. Test doubles aside.
-        let silent = functions.contains { requesting[$0] == nil && !tree.neverShips(tree.swiftFiles[$0.file]) }
+        let silent = functions.contains { isSilentAlternative($0) }
         let byName = target.byNameOnly || (definite == nil) || silent
         return .through(chosen, byNameOnly: byName, candidates: hits)
+    }
+
+    /// True when `ref` sends no request and is a real alternative to the requesting function a
+    /// call may run: not test code, not a protocol's default implementation (a conformer's own
+    /// method shadows it), not a test or preview double (`MockStore`, `PreviewClient`).
+    func isSilentAlternative(_ ref: FunctionRef) -> Bool {
+        guard requesting[ref] == nil, !tree.neverShips(tree.swiftFiles[ref.file]) else { return false }
+        let owner = function(ref).typeName.map(Self.lastName) ?? ""
+        if protocols.contains(owner) { return false }
+        return !["Mock", "Fake", "Stub", "Preview", "Dummy", "Spy"].contains { owner.contains($0) }
     }
 
     /// True for a file that a project says only the app builds.
@@ -413,7 +436,11 @@ package struct CallGraph: Sendable {
         case .closure(let witness):
             var text =
                 "`\(call.callee)` runs the closure given to `\(witness.property)` at \(tree.swiftFiles[witness.file].path):\(witness.location.line), which sends a request"
-            if witness.byNameOnly { text += "; matched by name only: other closures given to `\(witness.property)` send none" }
+            if witness.othersSilent {
+                text += " (other closures given to `\(witness.property)` send none: which one runs is decided where the value is made)"
+            } else if witness.byNameOnly {
+                text += " (matched by name only: the call's receiver does not say whose closure it runs)"
+            }
             return text
         case .library(let type):
             return "`\(call.callee)` calls `\(type).\(call.name)` of a library the tree does not hold, a network client by its names "
@@ -427,12 +454,12 @@ package struct CallGraph: Sendable {
                 text += ", which sends a request"
             }
             let all = file.flatMap { f in callIndex(call, inFile: f).map { targets[f][$0] } }
-            let silent = (all?.functions ?? []).filter { requesting[$0] == nil && !tree.neverShips(tree.swiftFiles[$0.file]) }
+            let silent = (all?.functions ?? []).filter(isSilentAlternative)
             if let all, !all.byNameOnly, !silent.isEmpty, requesting[ref]?.byNameOnly == false {
                 text +=
-                    "; it is one of \(candidates.count + silent.count) functions the call may run, and \(describe(silent[0]))"
+                    " (one of \(candidates.count + silent.count) functions the call may run; \(describe(silent[0]))"
                     + (silent.count > 1 ? " and \(silent.count - 1) more send none" : " sends none")
-                    + ": which one runs is decided where the value is made"
+                    + ": which one runs is decided where the value is made)"
             } else if byName {
                 let others = candidates.count > 1 ? " (or one of \(candidates.count - 1) other functions of that name)" : ""
                 text += "\(others); matched by name only: the receiver's type is not stated where the call is"

@@ -85,14 +85,24 @@ struct ClosureProperties: Sendable {
         self.implementations = implementations
     }
 
-    /// The last name of the type whose body (or extension) holds token `k`.
+    /// The last name of the type whose body (or extension) holds token `k`: the innermost block
+    /// opened before `k` (blocks are in the order they open), then out through its parents.
     static func typeName(around k: Int, in index: SwiftFileIndex) -> String? {
-        var best: SwiftBlock?
-        for block in index.blocks where block.kind == .typeBody && block.open < k && k < block.close {
-            if best.map({ block.open > $0.open }) ?? true { best = block }
+        var low = 0
+        var high = index.blocks.count
+        while low < high {
+            let mid = (low + high) / 2
+            if index.blocks[mid].open < k { low = mid + 1 } else { high = mid }
         }
-        guard let type = best?.type else { return nil }
-        return CallGraph.lastName(index.types[type].name)
+        var b: Int? = low > 0 ? low - 1 : nil
+        while let current = b {
+            let block = index.blocks[current]
+            if block.open < k && k < block.close && block.kind == .typeBody, let type = block.type {
+                return CallGraph.lastName(index.types[type].name)
+            }
+            b = block.parent
+        }
+        return nil
     }
 
     /// `@Dependency(\.client.fetch)` (or `@Dependencies.Dependency`) right before the `var` at

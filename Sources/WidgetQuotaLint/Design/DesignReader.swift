@@ -157,6 +157,7 @@ struct DesignCodeReader {
                 && file.index.calls.indices.contains { c in
                     graph.requestInExtension(call: c, inFile: f) != nil
                         && !(performs[f] ?? []).contains { file.index.isBlock(file.index.calls[c].block, inside: $0) }
+                        && !file.index.isPreviewCode(file.index.calls[c].block)
                 }
         }
         let tapRequests = performs.contains { f, bodies in
@@ -361,7 +362,11 @@ struct DesignCodeReader {
     }
 
     func requests(in entry: Entry) -> Bool {
-        callsInside(entry.fileNumber, entry.block).contains { isRequest($0, inFile: entry.fileNumber) }
+        // A widget's code runs in the extension: what only the app builds does not run there.
+        let widget = tree.swiftFiles[entry.fileNumber].role == .widgetExtension
+        return callsInside(entry.fileNumber, entry.block).contains { c in
+            widget ? graph.requestInExtension(call: c, inFile: entry.fileNumber) != nil : isRequest(c, inFile: entry.fileNumber)
+        }
     }
 
     // MARK: Counting requests

@@ -61,7 +61,7 @@ package struct BackgroundTaskSetupRule: LintRule {
         var findings = [Finding]()
         // A Tuist manifest that writes a key into the generated Info.plist: the file on disk is
         // not the app's, and the key is not checked.
-        let manifestKeys = tree.swiftFiles.filter { AppSourceTree.isProjectManifest($0.path) }.reduce(into: Set<String>()) {
+        let manifestKeys = tree.swiftFiles.filter { AppSourceTree.isProjectManifest($0.path, $0.index) }.reduce(into: Set<String>()) {
             $0.formUnion($1.index.strings.map(\.value))
         }
         let permittedValue = info["BGTaskSchedulerPermittedIdentifiers"]

@@ -21,6 +21,7 @@ package enum LintRules {
         WidgetAsyncImageRule(),
         WidgetStandardDefaultsRule(),
         PolicyFixedClockRule(),
+        BackgroundTaskRescheduleRule(),
     ]
 
     /// Each checklist rule's description, from its rule's file.

@@ -32,7 +32,7 @@ package struct PolicyFixedClockRule: LintRule {
                     let body = function.body, let policy = TimelinePolicies.policyTokens(index, timeline),
                     let after = index.callIndices(between: policy.lowerBound - 1, and: policy.upperBound).lazy.map({ index.calls[$0] })
                         .first(where: { $0.callee == ".after" && !$0.arguments.isEmpty }),
-                    let clock = Self.clockTime(index, after.arguments[0].tokens, before: after.token, depth: 0),
+                    let clock = Self.clockTime(index, after.arguments[0].tokens, before: after.token, in: function, depth: 0),
                     requests.calls(inFile: f, inside: body).contains(where: { requests.isRequest($0, inFile: f) })
                 else { continue }
                 let at = after.token > 0 && index.tokens[after.token - 1].is(".") ? index.tokens[after.token - 1].location : after.location
@@ -49,20 +49,30 @@ package struct PolicyFixedClockRule: LintRule {
         return findings
     }
 
-    /// The clock call a date expression is built from (`startOfDay`), following a lone name to a
-    /// `let` of the file declared before `limit`; nil when it is none.
-    static func clockTime(_ index: SwiftFileIndex, _ range: Range<Int>, before limit: Int, depth: Int) -> String? {
+    /// The clock call a date expression is built from (`startOfDay`), following a name to a `let`
+    /// of `function` declared before `limit`; nil when it is none.
+    static func clockTime(_ index: SwiftFileIndex, _ range: Range<Int>, before limit: Int, in function: SwiftFunction, depth: Int)
+        -> String?
+    {
         guard depth < 4 else { return nil }
         for c in index.callIndices(between: range.lowerBound - 1, and: range.upperBound) {
             let call = index.calls[c]
             if clockCalls.contains(String(call.name)) { return String(call.name) }
             if call.name == "date", call.arguments.contains(where: { $0.label == "bySettingHour" }) { return "date(bySettingHour:…)" }
-            if call.name == "date", call.arguments.contains(where: { $0.label == "from" }) { return "date(from:)" }
+            if call.name == "date", let from = call.arguments.first(where: { $0.label == "from" }),
+                from.tokens.contains(where: { index.tokens[$0].text == "DateComponents" })
+            {
+                return "date(from:)"
+            }
         }
         let t = index.tokens
-        for k in range where t[k].kind == .identifier {
-            guard let local = index.constants.last(where: { $0.name == t[k].text && $0.value.lowerBound < limit }) else { continue }
-            if let found = clockTime(index, local.value, before: local.value.lowerBound, depth: depth + 1) { return found }
+        for k in range where t[k].kind == .identifier && !(k > 0 && t[k - 1].is(".")) {
+            guard
+                let local = index.constants.last(where: { c in
+                    c.name == t[k].text && c.value.lowerBound < limit && (function.body.map { index.isBlock(c.block, inside: $0) } ?? false)
+                })
+            else { continue }
+            if let found = clockTime(index, local.value, before: local.value.lowerBound, in: function, depth: depth + 1) { return found }
         }
         return nil
     }

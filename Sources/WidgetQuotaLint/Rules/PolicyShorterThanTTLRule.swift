@@ -181,25 +181,7 @@ package struct PolicyShorterThanTTLRule: LintRule {
     /// True when the words of `name` (split at case changes and `_`) hold one of `ttlPhrases`'
     /// phrases: `cacheTTL`, `CACHE_MAX_AGE`, `staleAfterMinutes`; not `throttleDuration`.
     static func isTTLName(_ name: String) -> Bool {
-        var words = [String]()
-        var current = ""
-        var previousLower = false
-        for ch in name {
-            if ch == "_" || ch == "-" {
-                if !current.isEmpty { words.append(current.lowercased()) }
-                current = ""
-                previousLower = false
-                continue
-            }
-            if ch.isUppercase && previousLower && !current.isEmpty {
-                words.append(current.lowercased())
-                current = ""
-            }
-            current.append(ch)
-            previousLower = ch.isLowercase || ch.isNumber
-        }
-        if !current.isEmpty { words.append(current.lowercased()) }
-        let joined = " " + words.joined(separator: " ") + " "
+        let joined = " " + SourceVocabulary.words(of: name).joined(separator: " ") + " "
         return ttlPhrases.contains { joined.contains(" " + $0 + " ") }
     }
 

@@ -111,7 +111,7 @@ package struct RequestTimeoutRule: LintRule {
                             "`URLRequest(url:)` without `timeoutInterval`: \(limit), longer than a ~30 s background slice",
                             fix: "Set `request.timeoutInterval` (10–15 s) before sending it"))
                 } else if let session = Self.alamofireSession(call, graph.request(call, inFile: f)),
-                    !call.labels.contains("requestModifier"), Self.sendsURL(call, index),
+                    !call.labels.contains("requestModifier"), call.trailingClosure == nil, Self.sendsURL(call, index),
                     session == "AF" || !onConfiguredSession(call, inFile: f)
                 {
                     let start = call.token - 2 * (call.callee.split(separator: ".").count - 1)
@@ -181,11 +181,12 @@ package struct RequestTimeoutRule: LintRule {
         let labels = Set(call.labels)
         if !labels.isDisjoint(with: ["method", "parameters", "encoding", "encoder", "headers"]) { return true }
         guard let first = call.arguments.first else { return false }
+        // A string, `URL(…)`, or a value named as a URL is (`feedURL`); a type (`Endpoint.quote`, a router) is not.
         return first.tokens.contains { k in
             let token = index.tokens[k]
             if token.kind == .string { return true }
-            let lower = token.text.lowercased()
-            return token.kind == .identifier && (token.text == "URL" || lower.hasSuffix("url") || lower.hasSuffix("endpoint"))
+            guard token.kind == .identifier else { return false }
+            return token.text == "URL" || (!DeclaredTypes.isTypeName(token.text) && token.text.lowercased().hasSuffix("url"))
         }
     }
 

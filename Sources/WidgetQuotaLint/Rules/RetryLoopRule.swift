@@ -69,8 +69,8 @@ package struct RetryLoopRule: LintRule {
                 for call in Self.retryingRecursion(context, r) where seen.insert("\(r.file):call:\(call.token)").inserted {
                     let bound = Self.recursionBound(index, call)
                     let count =
-                        bound.map { "up to \(PolicyShorterThanTTLRule.count($0 + 1)) attempts, each a request" }
-                        ?? "one request per attempt"
+                        bound.map { "up to \(PolicyShorterThanTTLRule.count($0 + 1)) attempts, each a request," }
+                        ?? "attempts without a bound the code states, each a request,"
                     findings.append(
                         finding(
                             file.path, call.location,
@@ -134,7 +134,7 @@ package struct RetryLoopRule: LintRule {
 
     /// The argument of a recursive call that counts attempts: a name that reads as a counter,
     /// minus or plus a number (`retries - 1`); its name.
-    static func counterArgument(_ index: SwiftFileIndex, _ call: SwiftCall) -> String? {
+    static func counterArgument(_ index: SwiftFileIndex, _ call: SwiftCall) -> (name: String, countsDown: Bool)? {
         let t = index.tokens
         for argument in call.arguments {
             let r = Array(argument.tokens)
@@ -142,22 +142,24 @@ package struct RetryLoopRule: LintRule {
                 t[r[2]].kind == .number
             else { continue }
             let name = t[r[0]].text.lowercased()
-            if ["retr", "attempt", "tries", "remaining", "count", "left"].contains(where: name.contains) { return t[r[0]].text }
+            if ["retr", "attempt", "tries", "remaining", "count", "left"].contains(where: name.contains) {
+                return (t[r[0]].text, t[r[1]].text == "-")
+            }
         }
         return nil
     }
 
     /// A counting-down recursion's bound: the default value of its counter parameter
-    /// (`retries: Int = 3`), when the counter is the one the call decreases.
+    /// (`retries: Int = 3`), when the call decreases that counter (one counting up has none).
     static func recursionBound(_ index: SwiftFileIndex, _ call: SwiftCall) -> Double? {
-        guard let counter = counterArgument(index, call), let function = index.enclosingFunction(of: call), let body = function.body else {
-            return nil
-        }
+        guard let counter = counterArgument(index, call), counter.countsDown, let function = index.enclosingFunction(of: call),
+            let body = function.body
+        else { return nil }
         let t = index.tokens
         // `counter: Int = 3` between the function's name and its body.
         var k = index.blocks[body].open - 1
-        while k > 4 && !t[k].isKeyword("func") {
-            if t[k].kind == .number, t[k - 1].is("="), t[k - 3].is(":"), t[k - 4].text == counter { return Double(t[k].text) }
+        while k > 4 && !t[k].isKeyword("func") && !t[k].isKeyword("init") && !t[k].is("{") && !t[k].is("}") {
+            if t[k].kind == .number, t[k - 1].is("="), t[k - 3].is(":"), t[k - 4].text == counter.name { return Double(t[k].text) }
             k -= 1
         }
         return nil

@@ -77,21 +77,51 @@ package enum SourceVocabulary {
         }
         for range in ranges {
             for k in range where k < index.tokens.count && index.tokens[k].kind == .identifier {
-                let word = index.tokens[k].text.lowercased()
-                if localNames.contains(index.tokens[k].text) || localWords.contains(where: word.contains) { return false }
-                if remoteWords.contains(where: word.contains) { remoteWord = true }
+                let words = camelWords(index.tokens[k].text)
+                if localNames.contains(index.tokens[k].text) || !words.isDisjoint(with: localWords) { return false }
+                if !words.isDisjoint(with: remoteWords) { remoteWord = true }
             }
         }
         return remoteWord
     }
 
     /// Words of a name that read as a remote resource's URL.
-    static let remoteWords = [
-        "image", "artwork", "thumbnail", "avatar", "icon", "photo", "picture", "poster", "cover", "remote", "server", "download",
-        "feed", "http", "web", "endpoint", "api",
+    static let remoteWords: Set<String> = [
+        "image", "img", "artwork", "thumbnail", "avatar", "icon", "photo", "picture", "poster", "cover", "remote", "server",
+        "download", "feed", "http", "https", "web", "endpoint", "api",
     ]
     /// Words of a name that read as a file's.
-    static let localWords = ["file", "path", "local", "cache", "document", "directory", "container", "bundle", "disk", "temp"]
+    static let localWords: Set<String> = [
+        "file", "path", "local", "cache", "cached", "document", "documents", "directory", "container", "bundle", "disk", "temp",
+        "tmp",
+    ]
+
+    /// The lowercase words of a camel-case or snake-case name: `artworkURL` → artwork, url.
+    static func camelWords(_ name: String) -> Set<String> { Set(words(of: name)) }
+
+    /// The lowercase words of a name in order, split at case changes, `_` and `-`:
+    /// `CACHE_MAX_AGE` → cache, max, age; `staleAfterMinutes` → stale, after, minutes.
+    static func words(of name: String) -> [String] {
+        var words = [String]()
+        var current = ""
+        var previousLower = false
+        for ch in name {
+            if !(ch.isLetter || ch.isNumber) {
+                if !current.isEmpty { words.append(current.lowercased()) }
+                current = ""
+                previousLower = false
+                continue
+            }
+            if ch.isUppercase && previousLower && !current.isEmpty {
+                words.append(current.lowercased())
+                current = ""
+            }
+            current.append(ch)
+            previousLower = ch.isLowercase || ch.isNumber
+        }
+        if !current.isEmpty { words.append(current.lowercased()) }
+        return words
+    }
 
     /// Names in a URL expression that make it a local file.
     static let localNames: Set<String> = [

@@ -22,7 +22,7 @@ package struct WidgetAsyncImageRule: LintRule {
     package func check(_ source: LintSource) -> [Finding] {
         var findings = [Finding]()
         for file in source.tree.swiftFiles where file.role == .widgetExtension && file.targets.count <= 1 {
-            for call in file.index.calls where Self.loadingViews.contains(call.callee) {
+            for call in file.index.calls where Self.loadingViews.contains(call.callee) && !file.index.isPreviewCode(call.block) {
                 findings.append(
                     finding(
                         file.path, call.location,

@@ -10,8 +10,11 @@ import WidgetQuotaSwiftSource
 /// its budget.
 enum WidgetIntents {
     /// Protocols whose conformers a tap can run.
-    static let protocols: Set<String> = [
-        "AppIntent", "SetValueIntent", "AudioPlaybackIntent", "LiveActivityIntent", "ForegroundContinuableIntent", "SystemIntent",
+    /// (`AudioPlaybackIntent` and `LiveActivityIntent` run in the app's process, and reload no widget.)
+    static let protocols: Set<String> = ["AppIntent", "SetValueIntent", "ForegroundContinuableIntent", "SystemIntent"]
+    /// Intents a widget's configuration, not a tap, runs.
+    static let configurationProtocols: Set<String> = [
+        "WidgetConfigurationIntent", "ControlConfigurationIntent", "AudioPlaybackIntent", "LiveActivityIntent",
     ]
 
     /// `intent:`, `action:`, and a view's own parameter for one (`newIntent:`, `toggleIntent:`).
@@ -22,11 +25,16 @@ enum WidgetIntents {
     /// The `perform()` functions of the intents a widget's controls run: file and function.
     static func performFunctions(in tree: AppSourceTree) -> [(file: Int, function: SwiftFunction)] {
         var intents = Set<String>()
+        var excluded = Set<String>()
         for file in tree.swiftFiles {
             for type in file.index.types where type.inherited.contains(where: { protocols.contains(CallGraph.lastName($0)) }) {
                 intents.insert(CallGraph.lastName(type.name))
             }
+            for type in file.index.types where type.inherited.contains(where: { configurationProtocols.contains(CallGraph.lastName($0)) }) {
+                excluded.insert(CallGraph.lastName(type.name))
+            }
         }
+        intents.subtract(excluded)
         guard !intents.isEmpty else { return [] }
         var used = Set<String>()
         for file in tree.swiftFiles where file.role == .widgetExtension {

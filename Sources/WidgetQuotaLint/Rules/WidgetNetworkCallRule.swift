@@ -1,5 +1,6 @@
 import Foundation
 import WidgetQuotaModel
+import WidgetQuotaSwiftSource
 
 /// `widget-network-call`: no request from a Swift file compiled into the widget extension.
 ///
@@ -39,7 +40,7 @@ package struct WidgetNetworkCallRule: LintRule {
                 if index.isPreviewCode(call.block) { continue }
                 if file.targets.count > 1 {
                     if reached == nil { reached = graph.reachedFromExtension() }
-                    guard let function = index.enclosingFunction(of: call), let k = index.functions.firstIndex(of: function),
+                    guard let k = Self.enclosingFunctionIndex(index, call.block),
                         reached?.contains(FunctionRef(file: f, function: k)) == true
                     else { continue }
                 }
@@ -405,6 +406,16 @@ package struct WidgetNetworkCallRule: LintRule {
 }
 
 extension WidgetNetworkCallRule {
+    /// The index in `functions` of the function whose body holds `block`.
+    static func enclosingFunctionIndex(_ index: SwiftFileIndex, _ block: Int?) -> Int? {
+        var b = block
+        while let k = b {
+            if let function = index.blocks[k].function { return function }
+            b = index.blocks[k].parent
+        }
+        return nil
+    }
+
     /// Something to check: a Swift file of the widget extension.
     package func hasSomethingToCheck(_ source: LintSource) -> Bool {
         source.tree.swiftFiles.contains { $0.role == .widgetExtension }

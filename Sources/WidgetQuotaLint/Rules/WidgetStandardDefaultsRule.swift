@@ -11,6 +11,9 @@ import WidgetQuotaSwiftSource
 /// extension has defaults of its own, and the read finds nothing. Keys are compared as written: a
 /// string literal's value, or a constant's name (`Keys.quote`).
 ///
+/// A key the extension writes to its own defaults too is its own; `@AppStorage` is not read in
+/// a tree that sets `.defaultAppStorage(…)`.
+///
 /// Not seen: a `UserDefaults.standard` held in a variable first, keys built at run time.
 package struct WidgetStandardDefaultsRule: LintRule {
     package static let description = LintRuleDescription(
@@ -32,9 +35,20 @@ package struct WidgetStandardDefaultsRule: LintRule {
             for call in file.index.calls where call.callee == "UserDefaults.standard.set" {
                 if let key = call.arguments.first(where: { $0.label == "forKey" }) { written.insert(Self.key(file.index, key.tokens)) }
             }
-            for storage in Self.appStorages(file.index) where !storage.hasStore { written.insert(storage.key) }
+            for storage in Self.appStorages(file.index)
+            where !storage.hasStore && !file.index.calls.contains(where: { $0.name == "defaultAppStorage" }) {
+                written.insert(storage.key)
+            }
         }
         written.remove("")
+        // Keys the extension writes to its own defaults are its own (a `lastRefresh` both keep).
+        for file in tree.swiftFiles where file.role == .widgetExtension {
+            for call in file.index.calls where call.callee == "UserDefaults.standard.set" {
+                if let key = call.arguments.first(where: { $0.label == "forKey" }) { written.remove(Self.key(file.index, key.tokens)) }
+            }
+        }
+        // `.defaultAppStorage(…)` gives store-less `@AppStorage` another store: not read then.
+        let storageMoved = tree.swiftFiles.contains { file in file.index.calls.contains { $0.name == "defaultAppStorage" } }
         guard !written.isEmpty else { return [] }
         var findings = [Finding]()
         for file in tree.swiftFiles where file.role == .widgetExtension && file.targets.count <= 1 {
@@ -45,7 +59,7 @@ package struct WidgetStandardDefaultsRule: LintRule {
                 guard written.contains(key) else { continue }
                 findings.append(read(file.path, call.location, "`UserDefaults.standard.\(call.name)(forKey: \(key))`", key))
             }
-            for storage in Self.appStorages(index) where !storage.hasStore && written.contains(storage.key) {
+            for storage in Self.appStorages(index) where !storage.hasStore && !storageMoved && written.contains(storage.key) {
                 findings.append(read(file.path, storage.location, "`@AppStorage(\(storage.key))` without a `store:`", storage.key))
             }
         }
