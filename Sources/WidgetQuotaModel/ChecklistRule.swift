@@ -47,6 +47,8 @@ public enum ChecklistRule: String, CaseIterable, Sendable, Codable, Comparable {
     case policyFixedClock = "policy-fixed-clock"
     /// A background refresh handler that never submits the next request: the task runs once.
     case backgroundTaskReschedule = "bgtask-no-reschedule"
+    /// Timeline entries closer than about five minutes, which WidgetKit does not honour.
+    case timelineEntriesDense = "timeline-entries-dense"
 
     public static func < (a: Self, b: Self) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!

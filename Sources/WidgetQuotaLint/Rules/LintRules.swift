@@ -22,6 +22,7 @@ package enum LintRules {
         WidgetStandardDefaultsRule(),
         PolicyFixedClockRule(),
         BackgroundTaskRescheduleRule(),
+        TimelineEntriesDenseRule(),
     ]
 
     /// Each checklist rule's description, from its rule's file.
