@@ -208,7 +208,9 @@ package struct AppSourceTree: Sendable {
             do {
                 specs.append((path, try XcodeGenSpec.read(spec: path, text: { yamlTexts[$0] }, paths: found.map(\.path))))
             } catch let error as WidgetQuotaError {
-                notes.append("\(error.description) (skipped: its targets were not read)")
+                notes.append(
+                    "\(error.description) (skipped: its targets were not read, so files are placed by folder; "
+                        + "fix the spec, or lint the Xcode project XcodeGen generates from it)")
             }
         }
         // A spec another spec includes is read through that one.

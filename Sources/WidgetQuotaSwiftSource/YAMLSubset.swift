@@ -19,8 +19,7 @@ package enum YAMLSubset {
             let content = cleaned.drop { $0 == " " }
             if content.isEmpty || content == "---" || content == "..." { continue }
             if cleaned.hasPrefix("\t") {
-                throw WidgetQuotaError.malformedPropertyList(
-                    file: file, line: n + 1, expected: "indentation with spaces (YAML forbids tabs)")
+                throw malformed(file, n + 1, "indentation with spaces (YAML forbids tabs)")
             }
             lines.append(Line(number: n + 1, indent: cleaned.count - content.count, text: String(content)))
         }
@@ -28,8 +27,7 @@ package enum YAMLSubset {
         guard !lines.isEmpty else { return .dictionary([:]) }
         let value = try reader.block(indent: lines[0].indent)
         if reader.k < lines.count {
-            throw WidgetQuotaError.malformedPropertyList(
-                file: file, line: lines[reader.k].number, expected: "a key or item at the indentation of the ones before it")
+            throw malformed(file, lines[reader.k].number, "a key or item at the indentation of the ones before it")
         }
         return value
     }
@@ -57,6 +55,11 @@ package enum YAMLSubset {
         return line.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
     }
 
+    /// The error for YAML this reader cannot read at `line`.
+    static func malformed(_ file: String, _ line: Int, _ expected: String) -> WidgetQuotaError {
+        .malformedInput(file: file, line: line, problem: "not YAML this program can read: expected \(expected)")
+    }
+
     /// A quote opens a quoted scalar only where a scalar starts (`Bob's` is plain text).
     static func opensQuote(after previous: Character) -> Bool {
         previous == " " || previous == ":" || previous == "[" || previous == "{" || previous == "," || previous == "-"
@@ -72,8 +75,7 @@ package enum YAMLSubset {
         var depth = 0
 
         func error(_ expected: String, at line: Int? = nil) -> WidgetQuotaError {
-            .malformedPropertyList(
-                file: file, line: line ?? (k < lines.count ? lines[k].number : (lines.last?.number ?? 1)), expected: expected)
+            YAMLSubset.malformed(file, line ?? (k < lines.count ? lines[k].number : (lines.last?.number ?? 1)), expected)
         }
 
         /// A mapping or a sequence whose entries start at `indent`.

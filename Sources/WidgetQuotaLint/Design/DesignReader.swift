@@ -118,7 +118,11 @@ struct DesignCodeReader {
     /// True when a counted request sits in a loop over a collection whose size the code does not state.
     var fansOut = false
 
+    /// The App Intents the widget's controls run.
+    let intents: WidgetIntents
+
     init(source: LintSource) {
+        intents = source.intents
         tree = source.tree
         graph = source.graph
     }
@@ -150,7 +154,7 @@ struct DesignCodeReader {
         // A file compiled into the app as well may be there only for the app to call.
         let appTargets = Set(tree.targets.filter { $0.role == .app }.map(\.name))
         // A widget button's intent requests per tap, not per getTimeline.
-        let performs = WidgetIntents.performBodies(in: tree)
+        let performs = intents.performBodies
         let widgetAnyRequest = tree.swiftFiles.indices.contains { f in
             let file = tree.swiftFiles[f]
             return file.role == .widgetExtension && file.targets.allSatisfy { !appTargets.contains($0) }

@@ -19,7 +19,7 @@ package struct IntentNetworkCallRule: LintRule {
         let tree = source.tree
         let graph = source.graph
         var findings = [Finding]()
-        for (f, function) in WidgetIntents.performFunctions(in: tree) {
+        for (f, function) in source.intents.performFunctions {
             let file = tree.swiftFiles[f]
             for call in file.index.calls(inside: function) {
                 guard let route = graph.requestInExtension(call, inFile: f) else { continue }
@@ -36,7 +36,7 @@ package struct IntentNetworkCallRule: LintRule {
         return findings
     }
 
-    package func hasSomethingToCheck(_ source: LintSource) -> Bool { !WidgetIntents.performFunctions(in: source.tree).isEmpty }
+    package func hasSomethingToCheck(_ source: LintSource) -> Bool { !source.intents.performFunctions.isEmpty }
 
     package var examples: [LintRuleExample] {
         [

@@ -43,18 +43,20 @@ public struct LintRuleDescription: Sendable {
 }
 
 /// An app's source tree as the rules read it, with what several rules look up computed once
-/// per run: the call graph (where each call goes, which functions send a request) and the
-/// refresh rules' call index.
+/// per run: the call graph (where each call goes, which functions send a request), the
+/// refresh rules' call index, and the App Intents a widget's controls run.
 package struct LintSource: Sendable {
     package let tree: AppSourceTree
     package let graph: CallGraph
     let refresh: RefreshRulesIndex
+    let intents: WidgetIntents
 
     package init(_ tree: AppSourceTree) {
         self.tree = tree
         let graph = CallGraph(tree)
         self.graph = graph
         refresh = RefreshRulesIndex(tree, graph: graph)
+        intents = WidgetIntents(tree)
     }
 }
 

@@ -7,8 +7,21 @@ import WidgetQuotaSwiftSource
 /// `Toggle(isOn:intent:)`, `ControlWidgetButton(action:)`) or as a view's parameter for one
 /// (`newIntent: { TurnOff() }`), and their `perform()` functions.
 /// A tap runs `perform()` in the extension, then WidgetKit reloads the widget at once, outside
-/// its budget.
-enum WidgetIntents {
+/// its budget. Found once per lint run (`LintSource.intents`).
+struct WidgetIntents: Sendable {
+    /// The `perform()` functions of the intents a widget's controls run: file and function.
+    let performFunctions: [(file: Int, function: SwiftFunction)]
+    /// Per file, the body blocks of those `perform()` functions, for rules that leave them to
+    /// `intent-network-call`.
+    let performBodies: [Int: [Int]]
+
+    init(_ tree: AppSourceTree) {
+        performFunctions = Self.performFunctions(in: tree)
+        var bodies = [Int: [Int]]()
+        for (f, function) in performFunctions { if let body = function.body { bodies[f, default: []].append(body) } }
+        performBodies = bodies
+    }
+
     /// Protocols whose conformers a tap can run.
     /// (`AudioPlaybackIntent` and `LiveActivityIntent` run in the app's process, and reload no widget.)
     static let protocols: Set<String> = ["AppIntent", "SetValueIntent", "ForegroundContinuableIntent", "SystemIntent"]
@@ -22,7 +35,7 @@ enum WidgetIntents {
         label == "action" || label.lowercased().hasSuffix("intent")
     }
 
-    /// The `perform()` functions of the intents a widget's controls run: file and function.
+    /// The `perform()` functions of the intents a widget's controls run, found in `tree`.
     static func performFunctions(in tree: AppSourceTree) -> [(file: Int, function: SwiftFunction)] {
         var intents = Set<String>()
         var excluded = Set<String>()
@@ -51,14 +64,6 @@ enum WidgetIntents {
                 if let owner = function.typeName.map(CallGraph.lastName), used.contains(owner) { out.append((f, function)) }
             }
         }
-        return out
-    }
-
-    /// Per file, the body blocks of those `perform()` functions, for rules that leave them to
-    /// `intent-network-call`.
-    static func performBodies(in tree: AppSourceTree) -> [Int: [Int]] {
-        var out = [Int: [Int]]()
-        for (f, function) in performFunctions(in: tree) { if let body = function.body { out[f, default: []].append(body) } }
         return out
     }
 }

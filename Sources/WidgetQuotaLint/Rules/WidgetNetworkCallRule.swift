@@ -29,7 +29,7 @@ package struct WidgetNetworkCallRule: LintRule {
         let graph = source.graph
         var findings = [Finding]()
         // A widget button's intent's requests are `intent-network-call`'s: per tap, not per reload.
-        let performs = WidgetIntents.performBodies(in: tree)
+        let performs = source.intents.performBodies
         // A file the app builds too sends from the extension only what the extension's own code runs.
         var reached: Set<FunctionRef>?
         for (f, file) in tree.swiftFiles.enumerated() where file.role == .widgetExtension {
