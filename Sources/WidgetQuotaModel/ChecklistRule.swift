@@ -49,6 +49,14 @@ public enum ChecklistRule: String, CaseIterable, Sendable, Codable, Comparable {
     case backgroundTaskReschedule = "bgtask-no-reschedule"
     /// Timeline entries closer than about five minutes, which WidgetKit does not honour.
     case timelineEntriesDense = "timeline-entries-dense"
+    /// A `getTimeline`/`getSnapshot` path that returns without calling its completion.
+    case timelineWithoutCompletion = "timeline-no-completion"
+    /// A reload asked for before the store the widget reads is written.
+    case reloadBeforeWrite = "reload-before-write"
+    /// A background task handler registered after the app has finished launching.
+    case backgroundTaskRegisterLate = "bgtask-register-late"
+    /// `reloadAllTimelines()` on every push, with several widget kinds or a configurable one.
+    case reloadAllOnPush = "reload-all-on-push"
 
     public static func < (a: Self, b: Self) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!

@@ -117,6 +117,21 @@ extension SwiftFileIndex {
         return false
     }
 
+    /// The innermost block whose braces hold token `token`, or nil at the top level.
+    package func innermostBlock(containing token: Int) -> Int? {
+        // Blocks are numbered in source order: the last one opened before the token, then out
+        // through its parents to one that closes after it.
+        var lo = 0
+        var hi = blocks.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if blocks[mid].open < token { lo = mid + 1 } else { hi = mid }
+        }
+        var b: Int? = lo > 0 ? lo - 1 : nil
+        while let k = b, blocks[k].close <= token { b = blocks[k].parent }
+        return b
+    }
+
     /// The blocks around `block`, innermost first.
     package func enclosingBlocks(_ block: Int?) -> [SwiftBlock] {
         var out = [SwiftBlock]()

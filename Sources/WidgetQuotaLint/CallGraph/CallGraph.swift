@@ -249,8 +249,15 @@ package struct CallGraph: Sendable {
         return found
     }
 
+    /// `BGTaskScheduler.register(forTaskWithIdentifier:…)` and SwiftUI's `.backgroundTask(…)`:
+    /// their closures run when the task launches.
+    package static func isTaskRegistration(_ call: SwiftCall) -> Bool {
+        (call.name == "register" && call.labels.first == "forTaskWithIdentifier")
+            || (call.name == "backgroundTask" && call.callee.hasPrefix("."))
+    }
+
     /// The fixed point: a function requests when a call in its body (closures included) sends
-    /// a request or runs a function that does. A function reached only through calls matched by
+    /// a request or runs a function that does (a background task's handler aside). A function reached only through calls matched by
     /// name is marked so; one reached by a resolved call as well is not.
     static func requestingFunctions(_ tree: AppSourceTree, targets: [[CallTarget]], direct: [[Bool]]) -> [FunctionRef: RequestWitness] {
         var result = [FunctionRef: RequestWitness]()
@@ -262,6 +269,11 @@ package struct CallGraph: Sendable {
             for (c, call) in index.calls.enumerated() {
                 var b = call.block
                 while let k = b {
+                    // A background task's handler runs when the task launches, not in the
+                    // function that registers it.
+                    if index.blocks[k].kind == .closure, let owner = index.blocks[k].call, Self.isTaskRegistration(index.calls[owner]) {
+                        break
+                    }
                     if let fn = index.blocks[k].function {
                         let me = FunctionRef(file: f, function: fn)
                         if let closure = targets[f][c].closure, !direct[f][c] {

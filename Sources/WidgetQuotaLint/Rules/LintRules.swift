@@ -23,6 +23,10 @@ package enum LintRules {
         PolicyFixedClockRule(),
         BackgroundTaskRescheduleRule(),
         TimelineEntriesDenseRule(),
+        TimelineCompletionRule(),
+        ReloadBeforeWriteRule(),
+        BackgroundTaskRegisterRule(),
+        ReloadAllOnPushRule(),
     ]
 
     /// Each checklist rule's description, from its rule's file.

@@ -17,7 +17,7 @@ struct HeadlinesApp: App {
 
     var body: some Scene {
         WindowGroup {
-            Text("Headlines")
+            Text("Headlines").onAppear { Prefetch.register() }
         }
         .onChange(of: scenePhase) { _, phase in
             if phase == .active {
