@@ -114,8 +114,10 @@ struct DesignCodeReader {
     /// Loop bounds of retry loops met while counting requests.
     var attempts = 1
     /// Requests each requesting function's body reaches (`count(function:)`), memoised.
-    var counted = [FunctionRef: Int]()
-    /// True when a counted request sits in a loop over a collection whose size the code does not state.
+    var counted = [FunctionRef: RequestCount]()
+    /// Requests each closure given to a closure property sends, by file and block, memoised.
+    var countedClosures = [[Int]: RequestCount]()
+    /// True when a fetch sends a request per item of a list whose size the code does not state.
     var fansOut = false
 
     /// The App Intents the widget's controls run.
@@ -230,15 +232,15 @@ struct DesignCodeReader {
         // though a retry loop anywhere counts. The widget's timelines are counted first.
         var perFetch = 0
         let widgetOnly = triggers.contains(.getTimeline) && !widgetRequests.isEmpty
-        for entry in widgetRequests { perFetch = max(perFetch, count(entry.fileNumber, block: entry.block)) }
+        for entry in widgetRequests { perFetch = max(perFetch, requestsPerFetch(from: entry)) }
         let widgetFansOut = fansOut
         for entry in foreground + background + push {
-            let n = count(entry.fileNumber, block: entry.block)
+            let n = requestsPerFetch(from: entry)
             if !widgetOnly { perFetch = max(perFetch, n) }
         }
         if widgetOnly { fansOut = widgetFansOut }
         design.requestsPerFetch = max(1, perFetch)
-        // One request per item of a list the code cannot size (favourites, topics): counted once.
+        // One request per item of a list the code does not size (favourites, topics): counted once.
         if fansOut { assumed.append("requestsPerFetch") }
         if attempts > 1 {
             design.retry = .backoff(maxRetries: attempts - 1, baseSeconds: 1, jitter: false)
@@ -371,86 +373,5 @@ struct DesignCodeReader {
         return callsInside(entry.fileNumber, entry.block).contains { c in
             widget ? graph.requestInExtension(call: c, inFile: entry.fileNumber) != nil : isRequest(c, inFile: entry.fileNumber)
         }
-    }
-
-    // MARK: Counting requests
-
-    /// Requests one fetch starting at `block` of file `f` sends: a direct request counts 1, a
-    /// call of a requesting function counts what that function's body reaches (of several it may
-    /// run, the largest of those that surely request, a protocol's live conformer rather than its
-    /// preview double; the first when all are matched by name). Each function is counted once
-    /// (memoised) and at most `countCap`, so the walk is linear and a large app's shared client
-    /// cannot multiply. A request inside a loop with a numeric bound is a retry loop: its bound
-    /// goes to `attempts`; one inside a loop over a collection (`for stop in stops`, `forEach`,
-    /// a task group's `addTask` in a loop) counts once and sets `fansOut`, as the collection's
-    /// size is not in the code.
-    mutating func count(_ f: Int, block: Int) -> Int {
-        let index = tree.swiftFiles[f].index
-        var total = 0
-        for c in callsInside(f, block) {
-            guard let route = graph.request(call: c, inFile: f) else { continue }
-            let call = index.calls[c]
-            if let bound = loopBound(index, call) {
-                attempts = max(attempts, bound)
-            } else if index.isInLoop(call)
-                || ["forEach", "map", "compactMap", "flatMap"].contains(where: { index.isInsideClosure(of: call, passedTo: $0) })
-            {
-                fansOut = true
-            }
-            switch route {
-            case .direct, .session, .library, .closure, .possiblyRemoteContents:
-                total += 1
-            case .through(let chosen, let byName, let candidates):
-                let sure = candidates.filter { graph.requesting[$0]?.byNameOnly == false }
-                total += (byName || sure.isEmpty ? [chosen] : sure).map { count(function: $0) }.max() ?? 0
-            }
-        }
-        return min(total, Self.countCap)
-    }
-
-    /// The most requests one function's body is counted for.
-    static let countCap = 50
-
-    /// `count(_:block:)` of a function's body, memoised; 0 while it is being counted (recursion).
-    mutating func count(function ref: FunctionRef) -> Int {
-        if let known = counted[ref] { return known }
-        counted[ref] = 0
-        guard let body = graph.function(ref).body else { return 0 }
-        let n = count(ref.file, block: body)
-        counted[ref] = n
-        return n
-    }
-
-    /// The number of times the innermost loop around `call` runs, when its header states it:
-    /// `for _ in 0..<3`, `for _ in 1...3`, `while attempt < 3`, `while attempt <= 2`.
-    func loopBound(_ index: SwiftFileIndex, _ call: SwiftCall) -> Int? {
-        var b = call.block
-        while let k = b {
-            let block = index.blocks[k]
-            if block.kind == .function { return nil }
-            if block.kind.isLoop {
-                var start = block.open - 1
-                while start > 0 && start > block.open - 20 {
-                    let t = index.tokens[start]
-                    if t.kind == .keyword && (t.text == "for" || t.text == "while") { break }
-                    start -= 1
-                }
-                let header = Array(index.tokens[start..<block.open])
-                for (i, t) in header.enumerated() where i + 1 < header.count {
-                    guard let high = Int(header[i + 1].text.replacingOccurrences(of: "_", with: "")) else { continue }
-                    let low = i > 0 ? Int(header[i - 1].text) ?? 0 : 0
-                    switch t.text {
-                    case "..<": return max(1, high - low)
-                    case "...": return max(1, high - low + 1)
-                    case "<": return max(1, high)
-                    case "<=": return max(1, high + 1)
-                    default: continue
-                    }
-                }
-                return nil
-            }
-            b = block.parent
-        }
-        return nil
     }
 }

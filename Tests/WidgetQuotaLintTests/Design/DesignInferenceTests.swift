@@ -134,6 +134,53 @@ struct DesignInferenceTests {
         #expect(inference.design.reloadPolicy == .after(minutes: 30), "\(inference.sentence)")
     }
 
+    /// A request per item of a list (a thumbnail per topic, in a task group inside a closure
+    /// property's implementation) is counted per item: times the list's size when the timeline
+    /// states it (`prefix(n)`), once and assumed when it does not.
+    @Test("requests per item of a list count the list's size when the timeline states it", arguments: [5, nil] as [Int?])
+    func fanOut(size: Int?) throws {
+        let tmp = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: tmp.path + "/Widget", withIntermediateDirectories: true)
+        let topics = size.map { "Array(await model.fetchTopics().prefix(\($0)))" } ?? "await model.fetchTopics()"
+        try """
+        import WidgetKit
+        struct TopicsModel {
+            var fetchTopics: @Sendable () async -> [URL]
+            var fetchThumbnails: @Sendable ([URL]) async -> [Data]
+            static var live: Self {
+                .init(
+                    fetchTopics: {
+                        let (data, _) = (try? await URLSession.shared.data(from: URL(string: "https://api.example.com/topics")!)) ?? (Data(), URLResponse())
+                        return [URL(string: String(decoding: data, as: UTF8.self))!]
+                    },
+                    fetchThumbnails: { urls in
+                        await withTaskGroup(of: Data.self) { group in
+                            for url in urls {
+                                group.addTask { (try? await URLSession.shared.data(from: url).0) ?? Data() }
+                            }
+                            var all = [Data]()
+                            for await data in group { all.append(data) }
+                            return all
+                        }
+                    })
+            }
+        }
+        struct Provider: TimelineProvider {
+            let model: TopicsModel = .live
+            func getTimeline(in context: Context, completion: @escaping (Timeline<Entry>) -> Void) {
+                Task {
+                    let topics = \(topics)
+                    let images = await model.fetchThumbnails(topics)
+                    completion(Timeline(entries: [Entry(date: Date(), images: images)], policy: .after(Date().addingTimeInterval(3600))))
+                }
+            }
+        }
+        """.write(toFile: tmp.path + "/Widget/Provider.swift", atomically: true, encoding: .utf8)
+        let inference = try #require(DesignReader.read(try AppSourceTree.load(paths: [tmp.path]), name: "w"))
+        #expect(inference.design.requestsPerFetch == 1 + (size ?? 1), "\(inference.sentence)")
+        #expect(inference.assumedFields.contains("requestsPerFetch") == (size == nil))
+    }
+
     @Test("fields the code does not show are listed as assumed; a tree that sends no request has no design")
     func assumed() throws {
         let tmp = try TemporaryDirectory()

@@ -1,0 +1,142 @@
+import Foundation
+import WidgetQuotaSwiftSource
+
+/// Requests one fetch sends: those it sends once, and those it sends once per item of a list
+/// (a thumbnail per topic, arrivals per bookmark).
+struct RequestCount: Equatable {
+    var once = 0
+    var perItem = 0
+
+    var total: Int { once + perItem }
+
+    static func + (a: Self, b: Self) -> Self { Self(once: a.once + b.once, perItem: a.perItem + b.perItem) }
+
+    /// Each part at most `cap`.
+    func capped(_ cap: Int) -> Self { Self(once: min(once, cap), perItem: min(perItem, cap)) }
+}
+
+extension DesignCodeReader {
+    /// Requests one fetch from `entry` sends: those sent once, plus those sent per item times
+    /// the list's size when the entry states it (`prefix(6)`, `suffix(6)`), else once each (and
+    /// `fansOut` is set, so the field is listed as assumed).
+    mutating func requestsPerFetch(from entry: Entry) -> Int {
+        let n = count(entry.fileNumber, block: entry.block)
+        guard n.perItem > 0 else { return n.total }
+        guard let items = listSize(entry) else {
+            fansOut = true
+            return n.total
+        }
+        return n.once + n.perItem * items
+    }
+
+    /// The largest list size the entry's code states: `prefix(n)`/`suffix(n)` of a constant.
+    func listSize(_ entry: Entry) -> Int? {
+        let index = tree.swiftFiles[entry.fileNumber].index
+        let sizes = callsInside(entry.fileNumber, entry.block).compactMap { c -> Int? in
+            let call = index.calls[c]
+            guard call.name == "prefix" || call.name == "suffix", call.arguments.count == 1, call.arguments[0].label == nil,
+                let n = index.numericValue(call.arguments[0].tokens), n >= 1, n <= Double(Self.countCap)
+            else { return nil }
+            return Int(n)
+        }
+        return sizes.max()
+    }
+
+    /// Requests one fetch starting at `block` of file `f` sends: a direct request counts 1, a
+    /// call of a requesting function counts what that function's body reaches (of several it may
+    /// run, the largest of those that surely request, a protocol's live conformer rather than its
+    /// preview double; the first when all are matched by name), a closure property's call what
+    /// the closure given to it sends. Each function and closure is counted once (memoised) and at
+    /// most `countCap`, so the walk is linear and a large app's shared client cannot multiply. A
+    /// request inside a loop with a numeric bound is a retry loop: its bound goes to `attempts`;
+    /// one inside a loop over a collection (`for stop in stops`, `forEach`, a task group's
+    /// `addTask` in a loop) is sent per item.
+    mutating func count(_ f: Int, block: Int) -> RequestCount {
+        let index = tree.swiftFiles[f].index
+        var total = RequestCount()
+        for c in callsInside(f, block) {
+            guard let route = graph.request(call: c, inFile: f) else { continue }
+            let call = index.calls[c]
+            var one: RequestCount
+            switch route {
+            case .direct, .session, .library, .possiblyRemoteContents:
+                one = RequestCount(once: 1)
+            case .closure(let witness):
+                one = count(closure: witness)
+            case .through(let chosen, let byName, let candidates):
+                let sure = candidates.filter { graph.requesting[$0]?.byNameOnly == false }
+                one = (byName || sure.isEmpty ? [chosen] : sure).map { count(function: $0) }.max { $0.total < $1.total } ?? RequestCount()
+            }
+            if let bound = loopBound(index, call) {
+                attempts = max(attempts, bound)
+            } else if index.isInLoop(call)
+                || ["forEach", "map", "compactMap", "flatMap"].contains(where: { index.isInsideClosure(of: call, passedTo: $0) })
+            {
+                one = RequestCount(perItem: one.total)
+            }
+            total = total + one
+        }
+        return total.capped(Self.countCap)
+    }
+
+    /// The most requests one function's body is counted for (each part).
+    static let countCap = 50
+
+    /// `count(_:block:)` of a function's body, memoised; nothing while it is being counted (recursion).
+    mutating func count(function ref: FunctionRef) -> RequestCount {
+        if let known = counted[ref] { return known }
+        counted[ref] = RequestCount()
+        guard let body = graph.function(ref).body else { return RequestCount() }
+        let n = count(ref.file, block: body)
+        counted[ref] = n
+        return n
+    }
+
+    /// What the closure given to a closure property sends, memoised; one request when the
+    /// closure is not found (a function reference given instead).
+    mutating func count(closure witness: ClosureWitness) -> RequestCount {
+        let index = tree.swiftFiles[witness.file].index
+        guard let brace = BGTaskCompletionHandlers.tokenIndex(index, witness.location), index.tokens[brace].is("{"),
+            let block = index.innermostBlock(containing: brace + 1), index.blocks[block].open == brace
+        else { return RequestCount(once: 1) }
+        let key = [witness.file, block]
+        if let known = countedClosures[key] { return known }
+        countedClosures[key] = RequestCount()
+        let n = count(witness.file, block: block)
+        countedClosures[key] = n
+        return n.total == 0 ? RequestCount(once: 1) : n
+    }
+
+    /// The number of times the innermost loop around `call` runs, when its header states it:
+    /// `for _ in 0..<3`, `for _ in 1...3`, `while attempt < 3`, `while attempt <= 2`.
+    func loopBound(_ index: SwiftFileIndex, _ call: SwiftCall) -> Int? {
+        var b = call.block
+        while let k = b {
+            let block = index.blocks[k]
+            if block.kind == .function { return nil }
+            if block.kind.isLoop {
+                var start = block.open - 1
+                while start > 0 && start > block.open - 20 {
+                    let t = index.tokens[start]
+                    if t.kind == .keyword && (t.text == "for" || t.text == "while") { break }
+                    start -= 1
+                }
+                let header = Array(index.tokens[start..<block.open])
+                for (i, t) in header.enumerated() where i + 1 < header.count {
+                    guard let high = Int(header[i + 1].text.replacingOccurrences(of: "_", with: "")) else { continue }
+                    let low = i > 0 ? Int(header[i - 1].text) ?? 0 : 0
+                    switch t.text {
+                    case "..<": return max(1, high - low)
+                    case "...": return max(1, high - low + 1)
+                    case "<": return max(1, high)
+                    case "<=": return max(1, high + 1)
+                    default: continue
+                    }
+                }
+                return nil
+            }
+            b = block.parent
+        }
+        return nil
+    }
+}
