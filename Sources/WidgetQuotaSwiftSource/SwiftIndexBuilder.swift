@@ -68,6 +68,13 @@ struct SwiftIndexBuilder {
                 || t[k].isKeyword("init"))
     }
 
+    /// True for a keyword used as an argument label: `for` in `user(for: id)` or in
+    /// `func user(for id: String)`, which opens no loop.
+    func isArgumentLabel(_ k: Int) -> Bool {
+        guard k > 0, k + 1 < t.count, t[k - 1].is("(") || t[k - 1].is(",") else { return false }
+        return t[k + 1].is(":") || (t[k + 1].kind == .identifier && k + 2 < t.count && t[k + 2].is(":"))
+    }
+
     mutating func run() {
         var k = 0
         while k < t.count {
@@ -83,6 +90,8 @@ struct SwiftIndexBuilder {
             pending = nil
         }
         switch tok.kind {
+        case .keyword where isArgumentLabel(k):
+            break
         case .keyword:
             switch tok.text {
             case "struct", "class", "enum", "actor", "extension", "protocol":

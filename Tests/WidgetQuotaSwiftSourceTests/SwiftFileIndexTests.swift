@@ -236,6 +236,25 @@ import WidgetQuotaSwiftSource
         #expect(i.calls(named: "forEach").first?.callee == "items.forEach")
     }
 
+    /// `for` and `in` as argument labels open no loop: a `guard` whose condition calls
+    /// `user(for:)` keeps its `else`, and a parameter labelled `for` starts no `for` block.
+    @Test("keywords used as argument labels do not open blocks")
+    func keywordLabels() {
+        let source = """
+            func load(for id: String, in context: Context) {
+                guard let user = user(for: id), let name = lookUp(in: context) else { one(); return }
+                two(user, name)
+            }
+            """
+        let i = SwiftFileIndex(path: "k.swift", source: source)
+        func kind(_ name: String) -> SwiftBlockKind? {
+            i.calls(named: name).first.flatMap { $0.block }.map { i.blocks[$0].kind }
+        }
+        #expect(kind("one") == .guardElse)
+        #expect(kind("two") == .function)
+        #expect(!i.blocks.contains { $0.kind == .forLoop })
+    }
+
     @Test("a call chained on a call's result names its receiver")
     func receiver() throws {
         let i = SwiftFileIndex(path: "r.swift", source: "URLSession.shared.dataTask(with: request) { d, r, e in }.resume()")

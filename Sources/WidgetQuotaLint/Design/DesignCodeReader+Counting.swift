@@ -1,18 +1,23 @@
 import Foundation
 import WidgetQuotaSwiftSource
 
-/// Requests one fetch sends: those it sends once, and those it sends once per item of a list
-/// (a thumbnail per topic, arrivals per bookmark).
+/// Requests one fetch sends: those it sends once, those it sends once per item of a list (a
+/// thumbnail per topic, arrivals per bookmark), and those it sends only when a stored copy is
+/// missing (`if let cached = loadFromCache(…) { return cached }` before the request).
 struct RequestCount: Equatable {
     var once = 0
     var perItem = 0
+    var onMiss = 0
 
+    /// The requests sent on every fetch (a list counted once).
     var total: Int { once + perItem }
 
-    static func + (a: Self, b: Self) -> Self { Self(once: a.once + b.once, perItem: a.perItem + b.perItem) }
+    static func + (a: Self, b: Self) -> Self {
+        Self(once: a.once + b.once, perItem: a.perItem + b.perItem, onMiss: a.onMiss + b.onMiss)
+    }
 
     /// Each part at most `cap`.
-    func capped(_ cap: Int) -> Self { Self(once: min(once, cap), perItem: min(perItem, cap)) }
+    func capped(_ cap: Int) -> Self { Self(once: min(once, cap), perItem: min(perItem, cap), onMiss: min(onMiss, cap)) }
 }
 
 extension DesignCodeReader {
@@ -52,31 +57,97 @@ extension DesignCodeReader {
     /// one inside a loop over a collection (`for stop in stops`, `forEach`, a task group's
     /// `addTask` in a loop) is sent per item.
     mutating func count(_ f: Int, block: Int) -> RequestCount {
-        let index = tree.swiftFiles[f].index
         var total = RequestCount()
         for c in callsInside(f, block) {
-            guard let route = graph.request(call: c, inFile: f) else { continue }
-            let call = index.calls[c]
-            var one: RequestCount
-            switch route {
-            case .direct, .session, .library, .possiblyRemoteContents:
-                one = RequestCount(once: 1)
-            case .closure(let witness):
-                one = count(closure: witness)
-            case .through(let chosen, let byName, let candidates):
-                let sure = candidates.filter { graph.requesting[$0]?.byNameOnly == false }
-                one = (byName || sure.isEmpty ? [chosen] : sure).map { count(function: $0) }.max { $0.total < $1.total } ?? RequestCount()
-            }
-            if let bound = loopBound(index, call) {
-                attempts = max(attempts, bound)
-            } else if index.isInLoop(call)
-                || ["forEach", "map", "compactMap", "flatMap"].contains(where: { index.isInsideClosure(of: call, passedTo: $0) })
-            {
-                one = RequestCount(perItem: one.total)
-            }
-            total = total + one
+            if let one = count(call: c, inFile: f) { total = total + one }
         }
         return total.capped(Self.countCap)
+    }
+
+    /// What call `c` of file `f` sends, as `count(_:block:)` counts it; nil for a call that sends nothing.
+    mutating func count(call c: Int, inFile f: Int) -> RequestCount? {
+        let index = tree.swiftFiles[f].index
+        guard let route = graph.request(call: c, inFile: f) else { return nil }
+        let call = index.calls[c]
+        var one: RequestCount
+        switch route {
+        case .direct, .session, .library, .possiblyRemoteContents:
+            one = RequestCount(once: 1)
+        case .closure(let witness):
+            one = count(closure: witness)
+        case .through(let chosen, let byName, let candidates):
+            let sure = candidates.filter { graph.requesting[$0]?.byNameOnly == false }
+            one = (byName || sure.isEmpty ? [chosen] : sure).map { count(function: $0) }.max { $0.total < $1.total } ?? RequestCount()
+        }
+        if let bound = loopBound(index, call) {
+            attempts = max(attempts, bound)
+        } else if index.isInLoop(call)
+            || ["forEach", "map", "compactMap", "flatMap"].contains(where: { index.isInsideClosure(of: call, passedTo: $0) })
+        {
+            one = RequestCount(perItem: one.total, onMiss: one.onMiss)
+        }
+        if Self.isBehindCacheHit(index, call) { one = RequestCount(onMiss: one.total + one.onMiss) }
+        return one
+    }
+
+    /// True when `call` runs only when a stored copy is missing: before it, on its path, an `if`
+    /// (or `guard`) whose condition calls a function named for a cache (`loadFromCache`,
+    /// `cache.load`, `cachedHolidays`) returns from the function in its own block, and the
+    /// condition names no age (`isStale`, `ttl`, `expires`, a date, `shouldRefresh`): the
+    /// request then runs on a cache miss only.
+    /// NSCache's `object(forKey:)`, a memory cache a widget's new process starts without, is not one.
+    static func isBehindCacheHit(_ index: SwiftFileIndex, _ call: SwiftCall) -> Bool {
+        var body: Int?
+        var b = call.block
+        while let k = b {
+            if index.blocks[k].kind == .function {
+                body = k
+                break
+            }
+            b = index.blocks[k].parent
+        }
+        guard let body else { return false }
+        var k = body + 1
+        while k < index.blocks.count && index.blocks[k].open < call.token {
+            defer { k += 1 }
+            let branch = index.blocks[k]
+            guard branch.kind == .ifBranch || branch.kind == .guardElse, branch.close < call.token, let parent = branch.parent,
+                index.isBlock(call.block, inside: parent),
+                index.returns.contains(where: { $0.block == k }),
+                let keyword = conditionStart(index, branch)
+            else { continue }
+            let end = branch.kind == .guardElse ? branch.open - 1 : branch.open
+            let condition = index.text(keyword..<end).lowercased()
+            guard
+                !["stale", "expir", "ttl", "fresh", "valid", "maxage", "date", "interval", "elapsed", "should", "needs", "outdated"]
+                    .contains(where: condition.contains)
+            else { continue }
+            let namesCache = index.callIndices(between: keyword, and: end).contains { c in
+                let name = index.calls[c].name
+                return name != "object" && SourceVocabulary.camelWords(String(name)).contains { $0 == "cache" || $0 == "cached" }
+                    || index.calls[c].callee.split(separator: ".").dropLast().contains { $0.lowercased().hasSuffix("cache") }
+                        && name != "object"
+            }
+            if namesCache { return true }
+        }
+        return false
+    }
+
+    /// The `if` or `guard` keyword of a branch's condition.
+    static func conditionStart(_ index: SwiftFileIndex, _ branch: SwiftBlock) -> Int? {
+        var k = branch.open - 1
+        var depth = 0
+        while k >= 0 && k > branch.open - 80 {
+            let t = index.tokens[k]
+            if t.is(")") || t.is("]") || t.is("}") { depth += 1 }
+            if t.is("(") || t.is("[") || t.is("{") {
+                if depth == 0 { return nil }
+                depth -= 1
+            }
+            if depth == 0 && (t.isKeyword("if") || t.isKeyword("guard")) { return k }
+            k -= 1
+        }
+        return nil
     }
 
     /// The most requests one function's body is counted for (each part).

@@ -152,19 +152,29 @@ struct DesignCodeReader {
 
         // Fetch triggers.
         let timelineEntries = widgetTimelineEntries()
-        let widgetRequests = timelineEntries.filter { requests(in: $0) }
+        // A timeline whose requests all wait on a cache miss reads the store on a typical reload.
+        var widgetRequests = [Entry]()
+        for entry in timelineEntries where requests(in: entry) && count(entry.fileNumber, block: entry.block).total > 0 {
+            widgetRequests.append(entry)
+        }
         // A file compiled into the app as well may be there only for the app to call.
         let appTargets = Set(tree.targets.filter { $0.role == .app }.map(\.name))
         // A widget button's intent requests per tap, not per getTimeline.
         let performs = intents.performBodies
-        let widgetAnyRequest = tree.swiftFiles.indices.contains { f in
-            let file = tree.swiftFiles[f]
-            return file.role == .widgetExtension && file.targets.allSatisfy { !appTargets.contains($0) }
-                && file.index.calls.indices.contains { c in
-                    graph.requestInExtension(call: c, inFile: f) != nil
-                        && !(performs[f] ?? []).contains { file.index.isBlock(file.index.calls[c].block, inside: $0) }
-                        && !file.index.isPreviewCode(file.index.calls[c].block)
+        var widgetAnyRequest = false
+        for (f, file) in tree.swiftFiles.enumerated()
+        where !widgetAnyRequest && file.role == .widgetExtension && file.targets.allSatisfy({ !appTargets.contains($0) }) {
+            for c in file.index.calls.indices
+            where graph.requestInExtension(call: c, inFile: f) != nil
+                && !(performs[f] ?? []).contains(where: { file.index.isBlock(file.index.calls[c].block, inside: $0) })
+                && !file.index.isPreviewCode(file.index.calls[c].block)
+            {
+                // Not one that waits on a cache miss.
+                if (count(call: c, inFile: f)?.total ?? 1) > 0 {
+                    widgetAnyRequest = true
+                    break
                 }
+            }
         }
         let tapRequests = performs.contains { f, bodies in
             bodies.contains { body in callsInside(f, body).contains { graph.requestInExtension(call: $0, inFile: f) != nil } }

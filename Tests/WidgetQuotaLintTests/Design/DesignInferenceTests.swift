@@ -181,6 +181,40 @@ struct DesignInferenceTests {
         #expect(inference.assumedFields.contains("requestsPerFetch") == (size == nil))
     }
 
+    /// A request the widget sends only when its stored copy is missing (`if let cached =
+    /// loadFromCache(…) { return cached }` first, no age in the condition) does not run on a
+    /// typical reload: the widget reads the store. With an age in the condition it is a TTL,
+    /// and the widget fetches when the copy is stale.
+    @Test("a request behind a cache hit's return is not a fetch on every getTimeline", arguments: ["", ", !cached.isStale"])
+    func cacheMissOnly(ageCheck: String) throws {
+        let tmp = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: tmp.path + "/Widget", withIntermediateDirectories: true)
+        try """
+        import WidgetKit
+        struct Holidays { var names: [String]; var isStale: Bool }
+        enum HolidayStore {
+            static func loadFromCache(_ year: Int) -> Holidays? { nil }
+            static func load(_ year: Int) async throws -> Holidays {
+                if let cached = loadFromCache(year)\(ageCheck) {
+                    return cached
+                }
+                let (data, _) = try await URLSession.shared.data(from: URL(string: "https://api.example.com/holidays/\\(year)")!)
+                return Holidays(names: [String(decoding: data, as: UTF8.self)], isStale: false)
+            }
+        }
+        struct Provider: TimelineProvider {
+            func getTimeline(in context: Context, completion: @escaping (Timeline<Entry>) -> Void) {
+                Task {
+                    let holidays = try await HolidayStore.load(2026)
+                    completion(Timeline(entries: [Entry(date: Date(), names: holidays.names)], policy: .after(Date().addingTimeInterval(3600))))
+                }
+            }
+        }
+        """.write(toFile: tmp.path + "/Widget/Provider.swift", atomically: true, encoding: .utf8)
+        let inference = try #require(DesignReader.read(try AppSourceTree.load(paths: [tmp.path]), name: "w"))
+        #expect(inference.design.fetchTriggers.contains(.getTimeline) == !ageCheck.isEmpty, "\(inference.sentence)")
+    }
+
     @Test("fields the code does not show are listed as assumed; a tree that sends no request has no design")
     func assumed() throws {
         let tmp = try TemporaryDirectory()
