@@ -56,7 +56,8 @@ struct CallResolver {
             let declared = tree.swiftFiles[ref.file].index.functions[ref.function].labels
             return call.trailingClosure == nil ? declared == labels : Array(declared.dropLast()) == labels
         }
-        let fitting = exact.isEmpty ? fits : exact
+        // Overloads with the same labels, told apart by the arguments' stated types.
+        let fitting = ArgumentTypes.filter(call, in: index, candidates: exact.isEmpty ? fits : exact, tree: tree)
         if SourceVocabulary.sessionMethods.contains(name), let session = sessionType(of: call, in: index, file: f) {
             var target = CallTarget.none
             target.session = session

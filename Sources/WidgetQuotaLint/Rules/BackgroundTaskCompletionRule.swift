@@ -34,7 +34,24 @@ package struct BackgroundTaskCompletionRule: LintRule {
             let setsExpiration = regions.contains { r in
                 expirations[r.file].contains { indexOf(r).isBlock($0.block, inside: r.block) }
             }
-            let completions = regions.map { r in context.calls(inFile: r.file, inside: r.block).filter { $0.name == "setTaskCompleted" } }
+            // Where each region completes the task: `setTaskCompleted`, or a call of the callback
+            // that wraps it (`completion(…)`, `completion?(…)`), as token and block.
+            let completions = regions.indices.map { r -> [(token: Int, block: Int?)] in
+                let index = indexOf(regions[r])
+                var done = context.calls(inFile: regions[r].file, inside: regions[r].block).filter { $0.name == "setTaskCompleted" }
+                    .map { (token: $0.token, block: $0.block) }
+                if let callback = handler.callbacks[r] {
+                    let t = index.tokens
+                    let block = index.blocks[regions[r].block]
+                    for k in block.open..<min(block.close, t.count - 2)
+                    where t[k].text == callback && !(k > 0 && t[k - 1].is("."))
+                        && (t[k + 1].is("(") || (t[k + 1].is("?") && t[k + 2].is("(")))
+                    {
+                        done.append((k, index.innermostBlock(containing: k)))
+                    }
+                }
+                return done
+            }
             if !setsExpiration {
                 findings.append(
                     finding(
@@ -128,6 +145,40 @@ package struct BackgroundTaskCompletionRule: LintRule {
                     """
                 ]),
             LintRuleExample(
+                "the task cast in a guard and handed on; completed through a completion handler that wraps setTaskCompleted",
+                files: [
+                    "App/Sync.swift": """
+                    import BackgroundTasks
+                    final class Sync {
+                        func registerTask() {
+                            BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.sync", using: nil) { [weak self] task in
+                                guard let refreshTask = task as? BGAppRefreshTask else {
+                                    task.setTaskCompleted(success: false)
+                                    return
+                                }
+                                self?.handle(refreshTask)
+                            }
+                        }
+                        private func handle(_ task: BGAppRefreshTask) {
+                            task.expirationHandler = { task.setTaskCompleted(success: false) }
+                            refresh(completion: { ok in task.setTaskCompleted(success: ok) })
+                        }
+                        private func refresh(completion: ((Bool) -> Void)?) {
+                            load { data in self.store(data, completion: completion) }
+                        }
+                        private func store(_ data: Data?, completion: ((Bool) -> Void)?) {
+                            guard let data else {
+                                completion?(false)
+                                return
+                            }
+                            print(data.count)
+                            completion?(true)
+                        }
+                        private func load(_ done: @escaping (Data?) -> Void) { done(nil) }
+                    }
+                    """
+                ]),
+            LintRuleExample(
                 "no expirationHandler, and a guard that returns without completing",
                 files: app(
                     """
@@ -196,6 +247,10 @@ enum BGTaskCompletionHandlers {
         var identifier: String
         /// The launch closure first, then the functions the task is handed to.
         var regions: [Region]
+        /// For each region, the name whose call completes the task there: a completion handler
+        /// the task's `setTaskCompleted` was wrapped in (`refresh(completion: { r in
+        /// task.setTaskCompleted(success: r) })`), or nil.
+        var callbacks: [String?] = []
     }
 
     /// True when a `register(forTaskWithIdentifier:…)` call passes on its enclosing function's
@@ -231,13 +286,16 @@ enum BGTaskCompletionHandlers {
                 let identifier = index.appGroupRuleString(call.arguments[0].tokens, tree: tree).map { "`\($0)`" } ?? written
                 var regions = [Region]()
                 var taskNames = [String]()
+                var callbacks = [String?]()
                 if let closure = call.trailingClosure ?? launchClosure(call, index) {
                     regions.append(Region(file: f, block: closure))
                     taskNames.append(closureParameter(index, closure) ?? "$0")
+                    callbacks.append(nil)
                 } else if let name = call.arguments.first(where: { $0.label == "launchHandler" }).flatMap({ lastName(index, $0.tokens) }) {
                     for (g, body, params) in context.functions(named: name) {
                         regions.append(Region(file: g, block: body))
                         taskNames.append(params.first ?? "task")
+                        callbacks.append(nil)
                     }
                 }
                 // Follow the task into the functions it is passed to.
@@ -245,26 +303,55 @@ enum BGTaskCompletionHandlers {
                 while k < regions.count && regions.count < 8 {
                     let r = regions[k]
                     let rIndex = tree.swiftFiles[r.file].index
-                    let task = taskNames[k]
+                    let names = castNames(rIndex, r.block, of: taskNames[k])
+                    let callback = callbacks[k]
                     k += 1
                     for c in context.calls(inFile: r.file, inside: r.block) {
                         guard
                             let position = c.arguments.firstIndex(where: { a in
-                                a.tokens.contains { rIndex.tokens[$0].text == task && !rIndex.tokens[$0].inInterpolation }
+                                a.tokens.contains { names.contains(rIndex.tokens[$0].text) && !rIndex.tokens[$0].inInterpolation }
                             })
                         else { continue }
-                        if c.name == "setTaskCompleted" || c.callee.hasPrefix(task + ".") { continue }
+                        if c.name == "setTaskCompleted" || names.contains(where: { c.callee.hasPrefix($0 + ".") }) { continue }
+                        // A closure that completes the task, or a callback handed on, makes the
+                        // parameter it is given to a callback that completes it.
+                        let argument = c.arguments[position].tokens
+                        let wraps =
+                            rIndex.tokens[argument.lowerBound].is("{")
+                            && rIndex.callIndices(between: argument.lowerBound, and: argument.upperBound).contains {
+                                rIndex.calls[$0].name == "setTaskCompleted"
+                            }
+                        let handsOn = callback != nil && argument.count == 1 && rIndex.tokens[argument.lowerBound].text == callback
                         for (g, body, params) in context.functions(calledBy: c, inFile: r.file)
                         where !regions.contains(Region(file: g, block: body)) {
+                            let parameter = position < params.count ? params[position] : "task"
                             regions.append(Region(file: g, block: body))
-                            taskNames.append(position < params.count ? params[position] : "task")
+                            taskNames.append(parameter)
+                            callbacks.append(wraps || handsOn ? parameter : nil)
                         }
                     }
                 }
-                out.append(Handler(file: f, register: call, identifier: identifier, regions: regions))
+                out.append(Handler(file: f, register: call, identifier: identifier, regions: regions, callbacks: callbacks))
             }
         }
         return out
+    }
+
+    /// `task` and the names the block binds to it cast (`guard let refresh = task as? BGAppRefreshTask`).
+    static func castNames(_ index: SwiftFileIndex, _ block: Int, of task: String) -> Set<String> {
+        let t = index.tokens
+        var names: Set<String> = [task]
+        let close = min(index.blocks[block].close, t.count)
+        var k = index.blocks[block].open
+        while k + 4 < close {
+            if t[k].isKeyword("let") || t[k].isKeyword("var"), t[k + 1].kind == .identifier, t[k + 2].is("="), t[k + 3].text == task,
+                t[k + 4].isKeyword("as") || t[k + 4].text.hasPrefix("as")
+            {
+                names.insert(t[k + 1].text)
+            }
+            k += 1
+        }
+        return names
     }
 
     /// The block of a `launchHandler: { … }` argument.

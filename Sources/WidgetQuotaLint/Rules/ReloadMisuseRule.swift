@@ -10,11 +10,12 @@ import WidgetQuotaSwiftSource
 /// to `onChange(of: scenePhase)`, to `onReceive`/`addObserver` with a `didBecomeActive` or
 /// `willEnterForeground` notification, or the body of `sceneDidBecomeActive`,
 /// `applicationDidBecomeActive`, `sceneWillEnterForeground`, `applicationWillEnterForeground` —
-/// with no request (`CallGraph`) before it in that handler. A second reload
-/// call after a request in the same function is a finding too.
+/// with no request (`CallGraph`) before it in that handler; a reload a foreground handler
+/// reaches through the functions it calls, three calls deep, with no request before it on the
+/// way, too. A second reload call after a request in the same function is a finding as well.
 ///
-/// Blind spots: a reload in a function the `catch` or the handler calls, "success" judged by
-/// order only (a reload after `try? fetch()` counts as after a fetch).
+/// Blind spots: a reload in a function the `catch` calls, "success" judged by order only (a
+/// reload after `try? fetch()` counts as after a fetch).
 package struct ReloadMisuseRule: LintRule {
     package static let description = LintRuleDescription(
         .reloadMisuse, title: "Reload timelines once, after a successful fetch", severity: .warning,
@@ -81,7 +82,69 @@ package struct ReloadMisuseRule: LintRule {
                 }
             }
         }
+        findings += foregroundReloadsThroughCalls(source, reported: Set(findings.map(\.location)))
         return findings
+    }
+
+    /// Reloads a foreground handler reaches through the functions it calls (a delegate's
+    /// `appDidBecomeActive()`, a model's `refreshWidgets()`), three calls deep, with no request
+    /// before them on the way: a finding at the reload, naming the handler and the call.
+    func foregroundReloadsThroughCalls(_ source: LintSource, reported: Set<Finding.Location>) -> [Finding] {
+        let tree = source.tree
+        let context = source.refresh
+        var findings = [Finding]()
+        var seen = reported
+        for (f, file) in tree.swiftFiles.enumerated() where file.role != .widgetExtension {
+            let index = file.index
+            var handlers = [(block: Int, name: String)]()
+            for function in index.functions where Self.foregroundFunctions.contains(function.name) {
+                if let body = function.body { handlers.append((body, "`\(function.name)`")) }
+            }
+            for call in index.calls {
+                guard let closure = call.trailingClosure ?? index.closureArgument(of: call).flatMap({ b in index.blocks.firstIndex(of: b) })
+                else { continue }
+                let text = call.arguments.map { index.text($0.tokens) }.joined(separator: " ")
+                if call.name == "onChange" && text.contains("scenePhase") {
+                    handlers.append((closure, "`onChange(of: scenePhase)`"))
+                } else if ["onReceive", "addObserver", "publisher"].contains(String(call.name))
+                    && (text.contains("didBecomeActive") || text.contains("willEnterForeground"))
+                {
+                    handlers.append((closure, "`\(call.name)` of a foreground notification"))
+                }
+            }
+            for handler in handlers {
+                for call in context.calls(inFile: f, inside: handler.block) {
+                    if context.isRequest(call, inFile: f) { break }
+                    for (g, body, _) in context.functions(calledBy: call, inFile: f) {
+                        guard let reload = Self.reloadBeforeRequest(context, file: g, block: body, depth: 0) else { continue }
+                        let path = tree.swiftFiles[reload.file].path
+                        let location = Finding.Location(file: path, line: reload.call.location.line, column: reload.call.location.column)
+                        guard seen.insert(location).inserted else { continue }
+                        findings.append(
+                            finding(
+                                path, reload.call.location,
+                                "`\(reload.call.name)` on every foreground (\(handler.name), through `\(call.callee)` in \(file.path):\(call.location.line)) "
+                                    + "with no fetch before it: a reload per app launch, nothing new",
+                                fix: "Reload only after a fetch that wrote new data to the cache"))
+                    }
+                }
+            }
+        }
+        return findings
+    }
+
+    /// The first reload a block runs (itself or through the functions it calls, three calls
+    /// deep) before any request; nil when a request comes first or there is none.
+    static func reloadBeforeRequest(_ context: RefreshRulesIndex, file: Int, block: Int, depth: Int) -> (file: Int, call: SwiftCall)? {
+        for call in context.calls(inFile: file, inside: block) {
+            if SourceVocabulary.reloadCalls.contains(String(call.name)) { return (file, call) }
+            if context.isRequest(call, inFile: file) { return nil }
+            guard depth < 2 else { continue }
+            for (g, body, _) in context.functions(calledBy: call, inFile: file) where body != block || g != file {
+                if let found = reloadBeforeRequest(context, file: g, block: body, depth: depth + 1) { return found }
+            }
+        }
+        return nil
     }
 
     /// The foreground handler around `call`: its block and how it is named in the message.
@@ -168,6 +231,38 @@ package struct ReloadMisuseRule: LintRule {
                         }
                     }
                     """
+                ]),
+            LintRuleExample(
+                "a reload on every foreground reached through a delegate; one after a fetch through a model is fine",
+                files: [
+                    "App/SceneDelegate.swift": """
+                    import UIKit
+                    protocol ActivityDelegate: AnyObject { func appDidBecomeActive() }
+                    final class SceneDelegate: UIResponder, UIWindowSceneDelegate {
+                        weak var delegate: ActivityDelegate?
+                        let model = QuotesModel()
+                        func sceneDidBecomeActive(_ scene: UIScene) {
+                            delegate?.appDidBecomeActive()
+                        }
+                        func sceneWillEnterForeground(_ scene: UIScene) {
+                            Task { await model.refresh() }
+                        }
+                    }
+                    """,
+                    "App/WidgetRefresher.swift": """
+                    import WidgetKit
+                    final class WidgetRefresher: ActivityDelegate {
+                        func appDidBecomeActive() {
+                            WidgetCenter.shared.↓reloadAllTimelines()
+                        }
+                    }
+                    final class QuotesModel {
+                        func refresh() async {
+                            _ = try? await URLSession.shared.data(from: URL(string: "https://api.example.com/quotes")!)
+                            WidgetCenter.shared.reloadAllTimelines()
+                        }
+                    }
+                    """,
                 ]),
             LintRuleExample(
                 "reload calls in comments and strings are not calls",

@@ -385,6 +385,31 @@ package struct WidgetNetworkCallRule: LintRule {
                     """,
                 ]),
             LintRuleExample(
+                "overloads with the same labels told apart by their arguments' types: a key reads defaults, a URL fetches",
+                files: [
+                    "Widget/Provider.swift": """
+                    import WidgetKit
+                    struct Provider: TimelineProvider {
+                        let store: Store
+                        func getTimeline(in context: Context, completion: @escaping (Timeline<Entry>) -> Void) {
+                            let cached = store.load("quote")
+                            let count = store.count(3)
+                            Task { _ = try? await store.↓load(URL(string: "https://api.example.com/quote")!) }
+                            completion(Timeline(entries: [Entry(date: .now, text: cached + "\\(count)")], policy: .never))
+                        }
+                    }
+                    """,
+                    "Shared/Store.swift": """
+                    import Foundation
+                    struct Store {
+                        func load(_ key: String) -> String { UserDefaults(suiteName: "group.x")?.string(forKey: key) ?? "" }
+                        func load(_ url: URL) async throws -> Data { try await URLSession.shared.data(from: url).0 }
+                        func count(_ limit: Int) -> Int { limit }
+                        func count(_ feed: String) async throws -> Int { try await URLSession.shared.data(from: URL(string: feed)!).0.count }
+                    }
+                    """,
+                ]),
+            LintRuleExample(
                 "the app fetches; the extension holds no request",
                 files: [
                     "Widget/Info.plist": AppGroupMismatchRule.widgetInfo,
