@@ -110,6 +110,10 @@ public struct Design: Codable, Sendable, Equatable {
     /// (`population.interactiveTapsPerDay`) reloads the tapped instance at once, outside the
     /// reload budget, and its getTimeline runs as any other.
     public var interactive = false
+    /// Requests each tap's App Intent sends itself in `perform()` (a to-do toggle that tells the
+    /// server), before the tap's reload; 0 when `perform()` only writes local state. Counted only
+    /// with `interactive`.
+    public var requestsPerTap = 0
 
     /// A design named `name`, every other field its default (fetch on every getTimeline, `.never`).
     public init(name: String) { self.name = name }
@@ -124,7 +128,7 @@ public struct Design: Codable, Sendable, Equatable {
         case name, summary, source, fetchTriggers, cacheTTLMinutes, reloadPolicy, timelineEntries
         case entrySpacingMinutes, reloadCalls, requestsPerFetch, backgroundIntervalHours, retry
         case alignToWallClockMinutes, jitterSeconds, pushes, backend, policyFollowsHours, requestPerKey
-        case interactive
+        case interactive, requestsPerTap
     }
 
     public init(from decoder: Decoder) throws {
@@ -156,6 +160,7 @@ public struct Design: Codable, Sendable, Equatable {
         policyFollowsHours = try c.value(.policyFollowsHours, or: base.policyFollowsHours)
         requestPerKey = try c.value(.requestPerKey, or: base.requestPerKey)
         interactive = try c.value(.interactive, or: base.interactive)
+        requestsPerTap = try c.value(.requestsPerTap, or: base.requestsPerTap)
         // A preset changed by the file no longer is what its one-line summary says.
         if let preset = DesignPresets.named(name), !c.contains(.summary) {
             let changed = differences(from: preset)
@@ -184,6 +189,7 @@ public struct Design: Codable, Sendable, Equatable {
             ("policyFollowsHours", policyFollowsHours != other.policyFollowsHours),
             ("requestPerKey", requestPerKey != other.requestPerKey),
             ("interactive", interactive != other.interactive),
+            ("requestsPerTap", requestsPerTap != other.requestsPerTap),
         ]
         return fields.filter(\.1).map(\.0)
     }
@@ -209,6 +215,7 @@ public struct Design: Codable, Sendable, Equatable {
         if policyFollowsHours { try c.encode(policyFollowsHours, forKey: .policyFollowsHours) }
         if requestPerKey { try c.encode(requestPerKey, forKey: .requestPerKey) }
         if interactive { try c.encode(interactive, forKey: .interactive) }
+        if requestsPerTap != 0 { try c.encode(requestsPerTap, forKey: .requestsPerTap) }
     }
 }
 

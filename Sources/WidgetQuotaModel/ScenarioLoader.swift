@@ -96,6 +96,7 @@ public enum ScenarioLoader {
         backend.policyFollowsHours = true
         backend.requestPerKey = true
         backend.interactive = true
+        backend.requestsPerTap = 1
         s.designs = [backend]
         s.calendar.dayKinds = [DayKind(name: "", weekdays: [.monday], factors: DayFactors(startHourUTC: 0, hours: 1))]
         s.calendar.events = [CalendarEvent(name: "", day: 1, factors: DayFactors(startHourUTC: 0, hours: 1))]

@@ -296,6 +296,9 @@ package enum ScenarioValidator {
         v.check(
             d.requestsPerFetch >= 1 && d.requestsPerFetch <= 100, field + ".requestsPerFetch",
             "must be between 1 and 100, got \(d.requestsPerFetch)")
+        v.check(
+            d.requestsPerTap >= 0 && d.requestsPerTap <= 100, field + ".requestsPerTap",
+            "must be between 0 and 100, got \(d.requestsPerTap)")
         if let hours = d.backgroundIntervalHours {
             v.number(
                 hours, field + ".backgroundIntervalHours", 1.0 / 60...168, note: "must be between 1 minute (0.0167 h) and 168 hours")

@@ -88,6 +88,25 @@ import WidgetQuotaTestSupport
         }
     }
 
+    /// A tap's intent that tells the server (`requestsPerTap`) sends its requests before the
+    /// tap's reload: a `.never` widget that fetches in getTimeline sends 1 + k requests a tap.
+    @Test("a tap's intent sends its own requests before the reload", arguments: [0, 2])
+    func tapsSendTheIntentsRequests(requestsPerTap: Int) {
+        var d = Self.neverDirect
+        d.interactive = true
+        d.requestsPerTap = requestsPerTap
+        let r = Self.probe(
+            Self.quiet(d) {
+                $0.population.interactiveTapsPerDay = 1
+                $0.platform.reloadBudgetMin = 0
+                $0.platform.reloadBudgetMax = 0
+                $0.api.failureProbability = 0
+            })
+        let perTap = Double(1 + requestsPerTap)
+        let margin = StandardError.bound * perTap * StandardError.ofPoissonRate(1, units: Double(Self.users * Self.days))
+        #expect(abs(r.requestsPerUserDay - perTap) < margin, "\(r.requestsPerUserDay) requests a day for a tap a day")
+    }
+
     /// With every request hanging until its timeout, a 60-second timeout outlasts the 29-second
     /// slice and expires every background task; a 10-second one fails inside it.
     @Test("a request hanging past the slice expires the background task") func hangingRequestsExpireTheTask() {

@@ -31,6 +31,14 @@ import WidgetQuotaTestSupport
         let outage: @Sendable (inout Scenario) -> Void = { s in
             s.api.outages = [Outage(day: 3, startHourUTC: 15, durationHours: 3, errorRate: 0.95)]
         }
+        // Interactive widgets whose intents tell the server on every tap.
+        var tapping = DesignPresets.direct
+        tapping.interactive = true
+        tapping.requestsPerTap = 2
+        var tappingCache = DesignPresets.cacheBGTask
+        tappingCache.interactive = true
+        tappingCache.requestsPerTap = 1
+        let taps: @Sendable (inout Scenario) -> Void = { s in s.population.interactiveTapsPerDay = 3 }
         let smallBudget: @Sendable (inout Scenario) -> Void = { s in
             s.platform.reloadBudgetMin = 10
             s.platform.reloadBudgetMax = 20
@@ -62,6 +70,8 @@ import WidgetQuotaTestSupport
             Case(name: "aligned with retries, outages", design: retrying, scenario: outage),
             Case(name: "7-min period, odd phase, 17-min policy", design: AlignedPolicyTests.oddlyAligned) { _ in },
             Case(name: "policy longer than the period", design: AlignedPolicyTests.longerThanPeriod) { _ in },
+            Case(name: "interactive, two requests a tap", design: tapping, scenario: taps),
+            Case(name: "interactive cache reader, a request a tap", design: tappingCache, scenario: taps),
             Case(name: "aligned, no foreground exemption, small budget", design: DesignPresets.pollJittered) { s in
                 smallBudget(&s)
                 s.platform.foregroundReloadsExempt = false

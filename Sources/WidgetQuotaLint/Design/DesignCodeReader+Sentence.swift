@@ -17,7 +17,8 @@ extension DesignCodeReader {
         if d.fetchTriggers.contains(.appForeground) { appTriggers.append("on open") }
         if d.fetchTriggers.contains(.backgroundTask) { appTriggers.append("in a background task") }
         if d.fetchTriggers.contains(.push) { appTriggers.append("on a push") }
-        let taps = d.interactive ? "; a tap on its buttons sends a request and reloads it" : ""
+        let sent = d.requestsPerTap > 1 ? "sends \(d.requestsPerTap) requests" : "sends a request"
+        let taps = d.interactive ? "; a tap on its buttons \(sent) and reloads it" : ""
         if d.fetchTriggers.contains(.getTimeline) {
             var text = "the widget calls the API itself on every getTimeline and \(reload)"
             if let ttl = d.cacheTTLMinutes { text += " (\(Design.duration(minutes: ttl)) cache)" }

@@ -176,9 +176,15 @@ struct DesignCodeReader {
                 }
             }
         }
-        let tapRequests = performs.contains { f, bodies in
-            bodies.contains { body in callsInside(f, body).contains { graph.requestInExtension(call: $0, inFile: f) != nil } }
+        // Requests a tap's intent sends in `perform()`: the most of any intent's.
+        var requestsPerTap = 0
+        let fetchAttempts = attempts
+        for (f, bodies) in performs.sorted(by: { $0.key < $1.key }) {
+            for body in bodies where callsInside(f, body).contains(where: { graph.requestInExtension(call: $0, inFile: f) != nil }) {
+                requestsPerTap = max(requestsPerTap, max(1, count(f, block: body).total))
+            }
         }
+        attempts = fetchAttempts  // a retry loop in an intent is not the fetch's
         let foregroundBlocks = foregroundEntries()
         let foreground = foregroundBlocks.filter { requests(in: $0) }
         let background = backgroundEntries().filter { requests(in: $0) }
@@ -202,8 +208,11 @@ struct DesignCodeReader {
             design.fetchTriggers = triggers
         }
 
-        // A tap on the widget's buttons reloads it (and runs a request in the intent).
-        if tapRequests { design.interactive = true }
+        // A tap on the widget's buttons reloads it, after the requests its intent sends.
+        if requestsPerTap > 0 {
+            design.interactive = true
+            design.requestsPerTap = requestsPerTap
+        }
 
         // Cache TTL: a widget that fetches in getTimeline without looking at a TTL or a
         // staleness flag fetches every time, whatever the app's cache does.

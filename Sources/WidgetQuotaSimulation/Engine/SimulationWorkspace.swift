@@ -74,6 +74,8 @@ package struct SimulationConstants: Sendable {
     let policyLatenessSeconds: Double
     /// Taps on the widget's buttons reload the tapped instance (`Design.interactive`).
     let interactive: Bool
+    /// Requests each tap's intent sends (`Design.requestsPerTap`; 0 unless `interactive`).
+    let requestsPerTap: Int
     let reloadCalls: Design.ReloadCalls
 
     // API.
@@ -170,6 +172,7 @@ package struct SimulationConstants: Sendable {
         jitterSeconds = d.jitterSeconds
         policyLatenessSeconds = max(m.parameters.policyLatenessMinutes, 0) * .secondsPerMinute
         interactive = d.interactive
+        requestsPerTap = d.interactive ? d.requestsPerTap : 0
         reloadCalls = d.reloadCalls
 
         let api = s.api

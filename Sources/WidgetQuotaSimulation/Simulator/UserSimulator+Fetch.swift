@@ -4,6 +4,30 @@ import WidgetQuotaSupport
 
 /// Fetches and their requests: the cache, failures and outages, retries, and the per-minute count.
 extension UserSimulator {
+    /// Sends the requests a tap's App Intent makes in `perform()` (`Design.requestsPerTap`), from
+    /// the extension, before the tap's reload; each is recorded at the tap's time, and the first
+    /// failure ends them. They change nothing the widget shows: its reload's getTimeline does.
+    /// Both widget paths call it at the same point, so they draw the same outcomes.
+    @inline(__always) mutating func tapRequests(at t: Double, instance: Int) {
+        guard constants.requestsPerTap > 0 else { return }
+        let isCounted = counted(t)
+        for _ in 0..<constants.requestsPerTap {
+            let failed = random.apiOutcome.bernoulli(threshold: failureThreshold(atLocal: t))
+            let duration = failed ? failedRequestSeconds() : constants.successSeconds
+            if isCounted {
+                tally.requests &+= 1
+                monthRequests &+= 1
+                tally.extensionRequests &+= 1
+                tally.failedRequests &+= Int64(failed ? 1 : 0)
+            }
+            if let buckets = collected.buckets { countInMinute(sentAtUTC: utc(t), buckets) }
+            observer.record(
+                .apiRequest(actor: .widgetExtension, success: !failed, durationSeconds: duration, instance: instance), local: t,
+                utc: utc(t))
+            if failed { break }
+        }
+    }
+
     /// Sends the requests of one fetch; returns true when the content was refreshed.
     /// `instance`: the widget instance whose getTimeline fetches (for the trace only).
     @inline(__always) mutating func fetch(at t: Double, actor: RequestActor, instance: Int? = nil) -> Bool {

@@ -96,6 +96,7 @@ extension UserSimulator {
                     policy = .infinity
                 } else {
                     guard constants.interactive else { continue }
+                    tapRequests(at: t, instance: 0)
                     origin = .tap
                     exempt = true
                 }

@@ -299,6 +299,7 @@ package struct UserSimulator<Observer: SimulationObserver> {
                 } else {
                     if kind == .tap && !constants.interactive { continue }
                     let instance = instances == 1 ? 0 : Int(random.instance.next() % UInt64(instances))
+                    if kind == .tap { tapRequests(at: t, instance: instance) }
                     getTimeline(instance, at: t, origin: kind == .tap ? .tap : .system)
                 }
                 // The policy reload or a retry may have moved.
