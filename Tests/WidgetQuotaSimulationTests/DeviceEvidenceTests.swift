@@ -68,32 +68,15 @@ import WidgetQuotaTestSupport
         #expect(rate(Self.neverDirect, stacked: true) == 0)
     }
 
-    /// A tap reloads the tapped instance at once, spending no budget: a widget that fetches in
-    /// getTimeline sends one request per tap; the same widget without buttons, none.
-    @Test("a tap reloads an interactive widget outside the budget", arguments: [false, true])
-    func tapsReloadInteractiveWidgets(interactive: Bool) {
+    /// A tap reloads the tapped instance at once, spending no budget, after the requests its
+    /// intent sends itself (`requestsPerTap`): a `.never` widget that fetches in getTimeline
+    /// sends 1 + k requests a tap; the same widget without buttons, none.
+    @Test(
+        "a tap reloads an interactive widget outside the budget, after its intent's requests",
+        arguments: [(false, 0), (true, 0), (true, 2)])
+    func tapsReloadInteractiveWidgets(interactive: Bool, requestsPerTap: Int) {
         var d = Self.neverDirect
         d.interactive = interactive
-        let r = Self.probe(
-            Self.quiet(d) {
-                $0.population.interactiveTapsPerDay = 1
-                $0.platform.reloadBudgetMin = 0
-                $0.platform.reloadBudgetMax = 0
-            })
-        if interactive {
-            let margin = StandardError.bound * StandardError.ofPoissonRate(1, units: Double(Self.users * Self.days))
-            #expect(abs(r.requestsPerUserDay - 1) < margin, "\(r.requestsPerUserDay) requests a day for a tap a day")
-        } else {
-            #expect(r.requestsPerUserDay == 0)
-        }
-    }
-
-    /// A tap's intent that tells the server (`requestsPerTap`) sends its requests before the
-    /// tap's reload: a `.never` widget that fetches in getTimeline sends 1 + k requests a tap.
-    @Test("a tap's intent sends its own requests before the reload", arguments: [0, 2])
-    func tapsSendTheIntentsRequests(requestsPerTap: Int) {
-        var d = Self.neverDirect
-        d.interactive = true
         d.requestsPerTap = requestsPerTap
         let r = Self.probe(
             Self.quiet(d) {
@@ -102,6 +85,10 @@ import WidgetQuotaTestSupport
                 $0.platform.reloadBudgetMax = 0
                 $0.api.failureProbability = 0
             })
+        guard interactive else {
+            #expect(r.requestsPerUserDay == 0)
+            return
+        }
         let perTap = Double(1 + requestsPerTap)
         let margin = StandardError.bound * perTap * StandardError.ofPoissonRate(1, units: Double(Self.users * Self.days))
         #expect(abs(r.requestsPerUserDay - perTap) < margin, "\(r.requestsPerUserDay) requests a day for a tap a day")
