@@ -102,9 +102,8 @@ package struct SwiftCall: Sendable, Equatable {
     package var name: Substring {
         // The text after the last dot, without splitting the whole path (rules ask this of every call).
         // By UTF-8 code unit: a dot is one byte, and this avoids grapheme breaking.
-        if let dot = callee.utf8.lastIndex(of: UInt8(ascii: ".")), callee.utf8.index(after: dot) < callee.endIndex {
-            return callee[callee.utf8.index(after: dot)...]
-        }
+        guard let dot = callee.utf8.lastIndex(of: UInt8(ascii: ".")) else { return Substring(callee) }
+        if callee.utf8.index(after: dot) < callee.endIndex { return callee[callee.utf8.index(after: dot)...] }
         return callee.split(separator: ".").last ?? Substring(callee)
     }
     /// Argument labels with `_` for none: `["for", "delegate"]`.
