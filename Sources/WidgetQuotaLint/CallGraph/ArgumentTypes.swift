@@ -53,7 +53,9 @@ enum ArgumentTypes {
         if range.count == 1 {
             switch t[first].kind {
             case .string: return "String"
-            case .number: return t[first].text.contains(".") || t[first].text.lowercased().contains("e") ? "decimal" : "number"
+            case .number:
+                let text = t[first].text.lowercased()
+                return !text.hasPrefix("0x") && (text.contains(".") || text.contains("e")) ? "decimal" : "number"
             default: return t[first].isKeyword("true") || t[first].isKeyword("false") ? "Bool" : nil
             }
         }

@@ -31,17 +31,29 @@ extension DesignCodeReader {
             fansOut = true
             return n.total
         }
-        return n.once + n.perItem * items
+        return min(n.once + n.perItem * items, Self.countCap)
     }
 
-    /// The largest list size the entry's code states: `prefix(n)`/`suffix(n)` of a constant.
+    /// The largest list size the entry's code states: `prefix(n)`/`suffix(n)` of a constant,
+    /// bound to a `let` or `var` of a list (`let topics = Array(all.prefix(6))`, not
+    /// `String(title.prefix(40))`) that the entry uses afterwards.
     func listSize(_ entry: Entry) -> Int? {
         let index = tree.swiftFiles[entry.fileNumber].index
+        let t = index.tokens
+        let close = index.blocks[entry.block].close
         let sizes = callsInside(entry.fileNumber, entry.block).compactMap { c -> Int? in
             let call = index.calls[c]
             guard call.name == "prefix" || call.name == "suffix", call.arguments.count == 1, call.arguments[0].label == nil,
                 let n = index.numericValue(call.arguments[0].tokens), n >= 1, n <= Double(Self.countCap)
             else { return nil }
+            // The statement's `let name =` / `var name =`, on the call's line.
+            var k = call.token - 1
+            while k > 2 && t[k].location.line == call.location.line && !(t[k].is("=") && t[k - 1].kind == .identifier) { k -= 1 }
+            guard k > 2, t[k].is("="), t[k - 2].isKeyword("let") || t[k - 2].isKeyword("var"),
+                !["String", "Substring"].contains(t[k + 1].text)
+            else { return nil }
+            let name = t[k - 1].text
+            guard (call.token..<close).contains(where: { t[$0].text == name && t[$0].kind == .identifier }) else { return nil }
             return Int(n)
         }
         return sizes.max()
@@ -55,7 +67,7 @@ extension DesignCodeReader {
     /// most `countCap`, so the walk is linear and a large app's shared client cannot multiply. A
     /// request inside a loop with a numeric bound is a retry loop: its bound goes to `attempts`;
     /// one inside a loop over a collection (`for stop in stops`, `forEach`, a task group's
-    /// `addTask` in a loop) is sent per item.
+    /// `addTask` in a loop) is sent per item; one in a `catch` is an error path's, not counted.
     mutating func count(_ f: Int, block: Int) -> RequestCount {
         var total = RequestCount()
         for c in callsInside(f, block) {
@@ -69,6 +81,8 @@ extension DesignCodeReader {
         let index = tree.swiftFiles[f].index
         guard let route = graph.request(call: c, inFile: f) else { return nil }
         let call = index.calls[c]
+        // An error path's requests (a failure report in a `catch`) are not a typical fetch's.
+        if index.isInside(call, .catchBlock) { return nil }
         var one: RequestCount
         switch route {
         case .direct, .session, .library, .possiblyRemoteContents:
@@ -91,7 +105,7 @@ extension DesignCodeReader {
     }
 
     /// True when `call` runs only when a stored copy is missing: before it, on its path, an `if`
-    /// (or `guard`) whose condition calls a function named for a cache (`loadFromCache`,
+    /// whose condition calls a function named for a cache (`loadFromCache`,
     /// `cache.load`, `cachedHolidays`) returns from the function in its own block, and the
     /// condition names no age (`isStale`, `ttl`, `expires`, a date, `shouldRefresh`): the
     /// request then runs on a cache miss only.
@@ -111,12 +125,14 @@ extension DesignCodeReader {
         while k < index.blocks.count && index.blocks[k].open < call.token {
             defer { k += 1 }
             let branch = index.blocks[k]
-            guard branch.kind == .ifBranch || branch.kind == .guardElse, branch.close < call.token, let parent = branch.parent,
+            // An `if` whose branch returns the cached value; a `guard`'s `else` returns when the
+            // copy is missing, so what follows it runs on a hit.
+            guard branch.kind == .ifBranch, branch.close < call.token, let parent = branch.parent,
                 index.isBlock(call.block, inside: parent),
                 index.returns.contains(where: { $0.block == k }),
                 let keyword = conditionStart(index, branch)
             else { continue }
-            let end = branch.kind == .guardElse ? branch.open - 1 : branch.open
+            let end = branch.open
             let condition = index.text(keyword..<end).lowercased()
             guard
                 !["stale", "expir", "ttl", "fresh", "valid", "maxage", "date", "interval", "elapsed", "should", "needs", "outdated"]
@@ -173,9 +189,10 @@ extension DesignCodeReader {
         let key = [witness.file, block]
         if let known = countedClosures[key] { return known }
         countedClosures[key] = RequestCount()
-        let n = count(witness.file, block: block)
+        let counted = count(witness.file, block: block)
+        let n = counted == RequestCount() ? RequestCount(once: 1) : counted
         countedClosures[key] = n
-        return n.total == 0 ? RequestCount(once: 1) : n
+        return n
     }
 
     /// The number of times the innermost loop around `call` runs, when its header states it:

@@ -161,6 +161,9 @@ struct DesignCodeReader {
         let appTargets = Set(tree.targets.filter { $0.role == .app }.map(\.name))
         // A widget button's intent requests per tap, not per getTimeline.
         let performs = intents.performBodies
+        // Counting calls outside the timelines (the extension's other files, the intents) must
+        // not set the fetch's retries.
+        let fetchAttempts = attempts
         var widgetAnyRequest = false
         for (f, file) in tree.swiftFiles.enumerated()
         where !widgetAnyRequest && file.role == .widgetExtension && file.targets.allSatisfy({ !appTargets.contains($0) }) {
@@ -178,13 +181,12 @@ struct DesignCodeReader {
         }
         // Requests a tap's intent sends in `perform()`: the most of any intent's.
         var requestsPerTap = 0
-        let fetchAttempts = attempts
         for (f, bodies) in performs.sorted(by: { $0.key < $1.key }) {
             for body in bodies where callsInside(f, body).contains(where: { graph.requestInExtension(call: $0, inFile: f) != nil }) {
                 requestsPerTap = max(requestsPerTap, max(1, count(f, block: body).total))
             }
         }
-        attempts = fetchAttempts  // a retry loop in an intent is not the fetch's
+        attempts = fetchAttempts
         let foregroundBlocks = foregroundEntries()
         let foreground = foregroundBlocks.filter { requests(in: $0) }
         let background = backgroundEntries().filter { requests(in: $0) }
@@ -315,7 +317,7 @@ struct DesignCodeReader {
                 case "onChange":
                     let subject = call.arguments.first.map { index.text($0.tokens) } ?? ""
                     guard subject.lowercased().contains("scenephase") else { continue }
-                    out.append(contentsOf: activeBlocks(index, in: closure).map { Entry(fileNumber: n, block: $0) })
+                    out.append(contentsOf: Self.activeBlocks(index, in: closure).map { Entry(fileNumber: n, block: $0) })
                 case "onReceive":
                     let subject = call.arguments.first.map { index.text($0.tokens) } ?? ""
                     if subject.contains("didBecomeActive") || subject.contains("willEnterForeground") {
@@ -330,7 +332,7 @@ struct DesignCodeReader {
 
     /// The blocks of `closure` that run when the phase is `.active`: `if` branches whose condition
     /// names `.active`, or the whole closure when it has no condition on the phase.
-    func activeBlocks(_ index: SwiftFileIndex, in closure: Int) -> [Int] {
+    static func activeBlocks(_ index: SwiftFileIndex, in closure: Int) -> [Int] {
         var branches = [Int]()
         var conditional = false
         for (k, block) in index.blocks.enumerated() where block.kind == .ifBranch && index.isBlock(k, inside: closure) {
@@ -344,7 +346,7 @@ struct DesignCodeReader {
     }
 
     /// The text between the `if` before `block` and its `{`.
-    func conditionText(_ index: SwiftFileIndex, _ block: SwiftBlock) -> String {
+    static func conditionText(_ index: SwiftFileIndex, _ block: SwiftBlock) -> String {
         var k = block.open - 1
         while k >= 0 && k > block.open - 40 {
             let t = index.tokens[k]

@@ -43,7 +43,7 @@ package struct BackgroundTaskCompletionRule: LintRule {
                 if let callback = handler.callbacks[r] {
                     let t = index.tokens
                     let block = index.blocks[regions[r].block]
-                    for k in block.open..<min(block.close, t.count - 2)
+                    for k in block.open..<max(block.open, min(block.close, t.count - 2))
                     where t[k].text == callback && !(k > 0 && t[k - 1].is("."))
                         && (t[k + 1].is("(") || (t[k + 1].is("?") && t[k + 2].is("(")))
                     {

@@ -5,14 +5,15 @@ import WidgetQuotaSwiftSource
 /// `reload-all-on-push`: a push reloads the kind it concerns, not every widget.
 ///
 /// When the widget extension declares several widget kinds (`StaticConfiguration`,
-/// `IntentConfiguration`, `AppIntentConfiguration` with different `kind:`s) or a configurable
-/// one, and the app never calls `getCurrentConfigurations`, a `reloadAllTimelines()` that a push
-/// handler runs is a finding: `application(_:didReceiveRemoteNotification:…)`,
-/// `userNotificationCenter(_:willPresent:…)` / `(_:didReceive:…)` or
-/// `pushRegistry(_:didReceiveIncomingPushWith:…)`, directly or through the functions it calls
-/// (three calls deep). Every kind and every configured instance then reloads on every push,
-/// each spending its own budget, whatever the push was about (the reload-budget notes:
-/// "Check getCurrentConfigurations before reloading, and reload only the kind").
+/// `IntentConfiguration`, `AppIntentConfiguration` with different `kind:`s, a constant read as its
+/// value) and the app never asks which are configured (`getCurrentConfigurations`,
+/// `currentConfigurations()`), a `reloadAllTimelines()` that a remote push runs is a finding:
+/// `application(_:didReceiveRemoteNotification:…)` or `pushRegistry(_:didReceiveIncomingPushWith:…)`,
+/// directly or through the functions it calls (three calls deep). Every kind (and every configured
+/// instance) then reloads on every push, each spending its own budget, whatever the push was about
+/// (the reload-budget notes: "Check getCurrentConfigurations before reloading, and reload only the
+/// kind"). Notification delegate callbacks are not read: they also run for local notifications,
+/// and with the app in the foreground, when reloads are not counted.
 package struct ReloadAllOnPushRule: LintRule {
     package static let description = LintRuleDescription(
         .reloadAllOnPush, title: "A push reloads only the widget kind it concerns", severity: .warning,
@@ -30,8 +31,10 @@ package struct ReloadAllOnPushRule: LintRule {
         let tree = source.tree
         let context = source.refresh
         let kinds = Self.widgetKinds(tree)
-        guard kinds.names.count > 1 || kinds.configurable,
-            !tree.swiftFiles.contains(where: { $0.index.calls.contains { $0.name == "getCurrentConfigurations" } })
+        guard kinds.names.count > 1,
+            !tree.swiftFiles.contains(where: { file in
+                file.index.calls.contains { $0.name == "getCurrentConfigurations" || $0.name == "currentConfigurations" }
+            })
         else { return [] }
         var findings = [Finding]()
         var reported = Set<[Int]>()
@@ -40,10 +43,9 @@ package struct ReloadAllOnPushRule: LintRule {
                 guard let handler = Self.pushHandlerName(function), let body = function.body else { continue }
                 for (g, reload) in Self.reloadsAll(context, file: f, block: body, depth: 0)
                 where reported.insert([g, reload.token]).inserted {
+                    let names = kinds.names.sorted().prefix(4).map { "`\($0.trimmingCharacters(in: ["\""]))`" }.joined(separator: ", ")
                     let what =
-                        kinds.names.count > 1
-                        ? "each of the widget's \(kinds.names.count) kinds (\(kinds.names.sorted().prefix(4).map { "`\($0.trimmingCharacters(in: ["\""]))`" }.joined(separator: ", ")))"
-                        : "every configured instance of the widget"
+                        "each of the widget's \(kinds.names.count) kinds (\(names))\(kinds.configurable ? " and each configured instance" : "")"
                     findings.append(
                         finding(
                             tree.swiftFiles[g].path, reload.location,
@@ -63,8 +65,6 @@ package struct ReloadAllOnPushRule: LintRule {
         switch function.name {
         case "application" where function.labels.contains("didReceiveRemoteNotification"):
             return "application(_:didReceiveRemoteNotification:…)"
-        case "userNotificationCenter" where function.labels.contains("willPresent") || function.labels.contains("didReceive"):
-            return "userNotificationCenter(_:\(function.labels.contains("willPresent") ? "willPresent" : "didReceive"):…)"
         case "pushRegistry" where function.labels.contains("didReceiveIncomingPushWith"):
             return "pushRegistry(_:didReceiveIncomingPushWith:…)"
         default:
@@ -97,7 +97,8 @@ package struct ReloadAllOnPushRule: LintRule {
                 guard let isConfigurable = configurations[call.callee] else { continue }
                 configurable = configurable || isConfigurable
                 if let kind = call.arguments.first(where: { $0.label == "kind" }) {
-                    names.insert(WidgetStandardDefaultsRule.key(index, kind.tokens))
+                    // A constant's value where the tree gives it (`let kind = "Quotes"`).
+                    names.insert(index.appGroupRuleString(kind.tokens, tree: tree) ?? WidgetStandardDefaultsRule.key(index, kind.tokens))
                 }
             }
         }
@@ -109,27 +110,22 @@ package struct ReloadAllOnPushRule: LintRule {
     }
 
     package var examples: [LintRuleExample] {
-        let widgets = """
+        // Each widget in its own file, its kind in a constant, as Xcode's template writes it.
+        let widget = { (name: String, kind: String) in
+            """
             import WidgetKit
             import SwiftUI
-            @main
-            struct QuoteWidgets: WidgetBundle {
-                var body: some Widget {
-                    PriceWidget()
-                    NewsWidget()
-                }
-            }
-            struct PriceWidget: Widget {
+            struct \(name)Widget: Widget {
+                let kind: String = "\(kind)"
                 var body: some WidgetConfiguration {
-                    StaticConfiguration(kind: "Price", provider: PriceProvider()) { Text($0.text) }
-                }
-            }
-            struct NewsWidget: Widget {
-                var body: some WidgetConfiguration {
-                    StaticConfiguration(kind: "News", provider: NewsProvider()) { Text($0.text) }
+                    StaticConfiguration(kind: kind, provider: \(name)Provider()) { Text($0.text) }
                 }
             }
             """
+        }
+        let widgets = [
+            "Widget/PriceWidget.swift": widget("Price", "Price"), "Widget/NewsWidget.swift": widget("News", "News"),
+        ]
         let delegate = { (body: String) in
             """
             import UIKit
@@ -148,20 +144,26 @@ package struct ReloadAllOnPushRule: LintRule {
         return [
             LintRuleExample(
                 "every widget kind reloaded on every push, through a helper",
-                files: ["Widget/Widgets.swift": widgets, "App/AppDelegate.swift": delegate("refreshWidgets()")]),
+                files: widgets.merging(["App/AppDelegate.swift": delegate("refreshWidgets()")]) { a, _ in a }),
             LintRuleExample(
                 "a push that reloads only the kind it concerns",
-                files: [
-                    "Widget/Widgets.swift": widgets,
+                files: widgets.merging([
                     "App/AppDelegate.swift": delegate("WidgetCenter.shared.reloadTimelines(ofKind: \"Price\")").replacingOccurrences(
-                        of: "↓", with: ""),
-                ]),
+                        of: "↓", with: "")
+                ]) { a, _ in a }),
             LintRuleExample(
-                "one widget kind, not configurable: reloading all is reloading it",
+                "one widget kind: reloading all is reloading it",
                 files: [
-                    "Widget/Widgets.swift": widgets.replacingOccurrences(of: "\"News\"", with: "\"Price\""),
+                    "Widget/PriceWidget.swift": widget("Price", "Price"), "Widget/NewsWidget.swift": widget("News", "Price"),
                     "App/AppDelegate.swift": delegate("refreshWidgets()").replacingOccurrences(of: "↓", with: ""),
                 ]),
+            LintRuleExample(
+                "an app that asks which widgets are configured first",
+                files: widgets.merging([
+                    "App/AppDelegate.swift": delegate(
+                        "if (try? await WidgetCenter.shared.currentConfigurations())?.isEmpty == false { refreshWidgets() }"
+                    ).replacingOccurrences(of: "↓", with: "")
+                ]) { a, _ in a }),
         ]
     }
 }

@@ -4,14 +4,17 @@ import WidgetQuotaSwiftSource
 
 /// `reload-before-write`: the app writes the store the widget reads before it asks for a reload.
 ///
-/// For each `reloadAllTimelines()` / `reloadTimelines(ofKind:)`, in the function or closure it
-/// runs in, a finding is
-/// - a store write after it: `set(_:forKey:)` or `setValue(_:forKey:)` on defaults other than
-///   `.standard`, `write(to:)`/`write(toFile:)`, `createFile(atPath:…)`, a receiver's `save()`, or
-///   a call of a function of the tree that does one of these (two calls deep);
-/// - work started before it and not awaited — a `Task { … }`, `Task.detached { … }` or a
-///   dispatch queue's `async { … }` — that sends a request or writes the store: the reload runs
-///   while that work is still going, with no `await` between.
+/// For each `reloadAllTimelines()` / `reloadTimelines(ofKind:)` not in a `defer` (which runs
+/// last), in the function or closure it runs in, a finding is
+/// - a store write after it on its path (not in another branch of its `if`, `switch` or `do`,
+///   nor after a `return` or `throw` that leaves its block): `set(_:forKey:)` or
+///   `setValue(_:forKey:)` of a key the widget extension reads, on defaults other than
+///   `.standard`; in a file that opens the App Group, `write(to:)`/`write(toFile:)`,
+///   `createFile(atPath:…)` or a receiver's `save()`; or a call of a function of the tree that
+///   does one of these (two calls deep);
+/// - work started before it on its path and not awaited — a `Task { … }`, `Task.detached { … }`
+///   or a dispatch queue's `async { … }` — that writes such a store: the reload runs while that
+///   work is still going.
 ///
 /// The widget then rebuilds its timeline from the old data, and the new data waits for its next
 /// reload (the reload-budget notes: "Write the store before you ask for a reload").
@@ -33,13 +36,16 @@ package struct ReloadBeforeWriteRule: LintRule {
         var findings = [Finding]()
         for (f, file) in tree.swiftFiles.enumerated() {
             let index = file.index
+            // A file that opens the App Group: its file writes and saves may be the widget's store.
+            let groupFile = Self.opensAppGroup(index)
             for reload in index.calls where SourceVocabulary.reloadCalls.contains(String(reload.name)) {
-                guard let scope = Self.scope(index, reload.block) else { continue }
+                // A deferred reload runs last.
+                guard !index.isInside(block: reload.block, .deferBlock), let scope = Self.scope(index, reload.block) else { continue }
                 let calls = context.calls(inFile: f, inside: scope).filter { Self.scope(index, $0.block) == scope }
                 let what = "`\(reload.name)`"
                 if let write = calls.first(where: {
                     $0.token > reload.token && Self.runsAfter(index, reload, $0)
-                        && Self.writes(context, $0, inFile: f, keys: keys, depth: 0)
+                        && Self.writes(context, $0, inFile: f, keys: keys, groupFile: groupFile, depth: 0)
                 }) {
                     findings.append(
                         finding(
@@ -50,18 +56,21 @@ package struct ReloadBeforeWriteRule: LintRule {
                 } else if let started = calls.last(where: {
                     $0.token < reload.token && (Self.unstructured.contains($0.callee) || Self.isQueueAsync($0))
                 }),
+                    // Started on the reload's path: in its block or one around it.
+                    index.isBlock(reload.block, inside: started.block ?? scope),
+                    !Self.exits(index, between: started.token, and: reload.token),
                     let closure = Self.closure(of: started, in: index),
                     !index.isBlock(reload.block, inside: closure),
                     !(index.blocks[closure].close..<reload.token).contains(where: { index.tokens[$0].isKeyword("await") }),
                     context.calls(inFile: f, inside: closure).contains(where: {
-                        context.isRequest($0, inFile: f) || Self.writes(context, $0, inFile: f, keys: keys, depth: 0)
+                        Self.writes(context, $0, inFile: f, keys: keys, groupFile: groupFile, depth: 0)
                     })
                 {
                     findings.append(
                         finding(
                             file.path, reload.location,
-                            "\(what) right after starting `\(started.callee) { … }` (line \(started.location.line)), which fetches or writes "
-                                + "the store: the reload runs before that work is done, so the widget rebuilds from the old data",
+                            "\(what) right after starting `\(started.callee) { … }` (line \(started.location.line)), which writes the store "
+                                + "the widget reads: the reload runs before that work is done, so the widget rebuilds from the old data",
                             fix: "Ask for the reload at the end of that work, after the store is written"))
                 }
             }
@@ -96,6 +105,7 @@ package struct ReloadBeforeWriteRule: LintRule {
     /// True when `write` runs after `reload` has: not in another branch of the `if`, `switch`
     /// or `do` statement the reload is in.
     static func runsAfter(_ index: SwiftFileIndex, _ reload: SwiftCall, _ write: SwiftCall) -> Bool {
+        if exits(index, between: reload.token, and: write.token) { return false }
         var c = reload.block
         while let k = c, !index.isBlock(write.block, inside: k) { c = index.blocks[k].parent }
         guard let common = c else { return false }
@@ -109,6 +119,24 @@ package struct ReloadBeforeWriteRule: LintRule {
         return !(reload.token..<write.token).contains { j in
             (index.tokens[j].isKeyword("case") || index.tokens[j].isKeyword("default")) && index.innermostBlock(containing: j) == common
         }
+    }
+
+    /// True when a `return` or `throw` between the two tokens leaves the block the first is in
+    /// (or one around it): what follows does not run after the first on that path.
+    static func exits(_ index: SwiftFileIndex, between first: Int, and last: Int) -> Bool {
+        let t = index.tokens
+        let firstBlock = index.innermostBlock(containing: first)
+        return (first + 1..<last).contains { k in
+            guard t[k].isKeyword("return") || t[k].isKeyword("throw"), let block = index.innermostBlock(containing: k) else { return false }
+            return index.isBlock(firstBlock, inside: block)
+        }
+    }
+
+    /// True when the file opens an App Group (a suite or a group container) or names one.
+    static func opensAppGroup(_ index: SwiftFileIndex) -> Bool {
+        index.calls.contains { call in
+            call.arguments.contains { $0.label == "suiteName" || $0.label == "forSecurityApplicationGroupIdentifier" }
+        } || index.strings.contains { $0.value.hasPrefix("group.") }
     }
 
     /// Keys the widget extension reads from defaults (`string(forKey:)` and the other getters,
@@ -127,28 +155,33 @@ package struct ReloadBeforeWriteRule: LintRule {
     }
 
     /// True when `call` writes a store the widget reads, itself or through functions of the tree it runs.
-    static func writes(_ context: RefreshRulesIndex, _ call: SwiftCall, inFile file: Int, keys: Set<String>, depth: Int) -> Bool {
-        if isStoreWrite(call, context.index(file), keys: keys) { return true }
+    static func writes(
+        _ context: RefreshRulesIndex, _ call: SwiftCall, inFile file: Int, keys: Set<String>, groupFile: Bool, depth: Int
+    ) -> Bool {
+        if isStoreWrite(call, context.index(file), keys: keys, groupFile: groupFile) { return true }
         guard depth < 2 else { return false }
         return context.functions(calledBy: call, inFile: file).contains { g, body, _ in
-            context.calls(inFile: g, inside: body).contains { writes(context, $0, inFile: g, keys: keys, depth: depth + 1) }
+            let group = opensAppGroup(context.index(g))
+            return context.calls(inFile: g, inside: body).contains {
+                writes(context, $0, inFile: g, keys: keys, groupFile: group, depth: depth + 1)
+            }
         }
     }
 
-    /// A write the widget may read: a key of the widget's in shared defaults, a file, a
-    /// persistent store's save.
-    static func isStoreWrite(_ call: SwiftCall, _ index: SwiftFileIndex, keys: Set<String>) -> Bool {
+    /// A write the widget may read: a key of the widget's in shared defaults; a file written, or
+    /// a persistent store saved, in a file that opens the App Group.
+    static func isStoreWrite(_ call: SwiftCall, _ index: SwiftFileIndex, keys: Set<String>, groupFile: Bool) -> Bool {
         let labels = call.labels
         switch call.name {
         case "set", "setValue":
             guard let key = call.arguments.first(where: { $0.label == "forKey" }), !call.callee.contains("standard") else { return false }
             return keys.contains(WidgetStandardDefaultsRule.key(index, key.tokens))
         case "write":
-            return labels.first == "to" || labels.first == "toFile"
+            return groupFile && (labels.first == "to" || labels.first == "toFile")
         case "createFile":
-            return labels.first == "atPath"
+            return groupFile && labels.first == "atPath"
         case "save":
-            return call.arguments.isEmpty && call.callee.contains(".")
+            return groupFile && call.arguments.isEmpty && call.callee.contains(".")
         default:
             return false
         }
@@ -207,7 +240,9 @@ package struct ReloadBeforeWriteRule: LintRule {
                     "App/Sync.swift": """
                     import WidgetKit
                     enum Sync {
-                        static func store(_ data: Data, at url: URL) throws {
+                        static let url = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: "group.com.example.quotes")!
+                            .appendingPathComponent("quote.json")
+                        static func store(_ data: Data) throws {
                             WidgetCenter.shared.↓reloadAllTimelines()
                             try data.write(to: url, options: .atomic)
                         }
@@ -215,7 +250,7 @@ package struct ReloadBeforeWriteRule: LintRule {
                     """
                 ]),
             LintRuleExample(
-                "the store written first; the reload at the end of the task; a task awaited first; bookkeeping the widget never reads; another case of a switch",
+                "the store written first; the reload at the end of the task, deferred, or on a path that returns; a task awaited, in another branch, or sending analytics; a log file; bookkeeping the widget never reads; another case of a switch",
                 files: [
                     "App/QuoteStore.swift": store,
                     "Widget/Provider.swift": reader,
@@ -242,6 +277,29 @@ package struct ReloadBeforeWriteRule: LintRule {
                                 await QuoteStore.refresh()
                                 WidgetCenter.shared.reloadAllTimelines()
                             }
+                        }
+                        static func storeDeferred(_ data: Data) {
+                            defer { WidgetCenter.shared.reloadAllTimelines() }
+                            QuoteStore.save(data)
+                        }
+                        static func storeUnlessEmpty(_ data: Data) {
+                            guard !data.isEmpty else {
+                                WidgetCenter.shared.reloadAllTimelines()
+                                return
+                            }
+                            QuoteStore.save(data)
+                        }
+                        static func refreshIfStale(_ stale: Bool) {
+                            if stale {
+                                Task { await QuoteStore.refresh() }
+                            } else {
+                                WidgetCenter.shared.reloadAllTimelines()
+                            }
+                        }
+                        static func logAndReload(_ log: URL) throws {
+                            Task { _ = try? await URLSession.shared.data(from: URL(string: "https://api.example.com/analytics")!) }
+                            WidgetCenter.shared.reloadAllTimelines()
+                            try Data("reloaded".utf8).write(to: log)
                         }
                         static func refreshAndWait() async {
                             let work = Task { await QuoteStore.refresh() }

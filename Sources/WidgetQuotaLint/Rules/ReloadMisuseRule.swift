@@ -105,7 +105,10 @@ package struct ReloadMisuseRule: LintRule {
                 else { continue }
                 let text = call.arguments.map { index.text($0.tokens) }.joined(separator: " ")
                 if call.name == "onChange" && text.contains("scenePhase") {
-                    handlers.append((closure, "`onChange(of: scenePhase)`"))
+                    // Only what runs when the phase becomes `.active`.
+                    for block in DesignCodeReader.activeBlocks(index, in: closure) {
+                        handlers.append((block, "`onChange(of: scenePhase)`"))
+                    }
                 } else if ["onReceive", "addObserver", "publisher"].contains(String(call.name))
                     && (text.contains("didBecomeActive") || text.contains("willEnterForeground"))
                 {

@@ -68,13 +68,41 @@ package struct TimelineCompletionRule: LintRule {
         return names[k]
     }
 
-    /// Tokens in `body` that use the completion: its name, not as a member of something else.
+    /// Tokens in `body` that use the completion: its name, not as a member of something else,
+    /// and calls of the functions declared in `body` that use it (`finish()`).
     static func uses(of name: String, in index: SwiftFileIndex, body: Int) -> [Int] {
         let t = index.tokens
         let block = index.blocks[body]
-        return (block.open + 1..<block.close).filter { k in
-            t[k].kind == .identifier && t[k].text == name && !(k > 0 && t[k - 1].is(".") && !(k > 1 && t[k - 2].text == "self"))
+        let range = block.open + 1..<min(block.close, t.count)
+        func named(_ word: String) -> [Int] {
+            range.filter { k in
+                t[k].kind == .identifier && t[k].text == word && !(k > 0 && t[k - 1].is(".") && !(k > 1 && t[k - 2].text == "self"))
+            }
         }
+        var uses = named(name)
+        for local in index.functions {
+            guard let inner = local.body, inner != body, index.isBlock(inner, inside: body),
+                uses.contains(where: { $0 > index.blocks[inner].open && $0 < index.blocks[inner].close })
+            else { continue }
+            uses += named(local.name).filter { k in k + 1 < t.count && t[k + 1].is("(") && !(k > 0 && t[k - 1].isKeyword("func")) }
+        }
+        return uses.sorted()
+    }
+
+    /// The scopes (function body or closure) where a `defer` uses the completion, with the
+    /// token its `defer` opens at: every exit after it completes.
+    static func deferredScopes(_ index: SwiftFileIndex, body: Int, uses: [Int]) -> [Int: Int] {
+        var out = [Int: Int]()
+        for use in uses {
+            var b = index.innermostBlock(containing: use)
+            while let k = b, index.blocks[k].kind != .closure, index.blocks[k].kind != .function {
+                if index.blocks[k].kind == .deferBlock, let scope = responsibleScope(index, k, body: body, uses: uses) {
+                    out[scope] = min(out[scope] ?? .max, index.blocks[k].open)
+                }
+                b = index.blocks[k].parent
+            }
+        }
+        return out
     }
 
     /// A path that ends without the completion: a bare `return` or a `catch` block.
@@ -87,27 +115,34 @@ package struct TimelineCompletionRule: LintRule {
         let t = index.tokens
         var exits = [Exit]()
         let close = index.blocks[body].close
+        let deferred = deferredScopes(index, body: body, uses: uses)
+        func completesOnExit(_ scope: Int, _ token: Int) -> Bool { deferred[scope].map { $0 < token } ?? false }
         // Bare returns.
         for ret in index.returns where ret.token > index.blocks[body].open && ret.token < close {
             let next = ret.token + 1
             let bare = next >= t.count || t[next].is("}") || t[next].is(";") || t[next].location.line > ret.location.line
             guard bare, let block = ret.block, let scope = responsibleScope(index, block, body: body, uses: uses),
+                !completesOnExit(scope, ret.token),
                 !uses.contains(where: { $0 < ret.token && $0 > index.blocks[scope].open && reaches(index, $0, block) })
             else { continue }
             exits.append(Exit(location: ret.location, isCatch: false))
         }
-        // Catch blocks that neither complete nor throw, with nothing after the `do` that completes.
+        // Catch blocks that neither complete nor throw, with nothing before or after the `do` that completes.
         var k = body + 1
         while k < index.blocks.count && index.blocks[k].open < close {
             defer { k += 1 }
             let catchBlock = index.blocks[k]
             guard catchBlock.kind == .catchBlock, let parent = catchBlock.parent,
-                let scope = responsibleScope(index, k, body: body, uses: uses),
+                let scope = responsibleScope(index, k, body: body, uses: uses), !completesOnExit(scope, catchBlock.open),
                 !uses.contains(where: { $0 > catchBlock.open && $0 < catchBlock.close }),
                 !(catchBlock.open..<catchBlock.close).contains(where: { j in
                     t[j].isKeyword("throw") || t[j].isKeyword("return") || ["fatalError", "preconditionFailure"].contains(t[j].text)
                 }),
-                !uses.contains(where: { $0 > catchBlock.close && $0 < index.blocks[scope].close && reaches(index, $0, parent) })
+                // A use before the `do` or after it, on the catch's path.
+                !uses.contains(where: { u in
+                    (u < catchBlock.open || u > catchBlock.close) && u > index.blocks[scope].open && u < index.blocks[scope].close
+                        && reaches(index, u, parent)
+                })
             else { continue }
             exits.append(Exit(location: catchKeyword(index, catchBlock) ?? catchBlock.location, isCatch: true))
         }
@@ -231,6 +266,41 @@ package struct TimelineCompletionRule: LintRule {
                                     }
                                 }
                             }
+                        """)
+                ]),
+            LintRuleExample(
+                "a defer that completes, a completion before a refresh whose catch logs, a local function that completes",
+                files: [
+                    "Widget/Provider.swift": provider(
+                        """
+                            func getTimeline(in context: Context, completion: @escaping (Timeline<QuoteEntry>) -> Void) {
+                                var entries = [placeholder(in: context)]
+                                defer { completion(Timeline(entries: entries, policy: .after(Date().addingTimeInterval(900)))) }
+                                guard let text = UserDefaults(suiteName: "group.quotes")?.string(forKey: "price") else { return }
+                                do {
+                                    entries = [QuoteEntry(date: Date(), price: try Self.parse(text))]
+                                } catch {
+                                    print("bad price: \\(error)")
+                                }
+                            }
+                            func getTimelineWithRefresh(in context: Context, completion: @escaping (Timeline<QuoteEntry>) -> Void) {
+                                func finish(_ price: Double) {
+                                    completion(Timeline(entries: [QuoteEntry(date: Date(), price: price)], policy: .atEnd))
+                                }
+                                guard let cached = UserDefaults(suiteName: "group.quotes")?.double(forKey: "price") else {
+                                    finish(0)
+                                    return
+                                }
+                                Task {
+                                    finish(cached)
+                                    do {
+                                        try await QuoteStore.refresh()
+                                    } catch {
+                                        print("refresh failed: \\(error)")
+                                    }
+                                }
+                            }
+                            static func parse(_ text: String) throws -> Double { Double(text) ?? 0 }
                         """)
                 ]),
             LintRuleExample(

@@ -170,8 +170,9 @@ struct DesignInferenceTests {
             func getTimeline(in context: Context, completion: @escaping (Timeline<Entry>) -> Void) {
                 Task {
                     let topics = \(topics)
+                    let title = String("Top stories today, from every source we follow".prefix(40))
                     let images = await model.fetchThumbnails(topics)
-                    completion(Timeline(entries: [Entry(date: Date(), images: images)], policy: .after(Date().addingTimeInterval(3600))))
+                    completion(Timeline(entries: [Entry(date: Date(), title: title, images: images)], policy: .after(Date().addingTimeInterval(3600))))
                 }
             }
         }
@@ -213,6 +214,29 @@ struct DesignInferenceTests {
         """.write(toFile: tmp.path + "/Widget/Provider.swift", atomically: true, encoding: .utf8)
         let inference = try #require(DesignReader.read(try AppSourceTree.load(paths: [tmp.path]), name: "w"))
         #expect(inference.design.fetchTriggers.contains(.getTimeline) == !ageCheck.isEmpty, "\(inference.sentence)")
+    }
+
+    /// A `guard` that returns when a stored value is missing lets what follows run on a hit:
+    /// the fetch after it runs on every reload that has the value.
+    @Test("a fetch after a guard on a stored value is a fetch on every getTimeline")
+    func fetchAfterGuard() throws {
+        let tmp = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: tmp.path + "/Widget", withIntermediateDirectories: true)
+        try """
+        import WidgetKit
+        enum LocationCache { static func load() -> String? { UserDefaults(suiteName: "group.w")?.string(forKey: "city") } }
+        struct Provider: TimelineProvider {
+            func getTimeline(in context: Context, completion: @escaping (Timeline<Entry>) -> Void) {
+                Task {
+                    guard let city = LocationCache.load() else { return completion(Timeline(entries: [], policy: .never)) }
+                    let (data, _) = try await URLSession.shared.data(from: URL(string: "https://api.example.com/weather?q=\\(city)")!)
+                    completion(Timeline(entries: [Entry(date: Date(), data: data)], policy: .after(Date().addingTimeInterval(1800))))
+                }
+            }
+        }
+        """.write(toFile: tmp.path + "/Widget/Provider.swift", atomically: true, encoding: .utf8)
+        let inference = try #require(DesignReader.read(try AppSourceTree.load(paths: [tmp.path]), name: "w"))
+        #expect(inference.design.fetchTriggers.contains(.getTimeline), "\(inference.sentence)")
     }
 
     @Test("fields the code does not show are listed as assumed; a tree that sends no request has no design")
