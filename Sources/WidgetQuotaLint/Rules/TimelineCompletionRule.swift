@@ -7,12 +7,13 @@ import WidgetQuotaSwiftSource
 ///
 /// In the widget extension, a completion-handler `getTimeline(…completion:)` or
 /// `getSnapshot(…completion:)` is read with the name its completion parameter has inside the
-/// function. In the function's body and in each closure inside it that uses the completion (calls
-/// it or hands it on), a finding is
+/// function; a call of a function declared in the body that calls it (`finish()`) is a use too.
+/// In the function's body and in each closure inside it that uses the completion (calls it or
+/// hands it on), unless a `defer` there calls it, a finding is
 /// - a bare `return` with no use of the completion before it on its path (in its own block or
 ///   one around it, or in a closure passed along that path);
-/// - a `catch` block that neither uses the completion nor throws, with no use after the `do`
-///   statement on its path.
+/// - a `catch` block that neither uses the completion nor throws, with no use before or after
+///   the `do` statement on its path.
 ///
 /// WidgetKit waits for the completion: until it comes the widget keeps its old timeline, and it
 /// asks again only when the system gives up on the call. A path that falls off the end of the
