@@ -101,19 +101,12 @@ package struct ReloadMisuseRule: LintRule {
                 if let body = function.body { handlers.append((body, "`\(function.name)`")) }
             }
             for call in index.calls {
-                guard let closure = call.trailingClosure ?? index.closureArgument(of: call).flatMap({ b in index.blocks.firstIndex(of: b) })
+                guard let name = Self.foregroundClosureName(call, index),
+                    let closure = call.trailingClosure ?? index.closureArgument(of: call).flatMap({ b in index.blocks.firstIndex(of: b) })
                 else { continue }
-                let text = call.arguments.map { index.text($0.tokens) }.joined(separator: " ")
-                if call.name == "onChange" && text.contains("scenePhase") {
-                    // Only what runs when the phase becomes `.active`.
-                    for block in DesignCodeReader.activeBlocks(index, in: closure) {
-                        handlers.append((block, "`onChange(of: scenePhase)`"))
-                    }
-                } else if ["onReceive", "addObserver", "publisher"].contains(String(call.name))
-                    && (text.contains("didBecomeActive") || text.contains("willEnterForeground"))
-                {
-                    handlers.append((closure, "`\(call.name)` of a foreground notification"))
-                }
+                // Of a scene-phase handler, only what runs when the phase becomes `.active`.
+                let blocks = call.name == "onChange" ? DesignCodeReader.activeBlocks(index, in: closure) : [closure]
+                handlers += blocks.map { ($0, name) }
             }
             for handler in handlers {
                 for call in context.calls(inFile: f, inside: handler.block) {
@@ -159,19 +152,23 @@ package struct ReloadMisuseRule: LintRule {
                 let name = index.functions[f].name
                 return foregroundFunctions.contains(name) ? (k, "`\(name)`") : nil
             }
-            if block.kind == .closure, let c = block.call {
-                let owner = index.calls[c]
-                let text = owner.arguments.map { index.text($0.tokens) }.joined(separator: " ")
-                if owner.name == "onChange" && text.contains("scenePhase") { return (k, "`onChange(of: scenePhase)`") }
-                if ["onReceive", "addObserver", "publisher"].contains(String(owner.name))
-                    && (text.contains("didBecomeActive") || text.contains("willEnterForeground"))
-                {
-                    return (k, "`\(owner.name)` of a foreground notification")
-                }
+            if block.kind == .closure, let c = block.call, let name = foregroundClosureName(index.calls[c], index) {
+                return (k, name)
             }
             b = block.parent
         }
         return nil
+    }
+
+    /// How a closure passed to `owner` is named as a foreground handler: `onChange(of: scenePhase)`,
+    /// or `onReceive`/`addObserver`/`publisher` of a did-become-active or will-enter-foreground
+    /// notification; nil for any other call.
+    static func foregroundClosureName(_ owner: SwiftCall, _ index: SwiftFileIndex) -> String? {
+        let name = String(owner.name)
+        guard name == "onChange" || ["onReceive", "addObserver", "publisher"].contains(name) else { return nil }
+        let text = owner.arguments.map { index.text($0.tokens) }.joined(separator: " ")
+        if name == "onChange" { return text.contains("scenePhase") ? "`onChange(of: scenePhase)`" : nil }
+        return text.contains("didBecomeActive") || text.contains("willEnterForeground") ? "`\(name)` of a foreground notification" : nil
     }
 
     package var examples: [LintRuleExample] {
