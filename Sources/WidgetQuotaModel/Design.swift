@@ -114,6 +114,9 @@ public struct Design: Codable, Sendable, Equatable {
     /// server), before the tap's reload; 0 when `perform()` only writes local state. Counted only
     /// with `interactive`.
     public var requestsPerTap = 0
+    /// A Live Activity for each live event of the user's key, updated by the backend's pushes;
+    /// nil: none. Needs a `backend`, which calls the paid API per change of a key.
+    public var liveActivity: LiveActivity?
 
     /// A design named `name`, every other field its default (fetch on every getTimeline, `.never`).
     public init(name: String) { self.name = name }
@@ -128,7 +131,7 @@ public struct Design: Codable, Sendable, Equatable {
         case name, summary, source, fetchTriggers, cacheTTLMinutes, reloadPolicy, timelineEntries
         case entrySpacingMinutes, reloadCalls, requestsPerFetch, backgroundIntervalHours, retry
         case alignToWallClockMinutes, jitterSeconds, pushes, backend, policyFollowsHours, requestPerKey
-        case interactive, requestsPerTap
+        case interactive, requestsPerTap, liveActivity
     }
 
     public init(from decoder: Decoder) throws {
@@ -161,6 +164,7 @@ public struct Design: Codable, Sendable, Equatable {
         requestPerKey = try c.value(.requestPerKey, or: base.requestPerKey)
         interactive = try c.value(.interactive, or: base.interactive)
         requestsPerTap = try c.value(.requestsPerTap, or: base.requestsPerTap)
+        if c.contains(.liveActivity) { liveActivity = try c.decodeIfPresent(LiveActivity.self, forKey: .liveActivity) }
         // A preset changed by the file no longer is what its one-line summary says.
         if let preset = DesignPresets.named(name), !c.contains(.summary) {
             let changed = differences(from: preset)
@@ -190,6 +194,7 @@ public struct Design: Codable, Sendable, Equatable {
             ("requestPerKey", requestPerKey != other.requestPerKey),
             ("interactive", interactive != other.interactive),
             ("requestsPerTap", requestsPerTap != other.requestsPerTap),
+            ("liveActivity", liveActivity != other.liveActivity),
         ]
         return fields.filter(\.1).map(\.0)
     }
@@ -216,6 +221,7 @@ public struct Design: Codable, Sendable, Equatable {
         if requestPerKey { try c.encode(requestPerKey, forKey: .requestPerKey) }
         if interactive { try c.encode(interactive, forKey: .interactive) }
         if requestsPerTap != 0 { try c.encode(requestsPerTap, forKey: .requestsPerTap) }
+        if let liveActivity { try c.encode(liveActivity, forKey: .liveActivity) }
     }
 }
 

@@ -331,6 +331,22 @@ public struct Platform: Codable, Sendable, Equatable {
     /// Whether silent pushes reach a device in Low Power Mode (which suspends background app
     /// refresh; typically they do not).
     public var silentPushesInLowPower: Bool = false
+    /// Hours a Live Activity stays active before the system ends it (Apple's "Displaying live
+    /// data with Live Activities": up to eight hours; it then stays on the Lock Screen, ended,
+    /// for up to four more).
+    public var liveActivityMaxHours: Double = 8
+    /// Priority-10 ActivityKit pushes an activity takes in an hour before the system throttles
+    /// the rest (a token bucket). Apple publishes no figure ("the per user budget is not
+    /// documented, and could change", an Apple engineer on the Developer Forums), only that an
+    /// update every few seconds runs it out: an uncertain assumption with a wide range.
+    public var liveActivityUpdatesPerHour: Distribution = .triangular(min: 4, mode: 10, max: 30)
+    /// The same budget when the user allows frequent updates (`NSSupportsLiveActivitiesFrequentUpdates`):
+    /// "a higher update budget" with no figure, an uncertain assumption.
+    public var liveActivityFrequentUpdatesPerHour: Distribution = .triangular(min: 15, mode: 40, max: 120)
+    /// Minutes after which a priority-5 ActivityKit push arrives (mean of an exponential delay):
+    /// they spend no budget and "may not be delivered" at once (Apple's "Starting and updating
+    /// Live Activities with ActivityKit push notifications"); no figure: an uncertain assumption.
+    public var liveActivityLowPriorityDelayMinutes: Distribution = .triangular(min: 0.5, mode: 3, max: 20)
 
     /// The default platform.
     public init() {}
@@ -356,6 +372,10 @@ public struct Platform: Codable, Sendable, Equatable {
         silentPushesPerHour = try c.value(.silentPushesPerHour, or: d.silentPushesPerHour)
         silentPushesPerDay = try c.value(.silentPushesPerDay, or: d.silentPushesPerDay)
         silentPushesInLowPower = try c.value(.silentPushesInLowPower, or: d.silentPushesInLowPower)
+        liveActivityMaxHours = try c.value(.liveActivityMaxHours, or: d.liveActivityMaxHours)
+        liveActivityUpdatesPerHour = try c.value(.liveActivityUpdatesPerHour, or: d.liveActivityUpdatesPerHour)
+        liveActivityFrequentUpdatesPerHour = try c.value(.liveActivityFrequentUpdatesPerHour, or: d.liveActivityFrequentUpdatesPerHour)
+        liveActivityLowPriorityDelayMinutes = try c.value(.liveActivityLowPriorityDelayMinutes, or: d.liveActivityLowPriorityDelayMinutes)
     }
 }
 

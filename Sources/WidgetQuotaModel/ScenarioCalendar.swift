@@ -49,6 +49,12 @@ public struct ScenarioCalendar: Codable, Sendable, Equatable {
         (dayKinds.map(\.factors) + events.map(\.factors)).allSatisfy { $0 == DayFactors() }
     }
 
+    /// True when some day kind or event sets the window of its data changes: a live event (a
+    /// match) that a Live Activity follows.
+    public var hasLiveEvents: Bool {
+        (dayKinds.map(\.factors) + events.map(\.factors)).contains { $0.changeWindow != nil }
+    }
+
     /// The weekday of day `day` (1-based; days before day 1, such as the warm-up, count back).
     package func weekday(ofDay day: Int) -> Weekday {
         let index = ((firstWeekday.index + day - 1) % 7 + 7) % 7

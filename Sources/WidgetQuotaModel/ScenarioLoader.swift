@@ -97,6 +97,7 @@ public enum ScenarioLoader {
         backend.requestPerKey = true
         backend.interactive = true
         backend.requestsPerTap = 1
+        backend.liveActivity = LiveActivity()
         s.designs = [backend]
         s.calendar.dayKinds = [DayKind(name: "", weekdays: [.monday], factors: DayFactors(startHourUTC: 0, hours: 1))]
         s.calendar.events = [CalendarEvent(name: "", day: 1, factors: DayFactors(startHourUTC: 0, hours: 1))]
@@ -119,7 +120,7 @@ public enum ScenarioLoader {
     private static let wholeNumberKeys: Set<String> = [
         "schemaVersion", "days", "warmupDays", "users", "runs", "seed", "sampleUsers", "instancesWhenMulti",
         "reloadBudgetMin", "reloadBudgetMax", "rarelyViewedBudget", "day", "timelineEntries", "requestsPerFetch", "maxRetries",
-        "growth", "start", "end", "months", "keys", "keysPerUser", "requestsPerGeneration", "daysSinceFirstPayment",
+        "growth", "start", "end", "months", "keys", "keysPerUser", "requestsPerGeneration", "daysSinceFirstPayment", "priority",
     ]
 
     private static func checkWholeNumbers(_ value: Any, key: String, path: String) throws {

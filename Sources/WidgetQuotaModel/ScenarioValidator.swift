@@ -117,6 +117,10 @@ package enum ScenarioValidator {
         v.share(f.silentPushDeliveryShare, "platform.silentPushDeliveryShare")
         v.number(f.silentPushesPerHour, "platform.silentPushesPerHour", 0...3_600)
         v.distribution(f.silentPushesPerDay, "platform.silentPushesPerDay", 0...86_400)
+        v.number(f.liveActivityMaxHours, "platform.liveActivityMaxHours", 0.1...24)
+        v.distribution(f.liveActivityUpdatesPerHour, "platform.liveActivityUpdatesPerHour", 0...3_600)
+        v.distribution(f.liveActivityFrequentUpdatesPerHour, "platform.liveActivityFrequentUpdatesPerHour", 0...3_600)
+        v.distribution(f.liveActivityLowPriorityDelayMinutes, "platform.liveActivityLowPriorityDelayMinutes", 0...Double.minutesPerDay)
         v.number(p.forceQuitShare, "population.forceQuitShare", Bounds.share)
         contentChecks(s, &v)
         calendarChecks(s, &v)
@@ -328,6 +332,16 @@ package enum ScenarioValidator {
                 "must be between 0 and 100, got \(b.requestsPerGeneration)")
             if let price = b.pricePerMillionRequests { v.number(price, field + ".backend.pricePerMillionRequests", 0...1e6) }
         }
+        if let activity = d.liveActivity {
+            v.check(
+                d.backend != nil, field + ".liveActivity",
+                "needs a backend: the pushes that update a Live Activity come from the owner's server, which calls the paid API "
+                    + "(add \"backend\": {\"regenerate\": \"onChange\"})")
+            v.number(activity.startShare, field + ".liveActivity.startShare", 0...1)
+            v.check(
+                activity.priority == 5 || activity.priority == 10, field + ".liveActivity.priority",
+                "must be 5 (delivered when the system chooses, no budget) or 10 (at once, within the budget), got \(activity.priority)")
+        }
     }
 
     /// Most content keys, and most key changes over the horizon (each is simulated).
@@ -394,6 +408,11 @@ package enum ScenarioValidator {
         for (i, d) in s.designs.enumerated() where d.policyFollowsHours {
             v.check(
                 s.calendar.hours != nil, "designs[\(i)].policyFollowsHours", "needs calendar.hours, the hours the policy follows")
+        }
+        for (i, d) in s.designs.enumerated() where d.liveActivity != nil {
+            v.check(
+                s.calendar.hasLiveEvents, "designs[\(i)].liveActivity",
+                "runs during live events: give calendar.dayKinds or calendar.events a startHourUTC and hours (a match's window)")
         }
         for (i, d) in s.designs.enumerated() where d.backend?.onlyWhenOpen == true {
             let field = "designs[\(i)].backend.onlyWhenOpen"

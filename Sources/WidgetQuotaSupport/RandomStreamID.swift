@@ -34,6 +34,8 @@ package enum RandomStreamID: UInt64, CaseIterable, Sendable {
     case contentChanges = 13
     /// Per user: how late WidgetKit runs each policy reload after its date.
     case policyLateness = 14
+    /// Per user: which live events they follow with a Live Activity, and its pushes' delays.
+    case liveActivities = 15
     /// Per user: the traits drawn once per run (time zone, Smart Stack, instances, budget, rates).
     case userTraits = 0x7EA1_75
     /// Per run: the value of each uncertain assumption (the next key is the assumption's path hash).

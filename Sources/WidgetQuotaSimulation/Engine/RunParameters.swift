@@ -26,10 +26,25 @@ package struct RunParameters: Sendable, Equatable {
     package var interactiveTapsPerDay: Double
     package var policyLatenessMinutes: Double
     package var silentPushesPerDay: Double
+    package var liveActivityUpdatesPerHour: Double
+    package var liveActivityFrequentUpdatesPerHour: Double
+    package var liveActivityLowPriorityDelayMinutes: Double
 
-    /// Every uncertain assumption of `scenario` with its dotted path, in a fixed order.
-    package static func assumptions(of s: Scenario) -> [(path: String, distribution: Distribution)] {
+    /// The assumptions about Live Activities, which only a scenario with a Live Activity design
+    /// reads (the others take their central values).
+    static func liveActivityAssumptions(of s: Scenario) -> [(path: String, distribution: Distribution)] {
         [
+            ("platform.liveActivityUpdatesPerHour", s.platform.liveActivityUpdatesPerHour),
+            ("platform.liveActivityFrequentUpdatesPerHour", s.platform.liveActivityFrequentUpdatesPerHour),
+            ("platform.liveActivityLowPriorityDelayMinutes", s.platform.liveActivityLowPriorityDelayMinutes),
+        ]
+    }
+
+    /// Every uncertain assumption of `scenario` with its dotted path, in a fixed order; those of
+    /// Live Activities only when one of its designs has one.
+    package static func assumptions(of s: Scenario) -> [(path: String, distribution: Distribution)] {
+        let activities = s.designs.contains { $0.liveActivity != nil } ? liveActivityAssumptions(of: s) : []
+        return [
             ("population.smartStackShare", s.population.smartStackShare),
             ("population.smartStackReloadsPerDay", s.population.smartStackReloadsPerDay),
             ("population.lowPowerDayShare", s.population.lowPowerDayShare),
@@ -49,7 +64,7 @@ package struct RunParameters: Sendable, Equatable {
             ("population.interactiveTapsPerDay", s.population.interactiveTapsPerDay),
             ("platform.policyLatenessMinutes", s.platform.policyLatenessMinutes),
             ("platform.silentPushesPerDay", s.platform.silentPushesPerDay),
-        ]
+        ] + activities
     }
 
     /// Resolves each assumption with `value(path, distribution)`.
@@ -57,6 +72,9 @@ package struct RunParameters: Sendable, Equatable {
         let all = RunParameters.assumptions(of: s)
         var resolved = [String: Double]()
         for (path, distribution) in all { resolved[path] = value(path, distribution) }
+        for (path, distribution) in RunParameters.liveActivityAssumptions(of: s) where resolved[path] == nil {
+            resolved[path] = distribution.central
+        }
         func v(_ path: String) -> Double { resolved[path]! }
         smartStackShare = v("population.smartStackShare")
         smartStackReloadsPerDay = v("population.smartStackReloadsPerDay")
@@ -77,6 +95,9 @@ package struct RunParameters: Sendable, Equatable {
         interactiveTapsPerDay = v("population.interactiveTapsPerDay")
         policyLatenessMinutes = v("platform.policyLatenessMinutes")
         silentPushesPerDay = v("platform.silentPushesPerDay")
+        liveActivityUpdatesPerHour = v("platform.liveActivityUpdatesPerHour")
+        liveActivityFrequentUpdatesPerHour = v("platform.liveActivityFrequentUpdatesPerHour")
+        liveActivityLowPriorityDelayMinutes = v("platform.liveActivityLowPriorityDelayMinutes")
     }
 
     /// Draws run `run`'s values; each assumption has its own stream, keyed by its name.

@@ -61,6 +61,10 @@ package struct SimulationModel: Sendable {
     /// Each key's data changes in UTC seconds, ascending (empty unless the design pushes
     /// broadcasts or its backend regenerates on each change).
     package let keyChanges: [[Double]]
+    /// The live events' windows (the days whose data changes have a window: a match), in UTC
+    /// seconds of the simulation, ascending; empty unless a design of the scenario has a Live
+    /// Activity, when every design of the run measures what its users saw during them.
+    package let liveEventWindows: [(start: Double, end: Double)]
     /// The counted days (0-based) of the calendar's events, in the calendar's order.
     package let eventDays: [Int]
     /// For each counted minute, whether the calendar's open hours hold it (nil: no open hours).
@@ -161,8 +165,17 @@ package struct SimulationModel: Sendable {
             keyRunning += $0
             return keyRunning
         }
+        let tracksLiveEvents = scenario.designs.contains { $0.liveActivity != nil } && calendar.hasLiveEvents
+        liveEventWindows =
+            tracksLiveEvents
+            ? (-1...simulatedDays).compactMap { utcDay in
+                calendar.factors(ofDay: utcDay - firstDay + 1).changeWindow.map { window in
+                    let start = Double(utcDay) * .secondsPerDay + window.start * .secondsPerHour
+                    return (start, start + window.hours * .secondsPerHour)
+                }
+            } : []
         let needsChanges =
-            (design.pushes == .broadcast && design.sendsPushes) || design.backend?.regenerate == .onChange
+            (design.pushes == .broadcast && design.sendsPushes) || design.backend?.regenerate == .onChange || tracksLiveEvents
         keyChanges =
             needsChanges
             ? SimulationModel.keyChanges(

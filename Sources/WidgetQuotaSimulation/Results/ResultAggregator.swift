@@ -231,7 +231,43 @@ struct ResultAggregator {
         result.events = zip(events, eventDays).map { event, days in
             days.result(event: event, tiers: tiers, allowedBreakingRuns: allowedBreakingRuns)
         }
+        if scenario.designs.contains(where: { $0.liveActivity != nil }) && scenario.calendar.hasLiveEvents {
+            result.liveEvents = .init(
+                glancesPerUserDay: tally.perUserDay(\.liveEventGlances),
+                behindShare: UserTally.ratio(tally.liveEventBehindGlances, tally.liveEventGlances),
+                activity: design.liveActivity.map { liveActivityResult($0, tally: tally, users: n) })
+        }
         return (result, bills)
+    }
+
+    /// A Live Activity design's activities, pushes and what they showed, for `n` users.
+    func liveActivityResult(_ activity: LiveActivity, tally: UserTally, users n: Int) -> DesignResult.Activity {
+        let pushesPerUserDay = tally.perUserDay(\.activityPushes)
+        var backendPushes = pushesPerUserDay * Double(n)
+        if activity.channel {
+            // One push per change of each key that at least one activity follows.
+            let followers = Double(n) * activity.startShare
+            let keys = scenario.content.shares.reduce(0) { $0 + SharedContent.followed(share: $1, draws: followers) }
+            backendPushes = keys * liveEventChangesPerKeyDay(maxHours: scenario.platform.liveActivityMaxHours)
+        }
+        return .init(
+            updates: activity.summary, perUserDay: tally.perUserDay(\.activities), pushesPerUserDay: pushesPerUserDay,
+            throttledShare: UserTally.ratio(tally.activityPushesThrottled, tally.activityPushes), backendPushesPerDay: backendPushes,
+            behindShare: UserTally.ratio(tally.activityBehindGlances, tally.activityGlances))
+    }
+
+    /// Expected changes of one key a day that fall in a live event's first `maxHours` hours, over
+    /// the counted days, at the central rate of data changes.
+    func liveEventChangesPerKeyDay(maxHours: Double) -> Double {
+        let days = scenario.horizon.days
+        guard days > 0 else { return 0 }
+        let perDay = scenario.api.dataChangesPerDay.central
+        let total = (1...days).reduce(0.0) { sum, day in
+            let f = scenario.calendar.factors(ofDay: day)
+            guard let window = f.changeWindow, window.hours > 0 else { return sum }
+            return sum + perDay * f.dataChanges * Swift.min(1, maxHours / window.hours)
+        }
+        return total / Double(days)
     }
 
     /// A backend design's device load over the runs.

@@ -63,6 +63,52 @@ extension DesignResult {
         }
     }
 
+    /// What users saw during live events (the calendar's windows of data changes: a match), at
+    /// their widget or at the design's Live Activity.
+    public struct LiveEvents: Codable, Sendable {
+        /// Glances per user-day that fall in a live event.
+        public var glancesPerUserDay: Double
+        /// The share of those glances that miss a change of the key made more than a minute before.
+        public var behindShare: Double
+        /// The design's Live Activity (nil: it has none).
+        public var activity: Activity?
+
+        package init(glancesPerUserDay: Double, behindShare: Double, activity: Activity?) {
+            self.glancesPerUserDay = glancesPerUserDay
+            self.behindShare = behindShare
+            self.activity = activity
+        }
+    }
+
+    /// A design's Live Activities: how many, the ActivityKit pushes that update them, and what they show.
+    public struct Activity: Codable, Sendable {
+        /// `priority 10, one push per change to a channel, ...`.
+        public var updates: String
+        /// Activities started per user-day.
+        public var perUserDay: Double
+        /// ActivityKit pushes that reach a device's activity per user-day (sent to the device).
+        public var pushesPerUserDay: Double
+        /// The share of those pushes the update budget throttled (0 at priority 5).
+        public var throttledShare: Double
+        /// Pushes the backend sends a day for the population: one per change of each followed
+        /// key with a channel, one per device and change without.
+        public var backendPushesPerDay: Double
+        /// The share of glances at an activity that miss a change made more than a minute before.
+        public var behindShare: Double
+
+        package init(
+            updates: String, perUserDay: Double, pushesPerUserDay: Double, throttledShare: Double, backendPushesPerDay: Double,
+            behindShare: Double
+        ) {
+            self.updates = updates
+            self.perUserDay = perUserDay
+            self.pushesPerUserDay = pushesPerUserDay
+            self.throttledShare = throttledShare
+            self.backendPushesPerDay = backendPushesPerDay
+            self.behindShare = behindShare
+        }
+    }
+
     /// One calendar event's UTC day: its paid requests, cost, busiest minute and the tier it needs.
     public struct EventDay: Codable, Sendable {
         /// The event's name.

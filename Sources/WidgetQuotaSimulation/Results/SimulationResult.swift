@@ -161,6 +161,9 @@ public struct DesignResult: Codable, Sendable {
     public var pushes: Pushes?
     /// Each calendar event's day (empty without events).
     public var events: [EventDay] = []
+    /// What users saw during live events, and the design's Live Activities (nil unless a design
+    /// of the scenario has a Live Activity).
+    public var liveEvents: LiveEvents?
 
     package init(
         design: String, users: Int, method: String, requestsPerUserMonth: Quantiles, totalRequestsPerMonth: RunSpread,

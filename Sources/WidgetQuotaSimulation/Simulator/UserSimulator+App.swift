@@ -59,5 +59,20 @@ extension UserSimulator {
         tally.openOverTargetGlances &+= overTarget & open
         tally.outageStaleGlances &+= stale & outage
         if let ages = collected.ages, !isError { ages[AgeHistogram.index(ageSeconds: shown)] &+= 1 }
+        if liveEvents != nil { liveEventGlance(at: t, widgetState: isError ? -.infinity : utc(shownContent)) }
+    }
+
+    /// Counts a glance at `t` that falls in a live event: at the widget or the Live Activity, and
+    /// whether it missed the key's latest change.
+    private mutating func liveEventGlance(at t: Double, widgetState: Double) {
+        let u = utc(t)
+        guard let seen = liveEvents?.glance(utc: u, widgetState: widgetState) else { return }
+        let behind = Int64(seen.behind ? 1 : 0)
+        tally.liveEventGlances += 1
+        tally.liveEventBehindGlances += behind
+        if seen.activity {
+            tally.activityGlances += 1
+            tally.activityBehindGlances += behind
+        }
     }
 }

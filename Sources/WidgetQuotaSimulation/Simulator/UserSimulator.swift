@@ -65,6 +65,8 @@ package struct UserSimulator<Observer: SimulationObserver> {
     /// Broadcast pushes: the user's key's changes (UTC seconds) and the next one to deliver.
     let keyChanges: [Double]
     var nextKeyChange = 0
+    /// What the user sees during live events, when a design of the scenario has a Live Activity.
+    var liveEvents: LiveEventView?
     /// The silent-push throttle: tokens left (at most `silentPushesPerHour`) and when last counted.
     var pushTokens = 0.0
     var pushTokensAt = 0.0
@@ -162,6 +164,17 @@ package struct UserSimulator<Observer: SimulationObserver> {
         pushClock = PoissonClock(storage: ws.clockStorage(1), days: days, shape: ws.shape(3)) { pushes * calendar[$0].dataChanges }
         keyChanges = constants.hasPushes && constants.broadcastPushes ? model.keyChanges[traits.contentKey] : []
         pushTokens = constants.silentPushesPerHour
+        if !model.liveEventWindows.isEmpty {
+            let p = model.parameters
+            let activity = model.design.liveActivity
+            var activityRandom = RandomStream(seed: seed, .liveActivities, run, u)
+            liveEvents = LiveEventView(
+                windows: model.liveEventWindows, changes: model.keyChanges[traits.contentKey], activity: activity,
+                maxHours: model.scenario.platform.liveActivityMaxHours,
+                budgetPerHour: activity?.frequentUpdates == true ? p.liveActivityFrequentUpdatesPerHour : p.liveActivityUpdatesPerHour,
+                lowPriorityDelaySeconds: p.liveActivityLowPriorityDelayMinutes * .secondsPerMinute,
+                deliveryWindowSeconds: constants.deliveryWindowSeconds, random: &activityRandom)
+        }
         // iOS launches at a rate that gives the user's runs per day: a cycle is the earliest-begin
         // interval plus a wait that follows the background profile (before the hours of app
         // use), none or almost none in Low Power Mode.
@@ -209,6 +222,16 @@ package struct UserSimulator<Observer: SimulationObserver> {
         begin()
         advance(until: .infinity)
         tally.users = 1
+        tallyLiveActivities()
+    }
+
+    /// Adds the user's Live Activities that start in the counted days to the tally.
+    private mutating func tallyLiveActivities() {
+        guard let liveEvents else { return }
+        let counts = liveEvents.activityCounts(from: utc(constants.countedStartLocal), to: utc(constants.countedEndLocal))
+        tally.activities += Int64(counts.activities)
+        tally.activityPushes += Int64(counts.pushes)
+        tally.activityPushesThrottled += Int64(counts.throttled)
     }
 
     /// Simulates the user's whole window, and alongside it the same user without the scenario's
@@ -229,6 +252,7 @@ package struct UserSimulator<Observer: SimulationObserver> {
         calm.collected.stopCounting()
         advance(until: .infinity)
         tally.users = 1
+        tallyLiveActivities()
         calm.advance(until: .infinity)
         return calm.monthRequests
     }

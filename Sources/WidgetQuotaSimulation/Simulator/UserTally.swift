@@ -38,6 +38,18 @@ package struct UserTally: Sendable, Equatable {
     package var pushesDelivered: Int64 = 0
     /// WidgetKit push notifications received in the counted days (each reloads every instance).
     package var widgetPushes: Int64 = 0
+    /// Glances during live events (a scenario with a Live Activity design), and those whose
+    /// widget or activity missed a change of the key made more than a minute before.
+    package var liveEventGlances: Int64 = 0
+    package var liveEventBehindGlances: Int64 = 0
+    /// Of those, glances at a Live Activity, and those behind.
+    package var activityGlances: Int64 = 0
+    package var activityBehindGlances: Int64 = 0
+    /// Live Activities started in the counted days, the ActivityKit pushes sent to their
+    /// devices, and those the update budget throttled.
+    package var activities: Int64 = 0
+    package var activityPushes: Int64 = 0
+    package var activityPushesThrottled: Int64 = 0
 
     package init() {}
 
@@ -71,6 +83,13 @@ package struct UserTally: Sendable, Equatable {
         pushesSent += o.pushesSent
         pushesDelivered += o.pushesDelivered
         widgetPushes += o.widgetPushes
+        liveEventGlances += o.liveEventGlances
+        liveEventBehindGlances += o.liveEventBehindGlances
+        activityGlances += o.activityGlances
+        activityBehindGlances += o.activityBehindGlances
+        activities += o.activities
+        activityPushes += o.activityPushes
+        activityPushesThrottled += o.activityPushesThrottled
 
         outageStaleGlances += o.outageStaleGlances
         openGlances += o.openGlances

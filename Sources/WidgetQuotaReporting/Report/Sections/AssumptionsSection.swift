@@ -89,6 +89,8 @@ struct AssumptionsSection {
         guard let tree = try? JSONValue.of(scenario) else { return [] }
         let distributions = Dictionary(uniqueKeysWithValues: RunParameters.assumptions(of: scenario).map { ($0.path, $0.distribution) })
         let calibrated = scenario.calibration?.fields ?? []
+        // The Live Activity settings are used only when a design has a Live Activity.
+        let activities = scenario.designs.contains { $0.liveActivity != nil }
         var out = [Setting]()
         func isCalibrated(_ path: String) -> Bool {
             calibrated.contains { path == $0 || path.hasPrefix($0 + ".") || path.hasPrefix($0 + "[") }
@@ -97,6 +99,7 @@ struct AssumptionsSection {
             out.append(Setting(path: path, value: value, uncertain: uncertain, calibrated: isCalibrated(path)))
         }
         func walk(_ node: JSONValue, _ path: String) {
+            if !activities && path.hasPrefix("platform.liveActivity") { return }
             if let d = distributions[path] {
                 add(path, d.summary, uncertain: d.isUncertain)
                 return

@@ -44,6 +44,22 @@ struct SharedContentSection {
                         + "widget's timelines as a reload call does, spending its budget; *Delivered* is the silent pushes' share."))
             blocks.append(.table(pushes, label: "Silent pushes"))
         }
+        if let live = liveEventTable() {
+            let platform = result.scenario.platform
+            blocks.append(
+                .paragraph(
+                    "**Live events** (the calendar's windows of data changes: a match) against **Live Activities**. *Behind* is the "
+                        + "share of glances during the events whose widget or Live Activity misses a change of the key made more than a "
+                        + "minute before. A Live Activity starts with the event for a share of the key's users and lasts at most "
+                        + "\(NumberText.plain(platform.liveActivityMaxHours)) hours (Apple's \"Displaying live data with Live Activities\"); "
+                        + "the owner's backend calls the paid API once per change of a key and sends an ActivityKit push per change, to a "
+                        + "channel or to each device. Priority-10 pushes spend an hourly budget Apple does not publish "
+                        + "(`platform.liveActivityUpdatesPerHour`, \(platform.liveActivityUpdatesPerHour.summary); with frequent updates "
+                        + "\(platform.liveActivityFrequentUpdatesPerHour.summary)) and the rest are *throttled*; priority-5 pushes spend "
+                        + "none and arrive late (`platform.liveActivityLowPriorityDelayMinutes`, "
+                        + "\(platform.liveActivityLowPriorityDelayMinutes.summary) min). Users without an activity see the widget."))
+            blocks.append(.table(live, label: "Live events and Live Activities"))
+        }
         for event in result.scenario.calendar.events {
             blocks.append(.heading("\(event.name), day \(event.day)"))
             blocks.append(
@@ -102,6 +118,36 @@ struct SharedContentSection {
                     ReportFormat.users(r.users), ReportFormat.whole(r.load.peakRequestsPerMinute.mean),
                     "×" + NumberText.plain(r.load.peakToMeanRatio, maxFractionDigits: 1),
                 ])
+            }
+        }
+        return t
+    }
+
+    func liveEventTable() -> MarkdownTable? {
+        guard result.results.contains(where: { $0.liveEvents != nil }) else { return nil }
+        var t = MarkdownTable([
+            "Design", "Users", "Paid requests a month", "Glances in events a user-day", "Behind", "Live Activity",
+            "Activities a user-day", "Pushes a user-day", "Throttled", "Backend pushes a day", "Activity behind",
+        ])
+        for design in designs {
+            for r in rows(design.name) {
+                guard let live = r.liveEvents else { continue }
+                var row = [
+                    design.name, ReportFormat.users(r.users), ReportFormat.whole(r.totalRequestsPerMonth.mean),
+                    NumberText.plain(live.glancesPerUserDay, maxFractionDigits: 2),
+                    NumberText.percent(live.behindShare, digits: 1),
+                ]
+                if let a = live.activity {
+                    row += [
+                        a.updates, NumberText.plain(a.perUserDay, maxFractionDigits: 3),
+                        NumberText.plain(a.pushesPerUserDay, maxFractionDigits: 2),
+                        NumberText.percent(a.throttledShare, digits: 1), ReportFormat.whole(a.backendPushesPerDay),
+                        NumberText.percent(a.behindShare, digits: 1),
+                    ]
+                } else {
+                    row += ["none", "–", "–", "–", "–", "–"]
+                }
+                t.append(row)
             }
         }
         return t
