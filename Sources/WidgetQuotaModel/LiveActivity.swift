@@ -43,6 +43,14 @@ public struct LiveActivity: Codable, Sendable, Equatable {
     /// True when updates are sent at priority 10 and so spend the budget.
     public var spendsBudget: Bool { priority == 10 }
 
+    /// `priority 10, channel, 50% start`: the parts a table shows.
+    public var shortSummary: String {
+        [
+            "priority \(priority)", channel ? "channel" : "per device", frequentUpdates ? "frequent updates" : nil,
+            NumberText.percent(startShare, digits: 0) + " start",
+        ].compactMap { $0 }.joined(separator: ", ")
+    }
+
     /// `priority 10, channel, frequent updates` in words, for reports.
     public var summary: String {
         var parts = ["priority \(priority)", channel ? "one push per change to a channel" : "one push per device"]

@@ -137,9 +137,9 @@ struct SharedContentSection {
                     NumberText.plain(live.glancesPerUserDay, maxFractionDigits: 2),
                     NumberText.percent(live.behindShare, digits: 1),
                 ]
-                if let a = live.activity {
+                if let a = live.activity, let activity = design.liveActivity {
                     row += [
-                        a.updates, NumberText.plain(a.perUserDay, maxFractionDigits: 3),
+                        activity.shortSummary, NumberText.plain(a.perUserDay, maxFractionDigits: 3),
                         NumberText.plain(a.pushesPerUserDay, maxFractionDigits: 2),
                         NumberText.percent(a.throttledShare, digits: 1), ReportFormat.whole(a.backendPushesPerDay),
                         NumberText.percent(a.behindShare, digits: 1),
