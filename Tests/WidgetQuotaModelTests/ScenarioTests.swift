@@ -116,4 +116,13 @@ import WidgetQuotaTestSupport
         #expect(d.reloadPolicy == .after(minutes: 120))
         #expect(s.availableDesigns.count == DesignPresets.all.count + 1)
     }
+
+    @Test("Fast-changing data is refused only when a design draws each change of every key")
+    func keyChangeLimit() throws {
+        let quotes = #""content": {"keys": 3000}, "api": {"dataChangesPerDay": 390}"#
+        // A widget that polls measures how outdated its quotes are from the expected changes.
+        _ = try ScenarioLoader.decode(Data(#"{\#(quotes)}"#.utf8), file: "s.json")
+        expectRefused(
+            #"{\#(quotes), "designs": [{"name": "b", "source": "s", "backend": {"regenerate": "onChange"}}]}"#, naming: "content.keys")
+    }
 }

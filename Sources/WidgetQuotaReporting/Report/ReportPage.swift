@@ -213,14 +213,9 @@ struct ReportPage {
     }
 
     func freshness() -> PageSection {
-        let target = NumberText.plain(result.scenario.population.freshnessTargetMinutes)
         var blocks = [PageBlock]()
         if let c = chart(ReportCharts.File.tradeoff) { blocks.append(c) }
-        blocks.append(
-            .paragraph(
-                "*Older than \(target) min, or none* is the summary's yardstick, the same for every design: content older "
-                    + "than the freshness target, or an error or placeholder. *Older than its TTL* is what the design itself would "
-                    + "call stale: content older than its cache lifetime, or than the target when that is longer."))
+        blocks.append(.paragraph(tables.freshnessNote))
         blocks.append(.table(tables.freshness(), label: "Freshness by design"))
         if let sweep = report.sweep { blocks += self.sweep(sweep) }
         return PageSection(title: "Freshness: what users see at a glance", blocks: blocks)

@@ -139,26 +139,42 @@ struct ResultTables {
         return t
     }
 
+    /// What the freshness table's columns measure, in words.
+    var freshnessNote: String {
+        let scenario = facts.result.scenario
+        let target = NumberText.plain(scenario.population.freshnessTargetMinutes)
+        return "*Older than \(target) min, or none* is the summary's yardstick, the same for every design: content older "
+            + "than the freshness target, or an error or placeholder. *Older than its TTL* is what the design itself would "
+            + "call stale: content older than its cache lifetime, or than the target when that is longer. *Outdated* counts "
+            + "glances at content that a newer value had replaced at least a minute before (or at an error), against the "
+            + "data's changes (`api.dataChangesPerDay`: \(scenario.api.dataChangesPerDay.summary) a day"
+            + (scenario.content.keysPerUser > 1 ? " for each of the \(scenario.content.keysPerUser) keys a user follows" : "")
+            + "): old content of data that has not changed is not outdated."
+    }
+
     func freshness() -> MarkdownTable {
         let target = NumberText.plain(facts.result.scenario.population.freshnessTargetMinutes)
         let openHours = facts.result.scenario.calendar.hours != nil
         var header = [
             "Design", "Glances / day", "Older than \(target) min, or none", "Older than its TTL (≥ \(target) min)",
-            "Error / placeholder", "Median age (min)", "p95 age (min)",
+            "Error / placeholder", "Outdated", "Median age (min)", "p95 age (min)",
         ]
-        if openHours { header += ["Glances in open hours", "Older than \(target) min, or none, in open hours"] }
+        if openHours {
+            header += ["Glances in open hours", "Older than \(target) min, or none, in open hours", "Outdated in open hours"]
+        }
         var t = MarkdownTable(header)
         for r in perDesign {
             let f = r.freshness
             var row = [
                 r.design, NumberText.human(f.glancesPerUserDay), NumberText.percent(f.overTargetShare),
-                NumberText.percent(f.staleShare), NumberText.percent(f.errorShare),
+                NumberText.percent(f.staleShare), NumberText.percent(f.errorShare), NumberText.percent(f.outdatedShare),
                 f.medianAgeMinutes.map { NumberText.human($0) } ?? "–", f.p95AgeMinutes.map { NumberText.human($0) } ?? "–",
             ]
             if openHours {
                 row += [
                     f.openHours.map { NumberText.percent($0.glanceShare) } ?? "–",
                     f.openHours.map { NumberText.percent($0.overTargetShare) } ?? "–",
+                    f.openHours.map { NumberText.percent($0.outdatedShare) } ?? "–",
                 ]
             }
             t.append(row)

@@ -161,11 +161,7 @@ public struct SimulationReport: Sendable {
             sweep == nil
                 ? "Requests per user against the share of glances older than the freshness target, one point per design"
                 : "Requests per user against the share of glances older than the freshness target: each design, and the TTL sweep")
-        let target = NumberText.plain(result.scenario.population.freshnessTargetMinutes)
-        md +=
-            "*Older than \(target) min, or none* is the summary's yardstick, the same for every design: content older "
-            + "than the freshness target, or an error or placeholder. *Older than its TTL* is what the design itself would "
-            + "call stale: content older than its cache lifetime, or than the target when that is longer.\n\n"
+        md += tables.freshnessNote + "\n\n"
         md += tables.freshness().markdown
         if let sweep {
             md += "\n" + sweep.markdown().replacingOccurrences(of: "## Trade-off", with: "### Trade-off")

@@ -61,6 +61,10 @@ package struct SimulationModel: Sendable {
     /// Each key's data changes in UTC seconds, ascending (empty unless the design pushes
     /// broadcasts or its backend regenerates on each change).
     package let keyChanges: [[Double]]
+    /// Where a glance learns whether newer data had replaced what it shows (`OutdatedSource`).
+    package let outdatedSource: OutdatedSource
+    /// The expected changes of what a user's fetch asks for (all their keys), for `.expected`.
+    let changeCurve: ChangeCurve?
     /// The live events' windows (the days whose data changes have a window: a match), in UTC
     /// seconds of the simulation, ascending; empty unless a design of the scenario has a Live
     /// Activity, when every design of the run measures what its users saw during them.
@@ -182,6 +186,21 @@ package struct SimulationModel: Sendable {
                 scenario: scenario, run: run, perDay: parameters.dataChangesPerDay, firstCountedDay: firstDay, days: simulatedDays,
                 sessions: calendarSessions)
             : []
+
+        if design.sendsPushes && design.pushes == .perUser {
+            outdatedSource = .ownChanges
+        } else if !keyChanges.isEmpty {
+            outdatedSource = .keyChanges
+        } else {
+            outdatedSource = .expected
+        }
+        changeCurve =
+            outdatedSource == .expected
+            ? ChangeCurve(
+                scenario: scenario, perDay: parameters.dataChangesPerDay * Double(max(scenario.content.keysPerUser, 1)),
+                firstCountedDay: firstDay, days: simulatedDays,
+                sessions: calendarSessions?.map { ($0.day, offset + $0.start, offset + $0.end) })
+            : nil
 
         let start = Int((-scenario.quotas.resetUTCOffsetHours * .minutesPerHour).rounded())
         quotaStartMinute = ((start % TimeUnits.minutesPerDay) + TimeUnits.minutesPerDay) % TimeUnits.minutesPerDay
@@ -383,4 +402,16 @@ package struct UserTraits: Sendable, Equatable {
         let sigma2 = Foundation.log(1 + cv * cv)
         return Foundation.exp(-sigma2 / 2 + sigma2.squareRoot() * rng.standardNormal())
     }
+}
+
+/// Where a glance learns whether a newer value had replaced the content it shows.
+package enum OutdatedSource: Sendable, Equatable {
+    /// The changes of the user's key as drawn (designs that fetch on them: broadcast pushes, a
+    /// backend that regenerates on each change, and every design beside a Live Activity).
+    case keyChanges
+    /// The user's own data changes, which the design's per-user pushes announce.
+    case ownChanges
+    /// The chance of a change since the content's time (`ChangeCurve`), for designs whose fetches
+    /// do not follow the changes.
+    case expected
 }

@@ -297,11 +297,14 @@ struct ResultAggregator {
             p95AgeMinutes: ages.quantileMinutes(0.95),
             outageErrorShare: tally.outageGlances > 0 ? UserTally.ratio(tally.outageErrorGlances, tally.outageGlances) : nil,
             outageStaleShare: tally.outageGlances > 0 ? UserTally.ratio(tally.outageStaleGlances, tally.outageGlances) : nil)
+        let scale = Double(UserTally.outdatedScale)
+        f.outdatedShare = UserTally.ratio(tally.outdatedGlances, tally.glances) / scale
         if openHours {
             f.openHours = .init(
                 glanceShare: UserTally.ratio(tally.openGlances, tally.glances),
                 staleShare: UserTally.ratio(tally.openStaleGlances, tally.openGlances),
-                overTargetShare: UserTally.ratio(tally.openOverTargetGlances, tally.openGlances))
+                overTargetShare: UserTally.ratio(tally.openOverTargetGlances, tally.openGlances),
+                outdatedShare: UserTally.ratio(tally.openOutdatedGlances, tally.openGlances) / scale)
         }
         return f
     }

@@ -326,6 +326,10 @@ public struct DesignResult: Codable, Sendable {
         public var medianAgeMinutes: Double?
         /// Its 95th percentile, in minutes.
         public var p95AgeMinutes: Double?
+        /// Share of glances at content that a newer value had replaced at least a minute before
+        /// (a change of the data after the content was fetched), or at an error: a quote fetched
+        /// after the close is current all night, however old.
+        public var outdatedShare: Double = 0
         /// During outages: share of glances showing an error.
         public var outageErrorShare: Double?
         /// During outages: share of glances showing old but valid content.
@@ -352,6 +356,8 @@ public struct DesignResult: Codable, Sendable {
             public var staleShare: Double
             /// Share of those at content older than the freshness target or at an error.
             public var overTargetShare: Double
+            /// Share of those at content a newer value had replaced, or at an error.
+            public var outdatedShare: Double = 0
         }
 
         package init(

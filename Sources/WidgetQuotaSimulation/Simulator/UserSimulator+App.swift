@@ -58,8 +58,32 @@ extension UserSimulator {
         tally.openStaleGlances &+= stale & open
         tally.openOverTargetGlances &+= overTarget & open
         tally.outageStaleGlances &+= stale & outage
+        let outdated = isError ? UserTally.outdatedScale : outdatedWeight(content: shownContent, at: t)
+        tally.outdatedGlances &+= outdated
+        tally.openOutdatedGlances &+= outdated * open
         if let ages = collected.ages, !isError { ages[AgeHistogram.index(ageSeconds: shown)] &+= 1 }
         if liveEvents != nil { liveEventGlance(at: t, widgetState: isError ? -.infinity : utc(shownContent)) }
+    }
+
+    /// How surely newer data had replaced content of local time `content` at a glance at `t`, in
+    /// `UserTally.outdatedScale` units: a change at least `LiveEventView.grace` before the glance
+    /// and after the content's time.
+    @inline(__always) mutating func outdatedWeight(content: Double, at t: Double) -> Int64 {
+        let cutoff = t - LiveEventView.grace
+        switch outdatedSource {
+        case .keyChanges:
+            let u = utc(cutoff)
+            while userKeyChangesSeen < userKeyChanges.count && userKeyChanges[userKeyChangesSeen] <= u { userKeyChangesSeen += 1 }
+            let latest = userKeyChangesSeen > 0 ? userKeyChanges[userKeyChangesSeen - 1] : -Double.infinity
+            return latest > utc(content) ? UserTally.outdatedScale : 0
+        case .ownChanges:
+            let latest = lastOwnChange <= cutoff ? lastOwnChange : previousOwnChange
+            return latest > content ? UserTally.outdatedScale : 0
+        case .expected:
+            guard let changeCurve else { return 0 }
+            let chance = changeCurve.chanceOfChange(from: utc(content), to: utc(cutoff))
+            return Int64((chance * Double(UserTally.outdatedScale)).rounded())
+        }
     }
 
     /// Counts a glance at `t` that falls in a live event: at the widget or the Live Activity, and

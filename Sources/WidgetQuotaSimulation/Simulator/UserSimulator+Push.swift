@@ -8,6 +8,8 @@ extension UserSimulator {
     /// A data change reaching the device at `t`: a WidgetKit push reloads the widget's
     /// timelines; a silent push, if iOS delivers it, wakes the app for a task slice to fetch.
     mutating func push(at t: Double) {
+        previousOwnChange = lastOwnChange
+        lastOwnChange = t
         if constants.broadcastPushes {
             // Counted apart, and kept out of the halves the projection measures its noise with.
             let half = collected.halfBuckets

@@ -65,6 +65,15 @@ package struct UserSimulator<Observer: SimulationObserver> {
     /// Broadcast pushes: the user's key's changes (UTC seconds) and the next one to deliver.
     let keyChanges: [Double]
     var nextKeyChange = 0
+    /// Whether newer data had replaced what a glance shows: the user's key's changes (UTC, for
+    /// `.keyChanges`) and how many came at least a minute before the last glance; the user's own
+    /// last two changes (local, for `.ownChanges`); the expected changes (for `.expected`).
+    let userKeyChanges: [Double]
+    var userKeyChangesSeen = 0
+    var lastOwnChange = -Double.infinity
+    var previousOwnChange = -Double.infinity
+    let changeCurve: ChangeCurve?
+    let outdatedSource: OutdatedSource
     /// What the user sees during live events, when a design of the scenario has a Live Activity.
     var liveEvents: LiveEventView?
     /// The silent-push throttle: tokens left (at most `silentPushesPerHour`) and when last counted.
@@ -164,6 +173,9 @@ package struct UserSimulator<Observer: SimulationObserver> {
         pushClock = PoissonClock(storage: ws.clockStorage(1), days: days, shape: ws.shape(3)) { pushes * calendar[$0].dataChanges }
         keyChanges = constants.hasPushes && constants.broadcastPushes ? model.keyChanges[traits.contentKey] : []
         pushTokens = constants.silentPushesPerHour
+        outdatedSource = model.outdatedSource
+        userKeyChanges = model.outdatedSource == .keyChanges ? model.keyChanges[traits.contentKey] : []
+        changeCurve = model.changeCurve
         if !model.liveEventWindows.isEmpty {
             let p = model.parameters
             let activity = model.design.liveActivity

@@ -38,6 +38,13 @@ package struct UserTally: Sendable, Equatable {
     package var pushesDelivered: Int64 = 0
     /// WidgetKit push notifications received in the counted days (each reloads every instance).
     package var widgetPushes: Int64 = 0
+    /// Glances at content a newer value had replaced at least a minute before (or at an error),
+    /// in all glances and in the open hours: fixed-point sums of each glance's chance, in units
+    /// of 1 ÷ `outdatedScale`, so any order adds up the same.
+    package var outdatedGlances: Int64 = 0
+    package var openOutdatedGlances: Int64 = 0
+    /// One glance surely outdated, in the units of `outdatedGlances`.
+    package static let outdatedScale: Int64 = 1 << 20
     /// Glances during live events (a scenario with a Live Activity design), and those whose
     /// widget or activity missed a change of the key made more than a minute before.
     package var liveEventGlances: Int64 = 0
@@ -83,6 +90,8 @@ package struct UserTally: Sendable, Equatable {
         pushesSent += o.pushesSent
         pushesDelivered += o.pushesDelivered
         widgetPushes += o.widgetPushes
+        outdatedGlances += o.outdatedGlances
+        openOutdatedGlances += o.openOutdatedGlances
         liveEventGlances += o.liveEventGlances
         liveEventBehindGlances += o.liveEventBehindGlances
         activityGlances += o.activityGlances

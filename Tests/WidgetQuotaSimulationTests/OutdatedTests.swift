@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+import WidgetQuotaModel
+import WidgetQuotaSimulation
+import WidgetQuotaSimulationTestSupport
+import WidgetQuotaSupport
+import WidgetQuotaTestSupport
+
+/// "Outdated": a glance at content that a newer value had replaced, measured from the changes as
+/// drawn where the design follows them, and from their expected number where it does not.
+@Suite("outdated content") struct OutdatedTests {
+    static func run(_ s: Scenario, _ names: [String]) -> SimulationResult {
+        TestSupport.run(s, designs: names)
+    }
+
+    @Test("Data that never changes is never outdated: only errors count")
+    func unchangingData() {
+        var s = TestSupport.smallScenario(users: [300])
+        s.api.dataChangesPerDay = 0
+        let result = Self.run(s, ["direct", "cache-bgtask"])
+        for design in ["direct", "cache-bgtask"] {
+            let f = TestSupport.row(result, design).freshness
+            #expect(abs(f.outdatedShare - f.errorShare) < 1e-12, "\(design): \(f.outdatedShare) against \(f.errorShare)")
+        }
+    }
+
+    @Test("More changes a day leave more glances outdated; content that is older is outdated more often")
+    func moreChangesMoreOutdated() {
+        let shares = [0.5, 2, 8].map { rate -> (direct: Double, cache: Double) in
+            var s = TestSupport.smallScenario(users: [300])
+            s.api.dataChangesPerDay = .fixed(rate)
+            let result = Self.run(s, ["direct", "cache-bgtask"])
+            return (
+                TestSupport.row(result, "direct").freshness.outdatedShare, TestSupport.row(result, "cache-bgtask").freshness.outdatedShare
+            )
+        }
+        #expect(shares[0].direct < shares[1].direct && shares[1].direct < shares[2].direct, "\(shares)")
+        #expect(shares[0].cache < shares[1].cache && shares[1].cache < shares[2].cache, "\(shares)")
+        // The cache's content is hours old, the direct widget's minutes.
+        #expect(shares.allSatisfy { $0.cache > $0.direct }, "\(shares)")
+    }
+
+    @Test("The expected chance of a change agrees with the changes as drawn, seed by seed, within the standard error")
+    func expectedMatchesDrawn() throws {
+        // The same users and fetches, measured against the expected changes (no design follows
+        // them) and against the changes as drawn (a Live Activity design makes every design draw
+        // them): the two differ by noise only, on days with and without a window of changes.
+        var differences = [Double]()
+        for seed in UInt64(1)...8 {
+            var s = TestSupport.smallScenario(users: [300], runs: 1, days: 14)
+            s.horizon.seed = seed
+            s.content.keys = 40
+            s.api.dataChangesPerDay = 3
+            s.calendar.dayKinds = [
+                DayKind(name: "match", weekdays: [.saturday], factors: DayFactors(dataChanges: 10, startHourUTC: 15, hours: 4))
+            ]
+            let expected = TestSupport.row(Self.run(s, ["cache-bgtask"]), "cache-bgtask").freshness.outdatedShare
+            var activity = DesignPresets.direct
+            activity.name = "activity"
+            activity.backend = BackendGeneration(regenerate: .onChange, cacheTTLMinutes: 1)
+            activity.liveActivity = LiveActivity()
+            s.designs = [activity]
+            let drawn = TestSupport.row(Self.run(s, ["cache-bgtask"]), "cache-bgtask").freshness.outdatedShare
+            differences.append(drawn - expected)
+        }
+        let mean = Statistics.mean(differences)
+        let se = StandardError.ofMean(differences)
+        #expect(abs(mean) < StandardError.bound * se + 1e-3, "mean difference \(mean), standard error \(se): \(differences)")
+    }
+
+    @Test("A quote fetched after the close is current all night: outside trading hours almost no glance is outdated")
+    func currentAfterTheClose() throws {
+        var s = OpenHoursTests.tradingScenario(users: [200], days: 14)
+        s.content.keysPerUser = 1
+        s.api.dataChangesPerDay = 390  // about one a minute in the session
+        let f = TestSupport.row(Self.run(s, ["direct"]), "direct").freshness
+        let open = try #require(f.openHours)
+        // Nearly every glance in the session sees a quote some change replaced.
+        #expect(open.outdatedShare > 0.8, "\(open.outdatedShare)")
+        // Closed glances are outdated only at an error or when the widget's content predates the
+        // last close (in the hour after it, for an hourly widget).
+        let closed = (f.outdatedShare - open.glanceShare * open.outdatedShare) / (1 - open.glanceShare)
+        #expect(closed < open.outdatedShare / 10, "closed \(closed), open \(open.outdatedShare)")
+    }
+}
