@@ -262,4 +262,46 @@ import WidgetQuotaTestSupport
         let unchanged = TestSupport.row(Self.run(quitters, [pushed]), "never-widget-push", users: 300)
         #expect(abs(unchanged.pushes!.widgetPushesPerUserDay - pushes) < 1e-9)
     }
+
+    /// Records the UTC time of each request the app sends.
+    struct AppRequests: SimulationObserver {
+        var utc: [Double] = []
+        mutating func record(_ event: SimulationEvent, local: Double, utc: Double) {
+            if case .apiRequest(actor: .app, _, _, _) = event { self.utc.append(utc) }
+        }
+    }
+
+    @Test("Per-user pushes fall in the day's window of changes, as a key's do, and at its rate")
+    func perUserPushesInTheWindow() throws {
+        var s = TestSupport.smallScenario(users: [300], runs: 1, days: 14)
+        s.api.dataChangesPerDay = 6
+        s.population.neverOpenShare = 0
+        s.population.appOpensPerDay = 0
+        let quiet: [Weekday] = [.monday, .tuesday, .thursday, .friday, .sunday]
+        s.calendar.dayKinds = [
+            DayKind(name: "match", weekdays: [.wednesday, .saturday], factors: DayFactors(dataChanges: 1, startHourUTC: 18, hours: 3)),
+            DayKind(name: "quiet", weekdays: quiet, factors: DayFactors(dataChanges: 0)),
+        ]
+        let design = Self.pushDesign(.perUser)
+        let model = SimulationModel(scenario: s, design: design, run: 0, parameters: .central(s))
+        var times = [Double]()
+        for user in 0..<40 {
+            var sim = UserSimulator(model: model, user: user, observer: AppRequests())
+            sim.run()
+            times += sim.observer.utc
+        }
+        // Every request a push starts falls in 18:00–21:00 UTC (a minute's grace for the fetch).
+        let outside = times.filter { t in
+            let hour =
+                (t.truncatingRemainder(dividingBy: .secondsPerDay) + .secondsPerDay).truncatingRemainder(dividingBy: .secondsPerDay)
+                / .secondsPerHour
+            return hour < 18 || hour > 21 + 1.0 / 60
+        }
+        #expect(!times.isEmpty && outside.isEmpty, "\(outside.count) of \(times.count) outside the window")
+        // The engine's pushes: 6 a match day, on 2 days of 7.
+        let result = Self.run(s, [design])
+        let sent = try #require(TestSupport.row(result, design.name).pushes).sentPerUserDay
+        let expected = 6.0 * 4 / 14
+        #expect(abs(sent - expected) < StandardError.bound * StandardError.ofPoissonRate(expected, units: 300 * 14), "\(sent)")
+    }
 }

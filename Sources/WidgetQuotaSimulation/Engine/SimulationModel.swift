@@ -61,6 +61,14 @@ package struct SimulationModel: Sendable {
     /// Each key's data changes in UTC seconds, ascending (empty unless the design pushes
     /// broadcasts or its backend regenerates on each change).
     package let keyChanges: [[Double]]
+    /// Per-user pushes follow the user's own changes drawn like a key's, confined to the
+    /// calendar's change windows or open sessions (`changeFactors`, `changeSessions`), rather
+    /// than the day's shape.
+    package let confinesOwnChanges: Bool
+    /// The calendar's factors of UTC days −1 ... `simulatedDays`, and its open sessions, for
+    /// drawing changes (`changeTimes`).
+    let changeFactors: [DayFactors]
+    let changeSessions: [OpenHours.Session]?
     /// Where a glance learns whether newer data had replaced what it shows (`OutdatedSource`).
     package let outdatedSource: OutdatedSource
     /// The expected changes of what a user's fetch asks for (all their keys), for `.expected`.
@@ -178,6 +186,11 @@ package struct SimulationModel: Sendable {
                     return (start, start + window.hours * .secondsPerHour)
                 }
             } : []
+        confinesOwnChanges =
+            design.sendsPushes && design.pushes == .perUser && (calendarSessions != nil || calendar.hasLiveEvents)
+        changeFactors =
+            confinesOwnChanges ? SimulationModel.changeFactors(scenario: scenario, firstCountedDay: firstDay, days: simulatedDays) : []
+        changeSessions = confinesOwnChanges ? calendarSessions : nil
         let needsChanges =
             (design.pushes == .broadcast && design.sendsPushes) || design.backend?.regenerate == .onChange || tracksLiveEvents
         keyChanges =
@@ -241,39 +254,57 @@ package struct SimulationModel: Sendable {
         scenario: Scenario, run: Int, perDay: Double, firstCountedDay: Int, days: Int, sessions: [OpenHours.Session]?
     ) -> [[Double]] {
         // The same calendar for every key: read once.
-        let factors = (-1...days).map { scenario.calendar.factors(ofDay: $0 - firstCountedDay + 1) }
-        let offset = Double(firstCountedDay) * .secondsPerDay
+        let factors = changeFactors(scenario: scenario, firstCountedDay: firstCountedDay, days: days)
         return (0..<max(scenario.content.keys, 1)).map { key in
             var rng = RandomStream(seed: scenario.horizon.seed, .contentChanges, UInt64(run), UInt64(key))
-            var times = [Double]()
-            if let sessions {
-                for session in sessions {
-                    let expected = perDay * scenario.calendar.factors(ofDay: session.day).dataChanges
-                    guard expected > 0 else { continue }
-                    let length = session.end - session.start
-                    var position = rng.exponential() / expected
-                    while position < 1 {
-                        times.append(offset + session.start + position * length)
-                        position += rng.exponential() / expected
-                    }
-                }
-                return times
-            }
-            for utcDay in -1...days {
-                let f = factors[utcDay + 1]
-                let expected = perDay * f.dataChanges
+            return changeTimes(
+                scenario: scenario, perDay: perDay, firstCountedDay: firstCountedDay, factors: factors, sessions: sessions,
+                random: &rng)
+        }
+    }
+
+    /// The calendar's factors of UTC days −1 ... `days` of the simulation, in order.
+    static func changeFactors(scenario: Scenario, firstCountedDay: Int, days: Int) -> [DayFactors] {
+        (-1...days).map { scenario.calendar.factors(ofDay: $0 - firstCountedDay + 1) }
+    }
+
+    /// One series of data changes over the simulated window and the day before it, in UTC
+    /// seconds, ascending: a Poisson process of `perDay` a day times the day's calendar factor
+    /// (`factors`, from `changeFactors`), spread over the day, its change window or its open
+    /// session, drawn from `random`.
+    static func changeTimes(
+        scenario: Scenario, perDay: Double, firstCountedDay: Int, factors: [DayFactors], sessions: [OpenHours.Session]?,
+        random rng: inout RandomStream
+    ) -> [Double] {
+        let offset = Double(firstCountedDay) * .secondsPerDay
+        var times = [Double]()
+        if let sessions {
+            for session in sessions {
+                let expected = perDay * scenario.calendar.factors(ofDay: session.day).dataChanges
                 guard expected > 0 else { continue }
-                let window = f.changeWindow ?? (0, 24)
-                let start = Double(utcDay) * .secondsPerDay + window.start * .secondsPerHour
-                let length = window.hours * .secondsPerHour
+                let length = session.end - session.start
                 var position = rng.exponential() / expected
                 while position < 1 {
-                    times.append(start + position * length)
+                    times.append(offset + session.start + position * length)
                     position += rng.exponential() / expected
                 }
             }
             return times
         }
+        for (index, f) in factors.enumerated() {
+            let utcDay = index - 1
+            let expected = perDay * f.dataChanges
+            guard expected > 0 else { continue }
+            let window = f.changeWindow ?? (0, 24)
+            let start = Double(utcDay) * .secondsPerDay + window.start * .secondsPerHour
+            let length = window.hours * .secondsPerHour
+            var position = rng.exponential() / expected
+            while position < 1 {
+                times.append(start + position * length)
+                position += rng.exponential() / expected
+            }
+        }
+        return times
     }
 
     /// The same run and design on ordinary days: no outage windows, for measuring loads as they

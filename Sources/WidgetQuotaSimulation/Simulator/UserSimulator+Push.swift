@@ -62,14 +62,14 @@ extension UserSimulator {
         return true
     }
 
-    /// The local time the next change of the user's key reaches this device: the change's UTC
-    /// time plus a delay within the delivery window; never before `now` (two changes closer than
+    /// The local time the next change of `keyChanges` reaches this device: the change's UTC
+    /// time plus a delay within `pushDelayWindow`; never before `now` (two changes closer than
     /// the window may arrive in either order), +infinity when no change is left.
-    mutating func nextBroadcastPush(after now: Double) -> Double {
+    mutating func nextPushFromChanges(after now: Double) -> Double {
         guard nextKeyChange < keyChanges.count else { return .infinity }
         let change = keyChanges[nextKeyChange]
         nextKeyChange += 1
-        let arrival = change + utcOffset + constants.deliveryWindowSeconds * random.push.uniform()
+        let arrival = change + utcOffset + pushDelayWindow * random.push.uniform()
         return Swift.max(arrival, now)
     }
 }

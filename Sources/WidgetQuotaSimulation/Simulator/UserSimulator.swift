@@ -62,9 +62,13 @@ package struct UserSimulator<Observer: SimulationObserver> {
     var pushClock: PoissonClock
     /// Launch process of BGAppRefreshTask once its earliest begin date has passed.
     var backgroundClock: PoissonClock
-    /// Broadcast pushes: the user's key's changes (UTC seconds) and the next one to deliver.
+    /// Pushes from a list of changes (UTC seconds), and the next one to deliver: the user's
+    /// key's for broadcast pushes, the user's own where the calendar confines them
+    /// (`SimulationModel.confinesOwnChanges`); each arrives within `pushDelayWindow` seconds.
     let keyChanges: [Double]
     var nextKeyChange = 0
+    let pushesFromChanges: Bool
+    let pushDelayWindow: Double
     /// Whether newer data had replaced what a glance shows: the user's key's changes (UTC, for
     /// `.keyChanges`) and how many came at least a minute before the last glance; the user's own
     /// last two changes (local, for `.ownChanges`); the expected changes (for `.expected`).
@@ -169,9 +173,20 @@ package struct UserSimulator<Observer: SimulationObserver> {
         let calendar = model.dayFactors
         let opens = max(traits.appOpensPerDay, 0)
         appClock = PoissonClock(storage: ws.clockStorage(0), days: days, shape: ws.shape(0)) { opens * calendar[$0].appOpens }
-        let pushes = max(constants.hasPushes && !constants.broadcastPushes ? constants.dataChangesPerDay : 0, 0)
+        pushesFromChanges = constants.hasPushes && (constants.broadcastPushes || model.confinesOwnChanges)
+        pushDelayWindow = constants.broadcastPushes ? constants.deliveryWindowSeconds : 0
+        let pushes = max(constants.hasPushes && !pushesFromChanges ? constants.dataChangesPerDay : 0, 0)
         pushClock = PoissonClock(storage: ws.clockStorage(1), days: days, shape: ws.shape(3)) { pushes * calendar[$0].dataChanges }
-        keyChanges = constants.hasPushes && constants.broadcastPushes ? model.keyChanges[traits.contentKey] : []
+        if constants.hasPushes && constants.broadcastPushes {
+            keyChanges = model.keyChanges[traits.contentKey]
+        } else if pushesFromChanges {
+            var ownChanges = RandomStream(seed: seed, .pushes, run, u, 1)
+            keyChanges = SimulationModel.changeTimes(
+                scenario: model.scenario, perDay: constants.dataChangesPerDay, firstCountedDay: model.countedFirstDay,
+                factors: model.changeFactors, sessions: model.changeSessions, random: &ownChanges)
+        } else {
+            keyChanges = []
+        }
         pushTokens = constants.silentPushesPerHour
         outdatedSource = model.outdatedSource
         userKeyChanges = model.outdatedSource == .keyChanges ? model.keyChanges[traits.contentKey] : []
@@ -281,10 +296,10 @@ package struct UserSimulator<Observer: SimulationObserver> {
     private mutating func begin() {
         for i in 0..<instances { getTimeline(i, at: 0, origin: .system) }
         schedule.appOpen = appClock.next(&random.appOpen, exponentialTables)
-        if constants.broadcastPushes {
+        if pushesFromChanges {
             // The first change delivered inside the window.
             while nextKeyChange < keyChanges.count && keyChanges[nextKeyChange] + utcOffset < 0 { nextKeyChange += 1 }
-            schedule.push = nextBroadcastPush(after: 0)
+            schedule.push = nextPushFromChanges(after: 0)
         } else {
             schedule.push = pushClock.next(&random.push, exponentialTables)
         }
@@ -379,7 +394,7 @@ package struct UserSimulator<Observer: SimulationObserver> {
             submitBackground(at: t)
         case .push:
             push(at: t)
-            schedule.push = constants.broadcastPushes ? nextBroadcastPush(after: t) : pushClock.next(&random.push, exponentialTables)
+            schedule.push = pushesFromChanges ? nextPushFromChanges(after: t) : pushClock.next(&random.push, exponentialTables)
         case .retry:
             schedule.retry = .infinity
             retry(at: t)
