@@ -207,6 +207,28 @@ import WidgetQuotaTestSupport
         #expect(!RecommendationStudy.changes(to: polling, scenario: Scenario()).map(\.kind).contains("policyNever"))
     }
 
+    @Test("With open hours, the advice combines parts: stagger the backend, run it in the hours, follow them in the policy")
+    func openHoursChanges() throws {
+        var s = Scenario()
+        s.calendar.startDate = "2027-03-01"
+        s.calendar.hours = OpenHours()
+        var poller = DesignPresets.backendShared
+        poller.backend = BackendGeneration(regenerate: .every(minutes: 5))
+        poller.backend?.staggered = false
+        poller.reloadPolicy = .after(minutes: 15)
+        poller.jitterSeconds = 0
+        let changes = RecommendationStudy.changes(to: poller, scenario: s)
+        #expect(changes.map(\.kind) == ["stagger", "backendHours", "followHours", "all"])
+        let all = try #require(changes.last?.design)
+        #expect(all.backend?.staggered == true && all.backend?.onlyWhenOpen == true && all.policyFollowsHours)
+        // Every device at the opening would be a stampede: the advice spreads them.
+        #expect(all.jitterSeconds > 0 && changes[2].design.jitterSeconds == all.jitterSeconds)
+        // Without open hours, only the stagger is advice.
+        #expect(RecommendationStudy.changes(to: poller, scenario: Scenario()).map(\.kind) == ["stagger"])
+        // A design that already does all of it needs none of it.
+        #expect(RecommendationStudy.changes(to: all, scenario: s).isEmpty)
+    }
+
     @Test("Each change is simulated with the same users and seed: unchanged figures match the result, changed ones a direct run")
     func changesAreSimulated() throws {
         var s = TestSupport.smallScenario(users: [60], runs: 2, days: 5)

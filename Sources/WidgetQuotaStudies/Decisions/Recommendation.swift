@@ -53,8 +53,10 @@ public struct Recommendation: Codable, Sendable, Equatable {
 
     /// One change to the owner's design and its simulated effect.
     public struct Change: Codable, Sendable, Equatable {
-        /// `ttl`, `policy`, `policyNever`, `background`, `reloadCalls`, `retry`, `widgetFetches`, or `all`
-        /// (every change above together; `policyNever` wins over `policy`).
+        /// `ttl`, `policy`, `policyNever`, `background`, `reloadCalls`, `retry`, `stagger` (a backend
+        /// schedule's keys spread over its period), `backendHours` (the schedule in the open hours
+        /// only), `followHours` (a policy that follows the open hours), `widgetFetches`, `sweep`,
+        /// or `all` (every change above together; `policyNever` wins over `policy`).
         public var kind: String
         /// What changes, in words.
         public var description: String
@@ -391,6 +393,40 @@ package struct RecommendationStudy: Sendable {
                     variant("retry") { $0.retry = .nextOpportunity }
                 ))
         }
+        if let backend = design.backend, case .every(let minutes) = backend.regenerate {
+            if !backend.staggered && minutes > 1 {
+                out.append(
+                    (
+                        "stagger",
+                        "the backend's keys spread over its \(Design.duration(minutes: minutes)) schedule (about 1/\(NumberText.plain(minutes)) "
+                            + "of them each minute) instead of all in the same minute",
+                        variant("stagger") { $0.backend?.staggered = true }
+                    ))
+            }
+            if scenario.calendar.hours != nil && !backend.onlyWhenOpen {
+                out.append(
+                    (
+                        "backendHours", "the backend's schedule running only in the open hours, when the data can change",
+                        variant("backendHours") { $0.backend?.onlyWhenOpen = true }
+                    ))
+            }
+        }
+        if scenario.calendar.hours != nil, !design.policyFollowsHours, case .after(let minutes) = design.reloadPolicy,
+            minutes < Double.minutesPerDay
+        {
+            let jitter = design.jitterSeconds > 0 ? design.jitterSeconds : Self.openingJitterSeconds
+            out.append(
+                (
+                    "followHours",
+                    "a reload policy that follows the open hours: .after(\(Design.duration(minutes: minutes))) while open, the next "
+                        + "opening while closed"
+                        + (design.jitterSeconds > 0 ? "" : ", each device within \(Design.duration(minutes: jitter / 60)) of it"),
+                    variant("followHours") {
+                        $0.policyFollowsHours = true
+                        $0.jitterSeconds = jitter
+                    }
+                ))
+        }
         if staleTooOften, design.hasCache, !design.fetchTriggers.contains(.getTimeline) {
             out.append(
                 (
@@ -410,6 +446,10 @@ package struct RecommendationStudy: Sendable {
         }
         return out
     }
+
+    /// Seconds after an opening within which each device's reload falls when advice makes a
+    /// policy follow the open hours: 10 minutes, so the opening is no stampede.
+    static let openingJitterSeconds = 600.0
 
     // MARK: Flags
 
