@@ -221,8 +221,13 @@ import WidgetQuotaTestSupport
         #expect(changes.map(\.kind) == ["stagger", "backendHours", "followHours", "all"])
         let all = try #require(changes.last?.design)
         #expect(all.backend?.staggered == true && all.backend?.onlyWhenOpen == true && all.policyFollowsHours)
-        // Every device at the opening would be a stampede: the advice spreads them.
-        #expect(all.jitterSeconds > 0 && changes[2].design.jitterSeconds == all.jitterSeconds)
+        // The backend serves the opening's devices; a widget that calls the API itself is spread
+        // over the opening's first minutes, so that they do not all call it at once.
+        #expect(all.jitterSeconds == 0)
+        var direct = poller
+        direct.backend = nil
+        let spread = try #require(RecommendationStudy.changes(to: direct, scenario: s).first { $0.kind == "followHours" })
+        #expect(spread.design.jitterSeconds > 0 && spread.description.contains("within"))
         // Without open hours, only the stagger is advice.
         #expect(RecommendationStudy.changes(to: poller, scenario: Scenario()).map(\.kind) == ["stagger"])
         // A design that already does all of it needs none of it.

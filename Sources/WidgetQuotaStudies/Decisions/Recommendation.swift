@@ -414,13 +414,15 @@ package struct RecommendationStudy: Sendable {
         if scenario.calendar.hours != nil, !design.policyFollowsHours, case .after(let minutes) = design.reloadPolicy,
             minutes < Double.minutesPerDay
         {
-            let jitter = design.jitterSeconds > 0 ? design.jitterSeconds : Self.openingJitterSeconds
+            // Devices that call the paid API themselves would all call it at the opening: spread
+            // them (jitter also delays every policy reload, so a backend's devices keep theirs).
+            let jitter = design.jitterSeconds > 0 || design.backend != nil ? design.jitterSeconds : Self.openingJitterSeconds
             out.append(
                 (
                     "followHours",
                     "a reload policy that follows the open hours: .after(\(Design.duration(minutes: minutes))) while open, the next "
                         + "opening while closed"
-                        + (design.jitterSeconds > 0 ? "" : ", each device within \(Design.duration(minutes: jitter / 60)) of it"),
+                        + (jitter == design.jitterSeconds ? "" : ", each device within \(Design.duration(minutes: jitter / 60)) of it"),
                     variant("followHours") {
                         $0.policyFollowsHours = true
                         $0.jitterSeconds = jitter
@@ -447,8 +449,9 @@ package struct RecommendationStudy: Sendable {
         return out
     }
 
-    /// Seconds after an opening within which each device's reload falls when advice makes a
-    /// policy follow the open hours: 10 minutes, so the opening is no stampede.
+    /// Seconds after an opening within which each device's reload falls when advice makes the
+    /// policy of a widget that calls the paid API follow the open hours: 10 minutes, so the
+    /// opening is no stampede on the API's per-minute limit.
     static let openingJitterSeconds = 600.0
 
     // MARK: Flags
