@@ -13,6 +13,16 @@ import WidgetQuotaTestSupport
         TestSupport.run(s, designs: names)
     }
 
+    @Test("The chance of at least one change is 1 − e^(−λ) to 1e-9, from no change to many")
+    func chanceOfAny() {
+        var lambdas = [0.0, 1e-9, 5e-5, 1e-4, 1.0000001e-4, 0.3466, 0.3467, 0.5, 1, 2.5, 10, 39.9, 40, 500]
+        lambdas += (1...2_000).map { Double($0) / 100 }
+        for lambda in lambdas {
+            let exact = -Foundation.expm1(-lambda)
+            #expect(abs(ChangeCurve.chanceOfAny(expected: lambda) - exact) < 1e-9, "λ = \(lambda)")
+        }
+    }
+
     @Test("Data that never changes is never outdated: only errors count")
     func unchangingData() {
         var s = TestSupport.smallScenario(users: [300])

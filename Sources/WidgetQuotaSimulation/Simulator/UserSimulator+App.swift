@@ -82,7 +82,8 @@ extension UserSimulator {
         case .expected:
             guard let changeCurve else { return 0 }
             let chance = changeCurve.chanceOfChange(from: utc(content), to: utc(cutoff))
-            return Int64((chance * Double(UserTally.outdatedScale)).rounded())
+            // The chance is at least 0: truncation after adding a half rounds.
+            return Int64(chance * Double(UserTally.outdatedScale) + 0.5)
         }
     }
 
