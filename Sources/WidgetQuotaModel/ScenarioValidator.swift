@@ -417,6 +417,9 @@ package enum ScenarioValidator {
             v.check(
                 s.calendar.hasLiveEvents, "designs[\(i)].liveActivity",
                 "runs during live events: give calendar.dayKinds or calendar.events a startHourUTC and hours (a match's window)")
+            v.check(
+                s.calendar.hours == nil, "designs[\(i)].liveActivity",
+                "follows live events (a day's startHourUTC and hours), not calendar.hours: a scenario has one or the other")
         }
         for (i, d) in s.designs.enumerated() where d.backend?.onlyWhenOpen == true {
             let field = "designs[\(i)].backend.onlyWhenOpen"

@@ -40,6 +40,10 @@ import WidgetQuotaSupport
                 "designs[0].liveActivity"
             ),
             (#"{"platform": {"liveActivityMaxHours": 0}}"#, "platform.liveActivityMaxHours"),
+            (
+                #"{"calendar": {"startDate": "2027-03-01", "hours": {}, "dayKinds": [{"name": "m", "weekdays": ["saturday"], "startHourUTC": 18, "hours": 3}]}, "designs": [{"name": "la", "source": "s", \#(backend), "liveActivity": {}}]}"#,
+                "designs[0].liveActivity"
+            ),
         ])
     func refused(json: String, field: String) { expectRefused(json, naming: field) }
 }

@@ -91,6 +91,21 @@ import WidgetQuotaTestSupport
         #expect(try Self.activity(tightResult, "la-low").throttledShare == 0)
     }
 
+    @Test("Who follows which event does not depend on the budget, the priority or the events before")
+    func startsIndependentOfUpdates() throws {
+        var tight = Self.scenario(changes: 40)
+        tight.platform.liveActivityUpdatesPerHour = 2
+        let designs = [
+            Self.design("la", startShare: 0.5), Self.design("la-frequent", frequent: true, startShare: 0.5),
+            Self.design("la-low", priority: 5, startShare: 0.5),
+        ]
+        let counts = try [tight, Self.scenario(changes: 40)].flatMap { s in
+            let result = Self.run(s, designs)
+            return try designs.map { try Self.activity(result, $0.name).perUserDay }
+        }
+        #expect(Set(counts).count == 1, "\(counts)")
+    }
+
     @Test("Priority-5 pushes that arrive later leave activities further behind")
     func lowPriorityDelay() throws {
         var quick = Self.scenario()
@@ -134,19 +149,22 @@ import WidgetQuotaTestSupport
         #expect(TestSupport.row(result, "backend").liveEvents != nil, "every design of the scenario is measured in the events")
     }
 
-    @Test("Channel pushes follow the keys; pushes to each device follow the users")
+    @Test("Channel pushes follow the keys followed; pushes to each device follow the users")
     func channelPushes() throws {
-        let s = Self.scenario(keys: 1, users: [1_000, 100_000])
+        var s = Self.scenario(keys: 200, users: [50, 100_000])
+        s.content.skew = 1
         let result = Self.run(s, [Self.design("channel"), Self.design("devices", channel: false)])
-        let channel = try [1_000, 100_000].map { try Self.activity(result, "channel", users: $0) }
-        let devices = try [1_000, 100_000].map { try Self.activity(result, "devices", users: $0).backendPushesPerDay }
-        #expect(channel[1].backendPushesPerDay == channel[0].backendPushesPerDay)
-        #expect(abs(devices[1] / devices[0] - 100) < 1e-9, "\(devices)")
-        // One key that every user follows: the channel carries each of its changes once, what one
-        // device receives (simulated: Poisson(30) a match over 2 runs × 4 matches).
-        let expected = channel[0].backendPushesPerDay
-        let perDay = channel[0].pushesPerUserDay
-        #expect(abs(perDay - expected) < 4 * (expected * 14 / 4 / 8).squareRoot() * 4 / 14, "\(perDay) against \(expected)")
+        let few = try Self.activity(result, "channel", users: 50)
+        let many = try Self.activity(result, "channel", users: 100_000)
+        // Fifty fans follow some of the 200 teams; 100,000 follow nearly all, and the channels
+        // carry each followed team's changes once, however many fans it has.
+        let perKey = 30.0 * 4 / 14
+        #expect(few.backendPushesPerDay < 0.5 * many.backendPushesPerDay, "\(few.backendPushesPerDay)")
+        #expect(many.backendPushesPerDay <= 200 * perKey + 1e-9 && many.backendPushesPerDay > 0.95 * 200 * perKey)
+        // One push per device and change: what the simulated devices received, times the users.
+        let devices = try Self.activity(result, "devices", users: 100_000)
+        #expect(abs(devices.backendPushesPerDay - devices.pushesPerUserDay * 100_000) < 1e-6 * devices.backendPushesPerDay)
+        #expect(devices.backendPushesPerDay > 100 * many.backendPushesPerDay)
     }
 
     @Test("Scenarios without a Live Activity design measure nothing of live events")

@@ -221,13 +221,8 @@ import WidgetQuotaTestSupport
         #expect(changes.map(\.kind) == ["stagger", "backendHours", "followHours", "all"])
         let all = try #require(changes.last?.design)
         #expect(all.backend?.staggered == true && all.backend?.onlyWhenOpen == true && all.policyFollowsHours)
-        // The backend serves the opening's devices; a widget that calls the API itself is spread
-        // over the opening's first minutes, so that they do not all call it at once.
-        #expect(all.jitterSeconds == 0)
-        var direct = poller
-        direct.backend = nil
-        let spread = try #require(RecommendationStudy.changes(to: direct, scenario: s).first { $0.kind == "followHours" })
-        #expect(spread.design.jitterSeconds > 0 && spread.description.contains("within"))
+        // The policy's jitter is the design's: it delays every reload, not only the opening's.
+        #expect(changes[2].design.jitterSeconds == poller.jitterSeconds)
         // Without open hours, only the stagger is advice.
         #expect(RecommendationStudy.changes(to: poller, scenario: Scenario()).map(\.kind) == ["stagger"])
         // A design that already does all of it needs none of it.

@@ -11,7 +11,7 @@ import WidgetQuotaSupport
 /// drawing the changes: a stock quote changing every second needs no billion draws.
 package struct ChangeCurve: Sendable {
     /// Expected changes before the start of each minute, from UTC midnight of the day before
-    /// the simulation's first (minute 0); one more entry than minutes.
+    /// the simulation's first (minute 0); one more entry than minutes (empty with `evenRate`).
     private let cumulative: [Double]
     /// Expected changes a second when they come evenly all the time (no window, session or day
     /// factor differs), which spares the table; nil otherwise.
@@ -43,6 +43,10 @@ package struct ChangeCurve: Sendable {
         let factors = (Self.firstDay...(days + 1)).map { scenario.calendar.factors(ofDay: $0 - firstCountedDay + 1) }
         let even = sessions == nil && factors.allSatisfy { $0.changeWindow == nil && $0.dataChanges == factors[0].dataChanges }
         evenRate = even ? perDay * factors[0].dataChanges / .secondsPerDay : nil
+        guard !even else {
+            cumulative = []
+            return
+        }
         if let sessions {
             for session in sessions {
                 spread(
@@ -66,7 +70,8 @@ package struct ChangeCurve: Sendable {
         self.cumulative = cumulative
     }
 
-    /// Expected changes before UTC second `t` of the simulation (interpolated within its minute).
+    /// Expected changes before UTC second `t` of the simulation (interpolated within its
+    /// minute), from the table (not for `evenRate`).
     @inline(__always) func before(_ t: Double) -> Double {
         let position = (t - Double(Self.firstDay) * .secondsPerDay) / .secondsPerMinute
         guard position > 0 else { return 0 }

@@ -59,7 +59,8 @@ package struct SimulationModel: Sendable {
     /// Cumulative shares of the content keys, most popular first (a user's key is one draw).
     let keyCumulative: [Double]
     /// Each key's data changes in UTC seconds, ascending (empty unless the design pushes
-    /// broadcasts or its backend regenerates on each change).
+    /// broadcasts or its backend regenerates on each change, or a design of the scenario has a
+    /// Live Activity).
     package let keyChanges: [[Double]]
     /// Per-user pushes follow the user's own changes drawn like a key's, confined to the
     /// calendar's change windows or open sessions (`changeFactors`, `changeSessions`), rather
@@ -202,9 +203,11 @@ package struct SimulationModel: Sendable {
 
         if design.sendsPushes && design.pushes == .perUser {
             outdatedSource = .ownChanges
-        } else if !keyChanges.isEmpty {
+        } else if (design.pushes == .broadcast && design.sendsPushes) || design.backend?.regenerate == .onChange {
             outdatedSource = .keyChanges
         } else {
+            // Also beside a Live Activity design, which draws the changes for every design: the
+            // expected chance keeps this design's figure what it is without one.
             outdatedSource = .expected
         }
         changeCurve =
@@ -438,7 +441,8 @@ package struct UserTraits: Sendable, Equatable {
 /// Where a glance learns whether a newer value had replaced the content it shows.
 package enum OutdatedSource: Sendable, Equatable {
     /// The changes of the user's key as drawn (designs that fetch on them: broadcast pushes, a
-    /// backend that regenerates on each change, and every design beside a Live Activity).
+    /// backend that regenerates on each change); the key whose changes send the pushes, the
+    /// first a user follows.
     case keyChanges
     /// The user's own data changes, which the design's per-user pushes announce.
     case ownChanges

@@ -257,11 +257,11 @@ struct ResultAggregator {
     }
 
     /// Expected changes of one key a day that fall in a live event's first `maxHours` hours, over
-    /// the counted days, at the central rate of data changes.
+    /// the counted days, at the runs' mean rate of data changes.
     func liveEventChangesPerKeyDay(maxHours: Double) -> Double {
         let days = scenario.horizon.days
-        guard days > 0 else { return 0 }
-        let perDay = scenario.api.dataChangesPerDay.central
+        guard days > 0, !parameters.isEmpty else { return 0 }
+        let perDay = Statistics.mean(parameters.map(\.dataChangesPerDay))
         let total = (1...days).reduce(0.0) { sum, day in
             let f = scenario.calendar.factors(ofDay: day)
             guard let window = f.changeWindow, window.hours > 0 else { return sum }

@@ -19,8 +19,8 @@ struct LiveEventView {
     /// The live events' windows, ascending, and the first that has not ended at the last glance.
     let windows: [(start: Double, end: Double)]
     var window = 0
-    /// The user's key's changes, ascending, and the count of those at least `grace` before the
-    /// last glance.
+    /// The user's key's changes, ascending, and the count of those at least
+    /// `UserTally.outdatedGraceSeconds` before the last glance.
     let changes: [Double]
     var changesSeen = 0
     /// The user's activities (start, end), ascending, and the first that has not ended at the last glance.
@@ -31,28 +31,26 @@ struct LiveEventView {
     var arrived = 0
     /// The latest change the arrived pushes carried.
     var latestArrived = -Double.infinity
-    /// Per activity: pushes sent to this device, pushes the budget throttled, and whether each
-    /// activity falls in the counted window.
+    /// Per activity: pushes sent to this device, and pushes the budget throttled.
     private(set) var pushesSent: [Int] = []
     private(set) var pushesThrottled: [Int] = []
 
-    /// A change shown within this long counts as shown at once (APNs fans a push out in seconds).
-    static let grace = 60.0
-
     /// The view of a user of key changes `changes` in the live events `windows`; with
-    /// `activity`, the user's activities drawn from `random`, their pushes and arrivals.
+    /// `activity`, the user's activities (whether each event starts one, drawn from `starts`),
+    /// their pushes and arrivals (delays drawn from `delays`).
     init(
         windows: [(start: Double, end: Double)], changes: [Double], activity: LiveActivity?, maxHours: Double,
-        budgetPerHour: Double, lowPriorityDelaySeconds: Double, deliveryWindowSeconds: Double, random: inout RandomStream
+        budgetPerHour: Double, lowPriorityDelaySeconds: Double, deliveryWindowSeconds: Double, starts: inout RandomStream,
+        delays random: inout RandomStream
     ) {
         self.windows = windows
         self.changes = changes
         guard let activity else { return }
         var next = 0
         for w in windows {
-            // One draw per event, whether it starts or not, so every event's draws stay put.
-            let starts = random.uniform() < activity.startShare
-            guard starts else { continue }
+            // One draw per event from a stream of its own, so which events a user follows does
+            // not depend on the budget, the priority or the events before.
+            guard starts.uniform() < activity.startShare else { continue }
             let end = Swift.min(w.end, w.start + maxHours * .secondsPerHour)
             activities.append((w.start, end))
             var sent = 0
@@ -85,12 +83,13 @@ struct LiveEventView {
     }
 
     /// What a glance at UTC `u` sees, when it falls in a live event: whether the user looks at an
-    /// activity, and whether what they see misses a change made more than `grace` before; nil
+    /// activity, and whether what they see misses a change made at least
+    /// `UserTally.outdatedGraceSeconds` before; nil
     /// outside the events. `widgetState` is the UTC time of the widget's content (-infinity: none).
     mutating func glance(utc u: Double, widgetState: Double) -> (activity: Bool, behind: Bool)? {
         while window < windows.count && windows[window].end <= u { window += 1 }
         guard window < windows.count, windows[window].start <= u else { return nil }
-        while changesSeen < changes.count && changes[changesSeen] <= u - Self.grace { changesSeen += 1 }
+        while changesSeen < changes.count && changes[changesSeen] <= u - UserTally.outdatedGraceSeconds { changesSeen += 1 }
         let latest = changesSeen > 0 ? changes[changesSeen - 1] : -Double.infinity
         while activity < activities.count && activities[activity].end <= u { activity += 1 }
         let inActivity = activity < activities.count && activities[activity].start <= u

@@ -66,10 +66,10 @@ extension UserSimulator {
     }
 
     /// How surely newer data had replaced content of local time `content` at a glance at `t`, in
-    /// `UserTally.outdatedScale` units: a change at least `LiveEventView.grace` before the glance
-    /// and after the content's time.
+    /// `UserTally.outdatedScale` units: a change at least `UserTally.outdatedGraceSeconds` before
+    /// the glance and after the content's time.
     @inline(__always) mutating func outdatedWeight(content: Double, at t: Double) -> Int64 {
-        let cutoff = t - LiveEventView.grace
+        let cutoff = t - UserTally.outdatedGraceSeconds
         switch outdatedSource {
         case .keyChanges:
             let u = utc(cutoff)
@@ -77,7 +77,9 @@ extension UserSimulator {
             let latest = userKeyChangesSeen > 0 ? userKeyChanges[userKeyChangesSeen - 1] : -Double.infinity
             return latest > utc(content) ? UserTally.outdatedScale : 0
         case .ownChanges:
-            let latest = lastOwnChange <= cutoff ? lastOwnChange : previousOwnChange
+            // Two changes within the last minute leave the one before them unknown: rare, and
+            // counted as none.
+            let latest = lastOwnChange <= cutoff ? lastOwnChange : previousOwnChange <= cutoff ? previousOwnChange : -.infinity
             return latest > content ? UserTally.outdatedScale : 0
         case .expected:
             guard let changeCurve else { return 0 }

@@ -62,13 +62,13 @@ extension UserSimulator {
         return true
     }
 
-    /// The local time the next change of `keyChanges` reaches this device: the change's UTC
+    /// The local time the next change of `pushChanges` reaches this device: the change's UTC
     /// time plus a delay within `pushDelayWindow`; never before `now` (two changes closer than
     /// the window may arrive in either order), +infinity when no change is left.
     mutating func nextPushFromChanges(after now: Double) -> Double {
-        guard nextKeyChange < keyChanges.count else { return .infinity }
-        let change = keyChanges[nextKeyChange]
-        nextKeyChange += 1
+        guard nextPushChange < pushChanges.count else { return .infinity }
+        let change = pushChanges[nextPushChange]
+        nextPushChange += 1
         let arrival = change + utcOffset + pushDelayWindow * random.push.uniform()
         return Swift.max(arrival, now)
     }

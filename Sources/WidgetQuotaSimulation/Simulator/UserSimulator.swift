@@ -65,8 +65,8 @@ package struct UserSimulator<Observer: SimulationObserver> {
     /// Pushes from a list of changes (UTC seconds), and the next one to deliver: the user's
     /// key's for broadcast pushes, the user's own where the calendar confines them
     /// (`SimulationModel.confinesOwnChanges`); each arrives within `pushDelayWindow` seconds.
-    let keyChanges: [Double]
-    var nextKeyChange = 0
+    let pushChanges: [Double]
+    var nextPushChange = 0
     let pushesFromChanges: Bool
     let pushDelayWindow: Double
     /// Whether newer data had replaced what a glance shows: the user's key's changes (UTC, for
@@ -178,14 +178,14 @@ package struct UserSimulator<Observer: SimulationObserver> {
         let pushes = max(constants.hasPushes && !pushesFromChanges ? constants.dataChangesPerDay : 0, 0)
         pushClock = PoissonClock(storage: ws.clockStorage(1), days: days, shape: ws.shape(3)) { pushes * calendar[$0].dataChanges }
         if constants.hasPushes && constants.broadcastPushes {
-            keyChanges = model.keyChanges[traits.contentKey]
+            pushChanges = model.keyChanges[traits.contentKey]
         } else if pushesFromChanges {
             var ownChanges = RandomStream(seed: seed, .pushes, run, u, 1)
-            keyChanges = SimulationModel.changeTimes(
+            pushChanges = SimulationModel.changeTimes(
                 scenario: model.scenario, perDay: constants.dataChangesPerDay, firstCountedDay: model.countedFirstDay,
                 factors: model.changeFactors, sessions: model.changeSessions, random: &ownChanges)
         } else {
-            keyChanges = []
+            pushChanges = []
         }
         pushTokens = constants.silentPushesPerHour
         outdatedSource = model.outdatedSource
@@ -194,13 +194,14 @@ package struct UserSimulator<Observer: SimulationObserver> {
         if !model.liveEventWindows.isEmpty {
             let p = model.parameters
             let activity = model.design.liveActivity
-            var activityRandom = RandomStream(seed: seed, .liveActivities, run, u)
+            var starts = RandomStream(seed: seed, .liveActivities, run, u)
+            var delays = RandomStream(seed: seed, .liveActivities, run, u, 1)
             liveEvents = LiveEventView(
                 windows: model.liveEventWindows, changes: model.keyChanges[traits.contentKey], activity: activity,
                 maxHours: model.scenario.platform.liveActivityMaxHours,
                 budgetPerHour: activity?.frequentUpdates == true ? p.liveActivityFrequentUpdatesPerHour : p.liveActivityUpdatesPerHour,
                 lowPriorityDelaySeconds: p.liveActivityLowPriorityDelayMinutes * .secondsPerMinute,
-                deliveryWindowSeconds: constants.deliveryWindowSeconds, random: &activityRandom)
+                deliveryWindowSeconds: constants.deliveryWindowSeconds, starts: &starts, delays: &delays)
         }
         // iOS launches at a rate that gives the user's runs per day: a cycle is the earliest-begin
         // interval plus a wait that follows the background profile (before the hours of app
@@ -298,7 +299,7 @@ package struct UserSimulator<Observer: SimulationObserver> {
         schedule.appOpen = appClock.next(&random.appOpen, exponentialTables)
         if pushesFromChanges {
             // The first change delivered inside the window.
-            while nextKeyChange < keyChanges.count && keyChanges[nextKeyChange] + utcOffset < 0 { nextKeyChange += 1 }
+            while nextPushChange < pushChanges.count && pushChanges[nextPushChange] + utcOffset < 0 { nextPushChange += 1 }
             schedule.push = nextPushFromChanges(after: 0)
         } else {
             schedule.push = pushClock.next(&random.push, exponentialTables)

@@ -45,8 +45,11 @@ package struct UserTally: Sendable, Equatable {
     package var openOutdatedGlances: Int64 = 0
     /// One glance surely outdated, in the units of `outdatedGlances`.
     package static let outdatedScale: Int64 = 1 << 20
+    /// A change counts against what a glance shows once it is this old: a change shown within a
+    /// minute counts as shown at once (APNs fans a push out in seconds).
+    package static let outdatedGraceSeconds = 60.0
     /// Glances during live events (a scenario with a Live Activity design), and those whose
-    /// widget or activity missed a change of the key made more than a minute before.
+    /// widget or activity missed a change of the key made at least a minute before.
     package var liveEventGlances: Int64 = 0
     package var liveEventBehindGlances: Int64 = 0
     /// Of those, glances at a Live Activity, and those behind.

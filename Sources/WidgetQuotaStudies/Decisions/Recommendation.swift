@@ -55,8 +55,9 @@ public struct Recommendation: Codable, Sendable, Equatable {
     public struct Change: Codable, Sendable, Equatable {
         /// `ttl`, `policy`, `policyNever`, `background`, `reloadCalls`, `retry`, `stagger` (a backend
         /// schedule's keys spread over its period), `backendHours` (the schedule in the open hours
-        /// only), `followHours` (a policy that follows the open hours), `widgetFetches`, `sweep`,
-        /// or `all` (every change above together; `policyNever` wins over `policy`).
+        /// only), `followHours` (a policy that follows the open hours), `widgetFetches`, or `all`
+        /// (every change above together; `policyNever` wins over `policy`); `sweep` for a point of
+        /// the TTL sweep that beats the design, which `all` does not include.
         public var kind: String
         /// What changes, in words.
         public var description: String
@@ -414,19 +415,12 @@ package struct RecommendationStudy: Sendable {
         if scenario.calendar.hours != nil, !design.policyFollowsHours, case .after(let minutes) = design.reloadPolicy,
             minutes < Double.minutesPerDay
         {
-            // Devices that call the paid API themselves would all call it at the opening: spread
-            // them (jitter also delays every policy reload, so a backend's devices keep theirs).
-            let jitter = design.jitterSeconds > 0 || design.backend != nil ? design.jitterSeconds : Self.openingJitterSeconds
             out.append(
                 (
                     "followHours",
                     "a reload policy that follows the open hours: .after(\(Design.duration(minutes: minutes))) while open, the next "
-                        + "opening while closed"
-                        + (jitter == design.jitterSeconds ? "" : ", each device within \(Design.duration(minutes: jitter / 60)) of it"),
-                    variant("followHours") {
-                        $0.policyFollowsHours = true
-                        $0.jitterSeconds = jitter
-                    }
+                        + "opening while closed",
+                    variant("followHours") { $0.policyFollowsHours = true }
                 ))
         }
         if staleTooOften, design.hasCache, !design.fetchTriggers.contains(.getTimeline) {
@@ -448,11 +442,6 @@ package struct RecommendationStudy: Sendable {
         }
         return out
     }
-
-    /// Seconds after an opening within which each device's reload falls when advice makes the
-    /// policy of a widget that calls the paid API follow the open hours: 10 minutes, so the
-    /// opening is no stampede on the API's per-minute limit.
-    static let openingJitterSeconds = 600.0
 
     // MARK: Flags
 
