@@ -44,6 +44,28 @@ import WidgetQuotaTestSupport
             s.platform.reloadBudgetMax = 20
             s.platform.rarelyViewedBudget = 4
         }
+        // Match days with a window of changes: a Live Activity beside a widget that reads a
+        // backend regenerating on each change (changes as drawn, live events, activities), and
+        // per-user pushes confined to the window.
+        let matchDays: @Sendable (inout Scenario) -> Void = { s in
+            s.api.dataChangesPerDay = 4
+            s.calendar.dayKinds = [
+                DayKind(name: "match", weekdays: [.tuesday, .friday], factors: DayFactors(dataChanges: 5, startHourUTC: 17, hours: 4))
+            ]
+        }
+        var activity = DesignPresets.direct
+        activity.name = "live-activity"
+        activity.backend = BackendGeneration(regenerate: .onChange, cacheTTLMinutes: 1)
+        activity.liveActivity = LiveActivity()
+        let activityDesign = activity
+        let withActivity: @Sendable (inout Scenario) -> Void = { s in
+            matchDays(&s)
+            s.designs = [activityDesign]
+        }
+        var pushed = DesignPresets.cacheBGTask
+        pushed.fetchTriggers = [.push]
+        pushed.reloadPolicy = .never
+        pushed.pushes = .perUser
         return [
             // Widgets that read the cache only.
             Case(name: "cache-on-open", design: DesignPresets.cacheOnOpen) { _ in },
@@ -72,6 +94,9 @@ import WidgetQuotaTestSupport
             Case(name: "policy longer than the period", design: AlignedPolicyTests.longerThanPeriod) { _ in },
             Case(name: "interactive, two requests a tap", design: tapping, scenario: taps),
             Case(name: "interactive cache reader, a request a tap", design: tappingCache, scenario: taps),
+            Case(name: "Live Activity beside a widget on an onChange backend", design: activity, scenario: withActivity),
+            Case(name: "direct beside a Live Activity design", design: DesignPresets.direct, scenario: withActivity),
+            Case(name: "per-user pushes in match windows", design: pushed, scenario: matchDays),
             Case(name: "aligned, no foreground exemption, small budget", design: DesignPresets.pollJittered) { s in
                 smallBudget(&s)
                 s.platform.foregroundReloadsExempt = false
@@ -134,5 +159,8 @@ import WidgetQuotaTestSupport
         #expect(total.getTimelines > 0 && total.glances > 0 && total.requests > 0 && total.failedFetches > 0)
         if c.name.contains("retries") { #expect(total.retries > 0) }
         if c.name.contains("small budget") { #expect(total.droppedReloads > 0 && total.exhaustedInstanceDays > 0) }
+        if c.name.hasPrefix("Live Activity") { #expect(total.activities > 0 && total.activityGlances > 0 && total.liveEventGlances > 0) }
+        if c.name.contains("beside a Live Activity") { #expect(total.liveEventGlances > 0 && total.activities == 0) }
+        if c.name.contains("per-user pushes") { #expect(total.pushesSent > 0 && total.outdatedGlances > 0) }
     }
 }
