@@ -32,6 +32,23 @@ public struct BackendGeneration: Codable, Sendable, Equatable {
     /// For `every(M)`: the schedule runs only in the calendar's open hours (`calendar.hours`), as
     /// a job that polls a market while it trades; false: around the clock.
     public var onlyWhenOpen: Bool = false
+    /// For `every(M)`: the most popular keys on a faster schedule of their own (the top symbols
+    /// every minute, the tail every M); nil: every key every M minutes.
+    public var popular: PopularSchedule?
+
+    /// The most popular keys, regenerated more often than the rest.
+    public struct PopularSchedule: Codable, Sendable, Equatable {
+        /// How many of the most popular keys (1: the most popular only).
+        public var keys: Int
+        /// Their period in minutes, shorter than the schedule's.
+        public var everyMinutes: Double
+
+        /// The top `keys` keys every `everyMinutes` minutes.
+        public init(keys: Int, everyMinutes: Double) {
+            self.keys = keys
+            self.everyMinutes = everyMinutes
+        }
+    }
 
     /// A backend that regenerates each key `regenerate`, its answers served for `cacheTTLMinutes`.
     public init(regenerate: Regeneration = .afterTTL, cacheTTLMinutes: Double = 15) {
@@ -40,7 +57,7 @@ public struct BackendGeneration: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case regenerate, cacheTTLMinutes, requestsPerGeneration, pricePerMillionRequests, staggered, onlyWhenOpen
+        case regenerate, cacheTTLMinutes, requestsPerGeneration, pricePerMillionRequests, staggered, onlyWhenOpen, popular
     }
 
     public init(from decoder: Decoder) throws {
@@ -52,6 +69,7 @@ public struct BackendGeneration: Codable, Sendable, Equatable {
         pricePerMillionRequests = try c.decodeIfPresent(Double.self, forKey: .pricePerMillionRequests)
         staggered = try c.value(.staggered, or: d.staggered)
         onlyWhenOpen = try c.value(.onlyWhenOpen, or: d.onlyWhenOpen)
+        popular = try c.decodeIfPresent(PopularSchedule.self, forKey: .popular)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -64,7 +82,21 @@ public struct BackendGeneration: Codable, Sendable, Equatable {
         if case .every = regenerate {
             try c.encode(staggered, forKey: .staggered)
             if onlyWhenOpen { try c.encode(onlyWhenOpen, forKey: .onlyWhenOpen) }
+            if let popular { try c.encode(popular, forKey: .popular) }
         }
+    }
+
+    /// The schedule in words: `every(5)`, or `every(5), the top 100 keys every(1)`.
+    public var scheduleSummary: String {
+        guard case .every = regenerate, let popular else { return regenerate.summary }
+        return regenerate.summary + ", the top \(popular.keys) keys every(\(NumberText.plain(popular.everyMinutes)))"
+    }
+
+    /// The oldest the answer of key `rank` (0: the most popular) can be when a device fetches it,
+    /// in minutes.
+    public func generationLagMinutes(keyRank rank: Int) -> Double {
+        if case .every = regenerate, let popular, rank < popular.keys { return popular.everyMinutes }
+        return generationLagMinutes
     }
 
     /// The oldest a device's freshly fetched content can be, in minutes: the backend's cache

@@ -42,6 +42,9 @@ extension Design {
                 jitterSeconds > 0
                 ? " plus up to \(Self.duration(minutes: jitterSeconds / 60)) of random offset per device" : " on every device at once"
         }
+        if policyFollowsHours, case .after = reloadPolicy {
+            widget += " while the data's hours are open, and at the next opening while closed"
+        }
         if !widgetFetches && hasCache { widget += ", and only reads the cache" }
         let appFetches = fetchTriggers.contains { $0 != .getTimeline }
         if appFetches || reloadCalls == .everyForeground {
@@ -53,6 +56,20 @@ extension Design {
             }
         }
         text += " " + widget + "."
+        if let backend {
+            let when: String
+            switch backend.regenerate {
+            case .onChange: when = "on each change of a key"
+            case .every: when = "on a schedule, " + backend.scheduleSummary
+            case .afterTTL: when = "when a device asks and its answer is older than \(Self.duration(minutes: backend.cacheTTLMinutes))"
+            }
+            text += " The fetches go to the owner's backend, which calls the paid API per content key \(when)."
+        }
+        if let liveActivity {
+            text +=
+                " For each live event, \(NumberText.percent(liveActivity.startShare, digits: 0)) of a key's users follow it in a Live "
+                + "Activity, updated by an ActivityKit push at each change (\(liveActivity.updatesSummary))."
+        }
 
         switch retry {
         case .nextOpportunity: text += " A failed fetch waits for the next trigger."

@@ -43,13 +43,14 @@ public struct LiveActivity: Codable, Sendable, Equatable {
     /// True when updates are sent at priority 10 and so spend the budget.
     public var spendsBudget: Bool { priority == 10 }
 
-    /// `priority 10, channel, 50% start`: the parts a table shows.
-    public var shortSummary: String {
-        [
-            "priority \(priority)", channel ? "channel" : "per device", frequentUpdates ? "frequent updates" : nil,
-            NumberText.percent(startShare, digits: 0) + " start",
-        ].compactMap { $0 }.joined(separator: ", ")
+    /// `priority 10, channel`: how its pushes are sent, in a few words.
+    public var updatesSummary: String {
+        ["priority \(priority)", channel ? "channel" : "per device", frequentUpdates ? "frequent updates" : nil]
+            .compactMap { $0 }.joined(separator: ", ")
     }
+
+    /// `priority 10, channel, 50% start`: the parts a table shows.
+    public var shortSummary: String { updatesSummary + ", " + NumberText.percent(startShare, digits: 0) + " start" }
 
     /// `priority 10, channel, frequent updates` in words, for reports.
     public var summary: String {

@@ -93,6 +93,7 @@ public enum ScenarioLoader {
         backend.backend = BackendGeneration(regenerate: .every(minutes: 1))
         backend.backend?.pricePerMillionRequests = 1
         backend.backend?.onlyWhenOpen = true
+        backend.backend?.popular = .init(keys: 1, everyMinutes: 1)
         backend.policyFollowsHours = true
         backend.requestPerKey = true
         backend.interactive = true

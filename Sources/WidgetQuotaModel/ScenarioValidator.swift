@@ -331,6 +331,16 @@ package enum ScenarioValidator {
                 b.requestsPerGeneration >= 0 && b.requestsPerGeneration <= 100, field + ".backend.requestsPerGeneration",
                 "must be between 0 and 100, got \(b.requestsPerGeneration)")
             if let price = b.pricePerMillionRequests { v.number(price, field + ".backend.pricePerMillionRequests", 0...1e6) }
+            if let popular = b.popular {
+                if case .every(let minutes) = b.regenerate {
+                    v.number(
+                        popular.everyMinutes, field + ".backend.popular.everyMinutes", 1...max(minutes, 1),
+                        note: "the popular keys' period must be between 1 minute and the schedule's \(NumberText.plain(minutes))")
+                } else {
+                    v.check(false, field + ".backend.popular", "applies to an every(MINUTES) schedule only")
+                }
+                v.check(popular.keys >= 1, field + ".backend.popular.keys", "must be at least 1, got \(popular.keys)")
+            }
         }
         if let activity = d.liveActivity {
             v.check(

@@ -82,4 +82,24 @@ import WidgetQuotaTestSupport
         mineIsBaseline.baseline = "mine"
         #expect(mineIsBaseline.comparedDesigns().map(\.name) == ["mine"])
     }
+
+    @Test("A backend design says where the paid call runs, a Live Activity design how its activities are updated")
+    func backendAndLiveActivity() {
+        var d = DesignPresets.direct
+        d.backend = BackendGeneration(regenerate: .every(minutes: 5))
+        d.backend?.popular = .init(keys: 100, everyMinutes: 1)
+        d.policyFollowsHours = true
+        #expect(
+            d.whatItDoes.contains(
+                "owner's backend, which calls the paid API per content key on a schedule, every(5), the top 100 keys every(1)"))
+        #expect(d.whatItDoes.contains("at the next opening while closed"))
+        d.backend = BackendGeneration(regenerate: .onChange)
+        var activity = LiveActivity()
+        activity.priority = 5
+        d.liveActivity = activity
+        #expect(d.whatItDoes.contains("per content key on each change of a key"))
+        #expect(
+            d.whatItDoes.contains("50% of a key's users follow it in a Live Activity") && d.whatItDoes.contains("(priority 5, channel)"))
+        #expect(!DesignPresets.direct.whatItDoes.contains("backend") && !DesignPresets.direct.whatItDoes.contains("Live Activity"))
+    }
 }

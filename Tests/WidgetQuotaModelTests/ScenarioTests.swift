@@ -125,4 +125,15 @@ import WidgetQuotaTestSupport
         expectRefused(
             #"{\#(quotes), "designs": [{"name": "b", "source": "s", "backend": {"regenerate": "onChange"}}]}"#, naming: "content.keys")
     }
+
+    @Test(
+        "A schedule by popularity needs a schedule, a shorter period and at least one key",
+        arguments: [
+            (#"{"regenerate": "onChange", "popular": {"keys": 10, "everyMinutes": 1}}"#, "designs[0].backend.popular"),
+            (#"{"regenerate": "every(5)", "popular": {"keys": 10, "everyMinutes": 10}}"#, "designs[0].backend.popular.everyMinutes"),
+            (#"{"regenerate": "every(5)", "popular": {"keys": 0, "everyMinutes": 1}}"#, "designs[0].backend.popular.keys"),
+        ])
+    func popularScheduleRefused(backend: String, field: String) {
+        expectRefused(#"{"designs": [{"name": "b", "source": "s", "backend": \#(backend)}]}"#, naming: field)
+    }
 }

@@ -53,6 +53,30 @@ import WidgetQuotaTestSupport
         #expect(abs(served[0] * Double(s.horizon.days) / direct[0] - 1) < 1e-9, "the backend serves what direct's devices send")
     }
 
+    @Test("A schedule by popularity: the top keys on their own period, the tail on the schedule's")
+    func popularSchedule() throws {
+        var s = TestSupport.smallScenario(users: [1_000_000], runs: 2, days: 2, sample: 200)
+        s.content.keys = 300
+        s.content.skew = 0.5  // a flatter spread, so a million users follow every key
+        let tail = Self.backendDesign(.every(minutes: 5))
+        var ranked = Self.backendDesign(.every(minutes: 5))
+        ranked.name = "backend-ranked"
+        ranked.backend?.popular = .init(keys: 20, everyMinutes: 1)
+        let result = Self.run(s, [tail, ranked])
+        let row = { (d: Design) in TestSupport.row(result, d.name) }
+        let minutes = 2.0 * 1_440
+        // Every key is followed: 300 keys every 5 minutes, against 20 every minute and 280 every 5.
+        #expect(abs(row(tail).totalRequestsPerMonth.mean - 300 * minutes / 5) <= 1)
+        #expect(abs(row(ranked).totalRequestsPerMonth.mean - (20 * minutes + 280 * minutes / 5)) <= 1)
+        // Each period's keys spread over its minutes: 20 + 280 ÷ 5 in every minute.
+        #expect(row(ranked).load.peakRequestsPerMinute.mean == 76, "\(row(ranked).load.peakRequestsPerMinute.mean)")
+        #expect(row(ranked).backend?.regenerate == "every(5), the top 20 keys every(1)")
+        // A popular key's answer is at most a minute old; the tail's, five.
+        let b = try #require(ranked.backend)
+        #expect(b.generationLagMinutes(keyRank: 0) == 1 && b.generationLagMinutes(keyRank: 19) == 1)
+        #expect(b.generationLagMinutes(keyRank: 20) == 5)
+    }
+
     @Test("A backend regenerating after its TTL saturates at one generation per key and TTL")
     func afterTTLSaturates() {
         var s = TestSupport.smallScenario(users: [1_000, 100_000, 1_000_000], runs: 2, days: 7, sample: 300)

@@ -278,7 +278,7 @@ struct ResultAggregator {
         let perDay = RunSpread(deviceTotals.map { $0 / days })
         let followed = scenario.content.followedKeys(users: n)
         return .init(
-            regenerate: backend.regenerate.summary, contentKeys: scenario.content.keys, followedKeys: followed,
+            regenerate: backend.scheduleSummary, contentKeys: scenario.content.keys, followedKeys: followed,
             paidRequestsPerKeyMonth: followed > 0 ? paidMean / followed : 0, requestsPerDay: perDay,
             peakRequestsPerMinute: RunSpread(loads.map(\.peakPerMinute)),
             meanRequestsPerMinute: Statistics.mean(loads.map(\.meanPerMinute)),

@@ -7,7 +7,8 @@ extension DesignResult {
     /// API requests (per content key); these are the devices' fetches, which the owner's
     /// backend or CDN serves.
     public struct BackendLoad: Codable, Sendable {
-        /// When the backend calls the paid API: `onChange`, `every(30)`, `afterTTL`.
+        /// When the backend calls the paid API: `onChange`, `every(30)`, `afterTTL`, or a schedule
+        /// by popularity, `every(5), the top 100 keys every(1)`.
         public var regenerate: String
         /// Content keys the scenario lists (cities, teams, symbols).
         public var contentKeys: Int

@@ -123,7 +123,7 @@ extension UserSimulator {
 
     /// How old the backend's answer is when this fetch gets it (out of line: backend designs only).
     @inline(never) mutating func backendLag() -> Double {
-        constants.backendLagSeconds * random.backendLag.uniform()
+        backendLagSeconds * random.backendLag.uniform()
     }
 
     /// How long a failed request takes: the timeout when it hangs, else a fast failure. Out of

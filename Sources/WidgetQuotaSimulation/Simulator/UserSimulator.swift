@@ -69,6 +69,8 @@ package struct UserSimulator<Observer: SimulationObserver> {
     var nextPushChange = 0
     let pushesFromChanges: Bool
     let pushDelayWindow: Double
+    /// The oldest the backend's answer for the user's key can be when fetched (0: no backend).
+    let backendLagSeconds: Double
     /// Whether newer data had replaced what a glance shows: the user's key's changes (UTC, for
     /// `.keyChanges`) and how many came at least a minute before the last glance; the user's own
     /// last two changes (local, for `.ownChanges`); the expected changes (for `.expected`).
@@ -189,6 +191,7 @@ package struct UserSimulator<Observer: SimulationObserver> {
         }
         pushTokens = constants.silentPushesPerHour
         outdatedSource = model.outdatedSource
+        backendLagSeconds = (model.design.backend?.generationLagMinutes(keyRank: traits.contentKey) ?? 0) * .secondsPerMinute
         userKeyChanges = model.outdatedSource == .keyChanges ? model.keyChanges[traits.contentKey] : []
         changeCurve = model.changeCurve
         if !model.liveEventWindows.isEmpty {

@@ -94,7 +94,8 @@ struct SharedContentSection {
                     design.name, ReportFormat.users(r.users), b.regenerate, ReportFormat.whole(r.totalRequestsPerMonth.mean),
                     r.cost.map { ReportFormat.money($0.perMonth.mean) } ?? "–", ReportFormat.whole(b.requestsPerDay.mean),
                     ReportFormat.whole(b.peakRequestsPerMinute.mean), b.costPerMonth.map(ReportFormat.money) ?? "not priced",
-                    "≤ \(NumberText.plain(b.generationLagMinutes)) min",
+                    "≤ \(NumberText.plain(b.generationLagMinutes)) min"
+                        + (design.backend?.popular.map { " (top \($0.keys) keys ≤ \(NumberText.plain($0.everyMinutes)) min)" } ?? ""),
                 ])
             }
         }
