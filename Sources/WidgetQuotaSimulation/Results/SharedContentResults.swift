@@ -69,7 +69,7 @@ extension DesignResult {
     public struct LiveEvents: Codable, Sendable {
         /// Glances per user-day that fall in a live event.
         public var glancesPerUserDay: Double
-        /// The share of those glances that miss a change of the key made more than a minute before.
+        /// The share of those glances that miss a change of the key made at least a minute before.
         public var behindShare: Double
         /// The design's Live Activity (nil: it has none).
         public var activity: Activity?
@@ -94,7 +94,7 @@ extension DesignResult {
         /// Pushes the backend sends a day for the population: one per change of each followed
         /// key with a channel, one per device and change without.
         public var backendPushesPerDay: Double
-        /// The share of glances at an activity that miss a change made more than a minute before.
+        /// The share of glances at an activity that miss a change made at least a minute before.
         public var behindShare: Double
 
         package init(

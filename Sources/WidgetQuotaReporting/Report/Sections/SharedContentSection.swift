@@ -49,7 +49,7 @@ struct SharedContentSection {
             blocks.append(
                 .paragraph(
                     "**Live events** (the calendar's windows of data changes: a match) against **Live Activities**. *Behind* is the "
-                        + "share of glances during the events whose widget or Live Activity misses a change of the key made more than a "
+                        + "share of glances during the events whose widget or Live Activity misses a change of the key made at least a "
                         + "minute before. A Live Activity starts with the event for a share of the key's users and lasts at most "
                         + "\(NumberText.plain(platform.liveActivityMaxHours)) hours (Apple's \"Displaying live data with Live Activities\"); "
                         + "the owner's backend calls the paid API once per change of a key and sends an ActivityKit push per change, to a "
