@@ -127,6 +127,10 @@ public struct Design: Codable, Sendable, Equatable {
     /// True when data changes reach the device: a silent push to the app, a WidgetKit push, or both.
     public var sendsPushes: Bool { fetchTriggers.contains(.push) || fetchTriggers.contains(.widgetPush) }
 
+    /// True when the design acts on each change of a content key as it happens: broadcast pushes,
+    /// or a backend that regenerates on each change. The engine then draws every key's changes.
+    package var followsKeyChanges: Bool { (pushes == .broadcast && sendsPushes) || backend?.regenerate == .onChange }
+
     enum CodingKeys: String, CodingKey, CaseIterable {
         case name, summary, source, fetchTriggers, cacheTTLMinutes, reloadPolicy, timelineEntries
         case entrySpacingMinutes, reloadCalls, requestsPerFetch, backgroundIntervalHours, retry

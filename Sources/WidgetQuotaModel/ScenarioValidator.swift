@@ -375,7 +375,7 @@ package enum ScenarioValidator {
         let changes = Double(c.keys) * s.api.dataChangesPerDay.quantile(0.999) * dayFactors
         // Only designs that follow the changes draw them, one by one.
         let drawsChanges = s.designs.contains {
-            ($0.pushes == .broadcast && $0.sendsPushes) || $0.backend?.regenerate == .onChange || $0.liveActivity != nil
+            $0.followsKeyChanges || $0.liveActivity != nil
         }
         v.check(
             !drawsChanges || changes <= Double(maxKeyChanges), "content.keys",

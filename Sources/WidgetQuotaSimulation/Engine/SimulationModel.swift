@@ -193,7 +193,7 @@ package struct SimulationModel: Sendable {
             confinesOwnChanges ? SimulationModel.changeFactors(scenario: scenario, firstCountedDay: firstDay, days: simulatedDays) : []
         changeSessions = confinesOwnChanges ? calendarSessions : nil
         let needsChanges =
-            (design.pushes == .broadcast && design.sendsPushes) || design.backend?.regenerate == .onChange || tracksLiveEvents
+            design.followsKeyChanges || tracksLiveEvents
         keyChanges =
             needsChanges
             ? SimulationModel.keyChanges(
@@ -203,7 +203,7 @@ package struct SimulationModel: Sendable {
 
         if design.sendsPushes && design.pushes == .perUser {
             outdatedSource = .ownChanges
-        } else if (design.pushes == .broadcast && design.sendsPushes) || design.backend?.regenerate == .onChange {
+        } else if design.followsKeyChanges {
             outdatedSource = .keyChanges
         } else {
             // Also beside a Live Activity design, which draws the changes for every design: the
