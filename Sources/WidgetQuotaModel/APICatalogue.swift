@@ -20,8 +20,9 @@ public struct APICatalogueEntry: Sendable, Equatable {
 }
 
 /// The bundled catalogue: the language-model providers whose rate-limit tiers are bundled, a
-/// weather API billed per call with a free daily allowance, Apple's WeatherKit with its included
-/// calls and monthly plans, and a market-data API billed in credits with flat plans.
+/// weather API billed per call with a free daily allowance, a weather API whose free tier limits
+/// the minute, the hour, the day and the month, Apple's WeatherKit with its included calls and
+/// monthly plans, and a market-data API billed in credits with flat plans.
 package enum APICatalogue {
     /// Every entry, by name.
     package static let entries: [APICatalogueEntry] =
@@ -29,7 +30,7 @@ package enum APICatalogue {
             APICatalogueEntry(
                 name: provider.provider, displayName: provider.displayName, pricing: nil, tiers: provider.tiers,
                 resetUTCOffsetHours: QuotaSettings().resetUTCOffsetHours, dayWindow: provider.dayWindow)
-        } + [openWeatherOneCall, weatherKit, twelveData]
+        } + [openWeatherOneCall, openMeteo, weatherKit, twelveData]
 
     /// The entry named `name`, nil when none is.
     package static func entry(named name: String) -> APICatalogueEntry? {
@@ -53,6 +54,35 @@ package enum APICatalogue {
                     name: "by-call", rpm: nil, tpm: nil, rpd: nil, readOn: read,
                     note: "pay as you call: no per-minute or per-day limit published; "
                         + "a daily cap you set in the account stops calls beyond it")
+            ],
+            resetUTCOffsetHours: 0, dayWindow: .calendar)
+    }()
+
+    /// Open-Meteo: a free, non-commercial tier limited per minute, hour, day and month, and
+    /// commercial plans by calls a month (no overage: a bigger plan).
+    static let openMeteo: APICatalogueEntry = {
+        let read = "2026-12-05"
+        let source =
+            "Open-Meteo's pricing page (open-meteo.com/en/pricing) as recorded by public plan listings, and its creator's "
+            + "answer on Hacker News (600 calls a minute, 5,000 an hour, 10,000 a day, per IP): free tier 300,000 calls a month, "
+            + "Standard US$29 a month for 1,000,000, Professional US$99 for 5,000,000; read \(read)"
+        return APICatalogueEntry(
+            name: "open-meteo", displayName: "Open-Meteo",
+            pricing: APIPricing(per: .request, source: source),
+            tiers: [
+                QuotaTier(
+                    name: "free", rpm: 600, tpm: nil, rph: 5_000, rpd: 10_000, readOn: read,
+                    note: "non-commercial use only; 600 calls a minute, 5,000 an hour, 10,000 a day and 300,000 a month, "
+                        + "counted per client IP (a backend's calls count together; devices that call it directly count apart)",
+                    monthlyFee: 0, includedPerMonth: 300_000),
+                QuotaTier(
+                    name: "standard", rpm: nil, tpm: nil, rpd: nil, readOn: read,
+                    note: "commercial: 1,000,000 calls a month for US$29, no per-minute limit published", monthlyFee: 29,
+                    includedPerMonth: 1_000_000),
+                QuotaTier(
+                    name: "professional", rpm: nil, tpm: nil, rpd: nil, readOn: read,
+                    note: "commercial: 5,000,000 calls a month for US$99, no per-minute limit published", monthlyFee: 99,
+                    includedPerMonth: 5_000_000),
             ],
             resetUTCOffsetHours: 0, dayWindow: .calendar)
     }()

@@ -173,7 +173,7 @@ extension Scenario {
     }
 
     /// The scenario as the engine counts it for `design`: for an API billed per credit, each
-    /// tier's per-minute and per-day limits in the design's requests (its credits ÷ the credits
+    /// tier's per-minute, per-hour and per-day limits in the design's requests (its credits ÷ the credits
     /// of one of its requests), since the engine counts requests; otherwise the scenario itself.
     /// Token limits are unchanged.
     package func limitsInRequests(for design: Design) -> Scenario {
@@ -183,6 +183,7 @@ extension Scenario {
         s.quotas.tiers = quotas.tiers.map { tier in
             var t = tier
             t.rpm = tier.rpm.map { $0 / c }
+            t.rph = tier.rph.map { $0 / c }
             t.rpd = tier.rpd.map { $0 / c }
             return t
         }

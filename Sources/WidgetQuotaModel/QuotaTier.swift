@@ -8,6 +8,9 @@ public struct QuotaTier: Codable, Sendable, Equatable {
     public var rpm: Double?
     /// Tokens per minute.
     public var tpm: Double?
+    /// Requests per hour, counted in clock hours (a weather API's hourly limit); `nil` means
+    /// unpublished, treated as unlimited.
+    public var rph: Double?
     /// Requests per day, counted in the quota's own day; `nil` means unpublished, treated as unlimited.
     public var rpd: Double?
     /// When the figures were read, and where to check them (required: a provider's limits
@@ -42,12 +45,13 @@ public struct QuotaTier: Codable, Sendable, Equatable {
 
     /// A tier with its limits (nil: unpublished, treated as unlimited), when they were read, a note and what earns it.
     public init(
-        name: String, rpm: Double?, tpm: Double?, rpd: Double?, readOn: String, note: String, qualification: Qualification? = nil,
-        monthlyFee: Double? = nil, includedPerMonth: Double? = nil, overagePerUnit: Double? = nil
+        name: String, rpm: Double?, tpm: Double?, rph: Double? = nil, rpd: Double?, readOn: String, note: String,
+        qualification: Qualification? = nil, monthlyFee: Double? = nil, includedPerMonth: Double? = nil, overagePerUnit: Double? = nil
     ) {
         self.name = name
         self.rpm = rpm
         self.tpm = tpm
+        self.rph = rph
         self.rpd = rpd
         self.readOn = readOn
         self.note = note
@@ -58,7 +62,7 @@ public struct QuotaTier: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case name, rpm, tpm, rpd, readOn, note, qualification, monthlyFee, includedPerMonth, overagePerUnit
+        case name, rpm, tpm, rph, rpd, readOn, note, qualification, monthlyFee, includedPerMonth, overagePerUnit
     }
 
     /// `name` and `readOn` are required; the limits and `note` are optional.
@@ -67,6 +71,7 @@ public struct QuotaTier: Codable, Sendable, Equatable {
         name = try c.decode(String.self, forKey: .name)
         rpm = try c.decodeIfPresent(Double.self, forKey: .rpm)
         tpm = try c.decodeIfPresent(Double.self, forKey: .tpm)
+        rph = try c.decodeIfPresent(Double.self, forKey: .rph)
         rpd = try c.decodeIfPresent(Double.self, forKey: .rpd)
         readOn = try c.decode(String.self, forKey: .readOn)
         note = try c.decodeIfPresent(String.self, forKey: .note) ?? ""
@@ -193,19 +198,43 @@ public struct QuotaSettings: Codable, Sendable, Equatable {
     }
 }
 
+/// A population's busiest minute, clock hour and quota day, in requests: what a tier's limits
+/// are held against.
+package struct QuotaPeaks: Sendable, Equatable {
+    package var perMinute: Double
+    package var perHour: Double
+    package var quotaDay: Double
+
+    package init(perMinute: Double, perHour: Double, quotaDay: Double) {
+        self.perMinute = perMinute
+        self.perHour = perHour
+        self.quotaDay = quotaDay
+    }
+}
+
 extension QuotaTier {
-    /// Which of the tier's limits a population's peaks break, given the tokens each request uses.
-    package func exceeded(peakPerMinute: Double, peakQuotaDay: Double, tokensPerRequest: Double) -> (rpm: Bool, tpm: Bool, rpd: Bool) {
-        (
-            rpm.map { peakPerMinute > $0 } ?? false,
-            tpm.map { peakPerMinute * tokensPerRequest > $0 } ?? false,
-            rpd.map { peakQuotaDay > $0 } ?? false
-        )
+    /// Which of the tier's limits a population's peaks break.
+    package struct Breaks: Sendable, Equatable {
+        package var rpm: Bool
+        package var tpm: Bool
+        package var rph: Bool
+        package var rpd: Bool
+
+        /// True when any limit is broken.
+        package var any: Bool { rpm || tpm || rph || rpd }
     }
 
-    /// True when any limit is broken.
-    package func isExceeded(peakPerMinute: Double, peakQuotaDay: Double, tokensPerRequest: Double) -> Bool {
-        let e = exceeded(peakPerMinute: peakPerMinute, peakQuotaDay: peakQuotaDay, tokensPerRequest: tokensPerRequest)
-        return e.rpm || e.tpm || e.rpd
+    /// Which of the tier's limits `peaks` break, given the tokens each request uses.
+    package func exceeded(_ peaks: QuotaPeaks, tokensPerRequest: Double) -> Breaks {
+        .init(
+            rpm: rpm.map { peaks.perMinute > $0 } ?? false,
+            tpm: tpm.map { peaks.perMinute * tokensPerRequest > $0 } ?? false,
+            rph: rph.map { peaks.perHour > $0 } ?? false,
+            rpd: rpd.map { peaks.quotaDay > $0 } ?? false)
+    }
+
+    /// True when `peaks` break any limit.
+    package func isExceeded(_ peaks: QuotaPeaks, tokensPerRequest: Double) -> Bool {
+        exceeded(peaks, tokensPerRequest: tokensPerRequest).any
     }
 }

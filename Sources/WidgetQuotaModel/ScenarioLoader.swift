@@ -81,7 +81,7 @@ public enum ScenarioLoader {
         s.name = ""
         s.quotas.tiers = [
             QuotaTier(
-                name: "", rpm: 1, tpm: 1, rpd: 1, readOn: "", note: "", qualification: .init(minimumSpend: 1), monthlyFee: 1,
+                name: "", rpm: 1, tpm: 1, rph: 1, rpd: 1, readOn: "", note: "", qualification: .init(minimumSpend: 1), monthlyFee: 1,
                 includedPerMonth: 1, overagePerUnit: 1)
         ]
         s.api.pricing = APIPricing(per: .credit, creditsPerKey: 1, pricePerUnit: 1)

@@ -187,7 +187,7 @@ package enum ScenarioValidator {
             v.name(tier.name, field + ".name")
             // A limit of 0 (or a denormal) would divide every peak into Infinity: leave the key out
             // for an unpublished limit instead.
-            for (key, value) in [("rpm", tier.rpm), ("tpm", tier.tpm), ("rpd", tier.rpd)] {
+            for (key, value) in [("rpm", tier.rpm), ("tpm", tier.tpm), ("rph", tier.rph), ("rpd", tier.rpd)] {
                 if let value {
                     v.number(
                         value, field + "." + key, 1e-6...1e15,

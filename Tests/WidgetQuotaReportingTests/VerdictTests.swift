@@ -58,6 +58,24 @@ import WidgetQuotaTestSupport
         try #require(VerdictBuilder(result: result, withoutOutages: withoutOutages).all().first)
     }
 
+    @Test("An hourly limit decides: the tier below's requests an hour, broken in the busiest clock hour")
+    func hourlyLimitDecides() throws {
+        var r = Self.result(tier: "big", perMinute: 80, perDay: 900, small: (rpm: 0, rpd: 0), big: 0)
+        r.scenario.quotas.tiers[0].rph = 300
+        r.results[0].load.peakRequestsPerHour = Self.spread(450)
+        r.results[0].quota[0].rphExceedProbability = 0.9
+        r.results[0].quota[0].exceedProbability = 0.9
+        let v = try Self.verdict(r)
+        #expect(v.decidingTier == "small" && v.decidingLimit == "requestsPerHour" && !v.limitHolds)
+        #expect(v.decidingValue == 450 && v.limitValue == 300 && v.exceedProbability == 0.9)
+        #expect(v.cause == "busiestHour")
+        #expect(v.reason.contains("small's 300 requests an hour") && v.reason.contains("the busiest clock hour"), "\(v.reason)")
+        // Within reach: a third fewer requests in the busiest hour would fit, more than the 25% the advice offers.
+        r.results[0].load.peakRequestsPerHour = Self.spread(350)
+        let near = try Self.verdict(r)
+        #expect(near.advice.contains("in the busiest hour"), "\(near.advice)")
+    }
+
     @Test("A daily limit decides: the tier below's requests a day, broken on the busiest quota day")
     func dailyLimitDecides() throws {
         let r = Self.result(tier: "big", perMinute: 80, perDay: 1_500, small: (rpm: 0, rpd: 0.95), big: 0)
@@ -166,7 +184,7 @@ import WidgetQuotaTestSupport
                 ",verdict_deciding_tier,verdict_deciding_limit,verdict_deciding_value,verdict_limit_value,"
                     + "verdict_exceed_probability,verdict_cause,verdict_tier_without_outage,verdict_deciding_value_without_outage,"
                     + "older_than_ttl_glance_share,backend_requests_per_day_mean,backend_peak_rpm_mean,backend_cost_per_month,"
-                    + "push_delivered_share" + tiers))
+                    + "push_delivered_share,peak_rph_p95" + tiers))
     }
 }
 

@@ -33,6 +33,8 @@ import WidgetQuotaTestSupport
             QuotaTier(name: "tpm", rpm: nil, tpm: 123_457, rpd: nil, readOn: "", note: ""),
             QuotaTier(name: "rpd", rpm: nil, tpm: nil, rpd: 40_000, readOn: "", note: ""),
             QuotaTier(name: "rpd-huge", rpm: nil, tpm: nil, rpd: 9e9, readOn: "", note: ""),
+            QuotaTier(name: "rph", rpm: nil, tpm: nil, rph: 2_500, rpd: nil, readOn: "", note: ""),
+            QuotaTier(name: "rph-rpd", rpm: 400, tpm: nil, rph: 9_000.5, rpd: 40_000, readOn: "", note: ""),
             QuotaTier(name: "none", rpm: nil, tpm: nil, rpd: nil, readOn: "", note: ""),
             QuotaTier(name: "zero", rpm: 0, tpm: nil, rpd: nil, readOn: "", note: ""),
         ] + QuotaTier.gemini
@@ -62,7 +64,7 @@ import WidgetQuotaTestSupport
                 continue
             }
             func breaks(_ n: Int) -> Bool {
-                tier.isExceeded(peakPerMinute: Double(n), peakQuotaDay: 0, tokensPerRequest: 65)
+                tier.isExceeded(.init(perMinute: Double(n), perHour: 0, quotaDay: 0), tokensPerRequest: 65)
             }
             #expect(breaks(c))
             #expect(c == 0 || !breaks(c - 1))

@@ -9,22 +9,29 @@ struct RunAggregatesTests {
 
     @Test("a run's tier outcome names each exceeded limit and its use; an unpublished limit is never exceeded")
     func tierRunOutcome() {
-        let o = TierRunOutcome(tier: Self.tier, peakPerMinute: 120, peakQuotaDay: 1e9, tokensPerRequest: 50)
+        let o = TierRunOutcome(tier: Self.tier, peaks: .init(perMinute: 120, perHour: 1e8, quotaDay: 1e9), tokensPerRequest: 50)
         #expect(o.exceedsRequestsPerMinute && !o.exceedsTokensPerMinute && !o.exceedsRequestsPerDay && o.exceedsAnyLimit)
+        #expect(!o.exceedsRequestsPerHour && o.requestsPerHourUtilization == nil)
         #expect(o.requestsPerMinuteUtilization == 1.2 && o.tokensPerMinuteUtilization == 0.6 && o.requestsPerDayUtilization == nil)
+        var hourly = Self.tier
+        hourly.rph = 4_000
+        let h = TierRunOutcome(tier: hourly, peaks: .init(perMinute: 10, perHour: 5_000, quotaDay: 0), tokensPerRequest: 50)
+        #expect(h.exceedsRequestsPerHour && h.exceedsAnyLimit && !h.exceedsRequestsPerMinute && h.requestsPerHourUtilization == 1.25)
     }
 
     @Test("over the runs: the share exceeding each limit, and no p95 for a limit the tier does not publish")
     func tierOutcomesAcrossRuns() {
         var runs = TierOutcomesAcrossRuns()
         for peak in [50.0, 150, 90, 300] {
-            runs.add(TierRunOutcome(tier: Self.tier, peakPerMinute: peak, peakQuotaDay: 0, tokensPerRequest: 50))
+            runs.add(TierRunOutcome(tier: Self.tier, peaks: .init(perMinute: peak, perHour: 0, quotaDay: 0), tokensPerRequest: 50))
         }
-        let outcome = runs.outcome(tier: "t")
+        let outcome = runs.outcome(tier: Self.tier)
         #expect(outcome.exceedProbability == 0.5 && outcome.rpmExceedProbability == 0.5)
         #expect(outcome.tpmExceedProbability == 0.25 && outcome.rpdExceedProbability == 0)
         #expect(outcome.rpdUtilizationP95 == nil && outcome.rpmUtilizationP95 != nil)
-        #expect(TierOutcomesAcrossRuns().outcome(tier: "none").exceedProbability == 0)
+        #expect(outcome.rphExceedProbability == nil && outcome.rphUtilizationP95 == nil)
+        let none = QuotaTier(name: "none", rpm: nil, tpm: nil, rpd: nil, readOn: "", note: "")
+        #expect(TierOutcomesAcrossRuns().outcome(tier: none).exceedProbability == 0)
     }
 
     @Test("requests: exact totals are the sample's sum, projected ones scale its mean")

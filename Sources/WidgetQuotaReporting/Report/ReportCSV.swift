@@ -33,6 +33,7 @@ struct ReportCSV {
                 "verdict_exceed_probability", "verdict_cause", "verdict_tier_without_outage", "verdict_deciding_value_without_outage",
                 "older_than_ttl_glance_share",
                 "backend_requests_per_day_mean", "backend_peak_rpm_mean", "backend_cost_per_month", "push_delivered_share",
+                "peak_rph_p95",
                 // Columns added later go here, before the tiers': every column above keeps its
                 // position whatever the scenario's tiers.
             ] + tiers.map { "exceed_probability_" + $0 })
@@ -72,7 +73,7 @@ struct ReportCSV {
             ]
             let shared = [
                 cell(r.backend?.requestsPerDay.mean), cell(r.backend?.peakRequestsPerMinute.mean), cell(r.backend?.costPerMonth),
-                cell(r.pushes?.deliveredShare),
+                cell(r.pushes?.deliveredShare), cell(r.load.peakRequestsPerHour?.p95),
             ]
             w.appendRow(fixed + extra + verdict + shared + perTier)
         }

@@ -54,15 +54,19 @@ struct ResultTables {
 
     func quotas() -> MarkdownTable {
         let tiers = result.scenario.quotas.tiers.map(\.name)
+        // The busiest hour shows where a tier limits the hour.
+        let hourly = result.scenario.quotas.tiers.contains { $0.rph != nil }
         var t = MarkdownTable(
-            ["Design", "Users", "Tier needed", "Peak req/min p95", "Peak tokens/min p95", "Busiest quota day p95"]
+            ["Design", "Users", "Tier needed", "Peak req/min p95", "Peak tokens/min p95"]
+                + (hourly ? ["Busiest hour p95"] : []) + ["Busiest quota day p95"]
                 + tiers.map { "P(exceed \($0))" })
         for r in result.results {
             var row = [
                 r.design, ReportFormat.users(r.users), facts.tierText(r),
                 NumberText.human(r.load.peakRequestsPerMinute.p95), NumberText.human(r.load.peakTokensPerMinute.p95),
-                NumberText.human(r.load.peakRequestsPerQuotaDay.p95),
             ]
+            if hourly { row.append(r.load.peakRequestsPerHour.map { NumberText.human($0.p95) } ?? "–") }
+            row.append(NumberText.human(r.load.peakRequestsPerQuotaDay.p95))
             for name in tiers {
                 row.append(r.quota.first { $0.tier == name }.map { NumberText.percent($0.exceedProbability, digits: 0) } ?? "–")
             }
@@ -80,16 +84,22 @@ struct ResultTables {
             quotas.dayWindow == .rolling24h
             ? "\(counted) / day (any 24 h)"
             : "\(counted) / day (from midnight UTC\(quotas.resetUTCOffsetHours < 0 ? "−" : "+")\(NumberText.plain(abs(quotas.resetUTCOffsetHours))))"
-        var t = MarkdownTable(["Tier", "\(counted) / min", "Tokens / min", day, "Earned by", "Read on", "Note"])
+        let hourly = quotas.tiers.contains { $0.rph != nil }
+        var t = MarkdownTable(
+            ["Tier", "\(counted) / min", "Tokens / min"] + (hourly ? ["\(counted) / hour (clock hour)"] : [])
+                + [day, "Earned by", "Read on", "Note"])
         for tier in quotas.tiers {
             let earned = tier.qualification.map { q in
                 ReportFormat.money(q.minimumSpend) + " paid" + (q.daysSinceFirstPayment > 0 ? ", \(q.daysSinceFirstPayment) days" : "")
             }
-            t.append([
+            var row = [
                 tier.name, tier.rpm.map { ReportFormat.whole($0) } ?? "unpublished",
                 tier.tpm.map { ReportFormat.whole($0) } ?? "unpublished",
-                tier.rpd.map { ReportFormat.whole($0) } ?? "unpublished (treated as unlimited)", earned ?? "–", tier.readOn, tier.note,
-            ])
+            ]
+            if hourly { row.append(tier.rph.map { ReportFormat.whole($0) } ?? "unpublished") }
+            let daily: String = tier.rpd.map { ReportFormat.whole($0) } ?? "unpublished (treated as unlimited)"
+            row += [daily, earned ?? "–", tier.readOn, tier.note]
+            t.append(row)
         }
         return t
     }

@@ -23,9 +23,12 @@ final class DesignTask {
     /// Sample users per content key (counted for broadcast designs only).
     private var usersByKey: [Int]
     private let quotaDays: UnsafeMutableBufferPointer<Int64>
+    /// Requests per clock hour (nil: no tier has an hourly limit).
+    private let hours: UnsafeMutableBufferPointer<Int64>?
     private let ages: UnsafeMutableBufferPointer<Int64>
     private var peakPerMinute: Int32 = 0
     private var peakQuotaDay: Int64 = 0
+    private var peakPerHour: Int64 = 0
     private let tiers: [QuotaTier]
     private let tokens: Double
     private var firstExceeding: [Int?]
@@ -75,6 +78,13 @@ final class DesignTask {
         ages = .allocate(capacity: AgeHistogram.binCount)
         ages.initialize(repeating: 0)
         tiers = model.scenario.quotas.tiers
+        if tiers.contains(where: { $0.rph != nil }) {
+            let h = UnsafeMutableBufferPointer<Int64>.allocate(capacity: model.countedMinutes / TimeUnits.minutesPerHour + 1)
+            h.initialize(repeating: 0)
+            hours = h
+        } else {
+            hours = nil
+        }
         tokens = model.parameters.tokensPerRequest
         firstExceeding = Array(repeating: nil, count: tiers.count)
         exactCounts = Set(userCounts.filter { $0 <= sampleUsers })
@@ -84,9 +94,10 @@ final class DesignTask {
     }
 
     /// Bytes a task keeps per design while it runs, for `days` counted days (the per-minute,
-    /// per-quota-day and content-age counters).
+    /// per-hour, per-quota-day and content-age counters).
     static func bytesPerDesign(days: Int) -> Int {
-        2 * 4 * TimeUnits.minutesPerDay * days + 8 * (days + 1) + 8 * AgeHistogram.binCount  // all users' and odd users' minutes
+        // All users' and odd users' minutes, the hours, the quota days and the ages.
+        2 * 4 * TimeUnits.minutesPerDay * days + 8 * TimeUnits.hoursPerDay * days + 8 * (days + 1) + 8 * AgeHistogram.binCount
     }
 
     deinit {
@@ -94,6 +105,7 @@ final class DesignTask {
         oddBuckets.deallocate()
         broadcastBuckets?.deallocate()
         quotaDays.deallocate()
+        hours?.deallocate()
         ages.deallocate()
     }
 
@@ -123,6 +135,8 @@ final class DesignTask {
         sim.collected.quotaDays = quotaDays.baseAddress
         sim.collected.peakPerMinute = peakPerMinute
         sim.collected.peakQuotaDay = peakQuotaDay
+        sim.collected.hours = hours?.baseAddress
+        sim.collected.peakPerHour = peakPerHour
         if user < counterfactualUsers, let calmWorkspace {
             let calmRequests = sim.runWithCalmCounterpart(calmWorkspace: calmWorkspace)
             outageExtraRequests += Double(sim.monthRequests) - Double(calmRequests)
@@ -131,6 +145,7 @@ final class DesignTask {
         }
         peakPerMinute = sim.collected.peakPerMinute
         peakQuotaDay = sim.collected.peakQuotaDay
+        peakPerHour = sim.collected.peakPerHour
         out.tally.add(sim.tally)
         requests.add(sim.monthRequests)
         // Under a rolling daily limit the sample's busiest 24 hours decide, read when the busiest
@@ -142,7 +157,8 @@ final class DesignTask {
                 if rolling == nil { rolling = busiest24Hours() }
                 busiestDay = max(busiestDay, rolling!)
             }
-            if tier.isExceeded(peakPerMinute: Double(peakPerMinute), peakQuotaDay: busiestDay, tokensPerRequest: tokens) {
+            let peaks = QuotaPeaks(perMinute: Double(peakPerMinute), perHour: Double(peakPerHour), quotaDay: busiestDay)
+            if tier.isExceeded(peaks, tokensPerRequest: tokens) {
                 firstExceeding[t] = user + 1
             }
         }

@@ -238,8 +238,7 @@ package struct MonteCarloEngine: Sendable {
         above: Int, tokens: Double
     ) -> Int? {
         func breaks(_ n: Int) -> Bool {
-            let p = projection.peaks(users: n, model: model)
-            return tier.isExceeded(peakPerMinute: p.perMinute, peakQuotaDay: p.quotaDay, tokensPerRequest: tokens)
+            tier.isExceeded(projection.peaks(users: n, model: model), tokensPerRequest: tokens)
         }
         var low = above
         var high = largestPopulation

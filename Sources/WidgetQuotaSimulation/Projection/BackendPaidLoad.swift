@@ -119,7 +119,7 @@ package struct BackendPaidLoad: Sendable {
         tier: QuotaTier, tokensPerRequest tokens: Double, largest: Int, loadAtLargest: LoadSummary, model: SimulationModel
     ) -> Int? {
         func breaks(_ load: LoadSummary) -> Bool {
-            tier.isExceeded(peakPerMinute: load.peakPerMinute, peakQuotaDay: load.peakQuotaDay, tokensPerRequest: tokens)
+            tier.isExceeded(load.peaks, tokensPerRequest: tokens)
         }
         func breaks(_ n: Int) -> Bool { breaks(series(users: n).withUnsafeBufferPointer { LoadSummary(series: $0, model: model) }) }
         guard breaks(loadAtLargest) else { return nil }

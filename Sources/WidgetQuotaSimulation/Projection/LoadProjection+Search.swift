@@ -15,9 +15,9 @@ extension LoadProjection {
     /// twenty times. Each minute's projected count, max(0, N·m + √(b·N·m)·z) rounded, grows with N
     /// (its positive part is increasing in √N), so "reaches c requests" holds from one population
     /// on: the root of a quadratic in √N, checked against the exact formula. The busiest minute is
-    /// the earliest of these. Quota days are sums of such counts, so each grows with N too; the
-    /// days are tried busiest first, each only below the best population found so far (one
-    /// evaluation of its 1,440 minutes settles most), and bisected when it breaks there.
+    /// the earliest of these. Clock hours and quota days are sums of such counts, so each grows
+    /// with N too; they are tried busiest first, each only below the best population found so far
+    /// (one evaluation of its minutes settles most), and bisected when it breaks there.
     package func firstExceeding(
         tier: QuotaTier, tokensPerRequest tokens: Double, above: Int, largest: Int,
         model: SimulationModel
@@ -27,43 +27,57 @@ extension LoadProjection {
         if let c = LoadProjection.minuteThreshold(tier: tier, tokensPerRequest: tokens) {
             best = c <= 0 ? above + 1 : firstMinute(reaching: Double(c), above: above, largest: largest)
         }
+        if let rph = tier.rph {
+            let hours = perUserMean.count / TimeUnits.minutesPerHour
+            best = firstWindow(
+                over: rph, starts: (0..<hours).map { $0 * TimeUnits.minutesPerHour }, length: TimeUnits.minutesPerHour,
+                above: above, best: best, largest: largest)
+        }
         if let rpd = tier.rpd, model.completeQuotaDays > 0 {
             // A rolling day's busiest window starts where the expected load's busiest 24 hours do.
             let start =
                 model.rollingQuotaDay
                 ? (perUserMean.withUnsafeBufferPointer { LoadSummary.busiest24Hours($0)?.start } ?? 0) % TimeUnits.minutesPerDay
                 : model.quotaStartMinute
-            func daySum(_ d: Int, _ n: Int) -> Double {
-                let users = Double(n)
-                var sum = 0.0
-                for t in (start + d * TimeUnits.minutesPerDay)..<(start + (d + 1) * TimeUnits.minutesPerDay) {
-                    sum += value(minute: t, users: users)
-                }
-                return sum
-            }
             let days = model.rollingQuotaDay ? (perUserMean.count - start) / TimeUnits.minutesPerDay : model.completeQuotaDays
-            let expected = (0..<days).map { d in
-                perUserMean[(start + d * TimeUnits.minutesPerDay)..<(start + (d + 1) * TimeUnits.minutesPerDay)].reduce(0, +)
-            }
-            for d in expected.indices.sorted(by: { expected[$0] > expected[$1] }) {
-                var high = min(best - 1, largest)
-                guard high > above, daySum(d, high) > rpd else { continue }
-                var low = above
-                while high - low > 1 {
-                    let mid = low + (high - low) / 2
-                    if daySum(d, mid) > rpd { high = mid } else { low = mid }
-                }
-                best = high
-            }
+            best = firstWindow(
+                over: rpd, starts: (0..<days).map { start + $0 * TimeUnits.minutesPerDay }, length: TimeUnits.minutesPerDay,
+                above: above, best: best, largest: largest)
         }
         return best <= largest ? best : nil
+    }
+
+    /// The smallest population in `above + 1 ..< best` (at most `largest`) whose projected
+    /// requests in one of the windows of `length` minutes at `starts` exceed `limit`; `best`
+    /// when there is none. Windows are tried busiest first by the expected load, each only below
+    /// the best population found so far, and bisected when it breaks there.
+    private func firstWindow(over limit: Double, starts: [Int], length: Int, above: Int, best: Int, largest: Int) -> Int {
+        func sum(_ start: Int, _ n: Int) -> Double {
+            let users = Double(n)
+            var total = 0.0
+            for t in start..<(start + length) { total += value(minute: t, users: users) }
+            return total
+        }
+        let expected = starts.map { perUserMean[$0..<($0 + length)].reduce(0, +) }
+        var best = best
+        for w in starts.indices.sorted(by: { expected[$0] > expected[$1] }) {
+            var high = min(best - 1, largest)
+            guard high > above, sum(starts[w], high) > limit else { continue }
+            var low = above
+            while high - low > 1 {
+                let mid = low + (high - low) / 2
+                if sum(starts[w], mid) > limit { high = mid } else { low = mid }
+            }
+            best = high
+        }
+        return best
     }
 
     /// The smallest whole number of requests in a minute that breaks the tier's per-minute limits
     /// (nil when it has none).
     package static func minuteThreshold(tier: QuotaTier, tokensPerRequest tokens: Double) -> Int? {
         func breaks(_ c: Int) -> Bool {
-            let e = tier.exceeded(peakPerMinute: Double(c), peakQuotaDay: 0, tokensPerRequest: tokens)
+            let e = tier.exceeded(.init(perMinute: Double(c), perHour: 0, quotaDay: 0), tokensPerRequest: tokens)
             return e.rpm || e.tpm
         }
         var guesses = [Int]()

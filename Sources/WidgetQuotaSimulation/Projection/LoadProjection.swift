@@ -364,14 +364,20 @@ package struct LoadProjection: Sendable {
         }
     }
 
-    /// Peak minute and peak complete quota day of the projected series, without building it.
-    package func peaks(users: Int, model: SimulationModel) -> (perMinute: Double, quotaDay: Double) {
+    /// Busiest minute, clock hour and complete quota day of the projected series, without building it.
+    package func peaks(users: Int, model: SimulationModel) -> QuotaPeaks {
         if model.rollingQuotaDay {
             let all = series(users: users)
-            return all.withUnsafeBufferPointer { ($0.max() ?? 0, LoadSummary.busiest24Hours($0)?.sum ?? 0) }
+            return all.withUnsafeBufferPointer {
+                QuotaPeaks(
+                    perMinute: $0.max() ?? 0, perHour: LoadSummary.busiestClockHour($0, from: 0, to: $0.count),
+                    quotaDay: LoadSummary.busiest24Hours($0)?.sum ?? 0)
+            }
         }
         let population = Double(users)
         var peak = 0.0
+        var hour = 0.0
+        var bestHour = 0.0
         var day = 0.0
         var bestDay = 0.0
         let start = model.quotaStartMinute
@@ -380,6 +386,11 @@ package struct LoadProjection: Sendable {
             let mean = population * perUserMean[t]
             let v = Double(Int(max(0, mean + (batch * mean).squareRoot() * deviates[t]) + 0.5))
             if v > peak { peak = v }
+            hour += v
+            if t % TimeUnits.minutesPerHour == 59 || t == perUserMean.count - 1 {
+                bestHour = max(bestHour, hour)
+                hour = 0
+            }
             if t >= start && t < end {
                 day += v
                 if (t - start) % TimeUnits.minutesPerDay == 1_439 {
@@ -388,7 +399,7 @@ package struct LoadProjection: Sendable {
                 }
             }
         }
-        return (peak, bestDay)
+        return QuotaPeaks(perMinute: peak, perHour: bestHour, quotaDay: bestDay)
     }
 
     /// The projection of ordinary days: every minute at the sample's ordinary mean for its minute

@@ -6,6 +6,8 @@ import WidgetQuotaSupport
 package struct LoadSummary: Sendable, Equatable {
     /// Requests in the busiest minute.
     package var peakPerMinute: Double
+    /// Requests in the busiest clock hour of UTC (an hourly limit resets on the hour).
+    package var peakPerHour: Double
     /// Mean requests per minute over the counted window.
     package var meanPerMinute: Double
     /// Requests in the busiest complete quota day (the quota's own day, e.g. midnight Pacific).
@@ -23,6 +25,11 @@ package struct LoadSummary: Sendable, Equatable {
     /// Requests and the busiest minute of each calendar event's UTC day (`SimulationModel.eventDays`).
     package var eventDayTotals: [Double] = []
     package var eventDayPeaks: [Double] = []
+    /// The busiest clock hour of each calendar event's UTC day.
+    package var eventDayHourPeaks: [Double] = []
+
+    /// The peaks a tier's limits are held against.
+    package var peaks: QuotaPeaks { .init(perMinute: peakPerMinute, perHour: peakPerHour, quotaDay: peakQuotaDay) }
 
     /// Summarises a per-minute series that starts at UTC midnight of the first counted day.
     package init(series: UnsafeBufferPointer<Double>, model: SimulationModel) {
@@ -62,6 +69,7 @@ package struct LoadSummary: Sendable, Equatable {
             t += 1
         }
         peakPerMinute = peak
+        peakPerHour = LoadSummary.busiestClockHour(series, from: 0, to: series.count)
         self.total = total
         meanPerMinute = series.isEmpty ? 0 : total / Double(series.count)
         peakQuotaDay = best
@@ -80,6 +88,9 @@ package struct LoadSummary: Sendable, Equatable {
             }
             eventDayTotals.append(sum)
             eventDayPeaks.append(top)
+            eventDayHourPeaks.append(
+                LoadSummary.busiestClockHour(
+                    series, from: day * TimeUnits.minutesPerDay, to: min((day + 1) * TimeUnits.minutesPerDay, series.count)))
         }
         if let window = LoadSummary.stormWindow(model) {
             func windowPeak(_ from: Int) -> Double {
@@ -94,6 +105,21 @@ package struct LoadSummary: Sendable, Equatable {
                 .map { windowPeak($0 * TimeUnits.minutesPerDay + minuteOfDay) }
             afterOutageUsualPeak = usual.isEmpty ? nil : usual.reduce(0, +) / Double(usual.count)
         }
+    }
+
+    /// The most requests in one clock hour of `series[from..<to]` (`from` a whole hour; the
+    /// series starts at UTC midnight).
+    package static func busiestClockHour(_ series: UnsafeBufferPointer<Double>, from: Int, to: Int) -> Double {
+        var best = 0.0
+        var start = from
+        while start < to {
+            let end = min(start + TimeUnits.minutesPerHour, to)
+            var sum = 0.0
+            for t in start..<end { sum += series[t] }
+            best = Swift.max(best, sum)
+            start = end
+        }
+        return best
     }
 
     /// The busiest 1,440 consecutive minutes of `series` and the minute they start at (nil when

@@ -180,11 +180,12 @@ struct ResultAggregator {
             }
             for e in events.indices where e < runLoad.eventDayTotals.count {
                 eventDays[e].add(
-                    total: runLoad.eventDayTotals[e], peak: runLoad.eventDayPeaks[e], tokensPerRequest: tokens,
+                    total: runLoad.eventDayTotals[e], peak: runLoad.eventDayPeaks[e], hourPeak: runLoad.eventDayHourPeaks[e],
+                    tokensPerRequest: tokens,
                     costPerRequest: costPerRequest, backendPeak: o.backendLoads?[k].eventDayPeaks[e])
             }
         }
-        let quota = zip(tiers, tierOutcomes).map { tier, outcomes in outcomes.outcome(tier: tier.name) }
+        let quota = zip(tiers, tierOutcomes).map { tier, outcomes in outcomes.outcome(tier: tier) }
         let isBackend = !paidTotals.isEmpty
         let totalSpread = RunSpread(isBackend ? paidTotals : requests.totalPerRun)
         var perUserQuantiles = Quantiles(requests.perUser)

@@ -5,26 +5,33 @@ import WidgetQuotaSupport
 package struct TierRunOutcome: Equatable {
     package var exceedsRequestsPerMinute: Bool
     package var exceedsTokensPerMinute: Bool
+    package var exceedsRequestsPerHour: Bool
     package var exceedsRequestsPerDay: Bool
     /// Peak ÷ limit, nil when the tier publishes no such limit.
     package var requestsPerMinuteUtilization: Double?
     package var tokensPerMinuteUtilization: Double?
+    package var requestsPerHourUtilization: Double?
     package var requestsPerDayUtilization: Double?
 
-    package var exceedsAnyLimit: Bool { exceedsRequestsPerMinute || exceedsTokensPerMinute || exceedsRequestsPerDay }
-
-    init(tier: QuotaTier, load: LoadSummary, tokensPerRequest tokens: Double) {
-        self.init(tier: tier, peakPerMinute: load.peakPerMinute, peakQuotaDay: load.peakQuotaDay, tokensPerRequest: tokens)
+    package var exceedsAnyLimit: Bool {
+        exceedsRequestsPerMinute || exceedsTokensPerMinute || exceedsRequestsPerHour || exceedsRequestsPerDay
     }
 
-    /// - Parameters: the run's busiest minute and busiest quota day in requests, and its tokens per request.
-    package init(tier: QuotaTier, peakPerMinute: Double, peakQuotaDay: Double, tokensPerRequest tokens: Double) {
-        exceedsRequestsPerMinute = tier.rpm.map { peakPerMinute > $0 } ?? false
-        exceedsTokensPerMinute = tier.tpm.map { peakPerMinute * tokens > $0 } ?? false
-        exceedsRequestsPerDay = tier.rpd.map { peakQuotaDay > $0 } ?? false
-        requestsPerMinuteUtilization = tier.rpm.map { peakPerMinute / $0 }
-        tokensPerMinuteUtilization = tier.tpm.map { peakPerMinute * tokens / $0 }
-        requestsPerDayUtilization = tier.rpd.map { peakQuotaDay / $0 }
+    init(tier: QuotaTier, load: LoadSummary, tokensPerRequest tokens: Double) {
+        self.init(tier: tier, peaks: load.peaks, tokensPerRequest: tokens)
+    }
+
+    /// - Parameters: the run's busiest minute, clock hour and quota day in requests, and its tokens per request.
+    package init(tier: QuotaTier, peaks: QuotaPeaks, tokensPerRequest tokens: Double) {
+        let e = tier.exceeded(peaks, tokensPerRequest: tokens)
+        exceedsRequestsPerMinute = e.rpm
+        exceedsTokensPerMinute = e.tpm
+        exceedsRequestsPerHour = e.rph
+        exceedsRequestsPerDay = e.rpd
+        requestsPerMinuteUtilization = tier.rpm.map { peaks.perMinute / $0 }
+        tokensPerMinuteUtilization = tier.tpm.map { peaks.perMinute * tokens / $0 }
+        requestsPerHourUtilization = tier.rph.map { peaks.perHour / $0 }
+        requestsPerDayUtilization = tier.rpd.map { peaks.quotaDay / $0 }
     }
 }
 
@@ -49,16 +56,18 @@ package struct TierOutcomesAcrossRuns {
         return present.isEmpty ? nil : RunSpread(present).p95
     }
 
-    package func outcome(tier: String) -> DesignResult.TierOutcome {
+    package func outcome(tier: QuotaTier) -> DesignResult.TierOutcome {
         .init(
-            tier: tier,
+            tier: tier.name,
             exceedProbability: share(\.exceedsAnyLimit),
             rpmExceedProbability: share(\.exceedsRequestsPerMinute),
             tpmExceedProbability: share(\.exceedsTokensPerMinute),
             rpdExceedProbability: share(\.exceedsRequestsPerDay),
+            rphExceedProbability: tier.rph == nil ? nil : share(\.exceedsRequestsPerHour),
             rpmUtilizationP95: p95(\.requestsPerMinuteUtilization),
             tpmUtilizationP95: p95(\.tokensPerMinuteUtilization),
-            rpdUtilizationP95: p95(\.requestsPerDayUtilization))
+            rpdUtilizationP95: p95(\.requestsPerDayUtilization),
+            rphUtilizationP95: p95(\.requestsPerHourUtilization))
     }
 }
 
@@ -70,6 +79,7 @@ struct LoadAcrossRuns {
     private(set) var peakToMeanRatios: [Double] = []
     private(set) var peakTokensPerMinute: [Double] = []
     private(set) var peakRequestsPerQuotaDay: [Double] = []
+    private(set) var peakRequestsPerHour: [Double] = []
     /// How many runs had each quota day (0 = the first complete one) as their busiest.
     private(set) var runsByBusiestQuotaDay: [Int: Int] = [:]
 
@@ -79,6 +89,7 @@ struct LoadAcrossRuns {
         peakToMeanRatios.append(load.meanPerMinute > 0 ? load.peakPerMinute / load.meanPerMinute : 0)
         peakTokensPerMinute.append(load.peakPerMinute * tokens)
         peakRequestsPerQuotaDay.append(load.peakQuotaDay)
+        peakRequestsPerHour.append(load.peakPerHour)
         runsByBusiestQuotaDay[load.busiestQuotaDay, default: 0] += 1
     }
 
@@ -91,7 +102,8 @@ struct LoadAcrossRuns {
         .init(
             peakRequestsPerMinute: RunSpread(peakRequestsPerMinute), meanRequestsPerMinute: Statistics.mean(meanRequestsPerMinute),
             peakToMeanRatio: Statistics.mean(peakToMeanRatios), peakTokensPerMinute: RunSpread(peakTokensPerMinute),
-            peakRequestsPerQuotaDay: RunSpread(peakRequestsPerQuotaDay), busiestQuotaDay: busiestQuotaDay + 1)
+            peakRequestsPerQuotaDay: RunSpread(peakRequestsPerQuotaDay), peakRequestsPerHour: RunSpread(peakRequestsPerHour),
+            busiestQuotaDay: busiestQuotaDay + 1)
     }
 }
 

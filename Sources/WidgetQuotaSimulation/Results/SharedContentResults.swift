@@ -153,14 +153,19 @@ extension DesignResult {
 struct EventDayAcrossRuns {
     var totals: [Double] = []
     var peaks: [Double] = []
+    var hourPeaks: [Double] = []
     var tokens: [Double] = []
     var costs: [Double] = []
     var backendPeaks: [Double] = []
 
-    /// Adds a run: its event-day requests and peak, tokens per request, and the run's cost per request.
-    mutating func add(total: Double, peak: Double, tokensPerRequest: Double, costPerRequest: Double?, backendPeak: Double?) {
+    /// Adds a run: its event-day requests, busiest minute and clock hour, tokens per request, and
+    /// the run's cost per request.
+    mutating func add(
+        total: Double, peak: Double, hourPeak: Double, tokensPerRequest: Double, costPerRequest: Double?, backendPeak: Double?
+    ) {
         totals.append(total)
         peaks.append(peak)
+        hourPeaks.append(hourPeak)
         tokens.append(tokensPerRequest)
         if let costPerRequest { costs.append(total * costPerRequest) }
         if let backendPeak { backendPeaks.append(backendPeak) }
@@ -169,7 +174,7 @@ struct EventDayAcrossRuns {
     func result(event: CalendarEvent, tiers: [QuotaTier], allowedBreakingRuns: Int) -> DesignResult.EventDay {
         let required = tiers.first { tier in
             let breaking = totals.indices.filter { r in
-                tier.isExceeded(peakPerMinute: peaks[r], peakQuotaDay: totals[r], tokensPerRequest: tokens[r])
+                tier.isExceeded(.init(perMinute: peaks[r], perHour: hourPeaks[r], quotaDay: totals[r]), tokensPerRequest: tokens[r])
             }.count
             return breaking <= allowedBreakingRuns
         }

@@ -295,18 +295,22 @@ public struct DesignResult: Codable, Sendable {
         public var peakTokensPerMinute: RunSpread
         /// Requests in the busiest quota day.
         public var peakRequestsPerQuotaDay: RunSpread
+        /// Requests in the busiest UTC clock hour, across runs (nil in results written before
+        /// hourly limits were modelled).
+        public var peakRequestsPerHour: RunSpread?
         /// The quota day (1-based, complete days in the month) that was busiest most often.
         public var busiestQuotaDay: Int
 
         package init(
             peakRequestsPerMinute: RunSpread, meanRequestsPerMinute: Double, peakToMeanRatio: Double, peakTokensPerMinute: RunSpread,
-            peakRequestsPerQuotaDay: RunSpread, busiestQuotaDay: Int
+            peakRequestsPerQuotaDay: RunSpread, peakRequestsPerHour: RunSpread? = nil, busiestQuotaDay: Int
         ) {
             self.peakRequestsPerMinute = peakRequestsPerMinute
             self.meanRequestsPerMinute = meanRequestsPerMinute
             self.peakToMeanRatio = peakToMeanRatio
             self.peakTokensPerMinute = peakTokensPerMinute
             self.peakRequestsPerQuotaDay = peakRequestsPerQuotaDay
+            self.peakRequestsPerHour = peakRequestsPerHour
             self.busiestQuotaDay = busiestQuotaDay
         }
     }
@@ -387,18 +391,24 @@ public struct DesignResult: Codable, Sendable {
         public var tpmExceedProbability: Double
         /// The chance of exceeding its requests-per-day limit.
         public var rpdExceedProbability: Double
+        /// The chance of exceeding its requests-per-hour limit (nil when the tier has none).
+        public var rphExceedProbability: Double?
         /// p95 across runs of peak ÷ limit (nil when the limit is unpublished).
         public var rpmUtilizationP95: Double?
         /// The same for tokens per minute.
         public var tpmUtilizationP95: Double?
         /// The same for requests per day.
         public var rpdUtilizationP95: Double?
+        /// The same for requests per hour.
+        public var rphUtilizationP95: Double?
 
         package init(
             tier: String, exceedProbability: Double, rpmExceedProbability: Double, tpmExceedProbability: Double,
-            rpdExceedProbability: Double, rpmUtilizationP95: Double? = nil, tpmUtilizationP95: Double? = nil,
-            rpdUtilizationP95: Double? = nil
+            rpdExceedProbability: Double, rphExceedProbability: Double? = nil, rpmUtilizationP95: Double? = nil,
+            tpmUtilizationP95: Double? = nil, rpdUtilizationP95: Double? = nil, rphUtilizationP95: Double? = nil
         ) {
+            self.rphExceedProbability = rphExceedProbability
+            self.rphUtilizationP95 = rphUtilizationP95
             self.tier = tier
             self.exceedProbability = exceedProbability
             self.rpmExceedProbability = rpmExceedProbability

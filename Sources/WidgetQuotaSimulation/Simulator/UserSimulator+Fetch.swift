@@ -133,7 +133,7 @@ extension UserSimulator {
     }
 
     /// Adds a request sent at UTC `u` to its minute of the counted window (and to its half of
-    /// the sample and its complete quota day), keeping the running peaks.
+    /// the sample, its clock hour and its complete quota day), keeping the running peaks.
     @inline(__always) mutating func countInMinute(sentAtUTC u: Double, _ buckets: UnsafeMutablePointer<Int32>) {
         guard u >= constants.countedStartUTC else { return }
         let minute = Int((u - constants.countedStartUTC) * (1.0 / .secondsPerMinute))
@@ -143,6 +143,11 @@ extension UserSimulator {
         collected.peakPerMinute = max(collected.peakPerMinute, count)
         if let halfBuckets = collected.halfBuckets { halfBuckets[minute] &+= 1 }
         if let broadcastBuckets = collected.broadcastBuckets { broadcastBuckets[minute] &+= 1 }
+        if let hours = collected.hours {
+            let hourCount = hours[minute / TimeUnits.minutesPerHour] &+ 1
+            hours[minute / TimeUnits.minutesPerHour] = hourCount
+            collected.peakPerHour = max(collected.peakPerHour, hourCount)
+        }
         // One unsigned comparison tests both ends: a minute before the first complete quota
         // day wraps to a huge value (`completeQuotaMinutes` is never negative).
         let q = UInt(bitPattern: minute &- constants.quotaStartMinute)

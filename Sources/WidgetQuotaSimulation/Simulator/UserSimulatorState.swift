@@ -130,11 +130,14 @@ package struct UserLoadCollectors {
     var halfBuckets: UnsafeMutablePointer<Int32>?
     /// Requests per complete quota day.
     var quotaDays: UnsafeMutablePointer<Int64>?
+    /// Requests per UTC clock hour of the counted window (collected when a tier has an hourly limit).
+    var hours: UnsafeMutablePointer<Int64>?
     /// Content-age histogram at glances.
     var ages: UnsafeMutablePointer<Int64>?
     /// Running peaks of the population simulated so far.
     package var peakPerMinute: Int32 = 0
     var peakQuotaDay: Int64 = 0
+    var peakPerHour: Int64 = 0
     /// Per-minute requests of broadcast fetches, set while one runs (nil otherwise).
     var broadcastBuckets: UnsafeMutablePointer<Int32>?
     /// Where `broadcastBuckets` points during a broadcast fetch.
@@ -148,6 +151,7 @@ package struct UserLoadCollectors {
         buckets = nil
         halfBuckets = nil
         quotaDays = nil
+        hours = nil
         ages = nil
     }
 }

@@ -21,10 +21,11 @@ public struct Verdict: Codable, Sendable, Equatable {
     /// The tier whose limit decides: the one just below `tier` (its limit is broken), the cheapest
     /// tier when it is enough (its tightest limit holds), or the last tier when none is enough.
     public var decidingTier: String?
-    /// `requestsPerMinute`, `tokensPerMinute` or `requestsPerDay`.
+    /// `requestsPerMinute`, `tokensPerMinute`, `requestsPerHour` or `requestsPerDay`.
     public var decidingLimit: String?
     /// The population's peak against that limit, p95 across runs: requests in the busiest minute,
-    /// tokens in the busiest minute, or requests in the busiest quota day.
+    /// tokens in the busiest minute, requests in the busiest clock hour, or requests in the
+    /// busiest quota day.
     public var decidingValue: Double?
     /// The deciding tier's limit.
     public var limitValue: Double?
@@ -33,7 +34,7 @@ public struct Verdict: Codable, Sendable, Equatable {
     /// Whether the deciding limit holds (the cheapest tier is enough) or is broken.
     public var limitHolds: Bool
     /// What sets the tier: `outage` (the tier is higher with the outage than without it),
-    /// `busiestMinute`, `busiestQuotaDay`, or `noTiers`.
+    /// `busiestMinute`, `busiestHour`, `busiestQuotaDay`, or `noTiers`.
     public var cause: String
     /// For a daily limit: the quota day (1-based) that was busiest most often.
     public var busiestQuotaDay: Int?
@@ -90,7 +91,16 @@ package struct VerdictBuilder {
     let noun: String
 
     enum Limit: String, CaseIterable {
-        case requestsPerMinute, tokensPerMinute, requestsPerDay
+        case requestsPerMinute, tokensPerMinute, requestsPerHour, requestsPerDay
+
+        /// The verdict's `cause` when this limit decides and no outage does.
+        var busiestCause: String {
+            switch self {
+            case .requestsPerDay: "busiestQuotaDay"
+            case .requestsPerHour: "busiestHour"
+            case .requestsPerMinute, .tokensPerMinute: "busiestMinute"
+            }
+        }
 
         /// `requests a minute`, as a limit's unit reads after its number, with `noun` for what
         /// the request limits count.
@@ -98,6 +108,7 @@ package struct VerdictBuilder {
             switch self {
             case .requestsPerMinute: "\(noun) a minute"
             case .tokensPerMinute: "tokens a minute"
+            case .requestsPerHour: "\(noun) an hour"
             case .requestsPerDay: "\(noun) a day"
             }
         }
@@ -121,6 +132,7 @@ package struct VerdictBuilder {
         switch limit {
         case .requestsPerMinute: r.load.peakRequestsPerMinute.p95
         case .tokensPerMinute: r.load.peakTokensPerMinute.p95
+        case .requestsPerHour: r.load.peakRequestsPerHour?.p95 ?? 0
         case .requestsPerDay: r.load.peakRequestsPerQuotaDay.p95
         }
     }
@@ -129,6 +141,7 @@ package struct VerdictBuilder {
         switch limit {
         case .requestsPerMinute: tier.rpm
         case .tokensPerMinute: tier.tpm
+        case .requestsPerHour: tier.rph
         case .requestsPerDay: tier.rpd
         }
     }
@@ -138,6 +151,7 @@ package struct VerdictBuilder {
         switch limit {
         case .requestsPerMinute: return o.rpmExceedProbability
         case .tokensPerMinute: return o.tpmExceedProbability
+        case .requestsPerHour: return o.rphExceedProbability ?? 0
         case .requestsPerDay: return o.rpdExceedProbability
         }
     }
@@ -147,7 +161,7 @@ package struct VerdictBuilder {
     static func decidingLimit(of tier: QuotaTier, for r: DesignResult) -> Limit? {
         let published = Limit.allCases.filter { value(tier, $0) != nil }
         func key(_ l: Limit) -> (Double, Double) { (probability(r, tier: tier.name, l), peak(r, l) / value(tier, l)!) }
-        // Ties keep the order per minute, tokens, per day (the first maximum wins).
+        // Ties keep the order per minute, tokens, per hour, per day (the first maximum wins).
         return published.reduce(nil as Limit?) { best, l in
             guard let b = best else { return l }
             return key(l) > key(b) ? l : b
@@ -186,7 +200,7 @@ package struct VerdictBuilder {
         v.exceedProbability = Self.probability(r, tier: deciding.name, limit)
         v.limitHolds = i == 0
         v.decidingValueWithoutOutage = calm.map { Self.peak($0, limit) }
-        v.cause = outageRaises ? "outage" : (limit == .requestsPerDay ? "busiestQuotaDay" : "busiestMinute")
+        v.cause = outageRaises ? "outage" : limit.busiestCause
         if limit == .requestsPerDay {
             v.busiestQuotaDay = r.load.busiestQuotaDay
         } else {
@@ -248,6 +262,8 @@ package struct VerdictBuilder {
             guard when, let day = v.busiestQuotaDay else { return "the busiest quota day" }
             let outageDay = outageQuotaDays.contains(day) && outageDecides(v) ? ", the outage's" : ""
             return "the busiest quota day (most often day \(day)\(outageDay))"
+        case .requestsPerHour:
+            return "the busiest clock hour"
         case .requestsPerMinute, .tokensPerMinute:
             let noun = limit == .tokensPerMinute ? "the tokens of the busiest minute" : "the busiest minute"
             if when, broadcastDecides(v) {
@@ -304,6 +320,7 @@ package struct VerdictBuilder {
         switch limit {
         case .requestsPerMinute: r.load.peakRequestsPerMinute
         case .tokensPerMinute: r.load.peakTokensPerMinute
+        case .requestsPerHour: r.load.peakRequestsPerHour ?? RunSpread([0])
         case .requestsPerDay: r.load.peakRequestsPerQuotaDay
         }
     }
@@ -362,8 +379,12 @@ package struct VerdictBuilder {
         }
         if r.requiredTier == nil {
             let peak =
-                limit == .requestsPerDay
-                ? "the busiest quota day" : (limit == .tokensPerMinute ? "the busiest minute's tokens" : "the busiest minute")
+                switch limit {
+                case .requestsPerDay: "the busiest quota day"
+                case .requestsPerHour: "the busiest clock hour"
+                case .tokensPerMinute: "the busiest minute's tokens"
+                case .requestsPerMinute: "the busiest minute"
+                }
             var text =
                 "No published tier is enough: \(peak) \(limit == .tokensPerMinute ? "are" : "is") \(NumberText.human(value / limitValue))× "
                 + "\(last)'s \(ReportFormat.whole(limitValue)) \(limit.unit(noun)); talk to the provider about a higher limit, or change the design"
@@ -382,7 +403,12 @@ package struct VerdictBuilder {
         if !v.limitHolds, let cheaper = v.decidingTier {
             let cut = 1 - limitValue / value
             if cut > 0 && cut <= Self.withinReach {
-                let when = limit == .requestsPerDay ? "on the busiest day" : "in the busiest minute"
+                let when =
+                    switch limit {
+                    case .requestsPerDay: "on the busiest day"
+                    case .requestsPerHour: "in the busiest hour"
+                    case .requestsPerMinute, .tokensPerMinute: "in the busiest minute"
+                    }
                 return
                     "Within reach of \(cheaper): \(NumberText.percent(cut, digits: 0)) fewer \(limit == .tokensPerMinute ? "tokens" : noun) \(when) would fit it."
             }
@@ -400,7 +426,7 @@ package struct VerdictBuilder {
 }
 
 extension SimulationResult {
-    /// The same result with each design's per-minute and per-day request peaks multiplied by its
+    /// The same result with each design's per-minute, per-hour and per-day request peaks multiplied by its
     /// factor (credits per request), for verdicts against limits written in credits.
     func withLoadsScaled(by factorOf: (DesignResult) -> Double) -> SimulationResult {
         var scaled = self
@@ -410,6 +436,7 @@ extension SimulationResult {
             scaled.results[i].load.peakRequestsPerMinute = scaled.results[i].load.peakRequestsPerMinute.scaled(by: factor)
             scaled.results[i].load.meanRequestsPerMinute *= factor
             scaled.results[i].load.peakRequestsPerQuotaDay = scaled.results[i].load.peakRequestsPerQuotaDay.scaled(by: factor)
+            scaled.results[i].load.peakRequestsPerHour = scaled.results[i].load.peakRequestsPerHour?.scaled(by: factor)
             if var outage = scaled.results[i].outage {
                 outage.peakAfterOutagePerMinute = outage.peakAfterOutagePerMinute.scaled(by: factor)
                 outage.usualPeakPerMinute *= factor
