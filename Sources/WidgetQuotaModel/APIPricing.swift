@@ -127,6 +127,17 @@ public struct APIPricing: Codable, Sendable, Equatable {
         dailyUnits + [max(0, monthlyUnits - dailyUnits.reduce(0, +))]
     }
 
+    /// USD per unit beyond a plan's included volume: its own overage price, else paying as you go's
+    /// (nil: the plan bills no overage).
+    package func overagePrice(of plan: QuotaTier) -> Double? { plan.overagePerUnit ?? pricePerUnit }
+
+    /// The units a month a plan can carry at most: its included volume when it bills no overage
+    /// (a bigger plan is the only way on), nil when the month has no such cap.
+    package func monthlyCap(of plan: QuotaTier) -> Double? {
+        guard Self.isPriced(plan), overagePrice(of: plan) == nil else { return nil }
+        return plan.includedPerMonth
+    }
+
     /// True when a plan bills for itself: a fee, an included volume or an overage price.
     package static func isPriced(_ plan: QuotaTier) -> Bool {
         plan.monthlyFee != nil || plan.includedPerMonth != nil || plan.overagePerUnit != nil
@@ -144,7 +155,7 @@ public struct APIPricing: Codable, Sendable, Equatable {
             let included = plan.includedPerMonth ?? .infinity
             let over = max(0, monthlyUnits - included)
             guard over > 0 else { return plan.monthlyFee ?? 0 }
-            guard let overage = plan.overagePerUnit ?? pricePerUnit else { return nil }
+            guard let overage = overagePrice(of: plan) else { return nil }
             return (plan.monthlyFee ?? 0) + over * overage
         }
         let aboveDaily = Self.billedDays(dailyUnits: dailyUnits, monthlyUnits: monthlyUnits).reduce(0) { $0 + max(0, $1 - freePerDay) }

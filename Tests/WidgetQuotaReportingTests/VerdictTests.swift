@@ -76,6 +76,35 @@ import WidgetQuotaTestSupport
         #expect(near.advice.contains("in the busiest hour"), "\(near.advice)")
     }
 
+    @Test("A plan's included volume without overage decides: the month's total against it, in the unit billed")
+    func includedVolumeDecides() throws {
+        var r = Self.result(tier: "big", perMinute: 80, perDay: 900, small: (rpm: 0, rpd: 0), big: 0)
+        r.scenario.api.pricing = APIPricing(per: .request)
+        r.scenario.quotas.tiers[0].monthlyFee = 0
+        r.scenario.quotas.tiers[0].includedPerMonth = 20_000
+        r.scenario.quotas.tiers[1].monthlyFee = 29
+        var cost = DesignResult.Cost(
+            model: "per request", inputCostPerToken: 0, outputCostPerToken: 0, perMonth: Self.spread(29), perUserMonth: 0.0058,
+            priceSource: "test")
+        cost.unitsPerMonth = Self.spread(25_000)
+        r.results[0].cost = cost
+        r.results[0].quota[0].monthlyVolumeExceedProbability = 1
+        r.results[0].quota[0].monthlyVolumeUtilizationP95 = 1.25
+        r.results[0].quota[0].exceedProbability = 1
+        let v = try Self.verdict(r)
+        #expect(v.decidingTier == "small" && v.decidingLimit == "requestsPerMonth" && !v.limitHolds)
+        #expect(v.decidingValue == 25_000 && v.limitValue == 20_000 && v.cause == "monthlyVolume")
+        #expect(
+            v.reason.contains("small's 20,000 requests a month are exceeded in all 20 runs: the month's total reaches 25,000"),
+            "\(v.reason)")
+        // With no plan to carry the month there is no cost: the total comes from the tier's use of its volume.
+        r.results[0].cost = nil
+        #expect(try Self.verdict(r).decidingValue == 25_000)
+        // A plan that bills overage has no monthly cap: the month never decides.
+        r.scenario.quotas.tiers[0].overagePerUnit = 0.001
+        #expect(try Self.verdict(r).decidingLimit != "requestsPerMonth")
+    }
+
     @Test("A daily limit decides: the tier below's requests a day, broken on the busiest quota day")
     func dailyLimitDecides() throws {
         let r = Self.result(tier: "big", perMinute: 80, perDay: 1_500, small: (rpm: 0, rpd: 0.95), big: 0)

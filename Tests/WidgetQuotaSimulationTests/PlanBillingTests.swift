@@ -46,6 +46,36 @@ struct PlanBillingTests {
     /// The daily volumes in the output are the ones billed: paying as you go with a free daily
     /// allowance, the month's bill is the sum over the days of the units above the allowance,
     /// times the price; and the days add up to the month.
+    /// A plan that includes a volume and bills no overage caps the month as a limit does: the
+    /// largest population it holds is the last whose billed month fits, and the tier chance,
+    /// the plan chosen and the headroom agree population by population, in the sample and beyond.
+    @Test(
+        "An included volume without overage caps the month: headroom, tier chance and plan agree", arguments: ["direct", "backend-shared"])
+    func includedVolumeCapsTheMonth(design: String) throws {
+        let users = Array(stride(from: 50, through: 400, by: 50)) + [1_000, 5_000]
+        var s = TestSupport.smallScenario(users: users, runs: 1, days: 7, sample: 400)
+        s.api.pricing = APIPricing(per: .request)
+        s.content.keys = 400
+        s.quotas.tiers = [Self.plan("capped", fee: 0, included: 1e15), Self.plan("big", fee: 10, included: 1e15)]
+        let first = TestSupport.run(s, designs: [design])
+        let at = TestSupport.row(first, design, users: design == "direct" ? 200 : 1_000)
+        let units = try #require(at.cost?.unitsPerMonth?.mean)
+        s.quotas.tiers[0].includedPerMonth = units - 0.5
+        let result = TestSupport.run(s, designs: [design])
+        let headroom = try #require(result.headroom.first { $0.design == design && $0.tier == "capped" })
+        let maxUsers = try #require(headroom.maxUsers)
+        for n in users {
+            let row = TestSupport.row(result, design, users: n)
+            let capped = try #require(row.quota.first)
+            let breaks = n > maxUsers
+            #expect(capped.monthlyVolumeExceedProbability == (breaks ? 1 : 0), "\(design), \(n) users, headroom \(maxUsers)")
+            #expect(capped.exceedProbability == capped.monthlyVolumeExceedProbability)
+            #expect(row.requiredTier == (breaks ? "big" : "capped"), "\(design), \(n) users, headroom \(maxUsers)")
+            #expect(row.quota[1].monthlyVolumeExceedProbability == 0)
+        }
+        #expect(maxUsers < (design == "direct" ? 200 : 1_000))
+    }
+
     @Test("A per-call API with a free daily allowance bills the sum of each day's calls above it")
     func dailyAllowanceFromDailyVolumes() throws {
         let price = 0.0015

@@ -175,8 +175,8 @@ struct ReportPage {
         if let c = chart(ReportCharts.File.busiestDay) { blocks.append(c) }
         blocks.append(
             .paragraph(
-                "*Tier needed*: the cheapest tier with at most a \(risk) chance of hitting any of its limits (requests per minute, "
-                    + "tokens per minute, requests per quota day) in the month."))
+                "*Tier needed*: the cheapest tier with at most a \(risk) chance of hitting any of its limits (\(tables.limitsText)) "
+                    + "in the month."))
         blocks.append(.table(tables.quotas(), label: "Tier needed and peak load"))
         if let headroom = tables.headroom() {
             blocks.append(

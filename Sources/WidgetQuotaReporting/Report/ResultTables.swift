@@ -52,6 +52,15 @@ struct ResultTables {
         return t
     }
 
+    /// The limits a tier is held against, in words: the hour where a tier limits it, and the
+    /// month's volume where a plan that bills no overage caps it.
+    var limitsText: String {
+        let tiers = result.scenario.quotas.tiers
+        let capped = result.scenario.api.pricing.map { p in tiers.contains { p.monthlyCap(of: $0) != nil } } ?? false
+        return "requests per minute, tokens per minute, " + (tiers.contains { $0.rph != nil } ? "requests per hour, " : "")
+            + "requests per quota day" + (capped ? ", the requests a plan without overage includes in the month" : "")
+    }
+
     func quotas() -> MarkdownTable {
         let tiers = result.scenario.quotas.tiers.map(\.name)
         // The busiest hour shows where a tier limits the hour.

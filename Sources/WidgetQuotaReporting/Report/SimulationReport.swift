@@ -139,7 +139,7 @@ public struct SimulationReport: Sendable {
             md += chart(ReportCharts.File.busiestDay, "Requests in the busiest quota day by number of users, with daily quota limits")
         }
         md += "*Tier needed*: the cheapest tier with at most a \(NumberText.percent(result.scenario.quotas.acceptableRisk, digits: 0)) "
-        md += "chance of hitting any of its limits (requests per minute, tokens per minute, requests per quota day) in the month.\n\n"
+        md += "chance of hitting any of its limits (\(tables.limitsText)) in the month.\n\n"
         md += tables.quotas().markdown
         if let headroom = tables.headroom() {
             md += "\nHeadroom: the most users each design can serve on each tier with at most a "

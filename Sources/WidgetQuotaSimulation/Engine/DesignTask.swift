@@ -44,6 +44,9 @@ final class DesignTask {
     /// Requests per user so far, as counts per value: memory grows with the spread of the
     /// counts, not with the number of users.
     private var requests = CountTally()
+    /// Each sampled user's requests in the month, in order (for the plans whose included volume
+    /// caps the month: the first population to bill beyond it).
+    private var userRequests = [Int32]()
     /// How many first users are simulated without the outages as well (0: not measured), the
     /// workspace of those calm runs, and the requests the outages added to them so far.
     private let counterfactualUsers: Int
@@ -148,6 +151,7 @@ final class DesignTask {
         peakPerHour = sim.collected.peakPerHour
         out.tally.add(sim.tally)
         requests.add(sim.monthRequests)
+        userRequests.append(Int32(clamping: sim.monthRequests))
         // Under a rolling daily limit the sample's busiest 24 hours decide, read when the busiest
         // quota day comes within half of a limit: 24 hours in a row overlap at most two quota days.
         var rolling: Double?
@@ -245,6 +249,53 @@ final class DesignTask {
             }
         }
         if counterfactualUsers > 0 { out.outageExtraRequestsPerUser = outageExtraRequests / Double(counterfactualUsers) }
+        applyMonthlyCaps(deviceRequestsPerUser: projection.perUserMean)
         return out
+    }
+
+    /// Lowers each tier's first breaking population to the first whose billed month goes beyond
+    /// what a plan without overage includes (`APIPricing.monthlyCap(of:)`), as the bills count it:
+    /// the first N users' requests within the sample, N × the sample's mean beyond it; a backend's
+    /// paid requests as its paid load projects them.
+    private func applyMonthlyCaps(deviceRequestsPerUser: [Double]) {
+        guard let pricing = model.scenario.api.pricing, pricing.per != .token,
+            tiers.contains(where: { pricing.monthlyCap(of: $0) != nil })
+        else { return }
+        let paid = model.design.backend.map { BackendPaidLoad(model: model, backend: $0, deviceRequestsPerUser: deviceRequestsPerUser) }
+        let unitsPerBilledRequest = model.scenario.unitsPerRequest(of: model.design) * out.tally.billedShare
+        guard unitsPerBilledRequest > 0 else { return }
+        let largest = MonteCarloEngine.largestPopulation
+        for (t, tier) in tiers.enumerated() {
+            guard let cap = pricing.monthlyCap(of: tier) else { continue }
+            let limit = cap / unitsPerBilledRequest
+            var first: Int?
+            if let paid {
+                func breaks(_ n: Int) -> Bool { paid.series(users: n).reduce(0, +) > limit }
+                if breaks(largest) {
+                    var low = 0
+                    var high = largest
+                    while high - low > 1 {
+                        let mid = low + (high - low) / 2
+                        if breaks(mid) { high = mid } else { low = mid }
+                    }
+                    first = high
+                }
+            } else {
+                var sum = 0.0
+                for (i, r) in userRequests.enumerated() {
+                    sum += Double(r)
+                    if sum > limit {
+                        first = i + 1
+                        break
+                    }
+                }
+                let mean = sum / Double(max(userRequests.count, 1))
+                if first == nil, mean > 0 {
+                    let n = (limit / mean).rounded(.down) + 1
+                    if n <= Double(largest) { first = max(Int(n), sampleUsers + 1) }
+                }
+            }
+            if let first { out.firstExceedingUsers[t] = min(out.firstExceedingUsers[t] ?? .max, first) }
+        }
     }
 }

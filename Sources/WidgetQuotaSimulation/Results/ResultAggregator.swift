@@ -176,7 +176,11 @@ struct ResultAggregator {
             if !ordinaryDays { outage.add(extraRequestsPerUser: o.outageExtraRequestsPerUser, load: runLoad) }
             load.add(runLoad, tokensPerRequest: tokens)
             for (t, tier) in tiers.enumerated() {
-                tierOutcomes[t].add(TierRunOutcome(tier: tier, load: runLoad, tokensPerRequest: tokens))
+                var outcome = TierRunOutcome(tier: tier, load: runLoad, tokensPerRequest: tokens)
+                if let bills, let cap = bills.pricing.monthlyCap(of: tier), let units = bills.monthlyUnits.last {
+                    outcome.add(monthlyUnits: units, cap: cap)
+                }
+                tierOutcomes[t].add(outcome)
             }
             for e in events.indices where e < runLoad.eventDayTotals.count {
                 eventDays[e].add(

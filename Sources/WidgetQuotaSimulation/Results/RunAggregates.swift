@@ -12,9 +12,19 @@ package struct TierRunOutcome: Equatable {
     package var tokensPerMinuteUtilization: Double?
     package var requestsPerHourUtilization: Double?
     package var requestsPerDayUtilization: Double?
+    /// The month's billed units beyond what a plan without overage includes, and their share of it
+    /// (nil: the tier has no such cap).
+    package var exceedsMonthlyVolume = false
+    package var monthlyVolumeUtilization: Double?
 
     package var exceedsAnyLimit: Bool {
-        exceedsRequestsPerMinute || exceedsTokensPerMinute || exceedsRequestsPerHour || exceedsRequestsPerDay
+        exceedsRequestsPerMinute || exceedsTokensPerMinute || exceedsRequestsPerHour || exceedsRequestsPerDay || exceedsMonthlyVolume
+    }
+
+    /// Holds the run's billed units of the month against a plan's monthly cap.
+    package mutating func add(monthlyUnits units: Double, cap: Double) {
+        exceedsMonthlyVolume = units > cap
+        monthlyVolumeUtilization = cap > 0 ? units / cap : (units > 0 ? .infinity : 0)
     }
 
     init(tier: QuotaTier, load: LoadSummary, tokensPerRequest tokens: Double) {
@@ -67,7 +77,9 @@ package struct TierOutcomesAcrossRuns {
             rpmUtilizationP95: p95(\.requestsPerMinuteUtilization),
             tpmUtilizationP95: p95(\.tokensPerMinuteUtilization),
             rpdUtilizationP95: p95(\.requestsPerDayUtilization),
-            rphUtilizationP95: p95(\.requestsPerHourUtilization))
+            rphUtilizationP95: p95(\.requestsPerHourUtilization),
+            monthlyVolumeExceedProbability: runs.contains { $0.monthlyVolumeUtilization != nil } ? share(\.exceedsMonthlyVolume) : nil,
+            monthlyVolumeUtilizationP95: p95(\.monthlyVolumeUtilization))
     }
 }
 

@@ -383,7 +383,8 @@ public struct DesignResult: Codable, Sendable {
     public struct TierOutcome: Codable, Sendable {
         /// The tier's name.
         public var tier: String
-        /// The chance, across runs, of exceeding any of the tier's limits in the month.
+        /// The chance, across runs, of exceeding any of the tier's limits in the month (its
+        /// included volume too, for a plan that bills no overage).
         public var exceedProbability: Double
         /// The chance of exceeding its requests-per-minute limit.
         public var rpmExceedProbability: Double
@@ -401,12 +402,20 @@ public struct DesignResult: Codable, Sendable {
         public var rpdUtilizationP95: Double?
         /// The same for requests per hour.
         public var rphUtilizationP95: Double?
+        /// The chance that the month's billed requests or credits exceed what the plan includes,
+        /// when it bills no overage (nil: the tier has no such cap).
+        public var monthlyVolumeExceedProbability: Double?
+        /// p95 across runs of the month's billed units ÷ what the plan includes (nil: no such cap).
+        public var monthlyVolumeUtilizationP95: Double?
 
         package init(
             tier: String, exceedProbability: Double, rpmExceedProbability: Double, tpmExceedProbability: Double,
             rpdExceedProbability: Double, rphExceedProbability: Double? = nil, rpmUtilizationP95: Double? = nil,
-            tpmUtilizationP95: Double? = nil, rpdUtilizationP95: Double? = nil, rphUtilizationP95: Double? = nil
+            tpmUtilizationP95: Double? = nil, rpdUtilizationP95: Double? = nil, rphUtilizationP95: Double? = nil,
+            monthlyVolumeExceedProbability: Double? = nil, monthlyVolumeUtilizationP95: Double? = nil
         ) {
+            self.monthlyVolumeExceedProbability = monthlyVolumeExceedProbability
+            self.monthlyVolumeUtilizationP95 = monthlyVolumeUtilizationP95
             self.rphExceedProbability = rphExceedProbability
             self.rphUtilizationP95 = rphUtilizationP95
             self.tier = tier

@@ -21,11 +21,12 @@ public struct Verdict: Codable, Sendable, Equatable {
     /// The tier whose limit decides: the one just below `tier` (its limit is broken), the cheapest
     /// tier when it is enough (its tightest limit holds), or the last tier when none is enough.
     public var decidingTier: String?
-    /// `requestsPerMinute`, `tokensPerMinute`, `requestsPerHour` or `requestsPerDay`.
+    /// `requestsPerMinute`, `tokensPerMinute`, `requestsPerHour`, `requestsPerDay` or
+    /// `requestsPerMonth` (a plan's included volume, where it bills no overage).
     public var decidingLimit: String?
     /// The population's peak against that limit, p95 across runs: requests in the busiest minute,
-    /// tokens in the busiest minute, requests in the busiest clock hour, or requests in the
-    /// busiest quota day.
+    /// tokens in the busiest minute, requests in the busiest clock hour, requests in the busiest
+    /// quota day, or the month's billed requests or credits.
     public var decidingValue: Double?
     /// The deciding tier's limit.
     public var limitValue: Double?
@@ -34,7 +35,7 @@ public struct Verdict: Codable, Sendable, Equatable {
     /// Whether the deciding limit holds (the cheapest tier is enough) or is broken.
     public var limitHolds: Bool
     /// What sets the tier: `outage` (the tier is higher with the outage than without it),
-    /// `busiestMinute`, `busiestHour`, `busiestQuotaDay`, or `noTiers`.
+    /// `busiestMinute`, `busiestHour`, `busiestQuotaDay`, `monthlyVolume`, or `noTiers`.
     public var cause: String
     /// For a daily limit: the quota day (1-based) that was busiest most often.
     public var busiestQuotaDay: Int?
@@ -91,13 +92,14 @@ package struct VerdictBuilder {
     let noun: String
 
     enum Limit: String, CaseIterable {
-        case requestsPerMinute, tokensPerMinute, requestsPerHour, requestsPerDay
+        case requestsPerMinute, tokensPerMinute, requestsPerHour, requestsPerDay, requestsPerMonth
 
         /// The verdict's `cause` when this limit decides and no outage does.
         var busiestCause: String {
             switch self {
             case .requestsPerDay: "busiestQuotaDay"
             case .requestsPerHour: "busiestHour"
+            case .requestsPerMonth: "monthlyVolume"
             case .requestsPerMinute, .tokensPerMinute: "busiestMinute"
             }
         }
@@ -109,6 +111,7 @@ package struct VerdictBuilder {
             case .requestsPerMinute: "\(noun) a minute"
             case .tokensPerMinute: "tokens a minute"
             case .requestsPerHour: "\(noun) an hour"
+            case .requestsPerMonth: "\(noun) a month"
             case .requestsPerDay: "\(noun) a day"
             }
         }
@@ -128,20 +131,37 @@ package struct VerdictBuilder {
         }
     }
 
-    static func peak(_ r: DesignResult, _ limit: Limit) -> Double {
+    func peak(_ r: DesignResult, _ limit: Limit) -> Double {
         switch limit {
         case .requestsPerMinute: r.load.peakRequestsPerMinute.p95
         case .tokensPerMinute: r.load.peakTokensPerMinute.p95
         case .requestsPerHour: r.load.peakRequestsPerHour?.p95 ?? 0
         case .requestsPerDay: r.load.peakRequestsPerQuotaDay.p95
+        case .requestsPerMonth: monthlyUnits(r).p95
         }
     }
 
-    static func value(_ tier: QuotaTier, _ limit: Limit) -> Double? {
+    /// The month's billed requests or credits across runs: the cost's when the row has one, else
+    /// (no plan carries the month) the p95 a capped tier's use of its volume gives.
+    func monthlyUnits(_ r: DesignResult) -> RunSpread {
+        if let units = r.cost?.unitsPerMonth { return units }
+        for outcome in r.quota {
+            if let tier = tiers.first(where: { $0.name == outcome.tier }), let cap = value(tier, .requestsPerMonth),
+                let use = outcome.monthlyVolumeUtilizationP95
+            {
+                return RunSpread([use * cap])
+            }
+        }
+        return RunSpread([0])
+    }
+
+    /// The tier's value of `limit`; a month's is what a plan that bills no overage includes.
+    func value(_ tier: QuotaTier, _ limit: Limit) -> Double? {
         switch limit {
         case .requestsPerMinute: tier.rpm
         case .tokensPerMinute: tier.tpm
         case .requestsPerHour: tier.rph
+        case .requestsPerMonth: result.scenario.api.pricing?.monthlyCap(of: tier)
         case .requestsPerDay: tier.rpd
         }
     }
@@ -152,16 +172,22 @@ package struct VerdictBuilder {
         case .requestsPerMinute: return o.rpmExceedProbability
         case .tokensPerMinute: return o.tpmExceedProbability
         case .requestsPerHour: return o.rphExceedProbability ?? 0
+        case .requestsPerMonth: return o.monthlyVolumeExceedProbability ?? 0
         case .requestsPerDay: return o.rpdExceedProbability
         }
     }
 
     /// The limit of `tier` that decides for `r`: the one broken in most runs, then the one
     /// nearest to (or furthest past) its value; nil when the tier publishes no limit.
-    static func decidingLimit(of tier: QuotaTier, for r: DesignResult) -> Limit? {
+    func decidingLimit(of tier: QuotaTier, for r: DesignResult) -> Limit? {
         let published = Limit.allCases.filter { value(tier, $0) != nil }
-        func key(_ l: Limit) -> (Double, Double) { (probability(r, tier: tier.name, l), peak(r, l) / value(tier, l)!) }
-        // Ties keep the order per minute, tokens, per hour, per day (the first maximum wins).
+        func key(_ l: Limit) -> (Double, Double) {
+            // A plan may include no volume at all: any use is infinitely past it.
+            let limit = value(tier, l)!
+            let peak = peak(r, l)
+            return (Self.probability(r, tier: tier.name, l), limit > 0 ? peak / limit : (peak > 0 ? .infinity : 0))
+        }
+        // Ties keep the order per minute, tokens, per hour, per day, per month (the first maximum wins).
         return published.reduce(nil as Limit?) { best, l in
             guard let b = best else { return l }
             return key(l) > key(b) ? l : b
@@ -188,18 +214,18 @@ package struct VerdictBuilder {
             v.exceedsEveryTierWithoutOutage = calm.exceedsEveryTier
         }
         let outageRaises = calm.map { rank(r) > rank($0) } ?? false
-        guard let limit = Self.decidingLimit(of: deciding, for: r), let limitValue = Self.value(deciding, limit) else {
+        guard let limit = decidingLimit(of: deciding, for: r), let limitValue = value(deciding, limit) else {
             v.cause = "noTiers"
             v.reason = "\(deciding.name) publishes no limits to check."
             return v
         }
         v.decidingTier = deciding.name
         v.decidingLimit = limit.rawValue
-        v.decidingValue = Self.peak(r, limit)
+        v.decidingValue = peak(r, limit)
         v.limitValue = limitValue
         v.exceedProbability = Self.probability(r, tier: deciding.name, limit)
         v.limitHolds = i == 0
-        v.decidingValueWithoutOutage = calm.map { Self.peak($0, limit) }
+        v.decidingValueWithoutOutage = calm.map { peak($0, limit) }
         v.cause = outageRaises ? "outage" : limit.busiestCause
         if limit == .requestsPerDay {
             v.busiestQuotaDay = r.load.busiestQuotaDay
@@ -264,6 +290,8 @@ package struct VerdictBuilder {
             return "the busiest quota day (most often day \(day)\(outageDay))"
         case .requestsPerHour:
             return "the busiest clock hour"
+        case .requestsPerMonth:
+            return "the month's total"
         case .requestsPerMinute, .tokensPerMinute:
             let noun = limit == .tokensPerMinute ? "the tokens of the busiest minute" : "the busiest minute"
             if when, broadcastDecides(v) {
@@ -312,16 +340,17 @@ package struct VerdictBuilder {
             let r = result.results.first(where: { $0.design == v.design && $0.users == v.users }),
             let limit = v.decidingLimit.flatMap(Limit.init(rawValue:))
         else { return false }
-        let spread = Self.spread(r, limit)
+        let spread = spread(r, limit)
         return value - calm > (spread.p95 - spread.p5) / 2
     }
 
-    static func spread(_ r: DesignResult, _ limit: Limit) -> RunSpread {
+    func spread(_ r: DesignResult, _ limit: Limit) -> RunSpread {
         switch limit {
         case .requestsPerMinute: r.load.peakRequestsPerMinute
         case .tokensPerMinute: r.load.peakTokensPerMinute
         case .requestsPerHour: r.load.peakRequestsPerHour ?? RunSpread([0])
         case .requestsPerDay: r.load.peakRequestsPerQuotaDay
+        case .requestsPerMonth: monthlyUnits(r)
         }
     }
 
@@ -349,7 +378,7 @@ package struct VerdictBuilder {
             if limit == .requestsPerMinute, let storm = r.outage?.peakAfterOutagePerMinute.p95, storm > limitValue {
                 text += " (the retry storm in the hour after it alone \(ReportFormat.whole(storm)))"
             }
-            return text + "; without it, \(peakText(v, limit, when: false)) is \(ReportFormat.whole(Self.peak(calm, limit))) "
+            return text + "; without it, \(peakText(v, limit, when: false)) is \(ReportFormat.whole(peak(calm, limit))) "
                 + "and \(tierText(calm.requiredTier)) holds."
         }
         var text =
@@ -382,6 +411,7 @@ package struct VerdictBuilder {
                 switch limit {
                 case .requestsPerDay: "the busiest quota day"
                 case .requestsPerHour: "the busiest clock hour"
+                case .requestsPerMonth: "the month's total"
                 case .tokensPerMinute: "the busiest minute's tokens"
                 case .requestsPerMinute: "the busiest minute"
                 }
@@ -407,6 +437,7 @@ package struct VerdictBuilder {
                     switch limit {
                     case .requestsPerDay: "on the busiest day"
                     case .requestsPerHour: "in the busiest hour"
+                    case .requestsPerMonth: "in the month"
                     case .requestsPerMinute, .tokensPerMinute: "in the busiest minute"
                     }
                 return
