@@ -107,9 +107,9 @@ public struct APIPricing: Codable, Sendable, Equatable {
     }
 
     /// Billing units one request asking for `keys` content keys costs: its credits, or 1.
-    package func unitsPerRequest(keys: Int) -> Double {
+    package func unitsPerRequest(keys: Double) -> Double {
         guard per == .credit else { return 1 }
-        return creditsPerKey.map { $0 * Double(max(keys, 1)) } ?? creditsPerRequest
+        return creditsPerKey.map { $0 * max(keys, 1) } ?? creditsPerRequest
     }
 
     /// The unit's name in the plural, as tables print it.
@@ -171,13 +171,14 @@ extension Scenario {
     /// generation for one.
     package func unitsPerRequest(of design: Design) -> Double {
         guard let pricing = api.pricing else { return 1 }
-        return pricing.unitsPerRequest(keys: design.backend == nil && !design.requestPerKey ? content.keysPerUser : 1)
+        return pricing.unitsPerRequest(keys: design.backend == nil && !design.requestPerKey ? content.meanKeysPerUser : 1)
     }
 
     /// `design` as the engine simulates it: a fetch that sends a request per key sends
     /// `content.keysPerUser` times its requests.
     package func simulated(_ design: Design) -> Design {
-        guard design.requestPerKey, design.backend == nil else { return design }
+        // With a mix, each user's fetch multiplies by its own keys (`UserTraits.keysFollowed`).
+        guard design.requestPerKey, design.backend == nil, content.keysPerUserMix == nil else { return design }
         var d = design
         d.requestsPerFetch = design.requestsPerFetch * max(content.keysPerUser, 1)
         return d

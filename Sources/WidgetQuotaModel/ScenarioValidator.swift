@@ -250,7 +250,7 @@ package enum ScenarioValidator {
             let field = "designs[\(i)]"
             v.name(d.name, field + ".name")
             v.check(names.insert(d.name).inserted, field + ".name", "\(quoted(d.name)) is defined twice")
-            validate(design: d, field: field, platform: f, keysPerUser: s.content.keysPerUser, into: &v)
+            validate(design: d, field: field, platform: f, keysPerUser: s.content.maxKeysPerUser, into: &v)
         }
         let known = s.availableDesigns.map(\.name)
         v.check(
@@ -280,7 +280,7 @@ package enum ScenarioValidator {
         if d.requestPerKey && d.backend == nil {
             v.check(
                 d.requestsPerFetch * max(keysPerUser, 1) <= 1_000, field + ".requestPerKey",
-                "makes a fetch of \(d.requestsPerFetch) × \(keysPerUser) requests (content.keysPerUser), more than 1,000; "
+                "makes a fetch of \(d.requestsPerFetch) × \(keysPerUser) requests (the most keys a user follows), more than 1,000; "
                     + "ask for every key in one request (leave requestPerKey out) or follow fewer keys")
         }
         v.check(!d.fetchTriggers.isEmpty, field + ".fetchTriggers", "must name at least one trigger")
@@ -367,6 +367,24 @@ package enum ScenarioValidator {
         v.check(
             c.keysPerUser >= 1 && c.keysPerUser <= min(c.keys, 1_000), "content.keysPerUser",
             "must be between 1 and content.keys (at most 1,000), got \(c.keysPerUser)")
+        if let mix = c.keysPerUserMix {
+            v.check(
+                c.keysPerUser == 1, "content.keysPerUserMix",
+                "replaces content.keysPerUser (\(c.keysPerUser)): give one of them")
+            v.check(!mix.isEmpty, "content.keysPerUserMix", "must list at least one {keys, share}")
+            v.count(mix.count, "content.keysPerUserMix", 100, "entries")
+            for (i, entry) in mix.enumerated() {
+                let field = "content.keysPerUserMix[\(i)]"
+                v.check(
+                    entry.keys >= 1 && entry.keys <= min(c.keys, 1_000), field + ".keys",
+                    "must be between 1 and content.keys (at most 1,000), got \(entry.keys)")
+                v.number(entry.share, field + ".share", 0...1)
+            }
+            let total = mix.reduce(0) { $0 + $1.share }
+            v.check(
+                abs(total - 1) <= 1e-6, "content.keysPerUserMix",
+                "shares must add up to 1, got \(NumberText.plain(total))")
+        }
         v.number(c.deliveryWindowSeconds, "content.deliveryWindowSeconds", 0...Double.secondsPerDay)
         // Every simulated day's factor: the padding, warm-up and tail days as well as the counted ones.
         let dayFactors = ((-s.horizon.warmupDays - 1)...(s.horizon.days + 1)).reduce(0.0) {

@@ -16,6 +16,24 @@ public struct SharedContent: Codable, Sendable, Equatable {
     /// Keys each user follows (a watchlist of symbols, a set of cities), drawn by popularity; a
     /// device's fetch asks for all of them. More keys a user means more distinct keys followed.
     public var keysPerUser: Int = 1
+    /// How many keys users follow when they differ (half follow one symbol, a fifth twenty):
+    /// each user draws a count from the mix, in place of `keysPerUser` (nil: every user follows
+    /// `keysPerUser`).
+    public var keysPerUserMix: [KeysShare]?
+
+    /// A share of the users that follows so many keys.
+    public struct KeysShare: Codable, Sendable, Equatable {
+        /// Keys followed.
+        public var keys: Int
+        /// The share of users that follows them.
+        public var share: Double
+
+        /// `share` of the users follow `keys` keys.
+        public init(keys: Int, share: Double) {
+            self.keys = keys
+            self.share = share
+        }
+    }
     /// Seconds over which one broadcast push reaches all of a key's devices (APNs fans out a
     /// topic in seconds to minutes): an uncertain assumption.
     public var deliveryWindowSeconds: Double = 60
@@ -29,6 +47,7 @@ public struct SharedContent: Codable, Sendable, Equatable {
         keys = try c.value(.keys, or: d.keys)
         skew = try c.value(.skew, or: d.skew)
         keysPerUser = try c.value(.keysPerUser, or: d.keysPerUser)
+        keysPerUserMix = try c.decodeIfPresent([KeysShare].self, forKey: .keysPerUserMix)
         deliveryWindowSeconds = try c.value(.deliveryWindowSeconds, or: d.deliveryWindowSeconds)
     }
 
@@ -39,15 +58,49 @@ public struct SharedContent: Codable, Sendable, Equatable {
         return weights.map { $0 / total }
     }
 
+    /// The mean keys a user follows: over the mix, or `keysPerUser`.
+    package var meanKeysPerUser: Double {
+        guard let mix = keysPerUserMix, !mix.isEmpty else { return Double(max(keysPerUser, 1)) }
+        let total = mix.reduce(0) { $0 + $1.share }
+        return total > 0 ? mix.reduce(0) { $0 + Double(max($1.keys, 1)) * $1.share } / total : 1
+    }
+
+    /// The most keys a user follows.
+    package var maxKeysPerUser: Int { keysPerUserMix.flatMap { $0.map(\.keys).max() } ?? max(keysPerUser, 1) }
+
+    /// Keys followed by a user whose draw is `u` in [0, 1): the mix's entry whose cumulative
+    /// share first passes it, or `keysPerUser`.
+    package func keysFollowed(draw u: Double) -> Int {
+        guard let mix = keysPerUserMix, !mix.isEmpty else { return max(keysPerUser, 1) }
+        let total = mix.reduce(0) { $0 + $1.share }
+        var cumulative = 0.0
+        for entry in mix {
+            cumulative += entry.share / total
+            if u < cumulative { return max(entry.keys, 1) }
+        }
+        return max(mix[mix.count - 1].keys, 1)
+    }
+
+    /// The keys of a fetch weighted by the requests they make, E[k²] ÷ E[k]: the burst of a fetch
+    /// that sends a request per key, for the variance of the load (a user who follows more keys
+    /// sends more of the requests).
+    package var requestWeightedKeys: Double {
+        guard let mix = keysPerUserMix, !mix.isEmpty else { return Double(max(keysPerUser, 1)) }
+        let second = mix.reduce(0) { $0 + Double(max($1.keys, 1) * max($1.keys, 1)) * $1.share }
+        let first = mix.reduce(0) { $0 + Double(max($1.keys, 1)) * $1.share }
+        return first > 0 ? second / first : 1
+    }
+
     /// Expected number of keys that at least one of `users` users follows.
     package func followedKeys(users: Int) -> Double {
         shares.reduce(0) { $0 + followed(share: $1, users: users) }
     }
 
-    /// The chance that at least one of `users` users, each following `keysPerUser` keys, follows
-    /// a key of share `share`: each user's keys are taken as that many draws by popularity.
+    /// The chance that at least one of `users` users, each following `keysPerUser` keys (or the
+    /// mix's mean), follows a key of share `share`: each user's keys are taken as that many draws
+    /// by popularity.
     package func followed(share: Double, users: Int) -> Double {
-        Self.followed(share: share, draws: Double(users) * Double(max(keysPerUser, 1)))
+        Self.followed(share: share, draws: Double(users) * meanKeysPerUser)
     }
 
     /// The chance that a key of share `share` comes up at least once in `draws` draws by popularity.

@@ -153,6 +153,13 @@ struct APIPricingTests {
             (#"{"api": {"pricing": {"per": "credit", "pricePerCredit": 1}}}"#, "api.pricing.pricePerCredit"),
             (#"{"quotas": {"tiers": [{"name": "x", "readOn": "d", "monthlyFee": -3}]}}"#, "quotas.tiers[0].monthlyFee"),
             (#"{"content": {"keys": 3, "keysPerUser": 5}}"#, "content.keysPerUser"),
+            (#"{"content": {"keys": 30, "keysPerUser": 2, "keysPerUserMix": [{"keys": 1, "share": 1}]}}"#, "content.keysPerUserMix"),
+            (#"{"content": {"keys": 30, "keysPerUserMix": [{"keys": 1, "share": 0.5}, {"keys": 5, "share": 0.4}]}}"#, "add up to 1"),
+            (#"{"content": {"keys": 3, "keysPerUserMix": [{"keys": 5, "share": 1}]}}"#, "content.keysPerUserMix[0].keys"),
+            (#"{"content": {"keys": 30, "keysPerUserMix": [{"keys": 2.5, "share": 1}]}}"#, "keysPerUserMix[0].keys"),
+            (#"{"content": {"keys": 30, "keysPerUserMix": []}}"#, "content.keysPerUserMix"),
+            (#"{"tiers": [{"name": "x", "readOn": "d", "rph": 0}]}"#, "tiers"),
+            (#"{"quotas": {"tiers": [{"name": "x", "readOn": "d", "rph": 0}]}}"#, "quotas.tiers[0].rph"),
         ])
     func refused(json: String, field: String) {
         #expect {

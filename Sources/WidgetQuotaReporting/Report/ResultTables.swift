@@ -167,8 +167,9 @@ struct ResultTables {
             + "call stale: content older than its cache lifetime, or than the target when that is longer. *Outdated* counts "
             + "glances at content that a newer value had replaced at least a minute before (or at an error), against the "
             + "data's changes (`api.dataChangesPerDay`: \(scenario.api.dataChangesPerDay.summary) a day"
-            + (scenario.content.keysPerUser > 1
-                ? " for each of the \(scenario.content.keysPerUser) keys a user follows; for a design that fetches on the changes, "
+            + (scenario.content.meanKeysPerUser > 1
+                ? " for each of the \(NumberText.plain(scenario.content.meanKeysPerUser, maxFractionDigits: 2)) keys a user follows"
+                    + (scenario.content.keysPerUserMix == nil ? "" : " on average") + "; for a design that fetches on the changes, "
                     + "those of the key that sends its pushes"
                 : "")
             + "): old content of data that has not changed is not outdated."

@@ -213,7 +213,7 @@ package struct SimulationModel: Sendable {
         changeCurve =
             outdatedSource == .expected
             ? ChangeCurve(
-                scenario: scenario, perDay: parameters.dataChangesPerDay * Double(max(scenario.content.keysPerUser, 1)),
+                scenario: scenario, perDay: parameters.dataChangesPerDay * scenario.content.meanKeysPerUser,
                 firstCountedDay: firstDay, days: simulatedDays,
                 sessions: calendarSessions?.map { ($0.day, offset + $0.start, offset + $0.end) })
             : nil
@@ -366,6 +366,8 @@ package struct UserTraits: Sendable, Equatable {
     package var forceQuits: Bool
     /// Whether Background App Refresh is off for the app.
     package var backgroundRefreshOff: Bool
+    /// Keys the user follows (`content.keysPerUserMix`, else `content.keysPerUser`).
+    package var keysFollowed: Int
 
     /// Draws the traits of user `user` in `model`'s run; independent of the design (common random numbers).
     package init(model: borrowing SimulationModel, user: Int) {
@@ -422,6 +424,7 @@ package struct UserTraits: Sendable, Equatable {
         contentKey = low
         forceQuits = keyRNG.bernoulli(s.population.forceQuitShare)
         backgroundRefreshOff = keyRNG.bernoulli(p.backgroundRefreshOffShare)
+        keysFollowed = s.content.keysPerUserMix == nil ? max(s.content.keysPerUser, 1) : s.content.keysFollowed(draw: keyRNG.uniform())
         smartStackRotationsPerDay = smartStack ? max(p.smartStackRotationsPerDay, 0) : 0
         tapsPerDay = max(p.interactiveTapsPerDay, 0) * (rarelyViewed ? ModelAssumptions.rarelyViewedGlanceShare : 1)
         // iOS launches background refresh before the times it predicts the app is used: never

@@ -79,7 +79,13 @@ package struct SimulationConstants: Sendable {
     let reloadCalls: Design.ReloadCalls
 
     // API.
+    /// Requests a fetch sends: for a design that sends a request per key when users follow
+    /// different numbers of keys (`content.keysPerUserMix`), per key, times each user's keys.
     let requestsPerFetch: Int
+    /// True when each user's fetch sends `requestsPerFetch` times the keys it follows.
+    let requestsPerKeyOfUser: Bool
+    /// The most requests any user's fetch sends.
+    let maxRequestsPerFetch: Int
     let successSeconds: Double
     let timeoutSeconds: Double
     let fastFailureSeconds: Double
@@ -105,7 +111,7 @@ package struct SimulationConstants: Sendable {
 
     /// The longest a fetch can take to send its requests: each one timing out.
     var longestFetchSeconds: Double {
-        Double(requestsPerFetch) * Swift.max(timeoutSeconds, successSeconds, fastFailureSeconds)
+        Double(maxRequestsPerFetch) * Swift.max(timeoutSeconds, successSeconds, fastFailureSeconds)
     }
 
     init(model m: SimulationModel) {
@@ -177,6 +183,8 @@ package struct SimulationConstants: Sendable {
 
         let api = s.api
         requestsPerFetch = d.requestsPerFetch
+        requestsPerKeyOfUser = d.requestPerKey && d.backend == nil && s.content.keysPerUserMix != nil
+        maxRequestsPerFetch = d.requestsPerFetch * (requestsPerKeyOfUser ? s.content.maxKeysPerUser : 1)
         successSeconds = min(api.latencySeconds, api.timeoutSeconds)
         timeoutSeconds = api.timeoutSeconds
         fastFailureSeconds = min(api.latencySeconds, api.timeoutSeconds) * 0.3

@@ -96,7 +96,7 @@ package struct BackendPaidLoad: Sendable {
                 guard x > 0 else { return 0 }
                 return shares.reduce(0) { sum, share in
                     // A device's fetch asks for every key its user follows.
-                    let lambda = x * share * Double(max(content.keysPerUser, 1))
+                    let lambda = x * share * content.meanKeysPerUser
                     return sum + (lambda > 0 ? 1 / (ttl + 1 / lambda) : 0)
                 }
             }

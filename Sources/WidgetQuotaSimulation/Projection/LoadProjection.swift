@@ -60,7 +60,10 @@ package struct LoadProjection: Sendable {
     ) {
         let minutes = sample.count
         let n = Double(sampleUsers)
-        let b = Double(max(model.design.requestsPerFetch, 1))
+        // A fetch's requests come together: the burst's size, weighted by its requests where
+        // each user's fetch sends a request per key it follows.
+        let perKey = model.design.requestPerKey && model.design.backend == nil && model.scenario.content.keysPerUserMix != nil
+        let b = Double(max(model.design.requestsPerFetch, 1)) * (perKey ? model.scenario.content.requestWeightedKeys : 1)
         batch = b
         let disturbed = LoadProjection.disturbedMinutes(model: model)
         // Days alike are pooled together: every day, or with open hours the days of each session

@@ -46,7 +46,7 @@ extension UserSimulator {
         }
         // What is left of the background task's slice (a retry runs in the same task).
         let slice = inBackground ? backgroundDeadline - t : .infinity
-        for _ in 0..<constants.requestsPerFetch {
+        for _ in 0..<requestsPerFetch {
             let sendTime = t + elapsed
             if inBackground && elapsed >= slice {
                 expired = true

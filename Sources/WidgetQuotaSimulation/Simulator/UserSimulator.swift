@@ -18,6 +18,9 @@ import WidgetQuotaSupport
 /// common step is one comparison against that time and one against the kind of widget event.
 package struct UserSimulator<Observer: SimulationObserver> {
     package let traits: UserTraits
+    /// Requests this user's fetch sends (the design's, times the user's keys when it sends a
+    /// request per key and users follow different numbers of them).
+    let requestsPerFetch: Int
     package var observer: Observer
     package private(set) var constants: SimulationConstants
     let workspace: SimulationWorkspace
@@ -151,6 +154,7 @@ package struct UserSimulator<Observer: SimulationObserver> {
         exponentialTables = ExponentialTables.shared
         let traits = activity.traits
         self.traits = traits
+        requestsPerFetch = constants.requestsPerFetch * (constants.requestsPerKeyOfUser ? traits.keysFollowed : 1)
         self.observer = observer
         utcOffset = traits.utcOffsetSeconds
         idleStart = traits.idleStartSeconds

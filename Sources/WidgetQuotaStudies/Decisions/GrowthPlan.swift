@@ -111,7 +111,7 @@ package struct GrowthPlanner {
             billedRow.flatMap { r in
                 r.cost?.unitsPerMonth.map { $0.mean / max(r.totalRequestsPerMonth.mean, .leastNormalMagnitude) }
             }
-            ?? pricing.map { $0.unitsPerRequest(keys: reference?.backend == nil ? content.keysPerUser : 1) }
+            ?? pricing.map { $0.unitsPerRequest(keys: reference?.backend == nil ? content.meanKeysPerUser : 1) }
         for (i, n) in months.enumerated() {
             let listed = rows.first { $0.users == n }
             let requests = listed?.totalRequestsPerMonth.mean ?? perUser * scale(n)

@@ -92,7 +92,7 @@ extension RecommendationStudy {
         var credits: Double?
         if let pricing = s.api.pricing, pricing.per != .token {
             // Billed per request or credit: the volume as the provider counts it, paid as you go.
-            let units = requests * pricing.unitsPerRequest(keys: s.content.keysPerUser)
+            let units = requests * pricing.unitsPerRequest(keys: s.content.meanKeysPerUser)
             if pricing.per == .credit { credits = units }
             let days = max(s.horizon.days, 1)
             cost = pricing.bill(dailyUnits: [Double](repeating: units / Double(days), count: days), monthlyUnits: units, plan: nil)

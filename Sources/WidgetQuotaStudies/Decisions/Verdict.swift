@@ -81,7 +81,7 @@ package struct VerdictBuilder {
         let designs = Dictionary(scenario.availableDesigns.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let credits = { (r: DesignResult) -> Double in
             if let design = designs[r.design] { return scenario.unitsPerRequest(of: design) }
-            return scenario.api.pricing.map { $0.unitsPerRequest(keys: r.backend == nil ? scenario.content.keysPerUser : 1) } ?? 1
+            return scenario.api.pricing.map { $0.unitsPerRequest(keys: r.backend == nil ? scenario.content.meanKeysPerUser : 1) } ?? 1
         }
         self.result = result.withLoadsScaled(by: credits)
         self.withoutOutages = withoutOutages?.withLoadsScaled(by: credits)

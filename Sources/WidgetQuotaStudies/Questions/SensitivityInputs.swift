@@ -28,7 +28,8 @@ struct SensitivityInput: Sendable {
         var inputs = [SensitivityInput]()
         let content = scenario.content
         let perKey = scenario.api.pricing?.creditsPerKey != nil
-        if design.backend != nil || perKey {
+        // A mix of counts is the owner's to vary; one count swings by half and double.
+        if design.backend != nil || perKey, content.keysPerUserMix == nil {
             let k = content.keysPerUser
             let low = max(1, k / 2)
             let high = min(max(2 * k, 2), min(content.keys, 1_000))
@@ -48,6 +49,9 @@ struct SensitivityInput: Sendable {
                     .init(path: "content.keys", value: Double(n), low: Double(low), high: Double(high)) { s, v in
                         s.content.keys = Int(v)
                         s.content.keysPerUser = min(s.content.keysPerUser, s.content.keys)
+                        s.content.keysPerUserMix = s.content.keysPerUserMix?.map {
+                            .init(keys: min($0.keys, s.content.keys), share: $0.share)
+                        }
                     })
             }
         }
