@@ -23,6 +23,37 @@ import WidgetQuotaTestSupport
         #expect(requests.rows.count == ReportFixtures.result.results.count)
     }
 
+    /// The quota table speaks in the unit the limits count: credits for an API billed in credits
+    /// (the busiest minute and day times the credits a request costs, as the verdict), tokens only
+    /// where they count, the busiest hour where a tier limits it.
+    @Test("The quota table's peaks are in the limits' unit")
+    func quotaTableUnits() throws {
+        func quotaTable(_ r: SimulationResult) throws -> GFMTables.Table {
+            let tables = try GFMTables.parse(SimulationReport(r).markdown())
+            return try #require(tables.first { $0.header.contains("Tier needed") && $0.header.contains("Users") })
+        }
+        let tokens = try quotaTable(ReportFixtures.result)
+        #expect(tokens.header.contains("Peak req/min p95") && tokens.header.contains("Peak tokens/min p95"))
+        #expect(!tokens.header.contains { $0.hasPrefix("Busiest hour") })
+
+        var credits = ReportFixtures.result
+        credits.scenario.api.pricing = APIPricing(per: .credit, creditsPerRequest: 4, pricePerUnit: 0.001)
+        credits.scenario.quotas.tiers = credits.scenario.quotas.tiers.map {
+            var t = $0
+            t.tpm = nil
+            t.rph = 1_000
+            return t
+        }
+        let table = try quotaTable(credits)
+        #expect(!table.header.contains("Peak tokens/min p95"))
+        let minute = try #require(table.header.firstIndex(of: "Peak credits/min p95"))
+        let hour = try #require(table.header.firstIndex(of: "Busiest hour p95 (credits)"))
+        let row = try #require(credits.results.first)
+        let cells = try #require(table.rows.first { $0[0] == row.design && $0[1] == ReportFormat.users(row.users) })
+        #expect(cells[minute] == NumberText.human(4 * row.load.peakRequestsPerMinute.p95))
+        #expect(cells[hour] == NumberText.human(4 * (row.load.peakRequestsPerHour?.p95 ?? -1)))
+    }
+
     @Test("pipes and line breaks in cells do not break tables") func pipesAndLineBreaksInCellsDoNotBreakTables() throws {
         var t = MarkdownTable(["Name", "Value"])
         t.append(["a | b", "1\n2"])

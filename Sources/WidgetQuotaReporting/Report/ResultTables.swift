@@ -57,25 +57,38 @@ struct ResultTables {
     var limitsText: String {
         let tiers = result.scenario.quotas.tiers
         let capped = result.scenario.api.pricing.map { p in tiers.contains { p.monthlyCap(of: $0) != nil } } ?? false
-        return "requests per minute, tokens per minute, " + (tiers.contains { $0.rph != nil } ? "requests per hour, " : "")
-            + "requests per quota day" + (capped ? ", the requests a plan without overage includes in the month" : "")
+        let noun = result.scenario.api.pricing?.per == .credit ? "credits" : "requests"
+        return "\(noun) per minute, " + (countsTokens ? "tokens per minute, " : "")
+            + (tiers.contains { $0.rph != nil } ? "\(noun) per hour, " : "")
+            + "\(noun) per quota day" + (capped ? ", the \(noun) a plan without overage includes in the month" : "")
+    }
+
+    /// True when tokens matter to the quotas: the API bills them or a tier limits them.
+    var countsTokens: Bool {
+        let s = result.scenario
+        return (s.api.pricing?.per ?? .token) == .token || s.quotas.tiers.contains { $0.tpm != nil }
     }
 
     func quotas() -> MarkdownTable {
-        let tiers = result.scenario.quotas.tiers.map(\.name)
-        // The busiest hour shows where a tier limits the hour.
-        let hourly = result.scenario.quotas.tiers.contains { $0.rph != nil }
+        let scenario = result.scenario
+        let tiers = scenario.quotas.tiers.map(\.name)
+        // The busiest hour shows where a tier limits the hour; tokens where they count. An API
+        // billed in credits counts its limits in credits, and so do the peaks here, as the verdict.
+        let hourly = scenario.quotas.tiers.contains { $0.rph != nil }
+        let tokens = countsTokens
+        let credits = scenario.api.pricing?.per == .credit
+        let unit = credits ? "credits" : "req"
+        let designs = Dictionary(scenario.availableDesigns.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var t = MarkdownTable(
-            ["Design", "Users", "Tier needed", "Peak req/min p95", "Peak tokens/min p95"]
-                + (hourly ? ["Busiest hour p95"] : []) + ["Busiest quota day p95"]
-                + tiers.map { "P(exceed \($0))" })
+            ["Design", "Users", "Tier needed", "Peak \(unit)/min p95"] + (tokens ? ["Peak tokens/min p95"] : [])
+                + (hourly ? ["Busiest hour p95" + (credits ? " (credits)" : "")] : [])
+                + ["Busiest quota day p95" + (credits ? " (credits)" : "")] + tiers.map { "P(exceed \($0))" })
         for r in result.results {
-            var row = [
-                r.design, ReportFormat.users(r.users), facts.tierText(r),
-                NumberText.human(r.load.peakRequestsPerMinute.p95), NumberText.human(r.load.peakTokensPerMinute.p95),
-            ]
-            if hourly { row.append(r.load.peakRequestsPerHour.map { NumberText.human($0.p95) } ?? "–") }
-            row.append(NumberText.human(r.load.peakRequestsPerQuotaDay.p95))
+            let k = credits ? designs[r.design].map { scenario.unitsPerRequest(of: $0) } ?? 1 : 1
+            var row = [r.design, ReportFormat.users(r.users), facts.tierText(r), NumberText.human(k * r.load.peakRequestsPerMinute.p95)]
+            if tokens { row.append(NumberText.human(r.load.peakTokensPerMinute.p95)) }
+            if hourly { row.append(r.load.peakRequestsPerHour.map { NumberText.human(k * $0.p95) } ?? "–") }
+            row.append(NumberText.human(k * r.load.peakRequestsPerQuotaDay.p95))
             for name in tiers {
                 row.append(r.quota.first { $0.tier == name }.map { NumberText.percent($0.exceedProbability, digits: 0) } ?? "–")
             }
@@ -95,16 +108,14 @@ struct ResultTables {
             : "\(counted) / day (from midnight UTC\(quotas.resetUTCOffsetHours < 0 ? "−" : "+")\(NumberText.plain(abs(quotas.resetUTCOffsetHours))))"
         let hourly = quotas.tiers.contains { $0.rph != nil }
         var t = MarkdownTable(
-            ["Tier", "\(counted) / min", "Tokens / min"] + (hourly ? ["\(counted) / hour (clock hour)"] : [])
+            ["Tier", "\(counted) / min"] + (countsTokens ? ["Tokens / min"] : []) + (hourly ? ["\(counted) / hour (clock hour)"] : [])
                 + [day, "Earned by", "Read on", "Note"])
         for tier in quotas.tiers {
             let earned = tier.qualification.map { q in
                 ReportFormat.money(q.minimumSpend) + " paid" + (q.daysSinceFirstPayment > 0 ? ", \(q.daysSinceFirstPayment) days" : "")
             }
-            var row = [
-                tier.name, tier.rpm.map { ReportFormat.whole($0) } ?? "unpublished",
-                tier.tpm.map { ReportFormat.whole($0) } ?? "unpublished",
-            ]
+            var row = [tier.name, tier.rpm.map { ReportFormat.whole($0) } ?? "unpublished"]
+            if countsTokens { row.append(tier.tpm.map { ReportFormat.whole($0) } ?? "unpublished") }
             if hourly { row.append(tier.rph.map { ReportFormat.whole($0) } ?? "unpublished") }
             let daily: String = tier.rpd.map { ReportFormat.whole($0) } ?? "unpublished (treated as unlimited)"
             row += [daily, earned ?? "–", tier.readOn, tier.note]
