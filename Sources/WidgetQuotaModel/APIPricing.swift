@@ -26,7 +26,8 @@ public struct APIPricing: Codable, Sendable, Equatable {
     public var creditsPerRequest: Double = 1
     /// For `credit`: credits per content key a request asks for, instead of `creditsPerRequest`
     /// (a market-data API's one credit per symbol). A device's fetch asks for every key its user
-    /// follows (`content.keysPerUser`); a backend's generation asks for one key.
+    /// follows (`content.keysPerUser`, or its own count of `content.keysPerUserMix`); a backend's
+    /// generation asks for one key.
     public var creditsPerKey: Double?
     /// USD per request or credit when paying as you go (nil: only plans bill).
     public var pricePerUnit: Double?
@@ -134,7 +135,7 @@ public struct APIPricing: Codable, Sendable, Equatable {
     /// The units a month a plan can carry at most: its included volume when it bills no overage
     /// (a bigger plan is the only way on), nil when the month has no such cap.
     package func monthlyCap(of plan: QuotaTier) -> Double? {
-        guard Self.isPriced(plan), overagePrice(of: plan) == nil else { return nil }
+        guard per != .token, Self.isPriced(plan), overagePrice(of: plan) == nil else { return nil }
         return plan.includedPerMonth
     }
 
@@ -175,7 +176,7 @@ extension Scenario {
     }
 
     /// `design` as the engine simulates it: a fetch that sends a request per key sends
-    /// `content.keysPerUser` times its requests.
+    /// `content.keysPerUser` times its requests (with a mix, each user's own count, in the engine).
     package func simulated(_ design: Design) -> Design {
         // With a mix, each user's fetch multiplies by its own keys (`UserTraits.keysFollowed`).
         guard design.requestPerKey, design.backend == nil, content.keysPerUserMix == nil else { return design }

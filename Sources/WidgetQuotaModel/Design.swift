@@ -102,7 +102,7 @@ public struct Design: Codable, Sendable, Equatable {
     /// would fall while closed asks for the next opening instead (`.after(next open)`), so the
     /// widget spends no reload on data that cannot change.
     public var policyFollowsHours = false
-    /// A fetch sends one request per content key its user follows (`content.keysPerUser`), each
+    /// A fetch sends one request per content key its user follows (`content.keysPerUser`, or its own count of `content.keysPerUserMix`), each
     /// asking for one key; false: one request asks for them all. A backend's generation asks for
     /// one key whatever this says.
     public var requestPerKey = false

@@ -194,7 +194,13 @@ package enum ScenarioValidator {
                         note: "must be between 0.000001 and 1e15 (leave the key out for an unpublished limit)")
                 }
             }
-            if let included = tier.includedPerMonth { v.number(included, field + ".includedPerMonth", 0...1e15) }
+            if let included = tier.includedPerMonth {
+                v.number(included, field + ".includedPerMonth", 0...1e15)
+                v.check(
+                    s.api.pricing?.monthlyCap(of: tier) != 0, field + ".includedPerMonth",
+                    "is 0 and the plan bills no overage (no overagePerUnit, no api.pricing.pricePerUnit), so it carries no month; "
+                        + "leave the plan out, or give its overage price")
+            }
             if let fee = tier.monthlyFee { v.number(fee, field + ".monthlyFee", 0...1e9) }
             if let overage = tier.overagePerUnit { v.number(overage, field + ".overagePerUnit", 0...1_000) }
         }

@@ -158,7 +158,10 @@ struct APIPricingTests {
             (#"{"content": {"keys": 3, "keysPerUserMix": [{"keys": 5, "share": 1}]}}"#, "content.keysPerUserMix[0].keys"),
             (#"{"content": {"keys": 30, "keysPerUserMix": [{"keys": 2.5, "share": 1}]}}"#, "keysPerUserMix[0].keys"),
             (#"{"content": {"keys": 30, "keysPerUserMix": []}}"#, "content.keysPerUserMix"),
-            (#"{"tiers": [{"name": "x", "readOn": "d", "rph": 0}]}"#, "tiers"),
+            (
+                #"{"api": {"pricing": {"per": "request"}}, "quotas": {"tiers": [{"name": "x", "readOn": "d", "includedPerMonth": 0}]}}"#,
+                "quotas.tiers[0].includedPerMonth"
+            ),
             (#"{"quotas": {"tiers": [{"name": "x", "readOn": "d", "rph": 0}]}}"#, "quotas.tiers[0].rph"),
         ])
     func refused(json: String, field: String) {

@@ -57,8 +57,41 @@ struct KeysPerUserMixTests {
         #expect(gap <= 4 * se, "mean \(mixed.requestsPerUserMonth.mean) against \(fixed.requestsPerUserMonth.mean), 4 SE = \(4 * se)")
         #expect(mixed.requestsPerUserMonth.p95 > 1.4 * fixed.requestsPerUserMonth.p95)
         #expect(mixed.requestsPerUserMonth.p5 < 0.5 * fixed.requestsPerUserMonth.p5)
-        // Each fetch's requests are the user's keys: whole multiples of 1 or 9, never of 5 alone.
-        #expect(mixed.fetchesPerUserDay == fixed.fetchesPerUserDay)
+    }
+
+    /// A plan of 12 credits a minute: one request for a 15-symbol watchlist breaks it alone, though
+    /// requests at the mix's mean (2.4 credits) would need 6 in one minute, which 20 users of this
+    /// widget almost never send. The first population with such a user breaks the tier, in the
+    /// headroom and in the chance of breaking it alike.
+    @Test("A request that carries more keys than a tier's credits a minute breaks it from the first user who sends one")
+    func oversizedRequest() throws {
+        let users = [1, 2, 3, 5, 10, 20]
+        var s = Self.scenario(mix: true)
+        s.content.keysPerUserMix = [.init(keys: 1, share: 0.9), .init(keys: 15, share: 0.1)]
+        s.horizon.users = users
+        s.horizon.sampleUsers = 20
+        s.horizon.runs = 1
+        s.designs[0].requestPerKey = false
+        s.api.pricing = APIPricing(per: .credit, creditsPerKey: 1, pricePerUnit: 0.001)
+        s.quotas.tiers = [
+            QuotaTier(name: "basic", rpm: 12, tpm: nil, rpd: nil, readOn: "", note: ""),
+            QuotaTier(name: "big", rpm: 100_000, tpm: nil, rpd: nil, readOn: "", note: ""),
+        ]
+        let result = TestSupport.run(s, designs: ["per-key"])
+        let biggest = TestSupport.row(result, "per-key", users: 20)
+        #expect(biggest.load.peakRequestsPerMinute.p95 < 5, "at the mean credits the load alone would fit")
+        let headroom = try #require(result.headroom.first { $0.tier == "basic" })
+        let maxUsers = try #require(headroom.maxUsers, "a tenth of the users follow 15 keys: one of the first 20 breaks basic")
+        #expect(maxUsers < 20)
+        for n in users {
+            let row = TestSupport.row(result, "per-key", users: n)
+            #expect((row.quota[0].rpmExceedProbability == 1) == (n > maxUsers), "\(n) users, headroom \(maxUsers)")
+            #expect(row.requiredTier == (n > maxUsers ? "big" : "basic"))
+        }
+        // With every user on one key, no request is oversized.
+        s.content.keysPerUserMix = [.init(keys: 1, share: 1)]
+        let single = TestSupport.run(s, designs: ["per-key"])
+        #expect(single.headroom.first { $0.tier == "basic" }?.maxUsers ?? .max > 20)
     }
 
     @Test("One request carrying every key costs the mix's mean credits")

@@ -76,6 +76,16 @@ struct PlanBillingTests {
         #expect(maxUsers < (design == "direct" ? 200 : 1_000))
     }
 
+    @Test("Only a plan that bills no overage caps the month, and never on a price per token")
+    func monthlyCap() {
+        let capped = Self.plan("capped", fee: 10, included: 1_000)
+        #expect(APIPricing(per: .request).monthlyCap(of: capped) == 1_000)
+        #expect(APIPricing(per: .request, pricePerUnit: 0.01).monthlyCap(of: capped) == nil)
+        #expect(APIPricing(per: .request).monthlyCap(of: Self.plan("metered", fee: 10, included: 1_000, overage: 0.01)) == nil)
+        #expect(APIPricing(per: .request).monthlyCap(of: Self.plan("flat", fee: 10)) == nil)
+        #expect(APIPricing().monthlyCap(of: capped) == nil)
+    }
+
     @Test("A per-call API with a free daily allowance bills the sum of each day's calls above it")
     func dailyAllowanceFromDailyVolumes() throws {
         let price = 0.0015

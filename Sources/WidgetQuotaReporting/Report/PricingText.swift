@@ -22,12 +22,16 @@ enum PricingText {
                 if let included = plan.includedPerMonth { words += " with \(ReportFormat.whole(included)) \(pricing.unitName)" }
                 if let overage = plan.overagePerUnit ?? pricing.pricePerUnit, plan.includedPerMonth != nil {
                     words += ", then \(price(overage)) each"
+                } else if pricing.monthlyCap(of: plan) != nil {
+                    words += " at most"
                 }
                 return words
             }
             text +=
                 " Each design pays for the plan with the lowest bill among those whose limits hold (" + listed.joined(separator: "; ")
-                + "): its fee and, beyond the volume it includes, its overage."
+                + "): its fee and, beyond the volume it includes, its overage"
+                + (plans.contains { pricing.monthlyCap(of: $0) != nil }
+                    ? "; a plan that bills no overage carries no more than it includes." : ".")
         }
         if let bands = pricing.volumeTiers, !bands.isEmpty {
             var free = [String]()

@@ -81,10 +81,11 @@ package struct ChangeCurve: Sendable {
         return cumulative[m] + (cumulative[m + 1] - cumulative[m]) * (position - Double(m))
     }
 
-    /// The chance that at least one change falls in UTC seconds (`from`, `to`] (0 when `to` ≤ `from`).
-    @inline(__always) func chanceOfChange(from: Double, to: Double) -> Double {
+    /// The chance that at least one change falls in UTC seconds (`from`, `to`] (0 when `to` ≤ `from`),
+    /// for a user whose keys see `scale` times the curve's changes.
+    @inline(__always) func chanceOfChange(from: Double, to: Double, scale: Double) -> Double {
         guard to > from else { return 0 }
-        let expected = evenRate.map { $0 * (to - from) } ?? (before(to) - before(from))
+        let expected = scale * (evenRate.map { $0 * (to - from) } ?? (before(to) - before(from)))
         return Self.chanceOfAny(expected: expected)
     }
 

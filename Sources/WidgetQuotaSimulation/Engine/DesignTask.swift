@@ -32,6 +32,11 @@ final class DesignTask {
     private let tiers: [QuotaTier]
     private let tokens: Double
     private var firstExceeding: [Int?]
+    /// Per tier, the credits one request of a user who follows `k` keys must stay within (nil:
+    /// requests cost the same whoever sends them, or the tier has no per-minute limit), and the
+    /// first population with a user beyond them.
+    private let creditsPerKeyLimits: [Double?]
+    private var firstOversized: [Int?]
     /// Populations simulated in full, and their loads and requests per user once reached.
     private let exactCounts: Set<Int>
     private var exactLoads = [Int: LoadSummary]()
@@ -90,6 +95,18 @@ final class DesignTask {
         }
         tokens = model.parameters.tokensPerRequest
         firstExceeding = Array(repeating: nil, count: tiers.count)
+        firstOversized = Array(repeating: nil, count: tiers.count)
+        // A request that carries every key its user follows costs that user's keys in credits: a
+        // tier's credits a minute (the engine's limit × the mean credits of a request) in keys.
+        let s = model.scenario
+        if s.content.keysPerUserMix != nil, model.design.backend == nil, !model.design.requestPerKey,
+            let pricing = s.api.pricing, pricing.per == .credit, let perKey = pricing.creditsPerKey, perKey > 0
+        {
+            let mean = s.unitsPerRequest(of: model.design)
+            creditsPerKeyLimits = tiers.map { $0.rpm.map { $0 * mean / perKey } }
+        } else {
+            creditsPerKeyLimits = Array(repeating: nil, count: tiers.count)
+        }
         exactCounts = Set(userCounts.filter { $0 <= sampleUsers })
         let hasOutages = !model.outages.isEmpty
         disturbed = hasOutages ? LoadProjection.disturbedMinutes(model: model) : nil
@@ -149,6 +166,14 @@ final class DesignTask {
         peakPerMinute = sim.collected.peakPerMinute
         peakQuotaDay = sim.collected.peakQuotaDay
         peakPerHour = sim.collected.peakPerHour
+        if sim.monthRequests > 0 {
+            for (t, keys) in creditsPerKeyLimits.enumerated() where firstOversized[t] == nil {
+                if let keys, Double(activity.traits.keysFollowed) > keys {
+                    firstOversized[t] = user + 1
+                    firstExceeding[t] = min(firstExceeding[t] ?? .max, user + 1)
+                }
+            }
+        }
         out.tally.add(sim.tally)
         requests.add(sim.monthRequests)
         userRequests.append(Int32(clamping: sim.monthRequests))
@@ -223,6 +248,7 @@ final class DesignTask {
                 largest: MonteCarloEngine.largestPopulation, model: model)
         }
         out.firstExceedingUsers = firstExceeding
+        out.firstOversizedUsers = firstOversized
         let days = Double(model.scenario.horizon.days) * Double(sampleUsers)
         if let backend = model.design.backend {
             // The devices' requests are the backend's load; the paid ones are the backend's own.

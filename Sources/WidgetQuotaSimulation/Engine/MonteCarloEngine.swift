@@ -182,6 +182,9 @@ package struct MonteCarloEngine: Sendable {
         /// Per quota tier: the smallest population that breaks one of its limits in this run
         /// (nil: none up to `MonteCarloEngine.largestPopulation`).
         package var firstExceedingUsers: [Int?] = []
+        /// Per quota tier: the first population with a user whose one request costs more credits
+        /// than the tier allows a minute (a long watchlist on a small plan); nil: none in the sample.
+        package var firstOversizedUsers: [Int?] = []
         /// Requests per user per month that the outages added (same users simulated without them).
         package var outageExtraRequestsPerUser: Double?
         /// A backend design's device requests, one load per user count (`loads` then holds its

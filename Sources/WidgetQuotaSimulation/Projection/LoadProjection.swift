@@ -62,8 +62,18 @@ package struct LoadProjection: Sendable {
         let n = Double(sampleUsers)
         // A fetch's requests come together: the burst's size, weighted by its requests where
         // each user's fetch sends a request per key it follows.
-        let perKey = model.design.requestPerKey && model.design.backend == nil && model.scenario.content.keysPerUserMix != nil
-        let b = Double(max(model.design.requestsPerFetch, 1)) * (perKey ? model.scenario.content.requestWeightedKeys : 1)
+        let content = model.scenario.content
+        let device = model.design.backend == nil && content.keysPerUserMix != nil
+        let perKey = device && model.design.requestPerKey
+        // A request that carries its user's keys costs them in credits: the limits count requests
+        // at the mean credits, so the spread of credits a minute is E[k²] ÷ E[k]² that of requests.
+        let creditsByKeys =
+            device && !model.design.requestPerKey && model.scenario.api.pricing?.per == .credit
+            && model.scenario.api.pricing?.creditsPerKey != nil
+        let keysFactor =
+            perKey
+            ? content.requestWeightedKeys : (creditsByKeys ? content.requestWeightedKeys / content.meanKeysPerUser : 1)
+        let b = Double(max(model.design.requestsPerFetch, 1)) * keysFactor
         batch = b
         let disturbed = LoadProjection.disturbedMinutes(model: model)
         // Days alike are pooled together: every day, or with open hours the days of each session

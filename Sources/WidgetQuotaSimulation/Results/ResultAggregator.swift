@@ -177,8 +177,14 @@ struct ResultAggregator {
             load.add(runLoad, tokensPerRequest: tokens)
             for (t, tier) in tiers.enumerated() {
                 var outcome = TierRunOutcome(tier: tier, load: runLoad, tokensPerRequest: tokens)
+                // A user whose one request costs more credits than the tier allows a minute.
+                if t < o.firstOversizedUsers.count, let from = o.firstOversizedUsers[t], n >= from {
+                    outcome.exceedsRequestsPerMinute = true
+                }
                 if let bills, let cap = bills.pricing.monthlyCap(of: tier), let units = bills.monthlyUnits.last {
-                    outcome.add(monthlyUnits: units, cap: cap)
+                    // On ordinary days, the month without what the outages added.
+                    let ordinary = ordinaryDays && o.loads[k].total > 0 ? runLoad.total / o.loads[k].total : 1
+                    outcome.add(monthlyUnits: units * ordinary, cap: cap)
                 }
                 tierOutcomes[t].add(outcome)
             }

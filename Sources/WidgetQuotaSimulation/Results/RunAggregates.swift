@@ -24,7 +24,7 @@ package struct TierRunOutcome: Equatable {
     /// Holds the run's billed units of the month against a plan's monthly cap.
     package mutating func add(monthlyUnits units: Double, cap: Double) {
         exceedsMonthlyVolume = units > cap
-        monthlyVolumeUtilization = cap > 0 ? units / cap : (units > 0 ? .infinity : 0)
+        monthlyVolumeUtilization = cap > 0 ? units / cap : nil
     }
 
     init(tier: QuotaTier, load: LoadSummary, tokensPerRequest tokens: Double) {

@@ -83,7 +83,7 @@ extension UserSimulator {
             return latest > content ? UserTally.outdatedScale : 0
         case .expected:
             guard let changeCurve else { return 0 }
-            let chance = changeCurve.chanceOfChange(from: utc(content), to: utc(cutoff))
+            let chance = changeCurve.chanceOfChange(from: utc(content), to: utc(cutoff), scale: keysChangeScale)
             // The chance is at least 0: truncation after adding a half rounds.
             return Int64(chance * Double(UserTally.outdatedScale) + 0.5)
         }

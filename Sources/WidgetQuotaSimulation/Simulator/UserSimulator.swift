@@ -82,6 +82,9 @@ package struct UserSimulator<Observer: SimulationObserver> {
     var lastOwnChange = -Double.infinity
     var previousOwnChange = -Double.infinity
     let changeCurve: ChangeCurve?
+    /// This user's keys ÷ the mean keys a user follows: the share of the curve's changes its keys
+    /// see (1 unless users follow different numbers of keys).
+    let keysChangeScale: Double
     let outdatedSource: OutdatedSource
     /// What the user sees during live events, when a design of the scenario has a Live Activity.
     var liveEvents: LiveEventView?
@@ -198,6 +201,8 @@ package struct UserSimulator<Observer: SimulationObserver> {
         backendLagSeconds = (model.design.backend?.generationLagMinutes(keyRank: traits.contentKey) ?? 0) * .secondsPerMinute
         userKeyChanges = model.outdatedSource == .keyChanges ? model.keyChanges[traits.contentKey] : []
         changeCurve = model.changeCurve
+        let content = model.scenario.content
+        keysChangeScale = content.keysPerUserMix == nil ? 1 : Double(traits.keysFollowed) / content.meanKeysPerUser
         if !model.liveEventWindows.isEmpty {
             let p = model.parameters
             let activity = model.design.liveActivity

@@ -111,6 +111,7 @@ package struct GrowthPlanner {
             billedRow.flatMap { r in
                 r.cost?.unitsPerMonth.map { $0.mean / max(r.totalRequestsPerMonth.mean, .leastNormalMagnitude) }
             }
+            ?? result.scenario.availableDesigns.first { $0.name == design }.map { result.scenario.unitsPerRequest(of: $0) }
             ?? pricing.map { $0.unitsPerRequest(keys: reference?.backend == nil ? content.meanKeysPerUser : 1) }
         for (i, n) in months.enumerated() {
             let listed = rows.first { $0.users == n }

@@ -227,10 +227,10 @@ package struct VerdictBuilder {
         v.limitHolds = i == 0
         v.decidingValueWithoutOutage = calm.map { peak($0, limit) }
         v.cause = outageRaises ? "outage" : limit.busiestCause
-        if limit == .requestsPerDay {
-            v.busiestQuotaDay = r.load.busiestQuotaDay
-        } else {
-            v.typicalPeakMinuteUTC = typicalPeakMinute(r.design)
+        switch limit {
+        case .requestsPerDay: v.busiestQuotaDay = r.load.busiestQuotaDay
+        case .requestsPerMinute, .tokensPerMinute: v.typicalPeakMinuteUTC = typicalPeakMinute(r.design)
+        case .requestsPerHour, .requestsPerMonth: break
         }
         v.reason = reason(v, r, limit: limit, calm: calm)
         v.advice = advice(v, r, limit: limit, calm: calm)

@@ -13,12 +13,14 @@ struct SensitivityInput: Sendable {
     let value: Double
     let low: Double
     let high: Double
+    /// How the input was moved, when a factor on it is (nil: the values say it).
+    var movedAs: String? = nil
     /// Sets the input to a value in a scenario.
     let apply: @Sendable (inout Scenario, Double) -> Void
 
     /// How the input was moved, in the distribution column's words: `fixed 5; moved to 2 and 10`.
     var summary: String {
-        "fixed \(NumberText.plain(value)); moved to \(NumberText.plain(low)) and \(NumberText.plain(high))"
+        movedAs ?? "fixed \(NumberText.plain(value)); moved to \(NumberText.plain(low)) and \(NumberText.plain(high))"
     }
 
     /// The inputs that matter for `design` in `scenario`: keys a user follows where requests or
@@ -28,8 +30,22 @@ struct SensitivityInput: Sendable {
         var inputs = [SensitivityInput]()
         let content = scenario.content
         let perKey = scenario.api.pricing?.creditsPerKey != nil
-        // A mix of counts is the owner's to vary; one count swings by half and double.
-        if design.backend != nil || perKey, content.keysPerUserMix == nil {
+        // The keys a user follows swing by half and double: one count, or every count of a mix
+        // (a factor on each, kept within 1 ... content.keys).
+        if design.backend != nil || perKey || design.requestPerKey, let mix = content.keysPerUserMix {
+            let most = min(content.keys, 1_000)
+            inputs.append(
+                .init(
+                    path: "content.keysPerUserMix", value: 1, low: 0.5, high: 2,
+                    movedAs:
+                        "a mix of mean \(NumberText.plain(content.meanKeysPerUser, maxFractionDigits: 2)); every count halved and doubled"
+                ) { s, v in
+                    s.content.keysPerUserMix = mix.map {
+                        .init(keys: min(max(Int((Double($0.keys) * v).rounded()), 1), most), share: $0.share)
+                    }
+                })
+        }
+        if design.backend != nil || perKey || design.requestPerKey, content.keysPerUserMix == nil {
             let k = content.keysPerUser
             let low = max(1, k / 2)
             let high = min(max(2 * k, 2), min(content.keys, 1_000))
