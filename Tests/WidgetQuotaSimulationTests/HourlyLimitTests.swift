@@ -72,3 +72,26 @@ struct HourlyLimitTests {
         #expect(r.quota[1].rphUtilizationP95 == nil)
     }
 }
+
+extension HourlyLimitTests {
+    /// A match day's hour, held against an hourly limit: a limit below that day's busiest hour in
+    /// every run needs the next tier that day; one above it in every run does not.
+    @Test("An event day's tier holds its busiest clock hour against the hourly limit")
+    func eventDayHour() throws {
+        var s = TestSupport.smallScenario(users: [400], runs: 3, days: 10, sample: 400)
+        s.calendar.events = [CalendarEvent(name: "final", day: 6, factors: DayFactors(appOpens: 3))]
+        s.quotas.tiers = [
+            QuotaTier(name: "hourly", rpm: nil, tpm: nil, rph: 1e12, rpd: nil, readOn: "", note: ""),
+            QuotaTier(name: "big", rpm: nil, tpm: nil, rpd: nil, readOn: "", note: ""),
+        ]
+        let first = try #require(TestSupport.row(TestSupport.run(s, designs: ["cache-on-open"]), "cache-on-open").events.first)
+        let hour = try #require(first.peakRequestsPerHour)
+        #expect(hour.p5 > 0 && hour.p95 <= first.requests.p95)
+        s.quotas.tiers[0].rph = hour.p5 / 2
+        let tight = try #require(TestSupport.row(TestSupport.run(s, designs: ["cache-on-open"]), "cache-on-open").events.first)
+        #expect(tight.requiredTier == "big")
+        s.quotas.tiers[0].rph = hour.p99 * 2
+        let loose = try #require(TestSupport.row(TestSupport.run(s, designs: ["cache-on-open"]), "cache-on-open").events.first)
+        #expect(loose.requiredTier == "hourly")
+    }
+}

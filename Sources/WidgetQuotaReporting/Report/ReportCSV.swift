@@ -85,7 +85,7 @@ struct ReportCSV {
         guard !facts.result.scenario.calendar.events.isEmpty else { return nil }
         var w = CSVWriter(header: [
             "design", "users", "event", "day", "requests_mean", "requests_p95", "cost_mean", "peak_rpm_mean", "peak_rpm_p95",
-            "peak_tpm_mean", "tier_needed", "exceeds_every_tier", "backend_peak_rpm_mean",
+            "peak_tpm_mean", "tier_needed", "exceeds_every_tier", "backend_peak_rpm_mean", "peak_rph_p95",
         ])
         func cell(_ v: Double?) -> CSVWriter.Cell { v.map(CSVWriter.Cell.number) ?? .empty }
         for r in facts.result.results {
@@ -95,7 +95,7 @@ struct ReportCSV {
                     cell(e.cost), .number(e.peakRequestsPerMinute.mean), .number(e.peakRequestsPerMinute.p95),
                     .number(e.peakTokensPerMinute),
                     e.requiredTier.map(CSVWriter.Cell.text) ?? .empty, .text(e.exceedsEveryTier ? "true" : "false"),
-                    cell(e.backendPeakRequestsPerMinute?.mean),
+                    cell(e.backendPeakRequestsPerMinute?.mean), cell(e.peakRequestsPerHour?.p95),
                 ])
             }
         }

@@ -124,8 +124,10 @@ extension DesignResult {
         public var peakRequestsPerMinute: RunSpread
         /// Tokens in that minute (mean over runs).
         public var peakTokensPerMinute: Double
-        /// The cheapest tier whose per-minute and per-day limits that day breaks in at most the
-        /// acceptable share of runs (nil: none of the listed tiers).
+        /// Paid requests in that day's busiest UTC clock hour, across runs (held against a tier's `rph`).
+        public var peakRequestsPerHour: RunSpread?
+        /// The cheapest tier whose per-minute, per-hour and per-day limits that day breaks in at
+        /// most the acceptable share of runs (nil: none of the listed tiers).
         public var requiredTier: String?
         /// True when the scenario lists tiers and that day breaks every one.
         public var exceedsEveryTier: Bool
@@ -178,10 +180,12 @@ struct EventDayAcrossRuns {
             }.count
             return breaking <= allowedBreakingRuns
         }
-        return .init(
+        var day = DesignResult.EventDay(
             event: event.name, day: event.day, requests: RunSpread(totals), cost: costs.isEmpty ? nil : Statistics.mean(costs),
             peakRequestsPerMinute: RunSpread(peaks), peakTokensPerMinute: Statistics.mean(zip(peaks, tokens).map { $0 * $1 }),
             requiredTier: required?.name, exceedsEveryTier: required == nil && !tiers.isEmpty,
             backendPeakRequestsPerMinute: backendPeaks.isEmpty ? nil : RunSpread(backendPeaks))
+        day.peakRequestsPerHour = hourPeaks.isEmpty ? nil : RunSpread(hourPeaks)
+        return day
     }
 }
