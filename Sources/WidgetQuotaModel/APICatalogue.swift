@@ -73,7 +73,8 @@ package enum APICatalogue {
                 QuotaTier(
                     name: "free", rpm: 600, tpm: nil, rph: 5_000, rpd: 10_000, readOn: read,
                     note: "non-commercial use only; 600 calls a minute, 5,000 an hour, 10,000 a day and 300,000 a month, "
-                        + "counted per client IP (a backend's calls count together; devices that call it directly count apart)",
+                        + "counted per client IP: right for a backend's calls, which count together; devices that call it directly "
+                        + "count apart, and this tool counts all of a design's calls together",
                     monthlyFee: 0, includedPerMonth: 300_000),
                 QuotaTier(
                     name: "standard", rpm: nil, tpm: nil, rpd: nil, readOn: read,

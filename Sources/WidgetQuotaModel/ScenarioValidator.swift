@@ -202,6 +202,16 @@ package enum ScenarioValidator {
                         + "leave the plan out, or give its overage price")
             }
             if let fee = tier.monthlyFee { v.number(fee, field + ".monthlyFee", 0...1e9) }
+            // Beside plans, a tier without a price of its own bills nothing a month can be priced
+            // by (no pay-as-you-go price either): it could never be chosen, though its limits hold.
+            if let pricing = s.api.pricing, pricing.per != .token, pricing.pricePerUnit == nil, pricing.volumeTiers == nil,
+                !APIPricing.isPriced(tier), q.tiers.contains(where: APIPricing.isPriced)
+            {
+                v.check(
+                    false, field,
+                    "the tier \(quoted(tier.name)) has no price while other tiers are plans and api.pricing has no pricePerUnit; "
+                        + "give it its monthlyFee (0 for a free plan)")
+            }
             if let overage = tier.overagePerUnit { v.number(overage, field + ".overagePerUnit", 0...1_000) }
         }
         if let p = s.api.pricing {

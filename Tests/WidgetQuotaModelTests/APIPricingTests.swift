@@ -163,6 +163,10 @@ struct APIPricingTests {
                 "quotas.tiers[0].includedPerMonth"
             ),
             (#"{"quotas": {"tiers": [{"name": "x", "readOn": "d", "rph": 0}]}}"#, "quotas.tiers[0].rph"),
+            (
+                #"{"api": {"pricing": {"per": "request"}}, "quotas": {"tiers": [{"name": "hobby", "readOn": "d", "rph": 500}, {"name": "basic", "readOn": "d", "monthlyFee": 10}]}}"#,
+                "quotas.tiers[0]"
+            ),
         ])
     func refused(json: String, field: String) {
         #expect {

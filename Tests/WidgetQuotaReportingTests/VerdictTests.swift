@@ -105,6 +105,19 @@ import WidgetQuotaTestSupport
         #expect(try Self.verdict(r).decidingLimit != "requestsPerMonth")
     }
 
+    @Test("A credit limit broken by one long watchlist's request says so")
+    func oversizedRequestSaysSo() throws {
+        var r = Self.result(tier: "big", perMinute: 20, perDay: 900, small: (rpm: 0.95, rpd: 0), big: 0)
+        r.scenario.api.pricing = APIPricing(per: .credit, creditsPerKey: 1, pricePerUnit: 0.001)
+        r.scenario.content.keys = 500
+        r.scenario.content.keysPerUserMix = [.init(keys: 1, share: 0.99), .init(keys: 150, share: 0.01)]
+        let v = try Self.verdict(r)
+        #expect(v.decidingLimit == "requestsPerMinute" && !v.limitHolds)
+        #expect(v.reason.contains("one request for the longest watchlist (150 keys) costs 150 credits"), "\(v.reason)")
+        r.scenario.content.keysPerUserMix = [.init(keys: 1, share: 0.99), .init(keys: 50, share: 0.01)]
+        #expect(try !Self.verdict(r).reason.contains("longest watchlist"))
+    }
+
     @Test("A daily limit decides: the tier below's requests a day, broken on the busiest quota day")
     func dailyLimitDecides() throws {
         let r = Self.result(tier: "big", perMinute: 80, perDay: 1_500, small: (rpm: 0, rpd: 0.95), big: 0)

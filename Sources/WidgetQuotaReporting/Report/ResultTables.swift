@@ -107,9 +107,12 @@ struct ResultTables {
             ? "\(counted) / day (any 24 h)"
             : "\(counted) / day (from midnight UTC\(quotas.resetUTCOffsetHours < 0 ? "−" : "+")\(NumberText.plain(abs(quotas.resetUTCOffsetHours))))"
         let hourly = quotas.tiers.contains { $0.rph != nil }
+        // A plan that bills no overage carries at most what it includes a month.
+        let pricing = result.scenario.api.pricing
+        let monthly = pricing.map { p in quotas.tiers.contains { p.monthlyCap(of: $0) != nil } } ?? false
         var t = MarkdownTable(
             ["Tier", "\(counted) / min"] + (countsTokens ? ["Tokens / min"] : []) + (hourly ? ["\(counted) / hour (clock hour)"] : [])
-                + [day, "Earned by", "Read on", "Note"])
+                + [day] + (monthly ? ["\(counted) / month (included, no overage)"] : []) + ["Earned by", "Read on", "Note"])
         for tier in quotas.tiers {
             let earned = tier.qualification.map { q in
                 ReportFormat.money(q.minimumSpend) + " paid" + (q.daysSinceFirstPayment > 0 ? ", \(q.daysSinceFirstPayment) days" : "")
@@ -118,7 +121,9 @@ struct ResultTables {
             if countsTokens { row.append(tier.tpm.map { ReportFormat.whole($0) } ?? "unpublished") }
             if hourly { row.append(tier.rph.map { ReportFormat.whole($0) } ?? "unpublished") }
             let daily: String = tier.rpd.map { ReportFormat.whole($0) } ?? "unpublished (treated as unlimited)"
-            row += [daily, earned ?? "–", tier.readOn, tier.note]
+            row.append(daily)
+            if monthly { row.append(pricing?.monthlyCap(of: tier).map { ReportFormat.whole($0) } ?? "–") }
+            row += [earned ?? "–", tier.readOn, tier.note]
             t.append(row)
         }
         return t

@@ -63,16 +63,9 @@ package struct LoadProjection: Sendable {
         // A fetch's requests come together: the burst's size, weighted by its requests where
         // each user's fetch sends a request per key it follows.
         let content = model.scenario.content
-        let device = model.design.backend == nil && content.keysPerUserMix != nil
-        let perKey = device && model.design.requestPerKey
-        // A request that carries its user's keys costs them in credits: the limits count requests
-        // at the mean credits, so the spread of credits a minute is E[k²] ÷ E[k]² that of requests.
-        let creditsByKeys =
-            device && !model.design.requestPerKey && model.scenario.api.pricing?.per == .credit
-            && model.scenario.api.pricing?.creditsPerKey != nil
-        let keysFactor =
-            perKey
-            ? content.requestWeightedKeys : (creditsByKeys ? content.requestWeightedKeys / content.meanKeysPerUser : 1)
+        // Each user's fetch sends a request per key it follows: the burst, weighted by its requests.
+        let perKey = model.design.backend == nil && content.keysPerUserMix != nil && model.design.requestPerKey
+        let keysFactor = perKey ? content.requestWeightedKeys : 1
         let b = Double(max(model.design.requestsPerFetch, 1)) * keysFactor
         batch = b
         let disturbed = LoadProjection.disturbedMinutes(model: model)

@@ -386,7 +386,22 @@ package struct VerdictBuilder {
         if let calmValue = v.decidingValueWithoutOutage, calmValue <= Self.noticeableOutageShare * value {
             text += " (\(ReportFormat.whole(calmValue)) without the outage)"
         }
+        if let oversized = oversizedRequestText(r, limit: limit, limitValue: limitValue) { text += "; " + oversized }
         return text + "."
+    }
+
+    /// Why a per-minute credit limit breaks below the busiest minute's mean credits: one request
+    /// of the longest watchlist costs more than the minute allows (nil when none does).
+    func oversizedRequestText(_ r: DesignResult, limit: Limit, limitValue: Double) -> String? {
+        let s = result.scenario
+        guard limit == .requestsPerMinute, s.content.keysPerUserMix != nil, let perKey = s.api.pricing?.creditsPerKey,
+            s.api.pricing?.per == .credit,
+            let design = s.availableDesigns.first(where: { $0.name == r.design }), design.backend == nil, !design.requestPerKey
+        else { return nil }
+        let most = Double(s.content.maxKeysPerUser) * perKey
+        guard most > limitValue else { return nil }
+        return "one request for the longest watchlist (\(s.content.maxKeysPerUser) keys) costs \(ReportFormat.whole(most)) credits, "
+            + "more than the minute allows, whatever the others send"
     }
 
     /// A cheaper tier is within reach when its limit needs at most this share fewer requests.
