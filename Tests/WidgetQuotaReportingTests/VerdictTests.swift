@@ -70,6 +70,10 @@ import WidgetQuotaTestSupport
         #expect(v.decidingValue == 450 && v.limitValue == 300 && v.exceedProbability == 0.9)
         #expect(v.cause == "busiestHour")
         #expect(v.reason.contains("small's 300 requests an hour") && v.reason.contains("the busiest clock hour"), "\(v.reason)")
+        // When: the typical day's busiest hour, as a per-minute limit names its busiest minute.
+        let hours = try #require(r.typicalDay.first { $0.design == "direct" }?.requestsPerUserPerMinuteByHour)
+        let top = try #require(hours.indices.max { hours[$0] != hours[$1] ? hours[$0] < hours[$1] : $0 > $1 })
+        #expect(v.reason.contains("a typical day's is \(ReportFormat.clock(minutes: Double(top * 60)))–"), "\(v.reason)")
         // Within reach: a third fewer requests in the busiest hour would fit, more than the 25% the advice offers.
         r.results[0].load.peakRequestsPerHour = Self.spread(350)
         let near = try Self.verdict(r)

@@ -238,6 +238,14 @@ package struct VerdictBuilder {
         return v
     }
 
+    /// The UTC hour (0–23) of a typical day with the most requests per user.
+    func typicalPeakHour(_ design: String) -> Int? {
+        guard let hours = result.typicalDay.first(where: { $0.design == design })?.requestsPerUserPerMinuteByHour, !hours.isEmpty else {
+            return nil
+        }
+        return hours.indices.max { hours[$0] != hours[$1] ? hours[$0] < hours[$1] : $0 > $1 }
+    }
+
     /// The UTC minute of a typical day with the most requests per user.
     func typicalPeakMinute(_ design: String) -> Int? {
         guard let minutes = result.typicalDay.first(where: { $0.design == design })?.requestsPerUserByMinute, !minutes.isEmpty else {
@@ -289,7 +297,9 @@ package struct VerdictBuilder {
             let outageDay = outageQuotaDays.contains(day) && outageDecides(v) ? ", the outage's" : ""
             return "the busiest quota day (most often day \(day)\(outageDay))"
         case .requestsPerHour:
-            return "the busiest clock hour"
+            guard when, let hour = typicalPeakHour(v.design) else { return "the busiest clock hour" }
+            return "the busiest clock hour (a typical day's is \(ReportFormat.clock(minutes: Double(hour * 60)))–"
+                + "\(ReportFormat.clock(minutes: Double((hour + 1) % 24 * 60))) UTC)"
         case .requestsPerMonth:
             return "the month's total"
         case .requestsPerMinute, .tokensPerMinute:
