@@ -52,15 +52,24 @@ struct ResultTables {
         return t
     }
 
+    /// True when the tiers' request limits count credits (an API billed per credit).
+    var limitsCountCredits: Bool { result.scenario.api.pricing?.per == .credit }
+
+    /// True when a tier limits the clock hour.
+    var tiersLimitHours: Bool { result.scenario.quotas.tiers.contains { $0.rph != nil } }
+
+    /// The most a plan carries a month where it bills no overage (nil: no such cap).
+    func monthlyCap(of tier: QuotaTier) -> Double? { result.scenario.api.pricing?.monthlyCap(of: tier) }
+
+    /// True when a plan's included volume caps the month.
+    var tiersCapMonths: Bool { result.scenario.quotas.tiers.contains { monthlyCap(of: $0) != nil } }
+
     /// The limits a tier is held against, in words: the hour where a tier limits it, and the
     /// month's volume where a plan that bills no overage caps it.
     var limitsText: String {
-        let tiers = result.scenario.quotas.tiers
-        let capped = result.scenario.api.pricing.map { p in tiers.contains { p.monthlyCap(of: $0) != nil } } ?? false
-        let noun = result.scenario.api.pricing?.per == .credit ? "credits" : "requests"
-        return "\(noun) per minute, " + (countsTokens ? "tokens per minute, " : "")
-            + (tiers.contains { $0.rph != nil } ? "\(noun) per hour, " : "")
-            + "\(noun) per quota day" + (capped ? ", the \(noun) a plan without overage includes in the month" : "")
+        let noun = limitsCountCredits ? "credits" : "requests"
+        return "\(noun) per minute, " + (countsTokens ? "tokens per minute, " : "") + (tiersLimitHours ? "\(noun) per hour, " : "")
+            + "\(noun) per quota day" + (tiersCapMonths ? ", the \(noun) a plan without overage includes in the month" : "")
     }
 
     /// True when tokens matter to the quotas: the API bills them or a tier limits them.
@@ -74,9 +83,9 @@ struct ResultTables {
         let tiers = scenario.quotas.tiers.map(\.name)
         // The busiest hour shows where a tier limits the hour; tokens where they count. An API
         // billed in credits counts its limits in credits, and so do the peaks here, as the verdict.
-        let hourly = scenario.quotas.tiers.contains { $0.rph != nil }
+        let hourly = tiersLimitHours
         let tokens = countsTokens
-        let credits = scenario.api.pricing?.per == .credit
+        let credits = limitsCountCredits
         let unit = credits ? "credits" : "req"
         let designs = Dictionary(scenario.availableDesigns.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var t = MarkdownTable(
@@ -101,15 +110,14 @@ struct ResultTables {
     func tiers() -> MarkdownTable {
         let quotas = result.scenario.quotas
         // A credit-priced API's limits count credits.
-        let counted = result.scenario.api.pricing?.per == .credit ? "Credits" : "Requests"
+        let counted = limitsCountCredits ? "Credits" : "Requests"
         let day =
             quotas.dayWindow == .rolling24h
             ? "\(counted) / day (any 24 h)"
             : "\(counted) / day (from midnight UTC\(quotas.resetUTCOffsetHours < 0 ? "−" : "+")\(NumberText.plain(abs(quotas.resetUTCOffsetHours))))"
-        let hourly = quotas.tiers.contains { $0.rph != nil }
+        let hourly = tiersLimitHours
         // A plan that bills no overage carries at most what it includes a month.
-        let pricing = result.scenario.api.pricing
-        let monthly = pricing.map { p in quotas.tiers.contains { p.monthlyCap(of: $0) != nil } } ?? false
+        let monthly = tiersCapMonths
         var t = MarkdownTable(
             ["Tier", "\(counted) / min"] + (countsTokens ? ["Tokens / min"] : []) + (hourly ? ["\(counted) / hour (clock hour)"] : [])
                 + [day] + (monthly ? ["\(counted) / month (included, no overage)"] : []) + ["Earned by", "Read on", "Note"])
@@ -122,7 +130,7 @@ struct ResultTables {
             if hourly { row.append(tier.rph.map { ReportFormat.whole($0) } ?? "unpublished") }
             let daily: String = tier.rpd.map { ReportFormat.whole($0) } ?? "unpublished (treated as unlimited)"
             row.append(daily)
-            if monthly { row.append(pricing?.monthlyCap(of: tier).map { ReportFormat.whole($0) } ?? "–") }
+            if monthly { row.append(monthlyCap(of: tier).map { ReportFormat.whole($0) } ?? "–") }
             row += [earned ?? "–", tier.readOn, tier.note]
             t.append(row)
         }
