@@ -198,6 +198,9 @@ package struct AppSourceTree: Sendable {
                 }
             }
         }
+        // A computed property's read runs its getter: recorded as a call wherever the tree reads one.
+        let getters = Set(indexes.flatMap { $0.1.functions.filter(\.isGetter).map(\.name) })
+        for k in indexes.indices { indexes[k].1.addPropertyReads(of: getters) }
         // XcodeGen specs (`project.yml`) of folders without an Xcode project: the project they generate.
         let projectFolders = Set(projects.map { Self.folder(of: Self.folder(of: $0.path)) })
         var specs = [(path: String, reading: XcodeGenSpec.Reading)]()

@@ -53,6 +53,55 @@ package struct SwiftFileIndex: Sendable {
     }
 }
 
+extension SwiftFileIndex {
+    /// Adds a call (`isPropertyRead`) for every read of a computed property named in `getters`
+    /// (the tree's getters, `SwiftFunction.isGetter`): `match.gameLobby`, or a bare `gameLobby`
+    /// in a method. Not a read: a declaration (`var gameLobby`), an assignment (`x.gameLobby =`),
+    /// an argument label, a key path (`\.gameLobby`), an implicit member (`.gameLobby`, an enum
+    /// case), a member of a call's result, or a name already read as a call.
+    package mutating func addPropertyReads(of getters: Set<String>) {
+        guard !getters.isEmpty else { return }
+        let t = tokens
+        let named = Set(calls.map(\.token))
+        var added = false
+        for k in t.indices where t[k].kind == .identifier && getters.contains(t[k].text) && !named.contains(k) {
+            if k + 1 < t.count, t[k + 1].is("(") || t[k + 1].is(":") || t[k + 1].is("=") || t[k + 1].is("{") { continue }
+            if k > 0,
+                t[k - 1].isKeyword("var") || t[k - 1].isKeyword("let") || t[k - 1].isKeyword("func") || t[k - 1].isKeyword("case")
+                    || t[k - 1].is("\\")
+            {
+                continue
+            }
+            // The dotted path before the name: `a.b.name`. After anything else (an implicit member
+            // `.name`, a key path `\.name`, a call's result `f().name`) the receiver's type is
+            // not stated: no read is recorded.
+            var parts = [t[k].text]
+            var j = k - 1
+            var stated = true
+            while j >= 0 && t[j].is(".") {
+                var n = j - 1
+                while n >= 0 && (t[n].is("?") || t[n].is("!")) { n -= 1 }
+                guard n >= 0, t[n].kind == .identifier || t[n].isKeyword("self") || t[n].isKeyword("Self") || t[n].isKeyword("super")
+                else {
+                    stated = false
+                    break
+                }
+                parts.append(t[n].text)
+                j = n - 1
+            }
+            guard stated else { continue }
+            let callee = parts.reversed().joined(separator: ".")
+            var call = SwiftCall(
+                callee: callee, arguments: [], token: k, location: t[k].location, block: innermostBlock(containing: k),
+                trailingClosure: nil, receiverCall: nil)
+            call.isPropertyRead = true
+            calls.append(call)
+            added = true
+        }
+        if added { callsByToken = calls.indices.sorted { (calls[$0].token, $0) < (calls[$1].token, $1) } }
+    }
+}
+
 // MARK: - Queries
 
 extension SwiftFileIndex {

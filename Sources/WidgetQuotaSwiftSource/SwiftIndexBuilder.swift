@@ -27,6 +27,9 @@ struct SwiftIndexBuilder {
     var lastClosedKind: SwiftBlockKind?
     /// The line of the `var` whose accessor block may follow.
     var pendingVarLine = 0
+    /// The name token of that `var`, when it is declared in a type's body or at the top level:
+    /// its accessor block is a getter (`SwiftFunction.isGetter`).
+    var pendingVarName: Int?
     /// The call whose argument list a `)` closed, by the `)`'s token index.
     var callByClose: [Int: Int] = [:]
 
@@ -124,6 +127,8 @@ struct SwiftIndexBuilder {
             case "var":
                 pending = (.accessor, depth, nil, nil)
                 pendingVarLine = tok.location.line
+                let inTypeBody = currentBlock.map { blocks[$0].kind == .typeBody && !isProtocolBody($0) } ?? true
+                pendingVarName = inTypeBody && k + 1 < t.count && t[k + 1].kind == .identifier ? k + 1 : nil
             case "let":
                 let previous = k > 0 ? t[k - 1] : nil
                 let binding = previous.map { ["if", "guard", "while", "case"].contains($0.text) || $0.is(",") || $0.is("(") } ?? false
@@ -187,6 +192,14 @@ struct SwiftIndexBuilder {
             block.function = p.function
             block.type = p.type
             pending = nil
+            if p.kind == .accessor, let name = pendingVarName, k + 1 < t.count, !["willSet", "didSet"].contains(t[k + 1].text) {
+                functions.append(
+                    SwiftFunction(
+                        name: t[name].text, labels: [], typeName: enclosingTypeName, location: t[name].location, body: blocks.count,
+                        returnType: name + 2 < t.count && t[name + 1].is(":") ? typeName(at: name + 2) : nil, isGetter: true))
+                block.function = functions.count - 1
+            }
+            pendingVarName = nil
         } else if let inner = currentBlock, blocks[inner].kind == .accessor, k > 0,
             ["get", "set", "willSet", "didSet", "_modify", "_read"].contains(t[k - 1].text)
         {
@@ -378,6 +391,11 @@ struct SwiftIndexBuilder {
         var found = false
         while n < t.count {
             let s = t[n]
+            if s.is("->") {
+                functions[functions.count - 1].returnType = typeName(at: n + 1)
+            } else if s.is("-"), n + 1 < t.count, t[n + 1].is(">") {
+                functions[functions.count - 1].returnType = typeName(at: n + 2)
+            }
             if s.is("{") {
                 found = true
                 break
@@ -394,6 +412,25 @@ struct SwiftIndexBuilder {
             k = j
         }
     }
+
+    /// The last name of the type written at `k` (`Store` for `any Store`, `Module.Store`,
+    /// `Store?`); nil for a tuple, collection, function type or lowercase name.
+    func typeName(at k: Int) -> String? {
+        var j = k
+        if j < t.count, t[j].text == "any" || t[j].text == "some" { j += 1 }
+        guard j < t.count, t[j].kind == .identifier || t[j].isKeyword("Self"), let first = t[j].text.unicodeScalars.first,
+            CharacterSet.uppercaseLetters.contains(first)
+        else { return nil }
+        var name = t[j].text
+        while j + 2 < t.count, t[j + 1].is("."), t[j + 2].kind == .identifier {
+            name = t[j + 2].text
+            j += 2
+        }
+        return name
+    }
+
+    /// True when block `b` is a protocol's body (its `var`s are requirements).
+    func isProtocolBody(_ b: Int) -> Bool { blocks[b].type.map { types[$0].keyword == "protocol" } ?? false }
 
     mutating func declareConstant(_ k: Int) {
         guard k + 1 < t.count, t[k + 1].kind == .identifier else { return }

@@ -57,9 +57,10 @@ package struct SwiftTypeDecl: Sendable, Equatable {
     package var body: Int?
 }
 
-/// A `func` or `init` declaration.
+/// A `func` or `init` declaration, or a computed property's getter (`var gameLobby: Lobby { … }`,
+/// read as a function of no arguments that runs when the property is read).
 package struct SwiftFunction: Sendable, Equatable {
-    /// `getTimeline`, or `init`.
+    /// `getTimeline`, `init`, or the property's name.
     package var name: String
     /// Argument labels, `_` for none.
     package var labels: [String]
@@ -68,9 +69,14 @@ package struct SwiftFunction: Sendable, Equatable {
     package var location: SourceLocation
     /// The body's block (nil for a protocol requirement).
     package var body: Int?
+    /// The last name of the result type written after `->` (`Store` for `-> any Store`,
+    /// `Store?`), or a getter's type; nil when none is written or it is not a named type.
+    package var returnType: String? = nil
+    /// True for a computed property's getter (its accessor block, `get` and `set` included).
+    package var isGetter = false
 
-    /// `getTimeline(in:completion:)`.
-    package var selector: String { name + "(" + labels.map { $0 + ":" }.joined() + ")" }
+    /// `getTimeline(in:completion:)`; a getter's name alone.
+    package var selector: String { isGetter ? name : name + "(" + labels.map { $0 + ":" }.joined() + ")" }
 }
 
 /// One argument of a call.
@@ -97,6 +103,9 @@ package struct SwiftCall: Sendable, Equatable {
     package var trailingClosure: Int?
     /// The call whose result this call is made on (`dataTask(with:)` for `.resume`).
     package var receiverCall: Int?
+    /// True for a read of a computed property the tree declares (`match.gameLobby`), which runs
+    /// its getter: no parentheses, no arguments (`SwiftFileIndex.addPropertyReads`).
+    package var isPropertyRead = false
 
     /// The callee's last name: `data` for `URLSession.shared.data`.
     package var name: Substring {

@@ -106,13 +106,20 @@ package struct CallGraph: Sendable {
         let reach = Reachability(tree)
         let declared = files.map { DeclaredTypes($0.index) }
         var functionsByName = [String: [FunctionRef]]()
+        var gettersByName = [String: [FunctionRef]]()
         var declaredTypes = Set<String>()
         var inherited = [String: Set<String>]()
         var properties = [String: [String: Set<String>]]()
         var globals = [String: Set<String>]()
+        var singletons = [String: Set<String>]()
         for (f, file) in files.enumerated() {
+            for (type, name) in Self.singletons(file.index) { singletons[type, default: []].insert(name) }
             for (k, function) in file.index.functions.enumerated() where function.body != nil {
-                functionsByName[function.name, default: []].append(FunctionRef(file: f, function: k))
+                if function.isGetter {
+                    gettersByName[function.name, default: []].append(FunctionRef(file: f, function: k))
+                } else {
+                    functionsByName[function.name, default: []].append(FunctionRef(file: f, function: k))
+                }
             }
             for type in file.index.types {
                 let name = Self.lastName(type.name)
@@ -129,9 +136,18 @@ package struct CallGraph: Sendable {
             for parent in parents { heirs[parent, default: []].insert(type) }
         }
         let resolver = CallResolver(
-            tree: tree, reach: reach, declared: declared, functionsByName: functionsByName, declaredTypes: declaredTypes,
+            tree: tree, reach: reach, declared: declared, functionsByName: functionsByName, gettersByName: gettersByName,
+            declaredTypes: declaredTypes,
             inherited: inherited, heirs: heirs, properties: properties, globals: globals,
-            owners: files.map { $0.index.functions.map { $0.typeName.map(Self.lastName) } })
+            owners: files.map { $0.index.functions.map { $0.typeName.map(Self.lastName) } },
+            initializers: (functionsByName["init"] ?? []).reduce(into: [:]) { byType, ref in
+                if let type = files[ref.file].index.functions[ref.function].typeName {
+                    byType[Self.lastName(type), default: []].append(ref)
+                }
+            },
+            callByToken: files.map { file in
+                Dictionary(file.index.calls.enumerated().map { ($1.token, $0) }, uniquingKeysWith: { a, _ in a })
+            }, singletons: singletons)
         var targets = [[CallTarget]]()
         var direct = [[Bool]]()
         var byToken = [[Int: Int]]()
@@ -143,11 +159,13 @@ package struct CallGraph: Sendable {
             row.reserveCapacity(file.index.calls.count)
             for (c, call) in file.index.calls.enumerated() {
                 let isDirect =
-                    SourceVocabulary.isDirectRequest(call) || resolver.isSessionSelfRequest(call, in: file.index)
-                    || SourceVocabulary.isRemoteContentsRead(call, in: file.index)
+                    !call.isPropertyRead
+                    && (SourceVocabulary.isDirectRequest(call) || resolver.isSessionSelfRequest(call, in: file.index)
+                        || SourceVocabulary.isRemoteContentsRead(call, in: file.index))
                 directRow.append(isDirect)
                 var target = isDirect ? CallTarget.none : resolver.resolve(call, inFile: f)
-                target.possiblyRemote = !isDirect && SourceVocabulary.isPossiblyRemoteContentsRead(call, in: file.index)
+                target.possiblyRemote =
+                    !isDirect && !call.isPropertyRead && SourceVocabulary.isPossiblyRemoteContentsRead(call, in: file.index)
                 row.append(target)
                 tokens[call.token] = c
             }
@@ -478,6 +496,29 @@ package struct CallGraph: Sendable {
             }
             return text
         }
+    }
+
+    /// The singletons a file's types make of themselves: `static let shared = Store()` (or
+    /// `static var`, `= Self()`, `= .init()`, `= Store.init(…)`) in `Store`'s body, as (type, name).
+    static func singletons(_ index: SwiftFileIndex) -> [(type: String, name: String)] {
+        let t = index.tokens
+        var found = [(type: String, name: String)]()
+        for k in t.indices.dropLast(4) where t[k].isKeyword("static") {
+            guard t[k + 1].isKeyword("let") || t[k + 1].isKeyword("var"), FrameworkNames.singletons.contains(t[k + 2].text),
+                let b = index.innermostBlock(containing: k), index.blocks[b].kind == .typeBody, let ty = index.blocks[b].type
+            else { continue }
+            let type = lastName(index.types[ty].name)
+            // `= value`, after an optional type annotation.
+            var j = k + 3
+            if t[j].is(":"), j + 2 < t.count { j += 2 }
+            guard j + 2 < t.count, t[j].is("=") else { continue }
+            let first = t[j + 1]
+            let next = t[j + 2]
+            if (first.text == type || first.text == "Self") && (next.is("(") || next.is(".")) || (first.is(".") && next.text == "init") {
+                found.append((type, t[k + 2].text))
+            }
+        }
+        return found
     }
 
     static func lastName(_ name: String) -> String {

@@ -6,7 +6,9 @@ struct CallResolver {
     let tree: AppSourceTree
     let reach: Reachability
     let declared: [DeclaredTypes]
+    /// Functions (and `init`s) with bodies by name; computed properties' getters apart.
     let functionsByName: [String: [FunctionRef]]
+    let gettersByName: [String: [FunctionRef]]
     /// Last names of the types and extensions the tree declares.
     let declaredTypes: Set<String>
     /// Each declared type's inheritance and conformance list (last names), over all its declarations.
@@ -19,6 +21,13 @@ struct CallResolver {
     let globals: [String: Set<String>]
     /// Per file, per function: the last name of the type it is declared in, nil for a free function.
     let owners: [[String?]]
+    /// The `init`s with bodies of each type (last name), in tree order.
+    let initializers: [String: [FunctionRef]]
+    /// Per file: call index by the token of the call's name.
+    let callByToken: [[Int: Int]]
+    /// Types that make a singleton of themselves (`static let shared = Type()`): type → the
+    /// singletons' names.
+    let singletons: [String: Set<String>]
 
     /// What the receiver of a call is, as far as the file says.
     enum Receiver {
@@ -34,11 +43,12 @@ struct CallResolver {
         case unknown
     }
 
-    func resolve(_ call: SwiftCall, inFile f: Int) -> CallTarget {
+    func resolve(_ call: SwiftCall, inFile f: Int, depth: Int = 0) -> CallTarget {
         let name = String(call.name)
-        // A type's initialiser (`Entry(…)`, `.init(…)`, `super.init`), and an accessor's or
-        // observer's body that the index reads as a call (`set(newValue) {`).
-        if name == "init" || DeclaredTypes.isTypeName(name) { return .none }
+        // A type's initialiser (`Entry(…)`, `Store.init(…)`, `self.init(…)`); an implicit
+        // `.init(…)` names no type.
+        if name == "init" || DeclaredTypes.isTypeName(name) { return initializer(call, inFile: f) }
+        // An accessor's or observer's body that the index reads as a call (`set(newValue) {`).
         if call.callee == name, FrameworkNames.accessors.contains(name), call.trailingClosure != nil || call.arguments.count <= 1,
             isAccessorBlock(call, in: tree.swiftFiles[f].index)
         {
@@ -46,7 +56,8 @@ struct CallResolver {
         }
         let index = tree.swiftFiles[f].index
         let labels = call.labels
-        let fits = (functionsByName[name] ?? []).filter { ref in
+        // A property read runs a getter; a call, a function (`name()` is never a getter).
+        let fits = ((call.isPropertyRead ? gettersByName : functionsByName)[name] ?? []).filter { ref in
             reach.reaches(f, ref.file) && Self.labelsFit(labels, tree.swiftFiles[ref.file].index.functions[ref.function].labels)
         }
         // A function whose labels are exactly the call's is the one the compiler picks over one
@@ -65,20 +76,36 @@ struct CallResolver {
         }
         guard !fitting.isEmpty else {
             // No function of the tree can run: a library client's request, or nothing.
+            var target = CallTarget.none
             if LibraryClients.methods.contains(name),
-                case .typed(let types) = receiver(of: call, in: index, file: f, enclosing: enclosingTypeName(index, call.block))
+                case .typed(let types) = receiver(
+                    of: call, in: index, file: f, enclosing: enclosingTypeName(index, call.block), depth: depth)
             {
-                return library(types, name)
+                target = library(types, name)
             }
-            return .none
+            target.functions += singletonInitializer(call, inFile: f)
+            return target
         }
         let enclosing = enclosingTypeName(index, call.block)
-        switch receiver(of: call, in: index, file: f, enclosing: enclosing) {
+        let receiver = receiver(of: call, in: index, file: f, enclosing: enclosing, depth: depth)
+        var target = functions(fitting, receiver: receiver, enclosing: enclosing, name: name, inFile: f)
+        // A read of a property whose owner is not stated is not matched by its name alone:
+        // names such as `title` and `items` are read everywhere.
+        if call.isPropertyRead && target.byNameOnly { return .none }
+        // `Type.shared.load()`: the singleton is made on its first use, by `Type`'s `init()`.
+        target.functions += singletonInitializer(call, inFile: f)
+        return target
+    }
+
+    /// The functions among `fitting` a call on `receiver` runs.
+    func functions(_ fitting: [FunctionRef], receiver: Receiver, enclosing: String?, name: String, inFile f: Int) -> CallTarget {
+        switch receiver {
         case .implicit:
             return .none
         case .own(let bare):
             if let enclosing {
-                let own = inTypes(fitting, family(enclosing))
+                // `self` in a protocol's extension is any conformer; in a class, any subclass.
+                let own = inTypes(fitting, family(enclosing).union(descendants(enclosing)))
                 if !own.isEmpty { return CallTarget(functions: own, byNameOnly: false) }
             }
             guard bare else { return .none }
@@ -106,6 +133,68 @@ struct CallResolver {
             let methods = fitting.filter { owners[$0.file][$0.function] != nil }
             return CallTarget(functions: methods, byNameOnly: true)
         }
+    }
+
+    /// The `init`s a construction runs: `Store(…)`, `Module.Store(…)`, `Store.init(…)` run
+    /// `Store`'s (or, when it declares none, an inherited one's) whose labels fit;
+    /// `self.init(…)` and `Self(…)` the enclosing type's; `super.init(…)` its parents'. A
+    /// type the tree does not declare, an implicit `.init(…)` and a memberwise initialiser
+    /// run none of the tree's functions.
+    func initializer(_ call: SwiftCall, inFile f: Int) -> CallTarget {
+        let index = tree.swiftFiles[f].index
+        var parts = call.callee.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        if parts.last == "init" { parts.removeLast() }
+        guard let head = parts.last, !head.isEmpty else { return .none }
+        let enclosing = enclosingTypeName(index, call.block)
+        var types: Set<String>
+        switch head {
+        case "self", "Self":
+            guard let enclosing else { return .none }
+            types = [enclosing]
+        case "super":
+            guard let enclosing else { return .none }
+            types = family(enclosing).subtracting([enclosing])
+        default:
+            guard DeclaredTypes.isTypeName(head), declaredTypes.contains(head) else { return .none }
+            types = [head]
+        }
+        let labels = call.labels
+        func inits(of types: Set<String>) -> [FunctionRef] {
+            types.sorted().flatMap { initializers[$0] ?? [] }.filter { ref in
+                reach.reaches(f, ref.file) && Self.labelsFit(labels, function(ref).labels)
+            }
+        }
+        // The type's own `init`s, else those it inherits.
+        var fits = inits(of: types)
+        if fits.isEmpty, head != "super" {
+            fits = inits(of: types.reduce(into: Set<String>()) { $0.formUnion(family($1)) }.subtracting(types))
+        }
+        let exact = fits.filter { ref in
+            let declared = function(ref).labels
+            return call.trailingClosure == nil ? declared == labels : Array(declared.dropLast()) == labels
+        }
+        let chosen = ArgumentTypes.filter(call, in: index, candidates: exact.isEmpty ? fits : exact, tree: tree)
+        return CallTarget(functions: chosen, byNameOnly: false)
+    }
+
+    /// For a call on `Type.shared` (or another singleton name, `FrameworkNames.singletons`) of a
+    /// type the tree declares with a `static let shared = Type()`: `Type`'s `init()` (or,
+    /// without one, its `init`s: their parameters' defaults are not read), which the first use
+    /// in a process runs.
+    func singletonInitializer(_ call: SwiftCall, inFile f: Int) -> [FunctionRef] {
+        // Most calls are not on a singleton: the type before the first dot is checked first.
+        guard !singletons.isEmpty, let dot = call.callee.utf8.firstIndex(of: UInt8(ascii: ".")),
+            singletons[String(call.callee[..<dot])] != nil
+        else { return [] }
+        let parts = call.callee.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count >= 3, let head = parts.first.map(String.init), DeclaredTypes.isTypeName(head),
+            FrameworkNames.singletons.contains(String(parts[1])), declaredTypes.contains(head),
+            singletons[head]?.contains(String(parts[1])) == true
+        else { return [] }
+        // `Type()`: an `init()`, else those whose parameters may all have defaults.
+        let made = (initializers[head] ?? []).filter { reach.reaches(f, $0.file) }
+        let bare = made.filter { function($0).labels.isEmpty }
+        return bare.isEmpty ? made : bare
     }
 
     /// For a `URLSession` method called on a value whose stated type is `URLSession` or a
@@ -196,7 +285,7 @@ struct CallResolver {
         return nil
     }
 
-    func receiver(of call: SwiftCall, in index: SwiftFileIndex, file f: Int, enclosing: String?) -> Receiver {
+    func receiver(of call: SwiftCall, in index: SwiftFileIndex, file f: Int, enclosing: String?, depth: Int = 0) -> Receiver {
         let parts = call.callee.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         if parts.count == 1 { return .own(bare: true) }
         if parts[0].isEmpty {
@@ -234,7 +323,7 @@ struct CallResolver {
             if path.isEmpty { return .typed(types) }
         } else {
             // `store.name`, `Current.api.name`: the type stated for the head.
-            guard case .typed(let head) = lookup(path[0], file: f, owner: enclosing) else { return .unknown }
+            guard case .typed(let head) = lookup(path[0], file: f, owner: enclosing, depth: depth) else { return .unknown }
             types = head
             path.removeFirst()
         }
@@ -253,13 +342,32 @@ struct CallResolver {
 
     /// The type stated for a property or local `name`: in the caller's file, or among the
     /// properties of `owner` anywhere in the tree.
-    func lookup(_ name: String, file f: Int, owner: String?) -> Receiver {
+    func lookup(_ name: String, file f: Int, owner: String?, depth: Int = 0) -> Receiver {
         var types = declared[f].types(of: name)
         if types.isEmpty, let owner {
             for t in family(owner) { types.formUnion(properties[t]?[name] ?? []) }
         }
         if types.isEmpty { types = globals[name] ?? [] }
+        if types.isEmpty, depth < 3 { types = resultTypes(of: name, file: f, depth: depth + 1) }
         return types.isEmpty ? .unknown : .typed(types)
+    }
+
+    /// The types of a value bound to a call's result (`let provider = builder.makeProvider()`):
+    /// the result types written on the functions the call runs (`-> MonthProvider`; `-> Self`
+    /// is the function's own type), when the call resolves (not by name alone).
+    func resultTypes(of name: String, file f: Int, depth: Int) -> Set<String> {
+        let index = tree.swiftFiles[f].index
+        var types = Set<String>()
+        for token in declared[f].results[name] ?? [] {
+            guard let c = callByToken[f][token] else { continue }
+            let target = resolve(index.calls[c], inFile: f, depth: depth)
+            guard !target.byNameOnly else { continue }
+            for ref in target.functions {
+                guard let type = function(ref).returnType else { continue }
+                types.insert(type == "Self" ? owners[ref.file][ref.function] ?? type : type)
+            }
+        }
+        return types
     }
 
     /// True when a call's labels can be a function's: the same labels in order, with

@@ -18,6 +18,10 @@ struct DeclaredTypes: Sendable {
     /// Names declared at the top level of the file (`var Current = AppEnvironment()`); the call
     /// graph looks them up from every file of the tree.
     private(set) var globals: [String: Set<String>] = [:]
+    /// Names bound to a method's or function's result (`let provider = await builder.makeProvider()`,
+    /// `let store = makeStore()`): name → the token of each such call's name. The call graph
+    /// takes the value's type from the result types of the functions the call runs.
+    private(set) var results: [String: [Int]] = [:]
 
     init(_ index: SwiftFileIndex) {
         let t = index.tokens
@@ -55,6 +59,9 @@ struct DeclaredTypes: Sendable {
                 if j + 1 < t.count, t[j].kind == .identifier, Self.isTypeName(t[j].text), constructed || singleton {
                     record(t[k + 1].text, t[j].text, typeBody: Self.typeBody(index, open.last?.block), topLevel: open.isEmpty)
                 }
+                if j < t.count, t[j].kind == .identifier || t[j].isKeyword("self"), let call = Self.resultCall(t, at: j) {
+                    results[t[k + 1].text, default: []].append(call)
+                }
                 if k >= 6, let env = Self.environmentType(t, before: k) {
                     record(t[k + 1].text, env, typeBody: Self.typeBody(index, open.last?.block))
                 }
@@ -74,6 +81,27 @@ struct DeclaredTypes: Sendable {
         byName[name, default: []].insert(type)
         if topLevel { globals[name, default: []].insert(type) }
         if let typeBody { properties[typeBody, default: [:]][name, default: []].insert(type) }
+    }
+
+    /// For a value written as a call of a lowercase name (`builder.makeProvider(…)`,
+    /// `makeStore()`, `self.factory.make(…)`) and nothing after its `)`: the token of the
+    /// call's name.
+    private static func resultCall(_ t: [SwiftToken], at start: Int) -> Int? {
+        var k = start
+        while k + 2 < t.count, t[k + 1].is("."), t[k + 2].kind == .identifier { k += 2 }
+        guard k + 1 < t.count, t[k + 1].is("("), !isTypeName(t[k].text) else { return nil }
+        // The call's `)` must end the value: `make().items` is another value.
+        var depth = 0
+        var j = k + 1
+        while j < t.count {
+            if t[j].is("(") { depth += 1 } else if t[j].is(")") { depth -= 1 }
+            if depth == 0 { break }
+            j += 1
+        }
+        if j + 1 < t.count, t[j + 1].is(".") || t[j + 1].is("[") || t[j + 1].is("?") && j + 2 < t.count && t[j + 2].is(".") {
+            return nil
+        }
+        return k
     }
 
     /// The name of the type whose body `block` is, when it is one.

@@ -108,6 +108,31 @@ extension DesignCodeReader {
                 }
             }
         }
+        // `Date().nextUpdateTime`, `Date.now.nextRefresh`: a computed property of an extension
+        // of `Date` read on now, whose getter offsets `self`.
+        if depth < 3, let k = tokens.last, index.tokens[k].kind == .identifier, tokens.count >= 3, index.tokens[k - 1].is("."),
+            ["Date", "now", ")"].contains(index.tokens[k - 2].text) || index.tokens[k - 2].is(")")
+        {
+            for other in tree.swiftFiles {
+                for getter in other.index.functions where getter.isGetter && getter.name == index.tokens[k].text {
+                    guard getter.typeName == "Date", let body = getter.body else { continue }
+                    let b = other.index.blocks[body]
+                    if let seconds = selfOffsetSeconds(other, b.open..<b.close) { return seconds }
+                }
+            }
+        }
+        return nil
+    }
+
+    /// In a getter of an extension of `Date`: the first `self.addingTimeInterval(X)` (or a
+    /// bare `addingTimeInterval(X)`), the offset from the date the property is read on.
+    func selfOffsetSeconds(_ file: AppSwiftFile, _ range: Range<Int>) -> Double? {
+        for call in file.index.calls where range.contains(call.token) && call.name == "addingTimeInterval" {
+            guard call.callee == "addingTimeInterval" || call.callee == "self.addingTimeInterval", let a = call.arguments.first else {
+                continue
+            }
+            return value(file, a.tokens)
+        }
         return nil
     }
 

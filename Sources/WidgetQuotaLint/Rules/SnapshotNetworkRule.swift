@@ -112,6 +112,83 @@ package struct SnapshotNetworkRule: LintRule {
                     """
                 ]),
             LintRuleExample(
+                "a snapshot builds its entry through an initialiser that reads a computed property of a singleton whose init downloads",
+                files: [
+                    "Widget/Provider.swift": """
+                    import WidgetKit
+                    struct Provider: TimelineProvider {
+                        func placeholder(in context: Context) -> Entry { Entry(lobby: "…") }
+                        func getSnapshot(in context: Context, completion: @escaping (Entry) -> Void) {
+                            let match = Match(lobbyType: 7)
+                            completion(↓Entry(match))
+                        }
+                    }
+                    struct Entry: TimelineEntry {
+                        let date = Date()
+                        let lobby: String
+                        init(lobby: String) { self.lobby = lobby }
+                        init(_ match: Match) { self.init(lobby: match.lobbyName) }
+                    }
+                    """,
+                    "Shared/Match.swift": """
+                    import Foundation
+                    struct Match {
+                        let lobbyType: Int
+                        var lobbyName: String { Database.shared.lobby(id: lobbyType) }
+                    }
+                    final class Database {
+                        static var shared = Database()
+                        private var lobbies = [Int: String]()
+                        init(preview: Bool = false) {
+                            guard !preview else { return }
+                            Task { await self.load() }
+                        }
+                        func lobby(id: Int) -> String { lobbies[id] ?? "Unknown" }
+                        func load() async {
+                            _ = try? await URLSession.shared.data(from: URL(string: "https://example.com/lobbies.json")!)
+                        }
+                    }
+                    """,
+                ]),
+            LintRuleExample(
+                "a snapshot's value comes from a factory whose result type is a local store; a property of an unstated owner is not matched by name",
+                files: [
+                    "Widget/Provider.swift": """
+                    import WidgetKit
+                    struct Provider: TimelineProvider {
+                        let factory = Factory()
+                        func placeholder(in context: Context) -> Entry { Entry(text: "…") }
+                        func getSnapshot(in context: Context, completion: @escaping (Entry) -> Void) {
+                            let store = factory.makeStore()
+                            completion(Entry(text: store.latest() + settings().headline))
+                        }
+                        func settings() -> Settings { Settings() }
+                    }
+                    struct Factory {
+                        func makeStore() -> LocalStore { LocalStore() }
+                    }
+                    struct LocalStore {
+                        func latest() -> String { UserDefaults(suiteName: "group.x")?.string(forKey: "t") ?? "" }
+                    }
+                    struct Settings { let title = "x" }
+                    """,
+                    "App/Remote.swift": """
+                    import Foundation
+                    struct RemoteStore {
+                        func latest() -> String {
+                            URLSession.shared.dataTask(with: URL(string: "https://x")!).resume()
+                            return ""
+                        }
+                    }
+                    struct Feed {
+                        var headline: String {
+                            URLSession.shared.dataTask(with: URL(string: "https://y")!).resume()
+                            return ""
+                        }
+                    }
+                    """,
+                ]),
+            LintRuleExample(
                 "a snapshot function of an unrelated app type is not a widget's",
                 files: [
                     "App/Camera.swift": """

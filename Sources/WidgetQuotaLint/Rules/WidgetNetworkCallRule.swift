@@ -82,6 +82,45 @@ package struct WidgetNetworkCallRule: LintRule {
                     """
                 ]),
             LintRuleExample(
+                "a value made by a factory method is of the factory's stated result type; `self` in a protocol extension is any conformer",
+                files: [
+                    "Widget/Provider.swift": """
+                    import WidgetKit
+                    struct Provider: TimelineProvider {
+                        func getTimeline(in context: Context, completion: @escaping (Timeline<Entry>) -> Void) {
+                            Task {
+                                let builder = Builder()
+                                let usecase = await builder.makeUsecase()
+                                let cache = builder.makeCache()
+                                let text = try await usecase.↓headline() + cache.headline()
+                                completion(Timeline(entries: [Entry(text: text)], policy: .atEnd))
+                            }
+                        }
+                        func placeholder(in context: Context) -> Entry { Entry(text: "…") }
+                    }
+                    """,
+                    "Shared/Headlines.swift": """
+                    import Foundation
+                    struct Builder {
+                        func makeUsecase() async -> any HeadlineUsecase { RemoteHeadlines() }
+                        func makeCache() -> CachedHeadlines { CachedHeadlines() }
+                    }
+                    protocol HeadlineUsecase { func headline(language: String) async throws -> String }
+                    extension HeadlineUsecase {
+                        func headline() async throws -> String { try await self.headline(language: "en") }
+                    }
+                    struct RemoteHeadlines: HeadlineUsecase {
+                        func headline(language: String) async throws -> String {
+                            let (data, _) = try await URLSession.shared.data(from: URL(string: "https://api.example.com/\\(language)")!)
+                            return String(decoding: data, as: UTF8.self)
+                        }
+                    }
+                    struct CachedHeadlines {
+                        func headline() -> String { UserDefaults(suiteName: "group.x")?.string(forKey: "h") ?? "" }
+                    }
+                    """,
+                ]),
+            LintRuleExample(
                 "a provider whose conformance carries an attribute is a provider",
                 files: [
                     "Widget/Provider.swift": """
