@@ -209,10 +209,10 @@ struct SwiftIndexBuilder {
             if k > 0, t[k - 1].is(")"), let c = callByClose[k - 1] {
                 block.call = c
                 calls[c].trailingClosure = blocks.count
-            } else if k > 0, t[k - 1].kind == .identifier, !t[k - 1].text.hasPrefix("#"),
-                !(k > 1 && (t[k - 2].is(":") || t[k - 2].is("->")))
+            } else if k > 0, t[k - 1].kind == .identifier || (t[k - 1].isKeyword("init") && k > 1 && t[k - 2].is(".")),
+                !t[k - 1].text.hasPrefix("#"), !(k > 1 && (t[k - 2].is(":") || t[k - 2].is("->")))
             {
-                // `x.y { … }`: a call with a trailing closure and no parentheses.
+                // `x.y { … }`, `super.init { … }`: a call with a trailing closure and no parentheses.
                 let c = recordCall(nameToken: k - 1, open: nil)
                 block.call = c
                 calls[c].trailingClosure = blocks.count

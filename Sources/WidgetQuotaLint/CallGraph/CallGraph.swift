@@ -175,7 +175,7 @@ package struct CallGraph: Sendable {
         }
         self.direct = direct
         callByToken = byToken
-        var requesting = Self.requestingFunctions(tree, targets: targets, direct: direct)
+        var requesting = Self.requestingFunctions(tree, targets: targets, direct: direct, declaredTypes: declaredTypes)
         // Closure properties: a call of one runs the closures given to it; rounds until no call
         // changes, as a closure may request through a function that calls another closure.
         let closures = ClosureProperties(tree)
@@ -183,7 +183,7 @@ package struct CallGraph: Sendable {
             let found = Self.closureCalls(tree, closures, resolver: resolver, targets: targets, direct: direct, requesting: requesting)
             guard !found.isEmpty else { break }
             for (f, c, witness) in found { targets[f][c].closure = witness }
-            requesting = Self.requestingFunctions(tree, targets: targets, direct: direct)
+            requesting = Self.requestingFunctions(tree, targets: targets, direct: direct, declaredTypes: declaredTypes)
         }
         self.targets = targets
         self.requesting = requesting
@@ -274,10 +274,22 @@ package struct CallGraph: Sendable {
             || (call.name == "backgroundTask" && call.callee.hasPrefix("."))
     }
 
+    /// True when `call` is an initialiser that keeps the closures it is given for later (an
+    /// error handler, a mapping): `super.init { … }`, `self.init(handler: { … })`, or a type of the
+    /// tree made with one (`Mapper { … }`). A `Task`'s, a stream's or a future's closure runs at once.
+    static func storesClosure(_ call: SwiftCall, declaredTypes: Set<String>) -> Bool {
+        if call.callee == "super.init" || call.callee == "self.init" { return true }
+        let name = String(call.name)
+        guard DeclaredTypes.isTypeName(name), declaredTypes.contains(name) else { return false }
+        return !["Task", "AsyncStream", "AsyncThrowingStream", "Future", "Deferred"].contains(name)
+    }
+
     /// The fixed point: a function requests when a call in its body (closures included) sends
     /// a request or runs a function that does (a background task's handler aside). A function reached only through calls matched by
     /// name is marked so; one reached by a resolved call as well is not.
-    static func requestingFunctions(_ tree: AppSourceTree, targets: [[CallTarget]], direct: [[Bool]]) -> [FunctionRef: RequestWitness] {
+    static func requestingFunctions(
+        _ tree: AppSourceTree, targets: [[CallTarget]], direct: [[Bool]], declaredTypes: Set<String>
+    ) -> [FunctionRef: RequestWitness] {
         var result = [FunctionRef: RequestWitness]()
         // Callers of each function: (caller, call index, by name only).
         var callers = [FunctionRef: [(caller: FunctionRef, call: Int, byName: Bool)]]()
@@ -289,7 +301,9 @@ package struct CallGraph: Sendable {
                 while let k = b {
                     // A background task's handler runs when the task launches, not in the
                     // function that registers it.
-                    if index.blocks[k].kind == .closure, let owner = index.blocks[k].call, Self.isTaskRegistration(index.calls[owner]) {
+                    if index.blocks[k].kind == .closure, let owner = index.blocks[k].call,
+                        Self.isTaskRegistration(index.calls[owner]) || Self.storesClosure(index.calls[owner], declaredTypes: declaredTypes)
+                    {
                         break
                     }
                     if let fn = index.blocks[k].function {

@@ -81,6 +81,8 @@ extension DesignCodeReader {
         let index = tree.swiftFiles[f].index
         guard let route = graph.request(call: c, inFile: f) else { return nil }
         let call = index.calls[c]
+        // The app's properties, like its objects, are set up once and outlive a fetch.
+        if countingApp && call.isPropertyRead { return nil }
         // An error path's requests (a failure report in a `catch`) are not a typical fetch's.
         if index.isInside(call, .catchBlock) { return nil }
         var one: RequestCount
@@ -90,8 +92,14 @@ extension DesignCodeReader {
         case .closure(let witness):
             one = count(closure: witness)
         case .through(let chosen, let byName, let candidates):
-            let sure = candidates.filter { graph.requesting[$0]?.byNameOnly == false }
-            one = (byName || sure.isEmpty ? [chosen] : sure).map { count(function: $0) }.max { $0.total < $1.total } ?? RequestCount()
+            var sure = candidates.filter { graph.requesting[$0]?.byNameOnly == false }
+            var picked = chosen
+            if countingApp {
+                sure = sure.filter { graph.function($0).name != "init" }
+                guard let other = candidates.first(where: { graph.function($0).name != "init" }) else { return nil }
+                if graph.function(chosen).name == "init" { picked = other }
+            }
+            one = (byName || sure.isEmpty ? [picked] : sure).map { count(function: $0) }.max { $0.total < $1.total } ?? RequestCount()
         }
         if let bound = loopBound(index, call) {
             attempts = max(attempts, bound)

@@ -119,6 +119,11 @@ struct DesignCodeReader {
     var countedClosures = [[Int]: RequestCount]()
     /// True when a fetch sends a request per item of a list whose size the code does not state.
     var fansOut = false
+    /// True while the app's fetches are counted: what an `init` or a computed property's getter
+    /// on the way sends is left out (an app's objects, singletons and lazily made services are set
+    /// up once and outlive a fetch; a widget's process is often new for each reload, so its
+    /// timelines count them).
+    var countingApp = false
 
     /// The App Intents the widget's controls run.
     let intents: WidgetIntents
@@ -255,6 +260,9 @@ struct DesignCodeReader {
         let widgetOnly = triggers.contains(.getTimeline) && !widgetRequests.isEmpty
         for entry in widgetRequests { perFetch = max(perFetch, requestsPerFetch(from: entry)) }
         let widgetFansOut = fansOut
+        countingApp = true
+        counted = [:]
+        countedClosures = [:]
         for entry in foreground + background + push {
             let n = requestsPerFetch(from: entry)
             if !widgetOnly { perFetch = max(perFetch, n) }

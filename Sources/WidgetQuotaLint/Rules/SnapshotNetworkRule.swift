@@ -189,6 +189,38 @@ package struct SnapshotNetworkRule: LintRule {
                     """,
                 ]),
             LintRuleExample(
+                "an error handler given to an initialiser is kept for later, not run by the snapshot",
+                files: [
+                    "Widget/Provider.swift": """
+                    import WidgetKit
+                    struct Provider: TimelineProvider {
+                        func placeholder(in context: Context) -> Entry { Entry(text: "…") }
+                        func getSnapshot(in context: Context, completion: @escaping (Entry) -> Void) {
+                            let model = FavoritesModel(errors: ErrorReporting())
+                            completion(Entry(text: model.first()))
+                        }
+                    }
+                    """,
+                    "Shared/Favorites.swift": """
+                    import Foundation
+                    class EventMapping {
+                        let handler: (Error) -> Void
+                        init(handler: @escaping (Error) -> Void) { self.handler = handler }
+                    }
+                    final class ErrorReporting: EventMapping {
+                        init() {
+                            super.init { error in
+                                URLSession.shared.dataTask(with: URL(string: "https://example.com/pixel")!).resume()
+                            }
+                        }
+                    }
+                    struct FavoritesModel {
+                        let errors: ErrorReporting
+                        func first() -> String { UserDefaults(suiteName: "group.x")?.string(forKey: "f") ?? "" }
+                    }
+                    """,
+                ]),
+            LintRuleExample(
                 "a snapshot function of an unrelated app type is not a widget's",
                 files: [
                     "App/Camera.swift": """
