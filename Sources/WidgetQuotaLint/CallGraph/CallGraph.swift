@@ -277,7 +277,7 @@ package struct CallGraph: Sendable {
     /// True when `call` is an initialiser that keeps the closures it is given for later (an
     /// error handler, a mapping): `super.init { … }`, `self.init(handler: { … })`, or a type of the
     /// tree made with one (`Mapper { … }`). A `Task`'s, a stream's or a future's closure runs at once.
-    static func storesClosure(_ call: SwiftCall, declaredTypes: Set<String>) -> Bool {
+    package static func storesClosure(_ call: SwiftCall, declaredTypes: Set<String>) -> Bool {
         if call.callee == "super.init" || call.callee == "self.init" { return true }
         let name = String(call.name)
         guard DeclaredTypes.isTypeName(name), declaredTypes.contains(name) else { return false }

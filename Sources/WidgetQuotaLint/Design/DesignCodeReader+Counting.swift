@@ -8,30 +8,36 @@ struct RequestCount: Equatable {
     var once = 0
     var perItem = 0
     var onMiss = 0
+    /// Sent by a singleton's `init` on its first use in a process (`Store.shared.load()`): once
+    /// a fetch however many items a list around it has (a widget's process is often new for
+    /// each reload).
+    var perProcess = 0
 
     /// The requests sent on every fetch (a list counted once).
-    var total: Int { once + perItem }
+    var total: Int { once + perItem + perProcess }
 
     static func + (a: Self, b: Self) -> Self {
-        Self(once: a.once + b.once, perItem: a.perItem + b.perItem, onMiss: a.onMiss + b.onMiss)
+        Self(once: a.once + b.once, perItem: a.perItem + b.perItem, onMiss: a.onMiss + b.onMiss, perProcess: a.perProcess + b.perProcess)
     }
 
     /// Each part at most `cap`.
-    func capped(_ cap: Int) -> Self { Self(once: min(once, cap), perItem: min(perItem, cap), onMiss: min(onMiss, cap)) }
+    func capped(_ cap: Int) -> Self {
+        Self(once: min(once, cap), perItem: min(perItem, cap), onMiss: min(onMiss, cap), perProcess: min(perProcess, cap))
+    }
 }
 
 extension DesignCodeReader {
     /// Requests one fetch from `entry` sends: those sent once, plus those sent per item times
-    /// the list's size when the entry states it (`prefix(6)`, `suffix(6)`), else once each (and
-    /// `fansOut` is set, so the field is listed as assumed).
+    /// the list's size when the entry states it (`prefix(6)`, `suffix(6)`), else times
+    /// `assumedListSize` (and `fansOut` is set, so the field is listed as assumed).
     mutating func requestsPerFetch(from entry: Entry) -> Int {
         let n = count(entry.fileNumber, block: entry.block)
         guard n.perItem > 0 else { return n.total }
         guard let items = listSize(entry) else {
             fansOut = true
-            return n.total
+            return min(n.once + n.perItem * Self.assumedListSize + n.perProcess, Self.countCap)
         }
-        return min(n.once + n.perItem * items, Self.countCap)
+        return min(n.once + n.perItem * items + n.perProcess, Self.countCap)
     }
 
     /// The largest list size the entry's code states: `prefix(n)`/`suffix(n)` of a constant,
@@ -69,11 +75,76 @@ extension DesignCodeReader {
     /// one inside a loop over a collection (`for stop in stops`, `forEach`, a task group's
     /// `addTask` in a loop) is sent per item; one in a `catch` is an error path's, not counted.
     mutating func count(_ f: Int, block: Int) -> RequestCount {
+        let index = tree.swiftFiles[f].index
+        // Of an `if … else if … else` chain, one branch runs: its largest count is taken.
+        let alternative = Self.alternatives(index, in: block)
         var total = RequestCount()
+        var byBranch = [Int: RequestCount]()
         for c in callsInside(f, block) {
-            if let one = count(call: c, inFile: f) { total = total + one }
+            guard let one = count(call: c, inFile: f) else { continue }
+            if let branch = Self.outermostAlternative(index, index.calls[c].block, alternative, within: block) {
+                byBranch[branch] = (byBranch[branch] ?? RequestCount()) + one
+            } else {
+                total = total + one
+            }
         }
+        // Per chain (keyed by its first branch), its largest branch.
+        var largest = [Int: RequestCount]()
+        for (branch, n) in byBranch.sorted(by: { $0.key < $1.key }) {
+            guard let head = alternative[branch] else { continue }
+            if n.total + n.onMiss > (largest[head].map { $0.total + $0.onMiss } ?? -1) { largest[head] = n }
+        }
+        for head in largest.keys.sorted() { total = total + largest[head]! }
         return total.capped(Self.countCap)
+    }
+
+    /// The branches of the `if … else` chains inside `block` that end in an `else` (one of them
+    /// runs), each mapped to its chain's first branch.
+    static func alternatives(_ index: SwiftFileIndex, in block: Int) -> [Int: Int] {
+        let t = index.tokens
+        var byOpen = [Int: Int]()
+        var b = block + 1
+        while b < index.blocks.count && index.blocks[b].open < index.blocks[block].close {
+            byOpen[index.blocks[b].open] = b
+            b += 1
+        }
+        var chainOf = [Int: Int]()
+        for (_, head) in byOpen.sorted(by: { $0.key < $1.key }) where index.blocks[head].kind == .ifBranch && chainOf[head] == nil {
+            var chain = [head]
+            var current = head
+            var endsInElse = false
+            while true {
+                let close = index.blocks[current].close
+                guard close + 2 < t.count, t[close + 1].isKeyword("else") else { break }
+                if t[close + 2].is("{"), let last = byOpen[close + 2] {
+                    chain.append(last)
+                    endsInElse = true
+                    break
+                }
+                // `else if …`: the next branch opens after its condition.
+                guard t[close + 2].isKeyword("if"),
+                    let next = byOpen.filter({ $0.key > close + 2 && index.blocks[$0.value].kind == .ifBranch }).min(by: { $0.key < $1.key }
+                    )?.value
+                else { break }
+                chain.append(next)
+                current = next
+            }
+            guard endsInElse else { continue }
+            for branch in chain { chainOf[branch] = head }
+        }
+        return chainOf
+    }
+
+    /// The outermost branch of `alternatives` around `block`, inside `within`.
+    static func outermostAlternative(_ index: SwiftFileIndex, _ block: Int?, _ alternatives: [Int: Int], within: Int) -> Int? {
+        guard !alternatives.isEmpty else { return nil }
+        var found: Int?
+        var b = block
+        while let k = b, k != within {
+            if alternatives[k] != nil { found = k }
+            b = index.blocks[k].parent
+        }
+        return found
     }
 
     /// What call `c` of file `f` sends, as `count(_:block:)` counts it; nil for a call that sends nothing.
@@ -100,13 +171,16 @@ extension DesignCodeReader {
                 if graph.function(chosen).name == "init" { picked = other }
             }
             one = (byName || sure.isEmpty ? [picked] : sure).map { count(function: $0) }.max { $0.total < $1.total } ?? RequestCount()
+            // A call on a singleton whose `init` requests: that `init` runs once a process.
+            let onSingleton = graph.function(picked).name == "init" && call.name != "init" && !DeclaredTypes.isTypeName(String(call.name))
+            if onSingleton { one = RequestCount(onMiss: one.onMiss, perProcess: one.total) }
         }
         if let bound = loopBound(index, call) {
             attempts = max(attempts, bound)
         } else if index.isInLoop(call)
             || ["forEach", "map", "compactMap", "flatMap"].contains(where: { index.isInsideClosure(of: call, passedTo: $0) })
         {
-            one = RequestCount(perItem: one.total, onMiss: one.onMiss)
+            one = RequestCount(perItem: one.once + one.perItem, onMiss: one.onMiss, perProcess: one.perProcess)
         }
         if Self.isBehindCacheHit(index, call) { one = RequestCount(onMiss: one.total + one.onMiss) }
         return one
@@ -193,7 +267,7 @@ extension DesignCodeReader {
         let index = tree.swiftFiles[witness.file].index
         guard let brace = BGTaskCompletionHandlers.tokenIndex(index, witness.location), index.tokens[brace].is("{"),
             let block = index.innermostBlock(containing: brace + 1), index.blocks[block].open == brace
-        else { return RequestCount(once: 1) }
+        else { return count(reference: witness) }
         let key = [witness.file, block]
         if let known = countedClosures[key] { return known }
         countedClosures[key] = RequestCount()
@@ -201,6 +275,19 @@ extension DesignCodeReader {
         let n = counted == RequestCount() ? RequestCount(once: 1) : counted
         countedClosures[key] = n
         return n
+    }
+
+    /// What a function given by reference to a closure property sends (`toggle: liveToggle(token:id:)`):
+    /// the largest count of the requesting functions of that name; one request when none is found.
+    mutating func count(reference witness: ClosureWitness) -> RequestCount {
+        let index = tree.swiftFiles[witness.file].index
+        guard let k = BGTaskCompletionHandlers.tokenIndex(index, witness.location), index.tokens[k].kind == .identifier else {
+            return RequestCount(once: 1)
+        }
+        let name = index.tokens[k].text
+        let candidates = graph.requesting.keys.filter { graph.function($0).name == name }.sorted()
+        let counts = candidates.map { count(function: $0) }.filter { $0.total > 0 }
+        return counts.max { $0.total < $1.total } ?? RequestCount(once: 1)
     }
 
     /// The number of times the innermost loop around `call` runs, when its header states it:

@@ -74,15 +74,58 @@ struct DesignCountingTests {
         #expect(!inference.assumedFields.contains("requestsPerFetch"))
     }
 
-    @Test("a request per item of a list is counted once, and the count is said to be assumed")
+    /// The list's size is not stated where the fetch starts: three items, the documented
+    /// assumption (`docs/sources.md`), and the field is listed as assumed.
+    @Test("a request per item of a list whose size is not stated counts three items, and the count is said to be assumed")
     func fanOutIsAssumed() throws {
         let inference = try Self.read([
             "Widget/Provider.swift": Self.provider.replacingOccurrences(
-                of: "BODY", with: "for _ in Favourites.all { _ = try await api.forecast() }"),
+                of: "BODY", with: "_ = try await api.place()\n            for _ in Favourites.all { _ = try await api.forecast() }"),
             "Shared/WeatherAPI.swift": Self.api + "\nenum Favourites { static let all = [\"a\", \"b\"] }",
         ])
-        #expect(inference.design.requestsPerFetch == 1)
+        #expect(inference.design.requestsPerFetch == 1 + 3)
         #expect(inference.assumedFields.contains("requestsPerFetch"), "\(inference.assumedFields)")
+    }
+
+    /// One branch of an `if … else` runs: the larger one counts, not both.
+    @Test("of an if-else, the branch that sends more counts")
+    func branchesAreAlternatives() throws {
+        let inference = try Self.read([
+            "Widget/Provider.swift": Self.provider.replacingOccurrences(
+                of: "BODY",
+                with: """
+                    if context.family == .systemSmall {
+                                _ = try await api.place()
+                            } else if context.family == .systemMedium {
+                                _ = try await api.place(); _ = try await api.forecast()
+                            } else {
+                                _ = try await api.forecast()
+                            }
+                            _ = try await api.place()
+                    """),
+            "Shared/WeatherAPI.swift": Self.api,
+        ])
+        #expect(inference.design.requestsPerFetch == 2 + 1, "\(inference.sentence)")
+    }
+
+    /// A singleton's `init` runs once a process, however many items a loop around its use has.
+    @Test("a singleton whose init requests counts once, inside a loop too")
+    func singletonInitCountsOnce() throws {
+        let inference = try Self.read([
+            "Widget/Provider.swift": Self.provider.replacingOccurrences(
+                of: "BODY", with: "for key in [\"a\", \"b\", \"c\", \"d\"] { _ = Lobbies.shared.name(key) }"),
+            "Shared/Lobbies.swift": """
+            import Foundation
+            final class Lobbies {
+                static let shared = Lobbies()
+                init() { Task { _ = try? await URLSession.shared.data(from: URL(string: "https://api.example.com/lobbies")!) } }
+                func name(_ key: String) -> String { key }
+            }
+            """,
+        ])
+        #expect(inference.design.fetchTriggers.contains(.getTimeline))
+        #expect(inference.design.requestsPerFetch == 1, "\(inference.sentence)")
+        #expect(!inference.assumedFields.contains("requestsPerFetch"))
     }
 
     /// Layers that each call the next several times multiply paths, not requests a fetch can

@@ -178,7 +178,8 @@ struct DesignInferenceTests {
         }
         """.write(toFile: tmp.path + "/Widget/Provider.swift", atomically: true, encoding: .utf8)
         let inference = try #require(DesignReader.read(try AppSourceTree.load(paths: [tmp.path]), name: "w"))
-        #expect(inference.design.requestsPerFetch == 1 + (size ?? 1), "\(inference.sentence)")
+        // Without a stated size, the documented assumption: three items.
+        #expect(inference.design.requestsPerFetch == 1 + (size ?? 3), "\(inference.sentence)")
         #expect(inference.assumedFields.contains("requestsPerFetch") == (size == nil))
     }
 

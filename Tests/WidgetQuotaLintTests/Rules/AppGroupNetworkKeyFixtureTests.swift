@@ -91,6 +91,7 @@ struct AppGroupNetworkKeyFixtureTests {
     /// call in its body (closures included) sends a request, calls a library's network client, or
     /// runs, as the graph resolves it, a requesting function; repeated until nothing changes.
     static func requestingByFixedPoint(_ tree: AppSourceTree, _ graph: CallGraph) -> Set<FunctionRef> {
+        let declaredTypes = Set(tree.swiftFiles.flatMap { $0.index.types.map { String($0.name.split(separator: ".").last ?? "") } })
         var found = Set<FunctionRef>()
         var changed = true
         while changed {
@@ -98,10 +99,15 @@ struct AppGroupNetworkKeyFixtureTests {
             for (f, file) in tree.swiftFiles.enumerated() {
                 for (k, function) in file.index.functions.enumerated() where !found.contains(FunctionRef(file: f, function: k)) {
                     let me = FunctionRef(file: f, function: k)
-                    // A background task's handler runs when the task launches, not in the function that registers it.
+                    // A background task's handler runs when the task launches, not in the function that
+                    // registers it; a closure an initialiser keeps runs later.
                     let calls = file.index.calls(inside: function).filter { call in
                         !file.index.enclosingBlocks(call.block).contains { block in
-                            block.kind == .closure && block.call.map { CallGraph.isTaskRegistration(file.index.calls[$0]) } ?? false
+                            block.kind == .closure
+                                && block.call.map {
+                                    CallGraph.isTaskRegistration(file.index.calls[$0])
+                                        || CallGraph.storesClosure(file.index.calls[$0], declaredTypes: declaredTypes)
+                                } ?? false
                         }
                     }
                     let requests = calls.contains { call in
