@@ -55,26 +55,21 @@ package struct SwiftFileIndex: Sendable {
 
 extension SwiftFileIndex {
     /// Adds a call (`isPropertyRead`) for every read of a computed property named in `getters`
-    /// (the tree's getters, `SwiftFunction.isGetter`): `match.gameLobby`, or a bare `gameLobby`
-    /// in a method. Not a read: a declaration (`var gameLobby`), an assignment (`x.gameLobby =`),
-    /// an argument label, a key path (`\.gameLobby`), an implicit member (`.gameLobby`, an enum
-    /// case), a member of a call's result, or a name already read as a call.
+    /// (the tree's getters, `SwiftFunction.isGetter`) on a stated receiver: `match.gameLobby`,
+    /// `self.gameLobby`, `Store.shared.items`. Not a read: a bare name (a local or a parameter may
+    /// shadow the property), a declaration, an assignment (`x.gameLobby =`), a key path
+    /// (`\.gameLobby`, `\Match.gameLobby`), an implicit member (`.gameLobby`, an enum case), a member
+    /// of a call's result, or a name already read as a call.
     package mutating func addPropertyReads(of getters: Set<String>) {
         guard !getters.isEmpty else { return }
         let t = tokens
         let named = Set(calls.map(\.token))
         var added = false
-        for k in t.indices where t[k].kind == .identifier && getters.contains(t[k].text) && !named.contains(k) {
-            if k + 1 < t.count, t[k + 1].is("(") || t[k + 1].is(":") || t[k + 1].is("=") || t[k + 1].is("{") { continue }
-            if k > 0,
-                t[k - 1].isKeyword("var") || t[k - 1].isKeyword("let") || t[k - 1].isKeyword("func") || t[k - 1].isKeyword("case")
-                    || t[k - 1].is("\\")
-            {
-                continue
-            }
+        for k in t.indices where k >= 2 && t[k].kind == .identifier && getters.contains(t[k].text) && !named.contains(k) {
+            guard t[k - 1].is(".") else { continue }
+            if k + 1 < t.count, t[k + 1].is("(") || (t[k + 1].is("=") && !(k + 2 < t.count && t[k + 2].is("="))) { continue }
             // The dotted path before the name: `a.b.name`. After anything else (an implicit member
-            // `.name`, a key path `\.name`, a call's result `f().name`) the receiver's type is
-            // not stated: no read is recorded.
+            // `.name`, a call's result `f().name`) the receiver's type is not stated.
             var parts = [t[k].text]
             var j = k - 1
             var stated = true
@@ -89,7 +84,8 @@ extension SwiftFileIndex {
                 parts.append(t[n].text)
                 j = n - 1
             }
-            guard stated else { continue }
+            // A key path names the property without reading it.
+            guard stated, !(j >= 0 && t[j].is("\\")) else { continue }
             let callee = parts.reversed().joined(separator: ".")
             var call = SwiftCall(
                 callee: callee, arguments: [], token: k, location: t[k].location, block: innermostBlock(containing: k),

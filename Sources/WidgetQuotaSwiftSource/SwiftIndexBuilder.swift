@@ -204,6 +204,12 @@ struct SwiftIndexBuilder {
             ["get", "set", "willSet", "didSet", "_modify", "_read"].contains(t[k - 1].text)
         {
             block.kind = .accessor
+            // A getter is its `get { … }` alone: what `set { … }` does runs on an assignment.
+            if t[k - 1].text == "get", let getter = blocks[inner].function, functions[getter].isGetter {
+                functions[getter].body = blocks.count
+                block.function = getter
+                blocks[inner].function = nil
+            }
         } else {
             block.kind = .closure
             if k > 0, t[k - 1].is(")"), let c = callByClose[k - 1] {

@@ -175,7 +175,8 @@ package struct CallGraph: Sendable {
         }
         self.direct = direct
         callByToken = byToken
-        var requesting = Self.requestingFunctions(tree, targets: targets, direct: direct, declaredTypes: declaredTypes)
+        let definedTypes = Self.definedTypes(tree)
+        var requesting = Self.requestingFunctions(tree, targets: targets, direct: direct, definedTypes: definedTypes)
         // Closure properties: a call of one runs the closures given to it; rounds until no call
         // changes, as a closure may request through a function that calls another closure.
         let closures = ClosureProperties(tree)
@@ -183,7 +184,7 @@ package struct CallGraph: Sendable {
             let found = Self.closureCalls(tree, closures, resolver: resolver, targets: targets, direct: direct, requesting: requesting)
             guard !found.isEmpty else { break }
             for (f, c, witness) in found { targets[f][c].closure = witness }
-            requesting = Self.requestingFunctions(tree, targets: targets, direct: direct, declaredTypes: declaredTypes)
+            requesting = Self.requestingFunctions(tree, targets: targets, direct: direct, definedTypes: definedTypes)
         }
         self.targets = targets
         self.requesting = requesting
@@ -217,7 +218,7 @@ package struct CallGraph: Sendable {
             let index = file.index
             for (c, call) in index.calls.enumerated() {
                 let target = targets[f][c]
-                guard !direct[f][c], !target.requestsOnItsOwn, target.functions.isEmpty else { continue }
+                guard !call.isPropertyRead, !direct[f][c], !target.requestsOnItsOwn, target.functions.isEmpty else { continue }
                 var name = String(call.name)
                 guard closures.declared[name] != nil || !closures.dependencyAliases.isEmpty else { continue }
                 let enclosing = resolver.enclosingTypeName(index, call.block)
@@ -275,20 +276,27 @@ package struct CallGraph: Sendable {
     }
 
     /// True when `call` is an initialiser that keeps the closures it is given for later (an
-    /// error handler, a mapping): `super.init { … }`, `self.init(handler: { … })`, or a type of the
-    /// tree made with one (`Mapper { … }`). A `Task`'s, a stream's or a future's closure runs at once.
-    package static func storesClosure(_ call: SwiftCall, declaredTypes: Set<String>) -> Bool {
+    /// error handler, a mapping): `super.init { … }`, `self.init(handler: { … })`, or a type the
+    /// tree defines (`definedTypes`: not one it only extends) made with one (`Mapper { … }`). A
+    /// `Task`'s, a stream's or a future's closure runs at once.
+    package static func storesClosure(_ call: SwiftCall, definedTypes: Set<String>) -> Bool {
         if call.callee == "super.init" || call.callee == "self.init" { return true }
         let name = String(call.name)
-        guard DeclaredTypes.isTypeName(name), declaredTypes.contains(name) else { return false }
+        guard DeclaredTypes.isTypeName(name), definedTypes.contains(name) else { return false }
         return !["Task", "AsyncStream", "AsyncThrowingStream", "Future", "Deferred"].contains(name)
+    }
+
+    /// Last names of the types the tree defines (`struct`, `class`, `enum`, `actor`,
+    /// `protocol`), not those it only extends.
+    package static func definedTypes(_ tree: AppSourceTree) -> Set<String> {
+        Set(tree.swiftFiles.flatMap { $0.index.types.filter { $0.keyword != "extension" }.map { lastName($0.name) } })
     }
 
     /// The fixed point: a function requests when a call in its body (closures included) sends
     /// a request or runs a function that does (a background task's handler aside). A function reached only through calls matched by
     /// name is marked so; one reached by a resolved call as well is not.
     static func requestingFunctions(
-        _ tree: AppSourceTree, targets: [[CallTarget]], direct: [[Bool]], declaredTypes: Set<String>
+        _ tree: AppSourceTree, targets: [[CallTarget]], direct: [[Bool]], definedTypes: Set<String>
     ) -> [FunctionRef: RequestWitness] {
         var result = [FunctionRef: RequestWitness]()
         // Callers of each function: (caller, call index, by name only).
@@ -302,7 +310,7 @@ package struct CallGraph: Sendable {
                     // A background task's handler runs when the task launches, not in the
                     // function that registers it.
                     if index.blocks[k].kind == .closure, let owner = index.blocks[k].call,
-                        Self.isTaskRegistration(index.calls[owner]) || Self.storesClosure(index.calls[owner], declaredTypes: declaredTypes)
+                        Self.isTaskRegistration(index.calls[owner]) || Self.storesClosure(index.calls[owner], definedTypes: definedTypes)
                     {
                         break
                     }

@@ -69,7 +69,7 @@ struct CallResolver {
         }
         // Overloads with the same labels, told apart by the arguments' stated types.
         let fitting = ArgumentTypes.filter(call, in: index, candidates: exact.isEmpty ? fits : exact, tree: tree)
-        if SourceVocabulary.sessionMethods.contains(name), let session = sessionType(of: call, in: index, file: f) {
+        if !call.isPropertyRead, SourceVocabulary.sessionMethods.contains(name), let session = sessionType(of: call, in: index, file: f) {
             var target = CallTarget.none
             target.session = session
             return target
@@ -77,7 +77,7 @@ struct CallResolver {
         guard !fitting.isEmpty else {
             // No function of the tree can run: a library client's request, or nothing.
             var target = CallTarget.none
-            if LibraryClients.methods.contains(name),
+            if !call.isPropertyRead, LibraryClients.methods.contains(name),
                 case .typed(let types) = receiver(
                     of: call, in: index, file: f, enclosing: enclosingTypeName(index, call.block), depth: depth)
             {
@@ -92,6 +92,8 @@ struct CallResolver {
         // A read of a property whose owner is not stated is not matched by its name alone:
         // names such as `title` and `items` are read everywhere.
         if call.isPropertyRead && target.byNameOnly { return .none }
+        // A read is no library client's request.
+        if call.isPropertyRead { target.library = nil }
         // `Type.shared.load()`: the singleton is made on its first use, by `Type`'s `init()`.
         target.functions += singletonInitializer(call, inFile: f)
         return target

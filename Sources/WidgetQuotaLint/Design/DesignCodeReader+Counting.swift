@@ -163,17 +163,24 @@ extension DesignCodeReader {
         case .closure(let witness):
             one = count(closure: witness)
         case .through(let chosen, let byName, let candidates):
-            var sure = candidates.filter { graph.requesting[$0]?.byNameOnly == false }
-            var picked = chosen
-            if countingApp {
-                sure = sure.filter { graph.function($0).name != "init" }
-                guard let other = candidates.first(where: { graph.function($0).name != "init" }) else { return nil }
-                if graph.function(chosen).name == "init" { picked = other }
+            // A call that is not a construction runs an `init` only as a singleton's first use
+            // (`Store.shared.load()`): that `init` runs once a process, beside the method.
+            let construction = call.name == "init" || DeclaredTypes.isTypeName(String(call.name))
+            func isSingletonInit(_ ref: FunctionRef) -> Bool { !construction && graph.function(ref).name == "init" }
+            let methods = candidates.filter { !isSingletonInit($0) }
+            let singletons = candidates.filter(isSingletonInit)
+            one = RequestCount()
+            if let first = methods.first {
+                let sure = methods.filter { graph.requesting[$0]?.byNameOnly == false }
+                let picked = isSingletonInit(chosen) ? first : chosen
+                one = (byName || sure.isEmpty ? [picked] : sure).map { count(function: $0) }.max { $0.total < $1.total } ?? RequestCount()
             }
-            one = (byName || sure.isEmpty ? [picked] : sure).map { count(function: $0) }.max { $0.total < $1.total } ?? RequestCount()
-            // A call on a singleton whose `init` requests: that `init` runs once a process.
-            let onSingleton = graph.function(picked).name == "init" && call.name != "init" && !DeclaredTypes.isTypeName(String(call.name))
-            if onSingleton { one = RequestCount(onMiss: one.onMiss, perProcess: one.total) }
+            // The app's singletons are made once and outlive its fetches.
+            if !countingApp, let made = singletons.map({ count(function: $0) }).max(by: { $0.total < $1.total }) {
+                one = one + RequestCount(onMiss: made.onMiss, perProcess: made.total)
+            }
+            if countingApp && construction { return nil }
+            if one == RequestCount() && methods.isEmpty { return nil }
         }
         if let bound = loopBound(index, call) {
             attempts = max(attempts, bound)

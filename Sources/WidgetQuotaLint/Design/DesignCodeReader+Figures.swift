@@ -111,7 +111,7 @@ extension DesignCodeReader {
         // `Date().nextUpdateTime`, `Date.now.nextRefresh`: a computed property of an extension
         // of `Date` read on now, whose getter offsets `self`.
         if depth < 3, let k = tokens.last, index.tokens[k].kind == .identifier, tokens.count >= 3, index.tokens[k - 1].is("."),
-            ["Date", "now", ")"].contains(index.tokens[k - 2].text) || index.tokens[k - 2].is(")")
+            Self.isNow(index.tokens, before: k - 1)
         {
             for other in tree.swiftFiles {
                 for getter in other.index.functions where getter.isGetter && getter.name == index.tokens[k].text {
@@ -122,6 +122,12 @@ extension DesignCodeReader {
             }
         }
         return nil
+    }
+
+    /// True when the tokens ending before `dot` say now: `Date()`, `Date.now`, `.now`.
+    static func isNow(_ t: [SwiftToken], before dot: Int) -> Bool {
+        if dot >= 3, t[dot - 1].is(")"), t[dot - 2].is("("), t[dot - 3].text == "Date" { return true }
+        return dot >= 1 && t[dot - 1].text == "now" && (dot < 3 || !t[dot - 3].is(")"))
     }
 
     /// In a getter of an extension of `Date`: the first `self.addingTimeInterval(X)` (or a

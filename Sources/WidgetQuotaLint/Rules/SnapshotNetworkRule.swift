@@ -189,6 +189,46 @@ package struct SnapshotNetworkRule: LintRule {
                     """,
                 ]),
             LintRuleExample(
+                "a setter, a key path and a local named as a getter are not reads of it; a read of a getter that sends is",
+                files: [
+                    "Widget/Provider.swift": """
+                    import WidgetKit
+                    struct Provider: TimelineProvider {
+                        let store = TokenStore()
+                        func placeholder(in context: Context) -> Entry { Entry(text: store.local) }
+                        func getSnapshot(in context: Context, completion: @escaping (Entry) -> Void) {
+                            let remote = "cached"
+                            let path = \\TokenStore.remote
+                            store.token = remote
+                            completion(Entry(text: remote + store.local + store.token + String(describing: path)))
+                        }
+                        func getTimeline(in context: Context, completion: @escaping (Timeline<Entry>) -> Void) {
+                            completion(Timeline(entries: [Entry(text: store.remote)], policy: .atEnd))
+                        }
+                    }
+                    struct LiveProvider {
+                        let store = TokenStore()
+                        func getSnapshot(in context: Context, completion: @escaping (Entry) -> Void) {
+                            completion(Entry(text: store.↓remote))
+                        }
+                    }
+                    """,
+                    "Shared/TokenStore.swift": """
+                    import Foundation
+                    final class TokenStore {
+                        var token: String {
+                            get { UserDefaults(suiteName: "group.x")?.string(forKey: "t") ?? "" }
+                            set { URLSession.shared.dataTask(with: URL(string: "https://example.com/register")!).resume() }
+                        }
+                        var remote: String {
+                            URLSession.shared.dataTask(with: URL(string: "https://example.com/remote")!).resume()
+                            return ""
+                        }
+                        var local: String { UserDefaults(suiteName: "group.x")?.string(forKey: "l") ?? "" }
+                    }
+                    """,
+                ]),
+            LintRuleExample(
                 "an error handler given to an initialiser is kept for later, not run by the snapshot",
                 files: [
                     "Widget/Provider.swift": """

@@ -91,7 +91,7 @@ struct AppGroupNetworkKeyFixtureTests {
     /// call in its body (closures included) sends a request, calls a library's network client, or
     /// runs, as the graph resolves it, a requesting function; repeated until nothing changes.
     static func requestingByFixedPoint(_ tree: AppSourceTree, _ graph: CallGraph) -> Set<FunctionRef> {
-        let declaredTypes = Set(tree.swiftFiles.flatMap { $0.index.types.map { String($0.name.split(separator: ".").last ?? "") } })
+        let definedTypes = CallGraph.definedTypes(tree)
         var found = Set<FunctionRef>()
         var changed = true
         while changed {
@@ -106,7 +106,7 @@ struct AppGroupNetworkKeyFixtureTests {
                             block.kind == .closure
                                 && block.call.map {
                                     CallGraph.isTaskRegistration(file.index.calls[$0])
-                                        || CallGraph.storesClosure(file.index.calls[$0], declaredTypes: declaredTypes)
+                                        || CallGraph.storesClosure(file.index.calls[$0], definedTypes: definedTypes)
                                 } ?? false
                         }
                     }
