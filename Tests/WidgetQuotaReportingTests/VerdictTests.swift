@@ -185,6 +185,22 @@ import WidgetQuotaTestSupport
         #expect(v.tier == "big" && v.tierWithoutOutage == "small" && v.cause == "outage")
         #expect(v.advice.hasPrefix("The outage costs a tier: small is enough on ordinary days"))
         #expect(v.advice.hasSuffix("otherwise plan for big."))
+        // `direct` retries at its next reload: the catch-up is what to spread, not retries.
+        #expect(v.advice.contains("spread the catch-up after an outage (a random delay before the first fetch after a failed one"))
+        #expect(!v.advice.contains("backoff"))
+    }
+
+    @Test("A design that retries at once after an outage is told to spread its retries with backoff")
+    func outageAdviceFollowsTheRetry() throws {
+        var stormy = Self.result(tier: "big", perMinute: 300, perDay: 500, small: (rpm: 1, rpd: 0), big: 0)
+        var calm = Self.result(tier: "small", perMinute: 90, perDay: 480, small: (rpm: 0, rpd: 0), big: 0)
+        var retrying = try #require(stormy.scenario.availableDesigns.first { $0.name == "direct" })
+        retrying.retry = .backoff(maxRetries: 3, baseSeconds: 2, jitter: false)
+        stormy.scenario.designs = [retrying]
+        calm.scenario.designs = [retrying]
+        let v = try Self.verdict(stormy, withoutOutages: calm)
+        #expect(v.cause == "outage")
+        #expect(v.advice.contains("To keep it, spread the retries after an outage (backoff with jitter)"), "\(v.advice)")
     }
 
     @Test("No tier is enough, outage or not: the verdict says what that means")

@@ -33,6 +33,7 @@ import WidgetQuotaTestSupport
     @Test("Output tokens move a language model's cost, not its requests: they lead what moves the decision")
     func tokensMoveTheDecision() throws {
         let s = Self.analysis("direct")
+        #expect(s.unit == "requests", "a language model is measured in requests")
         let tokens = try #require(s.drivers.first { $0.assumption == "api.outputTokensPerRequest" })
         #expect(tokens.swing == 0, "tokens do not change the requests")
         let costAtLow = try #require(tokens.costAtLow)
@@ -76,12 +77,15 @@ import WidgetQuotaTestSupport
             let d = try #require(backend.drivers.first { $0.assumption == path })
             #expect(d.requestsAtHigh > d.requestsAtLow, "more followed keys, more polls: \(path)")
         }
-        // The widget's requests do not depend on the symbols they ask for; its credits do: ten
-        // symbols a user need more than any listed plan at 2,000 users.
+        // The widget's requests do not depend on the symbols they ask for; its credits, which an
+        // API billed per credit is measured in, do (one per symbol, the same users and streams:
+        // exactly five times at ten symbols what two cost). Ten symbols a user need more than any
+        // listed plan at 2,000 users.
         let widget = try run("widget-direct")
+        #expect(widget.unit == "credits" && backend.unit == "credits")
         let keys = try #require(widget.drivers.first { $0.assumption == "content.keysPerUser" })
         #expect(keys.lowValue == 2 && keys.highValue == 10)
-        #expect(keys.swing == 0)
+        #expect(abs(keys.requestsAtHigh / keys.requestsAtLow - 5) < 1e-9, "\(keys.requestsAtLow) → \(keys.requestsAtHigh)")
         #expect(keys.movesTier == true && keys.tierAtHigh == nil)
         #expect(widget.decisionDrivers.first?.movesTier == true)
     }

@@ -200,8 +200,9 @@ package struct ReportCharts {
     func tornado(_ s: SensitivityResult) -> TornadoChart {
         TornadoChart(
             title: "What drives the number: \(s.design), \(ReportFormat.users(s.users)) users",
-            subtitle: "Monthly requests with one assumption at its p5 or p95, the others central (line: \(ReportFormat.whole(s.central))).",
-            valueTitle: "Requests per month", center: s.central,
+            subtitle:
+                "Monthly \(s.measure) with one assumption at its p5 or p95, the others central (line: \(ReportFormat.whole(s.central))).",
+            valueTitle: s.measure.prefix(1).uppercased() + s.measure.dropFirst() + " per month", center: s.central,
             bars: s.drivers.map { TornadoBar(label: $0.assumption, low: $0.requestsAtLow, high: $0.requestsAtHigh) })
     }
 }

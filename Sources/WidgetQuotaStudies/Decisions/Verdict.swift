@@ -423,13 +423,24 @@ package struct VerdictBuilder {
         let last = tiers.last?.name ?? ""
         if v.cause == "outage", let calm {
             let keep = tierText(calm.requiredTier)
+            // A design that retries at once spreads its retries with backoff; one that waits for
+            // its next trigger spreads the catch-up of the fetches that failed.
+            let retriesAtOnce =
+                result.scenario.availableDesigns.first { $0.name == r.design }.map {
+                    if case .backoff = $0.retry { return true } else { return false }
+                } ?? false
+            let spread =
+                retriesAtOnce
+                ? "spread the retries after an outage (backoff with jitter)"
+                : "spread the catch-up after an outage (a random delay before the first fetch after a failed one, as the devices "
+                    + "that failed all fetch again at their next reload)"
             if r.requiredTier == nil {
                 return
-                    "No published tier absorbs the outage, though \(keep) is enough on ordinary days: spread the retries after an outage "
-                    + "(backoff with jitter) to stay under \(ReportFormat.whole(limitValue)) \(limit.unit(noun)), or agree a higher limit with the provider."
+                    "No published tier absorbs the outage, though \(keep) is enough on ordinary days: \(spread) "
+                    + "to stay under \(ReportFormat.whole(limitValue)) \(limit.unit(noun)), or agree a higher limit with the provider."
             }
-            return "The outage costs a tier: \(keep) is enough on ordinary days, so spreading the retries after an outage "
-                + "(backoff with jitter) keeps \(keep); otherwise plan for \(tierText(r.requiredTier))."
+            return "The outage costs a tier: \(keep) is enough on ordinary days. To keep it, \(spread); "
+                + "otherwise plan for \(tierText(r.requiredTier))."
         }
         if r.requiredTier == nil {
             let peak =

@@ -4,7 +4,8 @@ import WidgetQuotaSimulation
 import WidgetQuotaSupport
 
 /// What drives the number: each uncertain assumption moved alone to its p5 and its p95 while every
-/// other assumption stays at its central value, and the resulting monthly requests of one design.
+/// other assumption stays at its central value, and the resulting monthly requests (credits, for
+/// an API billed per credit: `unit`) of one design.
 public struct SensitivityResult: Codable, Sendable, Equatable {
     /// The design measured.
     public var design: String
@@ -30,6 +31,13 @@ public struct SensitivityResult: Codable, Sendable, Equatable {
     public var centralTier: String?
     /// Their cost a month with every assumption central (nil: no price).
     public var centralCost: Double?
+    /// What `central`, each driver's `requestsAtLow`, `requestsAtHigh` and `swing`, and `noise`
+    /// count: `credits` for an API billed per credit (what its limits and its bill count; a
+    /// watchlist's length moves them, not the requests), else `requests` (nil: requests).
+    public var unit: String?
+
+    /// `unit`, `requests` when absent.
+    public var measure: String { unit ?? "requests" }
 
     /// A cost swing that moves the decision: this share of the central cost.
     public static let decisiveCostShare = 0.05
@@ -207,6 +215,13 @@ package struct SensitivityAnalysis: Sendable {
         let small = reduced
         let hasTiers = !small.quotas.tiers.isEmpty
         let sample = Double(sampleUsers)
+        // An API billed per credit is measured in credits, as its limits and bill count them.
+        let credits = small.api.pricing?.per == .credit
+        @Sendable func perUserMonth(_ row: DesignResult?) -> Double? {
+            guard let row else { return nil }
+            if credits, let units = row.cost?.unitsPerMonth?.mean, row.users > 0 { return units / Double(row.users) }
+            return row.requestsPerUserMonth.mean
+        }
         // Monthly requests of the whole sample and of its two halves, scaled to `users`.
         let monthly = Parallel.map(count: settings.count, threads: threads) {
             i -> (all: Double, halves: (Double, Double)?, decision: Decision) in
@@ -218,11 +233,11 @@ package struct SensitivityAnalysis: Sendable {
             }
             let engine = MonteCarloEngine(scenario: moved, designs: [design], threads: 1, parameters: { _ in parameters })
             let results = engine.run().results
-            let all = results.first { $0.users == sampleCount }?.requestsPerUserMonth.mean ?? .nan
+            let all = perUserMonth(results.first { $0.users == sampleCount }) ?? .nan
             let row = results.first { $0.users == stated }
             let decision = Decision(tier: row?.requiredTier, cost: row?.cost?.perMonth.mean)
             var halves: (Double, Double)?
-            if let half, let first = results.first(where: { $0.users == half })?.requestsPerUserMonth.mean {
+            if let half, let first = perUserMonth(results.first(where: { $0.users == half })) {
                 let n = Double(half)
                 halves = (first * users, (all * sample - first * n) / (sample - n) * users)
             }
@@ -267,6 +282,7 @@ package struct SensitivityAnalysis: Sendable {
             noiseShare: noise.map { central > 0 ? $0 / central : 0 })
         result.centralTier = monthly[0].decision.tier
         result.centralCost = monthly[0].decision.cost
+        result.unit = credits ? "credits" : "requests"
         return result
     }
 }

@@ -13,7 +13,7 @@ struct SensitivitySection {
     /// What the table shows and how to read it.
     var intro: String {
         let s = sensitivity
-        return "Monthly requests of **\(s.design)** (the baseline design) for \(ReportFormat.users(s.users)) users when one uncertain "
+        return "Monthly \(s.measure) of **\(s.design)** (the baseline design) for \(ReportFormat.users(s.users)) users when one uncertain "
             + "assumption moves to its p5 or its p95 (or a fixed input that is a guess before launch, such as the keys a user "
             + "follows or WidgetKit's reload budget, to a low and a high value) and every other stays at its central value "
             + "(\(ReportFormat.whole(s.central)) with all central). Widest swing first: narrow the top rows' ranges "
@@ -23,7 +23,8 @@ struct SensitivitySection {
 
     /// One row per uncertain assumption, widest swing first.
     func table() -> MarkdownTable {
-        var t = MarkdownTable(["Assumption", "Distribution", "p5 → p95", "Requests at p5", "Requests at p95", "Swing", "Swing %"])
+        let unit = sensitivity.measure.prefix(1).uppercased() + sensitivity.measure.dropFirst()
+        var t = MarkdownTable(["Assumption", "Distribution", "p5 → p95", "\(unit) at p5", "\(unit) at p95", "Swing", "Swing %"])
         for d in sensitivity.drivers {
             t.append([
                 "`\(d.assumption)`", d.distribution, "\(NumberText.human(d.lowValue)) → \(NumberText.human(d.highValue))",
@@ -69,7 +70,7 @@ struct SensitivitySection {
 
     func markdown(chart: String?) -> String {
         var md = "## \(Self.title)\n\n" + intro + "\n\n"
-        if let chart { md += "![Tornado: the swing in monthly requests from each assumption](\(chart))\n\n" }
+        if let chart { md += "![Tornado: the swing in monthly \(sensitivity.measure) from each assumption](\(chart))\n\n" }
         md += table().markdown
         if let decision = decisionIntro { md += "\n" + decision + "\n" }
         if let table = decisionTable() { md += "\n" + table.markdown }

@@ -79,7 +79,7 @@ package struct SummarySection {
         let noise = s.noiseShare.map { " (the sensitivity sample's own noise is ±\(NumberText.percent($0, digits: 1)) of it)" } ?? ""
         guard let top = s.dominantDriver else {
             return "**What moves the answer most:** no single assumption dominates. The widest swing, `\(widest.assumption)`'s "
-                + "\(NumberText.percent(widest.swingShare, digits: 1)) of \(s.design)'s monthly requests, is within "
+                + "\(NumberText.percent(widest.swingShare, digits: 1)) of \(s.design)'s monthly \(s.measure), is within "
                 + "\(NumberText.plain(SensitivityResult.noiseMultiple)) times the noise of the sample that measured it\(noise); "
                 + "the totals' ranges across runs are the uncertainty to plan with."
         }
@@ -93,13 +93,14 @@ package struct SummarySection {
                 "`\($0.assumption)` (assumed \($0.distribution), a swing of \(NumberText.percent($0.swingShare, digits: 0)))"
             }
             return "**What moves the answer most:** \(named.dropLast().joined(separator: ", ")) and \(named.last!), about equally: their "
-                + "swings in \(s.design)'s monthly requests for \(ReportFormat.users(s.users)) users differ by less than "
+                + "swings in \(s.design)'s monthly \(s.measure) for \(ReportFormat.users(s.users)) users differ by less than "
                 + "\(NumberText.plain(SensitivityResult.noiseMultiple)) times the sensitivity sample's own noise"
                 + (s.noiseShare.map { " (±\(NumberText.percent($0, digits: 1)) of them)" } ?? "")
                 + ". Pin them down first (see *What drives the number*)."
         }
         return "**What moves the answer most:** `\(top.assumption)`, assumed \(top.distribution). "
-            + "At its p5 (\(NumberText.human(top.lowValue))) \(s.design) sends \(ReportFormat.whole(top.requestsAtLow)) requests a month "
+            + "At its p5 (\(NumberText.human(top.lowValue))) \(s.design) \(s.measure == "credits" ? "uses" : "sends") "
+            + "\(ReportFormat.whole(top.requestsAtLow)) \(s.measure) a month "
             + "for \(ReportFormat.users(s.users)) users, at its p95 (\(NumberText.human(top.highValue))) \(ReportFormat.whole(top.requestsAtHigh)): "
             + "a swing of \(NumberText.percent(top.swingShare, digits: 0))\(noise). Pin it down first (see *What drives the number*)."
     }
