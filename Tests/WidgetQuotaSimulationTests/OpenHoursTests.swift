@@ -85,6 +85,9 @@ import WidgetQuotaTestSupport
         // 6.5 of 24 hours on 5 of 7 days is 19% of the week's time; glances follow waking hours, so more.
         #expect(share > 0.12 && share < 0.5, "\(share)")
         #expect(open.targetShare == open.openHours?.overTargetShare)
+        // The headline's median age is over the same glances as its share.
+        #expect(open.targetMedianAgeMinutes == open.openHours?.medianAgeMinutes)
+        #expect(open.openHours?.medianAgeMinutes != nil)
         var plain = s
         plain.calendar.hours = nil
         var anyTime = design
@@ -92,10 +95,11 @@ import WidgetQuotaTestSupport
         let f = TestSupport.row(SharedContentTests.run(plain, [anyTime]), anyTime.name).freshness
         #expect(f.openHours == nil)
         #expect(f.targetShare == f.overTargetShare)
+        #expect(f.targetMedianAgeMinutes == f.medianAgeMinutes)
     }
 
     @Test("A policy that follows the hours spends no reload while the market is closed")
-    func policyFollowsHours() {
+    func policyFollowsHours() throws {
         let s = Self.tradingScenario(users: [1_000], days: 14)
         var always = DesignPresets.direct
         always.name = "direct-always"
@@ -111,6 +115,12 @@ import WidgetQuotaTestSupport
         // 02:00–10:00 UTC (night in New York): far fewer requests when the policy follows the hours.
         let night = { (d: Design) in day(d)[2..<10].reduce(0, +) }
         #expect(night(following) < 0.5 * night(always), "\(night(following)) against \(night(always))")
+        // Its glances at night see the last session's content, hours old; those in the session,
+        // content a reload or two old: the session's median age is well under the whole day's.
+        let freshness = TestSupport.row(result, following.name).freshness
+        let session = try #require(freshness.openHours?.medianAgeMinutes)
+        let allDay = try #require(freshness.medianAgeMinutes)
+        #expect(session * 2 < allDay, "\(session) against \(allDay)")
     }
 
     @Test("Credits per key: a device's fetch costs a credit per followed key, a backend's generation one")

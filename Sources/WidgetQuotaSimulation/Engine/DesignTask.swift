@@ -83,7 +83,8 @@ final class DesignTask {
         }
         quotaDays = .allocate(capacity: max(model.completeQuotaDays, 1))
         quotaDays.initialize(repeating: 0)
-        ages = .allocate(capacity: AgeHistogram.binCount)
+        // All glances' ages, then those of the glances in the calendar's open hours.
+        ages = .allocate(capacity: 2 * AgeHistogram.binCount)
         ages.initialize(repeating: 0)
         tiers = model.scenario.quotas.tiers
         if tiers.contains(where: { $0.rph != nil }) {
@@ -205,7 +206,8 @@ final class DesignTask {
     /// The output once every sampled user has been simulated; `deviates`: the run's
     /// `LoadProjection.deviates(model:)`.
     func finish(deviates: [Double]) -> MonteCarloEngine.TaskOutput {
-        out.ages.counts = Array(ages)
+        out.ages.counts = Array(ages[0..<AgeHistogram.binCount])
+        out.openAges.counts = Array(ages[AgeHistogram.binCount...])
         let sample = Array(buckets)
         // Users send independently but for broadcast pushes: the projection pools the rest over
         // days, then adds the broadcasts where they happen (`BroadcastLoad`).

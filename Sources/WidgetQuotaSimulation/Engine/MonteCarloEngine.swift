@@ -172,6 +172,8 @@ package struct MonteCarloEngine: Sendable {
         /// sample for a projected one.
         package var requestsPerUser: [CountHistogram] = []
         package var ages = AgeHistogram()
+        /// The ages of the glances in the calendar's open hours (empty without them).
+        package var openAges = AgeHistogram()
         /// One load summary per user count, in ascending user-count order.
         package var loads: [LoadSummary] = []
         /// The same loads on ordinary days: each minute an outage or its recovery disturbs at the

@@ -141,6 +141,7 @@ struct ResultAggregator {
         var requests = RequestsAcrossRuns(users: n, exact: n <= sampleUsers)
         var tally = UserTally()
         var ages = AgeHistogram()
+        var openAges = AgeHistogram()
         var load = LoadAcrossRuns()
         var outage = OutageAcrossRuns()
         var cost = price.map(CostAcrossRuns.init)
@@ -171,6 +172,7 @@ struct ResultAggregator {
             let costPerRequest = cost.flatMap { c in c.perMonth.count > costsBefore && total > 0 ? c.perMonth[costsBefore] / total : nil }
             tally.add(o.tally)
             ages.add(o.ages)
+            openAges.add(o.openAges)
             let runLoad = ordinaryDays ? (o.loadsWithoutOutages ?? o.loads)[k] : o.loads[k]
             let tokens = parameters[run].tokensPerRequest
             if !ordinaryDays { outage.add(extraRequestsPerUser: o.outageExtraRequestsPerUser, load: runLoad) }
@@ -226,7 +228,7 @@ struct ResultAggregator {
                 app: UserTally.ratio(tally.appRequests, tally.requests),
                 background: UserTally.ratio(tally.backgroundRequests, tally.requests)),
             load: load.summary,
-            freshness: ResultAggregator.freshness(tally, ages, openHours: scenario.calendar.hours != nil),
+            freshness: ResultAggregator.freshness(tally, ages, openAges: openAges, openHours: scenario.calendar.hours != nil),
             quota: quota, requiredTier: nil,
             cost: cost?.cost(model: scenario.api.model, users: n, priceSource: priceSource),
             outage: outage.impact(users: n))
@@ -298,7 +300,7 @@ struct ResultAggregator {
     }
 
     /// What users saw at their glances: how often the content was stale, over target or an error, and how old it was.
-    static func freshness(_ tally: UserTally, _ ages: AgeHistogram, openHours: Bool) -> DesignResult.Freshness {
+    static func freshness(_ tally: UserTally, _ ages: AgeHistogram, openAges: AgeHistogram, openHours: Bool) -> DesignResult.Freshness {
         var f = DesignResult.Freshness(
             glancesPerUserDay: tally.perUserDay(\.glances),
             staleShare: UserTally.ratio(tally.staleGlances, tally.glances),
@@ -316,6 +318,8 @@ struct ResultAggregator {
                 staleShare: UserTally.ratio(tally.openStaleGlances, tally.openGlances),
                 overTargetShare: UserTally.ratio(tally.openOverTargetGlances, tally.openGlances),
                 outdatedShare: UserTally.ratio(tally.openOutdatedGlances, tally.openGlances) / scale)
+            f.openHours?.medianAgeMinutes = openAges.quantileMinutes(0.5)
+            f.openHours?.p95AgeMinutes = openAges.quantileMinutes(0.95)
         }
         return f
     }

@@ -346,6 +346,10 @@ public struct DesignResult: Codable, Sendable {
         /// (or at an error) in the open hours when the calendar has them, else in all glances.
         public var targetShare: Double { openHours?.overTargetShare ?? overTargetShare }
 
+        /// The median age over the same glances as `targetShare`: those in open hours when the
+        /// calendar has them, else all.
+        public var targetMedianAgeMinutes: Double? { openHours.map { $0.medianAgeMinutes } ?? medianAgeMinutes }
+
         /// The glances `targetShare` counts, in words: `glances`, or `glances in open hours`.
         package var targetGlances: String { Self.targetGlances(openHours: openHours != nil) }
 
@@ -362,6 +366,10 @@ public struct DesignResult: Codable, Sendable {
             public var overTargetShare: Double
             /// Share of those at content a newer value had replaced, or at an error.
             public var outdatedShare: Double = 0
+            /// The median age of the content at those glances, in minutes (nil: none saw content).
+            public var medianAgeMinutes: Double?
+            /// Its 95th percentile, in minutes.
+            public var p95AgeMinutes: Double?
         }
 
         package init(

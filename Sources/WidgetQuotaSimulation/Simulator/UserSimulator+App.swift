@@ -61,7 +61,11 @@ extension UserSimulator {
         let outdated = isError ? UserTally.outdatedScale : outdatedWeight(content: shownContent, at: t)
         tally.outdatedGlances &+= outdated
         tally.openOutdatedGlances &+= outdated * open
-        if let ages = collected.ages, !isError { ages[AgeHistogram.index(ageSeconds: shown)] &+= 1 }
+        if let ages = collected.ages, !isError {
+            let bin = AgeHistogram.index(ageSeconds: shown)
+            ages[bin] &+= 1
+            ages[AgeHistogram.binCount &+ bin] &+= open
+        }
         if liveEvents != nil { liveEventGlance(at: t, widgetState: isError ? -.infinity : utc(shownContent)) }
     }
 

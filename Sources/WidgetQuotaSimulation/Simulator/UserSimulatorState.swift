@@ -132,7 +132,8 @@ package struct UserLoadCollectors {
     var quotaDays: UnsafeMutablePointer<Int64>?
     /// Requests per UTC clock hour of the counted window (collected when a tier has an hourly limit).
     var hours: UnsafeMutablePointer<Int64>?
-    /// Content-age histogram at glances.
+    /// Content-age histogram at glances (`AgeHistogram.binCount` bins), then the same for the
+    /// glances in the calendar's open hours.
     var ages: UnsafeMutablePointer<Int64>?
     /// Running peaks of the population simulated so far.
     package var peakPerMinute: Int32 = 0

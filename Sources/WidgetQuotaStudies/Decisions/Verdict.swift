@@ -58,7 +58,8 @@ public struct Verdict: Codable, Sendable, Equatable {
     /// Share of glances at content older than the freshness target, or at none (of the glances
     /// in the calendar's open hours when it has them: `Freshness.targetShare`).
     public var overTargetShare: Double
-    /// The median age of the content at a glance, in minutes.
+    /// The median age of the content at a glance, in minutes (over the same glances as
+    /// `overTargetShare`: `Freshness.targetMedianAgeMinutes`).
     public var medianAgeMinutes: Double?
     /// The deciding limit and when, in words.
     public var reason: String
@@ -201,7 +202,7 @@ package struct VerdictBuilder {
         var v = Verdict(
             design: r.design, users: r.users, tier: r.requiredTier, exceedsEveryTier: r.exceedsEveryTier,
             limitHolds: true, cause: "noTiers", costPerMonth: r.cost?.perMonth.mean,
-            overTargetShare: r.freshness.targetShare, medianAgeMinutes: r.freshness.medianAgeMinutes,
+            overTargetShare: r.freshness.targetShare, medianAgeMinutes: r.freshness.targetMedianAgeMinutes,
             reason: result.scenario.quotas.missingTiersReason(model: result.scenario.api.model)
                 ?? "The scenario lists no quota tiers to check.",
             advice: "List your provider's tiers under `quotas.tiers` to see which one this needs.")

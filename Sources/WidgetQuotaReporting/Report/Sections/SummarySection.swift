@@ -55,7 +55,7 @@ package struct SummarySection {
         text += ", needs **\(facts.tierText(r))**"
         text +=
             " and shows content older than \(target) min, or none, at \(NumberText.percent(r.freshness.targetShare, digits: 0)) of \(r.freshness.targetGlances)"
-        if let age = r.freshness.medianAgeMinutes { text += " (median content age \(NumberText.human(age)) min)" }
+        if let age = r.freshness.targetMedianAgeMinutes { text += " (median content age \(NumberText.human(age)) min)" }
         return text + "."
     }
 
