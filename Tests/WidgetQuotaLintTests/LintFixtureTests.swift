@@ -7,7 +7,7 @@ import WidgetQuotaTestSupport
 /// keep every listed line true to its file, so the rules can be checked against them.
 @Suite("Lint fixtures")
 struct LintFixtureTests {
-    static let apps = ["cache-app", "broken-app", "direct-widget", "xcode-project"]
+    static let apps = ["cache-app", "broken-app", "direct-widget", "xcode-project", "spending-widget"]
 
     /// One row of an EXPECTED.md table: which rule, where, the token on that line, and its section.
     struct Row: CustomStringConvertible {
