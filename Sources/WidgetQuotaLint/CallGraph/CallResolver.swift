@@ -325,7 +325,7 @@ struct CallResolver {
             if path.isEmpty { return .typed(types) }
         } else {
             // `store.name`, `Current.api.name`: the type stated for the head.
-            guard case .typed(let head) = lookup(path[0], file: f, owner: enclosing, depth: depth) else { return .unknown }
+            guard case .typed(let head) = lookup(path[0], file: f, owner: enclosing, depth: depth, at: call.block) else { return .unknown }
             types = head
             path.removeFirst()
         }
@@ -344,23 +344,26 @@ struct CallResolver {
 
     /// The type stated for a property or local `name`: in the caller's file, or among the
     /// properties of `owner` anywhere in the tree.
-    func lookup(_ name: String, file f: Int, owner: String?, depth: Int = 0) -> Receiver {
+    /// A value bound to a call's result counts where the binding is in scope: `at`, the block
+    /// the name is used in, inside the binding's block (any binding of the file when nil).
+    func lookup(_ name: String, file f: Int, owner: String?, depth: Int = 0, at block: Int? = nil) -> Receiver {
         var types = declared[f].types(of: name)
         if types.isEmpty, let owner {
             for t in family(owner) { types.formUnion(properties[t]?[name] ?? []) }
         }
         if types.isEmpty { types = globals[name] ?? [] }
-        if types.isEmpty, depth < 3 { types = resultTypes(of: name, file: f, depth: depth + 1) }
+        if types.isEmpty, depth < 3 { types = resultTypes(of: name, file: f, depth: depth + 1, at: block) }
         return types.isEmpty ? .unknown : .typed(types)
     }
 
     /// The types of a value bound to a call's result (`let provider = builder.makeProvider()`):
     /// the result types written on the functions the call runs (`-> MonthProvider`; `-> Self`
     /// is the function's own type), when the call resolves (not by name alone).
-    func resultTypes(of name: String, file f: Int, depth: Int) -> Set<String> {
+    func resultTypes(of name: String, file f: Int, depth: Int, at block: Int? = nil) -> Set<String> {
         let index = tree.swiftFiles[f].index
         var types = Set<String>()
-        for token in declared[f].results[name] ?? [] {
+        for (token, scope) in declared[f].results[name] ?? [] {
+            if let block, let scope, !index.isBlock(block, inside: scope) { continue }
             guard let c = callByToken[f][token] else { continue }
             let target = resolve(index.calls[c], inFile: f, depth: depth)
             guard !target.byNameOnly else { continue }

@@ -19,9 +19,10 @@ struct DeclaredTypes: Sendable {
     /// graph looks them up from every file of the tree.
     private(set) var globals: [String: Set<String>] = [:]
     /// Names bound to a method's or function's result (`let provider = await builder.makeProvider()`,
-    /// `let store = makeStore()`): name → the token of each such call's name. The call graph
-    /// takes the value's type from the result types of the functions the call runs.
-    private(set) var results: [String: [Int]] = [:]
+    /// `let store = makeStore()`): name → the token of each such call's name and the block the
+    /// binding is declared in (nil at the top level). The call graph takes the value's type from
+    /// the result types of the functions the call runs, for calls inside that block.
+    private(set) var results: [String: [(call: Int, scope: Int?)]] = [:]
 
     init(_ index: SwiftFileIndex) {
         let t = index.tokens
@@ -60,7 +61,7 @@ struct DeclaredTypes: Sendable {
                     record(t[k + 1].text, t[j].text, typeBody: Self.typeBody(index, open.last?.block), topLevel: open.isEmpty)
                 }
                 if j < t.count, t[j].kind == .identifier || t[j].isKeyword("self"), let call = Self.resultCall(t, at: j) {
-                    results[t[k + 1].text, default: []].append(call)
+                    results[t[k + 1].text, default: []].append((call, open.last?.block))
                 }
                 if k >= 6, let env = Self.environmentType(t, before: k) {
                     record(t[k + 1].text, env, typeBody: Self.typeBody(index, open.last?.block))

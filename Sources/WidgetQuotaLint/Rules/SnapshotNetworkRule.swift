@@ -151,7 +151,7 @@ package struct SnapshotNetworkRule: LintRule {
                     """,
                 ]),
             LintRuleExample(
-                "a snapshot's value comes from a factory whose result type is a local store; a property of an unstated owner is not matched by name",
+                "a snapshot's value comes from a factory whose result type is a local store (another function's binding of the name to a remote one is out of scope); a property of an unstated owner is not matched by name",
                 files: [
                     "Widget/Provider.swift": """
                     import WidgetKit
@@ -163,9 +163,14 @@ package struct SnapshotNetworkRule: LintRule {
                             completion(Entry(text: store.latest() + settings().headline))
                         }
                         func settings() -> Settings { Settings() }
+                        func warmUp() {
+                            let store = factory.makeRemote()
+                            _ = store.latest()
+                        }
                     }
                     struct Factory {
                         func makeStore() -> LocalStore { LocalStore() }
+                        func makeRemote() -> RemoteStore { RemoteStore() }
                     }
                     struct LocalStore {
                         func latest() -> String { UserDefaults(suiteName: "group.x")?.string(forKey: "t") ?? "" }
