@@ -200,12 +200,10 @@ struct SwiftIndexBuilder {
                 block.function = functions.count - 1
             }
             pendingVarName = nil
-        } else if let inner = currentBlock, blocks[inner].kind == .accessor, k > 0,
-            ["get", "set", "willSet", "didSet", "_modify", "_read"].contains(t[k - 1].text)
-        {
+        } else if let inner = currentBlock, blocks[inner].kind == .accessor, let keyword = accessorKeyword(before: k) {
             block.kind = .accessor
             // A getter is its `get { … }` alone: what `set { … }` does runs on an assignment.
-            if t[k - 1].text == "get", let getter = blocks[inner].function, functions[getter].isGetter {
+            if keyword == "get", let getter = blocks[inner].function, functions[getter].isGetter {
                 functions[getter].body = blocks.count
                 block.function = getter
                 blocks[inner].function = nil
@@ -433,6 +431,15 @@ struct SwiftIndexBuilder {
             j += 2
         }
         return name
+    }
+
+    /// The accessor keyword before the `{` at `k`: `get`, `set`, `willSet`, `didSet`, `_read`,
+    /// `_modify`, with a getter's effects between (`get async throws {`); nil for anything else.
+    func accessorKeyword(before k: Int) -> String? {
+        var j = k - 1
+        while j > 0 && (t[j].text == "async" || t[j].text == "throws") { j -= 1 }
+        guard j >= 0, ["get", "set", "willSet", "didSet", "_modify", "_read"].contains(t[j].text) else { return nil }
+        return t[j].text
     }
 
     /// True when block `b` is a protocol's body (its `var`s are requirements).

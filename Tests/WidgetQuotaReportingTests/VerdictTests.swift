@@ -190,17 +190,22 @@ import WidgetQuotaTestSupport
         #expect(!v.advice.contains("backoff"))
     }
 
-    @Test("A design that retries at once after an outage is told to spread its retries with backoff")
-    func outageAdviceFollowsTheRetry() throws {
+    @Test(
+        "A design that retries at once after an outage is told to jitter its backoff, or to space it out when it is jittered",
+        arguments: [
+            (false, "To keep it, add jitter to the backoff of the retries after an outage;"), (true, "further apart, or retry fewer times"),
+        ])
+    func outageAdviceFollowsTheRetry(jitter: Bool, advice: String) throws {
         var stormy = Self.result(tier: "big", perMinute: 300, perDay: 500, small: (rpm: 1, rpd: 0), big: 0)
         var calm = Self.result(tier: "small", perMinute: 90, perDay: 480, small: (rpm: 0, rpd: 0), big: 0)
         var retrying = try #require(stormy.scenario.availableDesigns.first { $0.name == "direct" })
-        retrying.retry = .backoff(maxRetries: 3, baseSeconds: 2, jitter: false)
+        retrying.retry = .backoff(maxRetries: 3, baseSeconds: 2, jitter: jitter)
         stormy.scenario.designs = [retrying]
         calm.scenario.designs = [retrying]
         let v = try Self.verdict(stormy, withoutOutages: calm)
         #expect(v.cause == "outage")
-        #expect(v.advice.contains("To keep it, spread the retries after an outage (backoff with jitter)"), "\(v.advice)")
+        #expect(v.advice.contains(advice), "\(v.advice)")
+        #expect(!v.advice.contains("catch-up"))
     }
 
     @Test("No tier is enough, outage or not: the verdict says what that means")

@@ -363,7 +363,9 @@ struct CallResolver {
         let index = tree.swiftFiles[f].index
         var types = Set<String>()
         for (token, scope) in declared[f].results[name] ?? [] {
-            if let block, let scope, !index.isBlock(block, inside: scope) { continue }
+            // A binding in a function or closure counts inside it; one in a type's body, in the
+            // type and its extensions.
+            if let block, let scope, index.blocks[scope].kind != .typeBody, !index.isBlock(block, inside: scope) { continue }
             guard let c = callByToken[f][token] else { continue }
             let target = resolve(index.calls[c], inFile: f, depth: depth)
             guard !target.byNameOnly else { continue }

@@ -205,7 +205,7 @@ package struct SnapshotNetworkRule: LintRule {
                             let remote = "cached"
                             let path = \\TokenStore.remote
                             store.token = remote
-                            completion(Entry(text: remote + store.local + store.token + String(describing: path)))
+                            completion(Entry(text: remote + store.local + store.token + store.note + String(describing: path)))
                         }
                         func getTimeline(in context: Context, completion: @escaping (Timeline<Entry>) -> Void) {
                             completion(Timeline(entries: [Entry(text: store.remote)], policy: .atEnd))
@@ -230,6 +230,10 @@ package struct SnapshotNetworkRule: LintRule {
                             return ""
                         }
                         var local: String { UserDefaults(suiteName: "group.x")?.string(forKey: "l") ?? "" }
+                        var note: String {
+                            get throws { UserDefaults(suiteName: "group.x")?.string(forKey: "n") ?? "" }
+                            set { URLSession.shared.dataTask(with: URL(string: "https://example.com/note")!).resume() }
+                        }
                     }
                     """,
                 ]),

@@ -272,7 +272,7 @@ struct ReportPage {
                         + "same random streams (common random numbers), scaled to \(ReportFormat.users(s.users)) users. "
                         + (s.noise.map { noise in
                             "The sample's own noise, measured by repeating every setting on each half of its users, is "
-                                + "±\(ReportFormat.whole(noise)) requests a month (\(NumberText.percent(s.noiseShare ?? 0, digits: 1))) on a "
+                                + "±\(ReportFormat.whole(noise)) \(s.measure) a month (\(NumberText.percent(s.noiseShare ?? 0, digits: 1))) on a "
                                 + "swing; the headline names an assumption only when its swing is at least "
                                 + "\(NumberText.plain(SensitivityResult.noiseMultiple)) times that."
                         } ?? "Swings of a few percent are within that sample's noise.")))

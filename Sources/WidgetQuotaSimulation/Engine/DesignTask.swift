@@ -117,8 +117,8 @@ final class DesignTask {
     /// Bytes a task keeps per design while it runs, for `days` counted days (the per-minute,
     /// per-hour, per-quota-day and content-age counters).
     static func bytesPerDesign(days: Int) -> Int {
-        // All users' and odd users' minutes, the hours, the quota days and the ages.
-        2 * 4 * TimeUnits.minutesPerDay * days + 8 * TimeUnits.hoursPerDay * days + 8 * (days + 1) + 8 * AgeHistogram.binCount
+        // All users' and odd users' minutes, the hours, the quota days and the ages (all, then open hours').
+        2 * 4 * TimeUnits.minutesPerDay * days + 8 * TimeUnits.hoursPerDay * days + 8 * (days + 1) + 2 * 8 * AgeHistogram.binCount
     }
 
     deinit {

@@ -424,17 +424,19 @@ package struct VerdictBuilder {
         let last = tiers.last?.name ?? ""
         if v.cause == "outage", let calm {
             let keep = tierText(calm.requiredTier)
-            // A design that retries at once spreads its retries with backoff; one that waits for
-            // its next trigger spreads the catch-up of the fetches that failed.
-            let retriesAtOnce =
-                result.scenario.availableDesigns.first { $0.name == r.design }.map {
-                    if case .backoff = $0.retry { return true } else { return false }
-                } ?? false
-            let spread =
-                retriesAtOnce
-                ? "spread the retries after an outage (backoff with jitter)"
-                : "spread the catch-up after an outage (a random delay before the first fetch after a failed one, as the devices "
-                    + "that failed all fetch again at their next reload)"
+            // A design that retries at once spreads its retries; one that waits for its next
+            // trigger spreads the catch-up of the fetches that failed.
+            let spread: String
+            switch result.scenario.availableDesigns.first(where: { $0.name == r.design })?.retry {
+            case .backoff(_, _, jitter: false):
+                spread = "add jitter to the backoff of the retries after an outage"
+            case .backoff(_, _, jitter: true):
+                spread = "space the retries after an outage further apart, or retry fewer times"
+            default:
+                spread =
+                    "spread the catch-up after an outage (a random delay before the first fetch after a failed one, as the devices "
+                    + "that failed all fetch again at their next trigger)"
+            }
             if r.requiredTier == nil {
                 return
                     "No published tier absorbs the outage, though \(keep) is enough on ordinary days: \(spread) "

@@ -32,8 +32,9 @@ public struct SensitivityResult: Codable, Sendable, Equatable {
     /// Their cost a month with every assumption central (nil: no price).
     public var centralCost: Double?
     /// What `central`, each driver's `requestsAtLow`, `requestsAtHigh` and `swing`, and `noise`
-    /// count: `credits` for an API billed per credit (what its limits and its bill count; a
-    /// watchlist's length moves them, not the requests), else `requests` (nil: requests).
+    /// count: `credits` for an API billed per credit (the credits the requests carry, as its
+    /// limits count them: a watchlist's length moves them, not the requests), else `requests`
+    /// (nil: requests).
     public var unit: String?
 
     /// `unit`, `requests` when absent.
@@ -215,13 +216,9 @@ package struct SensitivityAnalysis: Sendable {
         let small = reduced
         let hasTiers = !small.quotas.tiers.isEmpty
         let sample = Double(sampleUsers)
-        // An API billed per credit is measured in credits, as its limits and bill count them.
+        // An API billed per credit is measured in the credits its requests carry, as its limits
+        // count them: requests × the credits of one (the keys a user follows move them).
         let credits = small.api.pricing?.per == .credit
-        @Sendable func perUserMonth(_ row: DesignResult?) -> Double? {
-            guard let row else { return nil }
-            if credits, let units = row.cost?.unitsPerMonth?.mean, row.users > 0 { return units / Double(row.users) }
-            return row.requestsPerUserMonth.mean
-        }
         // Monthly requests of the whole sample and of its two halves, scaled to `users`.
         let monthly = Parallel.map(count: settings.count, threads: threads) {
             i -> (all: Double, halves: (Double, Double)?, decision: Decision) in
@@ -233,6 +230,8 @@ package struct SensitivityAnalysis: Sendable {
             }
             let engine = MonteCarloEngine(scenario: moved, designs: [design], threads: 1, parameters: { _ in parameters })
             let results = engine.run().results
+            let unitsPerRequest = credits ? moved.unitsPerRequest(of: design) : 1
+            func perUserMonth(_ row: DesignResult?) -> Double? { row.map { $0.requestsPerUserMonth.mean * unitsPerRequest } }
             let all = perUserMonth(results.first { $0.users == sampleCount }) ?? .nan
             let row = results.first { $0.users == stated }
             let decision = Decision(tier: row?.requiredTier, cost: row?.cost?.perMonth.mean)

@@ -37,7 +37,7 @@ struct AssumptionsSection {
             md +=
                 s.noise.map { noise in
                     "The sample's own noise, measured by repeating every setting on each half of its users, is "
-                        + "±\(ReportFormat.whole(noise)) requests a month (\(NumberText.percent(s.noiseShare ?? 0, digits: 1))) on a swing; the headline names "
+                        + "±\(ReportFormat.whole(noise)) \(s.measure) a month (\(NumberText.percent(s.noiseShare ?? 0, digits: 1))) on a swing; the headline names "
                         + "an assumption only when its swing is at least \(NumberText.plain(SensitivityResult.noiseMultiple)) times that.\n\n"
                 } ?? "Swings of a few percent are within that sample's noise.\n\n"
         }
