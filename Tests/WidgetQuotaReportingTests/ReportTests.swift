@@ -26,6 +26,22 @@ import WidgetQuotaTestSupport
     /// The quota table speaks in the unit the limits count: credits for an API billed in credits
     /// (the busiest minute and day times the credits a request costs, as the verdict), tokens only
     /// where they count, the busiest hour where a tier limits it.
+    @Test("With open hours, the freshness table shows the open hours' median age beside the whole day's")
+    func freshnessTableOpenHoursMedian() throws {
+        var s = TestSupport.smallScenario(users: [40], runs: 2, days: 7, sample: 40)
+        s.calendar.hours = OpenHours()
+        let result = TestSupport.run(s, designs: ["direct"])
+        let tables = try GFMTables.parse(SimulationReport(result).markdown())
+        let table = try #require(tables.first { $0.header.contains("Median age in open hours (min)") })
+        let column = try #require(table.header.firstIndex(of: "Median age in open hours (min)"))
+        let row = try #require(result.results.first)
+        let median = try #require(row.freshness.openHours?.medianAgeMinutes)
+        #expect(table.rows.first { $0[0] == row.design }?[column] == NumberText.human(median))
+        // Without open hours, no such column.
+        let plain = try GFMTables.parse(SimulationReport(ReportFixtures.result).markdown())
+        #expect(!plain.contains { $0.header.contains("Median age in open hours (min)") })
+    }
+
     @Test("The quota table's peaks are in the limits' unit")
     func quotaTableUnits() throws {
         func quotaTable(_ r: SimulationResult) throws -> GFMTables.Table {

@@ -207,7 +207,10 @@ struct ResultTables {
             "Error / placeholder", "Outdated", "Median age (min)", "p95 age (min)",
         ]
         if openHours {
-            header += ["Glances in open hours", "Older than \(target) min, or none, in open hours", "Outdated in open hours"]
+            header += [
+                "Glances in open hours", "Older than \(target) min, or none, in open hours", "Outdated in open hours",
+                "Median age in open hours (min)",
+            ]
         }
         var t = MarkdownTable(header)
         for r in perDesign {
@@ -222,6 +225,7 @@ struct ResultTables {
                     f.openHours.map { NumberText.percent($0.glanceShare) } ?? "–",
                     f.openHours.map { NumberText.percent($0.overTargetShare) } ?? "–",
                     f.openHours.map { NumberText.percent($0.outdatedShare) } ?? "–",
+                    f.openHours?.medianAgeMinutes.map { NumberText.human($0) } ?? "–",
                 ]
             }
             t.append(row)
