@@ -29,8 +29,9 @@ public struct BackendGeneration: Codable, Sendable, Equatable {
     /// each minute regenerates about 1/M of them (true, the default); false: every key in the
     /// same minute, as a job that loops over them at once does.
     public var staggered: Bool = true
-    /// For `every(M)`: the schedule runs only in the calendar's open hours (`calendar.hours`), as
-    /// a job that polls a market while it trades; false: around the clock.
+    /// For `every(M)`: the schedule polls each key only in its open hours (`calendar.hours`, or
+    /// its `content.groups` group's), as a job that polls a market while it trades; false:
+    /// around the clock.
     public var onlyWhenOpen: Bool = false
     /// For `every(M)`: the most popular keys on a faster schedule of their own (the top symbols
     /// every minute, the tail every M); nil: every key every M minutes.

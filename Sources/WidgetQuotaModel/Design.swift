@@ -98,9 +98,10 @@ public struct Design: Codable, Sendable, Equatable {
     /// Where the paid call happens: nil on each device (every fetch is a paid request), or the
     /// owner's backend, which calls the API per content key and serves the devices' fetches.
     public var backend: BackendGeneration?
-    /// The timeline's policy follows the calendar's open hours (`calendar.hours`): a reload that
-    /// would fall while closed asks for the next opening instead (`.after(next open)`), so the
-    /// widget spends no reload on data that cannot change.
+    /// The timeline's policy follows the open hours of the user's keys (`calendar.hours`, or the
+    /// hours of the `content.groups` the user follows, any of them open): a reload that would
+    /// fall while closed asks for the next opening instead (`.after(next open)`), so the widget
+    /// spends no reload on data that cannot change.
     public var policyFollowsHours = false
     /// A fetch sends one request per content key its user follows (`content.keysPerUser`, or its own count of `content.keysPerUserMix`), each
     /// asking for one key; false: one request asks for them all. A backend's generation asks for

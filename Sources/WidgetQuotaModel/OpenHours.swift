@@ -126,3 +126,15 @@ package struct CalendarDate: Sendable, Hashable, Comparable {
 
     package static func < (a: CalendarDate, b: CalendarDate) -> Bool { a.daysFromEpoch < b.daysFromEpoch }
 }
+
+extension Scenario {
+    /// The hours of each key group (`content.groups`; one group, the calendar's hours, without
+    /// them): nil for a group whose data changes at any hour.
+    package var groupHours: [OpenHours?] {
+        guard let groups = content.groups, !groups.isEmpty else { return [calendar.hours] }
+        return groups.map(\.hours)
+    }
+
+    /// True when some keys' data changes in open hours only (`calendar.hours`, or a group's).
+    package var hasOpenHours: Bool { groupHours.contains { $0 != nil } }
+}

@@ -39,7 +39,10 @@ public struct ScenarioCalendar: Codable, Sendable, Equatable {
 
     /// The open sessions of calendar days `days` (1-based; day 1 is `startDate`), each with its
     /// day and its bounds in seconds from UTC midnight of day 1; nil without `hours` or a date.
-    package func sessions(days: ClosedRange<Int>) -> [OpenHours.Session]? {
+    package func sessions(days: ClosedRange<Int>) -> [OpenHours.Session]? { sessions(of: hours, days: days) }
+
+    /// The open sessions of `hours` (a key group's) over calendar days `days`, as `sessions(days:)`.
+    package func sessions(of hours: OpenHours?, days: ClosedRange<Int>) -> [OpenHours.Session]? {
         guard let hours, let firstDate else { return nil }
         return hours.sessions(firstDate: firstDate, days: (days.lowerBound - 1)..<days.upperBound)
     }

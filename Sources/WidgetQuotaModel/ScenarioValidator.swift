@@ -373,6 +373,9 @@ package enum ScenarioValidator {
     /// Most content keys, and most key changes over the horizon (each is simulated).
     package static let maxContentKeys = 100_000
     package static let maxKeyChanges = 5_000_000
+    /// Most key groups with hours of their own (`content.groups`): a user's hours are the union of
+    /// the groups they follow, one set for each combination.
+    package static let maxKeyGroups = 4
 
     /// `content`: keys, their skew and the delivery window; the key changes a run draws stay bounded.
     static func contentChecks(_ s: Scenario, _ v: inout Checker) {
@@ -453,21 +456,24 @@ package enum ScenarioValidator {
             factors(event.factors, field)
         }
         openHoursChecks(s.calendar, &v)
+        groupChecks(s, &v)
         for (i, d) in s.designs.enumerated() where d.policyFollowsHours {
             v.check(
-                s.calendar.hours != nil, "designs[\(i)].policyFollowsHours", "needs calendar.hours, the hours the policy follows")
+                s.hasOpenHours, "designs[\(i)].policyFollowsHours",
+                "needs calendar.hours or a content group's hours, the hours the policy follows")
         }
         for (i, d) in s.designs.enumerated() where d.liveActivity != nil {
             v.check(
                 s.calendar.hasLiveEvents, "designs[\(i)].liveActivity",
                 "runs during live events: give calendar.dayKinds or calendar.events a startHourUTC and hours (a match's window)")
             v.check(
-                s.calendar.hours == nil, "designs[\(i)].liveActivity",
-                "follows live events (a day's startHourUTC and hours), not calendar.hours: a scenario has one or the other")
+                !s.hasOpenHours, "designs[\(i)].liveActivity",
+                "follows live events (a day's startHourUTC and hours), not open hours (calendar.hours or a content group's): a scenario has one or the other"
+            )
         }
         for (i, d) in s.designs.enumerated() where d.backend?.onlyWhenOpen == true {
             let field = "designs[\(i)].backend.onlyWhenOpen"
-            v.check(s.calendar.hours != nil, field, "needs calendar.hours, the hours the schedule runs in")
+            v.check(s.hasOpenHours, field, "needs calendar.hours or a content group's hours, the hours the schedule runs in")
             if case .every = d.backend?.regenerate {
             } else {
                 v.check(false, field, "applies to an every(MINUTES) schedule only")
@@ -475,8 +481,7 @@ package enum ScenarioValidator {
         }
     }
 
-    /// `calendar.startDate` and `calendar.hours`: a real date and time zone, a session that ends
-    /// after it opens, holidays as dates.
+    /// `calendar.startDate` and `calendar.hours`: a real date, and hours as `hoursChecks` reads them.
     static func openHoursChecks(_ calendar: ScenarioCalendar, _ v: inout Checker) {
         if let text = calendar.startDate {
             if let date = CalendarDate(text: text) {
@@ -487,25 +492,56 @@ package enum ScenarioValidator {
                 v.check(false, "calendar.startDate", "must be a date as YYYY-MM-DD, got \(quoted(text))")
             }
         }
-        guard let hours = calendar.hours else { return }
+        if let hours = calendar.hours { hoursChecks(hours, "calendar.hours", calendar, &v) }
+    }
+
+    /// One set of open hours at `field` (`calendar.hours`, a key group's): a start date to place
+    /// them, a real time zone, a session that ends after it opens, holidays as dates.
+    static func hoursChecks(_ hours: OpenHours, _ field: String, _ calendar: ScenarioCalendar, _ v: inout Checker) {
         v.check(
-            calendar.startDate != nil, "calendar.hours",
+            calendar.startDate != nil, field,
             "needs calendar.startDate, the date of day 1, to place daylight saving time and holidays")
         v.check(
-            TimeZone(identifier: hours.timeZone) != nil, "calendar.hours.timeZone",
+            TimeZone(identifier: hours.timeZone) != nil, field + ".timeZone",
             "\(quoted(hours.timeZone)) is not a time zone name; use one such as America/New_York or Europe/London")
         let open = OpenHours.minutes(ofClock: hours.open)
         let close = OpenHours.minutes(ofClock: hours.close)
-        v.check(open != nil, "calendar.hours.open", "must be a local time as HH:MM, got \(quoted(hours.open))")
-        v.check(close != nil, "calendar.hours.close", "must be a local time as HH:MM, got \(quoted(hours.close))")
+        v.check(open != nil, field + ".open", "must be a local time as HH:MM, got \(quoted(hours.open))")
+        v.check(close != nil, field + ".close", "must be a local time as HH:MM, got \(quoted(hours.close))")
         if let open, let close {
-            v.check(close > open, "calendar.hours.close", "must be after calendar.hours.open (\(hours.open)), got \(hours.close)")
+            v.check(close > open, field + ".close", "must be after \(field).open (\(hours.open)), got \(hours.close)")
         }
-        v.check(!hours.weekdays.isEmpty, "calendar.hours.weekdays", "must name at least one weekday")
-        v.count(hours.holidays.count, "calendar.hours.holidays", ListBounds.events, "holidays (one a day for a year)")
+        v.check(!hours.weekdays.isEmpty, field + ".weekdays", "must name at least one weekday")
+        v.count(hours.holidays.count, field + ".holidays", ListBounds.events, "holidays (one a day for a year)")
         for (i, day) in hours.holidays.enumerated() {
-            v.check(CalendarDate(text: day) != nil, "calendar.hours.holidays[\(i)]", "must be a date as YYYY-MM-DD, got \(quoted(day))")
+            v.check(CalendarDate(text: day) != nil, field + ".holidays[\(i)]", "must be a date as YYYY-MM-DD, got \(quoted(day))")
         }
+    }
+
+    /// `content.groups`: named once each, keys that add up to `content.keys`, hours that read,
+    /// and no `calendar.hours` beside them.
+    static func groupChecks(_ s: Scenario, _ v: inout Checker) {
+        guard let groups = s.content.groups else { return }
+        let field = "content.groups"
+        v.check(
+            (1...maxKeyGroups).contains(groups.count), field,
+            "must list between 1 and \(maxKeyGroups) groups of keys, got \(groups.count)")
+        v.check(
+            s.calendar.hours == nil, "calendar.hours",
+            "cannot stand beside content.groups: give the hours to the groups whose data follows them (a group without hours changes at any hour)"
+        )
+        var names = Set<String>()
+        for (i, group) in groups.enumerated() {
+            let item = "\(field)[\(i)]"
+            v.name(group.name, item + ".name")
+            v.check(names.insert(group.name).inserted, item + ".name", "\(quoted(group.name)) is named twice")
+            v.check(group.keys >= 1, item + ".keys", "must be at least 1, got \(group.keys)")
+            if let hours = group.hours { hoursChecks(hours, item + ".hours", s.calendar, &v) }
+        }
+        let total = groups.reduce(0) { $0 + $1.keys }
+        v.check(
+            total == s.content.keys, field,
+            "hold \(total) keys between them, but content.keys is \(s.content.keys); they must agree")
     }
 
     /// `horizon.growth`: at least one month, at most `Growth.maxMonths`, every month's users a

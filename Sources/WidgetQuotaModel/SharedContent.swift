@@ -20,6 +20,11 @@ public struct SharedContent: Codable, Sendable, Equatable {
     /// each user draws a count from the mix, in place of `keysPerUser` (nil: every user follows
     /// `keysPerUser`).
     public var keysPerUserMix: [KeysShare]?
+    /// Kinds of keys whose data changes in different hours (stocks in New York's session, crypto
+    /// all the time), each with its count of keys and its hours (nil: the calendar's hours hold
+    /// every key). The groups' keys interleave by popularity: each group holds its share of the
+    /// popular keys and of the tail.
+    public var groups: [ContentGroup]?
 
     /// A share of the users that follows so many keys.
     public struct KeysShare: Codable, Sendable, Equatable {
@@ -32,6 +37,22 @@ public struct SharedContent: Codable, Sendable, Equatable {
         public init(keys: Int, share: Double) {
             self.keys = keys
             self.share = share
+        }
+    }
+    /// Keys whose data changes in the same hours.
+    public struct ContentGroup: Codable, Sendable, Equatable {
+        /// The group's name, as reports show it (`stocks`, `crypto`).
+        public var name: String
+        /// How many of `content.keys` belong to it.
+        public var keys: Int
+        /// The hours its data changes in (nil: at any hour, every day).
+        public var hours: OpenHours?
+
+        /// `keys` keys named `name` whose data changes in `hours` (nil: at any hour).
+        public init(name: String, keys: Int, hours: OpenHours? = nil) {
+            self.name = name
+            self.keys = keys
+            self.hours = hours
         }
     }
     /// Seconds over which one broadcast push reaches all of a key's devices (APNs fans out a
@@ -48,6 +69,7 @@ public struct SharedContent: Codable, Sendable, Equatable {
         skew = try c.value(.skew, or: d.skew)
         keysPerUser = try c.value(.keysPerUser, or: d.keysPerUser)
         keysPerUserMix = try c.decodeIfPresent([KeysShare].self, forKey: .keysPerUserMix)
+        groups = try c.decodeIfPresent([ContentGroup].self, forKey: .groups)
         deliveryWindowSeconds = try c.value(.deliveryWindowSeconds, or: d.deliveryWindowSeconds)
     }
 
@@ -57,6 +79,33 @@ public struct SharedContent: Codable, Sendable, Equatable {
         let total = weights.reduce(0, +)
         return weights.map { $0 / total }
     }
+
+    /// The group of each key, most popular first (all 0 without `groups`): each group in turn
+    /// takes the next key when it is furthest behind its share of the keys so far, so that the
+    /// groups interleave through the ranks. A group beyond the keys' count gets none.
+    package var keyGroups: [Int] {
+        let count = max(keys, 1)
+        guard let groups, groups.count > 1 else { return [Int](repeating: 0, count: count) }
+        let sizes = groups.map { Double(max($0.keys, 0)) }
+        let total = max(sizes.reduce(0, +), 1)
+        var taken = [Double](repeating: 0, count: groups.count)
+        return (0..<count).map { rank in
+            var best = 0
+            var bestLag = -Double.infinity
+            for g in groups.indices where taken[g] < sizes[g] {
+                let lag = sizes[g] * Double(rank + 1) / total - taken[g]
+                if lag > bestLag {
+                    best = g
+                    bestLag = lag
+                }
+            }
+            taken[best] += 1
+            return best
+        }
+    }
+
+    /// The number of key groups (1 without `groups`).
+    package var groupCount: Int { max(groups?.count ?? 1, 1) }
 
     /// The mean keys a user follows: over the mix, or `keysPerUser`.
     package var meanKeysPerUser: Double {

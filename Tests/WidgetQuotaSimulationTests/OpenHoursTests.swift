@@ -31,6 +31,17 @@ import WidgetQuotaTestSupport
         return s
     }
 
+    /// The direct widget asking for a reload every 15 minutes, and the same following the hours.
+    static func alwaysAndFollowing() -> (always: Design, following: Design) {
+        var always = DesignPresets.direct
+        always.name = "direct-always"
+        always.reloadPolicy = .after(minutes: 15)
+        var following = always
+        following.name = "direct-following"
+        following.policyFollowsHours = true
+        return (always, following)
+    }
+
     static func poller(every minutes: Double) -> Design {
         var d = SharedContentTests.backendDesign(.every(minutes: minutes))
         d.backend?.onlyWhenOpen = true
@@ -98,12 +109,7 @@ import WidgetQuotaTestSupport
     @Test("A policy that follows the hours spends no reload while the market is closed")
     func policyFollowsHours() throws {
         let s = Self.tradingScenario(users: [1_000], days: 14)
-        var always = DesignPresets.direct
-        always.name = "direct-always"
-        always.reloadPolicy = .after(minutes: 15)
-        var following = always
-        following.name = "direct-following"
-        following.policyFollowsHours = true
+        let (always, following) = Self.alwaysAndFollowing()
         let result = SharedContentTests.run(s, [always, following])
         let perDay = { (d: Design) in TestSupport.row(result, d.name).requestsPerUserDay }
         // Policy reloads come in 6.5 hours of 10 weekdays out of 14 days; other reloads remain.

@@ -201,7 +201,7 @@ struct ResultTables {
 
     func freshness() -> MarkdownTable {
         let target = NumberText.plain(facts.result.scenario.population.freshnessTargetMinutes)
-        let openHours = facts.result.scenario.calendar.hours != nil
+        let openHours = facts.result.scenario.hasOpenHours
         var header = [
             "Design", "Glances / day", "Older than \(target) min, or none", "Older than its TTL (≥ \(target) min)",
             "Error / placeholder", "Outdated", "Median age (min)", "p95 age (min)",

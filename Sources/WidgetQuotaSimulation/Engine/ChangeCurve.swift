@@ -81,6 +81,11 @@ package struct ChangeCurve: Sendable {
         return cumulative[m] + (cumulative[m + 1] - cumulative[m]) * (position - Double(m))
     }
 
+    /// Expected changes in UTC seconds (`from`, `to`], `to` > `from`.
+    @inline(__always) func expectedChanges(from: Double, to: Double) -> Double {
+        evenRate.map { $0 * (to - from) } ?? (before(to) - before(from))
+    }
+
     /// The chance that at least one change falls in UTC seconds (`from`, `to`] (0 when `to` ≤ `from`),
     /// for a user whose keys see `scale` times the curve's changes.
     @inline(__always) func chanceOfChange(from: Double, to: Double, scale: Double) -> Double {

@@ -58,37 +58,56 @@ package struct SimulationModel: Sendable {
     package let dayFactors: [DayFactors]
     /// Cumulative shares of the content keys, most popular first (a user's key is one draw).
     let keyCumulative: [Double]
+    /// Cumulative shares of the key groups' popularity (a user's key beyond the first draws its
+    /// group from them); empty with one group.
+    let groupCumulative: [Double]
     /// Each key's data changes in UTC seconds, ascending (empty unless the design pushes
     /// broadcasts or its backend regenerates on each change, or a design of the scenario has a
     /// Live Activity).
     package let keyChanges: [[Double]]
     /// Per-user pushes follow the user's own changes drawn like a key's, confined to the
-    /// calendar's change windows or open sessions (`changeFactors`, `changeSessions`), rather
-    /// than the day's shape.
+    /// calendar's change windows or the open sessions of the groups the user follows
+    /// (`changeFactors`, `groupSessions`), rather than the day's shape.
     package let confinesOwnChanges: Bool
-    /// The calendar's factors of UTC days −1 ... `simulatedDays`, and its open sessions, for
-    /// drawing changes (`changeTimes`).
+    /// The calendar's factors of UTC days −1 ... `simulatedDays`, for drawing changes (`changeTimes`).
     let changeFactors: [DayFactors]
-    let changeSessions: [OpenHours.Session]?
     /// Where a glance learns whether newer data had replaced what it shows (`OutdatedSource`).
     package let outdatedSource: OutdatedSource
-    /// The expected changes of what a user's fetch asks for (all their keys), for `.expected`.
+    /// The expected changes of what a user's fetch asks for (all their keys), for `.expected`,
+    /// without key groups.
     let changeCurve: ChangeCurve?
+    /// With key groups, the expected changes of one key of each group, for `.expected` (empty
+    /// without groups): a user's keys of a group see that many times its curve.
+    let groupChangeCurves: [ChangeCurve]
     /// The live events' windows (the days whose data changes have a window: a match), in UTC
     /// seconds of the simulation, ascending; empty unless a design of the scenario has a Live
     /// Activity, when every design of the run measures what its users saw during them.
     package let liveEventWindows: [(start: Double, end: Double)]
     /// The counted days (0-based) of the calendar's events, in the calendar's order.
     package let eventDays: [Int]
-    /// For each counted minute, whether the calendar's open hours hold it (nil: no open hours).
-    package let openMinutes: [Bool]?
+    /// The key group of each content key, most popular first (`SharedContent.keyGroups`).
+    package let keyGroups: [Int]
+    /// Each key group's open sessions over the simulated days and the day before, in seconds
+    /// from UTC midnight of day 1 (nil: a group whose data changes at any hour).
+    let groupSessions: [[OpenHours.Session]?]
+    /// For each key group and counted minute, whether the group's hours hold it (nil: any hour).
+    package let groupOpenMinutes: [[Bool]?]
+    /// The hours of the users who follow each combination of key groups, by bit mask (bit g:
+    /// group g; entry 0 unused): a user's data can change whenever one of their groups is open.
+    package let hourSets: [HourSet]
     /// Each counted UTC day's class for pooling the load of days alike (`LoadProjection`): 0 for
     /// every day without open hours; with them, one class per set of session minutes in the UTC
     /// day (a session moves with daylight saving), closed days among them, numbered from 0.
     package let dayClasses: [Int]
-    /// The calendar's open sessions over the whole simulated window, in UTC seconds of the
-    /// simulation (nil: no open hours).
-    let sessions: [(start: Double, end: Double)]?
+
+    /// When the data of the users who follow some key groups can change.
+    package struct HourSet: Sendable {
+        /// For each counted minute, whether it is open (nil: every minute).
+        package var openMinutes: [Bool]?
+        /// The open sessions over the whole simulated window, in UTC seconds of the simulation,
+        /// overlapping ones merged (nil: open all the time).
+        package var sessions: [(start: Double, end: Double)]?
+    }
 
     /// - Parameter backgroundCalibration: launch rates for this design's background interval and
     ///   the scenario's background shape, when the caller has them already (they take a few
@@ -154,29 +173,32 @@ package struct SimulationModel: Sendable {
         let firstDay = countedFirstDay
         dayFactors = (0...simulatedDays).map { calendar.factors(ofDay: $0 - firstDay + 1) }
         eventDays = calendar.events.map { $0.day - 1 }
-        // The open sessions of every simulated day and the day before, read once (each is a
-        // calendar computation in the session's time zone); the counted window clips them below.
-        let calendarSessions = calendar.sessions(days: (-countedFirstDay)...(simulatedDays + 1 - countedFirstDay))
-        let offset = Double(countedFirstDay) * .secondsPerDay
-        // Policy reloads need the simulated days' sessions; the day before is for key changes,
-        // which are drawn from a day earlier.
-        let firstSimulatedDay = 1 - countedFirstDay
-        sessions = calendarSessions?.filter { $0.day >= firstSimulatedDay }.map { (offset + $0.start, offset + $0.end) }
-        dayClasses = SimulationModel.dayClasses(sessions: calendarSessions, days: h.days)
-        openMinutes = calendarSessions.map { sessions in
-            var open = [Bool](repeating: false, count: h.days * TimeUnits.minutesPerDay)
-            for session in sessions {
-                // A minute is open when it starts within the session.
-                let first = max(Int((session.start / .secondsPerMinute).rounded(.up)), 0)
-                let end = min(Int((session.end / .secondsPerMinute).rounded(.up)), open.count)
-                if first < end { for m in first..<end { open[m] = true } }
-            }
-            return open
-        }
+        // The open sessions of every simulated day and the day before, read once per key group
+        // (each is a calendar computation in the session's time zone); the counted window clips
+        // them below.
+        let groupHours = scenario.groupHours
+        let sessionDays = (-countedFirstDay)...(simulatedDays + 1 - countedFirstDay)
+        groupSessions = groupHours.map { calendar.sessions(of: $0, days: sessionDays) }
+        keyGroups = scenario.content.keyGroups
+        groupOpenMinutes = groupSessions.map { $0.map { SimulationModel.openMinutes(sessions: $0, days: h.days) } }
+        hourSets = SimulationModel.hourSets(groupSessions: groupSessions, firstCountedDay: countedFirstDay, days: h.days)
+        dayClasses = SimulationModel.dayClasses(groupSessions: groupSessions, days: h.days)
+        let shares = scenario.content.shares
         var keyRunning = 0.0
-        keyCumulative = scenario.content.shares.map {
+        keyCumulative = shares.map {
             keyRunning += $0
             return keyRunning
+        }
+        if groupSessions.count > 1 {
+            var mass = [Double](repeating: 0, count: groupSessions.count)
+            for (key, share) in shares.enumerated() { mass[keyGroups[key]] += share }
+            var running = 0.0
+            groupCumulative = mass.map {
+                running += $0
+                return running
+            }
+        } else {
+            groupCumulative = []
         }
         let tracksLiveEvents = scenario.designs.contains { $0.liveActivity != nil } && calendar.hasLiveEvents
         liveEventWindows =
@@ -187,18 +209,17 @@ package struct SimulationModel: Sendable {
                     return (start, start + window.hours * .secondsPerHour)
                 }
             } : []
-        confinesOwnChanges =
-            design.sendsPushes && design.pushes == .perUser && (calendarSessions != nil || calendar.hasLiveEvents)
+        let hasOpenHours = groupSessions.contains { $0 != nil }
+        confinesOwnChanges = design.sendsPushes && design.pushes == .perUser && (hasOpenHours || calendar.hasLiveEvents)
         changeFactors =
             confinesOwnChanges ? SimulationModel.changeFactors(scenario: scenario, firstCountedDay: firstDay, days: simulatedDays) : []
-        changeSessions = confinesOwnChanges ? calendarSessions : nil
         let needsChanges =
             design.followsKeyChanges || tracksLiveEvents
         keyChanges =
             needsChanges
             ? SimulationModel.keyChanges(
                 scenario: scenario, run: run, perDay: parameters.dataChangesPerDay, firstCountedDay: firstDay, days: simulatedDays,
-                sessions: calendarSessions)
+                keyGroups: keyGroups, groupSessions: groupSessions)
             : []
 
         if design.sendsPushes && design.pushes == .perUser {
@@ -210,13 +231,20 @@ package struct SimulationModel: Sendable {
             // expected chance keeps this design's figure what it is without one.
             outdatedSource = .expected
         }
+        let offset = Double(countedFirstDay) * .secondsPerDay
+        let days = simulatedDays
+        func curve(perDay: Double, sessions: [OpenHours.Session]?) -> ChangeCurve {
+            ChangeCurve(
+                scenario: scenario, perDay: perDay, firstCountedDay: firstDay, days: days,
+                sessions: sessions?.map { ($0.day, offset + $0.start, offset + $0.end) })
+        }
+        let grouped = groupSessions.count > 1
         changeCurve =
-            outdatedSource == .expected
-            ? ChangeCurve(
-                scenario: scenario, perDay: parameters.dataChangesPerDay * scenario.content.meanKeysPerUser,
-                firstCountedDay: firstDay, days: simulatedDays,
-                sessions: calendarSessions?.map { ($0.day, offset + $0.start, offset + $0.end) })
-            : nil
+            outdatedSource == .expected && !grouped
+            ? curve(perDay: parameters.dataChangesPerDay * scenario.content.meanKeysPerUser, sessions: groupSessions[0]) : nil
+        groupChangeCurves =
+            outdatedSource == .expected && grouped
+            ? groupSessions.map { curve(perDay: parameters.dataChangesPerDay, sessions: $0) } : []
 
         let start = Int((-scenario.quotas.resetUTCOffsetHours * .minutesPerHour).rounded())
         quotaStartMinute = ((start % TimeUnits.minutesPerDay) + TimeUnits.minutesPerDay) % TimeUnits.minutesPerDay
@@ -225,18 +253,22 @@ package struct SimulationModel: Sendable {
 
     }
 
-    /// Classes of the counted UTC days by the minutes of the sessions that overlap them (all 0
-    /// without sessions); `sessions` in seconds from UTC midnight of day 1.
-    static func dayClasses(sessions: [OpenHours.Session]?, days: Int) -> [Int] {
-        guard let sessions else { return [Int](repeating: 0, count: days) }
+    /// Classes of the counted UTC days by the minutes of every key group's sessions that overlap
+    /// them (all 0 without sessions); sessions in seconds from UTC midnight of day 1.
+    static func dayClasses(groupSessions: [[OpenHours.Session]?], days: Int) -> [Int] {
+        guard groupSessions.contains(where: { $0 != nil }) else { return [Int](repeating: 0, count: days) }
         var keys = [[Int]](repeating: [], count: days)
-        for session in sessions {
-            let first = Int((session.start / .secondsPerMinute).rounded(.up))
-            let end = Int((session.end / .secondsPerMinute).rounded(.up))
-            guard first < end, end > 0 else { continue }
-            for day in (max(first, 0) / TimeUnits.minutesPerDay)...((end - 1) / TimeUnits.minutesPerDay) where day < days {
-                let dayStart = day * TimeUnits.minutesPerDay
-                keys[day] += [max(first, dayStart) - dayStart, min(end, dayStart + TimeUnits.minutesPerDay) - dayStart]
+        for (g, sessions) in groupSessions.enumerated() {
+            // A group's minutes follow its number, so that two groups' sessions never read alike.
+            for day in 0..<days { keys[day].append(-1 - g) }
+            for session in sessions ?? [] {
+                let first = Int((session.start / .secondsPerMinute).rounded(.up))
+                let end = Int((session.end / .secondsPerMinute).rounded(.up))
+                guard first < end, end > 0 else { continue }
+                for day in (max(first, 0) / TimeUnits.minutesPerDay)...((end - 1) / TimeUnits.minutesPerDay) where day < days {
+                    let dayStart = day * TimeUnits.minutesPerDay
+                    keys[day] += [max(first, dayStart) - dayStart, min(end, dayStart + TimeUnits.minutesPerDay) - dayStart]
+                }
             }
         }
         var index = [[Int]: Int]()
@@ -247,23 +279,84 @@ package struct SimulationModel: Sendable {
         }
     }
 
+    /// For each of `days` counted days' minutes, whether one of `sessions` (seconds from UTC
+    /// midnight of day 1) holds it: a minute is open when it starts within a session.
+    static func openMinutes(sessions: [OpenHours.Session], days: Int) -> [Bool] {
+        var open = [Bool](repeating: false, count: days * TimeUnits.minutesPerDay)
+        for session in sessions {
+            let first = max(Int((session.start / .secondsPerMinute).rounded(.up)), 0)
+            let end = min(Int((session.end / .secondsPerMinute).rounded(.up)), open.count)
+            if first < end { for m in first..<end { open[m] = true } }
+        }
+        return open
+    }
+
+    /// The hours of each combination of key groups (`hourSets`): the union of their sessions
+    /// over the simulated days, open all the time when one group is.
+    static func hourSets(groupSessions: [[OpenHours.Session]?], firstCountedDay: Int, days: Int) -> [HourSet] {
+        let offset = Double(firstCountedDay) * .secondsPerDay
+        let firstSimulatedDay = 1 - firstCountedDay
+        return (0..<(1 << groupSessions.count)).map { mask in
+            let members = groupSessions.indices.filter { mask & (1 << $0) != 0 }
+            guard !members.isEmpty, members.allSatisfy({ groupSessions[$0] != nil }) else { return HourSet() }
+            let all = members.flatMap { groupSessions[$0] ?? [] }.sorted { $0.start < $1.start }
+            var merged: [OpenHours.Session] = []
+            for session in all {
+                if let last = merged.last, session.start <= last.end {
+                    merged[merged.count - 1].end = max(last.end, session.end)
+                } else {
+                    merged.append(session)
+                }
+            }
+            // Policy reloads need the simulated days' sessions; the day before is for key changes.
+            return HourSet(
+                openMinutes: openMinutes(sessions: merged, days: days),
+                sessions: merged.filter { $0.day >= firstSimulatedDay }.map { (offset + $0.start, offset + $0.end) })
+        }
+    }
+
     /// Each content key's data changes over the simulated window and the day before it, in UTC
     /// seconds: a Poisson process of `perDay` a day times the day's calendar factor, spread over
     /// the day or its change window. Drawn per (run, key), so every design of a run sees the
     /// same changes.
-    /// - Parameter sessions: the calendar's open sessions over those days (seconds from UTC
-    ///   midnight of day 1), which confine each open day's changes; nil without open hours.
+    /// - Parameters:
+    ///   - keyGroups: each key's group.
+    ///   - groupSessions: each group's open sessions over those days (seconds from UTC midnight
+    ///     of day 1), which confine each open day's changes of its keys; nil for any hour.
     static func keyChanges(
-        scenario: Scenario, run: Int, perDay: Double, firstCountedDay: Int, days: Int, sessions: [OpenHours.Session]?
+        scenario: Scenario, run: Int, perDay: Double, firstCountedDay: Int, days: Int, keyGroups: [Int],
+        groupSessions: [[OpenHours.Session]?]
     ) -> [[Double]] {
         // The same calendar for every key: read once.
         let factors = changeFactors(scenario: scenario, firstCountedDay: firstCountedDay, days: days)
         return (0..<max(scenario.content.keys, 1)).map { key in
             var rng = RandomStream(seed: scenario.horizon.seed, .contentChanges, UInt64(run), UInt64(key))
             return changeTimes(
-                scenario: scenario, perDay: perDay, firstCountedDay: firstCountedDay, factors: factors, sessions: sessions,
-                random: &rng)
+                scenario: scenario, perDay: perDay, firstCountedDay: firstCountedDay, factors: factors,
+                sessions: groupSessions[keyGroups[key]], random: &rng)
         }
+    }
+
+    /// A user's own data changes (per-user pushes, `confinesOwnChanges`) in UTC seconds,
+    /// ascending: `perDay` a day, each key group's part (its share of the user's keys) in its
+    /// hours.
+    static func ownChangeTimes(
+        model: borrowing SimulationModel, perDay: Double, keysByGroup: SIMD4<Double>, random rng: inout RandomStream
+    ) -> [Double] {
+        let groups = model.groupSessions.count
+        guard groups > 1 else {
+            return changeTimes(
+                scenario: model.scenario, perDay: perDay, firstCountedDay: model.countedFirstDay, factors: model.changeFactors,
+                sessions: model.groupSessions[0], random: &rng)
+        }
+        let keys = (0..<groups).reduce(0) { $0 + keysByGroup[$1] }
+        var times: [Double] = []
+        for g in 0..<groups where keysByGroup[g] > 0 {
+            times += changeTimes(
+                scenario: model.scenario, perDay: perDay * keysByGroup[g] / keys, firstCountedDay: model.countedFirstDay,
+                factors: model.changeFactors, sessions: model.groupSessions[g], random: &rng)
+        }
+        return times.sorted()
     }
 
     /// The calendar's factors of UTC days −1 ... `days` of the simulation, in order.
@@ -368,6 +461,12 @@ package struct UserTraits: Sendable, Equatable {
     package var backgroundRefreshOff: Bool
     /// Keys the user follows (`content.keysPerUserMix`, else `content.keysPerUser`).
     package var keysFollowed: Int
+    /// How many of those keys belong to each key group (`content.groups`; all in the first
+    /// without groups): the first key's group, and each other key's drawn by popularity.
+    package var keysByGroup: SIMD4<Double>
+    /// The groups the user follows as a bit mask (bit g: group g), which picks the user's hours
+    /// (`SimulationModel.hourSets`).
+    package var hourSet: Int
 
     /// Draws the traits of user `user` in `model`'s run; independent of the design (common random numbers).
     package init(model: borrowing SimulationModel, user: Int) {
@@ -425,6 +524,19 @@ package struct UserTraits: Sendable, Equatable {
         forceQuits = keyRNG.bernoulli(s.population.forceQuitShare)
         backgroundRefreshOff = keyRNG.bernoulli(p.backgroundRefreshOffShare)
         keysFollowed = s.content.keysPerUserMix == nil ? max(s.content.keysPerUser, 1) : s.content.keysFollowed(draw: keyRNG.uniform())
+        keysByGroup = SIMD4(Double(keysFollowed), 0, 0, 0)
+        hourSet = 1
+        if !model.groupCumulative.isEmpty {
+            let first = model.keyGroups[contentKey]
+            var counts = SIMD4<Double>()
+            counts[first] = 1
+            for _ in 1..<max(keysFollowed, 1) {
+                let draw = keyRNG.uniform() * (model.groupCumulative.last ?? 1)
+                counts[model.groupCumulative.firstIndex { draw < $0 } ?? (model.groupCumulative.count - 1)] += 1
+            }
+            keysByGroup = counts
+            hourSet = (0..<model.groupCumulative.count).reduce(0) { $0 | (counts[$1] > 0 ? 1 << $1 : 0) }
+        }
         smartStackRotationsPerDay = smartStack ? max(p.smartStackRotationsPerDay, 0) : 0
         tapsPerDay = max(p.interactiveTapsPerDay, 0) * (rarelyViewed ? ModelAssumptions.rarelyViewedGlanceShare : 1)
         // iOS launches background refresh before the times it predicts the app is used: never

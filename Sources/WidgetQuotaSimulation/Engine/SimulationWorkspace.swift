@@ -60,7 +60,8 @@ package struct SimulationConstants: Sendable {
 
     // Reload policy, alignment and jitter.
     let policyNever: Bool
-    /// Policy reloads that would fall while the calendar is closed wait for its next opening.
+    /// Policy reloads that would fall while the user's key groups are closed wait for their next
+    /// opening (for a user who follows a group open at every hour, none does).
     let policyFollowsHours: Bool
     /// Seconds from building a timeline to its policy reload (before alignment and jitter).
     package let policyDelay: Double
@@ -173,7 +174,7 @@ package struct SimulationConstants: Sendable {
             policyDelay = max(Double(max(d.timelineEntries - 1, 0)) * d.entrySpacingMinutes * .secondsPerMinute, spacing)
         }
         aligned = d.alignToWallClockMinutes != nil
-        policyFollowsHours = d.policyFollowsHours && m.sessions != nil
+        policyFollowsHours = d.policyFollowsHours && m.hourSets.contains { $0.sessions != nil }
         alignPeriod = (d.alignToWallClockMinutes ?? 0) * .secondsPerMinute
         jitterSeconds = d.jitterSeconds
         policyLatenessSeconds = max(m.parameters.policyLatenessMinutes, 0) * .secondsPerMinute
@@ -279,10 +280,8 @@ package final class SimulationWorkspace: @unchecked Sendable {
     /// Per outage, the failure chance during it (its error rate, at least the usual failure
     /// probability) as a `RandomStream.bernoulli(threshold:)` threshold.
     let outageFailureThresholds: [UInt64]
-    /// Whether the calendar's open hours hold each counted minute (nil: no open hours).
-    let openMinutes: [Bool]?
-    /// The open sessions over the simulated window, in UTC seconds of the simulation, in time order.
-    let sessions: [(start: Double, end: Double)]
+    /// The hours of the users who follow each combination of key groups (`SimulationModel.hourSets`).
+    let hourSets: [SimulationModel.HourSet]
 
     /// Each widget instance's state, for every user of the task in turn.
     let instanceState: InstanceState
@@ -298,9 +297,10 @@ package final class SimulationWorkspace: @unchecked Sendable {
 
     static let clockCount = 3
 
-    /// `u` when the calendar is open then, else the next opening (infinity when none is left),
-    /// in UTC seconds.
-    func nextOpen(utc u: Double) -> Double {
+    /// `u` when hour set `set` is open then, else its next opening (infinity when none is
+    /// left), in UTC seconds.
+    func nextOpen(utc u: Double, hours set: Int) -> Double {
+        guard let sessions = hourSets[set].sessions else { return u }
         var low = 0
         var high = sessions.count
         // The first session that ends after u.
@@ -312,9 +312,9 @@ package final class SimulationWorkspace: @unchecked Sendable {
         return max(u, sessions[low].start)
     }
 
-    /// True without open hours, or when they hold the counted minute of UTC time `u`.
-    @inline(__always) func isOpen(utc u: Double) -> Bool {
-        guard let openMinutes else { return true }
+    /// True when hour set `set` holds the counted minute of UTC time `u` (always without hours).
+    @inline(__always) func isOpen(utc u: Double, hours set: Int) -> Bool {
+        guard let openMinutes = hourSets[set].openMinutes else { return true }
         let m = Int(((u - constants.countedStartUTC) / .secondsPerMinute).rounded(.down))
         return m >= 0 && m < openMinutes.count && openMinutes[m]
     }
@@ -328,8 +328,7 @@ package final class SimulationWorkspace: @unchecked Sendable {
         outages = model.outages
         let failureProbability = constants.failureProbability
         outageFailureThresholds = model.outages.map { RandomStream.threshold(max($0.errorRate, failureProbability)) }
-        openMinutes = model.openMinutes
-        sessions = model.sessions ?? []
+        hourSets = model.hourSets
         let n = instanceCapacity
         instanceState = .allocate(capacity: n)
         clockTables = .allocate(capacity: SimulationWorkspace.clockCount * (3 * days + 1))

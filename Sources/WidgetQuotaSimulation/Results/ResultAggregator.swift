@@ -228,7 +228,7 @@ struct ResultAggregator {
                 app: UserTally.ratio(tally.appRequests, tally.requests),
                 background: UserTally.ratio(tally.backgroundRequests, tally.requests)),
             load: load.summary,
-            freshness: ResultAggregator.freshness(tally, ages, openAges: openAges, openHours: scenario.calendar.hours != nil),
+            freshness: ResultAggregator.freshness(tally, ages, openAges: openAges, openHours: scenario.hasOpenHours),
             quota: quota, requiredTier: nil,
             cost: cost?.cost(model: scenario.api.model, users: n, priceSource: priceSource),
             outage: outage.impact(users: n))

@@ -51,7 +51,7 @@ extension UserSimulator {
         tally.errorGlances &+= error
         tally.outageErrorGlances &+= error & outage
         let overTarget = error | Int64(shown > constants.freshnessTargetSeconds ? 1 : 0)
-        let open = Int64(workspace.isOpen(utc: utc(t)) ? 1 : 0)
+        let open = Int64(workspace.isOpen(utc: utc(t), hours: hourSet) ? 1 : 0)
         tally.overTargetGlances &+= overTarget
         tally.staleGlances &+= stale
         tally.openGlances &+= open
@@ -86,11 +86,28 @@ extension UserSimulator {
             let latest = lastOwnChange <= cutoff ? lastOwnChange : previousOwnChange <= cutoff ? previousOwnChange : -.infinity
             return latest > content ? UserTally.outdatedScale : 0
         case .expected:
-            guard let changeCurve else { return 0 }
-            let chance = changeCurve.chanceOfChange(from: utc(content), to: utc(cutoff), scale: keysChangeScale)
+            let chance: Double
+            if let changeCurve {
+                chance = changeCurve.chanceOfChange(from: utc(content), to: utc(cutoff), scale: keysChangeScale)
+            } else if !groupChangeCurves.isEmpty {
+                chance = groupedChanceOfChange(from: utc(content), to: utc(cutoff))
+            } else {
+                return 0
+            }
             // The chance is at least 0: truncation after adding a half rounds.
             return Int64(chance * Double(UserTally.outdatedScale) + 0.5)
         }
+    }
+
+    /// The chance that one of the user's keys changed in UTC seconds (`from`, `to`]: each key
+    /// group's curve times the keys the user follows in it.
+    private func groupedChanceOfChange(from: Double, to: Double) -> Double {
+        guard to > from else { return 0 }
+        var expected = 0.0
+        for (g, curve) in groupChangeCurves.enumerated() where keysByGroup[g] > 0 {
+            expected += keysByGroup[g] * curve.expectedChanges(from: from, to: to)
+        }
+        return ChangeCurve.chanceOfAny(expected: expected)
     }
 
     /// Counts a glance at `t` that falls in a live event: at the widget or the Live Activity, and

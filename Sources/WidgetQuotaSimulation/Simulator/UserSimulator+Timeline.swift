@@ -103,9 +103,9 @@ extension UserSimulator {
     @inline(__always) package mutating func policyTime(after t: Double) -> Double {
         let due = honouredPolicyTime(after: t)
         policyDueTime = due
-        guard constants.policyFollowsHours, due < .infinity else { return late(due) }
+        guard followsHours, due < .infinity else { return late(due) }
         let at = utc(due)
-        let open = workspace.nextOpen(utc: at)
+        let open = workspace.nextOpen(utc: at, hours: hourSet)
         guard open != at else { return late(due) }
         // Moved to an opening: every device asks for it, each at its own delay after it, and
         // WidgetKit runs it a lateness later as any other.

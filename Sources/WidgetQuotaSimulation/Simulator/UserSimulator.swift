@@ -85,6 +85,14 @@ package struct UserSimulator<Observer: SimulationObserver> {
     /// This user's keys ÷ the mean keys a user follows: the share of the curve's changes its keys
     /// see (1 unless users follow different numbers of keys).
     let keysChangeScale: Double
+    /// With key groups, one key's expected changes in each group, and how many keys of each the
+    /// user follows (`.expected`).
+    let groupChangeCurves: [ChangeCurve]
+    let keysByGroup: SIMD4<Double>
+    /// The user's hours (`SimulationModel.hourSets`), and whether the policy waits for their
+    /// opening (the design's policy follows the hours, and the user's groups close at times).
+    let hourSet: Int
+    let followsHours: Bool
     let outdatedSource: OutdatedSource
     /// What the user sees during live events, when a design of the scenario has a Live Activity.
     var liveEvents: LiveEventView?
@@ -169,7 +177,9 @@ package struct UserSimulator<Observer: SimulationObserver> {
         var phaseRandom = RandomStream(seed: seed, .phases, run, u)
         budgetRenewalPhase = phaseRandom.uniform() * .secondsPerDay
         wallClockPhase = constants.aligned ? min(constants.jitterSeconds, constants.alignPeriod) * phaseRandom.uniform() : 0
-        openingPhase = constants.policyFollowsHours ? constants.jitterSeconds * phaseRandom.uniform() : 0
+        hourSet = traits.hourSet
+        followsHours = constants.policyFollowsHours && ws.hourSets[traits.hourSet].sessions != nil
+        openingPhase = followsHours ? constants.jitterSeconds * phaseRandom.uniform() : 0
         schedule.budgetRenewal = budgetRenewalPhase
 
         let days = constants.simulatedDays
@@ -190,9 +200,8 @@ package struct UserSimulator<Observer: SimulationObserver> {
             pushChanges = model.keyChanges[traits.contentKey]
         } else if pushesFromChanges {
             var ownChanges = RandomStream(seed: seed, .pushes, run, u, 1)
-            pushChanges = SimulationModel.changeTimes(
-                scenario: model.scenario, perDay: constants.dataChangesPerDay, firstCountedDay: model.countedFirstDay,
-                factors: model.changeFactors, sessions: model.changeSessions, random: &ownChanges)
+            pushChanges = SimulationModel.ownChangeTimes(
+                model: model, perDay: constants.dataChangesPerDay, keysByGroup: traits.keysByGroup, random: &ownChanges)
         } else {
             pushChanges = []
         }
@@ -203,6 +212,8 @@ package struct UserSimulator<Observer: SimulationObserver> {
         changeCurve = model.changeCurve
         let content = model.scenario.content
         keysChangeScale = content.keysPerUserMix == nil ? 1 : Double(traits.keysFollowed) / content.meanKeysPerUser
+        groupChangeCurves = model.groupChangeCurves
+        keysByGroup = traits.keysByGroup
         if !model.liveEventWindows.isEmpty {
             let p = model.parameters
             let activity = model.design.liveActivity

@@ -404,7 +404,7 @@ package struct RecommendationStudy: Sendable {
                         variant("stagger") { $0.backend?.staggered = true }
                     ))
             }
-            if scenario.calendar.hours != nil && !backend.onlyWhenOpen {
+            if scenario.hasOpenHours && !backend.onlyWhenOpen {
                 out.append(
                     (
                         "backendHours", "the backend's schedule running only in the open hours, when the data can change",
@@ -412,7 +412,7 @@ package struct RecommendationStudy: Sendable {
                     ))
             }
         }
-        if scenario.calendar.hours != nil, !design.policyFollowsHours, case .after(let minutes) = design.reloadPolicy,
+        if scenario.hasOpenHours, !design.policyFollowsHours, case .after(let minutes) = design.reloadPolicy,
             minutes < Double.minutesPerDay
         {
             out.append(

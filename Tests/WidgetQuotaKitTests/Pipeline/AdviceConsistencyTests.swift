@@ -13,7 +13,9 @@ import WidgetQuotaTestSupport
 struct AdviceConsistencyTests {
     /// Each preset as the owner's design, and each example scenario as written.
     static let cases: [String] =
-        DesignPresets.all.map { "preset:" + $0.name } + ["growth.json", "weather-widget.json", "sports-widget.json", "tickerboard.json"]
+        DesignPresets.all.map { "preset:" + $0.name } + [
+            "growth.json", "weather-widget.json", "sports-widget.json", "tickerboard.json", "tickerboard-crypto.json",
+        ]
 
     static func scenario(_ name: String) throws -> Scenario {
         var s: Scenario

@@ -37,7 +37,7 @@ struct AtAGlanceSection {
         let tier = targets.maxTier ?? tiers.last.map { "\($0.name) (the last listed tier)" } ?? "any tier"
         var text = "Each cell: whether the design fits your limits (and which it misses), the quota tier it needs"
         text += result.results.contains { $0.cost != nil } ? ", its cost a month" : ""
-        let glances = DesignResult.Freshness.targetGlances(openHours: result.scenario.calendar.hours != nil)
+        let glances = DesignResult.Freshness.targetGlances(openHours: result.scenario.hasOpenHours)
         text += ", and the share of \(glances) at content older than \(target) min, or none. Your limits: at most **\(tier)**, "
         text += "that share at no more than **\(NumberText.percent(targets.maxStaleShare, digits: 0))**"
         if let budget = targets.maxCostPerMonth { text += ", and at most **\(ReportFormat.money(budget)) a month**" }

@@ -37,7 +37,7 @@ package struct VerdictSection {
     func glance(_ v: Verdict) -> String {
         var text =
             "content older than \(target) min, or none, at \(NumberText.percent(v.overTargetShare, digits: 0)) of "
-            + DesignResult.Freshness.targetGlances(openHours: result.scenario.calendar.hours != nil)
+            + DesignResult.Freshness.targetGlances(openHours: result.scenario.hasOpenHours)
         if let age = v.medianAgeMinutes { text += " (median age \(NumberText.human(age)) min)" }
         return text
     }
