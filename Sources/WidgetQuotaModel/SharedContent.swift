@@ -41,7 +41,7 @@ public struct SharedContent: Codable, Sendable, Equatable {
     }
     /// Keys whose data changes in the same hours.
     public struct ContentGroup: Codable, Sendable, Equatable {
-        /// The group's name, as reports show it (`stocks`, `crypto`).
+        /// The group's name (`stocks`, `crypto`), which messages about the group use.
         public var name: String
         /// How many of `content.keys` belong to it.
         public var keys: Int
@@ -102,6 +102,29 @@ public struct SharedContent: Codable, Sendable, Equatable {
             taken[best] += 1
             return best
         }
+    }
+
+    /// The same content with `count` keys, each group keeping its share of them (at least one
+    /// key each; the largest remainders round up), and no user following more keys than there are.
+    package func withKeys(_ count: Int) -> SharedContent {
+        var c = self
+        c.keys = count
+        c.keysPerUser = min(keysPerUser, count)
+        c.keysPerUserMix = keysPerUserMix?.map { .init(keys: min($0.keys, count), share: $0.share) }
+        if let groups, !groups.isEmpty {
+            let total = Double(max(groups.reduce(0) { $0 + $1.keys }, 1))
+            let exact = groups.map { Double($0.keys) * Double(count) / total }
+            var sizes = exact.map { max(Int($0.rounded(.down)), 1) }
+            let byRemainder = exact.indices.sorted { exact[$0] - exact[$0].rounded(.down) > exact[$1] - exact[$1].rounded(.down) }
+            var i = 0
+            while sizes.reduce(0, +) < count {
+                sizes[byRemainder[i % sizes.count]] += 1
+                i += 1
+            }
+            while sizes.reduce(0, +) > count, let g = sizes.indices.max(by: { sizes[$0] < sizes[$1] }), sizes[g] > 1 { sizes[g] -= 1 }
+            c.groups = zip(groups, sizes).map { .init(name: $0.name, keys: $1, hours: $0.hours) }
+        }
+        return c
     }
 
     /// The number of key groups (1 without `groups`).

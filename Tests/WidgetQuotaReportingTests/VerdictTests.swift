@@ -276,3 +276,35 @@ struct CreditVerdictTests {
         #expect(v.reason.contains("10 credits a minute"), "\(v.reason)")
     }
 }
+
+/// Watchlists of different lengths on an API billed per key: the verdict says that a request
+/// counts at the mix's mean credits, and how much more a minute's credits vary.
+@Suite("Verdict with a mix of watchlists")
+struct MeanCreditsNoteTests {
+    static func section(mix: [SharedContent.KeysShare]?, requestPerKey: Bool = false) -> VerdictSection {
+        var r = VerdictTests.result(tier: "big", perMinute: 100, perDay: 1_000, small: (1, 0), big: 0)
+        r.scenario.api.pricing = APIPricing(per: .credit, creditsPerKey: 2, pricePerUnit: 0.001)
+        r.scenario.content.keys = 100
+        r.scenario.content.keysPerUserMix = mix
+        var direct = DesignPresets.direct
+        direct.requestPerKey = requestPerKey
+        r.scenario.designs = [direct]
+        return VerdictSection(result: r, verdicts: [], comparedWithoutOutages: false)
+    }
+
+    @Test(
+        "Half one key, half nine: 10 credits at the mean, and ±8% at a busiest minute of 100 requests (a coefficient of variation of 0.8 ÷ √100)"
+    )
+    func noteStatesTheSpread() throws {
+        let note = try #require(Self.section(mix: [.init(keys: 1, share: 0.5), .init(keys: 9, share: 0.5)]).meanCreditsNote)
+        #expect(note.contains("10 credits"), "\(note)")
+        #expect(note.contains("1 to 9 keys") && note.contains("±8%") && note.contains("100 requests"), "\(note)")
+        #expect(Self.section(mix: [.init(keys: 1, share: 0.5), .init(keys: 9, share: 0.5)]).markdown().contains(note))
+    }
+
+    @Test("No note without a mix, or for a design that sends a request per key")
+    func noNote() {
+        #expect(Self.section(mix: nil).meanCreditsNote == nil)
+        #expect(Self.section(mix: [.init(keys: 1, share: 0.5), .init(keys: 9, share: 0.5)], requestPerKey: true).meanCreditsNote == nil)
+    }
+}

@@ -44,8 +44,10 @@ public struct SimulationJob: Sendable {
     /// for hours without a word.
     package static let maxUserDays = 1e9
 
-    /// Checks that the price table prices the scenario's model before any work is done.
+    /// Checks the scenario as `scenario --check` does, and that the price table prices its model,
+    /// before any work is done.
     public init(scenario: Scenario, designs: [Design]? = nil, threads: Int? = nil, prices: PriceTable = .bundled) throws {
+        try ScenarioValidator.validate(scenario)
         if scenario.api.pricedPerToken { _ = try prices.price(for: scenario.api.model) }
         self.scenario = scenario
         self.designs = designs

@@ -31,6 +31,9 @@ package struct SimulationModel: Sendable {
     /// spread) at `dayFactorLevels` evenly spaced levels: a day's factor is one uniform draw and a lookup.
     let dayFactorQuantiles: [Double]
 
+    /// Draws of a user's key group before a full group gives way to the first with room.
+    static let groupRedraws = 64
+
     /// Bits of a random draw that pick a day factor's level: 10, so 1,024 levels, finer than
     /// the spread between days could show.
     package static let dayFactorLevelBits = 10
@@ -530,9 +533,19 @@ package struct UserTraits: Sendable, Equatable {
             let first = model.keyGroups[contentKey]
             var counts = SIMD4<Double>()
             counts[first] = 1
+            let groups = s.content.groups ?? []
+            // A group holds so many keys: one that is full is drawn again (a user follows at most
+            // `content.keys`, so one has room), up to a bound, then the first with room takes it.
+            func hasRoom(_ g: Int) -> Bool { g >= groups.count || counts[g] < Double(groups[g].keys) }
             for _ in 1..<max(keysFollowed, 1) {
-                let draw = keyRNG.uniform() * (model.groupCumulative.last ?? 1)
-                counts[model.groupCumulative.firstIndex { draw < $0 } ?? (model.groupCumulative.count - 1)] += 1
+                var g = 0
+                for _ in 0..<SimulationModel.groupRedraws {
+                    let draw = keyRNG.uniform() * (model.groupCumulative.last ?? 1)
+                    g = model.groupCumulative.firstIndex { draw < $0 } ?? (model.groupCumulative.count - 1)
+                    if hasRoom(g) { break }
+                }
+                if !hasRoom(g) { g = groups.indices.first(where: hasRoom) ?? g }
+                counts[g] += 1
             }
             keysByGroup = counts
             hourSet = (0..<model.groupCumulative.count).reduce(0) { $0 | (counts[$1] > 0 ? 1 << $1 : 0) }

@@ -338,8 +338,9 @@ public struct DesignResult: Codable, Sendable {
         public var outageErrorShare: Double?
         /// During outages: share of glances showing old but valid content.
         public var outageStaleShare: Double?
-        /// The same measures over the glances in the calendar's open hours (nil without them):
-        /// a price read at night, fetched after the close, is not stale.
+        /// The same measures over the glances in open hours (nil without them): the calendar's,
+        /// or those of the key groups the user follows, any of them open. A price read at night,
+        /// fetched after the close, is not stale.
         public var openHours: OpenHoursFreshness?
 
         /// The share of glances the staleness target holds to: those over the freshness target

@@ -63,11 +63,7 @@ struct SensitivityInput: Sendable {
             if low < high {
                 inputs.append(
                     .init(path: "content.keys", value: Double(n), low: Double(low), high: Double(high)) { s, v in
-                        s.content.keys = Int(v)
-                        s.content.keysPerUser = min(s.content.keysPerUser, s.content.keys)
-                        s.content.keysPerUserMix = s.content.keysPerUserMix?.map {
-                            .init(keys: min($0.keys, s.content.keys), share: $0.share)
-                        }
+                        s.content = s.content.withKeys(Int(v))
                     })
             }
         }

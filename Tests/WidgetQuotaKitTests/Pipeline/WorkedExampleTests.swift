@@ -42,6 +42,32 @@ struct WorkedExampleTests {
         }
     }
 
+    @Test("With a tenth of the symbols crypto, the backend polls followed stocks 78 times a trading day and followed coins 288 times a day")
+    func cryptoArithmetic() throws {
+        var s = try ScenarioLoader.load(path: Fixtures.packageURL("docs/examples/tickerboard-crypto.json").path)
+        s.horizon.runs = 2
+        s.horizon.growth = nil
+        var job = try SimulationJob(scenario: s, designs: s.designs.filter { $0.backend != nil }, threads: 2)
+        job.sensitivity = false
+        job.recommend = false
+        let r = try job.run().result
+        // The groups interleave through the ranks: the coins are every tenth symbol from rank 6.
+        let harmonic = (1...3_000).reduce(0.0) { $0 + 1 / Double($1) }
+        for users in [2_000, 20_000] {
+            let row = try #require(r.results.first { $0.design == "backend-poll-5" && $0.users == users })
+            var stocks = 0.0
+            var coins = 0.0
+            for k in 1...3_000 {
+                let followed = 1 - pow(1 - 1 / Double(k) / harmonic, 5 * Double(users))
+                if k % 10 == 6 { coins += followed } else { stocks += followed }
+            }
+            let expected = stocks * 78 * 21 + coins * 288 * 30
+            #expect(abs(row.totalRequestsPerMonth.mean / expected - 1) < 0.001, "\(row.totalRequestsPerMonth.mean) against \(expected)")
+            // Each group's keys spread over the 5 minutes: in the session a fifth of both.
+            #expect(abs(row.load.peakRequestsPerMinute.mean - ((stocks + coins) / 5).rounded(.up)) <= 1)
+        }
+    }
+
     @Test("The widget's five-symbol fetch costs five credits; its placements fetching at the opening outgrow Pro at 2,000 users")
     func directArithmetic() throws {
         let report = try Self.report()

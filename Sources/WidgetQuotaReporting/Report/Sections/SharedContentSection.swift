@@ -35,7 +35,7 @@ struct SharedContentSection {
             blocks.append(
                 .paragraph(
                     "**Silent pushes.** A *broadcast* push reaches every device of a content key within \(window) s of a change; "
-                        + "*per user* pushes come at each device's own times (within the calendar's windows of changes or open hours, when it sets them). iOS wakes the app for a share of them only: not when "
+                        + "*per user* pushes come at each device's own times (within the calendar's windows of changes or the open hours of the user's keys, when the scenario sets them). iOS wakes the app for a share of them only: not when "
                         + "the user force-quit it, not in Low Power Mode, at most "
                         + "\(NumberText.plain(result.scenario.platform.silentPushesPerHour)) an hour and the app's share of the "
                         + "device's daily background budget (`platform.silentPushesPerDay`, "

@@ -1,4 +1,5 @@
 import Foundation
+import WidgetQuotaModel
 import WidgetQuotaSimulation
 import WidgetQuotaStudies
 import WidgetQuotaSupport
@@ -67,6 +68,7 @@ package struct VerdictSection {
             comparedWithoutOutages
             ? "; the tier without \(builder.outageText) is measured on the same runs with \(VerdictBuilder.ordinaryDaysText).\n"
             : ".\n"
+        if let note = meanCreditsNote { md += "\n" + note + "\n" }
         for design in designs {
             let rows = verdicts.filter { $0.design == design }
             guard let first = rows.last else { continue }
@@ -84,6 +86,31 @@ package struct VerdictSection {
         let focus = result.focusUsers
         let largest = result.results.map(\.users).max() ?? focus
         return focus == largest ? [focus] : [focus, largest]
+    }
+
+    /// When users follow different numbers of keys of an API billed per key, what the limits
+    /// count a request that carries its user's keys at (the mix's mean credits), and how much more
+    /// a minute's credits vary than its requests at the smallest busiest minute of such a design
+    /// (the credits of R requests from independent users vary by the keys' coefficient of
+    /// variation ÷ √R more than R × the mean); nil otherwise.
+    package var meanCreditsNote: String? {
+        let s = result.scenario
+        guard let mix = s.content.keysPerUserMix, let fewest = mix.map(\.keys).min(), let most = mix.map(\.keys).max(), fewest < most,
+            let pricing = s.api.pricing, pricing.per == .credit, let perKey = pricing.creditsPerKey, perKey > 0
+        else { return nil }
+        let carrying = Set(
+            result.method.designs.filter { name in
+                guard let d = s.designs.first(where: { $0.name == name }) ?? DesignPresets.named(name) else { return false }
+                return d.backend == nil && !d.requestPerKey
+            })
+        let peaks = result.results.filter { carrying.contains($0.design) }.map(\.load.peakRequestsPerMinute.p95).filter { $0 > 0 }
+        guard let peak = peaks.min() else { return nil }
+        let mean = s.content.meanKeysPerUser
+        let cv = max(s.content.requestWeightedKeys / mean - 1, 0).squareRoot()
+        return "A request that carries its user's keys counts at the mix's mean, \(NumberText.plain(mean * perKey)) credits, in the limits "
+            + "and the busiest minutes below. Users follow \(fewest) to \(most) keys, so a minute's credits vary more than its requests: "
+            + "by about ±\(NumberText.percent(cv / peak.squareRoot(), digits: 0)) (one standard deviation) at a busiest minute of "
+            + "\(NumberText.plain(peak.rounded())) requests, less in busier ones."
     }
 
     /// A few lines per design, no tables: the tier, its reason and the cost at the focus and the
