@@ -25,6 +25,20 @@ import WidgetQuotaSupport
         #expect(counts == sizes)
     }
 
+    @Test(
+        "More or fewer keys keep each group's share of them, at least one each, adding up to the keys",
+        arguments: [(6_000, [5_400, 600]), (1_500, [1_350, 150]), (7, [6, 1]), (2, [1, 1])])
+    func resized(count: Int, sizes: [Int]) {
+        var content = SharedContent()
+        content.keys = 3_000
+        content.keysPerUser = 5
+        content.groups = [.init(name: "stocks", keys: 2_700, hours: OpenHours()), .init(name: "crypto", keys: 300)]
+        let resized = content.withKeys(count)
+        #expect(resized.keys == count && resized.groups?.map(\.keys) == sizes)
+        #expect(resized.groups?.map(\.hours) == [OpenHours(), nil])
+        #expect(resized.keysPerUser == min(5, count))
+    }
+
     @Test("Without groups every key is in the first, and the calendar's hours are the only ones")
     func noGroups() {
         var s = Scenario()
