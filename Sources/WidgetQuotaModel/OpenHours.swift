@@ -135,6 +135,12 @@ extension Scenario {
         return groups.map(\.hours)
     }
 
+    /// The multiplier of `api.dataChangesPerDay` for each key group's keys (one group, 1, without them).
+    package var groupChangeFactors: [Double] {
+        guard let groups = content.groups, !groups.isEmpty else { return [1] }
+        return groups.map(\.changeFactor)
+    }
+
     /// True when some keys' data changes in open hours only (`calendar.hours`, or a group's).
     package var hasOpenHours: Bool { groupHours.contains { $0 != nil } }
 }

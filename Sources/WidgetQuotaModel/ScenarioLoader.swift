@@ -100,7 +100,7 @@ public enum ScenarioLoader {
         backend.requestsPerTap = 1
         backend.liveActivity = LiveActivity()
         s.content.keysPerUserMix = [.init(keys: 1, share: 1)]
-        s.content.groups = [.init(name: "", keys: 1, hours: OpenHours())]
+        s.content.groups = [.init(name: "", keys: 1, hours: OpenHours(), dataChanges: 1)]
         s.designs = [backend]
         s.calendar.dayKinds = [DayKind(name: "", weekdays: [.monday], factors: DayFactors(startHourUTC: 0, hours: 1))]
         s.calendar.events = [CalendarEvent(name: "", day: 1, factors: DayFactors(startHourUTC: 0, hours: 1))]

@@ -409,7 +409,9 @@ package enum ScenarioValidator {
         let dayFactors = ((-s.horizon.warmupDays - 1)...(s.horizon.days + 1)).reduce(0.0) {
             $0 + s.calendar.factors(ofDay: $1).dataChanges
         }
-        let changes = Double(c.keys) * s.api.dataChangesPerDay.quantile(0.999) * dayFactors
+        // Each group's keys change its own multiple as often.
+        let keyChangeFactors = c.groups.map { groups in groups.reduce(0.0) { $0 + Double($1.keys) * max($1.changeFactor, 0) } }
+        let changes = (keyChangeFactors ?? Double(c.keys)) * s.api.dataChangesPerDay.quantile(0.999) * dayFactors
         // Only designs that follow the changes draw them, one by one.
         let drawsChanges = s.designs.contains {
             $0.followsKeyChanges || $0.liveActivity != nil
@@ -467,7 +469,7 @@ package enum ScenarioValidator {
                 s.calendar.hasLiveEvents, "designs[\(i)].liveActivity",
                 "runs during live events: give calendar.dayKinds or calendar.events a startHourUTC and hours (a match's window)")
             v.check(
-                !s.hasOpenHours, "designs[\(i)].liveActivity",
+                !s.hasOpenHours && s.content.groups == nil, "designs[\(i)].liveActivity",
                 "follows live events (a day's startHourUTC and hours), not open hours (calendar.hours or a content group's): a scenario has one or the other"
             )
         }
@@ -536,6 +538,7 @@ package enum ScenarioValidator {
             v.name(group.name, item + ".name")
             v.check(names.insert(group.name).inserted, item + ".name", "\(quoted(group.name)) is named twice")
             v.check(group.keys >= 1, item + ".keys", "must be at least 1, got \(group.keys)")
+            if let factor = group.dataChanges { v.number(factor, item + ".dataChanges", 0...1_000) }
             if let hours = group.hours { hoursChecks(hours, item + ".hours", s.calendar, &v) }
         }
         let total = groups.reduce(0) { $0 + $1.keys }

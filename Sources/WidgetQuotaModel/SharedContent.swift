@@ -8,6 +8,7 @@ import WidgetQuotaSupport
 /// per device) and to broadcast pushes (a data change of a key reaches all its devices at once).
 public struct SharedContent: Codable, Sendable, Equatable {
     /// How many distinct contents there are (teams, cities, locale × day); 1: everyone sees the same.
+    /// With `groups` and no count in the file, the keys the groups hold.
     public var keys: Int = 1
     /// How users spread over the keys: the k-th most popular key holds a share proportional to
     /// 1 ÷ k^skew (Zipf's law; 0 spreads users evenly). The default 1 gives a few popular keys
@@ -41,19 +42,29 @@ public struct SharedContent: Codable, Sendable, Equatable {
     }
     /// Keys whose data changes in the same hours.
     public struct ContentGroup: Codable, Sendable, Equatable {
-        /// The group's name (`stocks`, `crypto`), which messages about the group use.
+        /// The group's name (`stocks`, `crypto`), as the report's assumptions and the messages
+        /// about the group name it.
         public var name: String
         /// How many of `content.keys` belong to it.
         public var keys: Int
         /// The hours its data changes in (nil: at any hour, every day).
         public var hours: OpenHours?
+        /// The multiplier of `api.dataChangesPerDay` for its keys (nil: 1): a coin's price that
+        /// changes every minute of the day beside a stock's that changes every minute of a
+        /// 6.5-hour session is 24 ÷ 6.5 ≈ 3.7.
+        public var dataChanges: Double?
 
-        /// `keys` keys named `name` whose data changes in `hours` (nil: at any hour).
-        public init(name: String, keys: Int, hours: OpenHours? = nil) {
+        /// `keys` keys named `name` whose data changes in `hours` (nil: at any hour), `dataChanges`
+        /// times as often as `api.dataChangesPerDay` (nil: as often).
+        public init(name: String, keys: Int, hours: OpenHours? = nil, dataChanges: Double? = nil) {
             self.name = name
             self.keys = keys
             self.hours = hours
+            self.dataChanges = dataChanges
         }
+
+        /// The multiplier of the data changes of its keys.
+        package var changeFactor: Double { dataChanges ?? 1 }
     }
     /// Seconds over which one broadcast push reaches all of a key's devices (APNs fans out a
     /// topic in seconds to minutes): an uncertain assumption.
@@ -65,11 +76,12 @@ public struct SharedContent: Codable, Sendable, Equatable {
     public init(from decoder: Decoder) throws {
         let d = SharedContent()
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        keys = try c.value(.keys, or: d.keys)
+        groups = try c.decodeIfPresent([ContentGroup].self, forKey: .groups)
+        // With groups, the keys they hold unless the file says.
+        keys = try c.value(.keys, or: groups.map { $0.reduce(0) { $0 + $1.keys } } ?? d.keys)
         skew = try c.value(.skew, or: d.skew)
         keysPerUser = try c.value(.keysPerUser, or: d.keysPerUser)
         keysPerUserMix = try c.decodeIfPresent([KeysShare].self, forKey: .keysPerUserMix)
-        groups = try c.decodeIfPresent([ContentGroup].self, forKey: .groups)
         deliveryWindowSeconds = try c.value(.deliveryWindowSeconds, or: d.deliveryWindowSeconds)
     }
 
@@ -122,9 +134,33 @@ public struct SharedContent: Codable, Sendable, Equatable {
                 i += 1
             }
             while sizes.reduce(0, +) > count, let g = sizes.indices.max(by: { sizes[$0] < sizes[$1] }), sizes[g] > 1 { sizes[g] -= 1 }
-            c.groups = zip(groups, sizes).map { .init(name: $0.name, keys: $1, hours: $0.hours) }
+            c.groups = zip(groups, sizes).map { .init(name: $0.name, keys: $1, hours: $0.hours, dataChanges: $0.dataChanges) }
         }
         return c
+    }
+
+    /// Each key group's share of the follows: the popularity its keys hold (one group, 1, without
+    /// groups).
+    package var groupFollowShares: [Double] {
+        let groups = keyGroups
+        var mass = [Double](repeating: 0, count: groupCount)
+        for (key, share) in shares.enumerated() { mass[groups[key]] += share }
+        return mass
+    }
+
+    /// The share of users who follow at least one key of a group that holds `followShare` of the
+    /// follows: each of a user's keys falls in it with that chance.
+    package func usersFollowing(followShare m: Double) -> Double {
+        func atLeastOne(_ keys: Int) -> Double { 1 - Foundation.pow(1 - m, Double(max(keys, 1))) }
+        guard let mix = keysPerUserMix, !mix.isEmpty else { return atLeastOne(keysPerUser) }
+        let total = mix.reduce(0) { $0 + $1.share }
+        return total > 0 ? mix.reduce(0) { $0 + $1.share / total * atLeastOne($1.keys) } : atLeastOne(1)
+    }
+
+    /// Expected keys of group `group` that at least one of `users` users follows.
+    package func followedKeys(users: Int, group: Int) -> Double {
+        let groups = keyGroups
+        return shares.enumerated().reduce(0) { $0 + (groups[$1.offset] == group ? followed(share: $1.element, users: users) : 0) }
     }
 
     /// The number of key groups (1 without `groups`).

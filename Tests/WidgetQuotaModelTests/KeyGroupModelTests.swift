@@ -64,6 +64,17 @@ import WidgetQuotaSupport
         #expect(s.content.groups?.map(\.name) == ["stocks", "crypto"])
         #expect(s.groupHours == [OpenHours(), nil])
         #expect(s.hasOpenHours)
+        #expect(s.groupChangeFactors == [1, 1])
+    }
+
+    @Test("Without content.keys, the keys are the groups'; a group's dataChanges multiplies the changes of its keys")
+    func keysFromGroups() throws {
+        let json = #"""
+            {"content": {"groups": [{"name": "stocks", "keys": 2700}, {"name": "crypto", "keys": 300, "dataChanges": 3.7}]}}
+            """#
+        let s = try ScenarioLoader.decode(Data(json.utf8), file: "s.json")
+        #expect(s.content.keys == 3_000)
+        #expect(s.groupChangeFactors == [1, 3.7])
     }
 
     static let groups = #""groups": [{"name": "stocks", "keys": 2, "hours": {}}, {"name": "crypto", "keys": 1}]"#
@@ -88,6 +99,14 @@ import WidgetQuotaSupport
                 "content.groups"
             ),
             (#"{"content": {"keys": 1, "groups": []}}"#, "content.groups"),
+            (
+                #"{"content": {"groups": [{"name": "a", "keys": 1, "dataChanges": -1}, {"name": "b", "keys": 1}]}}"#,
+                "content.groups[0].dataChanges"
+            ),
+            (
+                #"{"calendar": {"dayKinds": [{"name": "match", "weekdays": ["saturday"], "startHourUTC": 15, "hours": 2}]}, "content": {"groups": [{"name": "a", "keys": 1}, {"name": "b", "keys": 1}]}, "designs": [{"name": "la", "source": "s", "backend": {"regenerate": "onChange"}, "liveActivity": {}}]}"#,
+                "designs[0].liveActivity"
+            ),
             (
                 #"{"content": {"keys": 2, "groups": [{"name": "a", "keys": 1}, {"name": "b", "keys": 1}]}, "designs": [{"name": "poll", "source": "s", "policyFollowsHours": true}]}"#,
                 "designs[0].policyFollowsHours"

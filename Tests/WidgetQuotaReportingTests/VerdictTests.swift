@@ -308,3 +308,25 @@ struct MeanCreditsNoteTests {
         #expect(Self.section(mix: [.init(keys: 1, share: 0.5), .init(keys: 9, share: 0.5)], requestPerKey: true).meanCreditsNote == nil)
     }
 }
+
+/// The report's table of key groups: each group's keys, hours, changes, followers and followed keys.
+@Suite("Key groups in the report")
+struct KeyGroupReportTests {
+    @Test("Each group has a row: its hours or every hour, its change factor, the share of users who follow one, and its followed keys")
+    func table() throws {
+        var r = VerdictTests.result(tier: "big", perMinute: 100, perDay: 1_000, small: (1, 0), big: 0)
+        r.scenario.content.keys = 3_000
+        r.scenario.content.keysPerUser = 5
+        r.scenario.content.groups = [
+            .init(name: "stocks", keys: 2_700, hours: OpenHours(holidays: ["2027-03-26"])),
+            .init(name: "crypto", keys: 300, dataChanges: 3.7),
+        ]
+        let md = try #require(SharedContentSection(result: r).markdown())
+        #expect(md.contains("| stocks | 2,700 | 09:30–16:00 America/New_York, weekdays, 1 holiday |"), "\(md)")
+        #expect(md.contains("| crypto | 300 | at every hour | 3.7× |"), "\(md)")
+        // The coins hold 8.4% of the follows: 1 − (1 − 0.0844)^5 of the users follow one.
+        #expect(md.contains("| 36% |"), "\(md)")
+        r.scenario.content.groups = nil
+        #expect(SharedContentSection(result: r).markdown()?.contains("Key groups") != true)
+    }
+}

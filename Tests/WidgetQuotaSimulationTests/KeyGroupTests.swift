@@ -118,6 +118,21 @@ import WidgetQuotaTestSupport
         #expect(outdated(b) > outdated(a) + 0.1, "\(outdated(b)) against \(outdated(a))")
     }
 
+    @Test("A group whose data changes twice as often has its keys regenerated twice as often by a backend that follows the changes")
+    func changeFactorsPerGroup() {
+        var s = TestSupport.smallScenario(users: [2_000], runs: 2, days: 7, sample: 200)
+        s.content.keys = 3_000
+        s.content.keysPerUser = 5
+        s.api.dataChangesPerDay = 24
+        s.content.groups = [.init(name: "slow", keys: 1_500), .init(name: "fast", keys: 1_500, dataChanges: 2)]
+        let design = SharedContentTests.backendDesign(.onChange)
+        let row = TestSupport.row(SharedContentTests.run(s, [design]), design.name)
+        let followed = Self.followed(s, users: 2_000)
+        let expected = (followed[0] + 2 * followed[1]) * 24 * Double(s.horizon.days)
+        // About 650,000 drawn changes: their Poisson noise is 0.1%.
+        #expect(abs(row.totalRequestsPerMonth.mean / expected - 1) < 0.01, "\(row.totalRequestsPerMonth.mean) against \(expected)")
+    }
+
     @Test("Groups whose sessions never overlap each spread over a staggered period: the busiest minute is the larger group's share of it")
     func staggerWithinGroups() {
         var s = OpenHoursTests.tradingScenario(users: [2_000], days: 7)

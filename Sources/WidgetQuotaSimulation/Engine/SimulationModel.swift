@@ -93,6 +93,8 @@ package struct SimulationModel: Sendable {
     /// Each key group's open sessions over the simulated days and the day before, in seconds
     /// from UTC midnight of day 1 (nil: a group whose data changes at any hour).
     let groupSessions: [[OpenHours.Session]?]
+    /// The multiplier of the run's data changes for each key group's keys (`content.groups`).
+    package let groupChangeFactors: [Double]
     /// For each key group and counted minute, whether the group's hours hold it (nil: any hour).
     package let groupOpenMinutes: [[Bool]?]
     /// The hours of the users who follow each combination of key groups, by bit mask (bit g:
@@ -183,6 +185,7 @@ package struct SimulationModel: Sendable {
         let sessionDays = (-countedFirstDay)...(simulatedDays + 1 - countedFirstDay)
         groupSessions = groupHours.map { calendar.sessions(of: $0, days: sessionDays) }
         keyGroups = scenario.content.keyGroups
+        groupChangeFactors = scenario.groupChangeFactors
         groupOpenMinutes = groupSessions.map { $0.map { SimulationModel.openMinutes(sessions: $0, days: h.days) } }
         hourSets = SimulationModel.hourSets(groupSessions: groupSessions, firstCountedDay: countedFirstDay, days: h.days)
         dayClasses = SimulationModel.dayClasses(groupSessions: groupSessions, days: h.days)
@@ -222,7 +225,7 @@ package struct SimulationModel: Sendable {
             needsChanges
             ? SimulationModel.keyChanges(
                 scenario: scenario, run: run, perDay: parameters.dataChangesPerDay, firstCountedDay: firstDay, days: simulatedDays,
-                keyGroups: keyGroups, groupSessions: groupSessions)
+                keyGroups: keyGroups, groupSessions: groupSessions, groupChangeFactors: groupChangeFactors)
             : []
 
         if design.sendsPushes && design.pushes == .perUser {
@@ -244,10 +247,15 @@ package struct SimulationModel: Sendable {
         let grouped = groupSessions.count > 1
         changeCurve =
             outdatedSource == .expected && !grouped
-            ? curve(perDay: parameters.dataChangesPerDay * scenario.content.meanKeysPerUser, sessions: groupSessions[0]) : nil
+            ? curve(
+                perDay: parameters.dataChangesPerDay * groupChangeFactors[0] * scenario.content.meanKeysPerUser,
+                sessions: groupSessions[0]) : nil
+        let factors = groupChangeFactors
+        let sessionsByGroup = groupSessions
+        let perKeyDay = parameters.dataChangesPerDay
         groupChangeCurves =
             outdatedSource == .expected && grouped
-            ? groupSessions.map { curve(perDay: parameters.dataChangesPerDay, sessions: $0) } : []
+            ? sessionsByGroup.indices.map { curve(perDay: perKeyDay * factors[$0], sessions: sessionsByGroup[$0]) } : []
 
         let start = Int((-scenario.quotas.resetUTCOffsetHours * .minutesPerHour).rounded())
         quotaStartMinute = ((start % TimeUnits.minutesPerDay) + TimeUnits.minutesPerDay) % TimeUnits.minutesPerDay
@@ -326,37 +334,39 @@ package struct SimulationModel: Sendable {
     ///   - keyGroups: each key's group.
     ///   - groupSessions: each group's open sessions over those days (seconds from UTC midnight
     ///     of day 1), which confine each open day's changes of its keys; nil for any hour.
+    ///   - groupChangeFactors: each group's multiplier of `perDay`.
     static func keyChanges(
         scenario: Scenario, run: Int, perDay: Double, firstCountedDay: Int, days: Int, keyGroups: [Int],
-        groupSessions: [[OpenHours.Session]?]
+        groupSessions: [[OpenHours.Session]?], groupChangeFactors: [Double]
     ) -> [[Double]] {
         // The same calendar for every key: read once.
         let factors = changeFactors(scenario: scenario, firstCountedDay: firstCountedDay, days: days)
         return (0..<max(scenario.content.keys, 1)).map { key in
             var rng = RandomStream(seed: scenario.horizon.seed, .contentChanges, UInt64(run), UInt64(key))
             return changeTimes(
-                scenario: scenario, perDay: perDay, firstCountedDay: firstCountedDay, factors: factors,
-                sessions: groupSessions[keyGroups[key]], random: &rng)
+                scenario: scenario, perDay: perDay * groupChangeFactors[keyGroups[key]], firstCountedDay: firstCountedDay,
+                factors: factors, sessions: groupSessions[keyGroups[key]], random: &rng)
         }
     }
 
     /// A user's own data changes (per-user pushes, `confinesOwnChanges`) in UTC seconds,
-    /// ascending: `perDay` a day, each key group's part (its share of the user's keys) in its
-    /// hours.
+    /// ascending: `perDay` a day times the user's keys' mean change factor, each key group's part
+    /// (its keys times its factor) in its hours.
     static func ownChangeTimes(
         model: borrowing SimulationModel, perDay: Double, keysByGroup: SIMD4<Double>, random rng: inout RandomStream
     ) -> [Double] {
         let groups = model.groupSessions.count
         guard groups > 1 else {
             return changeTimes(
-                scenario: model.scenario, perDay: perDay, firstCountedDay: model.countedFirstDay, factors: model.changeFactors,
-                sessions: model.groupSessions[0], random: &rng)
+                scenario: model.scenario, perDay: perDay * model.groupChangeFactors[0], firstCountedDay: model.countedFirstDay,
+                factors: model.changeFactors, sessions: model.groupSessions[0], random: &rng)
         }
         let keys = (0..<groups).reduce(0) { $0 + keysByGroup[$1] }
         var times: [Double] = []
         for g in 0..<groups where keysByGroup[g] > 0 {
             times += changeTimes(
-                scenario: model.scenario, perDay: perDay * keysByGroup[g] / keys, firstCountedDay: model.countedFirstDay,
+                scenario: model.scenario, perDay: perDay * model.groupChangeFactors[g] * keysByGroup[g] / keys,
+                firstCountedDay: model.countedFirstDay,
                 factors: model.changeFactors, sessions: model.groupSessions[g], random: &rng)
         }
         return times.sorted()

@@ -194,7 +194,13 @@ package struct UserSimulator<Observer: SimulationObserver> {
         appClock = PoissonClock(storage: ws.clockStorage(0), days: days, shape: ws.shape(0)) { opens * calendar[$0].appOpens }
         pushesFromChanges = constants.hasPushes && (constants.broadcastPushes || model.confinesOwnChanges)
         pushDelayWindow = constants.broadcastPushes ? constants.deliveryWindowSeconds : 0
-        let pushes = max(constants.hasPushes && !pushesFromChanges ? constants.dataChangesPerDay : 0, 0)
+        // The user's keys' mean change factor (1 without key groups).
+        let groupFactors = model.groupChangeFactors
+        let changeFactor =
+            groupFactors.count > 1
+            ? groupFactors.indices.reduce(0.0) { $0 + groupFactors[$1] * traits.keysByGroup[$1] } / Double(max(traits.keysFollowed, 1))
+            : groupFactors[0]
+        let pushes = max(constants.hasPushes && !pushesFromChanges ? constants.dataChangesPerDay * changeFactor : 0, 0)
         pushClock = PoissonClock(storage: ws.clockStorage(1), days: days, shape: ws.shape(3)) { pushes * calendar[$0].dataChanges }
         if constants.hasPushes && constants.broadcastPushes {
             pushChanges = model.keyChanges[traits.contentKey]

@@ -3,12 +3,14 @@ import WidgetQuotaModel
 import WidgetQuotaSimulation
 import WidgetQuotaSupport
 
-/// The report's section on what many users share: backend designs (paid requests per content
-/// key, the load their servers carry), what happened to silent pushes (broadcast or each
+/// The report's section on what many users share: key groups with hours of their own, backend
+/// designs (paid requests per content key, the load their servers carry), what happened to silent pushes (broadcast or each
 /// user's own), and each calendar event's day. Nil when the scenario has none of these.
-struct SharedContentSection {
+package struct SharedContentSection {
     static let title = "Shared content, pushes and events"
     let result: SimulationResult
+
+    package init(result: SimulationResult) { self.result = result }
 
     var designs: [Design] { result.method.designs.compactMap { name in result.scenario.availableDesigns.first { $0.name == name } } }
 
@@ -18,6 +20,15 @@ struct SharedContentSection {
 
     func blocks() -> [PageBlock]? {
         var blocks = [PageBlock]()
+        if let groups = groupTable() {
+            blocks.append(
+                .paragraph(
+                    "**Key groups** change in hours of their own (`content.groups`). A user's data can change whenever one of the "
+                        + "groups they follow is open: for a user with one key of a group open at every hour, every glance counts as "
+                        + "in open hours, and a policy that follows the hours never waits. *Users who follow one*: the share of users "
+                        + "with at least one key of the group; *Followed*: the keys of the group that at least one user follows."))
+            blocks.append(.table(groups, label: "Key groups"))
+        }
         if let backend = backendTable() {
             let content = result.scenario.content
             let top = content.shares.first ?? 1
@@ -71,13 +82,45 @@ struct SharedContentSection {
         return blocks.isEmpty ? nil : blocks
     }
 
-    func markdown() -> String? {
+    package func markdown() -> String? {
         guard let blocks = blocks() else { return nil }
         return "## \(Self.title)\n\n" + blocks.map(\.markdown).joined()
     }
 
     func page() -> PageSection? {
         blocks().map { PageSection(title: Self.title, blocks: $0) }
+    }
+
+    /// Each key group's keys, hours, change rate, followers and followed keys at each population
+    /// (nil without `content.groups`).
+    func groupTable() -> MarkdownTable? {
+        let content = result.scenario.content
+        guard let groups = content.groups, !groups.isEmpty else { return nil }
+        let populations = Array(Set(result.results.map(\.users))).sorted()
+        var t = MarkdownTable(
+            ["Group", "Keys", "Open", "Data changes", "Users who follow one"]
+                + populations.map { "Followed, \(ReportFormat.users($0)) users" })
+        let followShares = content.groupFollowShares
+        for (g, group) in groups.enumerated() {
+            let changes = group.changeFactor == 1 ? "as `api.dataChangesPerDay`" : "\(NumberText.plain(group.changeFactor))×"
+            t.append(
+                [
+                    group.name, ReportFormat.whole(Double(group.keys)), group.hours.map(Self.describe) ?? "at every hour", changes,
+                    NumberText.percent(content.usersFollowing(followShare: followShares[g]), digits: 0),
+                ] + populations.map { ReportFormat.whole(content.followedKeys(users: $0, group: g)) })
+        }
+        return t
+    }
+
+    /// `09:30–16:00 America/New_York, weekdays, 1 holiday`.
+    static func describe(_ hours: OpenHours) -> String {
+        let weekdays: [Weekday] = [.monday, .tuesday, .wednesday, .thursday, .friday]
+        let days =
+            hours.weekdays == weekdays
+            ? "weekdays"
+            : Weekday.allCases.count == hours.weekdays.count ? "every day" : hours.weekdays.map(\.rawValue).joined(separator: ", ")
+        let holidays = hours.holidays.isEmpty ? "" : ", \(hours.holidays.count) holiday\(hours.holidays.count == 1 ? "" : "s")"
+        return "\(hours.open)–\(hours.close) \(hours.timeZone), \(days)\(holidays)"
     }
 
     func backendTable() -> MarkdownTable? {
