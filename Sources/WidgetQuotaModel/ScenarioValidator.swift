@@ -503,9 +503,13 @@ package enum ScenarioValidator {
         v.check(
             calendar.startDate != nil, field,
             "needs calendar.startDate, the date of day 1, to place daylight saving time and holidays")
-        v.check(
-            TimeZone(identifier: hours.timeZone) != nil, field + ".timeZone",
-            "\(quoted(hours.timeZone)) is not a time zone name; use one such as America/New_York or Europe/London")
+        if TimeZone(identifier: hours.timeZone) == nil {
+            let nearest = Levenshtein.nearest(to: hours.timeZone, in: TimeZone.knownTimeZoneIdentifiers)
+            v.check(
+                false, field + ".timeZone",
+                "\(quoted(hours.timeZone)) is not a time zone name; "
+                    + (nearest.map { "did you mean \(quoted($0))?" } ?? "use one such as America/New_York or Europe/London"))
+        }
         let open = OpenHours.minutes(ofClock: hours.open)
         let close = OpenHours.minutes(ofClock: hours.close)
         v.check(open != nil, field + ".open", "must be a local time as HH:MM, got \(quoted(hours.open))")

@@ -61,4 +61,16 @@ import WidgetQuotaSupport
             ),
         ])
     func refused(json: String, field: String) { expectRefused(json, naming: field) }
+
+    @Test(
+        "A misspelt time zone is answered with the nearest name; one far from any, with examples",
+        arguments: [
+            ("Europe/Londn", "did you mean \"Europe/London\"?"), ("america/new_york", "did you mean \"America/New_York\"?"),
+            ("Wall Street", "America/New_York or Europe/London"),
+        ])
+    func timeZoneSuggestion(zone: String, message: String) {
+        let json = #"{"calendar": {"startDate": "2027-03-01", "hours": {"timeZone": "\#(zone)"}}}"#
+        expectRefused(json, naming: "calendar.hours.timeZone")
+        expectRefused(json, naming: message)
+    }
 }
