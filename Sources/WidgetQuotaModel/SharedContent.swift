@@ -141,10 +141,12 @@ public struct SharedContent: Codable, Sendable, Equatable {
 
     /// Each key group's share of the follows: the popularity its keys hold (one group, 1, without
     /// groups).
-    package var groupFollowShares: [Double] {
-        let groups = keyGroups
-        var mass = [Double](repeating: 0, count: groupCount)
-        for (key, share) in shares.enumerated() { mass[groups[key]] += share }
+    package var groupFollowShares: [Double] { Self.followShares(shares: shares, keyGroups: keyGroups, groups: groupCount) }
+
+    /// The groups' shares of the follows from each key's share and group (`shares`, `keyGroups`).
+    package static func followShares(shares: [Double], keyGroups: [Int], groups: Int) -> [Double] {
+        var mass = [Double](repeating: 0, count: groups)
+        for (key, share) in shares.enumerated() { mass[keyGroups[key]] += share }
         return mass
     }
 

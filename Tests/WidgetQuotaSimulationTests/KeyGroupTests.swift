@@ -20,11 +20,7 @@ import WidgetQuotaTestSupport
 
     /// The expected followed keys of each group for `users` users.
     static func followed(_ s: Scenario, users: Int) -> [Double] {
-        var sums = [Double](repeating: 0, count: s.content.groupCount)
-        for (key, share) in s.content.shares.enumerated() {
-            sums[s.content.keyGroups[key]] += s.content.followed(share: share, users: users)
-        }
-        return sums
+        (0..<s.content.groupCount).map { s.content.followedKeys(users: users, group: $0) }
     }
 
     @Test(
@@ -94,8 +90,7 @@ import WidgetQuotaTestSupport
         let a = SharedContentTests.run(stocksOnly, [always, following])
         let b = SharedContentTests.run(mixed, [always, following])
         // The crypto's share of the follows, and the chance that one of a user's five keys is crypto.
-        var mass = 0.0
-        for (key, share) in mixed.content.shares.enumerated() where mixed.content.keyGroups[key] == 1 { mass += share }
+        let mass = mixed.content.groupFollowShares[1]
         let p = 1 - Foundation.pow(1 - mass, 5)
         let stockShare = try #require(TestSupport.row(a, following.name).freshness.openHours?.glanceShare)
         let mixedShare = try #require(TestSupport.row(b, following.name).freshness.openHours?.glanceShare)

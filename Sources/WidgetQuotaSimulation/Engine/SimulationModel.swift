@@ -196,10 +196,8 @@ package struct SimulationModel: Sendable {
             return keyRunning
         }
         if groupSessions.count > 1 {
-            var mass = [Double](repeating: 0, count: groupSessions.count)
-            for (key, share) in shares.enumerated() { mass[keyGroups[key]] += share }
             var running = 0.0
-            groupCumulative = mass.map {
+            groupCumulative = SharedContent.followShares(shares: shares, keyGroups: keyGroups, groups: groupSessions.count).map {
                 running += $0
                 return running
             }

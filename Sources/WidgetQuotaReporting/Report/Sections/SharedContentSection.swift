@@ -114,9 +114,8 @@ package struct SharedContentSection {
 
     /// `09:30–16:00 America/New_York, weekdays, 1 holiday`.
     static func describe(_ hours: OpenHours) -> String {
-        let weekdays: [Weekday] = [.monday, .tuesday, .wednesday, .thursday, .friday]
         let days =
-            hours.weekdays == weekdays
+            hours.weekdays == OpenHours().weekdays
             ? "weekdays"
             : Weekday.allCases.count == hours.weekdays.count ? "every day" : hours.weekdays.map(\.rawValue).joined(separator: ", ")
         let holidays = hours.holidays.isEmpty ? "" : ", \(hours.holidays.count) holiday\(hours.holidays.count == 1 ? "" : "s")"

@@ -100,7 +100,7 @@ package struct VerdictSection {
         else { return nil }
         let carrying = Set(
             result.method.designs.filter { name in
-                guard let d = s.designs.first(where: { $0.name == name }) ?? DesignPresets.named(name) else { return false }
+                guard let d = s.availableDesigns.first(where: { $0.name == name }) else { return false }
                 return d.backend == nil && !d.requestPerKey
             })
         let peaks = result.results.filter { carrying.contains($0.design) }.map(\.load.peakRequestsPerMinute.p95).filter { $0 > 0 }
